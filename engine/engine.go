@@ -1,0 +1,160 @@
+// Package engine defines the game-independent contract every turnmail rules engine
+// implements, the seeded random source whose outcomes are recorded in events, and the
+// archive format with its replay.
+//
+// An engine is pure: no I/O, no clock, no global mutable state. A game is the fold of
+// its events through Game.New and State.Apply.
+package engine
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Player is one seat of a game, in turn order.
+type Player struct {
+	Name      string `json:"name"`
+	Email     string `json:"email,omitempty"`
+	BirthYear int    `json:"birth_year,omitempty"`
+}
+
+// Setup is event 0 of a game: everything needed to build the initial state.
+type Setup struct {
+	// Game is the engine name, for example "smallworld".
+	Game string
+	// Options are the game options (map, variant …) as given in the archive.
+	Options map[string]json.RawMessage
+	// Players are listed in turn order; the first one starts.
+	Players []Player
+	// Seed seeds every random draw of the game.
+	Seed int64
+	// Fixed is the archive's "setup" object (seed included): fields a game reads to
+	// fix what would otherwise be drawn from the seed, such as the order of a stack.
+	Fixed json.RawMessage
+}
+
+// Game builds initial states of one kind of game.
+type Game interface {
+	// Name is the engine name used in archives, for example "smallworld".
+	Name() string
+	// New returns the initial state. Random setup draws come from rng (sequence 0).
+	New(setup Setup, rng *Rand) (State, error)
+}
+
+// State is an immutable game position. Apply never modifies its receiver.
+type State interface {
+	// Apply validates command for player and returns the resulting state. Rule
+	// violations are reported as *RuleError (errors.Is(err, ErrIllegal)).
+	Apply(player, command string, rng *Rand) (State, error)
+	// Legal lists every command player may give now, in the text form a player types.
+	// Where choices are combinatorial, an entry is a pattern (it contains '<' or '…')
+	// describing the allowed values; IsPattern tells the two apart.
+	Legal(player string) []string
+	// ToAct lists the players who must act now (several during simultaneous phases);
+	// it is empty when the game is finished.
+	ToAct() []string
+	// Turn is the game-turn marker (1 during the first round).
+	Turn() int
+	// Finished reports whether the game is over.
+	Finished() bool
+	// Winners lists the winners of a finished game (more than one on a tie).
+	Winners() []string
+	// View returns what viewer may see, as a value that marshals to the state JSON of
+	// the archive format. An empty viewer means the complete state (archive replay);
+	// Observer means the public view.
+	View(viewer string) any
+	// Hash is a stable digest of the whole state, recorded with each event.
+	Hash() string
+}
+
+// Observer is the viewer name of the public view given to observers and mailing lists.
+const Observer = "*observer*"
+
+// Skipper is implemented by states that define what "no move" means for a player whose
+// deadline passed (ending the turn, bidding 0 …).
+type Skipper interface {
+	// SkipCommands returns the commands applied on player's behalf, or nil when the
+	// player has nothing pending.
+	SkipCommands(player string) []string
+}
+
+// ErrIllegal is matched (errors.Is) by every rule violation.
+var ErrIllegal = errors.New("illegal command")
+
+// RuleError is a rule violation a player can act on: what is wrong and what is
+// possible instead.
+type RuleError struct {
+	// Reason says what is wrong, for example "region 12 is not adjacent to your Ratmen".
+	Reason string
+	// Instead lists what the player may do instead (possibly empty).
+	Instead []string
+}
+
+// Error implements error.
+func (e *RuleError) Error() string {
+	if len(e.Instead) == 0 {
+		return e.Reason
+	}
+	return e.Reason + "; possible: " + strings.Join(e.Instead, ", ")
+}
+
+// Is makes errors.Is(err, ErrIllegal) true for every RuleError.
+func (e *RuleError) Is(target error) bool { return target == ErrIllegal }
+
+// Illegal returns a *RuleError with a formatted reason.
+func Illegal(format string, args ...any) *RuleError {
+	return &RuleError{Reason: fmt.Sprintf(format, args...)}
+}
+
+// Normalize returns the canonical text of a command: lower case, single spaces, and
+// no comment (a '#' starts one).
+func Normalize(command string) string {
+	if i := strings.IndexByte(command, '#'); i >= 0 {
+		command = command[:i]
+	}
+	return strings.Join(strings.Fields(strings.ToLower(command)), " ")
+}
+
+// IsPattern reports whether a Legal entry is a pattern rather than a concrete command.
+func IsPattern(entry string) bool {
+	return strings.ContainsAny(entry, "<…[")
+}
+
+// HashJSON returns a short hex SHA-256 digest of v's JSON encoding; map keys are
+// sorted by encoding/json, so equal values give equal digests.
+func HashJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		// Only unsupported types (channels, funcs) fail; states never hold them.
+		return "unhashable:" + err.Error()
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:12])
+}
+
+// Registry maps engine names to games.
+type Registry map[string]Game
+
+// Lookup returns the game called name.
+func (r Registry) Lookup(name string) (Game, error) {
+	g, ok := r[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown game %q (known: %s)", name, strings.Join(r.Names(), ", "))
+	}
+	return g, nil
+}
+
+// Names lists the registered games in alphabetical order.
+func (r Registry) Names() []string {
+	names := make([]string, 0, len(r))
+	for n := range r {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}

@@ -1,0 +1,123 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+)
+
+// Outcomes are the random results one event consumed, keyed by draw name ("die",
+// "races" …). A name drawn a second time in the same event gets the suffix ".2", and
+// so on. Values are JSON so that an archive can dictate them in a readable form.
+type Outcomes map[string]json.RawMessage
+
+// Rand is the random source of one event. It is seeded by (game seed, event sequence
+// number); outcomes dictated by an archive are used instead of drawing, and every
+// outcome, drawn or dictated, is recorded.
+type Rand struct {
+	src      *rand.Rand
+	dictated Outcomes
+	recorded Outcomes
+	uses     map[string]int
+}
+
+// NewRand returns the random source for event seq of a game seeded with seed, using
+// dictated outcomes where given (dictated may be nil).
+func NewRand(seed int64, seq int, dictated Outcomes) *Rand {
+	return &Rand{
+		src:      rand.New(rand.NewPCG(uint64(seed), uint64(seq)*0x9E3779B97F4A7C15+1)),
+		dictated: dictated,
+	}
+}
+
+// Recorded returns the outcomes drawn or dictated so far (nil when none).
+func (r *Rand) Recorded() Outcomes { return r.recorded }
+
+// Unused lists dictated outcome names that no draw consumed, sorted.
+func (r *Rand) Unused() []string {
+	var out []string
+	for k := range r.dictated {
+		if _, ok := r.recorded[k]; !ok {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (r *Rand) next(name string) string {
+	if r.uses == nil {
+		r.uses = map[string]int{}
+	}
+	r.uses[name]++
+	if n := r.uses[name]; n > 1 {
+		return name + "." + strconv.Itoa(n)
+	}
+	return name
+}
+
+func (r *Rand) record(key string, v any) {
+	b, _ := json.Marshal(v) // ints and string slices always marshal
+	if r.recorded == nil {
+		r.recorded = Outcomes{}
+	}
+	r.recorded[key] = b
+}
+
+// Pick returns one of faces, chosen uniformly (a die roll when faces are the die's
+// faces). A dictated value must be one of faces.
+func (r *Rand) Pick(name string, faces []int) (int, error) {
+	key := r.next(name)
+	if raw, ok := r.dictated[key]; ok {
+		var v int
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return 0, fmt.Errorf("outcome %q: want a number: %w", key, err)
+		}
+		if !slices.Contains(faces, v) {
+			return 0, fmt.Errorf("outcome %q: %d is not one of %v", key, v, faces)
+		}
+		r.record(key, v)
+		return v, nil
+	}
+	v := faces[r.src.IntN(len(faces))]
+	r.record(key, v)
+	return v, nil
+}
+
+// Shuffle returns items in a random order. A dictated value must list items in some
+// order; it may give only a prefix, in which case the rest follow in seeded order.
+func (r *Rand) Shuffle(name string, items []string) ([]string, error) {
+	key := r.next(name)
+	out := slices.Clone(items)
+	r.src.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	if raw, ok := r.dictated[key]; ok {
+		var prefix []string
+		if err := json.Unmarshal(raw, &prefix); err != nil {
+			return nil, fmt.Errorf("outcome %q: want a list of names: %w", key, err)
+		}
+		fixed, err := FixPrefix(out, prefix)
+		if err != nil {
+			return nil, fmt.Errorf("outcome %q: %w", key, err)
+		}
+		out = fixed
+	}
+	r.record(key, out)
+	return out, nil
+}
+
+// FixPrefix returns order with prefix moved to its front, in prefix's order; the other
+// items keep their relative order. Every prefix item must occur in order, at most as
+// often as it does there.
+func FixPrefix(order, prefix []string) ([]string, error) {
+	rest := slices.Clone(order)
+	for _, p := range prefix {
+		i := slices.Index(rest, p)
+		if i < 0 {
+			return nil, fmt.Errorf("%q is not available (or named twice)", p)
+		}
+		rest = slices.Delete(rest, i, i+1)
+	}
+	return append(slices.Clone(prefix), rest...), nil
+}
