@@ -1,0 +1,44 @@
+# turnmail — see README.md. Every target works on a fresh machine with Go installed.
+GO        ?= go
+PKGS      ?= ./...
+BENCHTIME ?= 1s
+
+.PHONY: run test bench soak fuzz lint build real-mail-up real-mail-down
+
+## run: start the daemon on its embedded defaults (IMAP+SMTP on loopback) with a demo game
+run:
+	$(GO) run ./cmd/turnmail serve --demo
+
+## test: every unit, scenario, end-to-end test and short soak (under 10 minutes);
+## the real-server integration test runs when TURNMAIL_REAL_IMAP is set (see .ci/run)
+test:
+	$(GO) vet $(PKGS)
+	$(GO) test -count=1 -timeout 9m $(PKGS)
+
+## bench: Go benchmarks plus the end-to-end load run; figures go to docs/benchmarks.md
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
+	TURNMAIL_LOAD=1 $(GO) test -count=1 -run 'TestLoad' -v -timeout 20m ./e2e/
+
+## soak: long self-play runs of every engine (many seeded games)
+soak:
+	TURNMAIL_SOAK=1 $(GO) test -count=1 -run 'SelfPlay' -timeout 60m -v ./engine/...
+
+## fuzz: fuzz the mail parse path for FUZZTIME (default 2m)
+FUZZTIME ?= 2m
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./mail/parse/
+
+## lint: formatting and vet
+lint:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); exit 1; }
+	$(GO) vet $(PKGS)
+
+build:
+	$(GO) build -o bin/turnmail ./cmd/turnmail
+
+## real-mail-up / real-mail-down: Dovecot + Postfix on loopback for the integration test
+real-mail-up:
+	IMAP_PORT=11143 SMTP_PORT=12525 LMTP_PORT=12424 scripts/real-mail-servers start var/real-mail
+real-mail-down:
+	scripts/real-mail-servers stop var/real-mail

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/service"
+	"github.com/turnmail/turnmail/store"
+)
+
+// withService opens the store and the service for one administrative command.
+func (a *app) withService(ctx context.Context, f func(*service.Service, *store.Store) error) error {
+	c, err := a.config()
+	if err != nil {
+		return err
+	}
+	st, err := openStore(ctx, c)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	svc, err := newService(ctx, c, st, newLogger(a, c), time.Now)
+	if err != nil {
+		return err
+	}
+	return f(svc, st)
+}
+
+func newNewCmd(a *app) *cobra.Command {
+	var players, options []string
+	var seed int64
+	var setup, host string
+	cmd := &cobra.Command{
+		Use:   "new GAME --player NAME=EMAIL ...",
+		Short: "Create a game and mail the opening state to every player",
+		Long: `Create a game. Players are given in turn order (the first one starts). The opening
+mail goes out through the outbox the next time the daemon runs (or at once if it runs).`,
+		Example: `  turnmail new smallworld --player alice=alice@example.org --player bob=bob@example.org
+  turnmail new smallworld --player a=a@x.org --player b=b@x.org --option map=smallworld-3p --seed 42`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ng := service.NewGame{Kind: args[0], Seed: seed, Host: host}
+			if !cmd.Flags().Changed("seed") {
+				ng.Seed = time.Now().UnixNano() % 1_000_000_000
+			}
+			for _, p := range players {
+				name, email, ok := strings.Cut(p, "=")
+				if !ok {
+					return fmt.Errorf("--player %q: want NAME=EMAIL", p)
+				}
+				ng.Players = append(ng.Players, engine.Player{Name: strings.TrimSpace(name), Email: strings.TrimSpace(email)})
+			}
+			if len(ng.Players) == 0 {
+				return fmt.Errorf("give the players with --player NAME=EMAIL, in turn order")
+			}
+			var err error
+			if ng.Options, err = parseOptions(options); err != nil {
+				return err
+			}
+			if setup != "" {
+				if !json.Valid([]byte(setup)) {
+					return fmt.Errorf("--setup: not a JSON object")
+				}
+				ng.Setup = json.RawMessage(setup)
+			}
+			return a.withService(cmd.Context(), func(svc *service.Service, _ *store.Store) error {
+				id, err := svc.CreateGame(cmd.Context(), ng)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(a.out, "created game %s; the opening mail is queued for %d players\n", id, len(ng.Players))
+				return nil
+			})
+		},
+	}
+	cmd.Flags().StringArrayVar(&players, "player", nil, "NAME=EMAIL of a player, in turn order (repeat)")
+	cmd.Flags().StringArrayVar(&options, "option", nil, "game option key=value (repeat)")
+	cmd.Flags().Int64Var(&seed, "seed", 0, "random seed (default: random)")
+	cmd.Flags().StringVar(&setup, "setup", "", `fixed setup as JSON, e.g. {"races":["Ratmen"]}`)
+	cmd.Flags().StringVar(&host, "host", "", "the host's mail address")
+	return cmd
+}
+
+func newGamesCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "games",
+		Short: "List the games with whose turn it is and pending mail",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.withService(cmd.Context(), func(svc *service.Service, st *store.Store) error {
+				list, err := svc.Games(cmd.Context())
+				if err != nil {
+					return err
+				}
+				w := tabwriter.NewWriter(a.out, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(w, "GAME\tKIND\tSTATUS\tTURN\tTO ACT\tEVENTS\tPENDING MAIL\tFAILED MAIL\tUPDATED")
+				for _, g := range list {
+					l, err := svc.Load(cmd.Context(), g.ID)
+					if err != nil {
+						fmt.Fprintf(w, "%s\t%s\t%s\t-\t-\t-\t-\t-\t(cannot replay: %v)\n", g.ID, g.Kind, g.Status, err)
+						continue
+					}
+					pending, _ := st.Outbox(cmd.Context(), g.ID, "pending")
+					failed, _ := st.Outbox(cmd.Context(), g.ID, "failed")
+					fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\t%d\t%d\t%d\t%s\n", g.ID, g.Kind, g.Status, l.State.Turn(),
+						strings.Join(l.State.ToAct(), ","), len(l.Events), len(pending), len(failed), g.UpdatedAt.Format(time.RFC3339))
+				}
+				return w.Flush()
+			})
+		},
+	}
+}
+
+func newShowCmd(a *app) *cobra.Command {
+	var player string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "show GAME",
+		Short: "Show a game: players, state (as a player sees it with --player), outbox",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.withService(cmd.Context(), func(svc *service.Service, st *store.Store) error {
+				l, err := svc.Load(cmd.Context(), args[0])
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return printJSON(a, l.State.View(player))
+				}
+				fmt.Fprintf(a.out, "game %s (%s), status %s, %d events, host %s\n", l.Game.ID, l.Game.Kind, l.Game.Status, len(l.Events), l.Game.Host)
+				for _, p := range l.Players {
+					fmt.Fprintf(a.out, "  seat %d  %-10s %-30s %s\n", p.Seat, p.Name, p.Email, p.Role)
+				}
+				text, err := terminalText(l.Game.Kind, l.Game.ID, l.State, player)
+				if err != nil {
+					return err
+				}
+				fmt.Fprint(a.out, "\n"+text)
+				mails, err := st.Outbox(cmd.Context(), l.Game.ID, "")
+				if err != nil {
+					return err
+				}
+				var pending, failed int
+				for _, m := range mails {
+					switch m.Status {
+					case "pending":
+						pending++
+					case "failed":
+						failed++
+						fmt.Fprintf(a.out, "FAILED mail to %s: %s\n", strings.Join(m.To, ", "), m.LastError)
+					}
+				}
+				fmt.Fprintf(a.out, "\nmail: %d sent or queued in total, %d pending, %d failed\n", len(mails), pending, failed)
+				return nil
+			})
+		},
+	}
+	cmd.Flags().StringVar(&player, "player", "", "show the state as this player sees it")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the state JSON")
+	return cmd
+}
+
+func newExportCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "export GAME [FILE]",
+		Short: "Write a game as an archive document (to standard output without FILE)",
+		Args:  cobra.RangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.withService(cmd.Context(), func(svc *service.Service, _ *store.Store) error {
+				l, err := svc.Load(cmd.Context(), args[0])
+				if err != nil {
+					return err
+				}
+				arch := l.Archive()
+				if len(args) == 2 {
+					return writeArchive(arch, args[1])
+				}
+				b, err := arch.Marshal()
+				if err != nil {
+					return err
+				}
+				_, err = a.out.Write(b)
+				return err
+			})
+		},
+	}
+}
+
+func newImportCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "import FILE",
+		Short: "Create a game from an archive document (players need mail addresses) and mail its state",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			arch, err := readArchiveFile(args[0])
+			if err != nil {
+				return err
+			}
+			return a.withService(cmd.Context(), func(svc *service.Service, _ *store.Store) error {
+				id, err := svc.Import(cmd.Context(), arch)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(a.out, "imported game %s with %d events\n", id, len(arch.Events))
+				return nil
+			})
+		},
+	}
+}

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/engine/games"
+	"github.com/turnmail/turnmail/templates"
+)
+
+func newReplayCmd(a *app) *cobra.Command {
+	var at int
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "replay FILE",
+		Short: "Replay an archived game and print the state",
+		Long: `Replay an archive document (format turnmail-archive/1) through the rules engine and
+print the state after the last event, or after event N with --at N. An illegal event
+stops the replay with exit status 2 and names the event index, command and reason.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			arch, err := readArchiveFile(args[0])
+			if err != nil {
+				return err
+			}
+			upTo := -1
+			if cmd.Flags().Changed("at") {
+				if at < 0 || at > len(arch.Events) {
+					return fmt.Errorf("--at %d: the archive has events 0..%d", at, len(arch.Events))
+				}
+				upTo = at
+			}
+			state, err := engine.Replay(games.Registry(), arch, upTo)
+			if err != nil {
+				var re *engine.ReplayError
+				if errors.As(err, &re) {
+					return &exitError{code: 2, err: err}
+				}
+				return err
+			}
+			if asJSON {
+				return printJSON(a, state.View(""))
+			}
+			text, err := terminalText(arch.Game, "", state, "")
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprint(a.out, text)
+			return err
+		},
+	}
+	cmd.Flags().IntVar(&at, "at", 0, "print the state after event N (0 = the setup)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the state as JSON")
+	return cmd
+}
+
+func readArchiveFile(path string) (*engine.Archive, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	arch, err := engine.ReadArchive(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return arch, nil
+}
+
+func printJSON(a *app, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("encode state: %w", err)
+	}
+	_, err := a.out.Write(buf.Bytes())
+	return err
+}
+
+// terminalText renders a state for the terminal, from viewer's seat ("" = everything),
+// listing the commands legal for forPlayer (the first player to act when empty).
+func terminalText(kind, gameID string, state engine.State, viewer string) (string, error) {
+	set, err := templates.Load()
+	if err != nil {
+		return "", err
+	}
+	view, err := toMap(state.View(viewer))
+	if err != nil {
+		return "", err
+	}
+	toAct := state.ToAct()
+	player := viewer
+	if player == "" && len(toAct) > 0 {
+		player = toAct[0]
+	}
+	data := templates.State{
+		Game:     templates.Game{ID: gameID, Kind: kind, Title: templates.GameTitle(kind)},
+		Player:   player,
+		ToAct:    toAct,
+		Finished: state.Finished(),
+		Winners:  state.Winners(),
+		View:     view,
+	}
+	if player != "" {
+		data.Legal = state.Legal(player)
+	}
+	return set.Text("terminal", data)
+}
+
+func toMap(v any) (map[string]any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encode view: %w", err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("decode view: %w", err)
+	}
+	return m, nil
+}

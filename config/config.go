@@ -1,0 +1,200 @@
+// Package config holds turnmail's configuration: defaults, a YAML file, TURNMAIL_*
+// environment variables and command-line flags, merged by viper.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/mail"
+	"strings"
+	"time"
+
+	"github.com/spf13/viper"
+)
+
+// Config is the complete configuration of a turnmail process.
+type Config struct {
+	// Database is the SQLite file holding games, events, inbox, outbox (and, in
+	// embedded mode, the mailboxes).
+	Database string `mapstructure:"database"`
+	// Secret keys the reply-address tokens. Empty means: generate one on first start
+	// and keep it in the database.
+	Secret string `mapstructure:"secret"`
+	// Address is the service address players write to, e.g. turnmail@example.org.
+	// Reply-To addresses are Address's local part plus "+token".
+	Address string `mapstructure:"address"`
+	// Name is the display name on turnmail's mails.
+	Name string `mapstructure:"name"`
+
+	IMAP     IMAP     `mapstructure:"imap"`
+	SMTP     SMTP     `mapstructure:"smtp"`
+	Embedded Embedded `mapstructure:"embedded"`
+	Limits   Limits   `mapstructure:"limits"`
+	// HTTPAddr serves /healthz and /metrics when set.
+	HTTPAddr string `mapstructure:"http_addr"`
+	// LogLevel is debug, info, warn or error.
+	LogLevel string `mapstructure:"log_level"`
+}
+
+// IMAP configures the watched mailbox. An empty Addr selects the embedded servers.
+type IMAP struct {
+	Addr     string `mapstructure:"addr"`
+	Security string `mapstructure:"security"` // tls, starttls or plain
+	Username string `mapstructure:"username"`
+	Password string `mapstructure:"password"`
+	Mailbox  string `mapstructure:"mailbox"`
+	// Processed and Rejected are the folders handled mail is moved to; when both are
+	// empty, handled mail is flagged \Seen and left in place.
+	Processed    string        `mapstructure:"processed"`
+	Rejected     string        `mapstructure:"rejected"`
+	PollInterval time.Duration `mapstructure:"poll_interval"`
+}
+
+// SMTP configures outgoing mail. An empty Addr selects the embedded servers.
+type SMTP struct {
+	Addr     string `mapstructure:"addr"`
+	Security string `mapstructure:"security"` // tls, starttls or plain
+	Username string `mapstructure:"username"`
+	Password string `mapstructure:"password"`
+	// MaxAttempts is how often a mail is tried before it is marked failed.
+	MaxAttempts int `mapstructure:"max_attempts"`
+}
+
+// Embedded configures the in-process IMAP and SMTP servers used when no mail server
+// is configured.
+type Embedded struct {
+	Domain   string `mapstructure:"domain"`
+	Password string `mapstructure:"password"`
+	IMAPAddr string `mapstructure:"imap_addr"`
+	SMTPAddr string `mapstructure:"smtp_addr"`
+}
+
+// Limits bound what one sender or one mail can cost.
+type Limits struct {
+	// MaxMessageBytes is the largest incoming mail that is interpreted.
+	MaxMessageBytes int64 `mapstructure:"max_message_bytes"`
+	// RepliesPerHour caps the mails turnmail sends to one address in reply to its mail.
+	RepliesPerHour int `mapstructure:"replies_per_hour"`
+}
+
+// Defaults are the embedded defaults: a working mail loop on loopback.
+var Defaults = map[string]any{
+	"database":                 "var/turnmail.db",
+	"secret":                   "",
+	"address":                  "turnmail@turnmail.localhost",
+	"name":                     "turnmail",
+	"imap.addr":                "",
+	"imap.security":            "tls",
+	"imap.username":            "",
+	"imap.password":            "",
+	"imap.mailbox":             "INBOX",
+	"imap.processed":           "Processed",
+	"imap.rejected":            "Rejected",
+	"imap.poll_interval":       "30s",
+	"smtp.addr":                "",
+	"smtp.security":            "starttls",
+	"smtp.username":            "",
+	"smtp.password":            "",
+	"smtp.max_attempts":        10,
+	"embedded.domain":          "turnmail.localhost",
+	"embedded.password":        "turnmail",
+	"embedded.imap_addr":       "127.0.0.1:1143",
+	"embedded.smtp_addr":       "127.0.0.1:2525",
+	"limits.max_message_bytes": 1 << 20,
+	"limits.replies_per_hour":  30,
+	"http_addr":                "",
+	"log_level":                "info",
+}
+
+// NewViper returns a viper instance with the defaults set and TURNMAIL_* environment
+// variables bound (imap.password ↔ TURNMAIL_IMAP_PASSWORD).
+func NewViper() *viper.Viper {
+	v := viper.New()
+	for k, val := range Defaults {
+		v.SetDefault(k, val)
+	}
+	v.SetEnvPrefix("TURNMAIL")
+	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
+	v.AutomaticEnv()
+	return v
+}
+
+// Load reads file (when not empty) into v and decodes the result.
+func Load(v *viper.Viper, file string) (*Config, error) {
+	if file != "" {
+		v.SetConfigFile(file)
+		if err := v.ReadInConfig(); err != nil {
+			return nil, fmt.Errorf("read config %s: %w", file, err)
+		}
+	}
+	var c Config
+	if err := v.Unmarshal(&c); err != nil {
+		return nil, fmt.Errorf("decode config: %w", err)
+	}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// EmbeddedMode reports whether the in-process mail servers are used.
+func (c *Config) EmbeddedMode() bool { return c.IMAP.Addr == "" && c.SMTP.Addr == "" }
+
+// Validate reports every problem in the configuration at once.
+func (c *Config) Validate() error {
+	var errs []error
+	if c.Database == "" {
+		errs = append(errs, errors.New("database: empty"))
+	}
+	if a, err := mail.ParseAddress(c.Address); err != nil || a.Address != c.Address || !strings.Contains(c.Address, "@") {
+		errs = append(errs, fmt.Errorf("address: %q is not a plain mail address like turnmail@example.org", c.Address))
+	} else if strings.Contains(c.Address[:strings.IndexByte(c.Address, '@')], "+") {
+		errs = append(errs, fmt.Errorf("address: %q must not contain '+' (turnmail adds +token itself)", c.Address))
+	}
+	if (c.IMAP.Addr == "") != (c.SMTP.Addr == "") {
+		errs = append(errs, errors.New("imap.addr and smtp.addr: set both (a real mail server) or neither (embedded servers)"))
+	}
+	for _, s := range []struct{ key, val string }{{"imap.security", c.IMAP.Security}, {"smtp.security", c.SMTP.Security}} {
+		switch s.val {
+		case "tls", "starttls", "plain":
+		default:
+			errs = append(errs, fmt.Errorf("%s: %q, want tls, starttls or plain", s.key, s.val))
+		}
+	}
+	for _, a := range []struct{ key, val string }{{"imap.addr", c.IMAP.Addr}, {"smtp.addr", c.SMTP.Addr}, {"embedded.imap_addr", c.Embedded.IMAPAddr}, {"embedded.smtp_addr", c.Embedded.SMTPAddr}, {"http_addr", c.HTTPAddr}} {
+		if a.val == "" {
+			continue
+		}
+		if _, _, err := net.SplitHostPort(a.val); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %q is not host:port", a.key, a.val))
+		}
+	}
+	if !c.EmbeddedMode() && c.IMAP.Username == "" {
+		errs = append(errs, errors.New("imap.username: empty"))
+	}
+	if c.EmbeddedMode() && !strings.HasSuffix(c.Address, "@"+c.Embedded.Domain) {
+		errs = append(errs, fmt.Errorf("address: %q must be at embedded.domain %q in embedded mode", c.Address, c.Embedded.Domain))
+	}
+	if c.IMAP.PollInterval <= 0 {
+		errs = append(errs, errors.New("imap.poll_interval: must be positive"))
+	}
+	if c.Limits.MaxMessageBytes < 1024 {
+		errs = append(errs, errors.New("limits.max_message_bytes: at least 1024"))
+	}
+	if c.Limits.RepliesPerHour < 1 {
+		errs = append(errs, errors.New("limits.replies_per_hour: at least 1"))
+	}
+	switch c.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		errs = append(errs, fmt.Errorf("log_level: %q, want debug, info, warn or error", c.LogLevel))
+	}
+	return errors.Join(errs...)
+}
+
+// LocalDomain splits Address into its local part and domain.
+func (c *Config) LocalDomain() (local, domain string) {
+	i := strings.LastIndexByte(c.Address, '@')
+	return c.Address[:i], c.Address[i+1:]
+}

@@ -1,0 +1,77 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestLoad_defaultsAreValidAndEmbedded(t *testing.T) {
+	c, err := Load(NewViper(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.EmbeddedMode() || c.Address != "turnmail@turnmail.localhost" || c.IMAP.PollInterval.Seconds() != 30 {
+		t.Fatalf("unexpected defaults: %+v", c)
+	}
+	local, domain := c.LocalDomain()
+	if local != "turnmail" || domain != "turnmail.localhost" {
+		t.Fatalf("LocalDomain = %q %q", local, domain)
+	}
+}
+
+func TestLoad_exampleFileIsValid(t *testing.T) {
+	c, err := Load(NewViper(), filepath.Join("..", "config.example.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.EmbeddedMode() {
+		t.Fatal("the example configures a real mail server")
+	}
+}
+
+func TestLoad_envOverridesFile(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "c.yaml")
+	if err := os.WriteFile(file, []byte("imap:\n  addr: mail.example.org:993\n  username: u\nsmtp:\n  addr: mail.example.org:587\naddress: games@example.org\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TURNMAIL_IMAP_PASSWORD", "from-env")
+	t.Setenv("TURNMAIL_SMTP_MAX_ATTEMPTS", "3")
+	c, err := Load(NewViper(), file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.IMAP.Password != "from-env" || c.SMTP.MaxAttempts != 3 || c.IMAP.Addr != "mail.example.org:993" {
+		t.Fatalf("got %+v", c)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	tests := []struct {
+		name   string
+		mutate func(*Config)
+		want   string
+	}{
+		{"plus in address", func(c *Config) { c.Address = "turnmail+x@turnmail.localhost" }, "must not contain '+'"},
+		{"bad address", func(c *Config) { c.Address = "nobody" }, "not a plain mail address"},
+		{"half configured", func(c *Config) { c.IMAP.Addr = "x:1" }, "set both"},
+		{"bad security", func(c *Config) { c.SMTP.Security = "ssl" }, "smtp.security"},
+		{"bad hostport", func(c *Config) { c.Embedded.IMAPAddr = "localhost" }, "not host:port"},
+		{"wrong domain", func(c *Config) { c.Address = "t@example.org" }, "embedded.domain"},
+		{"log level", func(c *Config) { c.LogLevel = "loud" }, "log_level"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(NewViper(), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.mutate(c)
+			if err := c.Validate(); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Validate() = %v, want %q", err, tt.want)
+			}
+		})
+	}
+}

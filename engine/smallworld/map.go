@@ -1,0 +1,313 @@
+package smallworld
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+//go:embed data/maps/*.json data/races-powers.json
+var dataFS embed.FS
+
+// Terrains of the printed boards.
+const (
+	Farmland = "farmland"
+	Forest   = "forest"
+	Hill     = "hill"
+	Mountain = "mountain"
+	Swamp    = "swamp"
+	Sea      = "sea"
+	Lake     = "lake"
+)
+
+// Region symbols of the printed boards.
+const (
+	SymLostTribe = "lost-tribe"
+	SymMine      = "mine"
+	SymCavern    = "cavern"
+	SymMagic     = "magic"
+)
+
+var knownTerrains = []string{Farmland, Forest, Hill, Mountain, Swamp, Sea, Lake}
+var knownSymbols = []string{SymLostTribe, SymMine, SymCavern, SymMagic}
+
+// MapData is a board in the data format of shared/data/smallworld/maps: the printed
+// boards are embedded, and the "map" option may give one inline.
+type MapData struct {
+	Map      string       `json:"map"`
+	Players  int          `json:"players,omitempty"`
+	Turns    int          `json:"turns"`
+	Regions  []RegionData `json:"regions"`
+	Adjacent [][]int      `json:"adjacent"`
+}
+
+// RegionData is one region of a board as printed.
+type RegionData struct {
+	ID      int      `json:"id"`
+	Terrain string   `json:"terrain"`
+	Edge    bool     `json:"edge"`
+	Symbols []string `json:"symbols,omitempty"`
+}
+
+// board is a validated map with everything the rules ask about precomputed. It is
+// shared by every state of a game and never modified after load.
+type board struct {
+	name    string
+	turns   int
+	regions []RegionData
+	index   map[int]int // region id → index
+	adj     [][]int     // by index, ascending
+	adjSet  [][]bool    // adjSet[a][b]: a and b share a border
+	entry   []bool      // a first conquest may enter here (edge or sea shore on the edge)
+	coastal []bool      // borders a sea or lake (Tritons)
+	water   []bool      // sea or lake
+	caverns []int       // indexes of cavern regions (Underworld)
+	terrain []string
+	sym     []uint8 // bit set of symbols
+	// ids lists the region ids in index order, as text, for messages.
+	ids []string
+}
+
+const (
+	symLostTribe uint8 = 1 << iota
+	symMine
+	symCavern
+	symMagic
+)
+
+func (b *board) has(r int, sym uint8) bool { return b.sym[r]&sym != 0 }
+
+func (b *board) id(r int) int { return b.regions[r].ID }
+
+// parseBoard decodes and validates a map document.
+func parseBoard(raw []byte) (*board, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	var m MapData
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("map: %w", err)
+	}
+	return newBoard(m)
+}
+
+// newBoard validates m (ids unique and positive, terrains and symbols known, adjacency
+// between known distinct regions without duplicates) and precomputes the derived sets.
+func newBoard(m MapData) (*board, error) {
+	name := m.Map
+	if name == "" {
+		name = "custom"
+	}
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf("map %s: %s", name, fmt.Sprintf(format, args...))
+	}
+	if m.Turns < 1 {
+		return nil, fail("turns must be at least 1, got %d", m.Turns)
+	}
+	if len(m.Regions) == 0 {
+		return nil, fail("no regions")
+	}
+	n := len(m.Regions)
+	b := &board{
+		name: name, turns: m.Turns, regions: slices.Clone(m.Regions),
+		index: make(map[int]int, n), adj: make([][]int, n), adjSet: make([][]bool, n),
+		entry: make([]bool, n), coastal: make([]bool, n), water: make([]bool, n),
+		terrain: make([]string, n), sym: make([]uint8, n), ids: make([]string, n),
+	}
+	for i, r := range m.Regions {
+		if r.ID < 1 {
+			return nil, fail("region id %d: ids must be positive", r.ID)
+		}
+		if _, dup := b.index[r.ID]; dup {
+			return nil, fail("region id %d given twice", r.ID)
+		}
+		b.index[r.ID] = i
+		if !slices.Contains(knownTerrains, r.Terrain) {
+			return nil, fail("region %d: unknown terrain %q (known: %s)", r.ID, r.Terrain, strings.Join(knownTerrains, ", "))
+		}
+		b.terrain[i] = r.Terrain
+		b.water[i] = r.Terrain == Sea || r.Terrain == Lake
+		for _, s := range r.Symbols {
+			k := slices.Index(knownSymbols, s)
+			if k < 0 {
+				return nil, fail("region %d: unknown symbol %q (known: %s)", r.ID, s, strings.Join(knownSymbols, ", "))
+			}
+			if b.sym[i]&(1<<k) != 0 {
+				return nil, fail("region %d: symbol %q given twice", r.ID, s)
+			}
+			b.sym[i] |= 1 << k
+		}
+		if b.water[i] && b.sym[i]&symLostTribe != 0 {
+			return nil, fail("region %d: a %s cannot hold a lost tribe", r.ID, r.Terrain)
+		}
+		if b.sym[i]&symCavern != 0 {
+			b.caverns = append(b.caverns, i)
+		}
+		b.ids[i] = strconv.Itoa(r.ID)
+		b.adjSet[i] = make([]bool, n)
+	}
+	for _, pair := range m.Adjacent {
+		if len(pair) != 2 {
+			return nil, fail("adjacency %v is not a pair of region ids", pair)
+		}
+		a, okA := b.index[pair[0]]
+		c, okC := b.index[pair[1]]
+		if !okA || !okC {
+			return nil, fail("adjacency %v names an unknown region", pair)
+		}
+		if a == c {
+			return nil, fail("adjacency %v joins a region to itself", pair)
+		}
+		if b.adjSet[a][c] {
+			return nil, fail("adjacency %v given twice", pair)
+		}
+		b.adjSet[a][c], b.adjSet[c][a] = true, true
+		b.adj[a] = append(b.adj[a], c)
+		b.adj[c] = append(b.adj[c], a)
+	}
+	for i := range b.adj {
+		sort.Ints(b.adj[i])
+		// Symmetry holds by construction; check it anyway so that a future change to
+		// the loader cannot break it silently.
+		for _, j := range b.adj[i] {
+			if !b.adjSet[j][i] {
+				return nil, fail("adjacency of %d and %d is not symmetric", b.id(i), b.id(j))
+			}
+		}
+	}
+	for i := range b.regions {
+		b.entry[i] = b.regions[i].Edge
+		for _, j := range b.adj[i] {
+			if b.water[j] {
+				b.coastal[i] = true
+			}
+			if b.terrain[j] == Sea && b.regions[j].Edge {
+				b.entry[i] = true
+			}
+		}
+	}
+	return b, nil
+}
+
+// raceData and powerData are the printed numbers of races-powers.json.
+type raceData struct {
+	Name   string `json:"name"`
+	Banner int    `json:"banner_tokens"`
+	Box    int    `json:"box_tokens"`
+}
+
+type powerData struct {
+	Name  string `json:"name"`
+	Badge int    `json:"badge_tokens"`
+}
+
+// catalogue holds the builtin boards and the race and power numbers. It is built once
+// from the embedded data and only read afterwards.
+type catalogue struct {
+	boards     map[string]*board
+	byPlayers  map[int]string
+	races      map[string]raceData
+	powers     map[string]powerData
+	raceNames  []string // data order
+	powerNames []string
+}
+
+// builtin is the embedded data, parsed and validated at package initialisation; it is
+// never modified.
+var builtin = mustLoadCatalogue()
+
+func mustLoadCatalogue() *catalogue {
+	c, err := loadCatalogue()
+	if err != nil {
+		panic("smallworld: embedded data: " + err.Error())
+	}
+	return c
+}
+
+func loadCatalogue() (*catalogue, error) {
+	c := &catalogue{boards: map[string]*board{}, byPlayers: map[int]string{}, races: map[string]raceData{}, powers: map[string]powerData{}}
+	files, err := dataFS.ReadDir("data/maps")
+	if err != nil {
+		return nil, fmt.Errorf("read maps: %w", err)
+	}
+	for _, f := range files {
+		raw, err := dataFS.ReadFile("data/maps/" + f.Name())
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", f.Name(), err)
+		}
+		var m MapData
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return nil, fmt.Errorf("%s: %w", f.Name(), err)
+		}
+		b, err := parseBoard(raw)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.Name(), err)
+		}
+		if _, dup := c.boards[b.name]; dup {
+			return nil, fmt.Errorf("map %s given twice", b.name)
+		}
+		c.boards[b.name] = b
+		if m.Players != 0 {
+			c.byPlayers[m.Players] = b.name
+		}
+	}
+	raw, err := dataFS.ReadFile("data/races-powers.json")
+	if err != nil {
+		return nil, fmt.Errorf("read races-powers: %w", err)
+	}
+	var rp struct {
+		Races  []raceData  `json:"races"`
+		Powers []powerData `json:"powers"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&rp); err != nil {
+		return nil, fmt.Errorf("races-powers: %w", err)
+	}
+	for _, r := range rp.Races {
+		if _, dup := c.races[r.Name]; dup {
+			return nil, fmt.Errorf("race %s given twice", r.Name)
+		}
+		h, ok := raceRules[r.Name]
+		if !ok {
+			return nil, fmt.Errorf("race %s has no rules", r.Name)
+		}
+		if r.Banner < 1 || r.Box < r.Banner+h.attackOnly {
+			return nil, fmt.Errorf("race %s: %d tokens on the banner (+%d) but %d in the box", r.Name, r.Banner, h.attackOnly, r.Box)
+		}
+		c.races[r.Name] = r
+		c.raceNames = append(c.raceNames, r.Name)
+	}
+	for _, p := range rp.Powers {
+		if _, dup := c.powers[p.Name]; dup {
+			return nil, fmt.Errorf("power %s given twice", p.Name)
+		}
+		if _, ok := powerRules[p.Name]; !ok {
+			return nil, fmt.Errorf("power %s has no rules", p.Name)
+		}
+		if p.Badge < 0 {
+			return nil, fmt.Errorf("power %s: negative badge", p.Name)
+		}
+		c.powers[p.Name] = p
+		c.powerNames = append(c.powerNames, p.Name)
+	}
+	for name := range raceRules {
+		if _, ok := c.races[name]; !ok {
+			return nil, fmt.Errorf("race rules for %s but no data", name)
+		}
+	}
+	for name := range powerRules {
+		if _, ok := c.powers[name]; !ok {
+			return nil, fmt.Errorf("power rules for %s but no data", name)
+		}
+	}
+	if len(c.raceNames) == 0 || len(c.powerNames) == 0 {
+		return nil, errors.New("no races or no powers")
+	}
+	return c, nil
+}

@@ -1,0 +1,158 @@
+// Package auth creates and checks the reply-address tokens that authenticate
+// players' mail.
+//
+// Every mail turnmail sends carries a Reply-To of the form
+//
+//	<local>+<gameid>.<seat>.<mac>@<domain>
+//
+// for example turnmail+sw-7k3p.2.k5t2xq7mhy4bd2aa@example.org. The part after
+// the "+" is the token. It names the game and the seat in the clear, so the
+// game is found without a lookup, and carries a MAC (HMAC-SHA256 with the
+// server secret, truncated to 80 bits, base32) that proves turnmail issued it.
+//
+// The token contains only the characters [a-z0-9.-], so it survives mail
+// systems that lowercase local parts; everything that reads a token lowercases
+// it first. Game ids must therefore be lowercase ([a-z0-9-], as "sw-7k3p");
+// a token issued for an id with uppercase letters never verifies.
+//
+// A valid token is necessary but not sufficient: the caller must also check
+// that the From address is the player's who holds the seat.
+package auth
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base32"
+	"errors"
+	"fmt"
+	"net/mail"
+	"strconv"
+	"strings"
+)
+
+// MACLen is the length in characters of the MAC part of a token
+// (80 bits in base32).
+const MACLen = 16
+
+// macBytes is the number of HMAC bytes kept: 10 bytes = 80 bits = 16 base32
+// characters without padding.
+const macBytes = 10
+
+// domainSep separates the MAC input from other uses of the same secret.
+const domainSep = "turnmail/reply-token/v1"
+
+// Errors returned by Parse. Both are wrapped; test with errors.Is.
+var (
+	// ErrMalformed means the detail is not of the form gameid.seat.mac.
+	ErrMalformed = errors.New("auth: malformed reply token")
+	// ErrBadMAC means the token is well-formed but was not issued with this
+	// secret for this game and seat (tampered, forged or stale secret).
+	ErrBadMAC = errors.New("auth: reply token does not verify")
+)
+
+var b32 = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+
+// mac computes the lowercase base32 MAC of a game id and seat.
+func mac(secret []byte, gameID string, seat int) string {
+	h := hmac.New(sha256.New, secret)
+	h.Write([]byte(domainSep))
+	h.Write([]byte{0})
+	h.Write([]byte(gameID))
+	h.Write([]byte{0})
+	h.Write([]byte(strconv.Itoa(seat)))
+	return b32.EncodeToString(h.Sum(nil)[:macBytes])
+}
+
+// Token returns the reply token for a seat of a game: "<gameid>.<seat>.<mac>",
+// e.g. "sw-7k3p.2.k5t2xq7mhy4bd2aa". It is the +detail of the reply address
+// (see ReplyAddress). gameID should match [a-z0-9-]+ and seat be ≥ 0.
+func Token(secret []byte, gameID string, seat int) string {
+	return gameID + "." + strconv.Itoa(seat) + "." + mac(secret, gameID, seat)
+}
+
+// ReplyAddress returns "local+token@domain".
+func ReplyAddress(local, domain, token string) string {
+	return local + "+" + token + "@" + domain
+}
+
+// TokenFrom extracts the token (the +detail) from addr when addr is
+// local+detail@domain. The comparison of local part and domain ignores case
+// and the returned token is lowercased. addr may be a bare address or a
+// name-addr ("Game <local+detail@domain>"). ok is false when addr is another
+// address or has no detail.
+func TokenFrom(addr, local, domain string) (token string, ok bool) {
+	addr = strings.TrimSpace(addr)
+	if strings.ContainsAny(addr, "<\"") {
+		a, err := mail.ParseAddress(addr)
+		if err != nil {
+			return "", false
+		}
+		addr = a.Address
+	}
+	at := strings.LastIndexByte(addr, '@')
+	if at < 0 || !strings.EqualFold(addr[at+1:], domain) {
+		return "", false
+	}
+	lp := strings.ToLower(addr[:at])
+	prefix := strings.ToLower(local) + "+"
+	if !strings.HasPrefix(lp, prefix) || len(lp) == len(prefix) {
+		return "", false
+	}
+	return lp[len(prefix):], true
+}
+
+// Parse checks a token (the +detail of a reply address) and returns the game
+// id and seat it was issued for. The token is lowercased first. The error
+// wraps ErrMalformed or ErrBadMAC.
+func Parse(secret []byte, token string) (gameID string, seat int, err error) {
+	token = strings.ToLower(strings.TrimSpace(token))
+	i := strings.LastIndexByte(token, '.')
+	if i < 0 {
+		return "", 0, fmt.Errorf("%w: %q has no mac", ErrMalformed, token)
+	}
+	rest, gotMAC := token[:i], token[i+1:]
+	j := strings.LastIndexByte(rest, '.')
+	if j < 0 {
+		return "", 0, fmt.Errorf("%w: %q has no seat", ErrMalformed, token)
+	}
+	gameID, seatText := rest[:j], rest[j+1:]
+	if !validGameID(gameID) {
+		return "", 0, fmt.Errorf("%w: bad game id in %q", ErrMalformed, token)
+	}
+	seat, err = strconv.Atoi(seatText)
+	if err != nil || seat < 0 || strconv.Itoa(seat) != seatText {
+		return "", 0, fmt.Errorf("%w: bad seat in %q", ErrMalformed, token)
+	}
+	if len(gotMAC) != MACLen {
+		return "", 0, fmt.Errorf("%w: bad mac length in %q", ErrMalformed, token)
+	}
+	if !hmac.Equal([]byte(gotMAC), []byte(mac(secret, gameID, seat))) {
+		return "", 0, fmt.Errorf("%w: game %s seat %d", ErrBadMAC, gameID, seat)
+	}
+	return gameID, seat, nil
+}
+
+// Verify reports whether token was issued for exactly this game and seat. The
+// MAC comparison is constant-time.
+func Verify(secret []byte, gameID string, seat int, token string) bool {
+	g, s, err := Parse(secret, token)
+	if err != nil {
+		return false
+	}
+	// Compare the game id in constant time too, though it is not secret.
+	return hmac.Equal([]byte(g), []byte(gameID)) && s == seat
+}
+
+// validGameID reports whether s is a non-empty run of [a-z0-9-].
+func validGameID(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}

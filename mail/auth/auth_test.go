@@ -1,0 +1,160 @@
+package auth
+
+import (
+	"errors"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var secret = []byte("test secret, not for production")
+
+func TestToken_format(t *testing.T) {
+	tok := Token(secret, "sw-7k3p", 2)
+	if !regexp.MustCompile(`^sw-7k3p\.2\.[a-z2-7]{16}$`).MatchString(tok) {
+		t.Fatalf("Token = %q, want sw-7k3p.2.<16 base32 chars>", tok)
+	}
+	if tok != strings.ToLower(tok) {
+		t.Errorf("Token %q is not lowercase", tok)
+	}
+	if again := Token(secret, "sw-7k3p", 2); again != tok {
+		t.Errorf("Token not deterministic: %q vs %q", again, tok)
+	}
+	if other := Token([]byte("other secret"), "sw-7k3p", 2); other == tok {
+		t.Errorf("Token does not depend on the secret")
+	}
+}
+
+func TestReplyAddress(t *testing.T) {
+	got := ReplyAddress("turnmail", "example.org", "sw-7k3p.2.abcdefghijklmnop")
+	if want := "turnmail+sw-7k3p.2.abcdefghijklmnop@example.org"; got != want {
+		t.Errorf("ReplyAddress = %q, want %q", got, want)
+	}
+}
+
+func TestParse(t *testing.T) {
+	good := Token(secret, "sw-7k3p", 2)
+	mac := good[strings.LastIndexByte(good, '.')+1:]
+	tampered := []byte(good)
+	if tampered[len(tampered)-1] == 'a' {
+		tampered[len(tampered)-1] = 'b'
+	} else {
+		tampered[len(tampered)-1] = 'a'
+	}
+
+	tests := []struct {
+		name     string
+		token    string
+		wantGame string
+		wantSeat int
+		wantErr  error
+	}{
+		{"valid", good, "sw-7k3p", 2, nil},
+		{"uppercase mangled", strings.ToUpper(good), "sw-7k3p", 2, nil},
+		{"surrounding space", "  " + good + " ", "sw-7k3p", 2, nil},
+		{"seat zero", Token(secret, "e8-aa11", 0), "e8-aa11", 0, nil},
+		{"tampered mac", string(tampered), "", 0, ErrBadMAC},
+		{"wrong game", "sw-7k3q.2." + mac, "", 0, ErrBadMAC},
+		{"wrong seat", "sw-7k3p.3." + mac, "", 0, ErrBadMAC},
+		{"other secret", Token([]byte("x"), "sw-7k3p", 2), "", 0, ErrBadMAC},
+		{"empty", "", "", 0, ErrMalformed},
+		{"no dots", "sw-7k3p", "", 0, ErrMalformed},
+		{"no seat", "sw-7k3p." + mac, "", 0, ErrMalformed},
+		{"empty game", ".2." + mac, "", 0, ErrMalformed},
+		{"bad game chars", "sw_7k3p.2." + mac, "", 0, ErrMalformed},
+		{"negative seat", "sw-7k3p.-1." + mac, "", 0, ErrMalformed},
+		{"seat with leading zero", "sw-7k3p.02." + mac, "", 0, ErrMalformed},
+		{"seat with plus", "sw-7k3p.+2." + mac, "", 0, ErrMalformed},
+		{"short mac", "sw-7k3p.2." + mac[:15], "", 0, ErrMalformed},
+		{"long mac", "sw-7k3p.2." + mac + "a", "", 0, ErrMalformed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			game, seat, err := Parse(secret, tt.token)
+			if tt.wantErr != nil {
+				if !errors.Is(err, tt.wantErr) {
+					t.Fatalf("Parse(%q) error = %v, want %v", tt.token, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Parse(%q) error = %v", tt.token, err)
+			}
+			if game != tt.wantGame || seat != tt.wantSeat {
+				t.Errorf("Parse(%q) = %q, %d; want %q, %d", tt.token, game, seat, tt.wantGame, tt.wantSeat)
+			}
+		})
+	}
+}
+
+func TestVerify(t *testing.T) {
+	tok := Token(secret, "sw-7k3p", 2)
+	tests := []struct {
+		name  string
+		game  string
+		seat  int
+		token string
+		want  bool
+	}{
+		{"valid", "sw-7k3p", 2, tok, true},
+		{"uppercase", "sw-7k3p", 2, strings.ToUpper(tok), true},
+		{"wrong game", "sw-7k3q", 2, tok, false},
+		{"wrong seat", "sw-7k3p", 1, tok, false},
+		{"tampered", "sw-7k3p", 2, tok[:len(tok)-1] + "x", false},
+		{"empty", "sw-7k3p", 2, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Verify(secret, tt.game, tt.seat, tt.token); got != tt.want {
+				t.Errorf("Verify(%q, %d, %q) = %v, want %v", tt.game, tt.seat, tt.token, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestTokenFrom(t *testing.T) {
+	tok := Token(secret, "sw-7k3p", 2)
+	tests := []struct {
+		name   string
+		addr   string
+		want   string
+		wantOK bool
+	}{
+		{"bare", "turnmail+" + tok + "@example.org", tok, true},
+		{"name-addr", `"Small World" <turnmail+` + tok + `@example.org>`, tok, true},
+		{"uppercase mangled", strings.ToUpper("turnmail+" + tok + "@example.org"), tok, true},
+		{"missing detail", "turnmail@example.org", "", false},
+		{"empty detail", "turnmail+@example.org", "", false},
+		{"other local", "alice+" + tok + "@example.org", "", false},
+		{"local prefix only", "turnmailx+" + tok + "@example.org", "", false},
+		{"other domain", "turnmail+" + tok + "@example.com", "", false},
+		{"no at", "turnmail+" + tok, "", false},
+		{"garbage", "<<<", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := TokenFrom(tt.addr, "turnmail", "example.org")
+			if got != tt.want || ok != tt.wantOK {
+				t.Errorf("TokenFrom(%q) = %q, %v; want %q, %v", tt.addr, got, ok, tt.want, tt.wantOK)
+			}
+		})
+	}
+}
+
+// TestRoundTrip follows a token through the whole path: address built,
+// mangled to uppercase by a mail system, extracted and parsed.
+func TestRoundTrip(t *testing.T) {
+	addr := ReplyAddress("turnmail", "example.org", Token(secret, "sw-7k3p", 3))
+	mangled := strings.ToUpper(addr)
+	tok, ok := TokenFrom(mangled, "turnmail", "example.org")
+	if !ok {
+		t.Fatalf("TokenFrom(%q) not ok", mangled)
+	}
+	game, seat, err := Parse(secret, tok)
+	if err != nil || game != "sw-7k3p" || seat != 3 {
+		t.Fatalf("Parse = %q, %d, %v; want sw-7k3p, 3, nil", game, seat, err)
+	}
+	if !regexp.MustCompile(`^[a-z0-9.-]+$`).MatchString(tok) {
+		t.Errorf("token %q has characters outside [a-z0-9.-]", tok)
+	}
+}

@@ -1,0 +1,346 @@
+// Package mailserver is turnmail's embedded mail system: an IMAP server and
+// an SMTP server on loopback, with the mailboxes persisted in the SQLite file
+// of the game store. `turnmail serve` runs it when no real mail server is
+// configured, so that one command gives a working mail loop that a real mail
+// client (Thunderbird, mutt, aerc) can connect to.
+//
+// It is a loopback sandbox, not a mail transfer agent: every address has a
+// mailbox, whatever its domain, and SMTP delivers every message locally;
+// nothing is ever relayed. user+detail@domain is delivered to the INBOX of
+// user@domain (so the game address turnmail+TOKEN@domain lands in
+// turnmail@domain). All mailboxes share one password. There is no TLS, so the
+// servers belong on loopback; on another interface, IMAP and SMTP AUTH send
+// that password in clear text.
+//
+// Only one Server may use a database at a time: it keeps an index of the
+// mailboxes in memory and writes every change through to SQLite.
+package mailserver
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/emersion/go-imap/v2/imapserver"
+	"github.com/emersion/go-smtp"
+)
+
+// Defaults for Options fields left zero.
+const (
+	DefaultDomain          = "turnmail.localhost"
+	DefaultPassword        = "turnmail"
+	DefaultIMAPAddr        = "127.0.0.1:1143"
+	DefaultSMTPAddr        = "127.0.0.1:2525"
+	DefaultMaxMessageBytes = 25 << 20
+)
+
+// Options configures a Server. A nil *Options is the same as a zero Options;
+// zero fields take the Default* values.
+type Options struct {
+	// Domain is the mail domain of the embedded system. Addresses without
+	// a domain (an IMAP login "alice") belong to it.
+	Domain string
+	// Password is the password of every mailbox, for IMAP LOGIN and
+	// AUTHENTICATE PLAIN and for SMTP AUTH PLAIN.
+	Password string
+	// IMAPAddr and SMTPAddr are the TCP addresses to listen on; a port of
+	// 0 picks a free one (see Server.IMAPAddr and Server.SMTPAddr).
+	IMAPAddr, SMTPAddr string
+	// Logger receives the servers' logs. nil means slog.Default().
+	Logger *slog.Logger
+	// MaxMessageBytes limits the size of a message over SMTP and APPEND.
+	MaxMessageBytes int64
+}
+
+func (o *Options) withDefaults() Options {
+	var opts Options
+	if o != nil {
+		opts = *o
+	}
+	if opts.Domain == "" {
+		opts.Domain = DefaultDomain
+	}
+	opts.Domain = strings.ToLower(opts.Domain)
+	if opts.Password == "" {
+		opts.Password = DefaultPassword
+	}
+	if opts.IMAPAddr == "" {
+		opts.IMAPAddr = DefaultIMAPAddr
+	}
+	if opts.SMTPAddr == "" {
+		opts.SMTPAddr = DefaultSMTPAddr
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.MaxMessageBytes <= 0 {
+		opts.MaxMessageBytes = DefaultMaxMessageBytes
+	}
+	return opts
+}
+
+// Server is the embedded IMAP and SMTP server pair. Create it with New, then
+// Start it; Close stops it. Deliver works from New on.
+type Server struct {
+	opts    Options
+	logger  *slog.Logger
+	store   *store
+	backend *backend
+
+	// ctx lives until Close; IMAP and SMTP sessions run their database
+	// work under it, since their interfaces carry no context.
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu       sync.Mutex
+	started  bool
+	closed   bool
+	imapSrv  *imapserver.Server
+	smtpSrv  *smtp.Server
+	imapAddr net.Addr
+	smtpAddr net.Addr
+	wg       sync.WaitGroup
+}
+
+// New creates the mailbox tables in db if they are missing (CREATE TABLE IF
+// NOT EXISTS, all named mbox_*) and returns a server that is not listening
+// yet. It does no network I/O. The caller keeps ownership of db.
+func New(db *sql.DB, opts *Options) (*Server, error) {
+	if db == nil {
+		return nil, errors.New("mailserver: nil database")
+	}
+	o := opts.withDefaults()
+	st := &store{db: db}
+	ctx, cancel := context.WithCancel(context.Background())
+	migrateCtx, cancelMigrate := context.WithTimeout(ctx, 30*time.Second)
+	defer cancelMigrate()
+	if err := st.migrate(migrateCtx); err != nil {
+		cancel()
+		return nil, fmt.Errorf("mailserver: %w", err)
+	}
+	return &Server{
+		opts:    o,
+		logger:  o.Logger.With("component", "mailserver"),
+		store:   st,
+		backend: &backend{store: st, accounts: make(map[string]*account)},
+		ctx:     ctx,
+		cancel:  cancel,
+	}, nil
+}
+
+// Start listens on the IMAP and SMTP addresses and serves them in the
+// background until Close. ctx bounds the listening only.
+func (s *Server) Start(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closed:
+		return ErrClosed
+	case s.started:
+		return errors.New("mailserver: already started")
+	}
+
+	var lc net.ListenConfig
+	imapLn, err := lc.Listen(ctx, "tcp", s.opts.IMAPAddr)
+	if err != nil {
+		return fmt.Errorf("mailserver: listen IMAP: %w", err)
+	}
+	smtpLn, err := lc.Listen(ctx, "tcp", s.opts.SMTPAddr)
+	if err != nil {
+		imapLn.Close()
+		return fmt.Errorf("mailserver: listen SMTP: %w", err)
+	}
+	for _, ln := range []net.Listener{imapLn, smtpLn} {
+		if !isLoopback(ln.Addr()) {
+			s.logger.Warn("mail server listens beyond loopback without TLS; passwords travel in clear text", "addr", ln.Addr().String())
+		}
+	}
+
+	s.imapSrv = imapserver.New(&imapserver.Options{
+		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
+			return &session{srv: s}, nil, nil
+		},
+		Caps:         imapCaps,
+		Logger:       printfLogger{s.logger.With("proto", "imap")},
+		InsecureAuth: true,
+	})
+	s.smtpSrv = smtp.NewServer(smtp.BackendFunc(s.newSMTPSession))
+	s.smtpSrv.Domain = s.opts.Domain
+	s.smtpSrv.MaxMessageBytes = s.opts.MaxMessageBytes
+	s.smtpSrv.MaxRecipients = 100
+	s.smtpSrv.AllowInsecureAuth = true
+	s.smtpSrv.ReadTimeout = 5 * time.Minute
+	s.smtpSrv.WriteTimeout = time.Minute
+	s.smtpSrv.ErrorLog = printfLogger{s.logger.With("proto", "smtp")}
+
+	s.imapAddr, s.smtpAddr = imapLn.Addr(), smtpLn.Addr()
+	s.started = true
+	s.wg.Add(2)
+	go func() {
+		defer s.wg.Done()
+		if err := s.imapSrv.Serve(imapLn); err != nil {
+			s.logger.Error("IMAP server stopped", "err", err)
+		}
+	}()
+	go func() {
+		defer s.wg.Done()
+		if err := s.smtpSrv.Serve(smtpLn); err != nil {
+			s.logger.Error("SMTP server stopped", "err", err)
+		}
+	}()
+	s.logger.Info("embedded mail servers started", "imap", s.imapAddr.String(), "smtp", s.smtpAddr.String(), "domain", s.opts.Domain)
+	return nil
+}
+
+// IMAPAddr is the address the IMAP server listens on ("" before Start).
+func (s *Server) IMAPAddr() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.imapAddr == nil {
+		return ""
+	}
+	return s.imapAddr.String()
+}
+
+// SMTPAddr is the address the SMTP server listens on ("" before Start).
+func (s *Server) SMTPAddr() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.smtpAddr == nil {
+		return ""
+	}
+	return s.smtpAddr.String()
+}
+
+// Domain is the mail domain of the embedded system.
+func (s *Server) Domain() string { return s.opts.Domain }
+
+// Close stops both servers, cutting open connections, and waits for them.
+// Everything delivered is already in the database. Calling Close again
+// returns ErrClosed.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return ErrClosed
+	}
+	s.closed = true
+	s.cancel()
+	var err error
+	if s.started {
+		if e := s.imapSrv.Close(); e != nil {
+			err = fmt.Errorf("mailserver: close IMAP: %w", e)
+		}
+		if e := s.smtpSrv.Close(); e != nil && err == nil {
+			err = fmt.Errorf("mailserver: close SMTP: %w", e)
+		}
+	}
+	s.mu.Unlock()
+	s.wg.Wait()
+	return err
+}
+
+// Deliver stores raw in the INBOX of rcpt's mailbox, as the local delivery
+// agent of a real server would: it prepends "Delivered-To: rcpt" (the address
+// as given, +detail included) and turns bare LF line ends into CRLF; the
+// bytes are otherwise kept as they are. rcpt may be at any domain;
+// user+detail@domain is delivered to user@domain, which is created if needed.
+// An IDLE client watching that INBOX is woken at once.
+func (s *Server) Deliver(ctx context.Context, rcpt string, raw []byte) error {
+	return s.deliver(ctx, []string{rcpt}, [][]byte{raw})
+}
+
+// deliver stores one message per recipient, all or nothing.
+func (s *Server) deliver(ctx context.Context, rcpts []string, raws [][]byte) error {
+	if s.ctx.Err() != nil {
+		return ErrClosed
+	}
+	ds := make([]delivery, len(rcpts))
+	for i, rcpt := range rcpts {
+		addr, err := s.accountAddress(rcpt)
+		if err != nil {
+			return err
+		}
+		if int64(len(raws[i])) > s.opts.MaxMessageBytes {
+			return ErrTooLarge
+		}
+		var b bytes.Buffer
+		b.Grow(len(raws[i]) + len(rcpt) + 32)
+		fmt.Fprintf(&b, "Delivered-To: %s\r\n", strings.TrimSpace(strings.Trim(strings.TrimSpace(rcpt), "<>")))
+		b.Write(crlf(raws[i]))
+		ds[i] = delivery{addr: addr, raw: b.Bytes()}
+	}
+	if err := s.backend.deliver(ctx, ds); err != nil {
+		return fmt.Errorf("mailserver: deliver: %w", err)
+	}
+	return nil
+}
+
+// accountAddress maps an address (or a bare local part, which is at Domain)
+// to the account that receives its mail: lower case, without +detail.
+func (s *Server) accountAddress(addr string) (string, error) {
+	a := strings.TrimSpace(addr)
+	if strings.HasPrefix(a, "<") && strings.HasSuffix(a, ">") {
+		a = strings.TrimSpace(a[1 : len(a)-1])
+	}
+	local, domain := a, s.opts.Domain
+	if at := strings.LastIndexByte(a, '@'); at >= 0 {
+		local, domain = a[:at], a[at+1:]
+	}
+	if local == "" || domain == "" {
+		return "", badAddress(addr, "empty local part or domain")
+	}
+	if strings.ContainsFunc(a, func(r rune) bool { return r <= ' ' || r == 0x7f || strings.ContainsRune(`<>()[]\,;:"`, r) }) {
+		return "", badAddress(addr, "unsupported character")
+	}
+	if strings.Contains(domain, "@") {
+		return "", badAddress(addr, "more than one @")
+	}
+	if plus := strings.IndexByte(local, '+'); plus > 0 {
+		local = local[:plus]
+	}
+	return strings.ToLower(local) + "@" + strings.ToLower(domain), nil
+}
+
+func (s *Server) now() time.Time { return time.Now() }
+
+// crlf turns bare LF line ends into CRLF, as IMAP clients expect.
+func crlf(b []byte) []byte {
+	n := 0
+	for i, c := range b {
+		if c == '\n' && (i == 0 || b[i-1] != '\r') {
+			n++
+		}
+	}
+	if n == 0 {
+		return b
+	}
+	out := make([]byte, 0, len(b)+n)
+	for i, c := range b {
+		if c == '\n' && (i == 0 || b[i-1] != '\r') {
+			out = append(out, '\r')
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func isLoopback(addr net.Addr) bool {
+	if tcp, ok := addr.(*net.TCPAddr); ok {
+		return tcp.IP.IsLoopback()
+	}
+	return false
+}
+
+// printfLogger adapts slog to the Printf loggers of imapserver and go-smtp.
+type printfLogger struct{ l *slog.Logger }
+
+func (p printfLogger) Printf(format string, v ...any) { p.l.Warn(fmt.Sprintf(format, v...)) }
+func (p printfLogger) Println(v ...any)               { p.l.Warn(strings.TrimSuffix(fmt.Sprintln(v...), "\n")) }

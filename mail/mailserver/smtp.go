@@ -1,0 +1,151 @@
+package mailserver
+
+import (
+	"bytes"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
+)
+
+// smtpSession is one SMTP connection. It accepts mail for any recipient and
+// delivers it locally. Clients on loopback may send without AUTH; others
+// must authenticate (AUTH PLAIN, any address, the shared password).
+type smtpSession struct {
+	srv      *Server
+	conn     *smtp.Conn
+	loopback bool
+	user     string // authenticated account, "" if none
+
+	from  string
+	rcpts []string
+}
+
+var (
+	_ smtp.Session     = (*smtpSession)(nil)
+	_ smtp.AuthSession = (*smtpSession)(nil)
+)
+
+func (s *Server) newSMTPSession(c *smtp.Conn) (smtp.Session, error) {
+	if s.ctx.Err() != nil {
+		return nil, smtpShutdown
+	}
+	return &smtpSession{srv: s, conn: c, loopback: isLoopback(c.Conn().RemoteAddr())}, nil
+}
+
+// AuthMechanisms offers PLAIN only.
+func (s *smtpSession) AuthMechanisms() []string { return []string{sasl.Plain} }
+
+// Auth checks the shared password; the user name must be a valid address.
+func (s *smtpSession) Auth(mech string) (sasl.Server, error) {
+	if mech != sasl.Plain {
+		return nil, smtp.ErrAuthUnknownMechanism
+	}
+	return sasl.NewPlainServer(func(identity, username, password string) error {
+		addr, err := s.srv.accountAddress(username)
+		if err != nil || (identity != "" && identity != username) ||
+			subtle.ConstantTimeCompare([]byte(password), []byte(s.srv.opts.Password)) != 1 {
+			s.srv.logger.Info("smtp auth failed", "user", username)
+			return smtpError(errAuthFailed)
+		}
+		s.user = addr
+		return nil
+	}), nil
+}
+
+// Mail starts a message. The null sender <> is accepted.
+func (s *smtpSession) Mail(from string, opts *smtp.MailOptions) error {
+	if !s.loopback && s.user == "" {
+		return smtpAuthRequired
+	}
+	if from != "" {
+		if _, err := s.srv.accountAddress(from); err != nil || !strings.Contains(from, "@") {
+			return smtpBadSender
+		}
+	}
+	if opts != nil && opts.Size > s.srv.opts.MaxMessageBytes {
+		return smtpError(ErrTooLarge)
+	}
+	s.from = from
+	s.rcpts = s.rcpts[:0]
+	return nil
+}
+
+// Rcpt adds a recipient: any syntactically valid address, at any domain.
+func (s *smtpSession) Rcpt(to string, opts *smtp.RcptOptions) error {
+	if _, err := s.srv.accountAddress(to); err != nil || !strings.Contains(to, "@") {
+		return smtpBadRcpt
+	}
+	s.rcpts = append(s.rcpts, to)
+	return nil
+}
+
+// Data reads the message and delivers one copy per recipient, each with a
+// Received and a Delivered-To header, in one transaction: either every
+// recipient has it or none has.
+func (s *smtpSession) Data(r io.Reader) error {
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		var smtpErr *smtp.SMTPError
+		if errors.As(err, &smtpErr) {
+			return err // ErrDataTooLarge
+		}
+		return fmt.Errorf("read DATA: %w", err)
+	}
+	raws := make([][]byte, len(s.rcpts))
+	for i, rcpt := range s.rcpts {
+		var b bytes.Buffer
+		b.Grow(len(raw) + 256)
+		s.writeReceived(&b, rcpt)
+		b.Write(raw)
+		raws[i] = b.Bytes()
+	}
+	if err := s.srv.deliver(s.srv.ctx, s.rcpts, raws); err != nil {
+		reply := smtpError(err)
+		if reply == smtpUnavailable {
+			s.srv.logger.Error("smtp delivery failed", "from", s.from, "rcpts", s.rcpts, "err", err)
+		}
+		return reply
+	}
+	s.srv.logger.Debug("smtp delivered", "from", s.from, "rcpts", s.rcpts, "bytes", len(raw))
+	return nil
+}
+
+// writeReceived writes the trace header of RFC 5321 section 4.4.
+func (s *smtpSession) writeReceived(b *bytes.Buffer, rcpt string) {
+	ip := ""
+	if tcp, ok := s.conn.Conn().RemoteAddr().(*net.TCPAddr); ok {
+		ip = tcp.IP.String()
+	}
+	with := "ESMTP"
+	if s.user != "" {
+		with = "ESMTPA"
+	}
+	fmt.Fprintf(b, "Received: from %s ([%s])\r\n\tby %s (turnmail) with %s\r\n\tfor <%s>; %s\r\n",
+		sanitizeHeader(s.conn.Hostname()), ip, s.srv.opts.Domain, with,
+		sanitizeHeader(rcpt), s.srv.now().Format("Mon, 02 Jan 2006 15:04:05 -0700"))
+}
+
+// Reset forgets the current message.
+func (s *smtpSession) Reset() {
+	s.from = ""
+	s.rcpts = nil
+}
+
+// Logout ends the session.
+func (s *smtpSession) Logout() error { return nil }
+
+// sanitizeHeader keeps client-supplied text from breaking the header.
+func sanitizeHeader(v string) string {
+	return strings.Map(func(r rune) rune {
+		if r < ' ' || r == 0x7f || r == '(' || r == ')' {
+			return -1
+		}
+		return r
+	}, v)
+}

@@ -1,0 +1,321 @@
+// Package parse turns the raw bytes of an incoming mail into what turnmail acts on:
+// the threading and addressing headers the authentication layer inspects, whether
+// the mail was generated automatically (and so must never be answered), the reply
+// text the player wrote, and the command lines taken from it.
+//
+// Parsing never fails on malformed mail: a broken MIME structure, an unknown charset
+// or a bad transfer encoding degrades to the best text that can be recovered, and a
+// mail without any text yields a Message with an empty Reply. Only a mail larger than
+// Options.MaxSize is refused, with ErrTooLarge.
+package parse
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/emersion/go-message/mail"
+	"github.com/emersion/go-message/textproto"
+)
+
+// DefaultMaxSize is the largest mail Parse accepts when Options.MaxSize is not set.
+const DefaultMaxSize = 1 << 20
+
+// ErrTooLarge is returned (wrapped) by Parse for a mail larger than Options.MaxSize.
+var ErrTooLarge = errors.New("parse: mail too large")
+
+// Options tune Parse. The zero value and nil mean the defaults.
+type Options struct {
+	// MaxSize is the largest raw mail accepted, in bytes; 0 or less means
+	// DefaultMaxSize.
+	MaxSize int
+}
+
+// Address is a mailbox from an address header.
+type Address struct {
+	// Name is the display name, decoded; it may be empty.
+	Name string
+	// Address is the addr-spec, lower-cased ("alice@example.org").
+	Address string
+}
+
+// String formats the address as `Name <address>`, or the bare address.
+func (a Address) String() string {
+	if a.Name == "" {
+		return a.Address
+	}
+	return fmt.Sprintf("%q <%s>", a.Name, a.Address)
+}
+
+// Message is a parsed incoming mail.
+type Message struct {
+	// Header is the mail's top-level header, for anything not lifted into a field.
+	Header mail.Header
+
+	// MessageID is the Message-ID without angle brackets; empty if missing.
+	MessageID string
+	// InReplyTo is the first message id of In-Reply-To, without angle brackets.
+	InReplyTo string
+	// References are the message ids of References, oldest first.
+	References []string
+
+	// From is the author. Its Address is empty if the header is missing or holds
+	// no address.
+	From Address
+	// ReplyTo holds the Reply-To addresses.
+	ReplyTo []Address
+	// To and Cc hold the visible recipients.
+	To, Cc []Address
+	// DeliveredTo holds every Delivered-To address (lower-cased), top first:
+	// where a server rewrote the recipient, the original plus-address is here.
+	DeliveredTo []string
+	// OriginalTo holds every X-Original-To address (lower-cased).
+	OriginalTo []string
+	// ReturnPath is the Return-Path address (lower-cased), "<>" for the null
+	// reverse path of bounces, empty if the header is missing.
+	ReturnPath string
+
+	// Subject is the decoded subject.
+	Subject string
+	// Date is the Date header; zero if missing or unparseable.
+	Date time.Time
+
+	// Auto is why the mail is considered automatically generated (an
+	// Auto-Submitted header, Precedence bulk or junk, a MAILER-DAEMON sender, a
+	// delivery report, an out-of-office subject …); empty when a person wrote it.
+	// Such mail must never be answered.
+	Auto string
+	// Precedence is the lower-cased Precedence header ("bulk", "list" …).
+	Precedence string
+	// ListID is the List-Id identifier without angle brackets
+	// ("game7.lists.example.org"); mail through a mailing list has one. It does
+	// not make the mail automatic.
+	ListID string
+	// IsDSN reports a delivery status notification (bounce): multipart/report
+	// with report-type delivery-status, or a message/delivery-status part.
+	IsDSN bool
+
+	// Body is the text the reply was taken from: the text/plain part, or the
+	// text/html part converted to text when there is no plain text. Line ends are
+	// "\n".
+	Body string
+	// BodyHTML reports that Body was converted from HTML.
+	BodyHTML bool
+
+	// Reply is the text the sender wrote, as written: quoted history,
+	// attributions, header blocks, signatures and everything from a line "end" on
+	// are removed; interior blank lines and comments are kept; trailing white
+	// space is trimmed from every line and blank lines from both ends.
+	Reply string
+	// Commands are the command lines of Reply (see CommandLines).
+	Commands []Line
+}
+
+// Recipients returns every recipient-ish address the mail carries — To, Cc,
+// Delivered-To and X-Original-To — lower-cased, without duplicates, in that order.
+// The authentication layer looks for its reply token among them.
+func (m *Message) Recipients() []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(a string) {
+		if a != "" && !seen[a] {
+			seen[a] = true
+			out = append(out, a)
+		}
+	}
+	for _, a := range m.To {
+		add(a.Address)
+	}
+	for _, a := range m.Cc {
+		add(a.Address)
+	}
+	for _, a := range m.DeliveredTo {
+		add(a)
+	}
+	for _, a := range m.OriginalTo {
+		add(a)
+	}
+	return out
+}
+
+// Parse parses a raw mail (RFC 5322, with MIME). opts may be nil. The only error is
+// ErrTooLarge (wrapped); malformed mail is parsed as well as it can be.
+func Parse(raw []byte, opts *Options) (*Message, error) {
+	max := DefaultMaxSize
+	if opts != nil && opts.MaxSize > 0 {
+		max = opts.MaxSize
+	}
+	if len(raw) > max {
+		return nil, fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, len(raw), max)
+	}
+
+	h, body := readHeader(raw)
+	m := &Message{Header: mail.Header{Header: messageHeader(h)}}
+	m.readHeaders()
+
+	content := walk(h, body, 0, &walkState{})
+	if content.dsn {
+		m.IsDSN = true
+	}
+	if text := strings.Join(content.plain, "\n"); strings.TrimSpace(text) != "" {
+		m.Body = normalizeNewlines(text)
+	} else if len(content.html) > 0 {
+		m.Body = HTMLToText(strings.Join(content.html, "\n"))
+		m.BodyHTML = true
+	} else {
+		m.Body = normalizeNewlines(text)
+	}
+	m.Auto = autoReason(m, content)
+	m.Reply = ExtractReply(m.Body)
+	m.Commands = CommandLines(m.Reply)
+	return m, nil
+}
+
+// readHeaders fills the header fields of m from m.Header.
+func (m *Message) readHeaders() {
+	h := &m.Header
+	if id, err := h.MessageID(); err == nil {
+		m.MessageID = id
+	} else {
+		m.MessageID = looseMsgID(h.Get("Message-Id"))
+	}
+	if ids := msgIDList(h, "In-Reply-To"); len(ids) > 0 {
+		m.InReplyTo = ids[0]
+	}
+	m.References = msgIDList(h, "References")
+
+	if from := addressList(h, "From"); len(from) > 0 {
+		m.From = from[0]
+	}
+	m.ReplyTo = addressList(h, "Reply-To")
+	m.To = addressList(h, "To")
+	m.Cc = addressList(h, "Cc")
+	m.DeliveredTo = bareAddresses(h, "Delivered-To")
+	m.OriginalTo = bareAddresses(h, "X-Original-To")
+	if rp := strings.TrimSpace(h.Get("Return-Path")); rp != "" {
+		if strings.ReplaceAll(rp, " ", "") == "<>" {
+			m.ReturnPath = "<>"
+		} else if a := bareAddresses(h, "Return-Path"); len(a) > 0 {
+			m.ReturnPath = a[0]
+		}
+	}
+
+	if s, err := h.Subject(); err == nil {
+		m.Subject = s
+	} else {
+		m.Subject = h.Get("Subject")
+	}
+	m.Subject = strings.Join(strings.Fields(m.Subject), " ")
+	if d, err := h.Date(); err == nil {
+		m.Date = d
+	}
+	m.Precedence = strings.ToLower(strings.TrimSpace(h.Get("Precedence")))
+	m.ListID = listID(h.Get("List-Id"))
+}
+
+// listID extracts the identifier from a List-Id value (`Game 7 <game7.example.org>`).
+func listID(v string) string {
+	v = strings.TrimSpace(v)
+	if i := strings.LastIndexByte(v, '<'); i >= 0 {
+		if j := strings.IndexByte(v[i:], '>'); j > 0 {
+			return strings.TrimSpace(v[i+1 : i+j])
+		}
+	}
+	return v
+}
+
+// msgIDList parses a list of message ids, falling back to anything between angle
+// brackets (or whitespace-separated words) when the strict parser fails.
+func msgIDList(h *mail.Header, key string) []string {
+	if ids, err := h.MsgIDList(key); err == nil {
+		return ids
+	}
+	v := h.Get(key)
+	var ids []string
+	for _, f := range strings.FieldsFunc(v, func(r rune) bool {
+		return r == '<' || r == '>' || r == ' ' || r == '\t' || r == ',' || r == '\r' || r == '\n'
+	}) {
+		if strings.Contains(f, "@") {
+			ids = append(ids, f)
+		}
+	}
+	return ids
+}
+
+// looseMsgID returns a Message-ID value without brackets and white space.
+func looseMsgID(v string) string {
+	v = strings.TrimSpace(v)
+	if i := strings.IndexByte(v, '<'); i >= 0 {
+		v = v[i+1:]
+		if j := strings.IndexByte(v, '>'); j >= 0 {
+			v = v[:j]
+		}
+	}
+	return strings.TrimSpace(v)
+}
+
+// addressList parses every field named key as an address list. When the strict
+// parser fails, addresses are picked out of the decoded text.
+func addressList(h *mail.Header, key string) []Address {
+	var out []Address
+	fields := h.FieldsByKey(key)
+	for fields.Next() {
+		v := fields.Value()
+		if list, err := mail.ParseAddressList(v); err == nil {
+			for _, a := range list {
+				if a.Address == "" {
+					continue
+				}
+				out = append(out, Address{Name: strings.TrimSpace(a.Name), Address: strings.ToLower(a.Address)})
+			}
+			continue
+		}
+		text, err := fields.Text()
+		if err != nil {
+			text = v
+		}
+		for _, a := range looseAddresses(text) {
+			out = append(out, Address{Address: a})
+		}
+	}
+	return out
+}
+
+// bareAddresses parses every field named key as one addr-spec each (Delivered-To,
+// X-Original-To, Return-Path), lower-cased.
+func bareAddresses(h *mail.Header, key string) []string {
+	var out []string
+	fields := h.FieldsByKey(key)
+	for fields.Next() {
+		v := fields.Value()
+		if a, err := mail.ParseAddress(v); err == nil && a.Address != "" {
+			out = append(out, strings.ToLower(a.Address))
+			continue
+		}
+		out = append(out, looseAddresses(v)...)
+	}
+	return out
+}
+
+// looseAddresses picks everything that looks like local@domain out of s.
+func looseAddresses(s string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool {
+		return strings.ContainsRune(" \t\r\n<>,;\"'()[]", r)
+	}) {
+		if i := strings.IndexByte(f, '@'); i > 0 && i < len(f)-1 {
+			out = append(out, strings.ToLower(strings.TrimSuffix(f, ".")))
+		}
+	}
+	return out
+}
+
+// normalizeNewlines turns CRLF and CR line ends into LF.
+func normalizeNewlines(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	return strings.ReplaceAll(s, "\r", "\n")
+}
+
+// compile-time check that the textproto header converts as expected.
+var _ = textproto.Header{}

@@ -1,0 +1,171 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/mail"
+	"strings"
+
+	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/store"
+)
+
+// NewGame describes a game to create.
+type NewGame struct {
+	// Kind is the engine name ("smallworld", "empire").
+	Kind string
+	// Players in turn order, each with a name and a mail address.
+	Players []engine.Player
+	// Options are the game options (map, variant …).
+	Options map[string]json.RawMessage
+	// Setup is the archive "setup" object (seed and fixed stack orders); Seed is used
+	// when Setup has none.
+	Setup json.RawMessage
+	Seed  int64
+	// Host is the address of the game's host (may be empty).
+	Host string
+}
+
+// CreateGame validates the setup through the engine, stores the game with its setup
+// outcomes and queues the opening mail to every player, in one transaction.
+func (s *Service) CreateGame(ctx context.Context, ng NewGame) (string, error) {
+	g, err := s.games.Lookup(ng.Kind)
+	if err != nil {
+		return "", err
+	}
+	if len(ng.Players) == 0 {
+		return "", fmt.Errorf("new game: no players")
+	}
+	seen := map[string]bool{}
+	for i, p := range ng.Players {
+		a, err := mail.ParseAddress(p.Email)
+		if err != nil {
+			return "", fmt.Errorf("new game: player %q: address %q: %w", p.Name, p.Email, err)
+		}
+		ng.Players[i].Email = strings.ToLower(a.Address)
+		if p.Name == "" || strings.ContainsAny(p.Name, " \t\n=#") {
+			return "", fmt.Errorf("new game: player name %q: use one word", p.Name)
+		}
+		key := strings.ToLower(p.Name)
+		if seen[key] {
+			return "", fmt.Errorf("new game: player %q named twice", p.Name)
+		}
+		seen[key] = true
+	}
+	setup := map[string]json.RawMessage{}
+	if len(ng.Setup) > 0 {
+		if err := json.Unmarshal(ng.Setup, &setup); err != nil {
+			return "", fmt.Errorf("new game: setup: %w", err)
+		}
+	}
+	if _, ok := setup["seed"]; !ok {
+		setup["seed"], _ = json.Marshal(ng.Seed)
+	}
+	setupJSON, _ := json.Marshal(setup) // re-encoding decoded JSON cannot fail
+	a := &engine.Archive{Format: engine.ArchiveFormat, Game: ng.Kind, Options: ng.Options, Players: ng.Players, Setup: setupJSON}
+	es, err := a.SetupOf()
+	if err != nil {
+		return "", err
+	}
+	state, outcomes, err := engine.Start(g, es, nil)
+	if err != nil {
+		return "", fmt.Errorf("new game: %w", err)
+	}
+	_, game, players, err := s.newGameRecord(a, outcomes)
+	if err != nil {
+		return "", err
+	}
+	game.Host = strings.ToLower(ng.Host)
+	l := &Loaded{Game: game, Players: players, State: state}
+	mails, err := s.stateMails(l, state, nil, "", nil, nil, "")
+	if err != nil {
+		return "", err
+	}
+	if err := s.store.CreateGame(ctx, game, players, mails); err != nil {
+		return "", fmt.Errorf("new game: %w", err)
+	}
+	s.log.Info("game created", "game", game.ID, "kind", ng.Kind, "players", len(players))
+	return game.ID, nil
+}
+
+// Import creates a game from an archive: the archive's events are replayed (and so
+// validated), stored with their recorded outcomes and hashes, and every player is
+// mailed the resulting state. Every player needs a mail address.
+func (s *Service) Import(ctx context.Context, a *engine.Archive) (string, error) {
+	states, err := engine.ReplayAll(s.games, a, -1)
+	if err != nil {
+		return "", fmt.Errorf("import: %w", err)
+	}
+	g, _ := s.games.Lookup(a.Game) // ReplayAll looked it up
+	setup, err := a.SetupOf()
+	if err != nil {
+		return "", err
+	}
+	_, setupOutcomes, err := engine.Start(g, setup, a.SetupOutcomes)
+	if err != nil {
+		return "", err
+	}
+	id, game, players, err := s.newGameRecord(a, setupOutcomes)
+	if err != nil {
+		return "", err
+	}
+	events := make([]store.Event, 0, len(a.Events))
+	for i, e := range a.Events {
+		// Re-run each move to learn the outcomes it drew where the archive dictated none.
+		ev := store.Event{GameID: id, Seq: i + 1, Kind: e.Kind, Player: e.Player, Command: engine.Normalize(e.Command), Hash: states[i+1].Hash(), MessageID: e.MessageID}
+		if e.At != nil {
+			ev.At = *e.At
+		}
+		if e.Kind == engine.KindMove {
+			_, outcomes, err := engine.Step(states[i], setup.Seed, i+1, e.Player, e.Command, e.Outcomes)
+			if err != nil {
+				return "", fmt.Errorf("import: event %d: %w", i+1, err)
+			}
+			if len(outcomes) > 0 {
+				ev.Outcomes, _ = json.Marshal(outcomes)
+			}
+		} else {
+			ev.Command = e.Command
+		}
+		events = append(events, ev)
+	}
+	final := states[len(states)-1]
+	if final.Finished() {
+		game.Status = "finished"
+	}
+	if err := s.store.CreateGame(ctx, game, players, nil); err != nil {
+		return "", fmt.Errorf("import: %w", err)
+	}
+	l := &Loaded{Game: game, Players: players, State: final}
+	mails, err := s.stateMails(l, final, nil, "", nil, nil, "")
+	if err != nil {
+		return "", err
+	}
+	if err := s.store.Commit(ctx, store.Commit{GameID: id, Events: events, Outbox: mails}); err != nil {
+		return "", fmt.Errorf("import: %w", err)
+	}
+	return id, nil
+}
+
+// newGameRecord builds the store rows of a new game from a validated archive header.
+func (s *Service) newGameRecord(a *engine.Archive, setupOutcomes engine.Outcomes) (string, store.Game, []store.Player, error) {
+	for _, p := range a.Players {
+		if _, err := mail.ParseAddress(p.Email); err != nil {
+			return "", store.Game{}, nil, fmt.Errorf("player %q: address %q: %w", p.Name, p.Email, err)
+		}
+	}
+	optionsJSON, _ := json.Marshal(a.Options) // decoded JSON re-encodes
+	outcomesJSON, _ := json.Marshal(setupOutcomes)
+	now := s.opts.Clock()
+	game := store.Game{
+		ID: store.NewGameID(a.Game), Kind: a.Game, Options: optionsJSON, Setup: a.Setup,
+		SetupOutcomes: outcomesJSON, Status: "running", CreatedAt: now, UpdatedAt: now,
+	}
+	game.ThreadID = s.threadRoot(game.ID)
+	players := make([]store.Player, len(a.Players))
+	for i, p := range a.Players {
+		players[i] = store.Player{GameID: game.ID, Seat: i, Name: p.Name, Email: strings.ToLower(p.Email), Role: "player", Active: true}
+	}
+	return game.ID, game, players, nil
+}

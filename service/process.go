@@ -1,0 +1,316 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/mail/auth"
+	"github.com/turnmail/turnmail/mail/parse"
+	"github.com/turnmail/turnmail/store"
+	"github.com/turnmail/turnmail/templates"
+)
+
+// Inbox statuses written by the service.
+const (
+	// StatusApplied: at least one command line became an event.
+	StatusApplied = "applied"
+	// StatusRejected: the mail was answered (or deliberately not) and nothing applied.
+	StatusRejected = "rejected"
+	// StatusIgnored: auto-generated mail, our own mail, or an unknown sender; no answer.
+	StatusIgnored = "ignored"
+)
+
+// Result says what became of one incoming mail.
+type Result struct {
+	InboxID int64
+	// Status is StatusApplied, StatusRejected or StatusIgnored.
+	Status string
+	// Reason explains a rejection or why the mail was ignored.
+	Reason string
+	GameID string
+	// Applied counts the command lines that became events.
+	Applied int
+	// Duplicate is true when the mail had been received before.
+	Duplicate bool
+}
+
+// Receive stores a raw incoming mail (deduplicated by Message-ID, or by a hash of the
+// bytes) and processes it. A mail received before is not processed again.
+func (s *Service) Receive(ctx context.Context, in store.InboxMsg) (Result, error) {
+	if in.ReceivedAt.IsZero() {
+		in.ReceivedAt = s.opts.Clock()
+	}
+	if in.Status == "" {
+		in.Status = "pending"
+	}
+	if in.MessageID == "" {
+		in.MessageID = headerMessageID(in.Raw)
+	}
+	id, dup, err := s.store.AddInbox(ctx, in)
+	if err != nil {
+		return Result{}, fmt.Errorf("receive: %w", err)
+	}
+	if dup {
+		m, err := s.store.Inbox(ctx, id)
+		if err != nil {
+			return Result{}, fmt.Errorf("receive: %w", err)
+		}
+		if m.Status != "pending" {
+			return Result{InboxID: id, Status: m.Status, Reason: m.Error, GameID: m.GameID, Duplicate: true}, nil
+		}
+	}
+	return s.Process(ctx, id)
+}
+
+// ProcessPending processes every stored mail not yet processed (after a crash, the
+// mails that were stored but not interpreted).
+func (s *Service) ProcessPending(ctx context.Context) (int, error) {
+	n := 0
+	for {
+		batch, err := s.store.PendingInbox(ctx, 100)
+		if err != nil {
+			return n, fmt.Errorf("pending inbox: %w", err)
+		}
+		if len(batch) == 0 {
+			return n, nil
+		}
+		for _, m := range batch {
+			if _, err := s.Process(ctx, m.ID); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
+}
+
+// Process interprets stored mail id: authenticates it, applies its command lines and
+// commits the events, the mails reporting them and the mail's new status in one
+// transaction. Processing a mail that is no longer pending does nothing.
+func (s *Service) Process(ctx context.Context, id int64) (Result, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for attempt := 0; ; attempt++ {
+		m, err := s.store.Inbox(ctx, id)
+		if err != nil {
+			return Result{}, fmt.Errorf("process mail %d: %w", id, err)
+		}
+		if m.Status != "pending" {
+			return Result{InboxID: id, Status: m.Status, Reason: m.Error, GameID: m.GameID, Duplicate: true}, nil
+		}
+		res, c, err := s.decide(ctx, m)
+		if err != nil {
+			return Result{}, fmt.Errorf("process mail %d: %w", id, err)
+		}
+		res.InboxID = id
+		c.InboxID, c.InboxStatus, c.InboxError = id, res.Status, res.Reason
+		err = s.store.Commit(ctx, c)
+		if errors.Is(err, store.ErrStaleSeq) && attempt < 3 {
+			continue // another process appended first: re-check against the new state
+		}
+		if err != nil {
+			return Result{}, fmt.Errorf("process mail %d: commit: %w", id, err)
+		}
+		s.log.Info("mail processed", "inbox", id, "status", res.Status, "reason", res.Reason, "game", res.GameID, "applied", res.Applied)
+		return res, nil
+	}
+}
+
+// decide interprets one mail and returns what to commit.
+func (s *Service) decide(ctx context.Context, in store.InboxMsg) (Result, store.Commit, error) {
+	ignore := func(reason string) (Result, store.Commit, error) {
+		return Result{Status: StatusIgnored, Reason: reason}, store.Commit{}, nil
+	}
+	msg, err := parse.Parse(in.Raw, &parse.Options{MaxBytes: s.opts.MaxMessageBytes})
+	if err != nil {
+		// Without a parsed From there is nobody to answer safely.
+		return Result{Status: StatusRejected, Reason: "unreadable mail: " + err.Error()}, store.Commit{}, nil
+	}
+	from := strings.ToLower(msg.From.Address)
+	switch {
+	case msg.Auto != "":
+		return ignore("auto-generated mail: " + msg.Auto)
+	case msg.Own || from == s.local+"@"+s.domain || strings.HasPrefix(from, s.local+"+") && strings.HasSuffix(from, "@"+s.domain):
+		return ignore("turnmail's own mail")
+	case from == "":
+		return ignore("no From address")
+	}
+	token, ok := s.tokenOf(msg)
+	if !ok {
+		return s.howTo(ctx, from, msg)
+	}
+	gameID, seat, err := auth.Parse(s.opts.Secret, token)
+	if err != nil {
+		return Result{Status: StatusRejected, Reason: "invalid reply token"}, store.Commit{}, nil
+	}
+	l, err := s.Load(ctx, gameID)
+	if errors.Is(err, store.ErrNotFound) {
+		return Result{Status: StatusRejected, Reason: "reply token names an unknown game", GameID: gameID}, store.Commit{}, nil
+	}
+	if err != nil {
+		return Result{}, store.Commit{}, err
+	}
+	player, ok := seatOf(l, seat)
+	if !ok {
+		return Result{Status: StatusRejected, Reason: "reply token names an unknown seat", GameID: gameID}, store.Commit{}, nil
+	}
+	if !strings.EqualFold(player.Email, from) {
+		// A valid token with another From is a forgery or a second address: no answer
+		// (that would be backscatter); the host sees the reason.
+		return Result{Status: StatusRejected, Reason: fmt.Sprintf("From %s is not the address of %s", from, player.Name), GameID: gameID}, store.Commit{}, nil
+	}
+	return s.play(ctx, l, player, msg)
+}
+
+// tokenOf finds a reply token among the addresses the mail was sent to.
+func (s *Service) tokenOf(msg *parse.Message) (string, bool) {
+	for _, addr := range msg.Recipients() {
+		if t, ok := auth.TokenFrom(addr, s.local, s.domain); ok && t != "" {
+			return t, true
+		}
+	}
+	return "", false
+}
+
+func seatOf(l *Loaded, seat int) (store.Player, bool) {
+	for _, p := range l.Seats() {
+		if p.Seat == seat {
+			return p, true
+		}
+	}
+	return store.Player{}, false
+}
+
+// play applies the mail's command lines in order, committing each legal one and
+// stopping at the first illegal one.
+func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg *parse.Message) (Result, store.Commit, error) {
+	res := Result{GameID: l.Game.ID}
+	c := store.Commit{GameID: l.Game.ID, ExpectSeq: l.LastSeq()}
+	replyTo := inReplyTo(msg)
+	refuse := func(reason string, lineErr *templates.LineError) (Result, store.Commit, error) {
+		res.Status, res.Reason = StatusRejected, reason
+		if !s.limiter.Allow(player.Email, s.opts.Clock()) {
+			res.Reason += " (not answered: reply limit reached)"
+			return res, c, nil
+		}
+		out, err := s.refusal(l, player, reason, lineErr, replyTo)
+		if err != nil {
+			return res, c, err
+		}
+		c.Outbox = append(c.Outbox, out)
+		return res, c, nil
+	}
+	switch {
+	case l.Game.Status == "finished" || l.State.Finished():
+		return refuse("The game is over; no more moves are accepted.", nil)
+	case l.Game.Status == "paused":
+		return refuse("The game is paused by its host; moves are accepted again when it resumes.", nil)
+	case len(msg.Commands) == 0:
+		return refuse("No command was found in your mail. Write one command per line at the top of your reply.", nil)
+	}
+	state := l.State
+	var applied []templates.Line
+	var lineErr *templates.LineError
+	now := s.opts.Clock().UTC()
+	for _, line := range msg.Commands {
+		cmd := engine.Normalize(line.Text)
+		seq := l.LastSeq() + len(c.Events) + 1
+		next, outcomes, err := engine.Step(state, l.Seed, seq, player.Name, cmd, nil)
+		if err != nil {
+			if !errors.Is(err, engine.ErrIllegal) {
+				s.log.Warn("engine error", "game", l.Game.ID, "command", cmd, "err", err)
+			}
+			lineErr = &templates.LineError{Line: templates.Line{N: line.N, Text: line.Text}, Reason: reasonOf(err)}
+			break
+		}
+		var raw json.RawMessage
+		if len(outcomes) > 0 {
+			raw, _ = json.Marshal(outcomes) // outcomes are JSON values already
+		}
+		c.Events = append(c.Events, store.Event{
+			GameID: l.Game.ID, Seq: seq, Player: player.Name, Command: cmd,
+			Outcomes: raw, Hash: next.Hash(), At: now, MessageID: msg.MessageID,
+		})
+		applied = append(applied, templates.Line{N: line.N, Text: line.Text})
+		state = next
+		if state.Finished() {
+			break
+		}
+	}
+	if len(applied) == 0 {
+		return refuse(lineErr.Reason, lineErr)
+	}
+	res.Status, res.Applied = StatusApplied, len(applied)
+	if lineErr != nil {
+		res.Reason = fmt.Sprintf("line %d: %s", lineErr.N, lineErr.Reason)
+	}
+	if state.Finished() {
+		c.GameStatus = "finished"
+	}
+	mails, err := s.stateMails(l, state, c.Events, player.Name, applied, lineErr, replyTo)
+	if err != nil {
+		return res, c, err
+	}
+	c.Outbox = append(c.Outbox, mails...)
+	return res, c, nil
+}
+
+// reasonOf turns an engine error into text a player can act on.
+func reasonOf(err error) string {
+	var re *engine.RuleError
+	if errors.As(err, &re) {
+		return re.Error()
+	}
+	return err.Error()
+}
+
+// howTo answers a registered player who wrote without a reply token; anyone else gets
+// nothing.
+func (s *Service) howTo(ctx context.Context, from string, msg *parse.Message) (Result, store.Commit, error) {
+	games, err := s.store.Games(ctx)
+	if err != nil {
+		return Result{}, store.Commit{}, err
+	}
+	data := templates.HowTo{Service: s.local + "@" + s.domain}
+	for _, g := range games {
+		if g.Status == "finished" {
+			continue
+		}
+		_, players, err := s.store.Game(ctx, g.ID)
+		if err != nil {
+			return Result{}, store.Commit{}, err
+		}
+		for _, p := range players {
+			if strings.EqualFold(p.Email, from) && (p.Role == "" || p.Role == "player") {
+				data.Player = p.Name
+				data.Games = append(data.Games, templates.HowToGame{
+					Game:    templates.Game{ID: g.ID, Kind: g.Kind, Title: templates.GameTitle(g.Kind)},
+					ReplyTo: s.replyAddress(g.ID, p.Seat),
+				})
+			}
+		}
+	}
+	if len(data.Games) == 0 {
+		return Result{Status: StatusIgnored, Reason: "unknown sender without a reply token"}, store.Commit{}, nil
+	}
+	res := Result{Status: StatusRejected, Reason: "no reply token; told the player how to reply"}
+	if !s.limiter.Allow(from, s.opts.Clock()) {
+		res.Reason = "no reply token (not answered: reply limit reached)"
+		return res, store.Commit{}, nil
+	}
+	out, err := s.mail("howto", data, "", from, "", inReplyTo(msg), nil, "auto-replied")
+	if err != nil {
+		return res, store.Commit{}, err
+	}
+	return res, store.Commit{Outbox: []store.OutMail{out}}, nil
+}
+
+func inReplyTo(msg *parse.Message) string {
+	if msg.MessageID == "" {
+		return ""
+	}
+	return msg.MessageID
+}

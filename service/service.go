@@ -1,0 +1,170 @@
+// Package service is the game service: it turns a stored incoming mail into accepted
+// events and the mails that report them, one game at a time, each in one SQLite
+// transaction.
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/mail/ratelimit"
+	"github.com/turnmail/turnmail/store"
+	"github.com/turnmail/turnmail/templates"
+)
+
+// Options configure a Service. Zero fields take the documented defaults.
+type Options struct {
+	// Address is the service address (local@domain); reply addresses are
+	// local+token@domain.
+	Address string
+	// Name is the display name on outgoing mail (default "turnmail").
+	Name string
+	// Secret keys the reply tokens. Required.
+	Secret []byte
+	// MaxMessageBytes is the largest mail interpreted (default 1 MiB).
+	MaxMessageBytes int64
+	// RepliesPerHour caps mails sent to one address in answer to its mails (default 30).
+	RepliesPerHour int
+	// Clock returns the current time (default time.Now).
+	Clock func() time.Time
+	// Logger receives the service's log (default slog.Default()).
+	Logger *slog.Logger
+}
+
+// Service processes mail for all games. It is safe for concurrent use; games are
+// processed one at a time.
+type Service struct {
+	store   *store.Store
+	games   engine.Registry
+	tmpl    *templates.Set
+	opts    Options
+	local   string
+	domain  string
+	limiter *ratelimit.Limiter
+	log     *slog.Logger
+
+	mu sync.Mutex // serialises processing: one game, one mail at a time
+}
+
+// New returns a Service. It does no I/O.
+func New(st *store.Store, games engine.Registry, tmpl *templates.Set, opts Options) (*Service, error) {
+	i := strings.LastIndexByte(opts.Address, '@')
+	if i <= 0 || i == len(opts.Address)-1 {
+		return nil, fmt.Errorf("service: address %q is not local@domain", opts.Address)
+	}
+	if len(opts.Secret) < 16 {
+		return nil, errors.New("service: secret shorter than 16 bytes")
+	}
+	if opts.Name == "" {
+		opts.Name = "turnmail"
+	}
+	if opts.MaxMessageBytes <= 0 {
+		opts.MaxMessageBytes = 1 << 20
+	}
+	if opts.RepliesPerHour <= 0 {
+		opts.RepliesPerHour = 30
+	}
+	if opts.Clock == nil {
+		opts.Clock = time.Now
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Service{
+		store:   st,
+		games:   games,
+		tmpl:    tmpl,
+		opts:    opts,
+		local:   strings.ToLower(opts.Address[:i]),
+		domain:  strings.ToLower(opts.Address[i+1:]),
+		limiter: ratelimit.New(ratelimit.Options{Rate: opts.RepliesPerHour, Burst: opts.RepliesPerHour, Per: time.Hour}),
+		log:     log,
+	}, nil
+}
+
+// Loaded is a game read from the store and replayed.
+type Loaded struct {
+	Game    store.Game
+	Players []store.Player
+	Events  []store.Event
+	State   engine.State
+	Seed    int64
+}
+
+// Seats returns the players (not observers) in seat order.
+func (l *Loaded) Seats() []store.Player {
+	var out []store.Player
+	for _, p := range l.Players {
+		if p.Role == "" || p.Role == "player" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// LastSeq is the sequence number of the last event (0 when none).
+func (l *Loaded) LastSeq() int {
+	if len(l.Events) == 0 {
+		return 0
+	}
+	return l.Events[len(l.Events)-1].Seq
+}
+
+// Archive returns the game as an archive document.
+func (l *Loaded) Archive() *engine.Archive {
+	a := &engine.Archive{Format: engine.ArchiveFormat, Game: l.Game.Kind, Setup: l.Game.Setup}
+	if len(l.Game.Options) > 0 {
+		_ = json.Unmarshal(l.Game.Options, &a.Options) // validated when the game was created
+	}
+	if len(l.Game.SetupOutcomes) > 0 {
+		_ = json.Unmarshal(l.Game.SetupOutcomes, &a.SetupOutcomes)
+	}
+	for _, p := range l.Seats() {
+		a.Players = append(a.Players, engine.Player{Name: p.Name, Email: p.Email})
+	}
+	a.Events = make([]engine.Event, 0, len(l.Events))
+	for _, e := range l.Events {
+		ev := engine.Event{Kind: e.Kind, Player: e.Player, Command: e.Command, Hash: e.Hash, MessageID: e.MessageID}
+		if len(e.Outcomes) > 0 {
+			_ = json.Unmarshal(e.Outcomes, &ev.Outcomes)
+		}
+		if !e.At.IsZero() {
+			at := e.At
+			ev.At = &at
+		}
+		a.Events = append(a.Events, ev)
+	}
+	return a
+}
+
+// Load reads a game and replays it, verifying the recorded state hashes.
+func (s *Service) Load(ctx context.Context, gameID string) (*Loaded, error) {
+	g, players, err := s.store.Game(ctx, gameID)
+	if err != nil {
+		return nil, fmt.Errorf("load game %s: %w", gameID, err)
+	}
+	events, err := s.store.Events(ctx, gameID)
+	if err != nil {
+		return nil, fmt.Errorf("load game %s: %w", gameID, err)
+	}
+	l := &Loaded{Game: g, Players: players, Events: events}
+	a := l.Archive()
+	if l.Seed, err = a.Seed(); err != nil {
+		return nil, err
+	}
+	if l.State, err = engine.Replay(s.games, a, -1); err != nil {
+		return nil, fmt.Errorf("replay game %s: %w", gameID, err)
+	}
+	return l, nil
+}
+
+// Games returns the store's games, newest first.
+func (s *Service) Games(ctx context.Context) ([]store.Game, error) { return s.store.Games(ctx) }

@@ -1,0 +1,452 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Game statuses.
+const (
+	GameOpen     = "open"     // created, waiting for players
+	GameRunning  = "running"  // moves are accepted
+	GamePaused   = "paused"   // moves are refused until the host resumes
+	GameFinished = "finished" // over; the log is closed
+)
+
+// Player roles.
+const (
+	RolePlayer   = "player"
+	RoleObserver = "observer"
+)
+
+// Game is one game's row: what event 0 (the setup) needs to rebuild the game, plus
+// bookkeeping.
+type Game struct {
+	ID   string // short id, see NewGameID
+	Kind string // engine name ("smallworld" …)
+	// Options, Setup and SetupOutcomes are the archive's "options", "setup" (with the
+	// seed) and "setup_outcomes"; stored and returned byte for byte. Empty is NULL.
+	Options, Setup, SetupOutcomes json.RawMessage
+	Status                        string // GameOpen … GameFinished; "" means GameOpen
+	Host                          string // the host's address
+	List                          string // mailing-list address, "" when none
+	ThreadID                      string // Message-ID at the root of the game's thread
+	CreatedAt, UpdatedAt          time.Time
+}
+
+// Player is one seat of a game. Players are listed by seat, in turn order; observers
+// take seats after the players.
+type Player struct {
+	GameID string // filled in by CreateGame when empty
+	Seat   int
+	Name   string
+	Email  string // stored lowercased
+	Role   string // RolePlayer or RoleObserver; "" means RolePlayer
+	Active bool
+}
+
+// Event is one entry of a game's log after the setup (event 0, which lives in the
+// games row). Seq starts at 1.
+type Event struct {
+	GameID   string // filled in by Commit when empty
+	Seq      int
+	Kind     string
+	Player   string
+	Command  string
+	Outcomes json.RawMessage // stored and returned byte for byte; empty is NULL
+	Hash     string
+	At       time.Time // the zero time is stored as NULL and read back as zero
+	// MessageID is the Message-ID of the mail the command came from.
+	MessageID string
+}
+
+// Commit is one atomic step of a game: events appended, mails queued, the inbox row
+// that caused it settled, and the game's status changed. See Store.Commit.
+type Commit struct {
+	GameID string
+	// ExpectSeq is the game's last event sequence number the events were validated
+	// against (0 before the first event). The events get ExpectSeq+1, +2 …
+	ExpectSeq int
+	Events    []Event
+	Outbox    []OutMail
+	// InboxID, when not 0, is the inbox row whose status becomes InboxStatus
+	// (default InboxApplied) with InboxError, linked to GameID.
+	InboxID                 int64
+	InboxStatus, InboxError string
+	// GameStatus, when not "", is the game's new status.
+	GameStatus string
+}
+
+func validGameStatus(s string) error {
+	switch s {
+	case GameOpen, GameRunning, GamePaused, GameFinished:
+		return nil
+	}
+	return fmt.Errorf("invalid game status %q", s)
+}
+
+// CreateGame writes a new game, its players and the mails announcing it, in one
+// transaction. An existing id, or two players with the same seat or name, give
+// ErrDuplicate.
+func (s *Store) CreateGame(ctx context.Context, g Game, players []Player, outbox []OutMail) error {
+	if g.ID == "" || g.Kind == "" {
+		return fmt.Errorf("create game: id and kind are required")
+	}
+	if g.Status == "" {
+		g.Status = GameOpen
+	}
+	if err := validGameStatus(g.Status); err != nil {
+		return fmt.Errorf("create game %s: %w", g.ID, err)
+	}
+	if g.CreatedAt.IsZero() {
+		g.CreatedAt = now()
+	}
+	if g.UpdatedAt.IsZero() {
+		g.UpdatedAt = g.CreatedAt
+	}
+	for i := range players {
+		p := &players[i]
+		if p.GameID == "" {
+			p.GameID = g.ID
+		}
+		if p.GameID != g.ID {
+			return fmt.Errorf("create game %s: player %q belongs to game %q", g.ID, p.Name, p.GameID)
+		}
+		if p.Name == "" || p.Email == "" {
+			return fmt.Errorf("create game %s: player at seat %d needs a name and an email", g.ID, p.Seat)
+		}
+		if p.Role == "" {
+			p.Role = RolePlayer
+		}
+		if p.Role != RolePlayer && p.Role != RoleObserver {
+			return fmt.Errorf("create game %s: player %q: invalid role %q", g.ID, p.Name, p.Role)
+		}
+	}
+	mails, err := prepareMails(outbox)
+	if err != nil {
+		return fmt.Errorf("create game %s: %w", g.ID, err)
+	}
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO games
+	(id, kind, options, setup, setup_outcomes, status, host, list, thread_id, created_at, updated_at)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			g.ID, g.Kind, nullJSON(g.Options), nullJSON(g.Setup), nullJSON(g.SetupOutcomes),
+			g.Status, g.Host, nullString(g.List), g.ThreadID, fmtTime(g.CreatedAt), fmtTime(g.UpdatedAt))
+		if err != nil {
+			if isUnique(err) {
+				return fmt.Errorf("game %s exists: %w", g.ID, ErrDuplicate)
+			}
+			return fmt.Errorf("insert game: %w", err)
+		}
+		for _, p := range players {
+			_, err := tx.ExecContext(ctx, `INSERT INTO players (game_id, seat, name, email, role, active)
+	VALUES (?, ?, ?, ?, ?, ?)`, p.GameID, p.Seat, p.Name, strings.ToLower(strings.TrimSpace(p.Email)), p.Role, p.Active)
+			if err != nil {
+				if isUnique(err) {
+					return fmt.Errorf("player %q at seat %d: seat or name taken: %w", p.Name, p.Seat, ErrDuplicate)
+				}
+				return fmt.Errorf("insert player %q: %w", p.Name, err)
+			}
+		}
+		return insertMails(ctx, tx, mails)
+	})
+	if err != nil {
+		return fmt.Errorf("create game %s: %w", g.ID, err)
+	}
+	if len(mails) > 0 {
+		s.wake()
+	}
+	return nil
+}
+
+const gameColumns = `id, kind, options, setup, setup_outcomes, status, host, list, thread_id, created_at, updated_at`
+
+// scanGame reads one games row selected with gameColumns.
+func scanGame(sc interface{ Scan(...any) error }) (Game, error) {
+	var (
+		g                              Game
+		options, setup, outcomes, list sql.NullString
+		created, updated               sql.NullString
+	)
+	if err := sc.Scan(&g.ID, &g.Kind, &options, &setup, &outcomes, &g.Status, &g.Host, &list, &g.ThreadID, &created, &updated); err != nil {
+		return Game{}, err
+	}
+	g.Options, g.Setup, g.SetupOutcomes = rawJSON(options), rawJSON(setup), rawJSON(outcomes)
+	g.List = list.String
+	var err error
+	if g.CreatedAt, err = parseTime(created); err != nil {
+		return Game{}, err
+	}
+	if g.UpdatedAt, err = parseTime(updated); err != nil {
+		return Game{}, err
+	}
+	return g, nil
+}
+
+// Game returns the game with the given id and its players ordered by seat.
+func (s *Store) Game(ctx context.Context, id string) (Game, []Player, error) {
+	var (
+		g       Game
+		players []Player
+	)
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		var err error
+		g, err = scanGame(tx.QueryRowContext(ctx, `SELECT `+gameColumns+` FROM games WHERE id = ?`, id))
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT game_id, seat, name, email, role, active FROM players WHERE game_id = ? ORDER BY seat`, id)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var p Player
+			if err := rows.Scan(&p.GameID, &p.Seat, &p.Name, &p.Email, &p.Role, &p.Active); err != nil {
+				return err
+			}
+			players = append(players, p)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return Game{}, nil, fmt.Errorf("game %s: %w", id, err)
+	}
+	return g, players, nil
+}
+
+// Games returns every game, newest first.
+func (s *Store) Games(ctx context.Context) ([]Game, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+gameColumns+` FROM games ORDER BY created_at DESC, rowid DESC`)
+	if err != nil {
+		return nil, fmt.Errorf("list games: %w", err)
+	}
+	defer rows.Close()
+	var games []Game
+	for rows.Next() {
+		g, err := scanGame(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list games: %w", err)
+		}
+		games = append(games, g)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list games: %w", err)
+	}
+	return games, nil
+}
+
+// SetGameStatus changes a game's status outside a Commit (a host pausing or
+// resuming a game).
+func (s *Store) SetGameStatus(ctx context.Context, id, status string) error {
+	if err := validGameStatus(status); err != nil {
+		return fmt.Errorf("set game %s status: %w", id, err)
+	}
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		return setGameStatus(ctx, tx, id, status)
+	})
+	if err != nil {
+		return fmt.Errorf("set game %s status: %w", id, err)
+	}
+	return nil
+}
+
+func setGameStatus(ctx context.Context, tx *sql.Tx, id, status string) error {
+	res, err := tx.ExecContext(ctx, `UPDATE games SET status = ?, updated_at = ? WHERE id = ?`, status, fmtTime(now()), id)
+	if err != nil {
+		return err
+	}
+	return mustAffect(res)
+}
+
+// mustAffect turns "no row changed" into ErrNotFound.
+func mustAffect(res sql.Result) error {
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// gameExists reports ErrNotFound when the game does not exist.
+func gameExists(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}, id string) error {
+	var one int
+	err := q.QueryRowContext(ctx, `SELECT 1 FROM games WHERE id = ?`, id).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ErrNotFound
+	}
+	return err
+}
+
+// Events returns a game's event log ordered by seq.
+func (s *Store) Events(ctx context.Context, gameID string) ([]Event, error) {
+	var events []Event
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT game_id, seq, kind, player, command, outcomes, hash, at, message_id
+	FROM events WHERE game_id = ? ORDER BY seq`, gameID)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var (
+				e            Event
+				outcomes, at sql.NullString
+			)
+			if err := rows.Scan(&e.GameID, &e.Seq, &e.Kind, &e.Player, &e.Command, &outcomes, &e.Hash, &at, &e.MessageID); err != nil {
+				return err
+			}
+			e.Outcomes = rawJSON(outcomes)
+			if e.At, err = parseTime(at); err != nil {
+				return err
+			}
+			events = append(events, e)
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if len(events) == 0 {
+			return gameExists(ctx, tx, gameID)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("events of %s: %w", gameID, err)
+	}
+	return events, nil
+}
+
+// LastSeq returns the sequence number of a game's last event, 0 when it has none.
+func (s *Store) LastSeq(ctx context.Context, gameID string) (int, error) {
+	var seq int
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		if err := gameExists(ctx, tx, gameID); err != nil {
+			return err
+		}
+		return lastSeq(ctx, tx, gameID, &seq)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("last seq of %s: %w", gameID, err)
+	}
+	return seq, nil
+}
+
+func lastSeq(ctx context.Context, tx *sql.Tx, gameID string, seq *int) error {
+	return tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM events WHERE game_id = ?`, gameID).Scan(seq)
+}
+
+// Commit appends c.Events to the game's log, queues c.Outbox, settles the inbox row
+// c.InboxID and sets the game status c.GameStatus, all in one transaction, then wakes
+// Notify. The events' Seq must be c.ExpectSeq+1, +2 … (a 0 Seq is filled in). When
+// the game's last seq is not c.ExpectSeq, Commit returns an error wrapping
+// ErrStaleSeq and writes nothing; a missing game or inbox row gives ErrNotFound.
+//
+// A Commit without events is allowed: it settles an inbox row (a refused command)
+// and queues the refusal, still checking ExpectSeq.
+func (s *Store) Commit(ctx context.Context, c Commit) error {
+	if c.GameID == "" {
+		return errors.New("commit: no game id")
+	}
+	events := make([]Event, len(c.Events))
+	for i, e := range c.Events {
+		want := c.ExpectSeq + 1 + i
+		if e.Seq == 0 {
+			e.Seq = want
+		}
+		if e.Seq != want {
+			return fmt.Errorf("commit %s: event %d has seq %d, want %d", c.GameID, i, e.Seq, want)
+		}
+		if e.GameID == "" {
+			e.GameID = c.GameID
+		}
+		if e.GameID != c.GameID {
+			return fmt.Errorf("commit %s: event %d belongs to game %q", c.GameID, e.Seq, e.GameID)
+		}
+		events[i] = e
+	}
+	if c.GameStatus != "" {
+		if err := validGameStatus(c.GameStatus); err != nil {
+			return fmt.Errorf("commit %s: %w", c.GameID, err)
+		}
+	}
+	inboxStatus := c.InboxStatus
+	if c.InboxID != 0 {
+		if inboxStatus == "" {
+			inboxStatus = InboxApplied
+		}
+		if err := validInboxStatus(inboxStatus); err != nil {
+			return fmt.Errorf("commit %s: %w", c.GameID, err)
+		}
+	}
+	mails, err := prepareMails(c.Outbox)
+	if err != nil {
+		return fmt.Errorf("commit %s: %w", c.GameID, err)
+	}
+	at := now()
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		if err := gameExists(ctx, tx, c.GameID); err != nil {
+			return err
+		}
+		var last int
+		if err := lastSeq(ctx, tx, c.GameID, &last); err != nil {
+			return fmt.Errorf("read last seq: %w", err)
+		}
+		if last != c.ExpectSeq {
+			return fmt.Errorf("expected last seq %d, game has %d: %w", c.ExpectSeq, last, ErrStaleSeq)
+		}
+		if len(events) > 0 {
+			stmt, err := tx.PrepareContext(ctx, `INSERT INTO events
+	(game_id, seq, kind, player, command, outcomes, hash, at, message_id)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+			if err != nil {
+				return fmt.Errorf("append event: %w", err)
+			}
+			defer stmt.Close()
+			for _, e := range events {
+				_, err := stmt.ExecContext(ctx, e.GameID, e.Seq, e.Kind, e.Player, e.Command,
+					nullJSON(e.Outcomes), e.Hash, nullTime(e.At), e.MessageID)
+				if err != nil {
+					if isUnique(err) {
+						// Only reachable when another process bypassed our
+						// checks; still a lost race.
+						return fmt.Errorf("append event %d: %w", e.Seq, ErrStaleSeq)
+					}
+					return fmt.Errorf("append event %d: %w", e.Seq, err)
+				}
+			}
+		}
+		if err := insertMails(ctx, tx, mails); err != nil {
+			return err
+		}
+		if c.InboxID != 0 {
+			if err := setInboxStatus(ctx, tx, c.InboxID, inboxStatus, c.InboxError, c.GameID, at); err != nil {
+				return fmt.Errorf("settle inbox %d: %w", c.InboxID, err)
+			}
+		}
+		status := c.GameStatus
+		res, err := tx.ExecContext(ctx, `UPDATE games SET status = coalesce(?, status), updated_at = ? WHERE id = ?`,
+			nullString(status), fmtTime(at), c.GameID)
+		if err != nil {
+			return fmt.Errorf("update game: %w", err)
+		}
+		return mustAffect(res)
+	})
+	if err != nil {
+		return fmt.Errorf("commit %s: %w", c.GameID, err)
+	}
+	s.wake()
+	return nil
+}

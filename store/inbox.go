@@ -1,0 +1,197 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Inbox statuses.
+const (
+	InboxPending  = "pending"  // stored, not yet interpreted
+	InboxApplied  = "applied"  // its commands were committed
+	InboxRejected = "rejected" // refused (bad command, unauthenticated …), answered or not
+	InboxIgnored  = "ignored"  // not for us: auto-replies, bounces, our own mail
+	InboxError    = "error"    // processing failed; fix the bug and set it pending again
+)
+
+// InboxMsg is a received mail, stored raw before anything interprets it.
+type InboxMsg struct {
+	ID int64
+	// DedupeKey identifies the message across rescans: the Message-ID in angle
+	// brackets, or "sha256:" and the hex digest of Raw when there is none. AddInbox
+	// computes it when empty.
+	DedupeKey   string
+	MessageID   string
+	Mailbox     string
+	UIDValidity uint32
+	UID         uint32
+	Raw         []byte
+	ReceivedAt  time.Time // zero means now
+	Status      string    // "" means InboxPending
+	Error       string
+	GameID      string
+	ProcessedAt *time.Time
+}
+
+func validInboxStatus(s string) error {
+	switch s {
+	case InboxPending, InboxApplied, InboxRejected, InboxIgnored, InboxError:
+		return nil
+	}
+	return fmt.Errorf("invalid inbox status %q", s)
+}
+
+// DedupeKey returns the key a message with this Message-ID and these raw bytes is
+// deduplicated by: "<id>" when messageID (with or without its angle brackets) is not
+// blank, else "sha256:" and the hex SHA-256 of raw.
+func DedupeKey(messageID string, raw []byte) string {
+	id := strings.TrimSpace(messageID)
+	id = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(id, "<"), ">"))
+	if id != "" {
+		return "<" + id + ">"
+	}
+	sum := sha256.Sum256(raw)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// AddInbox stores a received message. When a message with the same DedupeKey is
+// already stored it writes nothing and returns that message's id with
+// duplicate=true.
+func (s *Store) AddInbox(ctx context.Context, m InboxMsg) (id int64, duplicate bool, err error) {
+	if m.DedupeKey == "" {
+		m.DedupeKey = DedupeKey(m.MessageID, m.Raw)
+	}
+	if m.Raw == nil {
+		m.Raw = []byte{}
+	}
+	if m.Status == "" {
+		m.Status = InboxPending
+	}
+	if err := validInboxStatus(m.Status); err != nil {
+		return 0, false, fmt.Errorf("add inbox: %w", err)
+	}
+	if m.ReceivedAt.IsZero() {
+		m.ReceivedAt = now()
+	}
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		err := tx.QueryRowContext(ctx, `SELECT id FROM inbox WHERE dedupe_key = ?`, m.DedupeKey).Scan(&id)
+		if err == nil {
+			duplicate = true
+			return nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		var processed any
+		if m.ProcessedAt != nil {
+			processed = fmtTime(*m.ProcessedAt)
+		}
+		return tx.QueryRowContext(ctx, `INSERT INTO inbox
+	(dedupe_key, message_id, mailbox, uid_validity, uid, raw, received_at, status, error, game_id, processed_at)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			m.DedupeKey, m.MessageID, m.Mailbox, int64(m.UIDValidity), int64(m.UID), m.Raw,
+			fmtTime(m.ReceivedAt), m.Status, m.Error, nullString(m.GameID), processed).Scan(&id)
+	})
+	if err != nil {
+		return 0, false, fmt.Errorf("add inbox %s: %w", m.DedupeKey, err)
+	}
+	return id, duplicate, nil
+}
+
+const inboxColumns = `id, dedupe_key, message_id, mailbox, uid_validity, uid, raw, received_at, status, error, game_id, processed_at`
+
+func scanInbox(sc interface{ Scan(...any) error }) (InboxMsg, error) {
+	var (
+		m                   InboxMsg
+		uidValidity, uid    int64
+		received, processed sql.NullString
+		gameID              sql.NullString
+	)
+	if err := sc.Scan(&m.ID, &m.DedupeKey, &m.MessageID, &m.Mailbox, &uidValidity, &uid, &m.Raw,
+		&received, &m.Status, &m.Error, &gameID, &processed); err != nil {
+		return InboxMsg{}, err
+	}
+	m.UIDValidity, m.UID = uint32(uidValidity), uint32(uid)
+	m.GameID = gameID.String
+	var err error
+	if m.ReceivedAt, err = parseTime(received); err != nil {
+		return InboxMsg{}, err
+	}
+	if m.ProcessedAt, err = parseTimePtr(processed); err != nil {
+		return InboxMsg{}, err
+	}
+	return m, nil
+}
+
+// Inbox returns one stored message.
+func (s *Store) Inbox(ctx context.Context, id int64) (InboxMsg, error) {
+	m, err := scanInbox(s.db.QueryRowContext(ctx, `SELECT `+inboxColumns+` FROM inbox WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		err = ErrNotFound
+	}
+	if err != nil {
+		return InboxMsg{}, fmt.Errorf("inbox %d: %w", id, err)
+	}
+	return m, nil
+}
+
+// PendingInbox returns up to limit messages still pending, oldest first (limit <= 0
+// means all).
+func (s *Store) PendingInbox(ctx context.Context, limit int) ([]InboxMsg, error) {
+	if limit <= 0 {
+		limit = -1
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT `+inboxColumns+` FROM inbox
+	WHERE status = 'pending' ORDER BY id LIMIT ?`, limit)
+	if err != nil {
+		return nil, fmt.Errorf("pending inbox: %w", err)
+	}
+	defer rows.Close()
+	var msgs []InboxMsg
+	for rows.Next() {
+		m, err := scanInbox(rows)
+		if err != nil {
+			return nil, fmt.Errorf("pending inbox: %w", err)
+		}
+		msgs = append(msgs, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("pending inbox: %w", err)
+	}
+	return msgs, nil
+}
+
+// SetInboxStatus settles (or, with InboxPending, re-queues) a message outside a
+// Commit. gameID, when not "", links it to a game. processed_at is set to now, or
+// cleared when the status is InboxPending.
+func (s *Store) SetInboxStatus(ctx context.Context, id int64, status, errText, gameID string) error {
+	if err := validInboxStatus(status); err != nil {
+		return fmt.Errorf("set inbox %d status: %w", id, err)
+	}
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		return setInboxStatus(ctx, tx, id, status, errText, gameID, now())
+	})
+	if err != nil {
+		return fmt.Errorf("set inbox %d status: %w", id, err)
+	}
+	return nil
+}
+
+func setInboxStatus(ctx context.Context, tx *sql.Tx, id int64, status, errText, gameID string, at time.Time) error {
+	var processed any = fmtTime(at)
+	if status == InboxPending {
+		processed = nil
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE inbox SET status = ?, error = ?, game_id = coalesce(?, game_id), processed_at = ?
+	WHERE id = ?`, status, errText, nullString(gameID), processed, id)
+	if err != nil {
+		return err
+	}
+	return mustAffect(res)
+}

@@ -1,0 +1,164 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// migrations is the schema, in order. Migration i (0-based) brings the schema to
+// version i+1. Never edit or reorder an entry once released: append a new one.
+//
+// Design notes for what comes next (issue #5):
+//   - observers are players rows with role 'observer' (seats after the players');
+//   - deadlines go in their own table (game_id, seat, due_at, kind) or as columns on
+//     games, added by a new migration; status values are checked in Go, not by CHECK
+//     constraints, so a new status never needs a table rebuild.
+var migrations = []string{
+	// 1: the initial schema.
+	`
+CREATE TABLE games (
+	id             TEXT PRIMARY KEY,
+	kind           TEXT NOT NULL,
+	options        TEXT CHECK (options IS NULL OR json_valid(options)),
+	setup          TEXT CHECK (setup IS NULL OR json_valid(setup)),
+	setup_outcomes TEXT CHECK (setup_outcomes IS NULL OR json_valid(setup_outcomes)),
+	status         TEXT NOT NULL DEFAULT 'open',
+	host           TEXT NOT NULL DEFAULT '',
+	list           TEXT,
+	thread_id      TEXT NOT NULL DEFAULT '',
+	created_at     TEXT NOT NULL,
+	updated_at     TEXT NOT NULL
+);
+CREATE INDEX games_created ON games (created_at);
+
+CREATE TABLE players (
+	game_id TEXT NOT NULL REFERENCES games (id),
+	seat    INTEGER NOT NULL,
+	name    TEXT NOT NULL,
+	email   TEXT NOT NULL,
+	role    TEXT NOT NULL DEFAULT 'player',
+	active  INTEGER NOT NULL DEFAULT 1,
+	PRIMARY KEY (game_id, seat),
+	UNIQUE (game_id, name COLLATE NOCASE)
+);
+CREATE INDEX players_email ON players (email);
+
+CREATE TABLE events (
+	game_id    TEXT NOT NULL REFERENCES games (id),
+	seq        INTEGER NOT NULL CHECK (seq >= 1),
+	kind       TEXT NOT NULL DEFAULT '',
+	player     TEXT NOT NULL DEFAULT '',
+	command    TEXT NOT NULL DEFAULT '',
+	outcomes   TEXT CHECK (outcomes IS NULL OR json_valid(outcomes)),
+	hash       TEXT NOT NULL DEFAULT '',
+	at         TEXT,
+	message_id TEXT NOT NULL DEFAULT '',
+	UNIQUE (game_id, seq)
+);
+CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+
+CREATE TABLE inbox (
+	id           INTEGER PRIMARY KEY,
+	dedupe_key   TEXT NOT NULL UNIQUE,
+	message_id   TEXT NOT NULL DEFAULT '',
+	mailbox      TEXT NOT NULL DEFAULT '',
+	uid_validity INTEGER NOT NULL DEFAULT 0,
+	uid          INTEGER NOT NULL DEFAULT 0,
+	raw          BLOB NOT NULL,
+	received_at  TEXT NOT NULL,
+	status       TEXT NOT NULL DEFAULT 'pending',
+	error        TEXT NOT NULL DEFAULT '',
+	game_id      TEXT,
+	processed_at TEXT
+);
+CREATE INDEX inbox_pending ON inbox (id) WHERE status = 'pending';
+CREATE INDEX inbox_game ON inbox (game_id, id);
+
+CREATE TABLE outbox (
+	id           INTEGER PRIMARY KEY,
+	game_id      TEXT REFERENCES games (id),
+	kind         TEXT NOT NULL DEFAULT '',
+	from_addr    TEXT NOT NULL,
+	rcpt         TEXT NOT NULL CHECK (json_valid(rcpt)),
+	raw          BLOB NOT NULL,
+	status       TEXT NOT NULL DEFAULT 'pending',
+	attempts     INTEGER NOT NULL DEFAULT 0,
+	next_attempt TEXT NOT NULL,
+	last_error   TEXT NOT NULL DEFAULT '',
+	created_at   TEXT NOT NULL,
+	sent_at      TEXT
+);
+CREATE INDEX outbox_due ON outbox (next_attempt, id) WHERE status = 'pending';
+CREATE INDEX outbox_game ON outbox (game_id, id);
+
+CREATE TABLE cursors (
+	mailbox      TEXT PRIMARY KEY,
+	uid_validity INTEGER NOT NULL,
+	last_uid     INTEGER NOT NULL,
+	updated_at   TEXT NOT NULL
+);
+
+CREATE TABLE meta (
+	key   TEXT PRIMARY KEY,
+	value TEXT NOT NULL
+);
+`,
+}
+
+// migrate applies the migrations the database has not seen yet, each in its own
+// transaction together with its schema_version row.
+func (s *Store) migrate(ctx context.Context) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (
+	version    INTEGER PRIMARY KEY,
+	applied_at TEXT NOT NULL
+)`)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("migrate: create schema_version: %w", err)
+	}
+	have, err := s.Version(ctx)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	if have > len(migrations) {
+		return fmt.Errorf("migrate: database schema version %d is newer than this program's %d", have, len(migrations))
+	}
+	for i, m := range migrations[have:] {
+		version := have + i + 1
+		err := s.write(ctx, func(tx *sql.Tx) error {
+			// Checked inside the (immediate) transaction: another process opening
+			// the same file at the same time applies each migration only once.
+			var n int
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_version WHERE version = ?`, version).Scan(&n); err != nil {
+				return err
+			}
+			if n > 0 {
+				return nil
+			}
+			if _, err := tx.ExecContext(ctx, m); err != nil {
+				return err
+			}
+			_, err := tx.ExecContext(ctx, `INSERT INTO schema_version (version, applied_at) VALUES (?, ?)`, version, fmtTime(now()))
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("migrate to version %d: %w", version, err)
+		}
+	}
+	return nil
+}
+
+// Version returns the highest schema version applied to the database.
+func (s *Store) Version(ctx context.Context) (int, error) {
+	var v int
+	if err := s.db.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_version`).Scan(&v); err != nil {
+		return 0, fmt.Errorf("schema version: %w", err)
+	}
+	return v, nil
+}

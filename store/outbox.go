@@ -1,0 +1,243 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Outbox statuses.
+const (
+	OutboxPending = "pending" // waiting for its next attempt
+	OutboxSent    = "sent"    // accepted by the SMTP server
+	OutboxFailed  = "failed"  // given up on
+)
+
+// OutMail is a mail waiting to be sent, or sent.
+type OutMail struct {
+	ID     int64
+	GameID string // "" for mail about no game
+	Kind   string // what it is ("state", "refusal" …), for the host's view
+	From   string // envelope sender
+	To     []string
+	Raw    []byte // the complete message, headers and body
+	Status string // set by the store: OutboxPending when queued
+	// Attempts counts the failed delivery attempts (MarkRetry and MarkFailed).
+	Attempts    int
+	NextAttempt time.Time // zero means now
+	LastError   string
+	CreatedAt   time.Time // zero means now
+	SentAt      *time.Time
+}
+
+type preparedMail struct {
+	OutMail
+	rcpt string
+}
+
+// prepareMails validates mails and fills in their defaults.
+func prepareMails(mails []OutMail) ([]preparedMail, error) {
+	out := make([]preparedMail, 0, len(mails))
+	t := now()
+	for i, m := range mails {
+		if m.From == "" || len(m.To) == 0 || len(m.Raw) == 0 {
+			return nil, fmt.Errorf("outbox mail %d: from, recipients and raw message are required", i)
+		}
+		rcpt, err := json.Marshal(m.To)
+		if err != nil {
+			return nil, fmt.Errorf("outbox mail %d: %w", i, err)
+		}
+		m.Status = OutboxPending
+		if m.CreatedAt.IsZero() {
+			m.CreatedAt = t
+		}
+		if m.NextAttempt.IsZero() {
+			m.NextAttempt = m.CreatedAt
+		}
+		out = append(out, preparedMail{OutMail: m, rcpt: string(rcpt)})
+	}
+	return out, nil
+}
+
+// insertMails queues prepared mails inside tx.
+func insertMails(ctx context.Context, tx *sql.Tx, mails []preparedMail) error {
+	if len(mails) == 0 {
+		return nil
+	}
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO outbox
+	(game_id, kind, from_addr, rcpt, raw, status, attempts, next_attempt, last_error, created_at)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return fmt.Errorf("enqueue mail: %w", err)
+	}
+	defer stmt.Close()
+	for _, m := range mails {
+		_, err := stmt.ExecContext(ctx, nullString(m.GameID), m.Kind, m.From, m.rcpt, m.Raw, m.Status,
+			m.Attempts, fmtTime(m.NextAttempt), m.LastError, fmtTime(m.CreatedAt))
+		if err != nil {
+			return fmt.Errorf("enqueue mail to %v: %w", m.To, err)
+		}
+	}
+	return nil
+}
+
+// Enqueue queues mails in one transaction and wakes Notify.
+func (s *Store) Enqueue(ctx context.Context, mails ...OutMail) error {
+	prepared, err := prepareMails(mails)
+	if err != nil {
+		return fmt.Errorf("enqueue: %w", err)
+	}
+	if len(prepared) == 0 {
+		return nil
+	}
+	err = s.write(ctx, func(tx *sql.Tx) error { return insertMails(ctx, tx, prepared) })
+	if err != nil {
+		return fmt.Errorf("enqueue: %w", err)
+	}
+	s.wake()
+	return nil
+}
+
+const outboxColumns = `id, game_id, kind, from_addr, rcpt, raw, status, attempts, next_attempt, last_error, created_at, sent_at`
+
+func scanOutMail(sc interface{ Scan(...any) error }) (OutMail, error) {
+	var (
+		m                     OutMail
+		gameID                sql.NullString
+		rcpt                  string
+		next, created, sentAt sql.NullString
+	)
+	if err := sc.Scan(&m.ID, &gameID, &m.Kind, &m.From, &rcpt, &m.Raw, &m.Status, &m.Attempts,
+		&next, &m.LastError, &created, &sentAt); err != nil {
+		return OutMail{}, err
+	}
+	m.GameID = gameID.String
+	if err := json.Unmarshal([]byte(rcpt), &m.To); err != nil {
+		return OutMail{}, fmt.Errorf("outbox %d recipients: %w", m.ID, err)
+	}
+	var err error
+	if m.NextAttempt, err = parseTime(next); err != nil {
+		return OutMail{}, err
+	}
+	if m.CreatedAt, err = parseTime(created); err != nil {
+		return OutMail{}, err
+	}
+	if m.SentAt, err = parseTimePtr(sentAt); err != nil {
+		return OutMail{}, err
+	}
+	return m, nil
+}
+
+func (s *Store) queryOutbox(ctx context.Context, query string, args ...any) ([]OutMail, error) {
+	rows, err := s.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var mails []OutMail
+	for rows.Next() {
+		m, err := scanOutMail(rows)
+		if err != nil {
+			return nil, err
+		}
+		mails = append(mails, m)
+	}
+	return mails, rows.Err()
+}
+
+// DueOutbox returns up to limit pending mails whose next attempt is at or before
+// now, earliest first (limit <= 0 means all).
+func (s *Store) DueOutbox(ctx context.Context, now time.Time, limit int) ([]OutMail, error) {
+	if limit <= 0 {
+		limit = -1
+	}
+	mails, err := s.queryOutbox(ctx, `SELECT `+outboxColumns+` FROM outbox
+	WHERE status = 'pending' AND next_attempt <= ? ORDER BY next_attempt, id LIMIT ?`, fmtTime(now), limit)
+	if err != nil {
+		return nil, fmt.Errorf("due outbox: %w", err)
+	}
+	return mails, nil
+}
+
+// NextOutboxAttempt returns the earliest next attempt of any pending mail; ok is
+// false when nothing is pending.
+func (s *Store) NextOutboxAttempt(ctx context.Context) (next time.Time, ok bool, err error) {
+	var v sql.NullString
+	if err := s.db.QueryRowContext(ctx, `SELECT min(next_attempt) FROM outbox WHERE status = 'pending'`).Scan(&v); err != nil {
+		return time.Time{}, false, fmt.Errorf("next outbox attempt: %w", err)
+	}
+	if !v.Valid {
+		return time.Time{}, false, nil
+	}
+	next, err = parseTime(v)
+	if err != nil {
+		return time.Time{}, false, fmt.Errorf("next outbox attempt: %w", err)
+	}
+	return next, true, nil
+}
+
+// Outbox returns the mails of one game ("" = all games), optionally only those with
+// the given status ("" = all), in the order they were queued.
+func (s *Store) Outbox(ctx context.Context, gameID string, status string) ([]OutMail, error) {
+	mails, err := s.queryOutbox(ctx, `SELECT `+outboxColumns+` FROM outbox
+	WHERE (?1 = '' OR game_id = ?1) AND (?2 = '' OR status = ?2) ORDER BY id`, gameID, status)
+	if err != nil {
+		return nil, fmt.Errorf("outbox of %q: %w", gameID, err)
+	}
+	return mails, nil
+}
+
+// MarkSent records that a pending mail was delivered at at.
+func (s *Store) MarkSent(ctx context.Context, id int64, at time.Time) error {
+	err := s.settleMail(ctx, id, `UPDATE outbox SET status = 'sent', sent_at = ? WHERE id = ? AND status = 'pending'`, fmtTime(at), id)
+	if err != nil {
+		return fmt.Errorf("mark outbox %d sent: %w", id, err)
+	}
+	return nil
+}
+
+// MarkRetry records a failed attempt on a pending mail and schedules the next one.
+func (s *Store) MarkRetry(ctx context.Context, id int64, next time.Time, errText string) error {
+	err := s.settleMail(ctx, id, `UPDATE outbox SET attempts = attempts + 1, next_attempt = ?, last_error = ?
+	WHERE id = ? AND status = 'pending'`, fmtTime(next), errText, id)
+	if err != nil {
+		return fmt.Errorf("mark outbox %d for retry: %w", id, err)
+	}
+	return nil
+}
+
+// MarkFailed records a last failed attempt on a pending mail and gives up on it.
+func (s *Store) MarkFailed(ctx context.Context, id int64, errText string) error {
+	err := s.settleMail(ctx, id, `UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ?
+	WHERE id = ? AND status = 'pending'`, errText, id)
+	if err != nil {
+		return fmt.Errorf("mark outbox %d failed: %w", id, err)
+	}
+	return nil
+}
+
+// settleMail runs an update on one pending outbox row. A missing row is ErrNotFound;
+// a row that is no longer pending is an error too.
+func (s *Store) settleMail(ctx context.Context, id int64, query string, args ...any) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		if err := mustAffect(res); !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		var status string
+		err = tx.QueryRowContext(ctx, `SELECT status FROM outbox WHERE id = ?`, id).Scan(&status)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		return fmt.Errorf("mail is %s, not pending", status)
+	})
+}

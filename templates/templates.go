@@ -1,0 +1,178 @@
+// Package templates holds every text a player or host reads in a mail, as Go
+// text/template (plain-text part) and html/template (HTML part) files embedded in the
+// binary. Each mail kind K has K.txt.tmpl and K.html.tmpl; game-specific state sections
+// are the templates "state-GAME" defined in GAME.txt.tmpl / GAME.html.tmpl, with
+// "state-generic" as the fallback.
+package templates
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"slices"
+	htmltemplate "html/template"
+	"strings"
+	texttemplate "text/template"
+)
+
+//go:embed *.tmpl
+var files embed.FS
+
+// Set is the parsed templates.
+type Set struct {
+	text *texttemplate.Template
+	html *htmltemplate.Template
+}
+
+// Load parses the embedded templates.
+func Load() (*Set, error) {
+	funcs := map[string]any{
+		"join":   strings.Join,
+		"upper":  strings.ToUpper,
+		"title":  Title,
+		"add":    func(a, b int) int { return a + b },
+		"str":    func(v any) string { return Str(v) },
+		"pieces": Pieces,
+		"has":    func(m map[string]any, k string) bool { _, ok := m[k]; return ok },
+		"indent": func(n int, s string) string {
+			pad := strings.Repeat(" ", n)
+			return pad + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+pad)
+		},
+	}
+	text, err := texttemplate.New("").Funcs(funcs).ParseFS(files, "*.txt.tmpl")
+	if err != nil {
+		return nil, fmt.Errorf("parse text templates: %w", err)
+	}
+	html, err := htmltemplate.New("").Funcs(funcs).ParseFS(files, "*.html.tmpl")
+	if err != nil {
+		return nil, fmt.Errorf("parse html templates: %w", err)
+	}
+	return &Set{text: text, html: html}, nil
+}
+
+// Render executes mail kind (for example "state") with data and returns the plain-text
+// and the HTML part.
+func (s *Set) Render(kind string, data any) (text, html string, err error) {
+	var tb, hb bytes.Buffer
+	if err := s.text.ExecuteTemplate(&tb, kind+".txt.tmpl", data); err != nil {
+		return "", "", fmt.Errorf("render %s (text): %w", kind, err)
+	}
+	if err := s.html.ExecuteTemplate(&hb, kind+".html.tmpl", data); err != nil {
+		return "", "", fmt.Errorf("render %s (html): %w", kind, err)
+	}
+	return tidy(tb.String()), hb.String(), nil
+}
+
+// Subject executes the one-line template "subject-KIND" and returns it trimmed.
+func (s *Set) Subject(kind string, data any) (string, error) {
+	var b bytes.Buffer
+	if err := s.text.ExecuteTemplate(&b, "subject-"+kind, data); err != nil {
+		return "", fmt.Errorf("render subject %s: %w", kind, err)
+	}
+	return strings.Join(strings.Fields(b.String()), " "), nil
+}
+
+// HasState reports whether a game-specific state section exists for game.
+func (s *Set) HasState(game string) bool { return s.text.Lookup("state-"+game) != nil }
+
+// tidy trims trailing spaces and collapses runs of more than one blank line, so that
+// templates can be written legibly.
+func tidy(s string) string {
+	lines := strings.Split(s, "\n")
+	out := make([]string, 0, len(lines))
+	blank := 0
+	for _, l := range lines {
+		l = strings.TrimRight(l, " \t")
+		if l == "" {
+			blank++
+			if blank > 1 || len(out) == 0 {
+				continue
+			}
+		} else {
+			blank = 0
+		}
+		out = append(out, l)
+	}
+	return strings.TrimRight(strings.Join(out, "\n"), "\n") + "\n"
+}
+
+// Title turns a name like "dragon-master" or "lost-tribe" into "Dragon Master".
+func Title(s string) string {
+	words := strings.FieldsFunc(s, func(r rune) bool { return r == '-' || r == '_' || r == ' ' })
+	for i, w := range words {
+		words[i] = strings.ToUpper(w[:1]) + w[1:]
+	}
+	return strings.Join(words, " ")
+}
+
+// Str renders a JSON-decoded value compactly: nil as "-", numbers without decimals.
+func Str(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "-"
+	case string:
+		return x
+	case float64:
+		if x == float64(int64(x)) {
+			return fmt.Sprint(int64(x))
+		}
+		return fmt.Sprint(x)
+	case bool:
+		if x {
+			return "yes"
+		}
+		return "no"
+	default:
+		b, _ := json.Marshal(x)
+		return string(b)
+	}
+}
+
+// Pieces renders a region's pieces, given as a list of names or as an object of
+// name → count/flag, as "fortress, encampment×2".
+func Pieces(v any) string {
+	var parts []string
+	switch x := v.(type) {
+	case []any:
+		for _, p := range x {
+			parts = append(parts, Str(p))
+		}
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			switch n := x[k].(type) {
+			case bool:
+				if n {
+					parts = append(parts, k)
+				}
+			case float64:
+				if n == 1 {
+					parts = append(parts, k)
+				} else if n > 1 {
+					parts = append(parts, fmt.Sprintf("%s×%d", k, int(n)))
+				}
+			case nil:
+			default:
+				parts = append(parts, k+" "+Str(n))
+			}
+		}
+	case nil:
+	default:
+		parts = append(parts, Str(x))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Text executes only the plain-text template of kind (for terminal output).
+func (s *Set) Text(kind string, data any) (string, error) {
+	var tb bytes.Buffer
+	if err := s.text.ExecuteTemplate(&tb, kind+".txt.tmpl", data); err != nil {
+		return "", fmt.Errorf("render %s (text): %w", kind, err)
+	}
+	return tidy(tb.String()), nil
+}
