@@ -16,8 +16,8 @@ import (
 	"github.com/turnmail/turnmail/templates"
 )
 
-// replyAddress is the personal reply address of a seat.
-func (s *Service) replyAddress(gameID string, seat int) string {
+// ReplyAddress is the personal reply address of a seat.
+func (s *Service) ReplyAddress(gameID string, seat int) string {
 	return auth.ReplyAddress(s.local, s.domain, auth.Token(s.opts.Secret, gameID, seat))
 }
 
@@ -68,7 +68,7 @@ func (s *Service) stateMails(l *Loaded, state engine.State, events []store.Event
 			Finished: state.Finished(),
 			Winners:  state.Winners(),
 			View:     view,
-			ReplyTo:  s.replyAddress(l.Game.ID, p.Seat),
+			ReplyTo:  s.ReplyAddress(l.Game.ID, p.Seat),
 		}
 		inReply, auto := "", "auto-generated"
 		if p.Name == author {
@@ -92,7 +92,7 @@ func (s *Service) refusal(l *Loaded, p store.Player, reason string, lineErr *tem
 		Error:   lineErr,
 		ToAct:   l.State.ToAct(),
 		Legal:   l.State.Legal(p.Name),
-		ReplyTo: s.replyAddress(l.Game.ID, p.Seat),
+		ReplyTo: s.ReplyAddress(l.Game.ID, p.Seat),
 	}
 	if lineErr == nil {
 		data.Reason = reason
@@ -122,7 +122,7 @@ func (s *Service) mail(kind string, data any, gameID, to, replyTo, inReplyTo str
 		HTML:          html,
 	}
 	if replyTo != "" {
-		m.ReplyTo = &mail.Address{Name: s.opts.Name, Address: replyTo}
+		m.ReplyTo = mail.Address{Name: s.opts.Name, Address: replyTo}
 	}
 	if gameID != "" {
 		root := s.threadRoot(gameID)

@@ -124,7 +124,7 @@ func (s *Service) decide(ctx context.Context, in store.InboxMsg) (Result, store.
 	ignore := func(reason string) (Result, store.Commit, error) {
 		return Result{Status: StatusIgnored, Reason: reason}, store.Commit{}, nil
 	}
-	msg, err := parse.Parse(in.Raw, &parse.Options{MaxBytes: s.opts.MaxMessageBytes})
+	msg, err := parse.Parse(in.Raw, &parse.Options{MaxSize: int(s.opts.MaxMessageBytes)})
 	if err != nil {
 		// Without a parsed From there is nobody to answer safely.
 		return Result{Status: StatusRejected, Reason: "unreadable mail: " + err.Error()}, store.Commit{}, nil
@@ -133,7 +133,7 @@ func (s *Service) decide(ctx context.Context, in store.InboxMsg) (Result, store.
 	switch {
 	case msg.Auto != "":
 		return ignore("auto-generated mail: " + msg.Auto)
-	case msg.Own || from == s.local+"@"+s.domain || strings.HasPrefix(from, s.local+"+") && strings.HasSuffix(from, "@"+s.domain):
+	case msg.Header.Get("X-Turnmail") != "" || from == s.local+"@"+s.domain || strings.HasPrefix(from, s.local+"+") && strings.HasSuffix(from, "@"+s.domain):
 		return ignore("turnmail's own mail")
 	case from == "":
 		return ignore("no From address")
@@ -288,7 +288,7 @@ func (s *Service) howTo(ctx context.Context, from string, msg *parse.Message) (R
 				data.Player = p.Name
 				data.Games = append(data.Games, templates.HowToGame{
 					Game:    templates.Game{ID: g.ID, Kind: g.Kind, Title: templates.GameTitle(g.Kind)},
-					ReplyTo: s.replyAddress(g.ID, p.Seat),
+					ReplyTo: s.ReplyAddress(g.ID, p.Seat),
 				})
 			}
 		}

@@ -355,10 +355,12 @@ func lastSeq(ctx context.Context, tx *sql.Tx, gameID string, seq *int) error {
 // ErrStaleSeq and writes nothing; a missing game or inbox row gives ErrNotFound.
 //
 // A Commit without events is allowed: it settles an inbox row (a refused command)
-// and queues the refusal, still checking ExpectSeq.
+// and queues the refusal, still checking ExpectSeq. A Commit with an empty GameID
+// concerns no game (an ignored mail, a refusal to a stranger): it may only settle an
+// inbox row and queue mail, and checks no sequence number.
 func (s *Store) Commit(ctx context.Context, c Commit) error {
-	if c.GameID == "" {
-		return errors.New("commit: no game id")
+	if c.GameID == "" && (len(c.Events) > 0 || c.GameStatus != "" || c.ExpectSeq != 0) {
+		return errors.New("commit: events, game status and expected seq need a game id")
 	}
 	events := make([]Event, len(c.Events))
 	for i, e := range c.Events {
@@ -397,6 +399,17 @@ func (s *Store) Commit(ctx context.Context, c Commit) error {
 	}
 	at := now()
 	err = s.write(ctx, func(tx *sql.Tx) error {
+		if c.GameID == "" {
+			if err := insertMails(ctx, tx, mails); err != nil {
+				return err
+			}
+			if c.InboxID != 0 {
+				if err := setInboxStatus(ctx, tx, c.InboxID, inboxStatus, c.InboxError, "", at); err != nil {
+					return fmt.Errorf("settle inbox %d: %w", c.InboxID, err)
+				}
+			}
+			return nil
+		}
 		if err := gameExists(ctx, tx, c.GameID); err != nil {
 			return err
 		}
@@ -445,6 +458,9 @@ func (s *Store) Commit(ctx context.Context, c Commit) error {
 		return mustAffect(res)
 	})
 	if err != nil {
+		if c.GameID == "" {
+			return fmt.Errorf("commit: %w", err)
+		}
 		return fmt.Errorf("commit %s: %w", c.GameID, err)
 	}
 	s.wake()

@@ -503,6 +503,46 @@ func TestStore_Commit(t *testing.T) {
 	})
 }
 
+func TestStore_Commit_NoGame(t *testing.T) {
+	ctx := context.Background()
+	s := mustOpen(t)
+	id, _, err := s.AddInbox(ctx, InboxMsg{MessageID: "<ooo@x>", Raw: []byte("out of office")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An ignored mail: the inbox row is settled, nothing else.
+	if err := s.Commit(ctx, Commit{InboxID: id, InboxStatus: InboxIgnored, InboxError: "auto-generated"}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := s.Inbox(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Status != InboxIgnored || m.Error != "auto-generated" || m.GameID != "" || m.ProcessedAt == nil {
+		t.Fatalf("inbox row %+v", m)
+	}
+	// A refusal to a stranger: mail about no game.
+	id2, _, _ := s.AddInbox(ctx, InboxMsg{MessageID: "<who@x>", Raw: []byte("hi")})
+	if err := s.Commit(ctx, Commit{InboxID: id2, InboxStatus: InboxRejected, Outbox: []OutMail{mail("", "who@x")}}); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(t, s, `SELECT count(*) FROM outbox WHERE game_id IS NULL`); n != 1 {
+		t.Fatalf("%d outbox rows, want 1", n)
+	}
+	for _, c := range []Commit{
+		{Events: []Event{{Command: "x"}}},
+		{GameStatus: GameFinished},
+		{ExpectSeq: 3},
+	} {
+		if err := s.Commit(ctx, c); err == nil {
+			t.Errorf("Commit(%+v) without a game accepted", c)
+		}
+	}
+	if err := s.Commit(ctx, Commit{InboxID: 999}); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("missing inbox row: %v", err)
+	}
+}
+
 func TestStore_Commit_Concurrent(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpen(t)

@@ -83,7 +83,9 @@ func tidy(s string) string {
 	out := make([]string, 0, len(lines))
 	blank := 0
 	for _, l := range lines {
-		l = strings.TrimRight(l, " \t")
+		if l != "-- " { // the signature separator keeps its space
+			l = strings.TrimRight(l, " \t")
+		}
 		if l == "" {
 			blank++
 			if blank > 1 || len(out) == 0 {

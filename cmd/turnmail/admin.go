@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/turnmail/turnmail/daemon"
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/service"
 	"github.com/turnmail/turnmail/store"
@@ -21,12 +22,12 @@ func (a *app) withService(ctx context.Context, f func(*service.Service, *store.S
 	if err != nil {
 		return err
 	}
-	st, err := openStore(ctx, c)
+	st, err := daemon.OpenStore(ctx, c)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	svc, err := newService(ctx, c, st, newLogger(a, c), time.Now)
+	svc, err := daemon.NewService(ctx, c, st, daemon.Options{Logger: newLogger(a, c)})
 	if err != nil {
 		return err
 	}

@@ -36,7 +36,7 @@ move not taken?".`,
 			if err != nil {
 				return err
 			}
-			msg, err := parse.Parse(raw, &parse.Options{MaxBytes: c.Limits.MaxMessageBytes})
+			msg, err := parse.Parse(raw, &parse.Options{MaxSize: int(c.Limits.MaxMessageBytes)})
 			if err != nil {
 				return err
 			}

@@ -36,6 +36,7 @@ var imapCaps = imap.CapSet{
 // for DONE and nothing else is called.
 type session struct {
 	srv  *Server
+	done func()    // releases the session's hold on Server.Close; idempotent
 	acct *account  // nil before login
 	sel  *selected // nil unless a mailbox is selected
 }
@@ -57,9 +58,10 @@ var (
 
 func (s *session) ctx() context.Context { return s.srv.ctx }
 
-// Close releases the selected mailbox.
+// Close releases the selected mailbox and ends the session.
 func (s *session) Close() error {
 	s.unselect()
+	s.done()
 	return nil
 }
 
@@ -531,6 +533,12 @@ func (s *session) Fetch(w *imapserver.FetchWriter, numSet imap.NumSet, options *
 		a.mu.Unlock()
 		return imapError(err)
 	}
+	// A UID FETCH may name a message delivered since the client's last
+	// command, whose EXISTS is still queued: the client has no sequence
+	// number for it, and a Session cannot send the EXISTS first. Leave it
+	// out; the EXISTS follows with the tagged reply, and the client fetches
+	// it next time.
+	targets = slices.DeleteFunc(targets, func(t target) bool { return t.seq == 0 })
 	var updates []flagUpdate
 	var updated []int
 	if markSeen {
@@ -682,6 +690,9 @@ func (s *session) Store(w *imapserver.FetchWriter, numSet imap.NumSet, flags *im
 		return nil
 	}
 	for _, it := range items {
+		if it.seq == 0 {
+			continue // not announced yet; see Fetch
+		}
 		rw := w.CreateMessage(it.seq)
 		rw.WriteUID(it.uid)
 		if it.flags == nil {

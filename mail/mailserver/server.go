@@ -28,6 +28,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapserver"
 	"github.com/emersion/go-smtp"
 )
@@ -102,6 +103,7 @@ type Server struct {
 	mu       sync.Mutex
 	started  bool
 	closed   bool
+	ops      sync.WaitGroup // IMAP sessions and deliveries in progress
 	imapSrv  *imapserver.Server
 	smtpSrv  *smtp.Server
 	imapAddr net.Addr
@@ -165,7 +167,11 @@ func (s *Server) Start(ctx context.Context) error {
 
 	s.imapSrv = imapserver.New(&imapserver.Options{
 		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			return &session{srv: s}, nil, nil
+			done, ok := s.hold()
+			if !ok {
+				return nil, nil, &imap.Error{Type: imap.StatusResponseTypeBye, Text: "Server shutting down"}
+			}
+			return &session{srv: s, done: done}, nil, nil
 		},
 		Caps:         imapCaps,
 		Logger:       printfLogger{s.logger.With("proto", "imap")},
@@ -244,7 +250,23 @@ func (s *Server) Close() error {
 	}
 	s.mu.Unlock()
 	s.wg.Wait()
+	// The connections are closed and the context is cancelled, so the
+	// remaining sessions and deliveries end promptly; once they have, the
+	// caller may close the database.
+	s.ops.Wait()
 	return err
+}
+
+// hold registers work that Close must wait for. It fails once Close has
+// begun. The returned function, which may be called more than once, ends it.
+func (s *Server) hold() (done func(), ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, false
+	}
+	s.ops.Add(1)
+	return sync.OnceFunc(s.ops.Done), true
 }
 
 // Deliver stores raw in the INBOX of rcpt's mailbox, as the local delivery
@@ -259,9 +281,11 @@ func (s *Server) Deliver(ctx context.Context, rcpt string, raw []byte) error {
 
 // deliver stores one message per recipient, all or nothing.
 func (s *Server) deliver(ctx context.Context, rcpts []string, raws [][]byte) error {
-	if s.ctx.Err() != nil {
+	done, ok := s.hold()
+	if !ok {
 		return ErrClosed
 	}
+	defer done()
 	ds := make([]delivery, len(rcpts))
 	for i, rcpt := range rcpts {
 		addr, err := s.accountAddress(rcpt)
@@ -300,7 +324,7 @@ func (s *Server) accountAddress(addr string) (string, error) {
 	if strings.ContainsFunc(a, func(r rune) bool { return r <= ' ' || r == 0x7f || strings.ContainsRune(`<>()[]\,;:"`, r) }) {
 		return "", badAddress(addr, "unsupported character")
 	}
-	if strings.Contains(domain, "@") {
+	if strings.Contains(local, "@") {
 		return "", badAddress(addr, "more than one @")
 	}
 	if plus := strings.IndexByte(local, '+'); plus > 0 {

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/emersion/go-message/mail"
-	"github.com/emersion/go-message/textproto"
 )
 
 // DefaultMaxSize is the largest mail Parse accepts when Options.MaxSize is not set.
@@ -316,6 +315,3 @@ func normalizeNewlines(s string) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	return strings.ReplaceAll(s, "\r", "\n")
 }
-
-// compile-time check that the textproto header converts as expected.
-var _ = textproto.Header{}

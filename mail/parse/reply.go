@@ -454,7 +454,9 @@ func (e *extractor) attribution(i int) int {
 	var b strings.Builder
 	for n := 1; n <= maxAttributionLines && i+n-1 < len(e.lines); n++ {
 		l := strings.TrimSpace(e.lines[i+n-1])
-		if l == "" || (n > 1 && strings.HasPrefix(l, ">")) {
+		// A later line may not be quoted, except for the ">:" that ends an
+		// address wrapped by the client ("… <alice@example.org" / ">:").
+		if l == "" || (n > 1 && strings.HasPrefix(l, ">") && !attributionTail.MatchString(l)) {
 			break
 		}
 		if n > 1 {
@@ -470,6 +472,9 @@ func (e *extractor) attribution(i int) int {
 	}
 	return 0
 }
+
+// attributionTail is the end of an address wrapped onto its own line.
+var attributionTail = regexp.MustCompile(`^>\s*\)?\s*:$`)
 
 func isAttribution(s string) bool {
 	digit := strings.IndexFunc(s, unicode.IsDigit) >= 0

@@ -6,7 +6,8 @@
 //
 //   - accepted by the server: Queue.MarkSent;
 //   - refused permanently (a 5xx reply to MAIL, RCPT or DATA): Queue.MarkFailed
-//     at once, with the server's reply as the error text;
+//     at once, with the server's reply as the error text — except "530" and
+//     "5.7.0" (authentication required), which are retried;
 //   - refused temporarily (a 4xx reply) or not delivered because of a network,
 //     TLS or authentication problem: Queue.MarkRetry with a capped exponential
 //     backoff (BackoffBase·2^(n-1), at most BackoffCap, no jitter), and
@@ -354,7 +355,7 @@ func (s *Sender) sendBatch(ctx context.Context, batch []Outgoing) error {
 				return fmt.Errorf("mark %d sent: %w", m.ID, err)
 			}
 			s.log.Info("sent", "id", m.ID, "to", m.To, "attempt", m.Attempts+1)
-		case errors.As(err, &smtpErr) && smtpErr.Code >= 500:
+		case errors.As(err, &smtpErr) && permanent(smtpErr):
 			delete(s.retries, m.ID)
 			text := errText(err)
 			if err := s.queue.MarkFailed(ctx, m.ID, text); err != nil {
@@ -373,6 +374,18 @@ func (s *Sender) sendBatch(ctx context.Context, batch []Outgoing) error {
 		}
 	}
 	return nil
+}
+
+// permanent reports whether a server reply refuses the mail for good: a 5xx
+// reply, except the ones that mean this client must authenticate (530, or
+// enhanced code 5.7.0 as go-smtp and others send for "authenticate first").
+// Those are a configuration problem of the sender, not of the mail, and are
+// retried like temporary failures.
+func permanent(e *smtp.SMTPError) bool {
+	if e.Code < 500 || e.Code == 530 {
+		return false
+	}
+	return e.EnhancedCode != smtp.EnhancedCode{5, 7, 0}
 }
 
 func batchFrom(batch []Outgoing, id int64) []Outgoing {

@@ -1,0 +1,293 @@
+// Package daemon wires turnmail's parts into the running service: the store, the game
+// service, the embedded mail servers (when no mail server is configured), the IMAP
+// watcher, the SMTP sender and the health endpoint.
+package daemon
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/turnmail/turnmail/config"
+	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/engine/games"
+	"github.com/turnmail/turnmail/mail/imapwatch"
+	"github.com/turnmail/turnmail/mail/mailserver"
+	"github.com/turnmail/turnmail/mail/smtpsend"
+	"github.com/turnmail/turnmail/service"
+	"github.com/turnmail/turnmail/store"
+	"github.com/turnmail/turnmail/templates"
+)
+
+// Options are the parts a caller may replace (tests do). Zero fields take defaults.
+type Options struct {
+	// Games is the engine registry (default games.Registry()).
+	Games engine.Registry
+	// Clock is the service's clock (default time.Now).
+	Clock func() time.Time
+	// Logger receives the log (default slog.Default()).
+	Logger *slog.Logger
+}
+
+func (o *Options) defaults() {
+	if o.Games == nil {
+		o.Games = games.Registry()
+	}
+	if o.Clock == nil {
+		o.Clock = time.Now
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+}
+
+// OpenStore opens the configured database, creating its directory.
+func OpenStore(ctx context.Context, c *config.Config) (*store.Store, error) {
+	if dir := filepath.Dir(c.Database); dir != "." {
+		if err := os.MkdirAll(dir, 0o750); err != nil {
+			return nil, fmt.Errorf("create database directory: %w", err)
+		}
+	}
+	return store.Open(ctx, c.Database)
+}
+
+// Secret returns the configured token secret, or the one generated on first start and
+// kept in the database.
+func Secret(ctx context.Context, c *config.Config, st *store.Store) ([]byte, error) {
+	if c.Secret != "" {
+		return []byte(c.Secret), nil
+	}
+	s, err := st.Meta(ctx, "secret")
+	if errors.Is(err, store.ErrNotFound) {
+		var b [32]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return nil, fmt.Errorf("generate secret: %w", err)
+		}
+		s = hex.EncodeToString(b[:])
+		if err := st.SetMeta(ctx, "secret", s); err != nil {
+			return nil, err
+		}
+		return []byte(s), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return []byte(s), nil
+}
+
+// NewService builds the game service on an open store.
+func NewService(ctx context.Context, c *config.Config, st *store.Store, opts Options) (*service.Service, error) {
+	opts.defaults()
+	secret, err := Secret(ctx, c, st)
+	if err != nil {
+		return nil, err
+	}
+	tmpl, err := templates.Load()
+	if err != nil {
+		return nil, err
+	}
+	return service.New(st, opts.Games, tmpl, service.Options{
+		Address: c.Address, Name: c.Name, Secret: secret,
+		MaxMessageBytes: c.Limits.MaxMessageBytes, RepliesPerHour: c.Limits.RepliesPerHour,
+		Clock: opts.Clock, Logger: opts.Logger,
+	})
+}
+
+// Daemon is a configured, not yet running turnmail service.
+type Daemon struct {
+	Config  *config.Config
+	Store   *store.Store
+	Service *service.Service
+	// Mail is the embedded mail server, nil when a real one is configured.
+	Mail *mailserver.Server
+
+	log      *slog.Logger
+	imapOpts imapwatch.Options
+	smtpOpts smtpsend.Options
+}
+
+// New opens the store, builds the service and, in embedded mode, starts the embedded
+// mail servers (so that their addresses are known before Run).
+func New(ctx context.Context, c *config.Config, opts Options) (*Daemon, error) {
+	opts.defaults()
+	st, err := OpenStore(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	d := &Daemon{Config: c, Store: st, log: opts.Logger}
+	if d.Service, err = NewService(ctx, c, st, opts); err != nil {
+		st.Close()
+		return nil, err
+	}
+	d.imapOpts = imapwatch.Options{
+		Addr: c.IMAP.Addr, Username: c.IMAP.Username, Password: c.IMAP.Password,
+		Security: c.IMAP.Security, Mailbox: c.IMAP.Mailbox, PollInterval: c.IMAP.PollInterval,
+		MoveProcessed: c.IMAP.Processed, MoveRejected: c.IMAP.Rejected, Logger: opts.Logger,
+	}
+	d.smtpOpts = smtpsend.Options{
+		Addr: c.SMTP.Addr, Security: c.SMTP.Security, Username: c.SMTP.Username, Password: c.SMTP.Password,
+		MaxAttempts: c.SMTP.MaxAttempts, Logger: opts.Logger,
+	}
+	if c.EmbeddedMode() {
+		srv, err := mailserver.New(st.DB(), &mailserver.Options{
+			Domain: c.Embedded.Domain, Password: c.Embedded.Password,
+			IMAPAddr: c.Embedded.IMAPAddr, SMTPAddr: c.Embedded.SMTPAddr,
+			Logger: opts.Logger, MaxMessageBytes: c.Limits.MaxMessageBytes * 4,
+		})
+		if err != nil {
+			st.Close()
+			return nil, err
+		}
+		if err := srv.Start(ctx); err != nil {
+			st.Close()
+			return nil, err
+		}
+		d.Mail = srv
+		d.imapOpts.Addr, d.imapOpts.Security = srv.IMAPAddr(), "plain"
+		d.imapOpts.Username, d.imapOpts.Password = c.Address, c.Embedded.Password
+		d.smtpOpts.Addr, d.smtpOpts.Security = srv.SMTPAddr(), "plain"
+		d.smtpOpts.Username, d.smtpOpts.Password = "", ""
+	}
+	return d, nil
+}
+
+// Close stops the embedded mail servers and closes the store.
+func (d *Daemon) Close() error {
+	var err error
+	if d.Mail != nil {
+		err = d.Mail.Close()
+	}
+	if e := d.Store.Close(); e != nil && err == nil {
+		err = e
+	}
+	return err
+}
+
+// Run processes mail stored before the last stop, then watches the mailbox and drains
+// the outbox until ctx is done. It returns nil on a clean stop.
+func (d *Daemon) Run(ctx context.Context) error {
+	if n, err := d.Service.ProcessPending(ctx); err != nil {
+		return err
+	} else if n > 0 {
+		d.log.Info("processed mail stored before the last stop", "count", n)
+	}
+	handler := func(ctx context.Context, m imapwatch.Fetched) (imapwatch.Disposition, error) {
+		res, err := d.Service.Receive(ctx, store.InboxMsg{Mailbox: m.Mailbox, UIDValidity: m.UIDValidity, UID: m.UID, Raw: m.Raw})
+		if err != nil {
+			return imapwatch.Keep, err
+		}
+		if res.Status == service.StatusApplied {
+			return imapwatch.Processed, nil
+		}
+		return imapwatch.Rejected, nil
+	}
+	watcher := imapwatch.New(d.imapOpts, handler, d.Store)
+	sender := smtpsend.New(d.smtpOpts, OutboxQueue{d.Store})
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	errs := make(chan error, 3)
+	run := func(name string, f func(context.Context) error) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := f(ctx); err != nil && !errors.Is(err, context.Canceled) {
+				errs <- fmt.Errorf("%s: %w", name, err)
+				cancel()
+			}
+		}()
+	}
+	run("imap watcher", watcher.Run)
+	run("smtp sender", sender.Run)
+	if d.Config.HTTPAddr != "" {
+		run("http", func(ctx context.Context) error { return serveHTTP(ctx, d.Config.HTTPAddr, d.Store) })
+	}
+	d.log.Info("turnmail running", "address", d.Config.Address, "database", d.Config.Database)
+	<-ctx.Done()
+	wg.Wait()
+	close(errs)
+	return <-errs // nil when every part stopped because ctx ended
+}
+
+// OutboxQueue adapts the store's outbox to the sender's queue.
+type OutboxQueue struct{ Store *store.Store }
+
+// Due returns the pending mails whose next attempt is due.
+func (q OutboxQueue) Due(ctx context.Context, now time.Time, limit int) ([]smtpsend.Outgoing, error) {
+	rows, err := q.Store.DueOutbox(ctx, now, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]smtpsend.Outgoing, len(rows))
+	for i, r := range rows {
+		out[i] = smtpsend.Outgoing{ID: r.ID, From: r.From, To: r.To, Raw: r.Raw, Attempts: r.Attempts}
+	}
+	return out, nil
+}
+
+// MarkSent records a delivered mail.
+func (q OutboxQueue) MarkSent(ctx context.Context, id int64, at time.Time) error {
+	return q.Store.MarkSent(ctx, id, at)
+}
+
+// MarkRetry schedules another attempt.
+func (q OutboxQueue) MarkRetry(ctx context.Context, id int64, next time.Time, errText string) error {
+	return q.Store.MarkRetry(ctx, id, next, errText)
+}
+
+// MarkFailed records a permanent failure.
+func (q OutboxQueue) MarkFailed(ctx context.Context, id int64, errText string) error {
+	return q.Store.MarkFailed(ctx, id, errText)
+}
+
+// Wake is closed when new mail is queued.
+func (q OutboxQueue) Wake() <-chan struct{} { return q.Store.Notify() }
+
+func serveHTTP(ctx context.Context, addr string, st *store.Store) error {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		if err := st.DB().PingContext(r.Context()); err != nil {
+			http.Error(w, "database: "+err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprintln(w, "ok")
+	})
+	mux.HandleFunc("/metrics", func(w http.ResponseWriter, r *http.Request) {
+		pending, err := st.Outbox(r.Context(), "", "pending")
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		failed, err := st.Outbox(r.Context(), "", "failed")
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		fmt.Fprintf(w, "turnmail_outbox_pending %d\nturnmail_outbox_failed %d\n", len(pending), len(failed))
+	})
+	srv := &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen %s: %w", addr, err)
+	}
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(shutdown)
+	}()
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,365 @@
+package e2e
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/emersion/go-smtp"
+
+	"github.com/turnmail/turnmail/config"
+	"github.com/turnmail/turnmail/daemon"
+	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/mail/parse"
+	"github.com/turnmail/turnmail/service"
+)
+
+// waitLimit bounds every wait so a broken build fails instead of hanging; it is not
+// a performance assertion.
+const waitLimit = 60 * time.Second
+
+// harness runs a complete turnmail daemon against a mail server and plays the players'
+// side with real IMAP and SMTP clients.
+type harness struct {
+	t        *testing.T
+	d        *daemon.Daemon
+	cfg      *config.Config
+	domain   string
+	imapAddr string
+	smtpAddr string
+	// login maps a player's address to its IMAP user name.
+	login    func(addr string) string
+	password string
+
+	cancel context.CancelFunc
+	done   chan error
+
+	mu     sync.Mutex
+	seen   map[string]uint32           // address → highest UID fetched
+	unread map[string][]*parse.Message // fetched but not yet matched by waitMail
+}
+
+type harnessOptions struct {
+	// real, when set, uses an external IMAP/SMTP server (Dovecot + Postfix).
+	real *realServers
+	// games replaces the engine registry.
+	games engine.Registry
+	// database reuses a database file (restart tests).
+	database string
+}
+
+type realServers struct {
+	imapAddr, smtpAddr, domain, password string
+}
+
+// realFromEnv returns the real mail servers named by TURNMAIL_REAL_*, or nil.
+func realFromEnv(t *testing.T) *realServers {
+	r := &realServers{
+		imapAddr: os.Getenv("TURNMAIL_REAL_IMAP"),
+		smtpAddr: os.Getenv("TURNMAIL_REAL_SMTP"),
+		domain:   os.Getenv("TURNMAIL_REAL_DOMAIN"),
+		password: os.Getenv("TURNMAIL_REAL_PASSWORD"),
+	}
+	if r.imapAddr == "" || r.smtpAddr == "" {
+		if os.Getenv("TURNMAIL_REAL_REQUIRED") != "" {
+			t.Fatal("TURNMAIL_REAL_REQUIRED is set but TURNMAIL_REAL_IMAP/SMTP are not")
+		}
+		t.Skip("no real mail servers: set TURNMAIL_REAL_IMAP, TURNMAIL_REAL_SMTP (make real-mail-up; see .ci/run)")
+	}
+	if r.domain == "" {
+		r.domain = "localhost"
+	}
+	if r.password == "" {
+		r.password = "secret"
+	}
+	return r
+}
+
+func newHarness(t *testing.T, o harnessOptions) *harness {
+	t.Helper()
+	v := config.NewViper()
+	c, err := config.Load(v, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Database = o.database
+	if c.Database == "" {
+		c.Database = filepath.Join(t.TempDir(), "turnmail.db")
+	}
+	c.Secret = "e2e-test-secret-0123456789abcdef"
+	c.Limits.RepliesPerHour = 1000
+	h := &harness{t: t, cfg: c, seen: map[string]uint32{}, unread: map[string][]*parse.Message{}}
+	if o.real != nil {
+		c.Address = "turnmail@" + o.real.domain
+		c.IMAP.Addr, c.IMAP.Security, c.IMAP.Username, c.IMAP.Password = o.real.imapAddr, "plain", "turnmail", o.real.password
+		c.SMTP.Addr, c.SMTP.Security = o.real.smtpAddr, "plain"
+		c.IMAP.PollInterval = time.Second
+		h.domain, h.imapAddr, h.smtpAddr, h.password = o.real.domain, o.real.imapAddr, o.real.smtpAddr, o.real.password
+		h.login = func(addr string) string { return strings.SplitN(addr, "@", 2)[0] }
+	} else {
+		c.Embedded.IMAPAddr, c.Embedded.SMTPAddr = "127.0.0.1:0", "127.0.0.1:0"
+		h.domain, h.password = c.Embedded.Domain, c.Embedded.Password
+		h.login = func(addr string) string { return addr }
+	}
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if testing.Verbose() {
+		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	d, err := daemon.New(ctx, c, daemon.Options{Games: o.games, Logger: log})
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	h.d, h.cancel, h.done = d, cancel, make(chan error, 1)
+	if d.Mail != nil {
+		h.imapAddr, h.smtpAddr = d.Mail.IMAPAddr(), d.Mail.SMTPAddr()
+	}
+	go func() { h.done <- d.Run(ctx) }()
+	t.Cleanup(h.stop)
+	return h
+}
+
+// stop ends the daemon and checks that it stopped cleanly.
+func (h *harness) stop() {
+	if h.cancel == nil {
+		return
+	}
+	h.cancel()
+	h.cancel = nil
+	select {
+	case err := <-h.done:
+		if err != nil {
+			h.t.Errorf("daemon stopped with: %v", err)
+		}
+	case <-time.After(waitLimit):
+		h.t.Error("daemon did not stop")
+	}
+	if err := h.d.Close(); err != nil {
+		h.t.Errorf("close: %v", err)
+	}
+}
+
+func (h *harness) addr(user string) string { return user + "@" + h.domain }
+
+// newGame creates a game between the named players (addresses at the harness domain).
+func (h *harness) newGame(kind string, seed int64, setup string, players ...string) string {
+	h.t.Helper()
+	ng := service.NewGame{Kind: kind, Seed: seed}
+	if setup != "" {
+		ng.Setup = []byte(setup)
+	}
+	for _, p := range players {
+		ng.Players = append(ng.Players, engine.Player{Name: p, Email: h.addr(p)})
+	}
+	id, err := h.d.Service.CreateGame(context.Background(), ng)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return id
+}
+
+// send mails body from one address to another over SMTP and returns its Message-ID.
+func (h *harness) send(from, to, subject, body string, extra ...string) string {
+	h.t.Helper()
+	id := fmt.Sprintf("%d.%d@client.example", time.Now().UnixNano(), len(body))
+	msg := h.rawMail(id, from, to, subject, body, extra...)
+	h.sendRaw(from, to, msg)
+	return id
+}
+
+func (h *harness) rawMail(id, from, to, subject, body string, extra ...string) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, "From: %s\r\nTo: %s\r\nSubject: %s\r\nMessage-ID: <%s>\r\nDate: %s\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n",
+		from, to, subject, id, time.Now().Format(time.RFC1123Z))
+	for _, e := range extra {
+		b.WriteString(e + "\r\n")
+	}
+	b.WriteString("\r\n" + strings.ReplaceAll(body, "\n", "\r\n"))
+	return []byte(b.String())
+}
+
+func (h *harness) sendRaw(from, to string, msg []byte) {
+	h.t.Helper()
+	if err := smtp.SendMail(h.smtpAddr, nil, from, []string{to}, strings.NewReader(string(msg))); err != nil {
+		h.t.Fatalf("send mail %s → %s: %v", from, to, err)
+	}
+}
+
+// inbox lists the parsed mails in addr's INBOX with a UID above the last one read,
+// and marks them read.
+func (h *harness) inbox(addr string) []*parse.Message {
+	h.t.Helper()
+	c, err := imapclient.DialInsecure(h.imapAddr, nil)
+	if err != nil {
+		h.t.Fatalf("imap dial: %v", err)
+	}
+	defer c.Close()
+	if err := c.Login(h.login(addr), h.password).Wait(); err != nil {
+		h.t.Fatalf("imap login %s: %v", addr, err)
+	}
+	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
+		h.t.Fatalf("select: %v", err)
+	}
+	h.mu.Lock()
+	from := h.seen[addr] + 1
+	h.mu.Unlock()
+	var set imap.UIDSet
+	set.AddRange(imap.UID(from), 0)
+	msgs, err := c.Fetch(set, &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{{Peek: true}}}).Collect()
+	if err != nil {
+		h.t.Fatalf("fetch: %v", err)
+	}
+	var out []*parse.Message
+	for _, m := range msgs {
+		if uint32(m.UID) < from {
+			continue // "N:*" matches the last message even below N
+		}
+		h.mu.Lock()
+		if uint32(m.UID) > h.seen[addr] {
+			h.seen[addr] = uint32(m.UID)
+		}
+		h.mu.Unlock()
+		for _, body := range m.BodySection {
+			p, err := parse.Parse(body.Bytes, nil)
+			if err != nil {
+				h.t.Fatalf("parse received mail: %v", err)
+			}
+			out = append(out, p)
+		}
+	}
+	_ = c.Logout().Wait()
+	return out
+}
+
+// waitMail waits for the next mail to addr whose body contains every one of want;
+// mails that do not match stay unread for later calls.
+func (h *harness) waitMail(addr string, want ...string) *parse.Message {
+	h.t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for time.Now().Before(deadline) {
+		h.unread[addr] = append(h.unread[addr], h.inbox(addr)...)
+		for i, m := range h.unread[addr] {
+			ok := true
+			for _, w := range want {
+				ok = ok && strings.Contains(m.Body, w)
+			}
+			if ok {
+				h.unread[addr] = append(h.unread[addr][:i:i], h.unread[addr][i+1:]...)
+				return m
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	var got []string
+	for _, m := range h.unread[addr] {
+		got = append(got, m.Subject+": "+m.Body)
+	}
+	h.t.Fatalf("no mail to %s containing %q; got:\n%s", addr, want, strings.Join(got, "\n----\n"))
+	return nil
+}
+
+// unexpected returns the mails to addr that no waitMail has matched.
+func (h *harness) unexpected(addr string) []*parse.Message {
+	h.unread[addr] = append(h.unread[addr], h.inbox(addr)...)
+	return h.unread[addr]
+}
+
+// settled waits until the mail with Message-ID id was processed and returns its status
+// and reason.
+func (h *harness) settled(id string) (status, reason string) {
+	h.t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for time.Now().Before(deadline) {
+		var errText sql.NullString
+		err := h.d.Store.DB().QueryRow(`SELECT status, error FROM inbox WHERE message_id = ?`, id).Scan(&status, &errText)
+		if err == nil && status != "pending" {
+			return status, errText.String
+		}
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			h.t.Fatalf("inbox: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	h.t.Fatalf("mail %s was never processed", id)
+	return "", ""
+}
+
+// events is the number of events of a game.
+func (h *harness) events(gameID string) int {
+	h.t.Helper()
+	n, err := h.d.Store.LastSeq(context.Background(), gameID)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return n
+}
+
+// quietOutbox waits until no mail is pending in the outbox, so that "no mail was sent"
+// can be checked by reading the mailboxes.
+func (h *harness) quietOutbox() {
+	h.t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for time.Now().Before(deadline) {
+		pending, err := h.d.Store.Outbox(context.Background(), "", "pending")
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		if len(pending) == 0 {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	h.t.Fatal("outbox never drained")
+}
+
+// replyTo returns the personal reply address a game mail carries.
+func replyTo(t *testing.T, m *parse.Message) string {
+	t.Helper()
+	if len(m.ReplyTo) == 0 {
+		t.Fatalf("mail %q has no Reply-To", m.Subject)
+	}
+	return m.ReplyTo[0].Address
+}
+
+// legalLines returns the indented command lines listed after "It is your move" in a
+// state mail.
+func legalLines(m *parse.Message) []string {
+	_, rest, ok := strings.Cut(m.Body, "It is your move.")
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, l := range strings.Split(rest, "\n") {
+		if strings.HasPrefix(l, "    ") && strings.TrimSpace(l) != "" {
+			out = append(out, strings.TrimSpace(l))
+		}
+	}
+	return out
+}
+
+// firstConcrete returns the first legal line that starts with verb and is not a pattern.
+func firstConcrete(lines []string, verb string) string {
+	for _, l := range lines {
+		if strings.HasPrefix(l, verb+" ") || l == verb {
+			if !engine.IsPattern(l) {
+				return l
+			}
+		}
+	}
+	return ""
+}

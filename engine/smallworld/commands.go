@@ -1,0 +1,610 @@
+package smallworld
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/turnmail/turnmail/engine"
+)
+
+// verb is one command word: how it applies and which concrete commands or patterns
+// it contributes to Legal. who names the race or power that owns a special verb.
+type verb struct {
+	name  string
+	who   string
+	apply func(s *state, p int, args []string, rng *engine.Rand) error
+	legal func(s *state, p int, out []string) []string
+}
+
+// verbs lists every command in the order Legal presents them; verbIndex finds them.
+// Both are filled by init (the verbs refer back to Legal for error hints).
+var (
+	verbs     []*verb
+	verbIndex map[string]*verb
+)
+
+func init() {
+	verbs = []*verb{
+		{name: "pick", apply: applyPick, legal: legalPick},
+		{name: "decline", apply: applyDecline, legal: legalDecline},
+		{name: "berserk", who: "Berserk", apply: applyBerserk, legal: legalBerserk},
+		{name: "conquer", apply: applyConquer, legal: legalConquer},
+		{name: "dragon", who: "Dragon Master", apply: applyDragon, legal: legalDragon},
+		{name: "enchant", who: "Sorcerers", apply: applyEnchant, legal: legalEnchant},
+		{name: "hole", who: "Halflings", apply: applyHole, legal: func(_ *state, _ int, out []string) []string { return out }},
+		{name: "abandon", apply: applyAbandon, legal: legalAbandon},
+		{name: "redeploy", apply: applyRedeploy, legal: legalRedeploy},
+		{name: "camp", who: "Bivouacking", apply: applyCamp, legal: legalCamp},
+		{name: "fortress", who: "Fortified", apply: applyFortress, legal: legalFortress},
+		{name: "hero", who: "Heroic", apply: applyHero, legal: legalHero},
+		{name: "ally", who: "Diplomat", apply: applyAlly, legal: legalAlly},
+		{name: "done", apply: applyDone, legal: legalDone},
+	}
+	verbIndex = make(map[string]*verb, len(verbs))
+	for _, v := range verbs {
+		verbIndex[v.name] = v
+	}
+}
+
+// Apply implements engine.State. The command is matched case-insensitively; the
+// receiver is never modified.
+func (s *state) Apply(player, command string, rng *engine.Rand) (engine.State, error) {
+	if s.Over {
+		return nil, engine.Illegal("the game is over")
+	}
+	p := s.playerIndex(player)
+	if p < 0 {
+		return nil, engine.Illegal("%q does not play in this game", player)
+	}
+	words := strings.Fields(engine.Normalize(command))
+	if len(words) == 0 {
+		return nil, &engine.RuleError{Reason: "empty command", Instead: s.Legal(player)}
+	}
+	if err := s.mayAct(p); err != nil {
+		return nil, err
+	}
+	v, ok := verbIndex[words[0]]
+	if !ok {
+		return nil, &engine.RuleError{Reason: fmt.Sprintf("unknown command %q", words[0]), Instead: s.Legal(player)}
+	}
+	n := s.clone()
+	if err := v.apply(n, p, words[1:], rng); err != nil {
+		if re, ok := err.(*engine.RuleError); ok && re.Instead == nil {
+			re.Instead = s.instead(p, v.name)
+		}
+		return nil, err
+	}
+	if err := n.refill(rng); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// mayAct reports whether player p has anything to do now.
+func (s *state) mayAct(p int) error {
+	if len(s.Pending) > 0 {
+		if slices.Contains(s.Pending, int8(p)) {
+			return nil
+		}
+		return engine.Illegal("it is not your turn: waiting for %s to place the tokens they lost in an attack", strings.Join(s.ToAct(), ", "))
+	}
+	if p != s.Cur {
+		return engine.Illegal("it is not your turn: %s is to play", s.Players[s.Cur].Name)
+	}
+	return nil
+}
+
+// ownTurn reports whether p plays their turn now (no defender is redeploying).
+func (s *state) ownTurn(p int) bool {
+	return !s.Over && len(s.Pending) == 0 && p == s.Cur
+}
+
+func (s *state) defending(p int) bool {
+	return !s.Over && slices.Contains(s.Pending, int8(p))
+}
+
+// instead lists the legal commands starting with verb, or all legal commands.
+func (s *state) instead(p int, verb string) []string {
+	all := s.Legal(s.Players[p].Name)
+	var out []string
+	for _, c := range all {
+		if c == verb || strings.HasPrefix(c, verb+" ") {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return all
+	}
+	return out
+}
+
+// needActive refuses commands that need an active race.
+func (s *state) needActive(p int) error {
+	if !s.army(p, slotActive).exists() {
+		return engine.Illegal("you have no active race: pick one first (pick 1 to pick %d)", len(s.Offer))
+	}
+	return nil
+}
+
+// needOwnTurn refuses commands of the turn from a defender.
+func (s *state) needOwnTurn(p int) error {
+	if !s.ownTurn(p) {
+		return engine.Illegal("you are placing tokens lost in an attack: use redeploy (or done to place them automatically)")
+	}
+	return nil
+}
+
+// needConquests refuses conquest commands after the conquest phase.
+func (s *state) needConquests(p int) error {
+	if err := s.needOwnTurn(p); err != nil {
+		return err
+	}
+	if err := s.needActive(p); err != nil {
+		return err
+	}
+	if s.T.Closed {
+		return engine.Illegal("your conquests are over for this turn (after the reinforcement roll or once redeployment began)")
+	}
+	return nil
+}
+
+func (s *state) hasPower(p int, power string) bool {
+	return s.army(p, slotActive).Power == power
+}
+
+func (s *state) needPower(p int, power string) error {
+	if !s.hasPower(p, power) {
+		return engine.Illegal("only a race with the %s power can do that", power)
+	}
+	return nil
+}
+
+func wantArgs(args []string, n int, usage string) error {
+	if len(args) != n {
+		return engine.Illegal("usage: %s", usage)
+	}
+	return nil
+}
+
+// ---- pick ----
+
+func legalPick(s *state, p int, out []string) []string {
+	if !s.ownTurn(p) || s.army(p, slotActive).exists() {
+		return out
+	}
+	for i := range s.Offer {
+		if i <= s.Players[p].Coins {
+			out = append(out, "pick "+strconv.Itoa(i+1))
+		}
+	}
+	return out
+}
+
+func applyPick(s *state, p int, args []string, _ *engine.Rand) error {
+	if err := s.needOwnTurn(p); err != nil {
+		return err
+	}
+	if err := wantArgs(args, 1, "pick N (a position of the offer, 1 is free)"); err != nil {
+		return err
+	}
+	pl := &s.Players[p]
+	if a := pl.Armies[slotActive]; a.exists() {
+		return engine.Illegal("you already play the %s %s; a new race comes after a decline", a.Power, a.Race)
+	}
+	i, err := strconv.Atoi(args[0])
+	if err != nil || i < 1 || i > len(s.Offer) {
+		return engine.Illegal("there is no combo at position %s: the offer has positions 1–%d", args[0], len(s.Offer))
+	}
+	i--
+	if pl.Coins < i {
+		return engine.Illegal("combo %d costs %d coins (one on each combo above it) and you have %d", i+1, i, pl.Coins)
+	}
+	c := s.Offer[i]
+	pl.Coins -= i
+	for j := range i {
+		s.Offer[j].Coins++
+	}
+	pl.Coins += c.Coins
+	s.Offer = slices.Delete(s.Offer, i, i+1)
+	pl.Armies[slotActive] = army{Race: c.Race, Power: c.Power, Hand: s.comboTokens(c.Race, c.Power)}
+	s.T.Acted = true
+	return nil
+}
+
+// ---- decline ----
+
+func legalDecline(s *state, p int, out []string) []string {
+	if s.ownTurn(p) && s.army(p, slotActive).exists() && (!s.T.Acted || s.hasPowerFlag(p, func(h powerHook) bool { return h.stout })) {
+		out = append(out, "decline")
+	}
+	return out
+}
+
+func (s *state) hasPowerFlag(p int, f func(powerHook) bool) bool {
+	a := s.army(p, slotActive)
+	return a.exists() && f(powerRules[a.Power])
+}
+
+func applyDecline(s *state, p int, args []string, _ *engine.Rand) error {
+	if err := s.needOwnTurn(p); err != nil {
+		return err
+	}
+	if err := wantArgs(args, 0, "decline"); err != nil {
+		return err
+	}
+	if err := s.needActive(p); err != nil {
+		return err
+	}
+	if powerRules[s.army(p, slotActive).Power].stout {
+		s.finishTurn(p, true)
+		return nil
+	}
+	if s.T.Acted {
+		return engine.Illegal("going into decline takes the whole turn: it must be your first command of the turn")
+	}
+	s.declineTurn(p)
+	return nil
+}
+
+// ---- conquer ----
+
+// conquerArgs parses "R [ghouls] [roll]".
+func (s *state) conquerArgs(p int, args []string) (r, slot int, roll bool, err error) {
+	usage := "conquer R, conquer R roll (final conquest with the reinforcement die), conquer R ghouls [roll] (declined Ghouls)"
+	if len(args) == 0 || len(args) > 3 {
+		return 0, 0, false, engine.Illegal("usage: %s", usage)
+	}
+	r, err = s.regionIndex(args[0])
+	if err != nil {
+		return 0, 0, false, err
+	}
+	slot = slotActive
+	for _, w := range args[1:] {
+		switch {
+		case w == "roll" && !roll:
+			roll = true
+		case w == "ghouls" && slot == slotActive && !roll:
+			slot = s.ghoulSlot(p)
+			if slot < 0 {
+				return 0, 0, false, engine.Illegal("you have no declined Ghouls")
+			}
+		default:
+			return 0, 0, false, engine.Illegal("usage: %s", usage)
+		}
+	}
+	return r, slot, roll, nil
+}
+
+// ghoulPhase reports whether player p's declined Ghouls may still conquer.
+func (s *state) ghoulPhase(p int) bool {
+	return s.ownTurn(p) && !s.T.ActiveActed && !s.T.Closed && s.ghoulSlot(p) >= 0
+}
+
+func applyConquer(s *state, p int, args []string, rng *engine.Rand) error {
+	if err := s.needOwnTurn(p); err != nil {
+		return err
+	}
+	r, slot, roll, err := s.conquerArgs(p, args)
+	if err != nil {
+		return err
+	}
+	if slot == slotActive {
+		if err := s.needConquests(p); err != nil {
+			return err
+		}
+	} else if !s.ghoulPhase(p) {
+		return engine.Illegal("declined Ghouls conquer at the start of the turn, before your active race acts")
+	}
+	a := s.army(p, slot)
+	holds := s.count(p, slot) > 0
+	if why := s.targetReason(p, slot, r, holds); why != "" {
+		return engine.Illegal("%s; you can attack %s", why, s.idList(s.targets(p, slot)))
+	}
+	cost := s.cost(p, slot, r)
+	id := s.b.id(r)
+	berserk := slot == slotActive && s.T.Berserk >= 0
+	if roll {
+		switch {
+		case berserk:
+			return engine.Illegal("you rolled the Berserk die already: conquer %d (it takes %d)", id, max(1, cost-int(s.T.Berserk)))
+		case a.Hand < 1:
+			return engine.Illegal("you have no tokens in hand")
+		case a.Hand >= cost:
+			return engine.Illegal("you have enough tokens for region %d (it takes %d): conquer %d", id, cost, id)
+		case cost-a.Hand > 3:
+			return engine.Illegal("region %d takes %d tokens: with %d in hand even a 3 on the die is not enough", id, cost, a.Hand)
+		}
+		die, err := rng.Pick("die", dieFaces)
+		if err != nil {
+			return fmt.Errorf("reinforcement die: %w", err)
+		}
+		if a.Hand+die >= cost {
+			s.occupy(p, slot, r, a.Hand)
+		}
+		s.T.Acted = true
+		s.closeConquests()
+		return nil
+	}
+	need := cost
+	if berserk {
+		need = max(1, cost-int(s.T.Berserk))
+	}
+	if a.Hand < need {
+		hint := ""
+		if !berserk && a.Hand >= 1 && need-a.Hand <= 3 {
+			hint = fmt.Sprintf(" (conquer %d roll tries it with the reinforcement die and ends your conquests)", id)
+		}
+		return engine.Illegal("region %d takes %d tokens and you have %d in hand%s", id, need, a.Hand, hint)
+	}
+	s.occupy(p, slot, r, need)
+	s.T.Berserk = -1
+	return nil
+}
+
+func legalConquer(s *state, p int, out []string) []string {
+	if !s.ownTurn(p) {
+		return out
+	}
+	if g := s.ghoulSlot(p); g >= 0 && s.ghoulPhase(p) {
+		out = s.legalConquerSlot(p, g, " ghouls", out)
+	}
+	if s.army(p, slotActive).exists() && !s.T.Closed {
+		out = s.legalConquerSlot(p, slotActive, "", out)
+	}
+	return out
+}
+
+func (s *state) legalConquerSlot(p, slot int, suffix string, out []string) []string {
+	a := s.army(p, slot)
+	if a.Hand < 1 {
+		return out
+	}
+	holds := s.count(p, slot) > 0
+	berserk := slot == slotActive && s.T.Berserk >= 0
+	for r := range s.Regions {
+		if s.block(p, slot, r, holds) != okTarget {
+			continue
+		}
+		cost := s.cost(p, slot, r)
+		switch {
+		case berserk:
+			if max(1, cost-int(s.T.Berserk)) <= a.Hand {
+				out = append(out, "conquer "+s.b.ids[r]+suffix)
+			}
+		case cost <= a.Hand:
+			out = append(out, "conquer "+s.b.ids[r]+suffix)
+		case cost-a.Hand <= 3:
+			out = append(out, "conquer "+s.b.ids[r]+suffix+" roll")
+		}
+	}
+	return out
+}
+
+// ---- abandon ----
+
+func (s *state) abandonable(p, r int) bool {
+	g := &s.Regions[r]
+	if int(g.Owner) != p || !s.ownTurn(p) || s.T.Berserk >= 0 {
+		return false
+	}
+	if g.Slot == slotActive {
+		return !s.T.Closed
+	}
+	return int(g.Slot) == s.ghoulSlot(p) && s.ghoulPhase(p) && s.count(p, int(g.Slot)) > 1
+}
+
+func legalAbandon(s *state, p int, out []string) []string {
+	if !s.ownTurn(p) {
+		return out
+	}
+	for r := range s.Regions {
+		if s.abandonable(p, r) {
+			out = append(out, "abandon "+s.b.ids[r])
+		}
+	}
+	return out
+}
+
+func applyAbandon(s *state, p int, args []string, _ *engine.Rand) error {
+	if err := s.needOwnTurn(p); err != nil {
+		return err
+	}
+	if err := wantArgs(args, 1, "abandon R"); err != nil {
+		return err
+	}
+	r, err := s.regionIndex(args[0])
+	if err != nil {
+		return err
+	}
+	g := s.Regions[r]
+	switch {
+	case int(g.Owner) != p:
+		return engine.Illegal("region %d is not yours", s.b.id(r))
+	case s.T.Berserk >= 0:
+		return engine.Illegal("you rolled the Berserk die: conquer a region first")
+	case g.Slot == slotActive && s.T.Closed:
+		return engine.Illegal("regions are abandoned during conquests, and yours are over for this turn")
+	case g.Slot != slotActive && !s.abandonable(p, r):
+		return engine.Illegal("your declined %s cannot abandon region %d (only declined Ghouls can, before your active race acts, and not their last region)", s.army(p, int(g.Slot)).Race, s.b.id(r))
+	}
+	s.vacate(r)
+	s.T.Acted = true
+	if g.Slot == slotActive {
+		s.T.ActiveActed = true
+	}
+	return nil
+}
+
+// ---- redeploy ----
+
+// redeployable reports whether army (p, slot) may move its tokens freely (its own
+// turn: active race and declined Ghouls), and whether it may place tokens at all.
+func (s *state) redeployable(p, slot int) (move, place bool) {
+	a := s.army(p, slot)
+	if !a.exists() {
+		return false, false
+	}
+	if s.ownTurn(p) && (slot == slotActive || slot == s.ghoulSlot(p)) {
+		return true, true
+	}
+	return false, a.Hand > 0
+}
+
+func legalRedeploy(s *state, p int, out []string) []string {
+	if !(s.ownTurn(p) && s.army(p, slotActive).exists()) && !s.defending(p) {
+		return out
+	}
+	var regs []int
+	hand := 0
+	for slot := range nSlots {
+		if _, place := s.redeployable(p, slot); !place {
+			continue
+		}
+		h := s.held(p, slot)
+		if len(h) == 0 {
+			continue
+		}
+		regs = append(regs, h...)
+		hand += s.army(p, slot).Hand
+		if slot == slotActive && s.ownTurn(p) {
+			hand -= s.handTarget(p, slot)
+			if !s.T.Closed {
+				if rh := raceRules[s.army(p, slot).Race]; rh.reinforce != nil {
+					hand += rh.reinforce(s, p)
+				}
+			}
+		}
+	}
+	if len(regs) == 0 {
+		return out
+	}
+	slices.Sort(regs)
+	return append(out, fmt.Sprintf("redeploy <region>=<tokens> … (regions %s; %d tokens to place)", strings.Join(idsOf(s, regs), ","), max(hand, 0)))
+}
+
+func idsOf(s *state, rs []int) []string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = s.b.ids[r]
+	}
+	return out
+}
+
+// pairArgs parses "R=N" arguments into region indexes and numbers.
+func (s *state) pairArgs(args []string, usage string) ([]int, []int, error) {
+	if len(args) == 0 {
+		return nil, nil, engine.Illegal("usage: %s", usage)
+	}
+	var rs, ns []int
+	for _, arg := range args {
+		k, v, ok := strings.Cut(arg, "=")
+		if !ok {
+			return nil, nil, engine.Illegal("%q is not REGION=NUMBER; usage: %s", arg, usage)
+		}
+		r, err := s.regionIndex(k)
+		if err != nil {
+			return nil, nil, err
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return nil, nil, engine.Illegal("%q is not a number of tokens", v)
+		}
+		if slices.Contains(rs, r) {
+			return nil, nil, engine.Illegal("region %s is named twice", k)
+		}
+		rs, ns = append(rs, r), append(ns, n)
+	}
+	return rs, ns, nil
+}
+
+func applyRedeploy(s *state, p int, args []string, _ *engine.Rand) error {
+	own := s.ownTurn(p)
+	if own {
+		if err := s.needActive(p); err != nil {
+			return err
+		}
+		s.closeConquests()
+	}
+	rs, ns, err := s.pairArgs(args, "redeploy R=N [R=N …] (region R ends with N tokens)")
+	if err != nil {
+		return err
+	}
+	var delta [nSlots]int
+	for i, r := range rs {
+		g := &s.Regions[r]
+		id := s.b.id(r)
+		if int(g.Owner) != p {
+			return engine.Illegal("region %d is not yours", id)
+		}
+		slot := int(g.Slot)
+		move, place := s.redeployable(p, slot)
+		switch {
+		case !place:
+			return engine.Illegal("your %s in region %d cannot move", s.raceName(p, slot), id)
+		case ns[i] < 1:
+			return engine.Illegal("every region you hold keeps at least one token (region %d)", id)
+		case !move && ns[i] < int(g.Tokens):
+			return engine.Illegal("you can only add tokens to region %d (it has %d)", id, g.Tokens)
+		}
+		delta[slot] += int(g.Tokens) - ns[i]
+	}
+	for slot := range nSlots {
+		a := s.army(p, slot)
+		if !a.exists() || s.count(p, slot) == 0 {
+			continue
+		}
+		target := 0
+		if own {
+			target = s.handTarget(p, slot)
+		}
+		left := a.Hand + delta[slot]
+		switch {
+		case left < 0:
+			return engine.Illegal("that places %d %s tokens more than you have (%d in hand)", -left, s.raceName(p, slot), a.Hand)
+		case left < target:
+			return engine.Illegal("your %s set %d attack-only tokens aside at the end of the turn: leave %d in hand", a.Race, target, target)
+		case left > target:
+			return engine.Illegal("%d %s tokens would stay in hand: place them all (regions %s)", left-target, s.raceName(p, slot), s.idList(s.held(p, slot)))
+		}
+	}
+	for i, r := range rs {
+		g := &s.Regions[r]
+		s.army(p, int(g.Slot)).Hand += int(g.Tokens) - ns[i]
+		g.Tokens = int16(ns[i])
+	}
+	if !own {
+		s.defenderDone(p)
+	}
+	return nil
+}
+
+// ---- done ----
+
+func legalDone(s *state, p int, out []string) []string {
+	if (s.ownTurn(p) && s.army(p, slotActive).exists()) || s.defending(p) {
+		out = append(out, "done")
+	}
+	return out
+}
+
+func applyDone(s *state, p int, args []string, _ *engine.Rand) error {
+	if err := wantArgs(args, 0, "done"); err != nil {
+		return err
+	}
+	if s.defending(p) {
+		for slot := range nSlots {
+			if a := s.army(p, slot); a.exists() && a.Hand > 0 {
+				s.autoPlace(p, slot, 0)
+			}
+		}
+		s.defenderDone(p)
+		return nil
+	}
+	if err := s.needActive(p); err != nil {
+		return err
+	}
+	s.finishTurn(p, false)
+	return nil
+}

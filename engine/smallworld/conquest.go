@@ -1,0 +1,265 @@
+package smallworld
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/turnmail/turnmail/engine"
+)
+
+// defense is what stands in region r: tokens (a lost tribe counts as one), encampments,
+// and one for each mountain, fortress and troll lair.
+func (s *state) defense(r int) int {
+	g := &s.Regions[r]
+	d := int(g.Tokens) + int(g.Camps)
+	if s.b.terrain[r] == Mountain {
+		d++
+	}
+	if g.Fortress {
+		d++
+	}
+	if g.Lair {
+		d++
+	}
+	return d
+}
+
+// cost is the number of tokens army (p, slot) needs to conquer region r: 2 + defense,
+// minus one per applicable race or power discount, at least 1.
+func (s *state) cost(p, slot, r int) int {
+	c := 2 + s.defense(r)
+	if slot == slotActive {
+		a := s.army(p, slot)
+		if h := raceRules[a.Race]; h.discount != nil && h.discount(s, p, r) {
+			c--
+		}
+		if h := powerRules[a.Power]; h.discount != nil && h.discount(s.b, r) {
+			c--
+		}
+	}
+	return max(c, 1)
+}
+
+// immune reports whether region r is protected against every army but its own by a
+// hero, the dragon or a hole-in-the-ground.
+func (s *state) immune(r int) string {
+	g := &s.Regions[r]
+	switch {
+	case g.Hero:
+		return "a hero"
+	case g.Dragon:
+		return "the dragon"
+	case g.Hole:
+		return "a hole-in-the-ground"
+	}
+	return ""
+}
+
+// atPeace reports whether player p's active race may not attack region r because its
+// owner is a Diplomat who chose p as ally.
+func (s *state) atPeace(p, slot, r int) bool {
+	g := &s.Regions[r]
+	if slot != slotActive || g.Owner < 0 || int(g.Owner) == p || g.Slot != slotActive {
+		return false
+	}
+	q := &s.Players[g.Owner]
+	return int(q.Ally) == p && powerRules[q.Armies[slotActive].Power].diplomat
+}
+
+// reachable reports whether army (p, slot) may attack region r as far as position
+// goes: border rule for a first conquest, adjacency otherwise, Flying, Underworld.
+func (s *state) reachable(p, slot, r int, holds bool) bool {
+	a := s.army(p, slot)
+	ph := powerRules[a.Power]
+	if slot == slotActive && ph.flying {
+		return true
+	}
+	if !holds {
+		return s.b.entry[r] || (slot == slotActive && raceRules[a.Race].enterAnywhere)
+	}
+	for _, n := range s.b.adj[r] {
+		if s.owns(n, p, slot) {
+			return true
+		}
+	}
+	if slot == slotActive && ph.cavernsAdjacent && s.b.has(r, symCavern) {
+		for _, c := range s.b.caverns {
+			if c != r && s.owns(c, p, slot) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Why a region cannot be attacked, whatever the tokens (see block).
+const (
+	okTarget = iota
+	blockOwn
+	blockWater
+	blockImmune
+	blockPeace
+	blockBorder
+	blockAdjacent
+)
+
+// block tells whether army (p, slot) may attack region r whatever its tokens
+// (okTarget) or why not. holds tells whether the army holds any region. It does not
+// format anything: Legal calls it for every region.
+func (s *state) block(p, slot, r int, holds bool) int {
+	g := &s.Regions[r]
+	if s.owns(r, p, slot) {
+		return blockOwn
+	}
+	if s.b.water[r] && !(slot == slotActive && powerRules[s.army(p, slot).Power].seafaring) {
+		return blockWater
+	}
+	if g.Owner >= 0 {
+		if s.immune(r) != "" {
+			return blockImmune
+		}
+		if s.atPeace(p, slot, r) {
+			return blockPeace
+		}
+	}
+	if !s.reachable(p, slot, r, holds) {
+		if !holds {
+			return blockBorder
+		}
+		return blockAdjacent
+	}
+	return okTarget
+}
+
+// targetReason says why army (p, slot) may not attack region r whatever its tokens,
+// or returns "" when it may.
+func (s *state) targetReason(p, slot, r int, holds bool) string {
+	id := s.b.id(r)
+	switch s.block(p, slot, r, holds) {
+	case blockOwn:
+		return fmt.Sprintf("region %d is already held by your %s", id, s.raceName(p, slot))
+	case blockWater:
+		return fmt.Sprintf("region %d is a %s: only a Seafaring race can conquer seas and lakes", id, s.b.terrain[r])
+	case blockImmune:
+		return fmt.Sprintf("region %d is protected by %s", id, s.immune(r))
+	case blockPeace:
+		return fmt.Sprintf("region %d belongs to %s, who made peace with you (Diplomat) until their next turn", id, s.Players[s.Regions[r].Owner].Name)
+	case blockBorder:
+		return fmt.Sprintf("region %d is not a border region: your %s enter the map through a region on the edge of the board or on the shore of a sea that touches it", id, s.raceName(p, slot))
+	case blockAdjacent:
+		return fmt.Sprintf("region %d is not adjacent to your %s", id, s.raceName(p, slot))
+	}
+	return ""
+}
+
+// targets lists the regions army (p, slot) may attack, ignoring tokens.
+func (s *state) targets(p, slot int) []int {
+	holds := s.count(p, slot) > 0
+	var out []int
+	for r := range s.Regions {
+		if s.block(p, slot, r, holds) == okTarget {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// idList formats region indexes as their ids: "4, 7, 9".
+func (s *state) idList(rs []int) string {
+	ids := make([]string, len(rs))
+	for i, r := range rs {
+		ids[i] = s.b.ids[r]
+	}
+	return strings.Join(ids, ", ")
+}
+
+// occupy moves n tokens of army (p, slot) from hand into region r, dealing with the
+// defender: a lost tribe is removed; an enemy (or the player's own declined race)
+// loses one token (Elves none) and takes the rest into hand to redeploy at the end of
+// the attacker's turn; camps go back to their owner, fortresses and lairs are removed.
+func (s *state) occupy(p, slot, r, n int) {
+	g := s.Regions[r]
+	nonEmpty := g.Owner != ownerNone
+	if g.Owner >= 0 {
+		q, qs := int(g.Owner), int(g.Slot)
+		qa := s.army(q, qs)
+		loss := 1
+		if qs == slotActive && raceRules[qa.Race].keepsTokensOnLoss {
+			loss = 0
+		}
+		qa.Hand += int(g.Tokens) - loss
+		if qs == slotActive && q != p {
+			s.T.Attacked |= 1 << q
+		}
+		s.Regions[r] = region{Owner: ownerNone}
+		if qs != slotActive && s.count(q, qs) == 0 {
+			s.removeArmy(q, qs)
+		}
+	}
+	a := s.army(p, slot)
+	a.Hand -= n
+	s.Regions[r] = region{Owner: int8(p), Slot: int8(slot), Tokens: int16(n)}
+	if h := raceRules[a.Race]; h.onConquer != nil {
+		h.onConquer(s, p, slot, r)
+	}
+	s.T.Acted = true
+	if slot == slotActive {
+		s.T.ActiveActed = true
+		if nonEmpty {
+			s.T.NonEmpty++
+			s.T.Conquered = append(s.T.Conquered, int16(r))
+		}
+	}
+}
+
+// vacate empties region r (abandon): tokens go to the owner's hand; pieces that belong
+// to the occupant (fortress, lair, camps, hero, dragon, hole) leave the map.
+func (s *state) vacate(r int) {
+	g := s.Regions[r]
+	if g.Owner >= 0 {
+		s.army(int(g.Owner), int(g.Slot)).Hand += int(g.Tokens)
+	}
+	s.Regions[r] = region{Owner: ownerNone}
+}
+
+// removeArmy takes a declined race off the map for good: its tokens go back to the box,
+// its banner to the bottom of the race stack, a Spirit badge to the used badges.
+func (s *state) removeArmy(p, slot int) {
+	for r := range s.Regions {
+		if s.owns(r, p, slot) {
+			s.Regions[r] = region{Owner: ownerNone}
+		}
+	}
+	a := s.army(p, slot)
+	s.Races = append(slices.Clip(s.Races), a.Race)
+	if a.Power != "" {
+		s.Discard = append(slices.Clip(s.Discard), a.Power)
+	}
+	*a = army{}
+}
+
+// refill tops the offer column up to six combos from the stacks, reshuffling the used
+// power badges when the power stack is empty.
+func (s *state) refill(rng *engine.Rand) error {
+	for len(s.Offer) < offerSize && len(s.Races) > 0 {
+		if len(s.Powers) == 0 {
+			if len(s.Discard) == 0 {
+				return nil
+			}
+			sh, err := rng.Shuffle("powers", s.Discard)
+			if err != nil {
+				return fmt.Errorf("reshuffle the used power badges: %w", err)
+			}
+			s.Powers, s.Discard = sh, nil
+		}
+		s.Offer = append(s.Offer, combo{Race: s.Races[0], Power: s.Powers[0]})
+		s.Races, s.Powers = s.Races[1:], s.Powers[1:]
+	}
+	return nil
+}
+
+// comboTokens is the number of tokens a combo brings: banner + badge (+ attack-only).
+func (s *state) comboTokens(race, power string) int {
+	return s.cat.races[race].Banner + s.cat.powers[power].Badge + raceRules[race].attackOnly
+}

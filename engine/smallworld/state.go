@@ -1,0 +1,356 @@
+package smallworld
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/turnmail/turnmail/engine"
+)
+
+// Army slots of a player: the active race, the declined race, and the declined race
+// that carries the Spirit badge (which does not count towards the one-declined-race
+// limit).
+const (
+	slotActive   = 0
+	slotDeclined = 1
+	slotSpirit   = 2
+	nSlots       = 3
+)
+
+// Region owners that are not players.
+const (
+	ownerNone      int8 = -1
+	ownerLostTribe int8 = -2
+)
+
+// Limits printed in the box.
+const (
+	maxFortresses = 6
+	campsInBox    = 5
+	heroesInBox   = 2
+	holesInBox    = 2
+	startCoins    = 5
+	offerSize     = 6
+)
+
+// Reinforcement die faces.
+var dieFaces = []int{0, 0, 0, 1, 2, 3}
+
+// army is one race of a player: active (slot 0) or declined.
+type army struct {
+	Race  string
+	Power string // "" once declined, except for Spirit
+	Hand  int    // tokens in hand
+	Aside int    // Amazons: attack-only tokens set aside until the next turn
+	Holes int    // Halflings: holes-in-the-ground placed so far
+	Paid  bool   // Wealthy: the one-time bonus was paid
+}
+
+func (a *army) exists() bool { return a.Race != "" }
+
+// player is one seat.
+type player struct {
+	Name   string
+	Coins  int
+	Scored int // coins gained at the end of the player's last turn
+	Armies [nSlots]army
+	// Ally is the player at peace with this Diplomat until its next turn, or -1.
+	Ally int8
+}
+
+// region is the changing part of a board region.
+type region struct {
+	Owner    int8 // player index, ownerNone or ownerLostTribe
+	Slot     int8 // army slot of the owner
+	Tokens   int16
+	Camps    int8
+	Fortress bool
+	Lair     bool
+	Hero     bool
+	Dragon   bool
+	Hole     bool
+}
+
+// combo is a race banner with a power badge in the offer column.
+type combo struct {
+	Race  string
+	Power string
+	Coins int
+}
+
+// readied records tokens taken back into hand at the start of a turn, so that a
+// decline (which must be the first act) can put them back and `done` can return
+// unused tokens where they came from.
+type readied struct {
+	R    int16
+	Slot int8
+	N    int16
+}
+
+// turnInfo is what the current turn has done so far.
+type turnInfo struct {
+	Acted          bool // any command of the turn was applied (decline must come first)
+	ActiveActed    bool // the active race acted (declined Ghouls must conquer before)
+	Closed         bool // conquests are over (redeployment phase)
+	Berserk        int8 // pending Berserk die, -1 when none
+	DragonUsed     bool
+	FortressPlaced bool
+	NonEmpty       int     // occupied regions conquered by the active race (Skeletons)
+	Conquered      []int16 // occupied regions conquered by the active race (Orcs, Pillaging)
+	Attacked       uint8   // bit per player whose active race was attacked (Diplomat)
+	Enchanted      uint8   // bit per player converted by Sorcerers this turn
+	Readied        []readied
+}
+
+// state is an immutable Small World position (Apply works on a copy).
+type state struct {
+	b       *board
+	cat     *catalogue
+	Players []player
+	Regions []region
+	Offer   []combo
+	Races   []string // race stack, top first (never modified in place)
+	Powers  []string // power stack, top first (never modified in place)
+	Discard []string // used power badges (never modified in place)
+	TurnNo  int
+	Cur     int
+	T       turnInfo
+	Pending []int8 // defenders who must redeploy before the next turn starts
+	Over    bool
+	Win     []string
+}
+
+var _ engine.State = (*state)(nil)
+var _ engine.Skipper = (*state)(nil)
+
+// clone returns a copy that Apply may modify. Stacks are copy-on-write.
+func (s *state) clone() *state {
+	n := *s
+	n.Players = slices.Clone(s.Players)
+	n.Regions = slices.Clone(s.Regions)
+	n.Offer = slices.Clone(s.Offer)
+	n.Pending = slices.Clone(s.Pending)
+	n.T.Conquered = slices.Clone(s.T.Conquered)
+	n.T.Readied = slices.Clone(s.T.Readied)
+	return &n
+}
+
+func (s *state) army(p, slot int) *army { return &s.Players[p].Armies[slot] }
+
+func (s *state) owns(r, p, slot int) bool {
+	g := &s.Regions[r]
+	return int(g.Owner) == p && int(g.Slot) == slot
+}
+
+// count returns the number of regions army (p, slot) holds.
+func (s *state) count(p, slot int) int {
+	n := 0
+	for i := range s.Regions {
+		if s.owns(i, p, slot) {
+			n++
+		}
+	}
+	return n
+}
+
+// held lists the region indexes army (p, slot) holds.
+func (s *state) held(p, slot int) []int {
+	var out []int
+	for i := range s.Regions {
+		if s.owns(i, p, slot) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// boardTokens returns the tokens army (p, slot) has on the map.
+func (s *state) boardTokens(p, slot int) int {
+	n := 0
+	for i := range s.Regions {
+		if s.owns(i, p, slot) {
+			n += int(s.Regions[i].Tokens)
+		}
+	}
+	return n
+}
+
+// inPlay returns how many tokens of race are out of the box (map, hands, set aside).
+func (s *state) inPlay(race string) int {
+	for p := range s.Players {
+		for slot := range nSlots {
+			a := s.army(p, slot)
+			if a.Race == race {
+				return s.boardTokens(p, slot) + a.Hand + a.Aside
+			}
+		}
+	}
+	return 0
+}
+
+// ghoulSlot returns the slot of player p's declined race when it may conquer in
+// decline (Ghouls), or -1.
+func (s *state) ghoulSlot(p int) int {
+	for slot := slotDeclined; slot < nSlots; slot++ {
+		if a := s.army(p, slot); a.exists() && raceRules[a.Race].conquersInDecline {
+			return slot
+		}
+	}
+	return -1
+}
+
+func (s *state) playerIndex(name string) int {
+	n := engine.Normalize(name)
+	for i := range s.Players {
+		if engine.Normalize(s.Players[i].Name) == n {
+			return i
+		}
+	}
+	return -1
+}
+
+// regionIndex parses a region id typed by a player.
+func (s *state) regionIndex(word string) (int, error) {
+	id, err := strconv.Atoi(word)
+	if err != nil {
+		return 0, engine.Illegal("%q is not a region number", word)
+	}
+	r, ok := s.b.index[id]
+	if !ok {
+		return 0, engine.Illegal("there is no region %d on this map (regions %s–%s)", id, s.b.ids[0], s.b.ids[len(s.b.ids)-1])
+	}
+	return r, nil
+}
+
+// raceName names army (p, slot) in messages: "Ratmen", "declined Ghouls".
+func (s *state) raceName(p, slot int) string {
+	a := s.army(p, slot)
+	if slot != slotActive {
+		return "declined " + a.Race
+	}
+	return a.Race
+}
+
+// Turn implements engine.State.
+func (s *state) Turn() int { return s.TurnNo }
+
+// Finished implements engine.State.
+func (s *state) Finished() bool { return s.Over }
+
+// Winners implements engine.State.
+func (s *state) Winners() []string { return slices.Clone(s.Win) }
+
+// ToAct implements engine.State: the current player, or the defenders who must place
+// tokens in hand after the attacker's turn.
+func (s *state) ToAct() []string {
+	if s.Over {
+		return nil
+	}
+	if len(s.Pending) > 0 {
+		out := make([]string, len(s.Pending))
+		for i, q := range s.Pending {
+			out[i] = s.Players[q].Name
+		}
+		return out
+	}
+	return []string{s.Players[s.Cur].Name}
+}
+
+// Hash implements engine.State: a digest of a canonical text encoding of the whole
+// state (every field, in a fixed order).
+func (s *state) Hash() string {
+	return engine.HashJSON(string(s.canon(make([]byte, 0, 1024))))
+}
+
+func appendInt(buf []byte, v int) []byte {
+	buf = strconv.AppendInt(buf, int64(v), 10)
+	return append(buf, ',')
+}
+
+func appendBool(buf []byte, v bool) []byte {
+	if v {
+		return append(buf, '1')
+	}
+	return append(buf, '0')
+}
+
+func appendStrs(buf []byte, v []string) []byte {
+	buf = append(buf, '[')
+	for _, x := range v {
+		buf = append(buf, x...)
+		buf = append(buf, ';')
+	}
+	return append(buf, ']')
+}
+
+func (s *state) canon(buf []byte) []byte {
+	buf = append(buf, s.b.name...)
+	buf = append(buf, '|')
+	buf = appendInt(buf, s.TurnNo)
+	buf = appendInt(buf, s.Cur)
+	buf = appendBool(buf, s.Over)
+	buf = appendStrs(buf, s.Win)
+	for _, p := range s.Players {
+		buf = append(buf, "|P"...)
+		buf = append(buf, p.Name...)
+		buf = append(buf, ';')
+		buf = appendInt(buf, p.Coins)
+		buf = appendInt(buf, p.Scored)
+		buf = appendInt(buf, int(p.Ally))
+		for _, a := range p.Armies {
+			buf = append(buf, a.Race...)
+			buf = append(buf, '/')
+			buf = append(buf, a.Power...)
+			buf = append(buf, '/')
+			buf = appendInt(buf, a.Hand)
+			buf = appendInt(buf, a.Aside)
+			buf = appendInt(buf, a.Holes)
+			buf = appendBool(buf, a.Paid)
+		}
+	}
+	buf = append(buf, "|R"...)
+	for _, g := range s.Regions {
+		buf = appendInt(buf, int(g.Owner))
+		buf = appendInt(buf, int(g.Slot))
+		buf = appendInt(buf, int(g.Tokens))
+		buf = appendInt(buf, int(g.Camps))
+		for _, f := range [...]bool{g.Fortress, g.Lair, g.Hero, g.Dragon, g.Hole} {
+			buf = appendBool(buf, f)
+		}
+		buf = append(buf, ';')
+	}
+	buf = append(buf, "|O"...)
+	for _, c := range s.Offer {
+		buf = append(buf, c.Race...)
+		buf = append(buf, '/')
+		buf = append(buf, c.Power...)
+		buf = append(buf, '/')
+		buf = appendInt(buf, c.Coins)
+	}
+	buf = appendStrs(buf, s.Races)
+	buf = appendStrs(buf, s.Powers)
+	buf = appendStrs(buf, s.Discard)
+	t := &s.T
+	buf = append(buf, "|T"...)
+	for _, f := range [...]bool{t.Acted, t.ActiveActed, t.Closed, t.DragonUsed, t.FortressPlaced} {
+		buf = appendBool(buf, f)
+	}
+	buf = appendInt(buf, int(t.Berserk))
+	buf = appendInt(buf, t.NonEmpty)
+	buf = appendInt(buf, int(t.Attacked))
+	buf = appendInt(buf, int(t.Enchanted))
+	for _, c := range t.Conquered {
+		buf = appendInt(buf, int(c))
+	}
+	buf = append(buf, ';')
+	for _, r := range t.Readied {
+		buf = appendInt(buf, int(r.R))
+		buf = appendInt(buf, int(r.Slot))
+		buf = appendInt(buf, int(r.N))
+	}
+	buf = append(buf, "|W"...)
+	for _, q := range s.Pending {
+		buf = appendInt(buf, int(q))
+	}
+	return buf
+}

@@ -1,0 +1,319 @@
+package smallworld
+
+import (
+	"slices"
+)
+
+// startTurn begins player p's turn: peace made by p ends, and troops are readied —
+// all active tokens but one per region go back to hand (declined Ghouls too, since
+// they play as if active), and Amazons get their attack-only tokens back.
+func (s *state) startTurn(p int) {
+	s.Cur = p
+	s.T = turnInfo{Berserk: -1}
+	pl := &s.Players[p]
+	pl.Ally = -1
+	for slot := range nSlots {
+		a := &pl.Armies[slot]
+		if !a.exists() || (slot != slotActive && !raceRules[a.Race].conquersInDecline) {
+			continue
+		}
+		for r := range s.Regions {
+			g := &s.Regions[r]
+			if s.owns(r, p, slot) && g.Tokens > 1 {
+				n := g.Tokens - 1
+				a.Hand += int(n)
+				g.Tokens = 1
+				s.T.Readied = append(s.T.Readied, readied{R: int16(r), Slot: int8(slot), N: n})
+			}
+		}
+		if slot == slotActive {
+			a.Hand += a.Aside
+			a.Aside = 0
+		}
+	}
+}
+
+// closeConquests ends the conquest phase of the current turn (first redeployment-phase
+// command, the reinforcement roll, `done`); Skeletons get their extra tokens.
+func (s *state) closeConquests() {
+	if s.T.Closed {
+		return
+	}
+	s.T.Closed = true
+	s.T.ActiveActed = true
+	s.T.Berserk = -1
+	a := s.army(s.Cur, slotActive)
+	if h := raceRules[a.Race]; a.exists() && h.reinforce != nil {
+		a.Hand += h.reinforce(s, s.Cur)
+	}
+}
+
+// handTarget is how many tokens army (p, slot) keeps in hand after redeployment:
+// Amazons set their attack-only tokens aside at the end of their own turn's
+// redeployment (as many as they can while leaving one per region), everyone else
+// places everything.
+func (s *state) handTarget(p, slot int) int {
+	a := s.army(p, slot)
+	h := raceRules[a.Race]
+	if slot != slotActive || h.attackOnly == 0 || len(s.Pending) > 0 || p != s.Cur {
+		return 0
+	}
+	k := s.count(p, slot)
+	if k == 0 {
+		return 0
+	}
+	return min(h.attackOnly, a.Hand+s.boardTokens(p, slot)-k)
+}
+
+// autoPlace brings army (p, slot)'s hand to target without asking: tokens first go
+// back to the regions they were readied from at the start of the turn, then one at a
+// time to the region with the fewest tokens (lowest id first); when the hand is below
+// target (Amazons), tokens are taken from the regions with the most (highest id first),
+// never the last one of a region. Without regions the hand stays as it is.
+func (s *state) autoPlace(p, slot, target int) {
+	a := s.army(p, slot)
+	held := s.held(p, slot)
+	if len(held) == 0 {
+		return
+	}
+	if p == s.Cur && len(s.Pending) == 0 {
+		for _, e := range s.T.Readied {
+			if a.Hand <= target {
+				break
+			}
+			if int(e.Slot) == slot && s.owns(int(e.R), p, slot) {
+				n := min(int(e.N), a.Hand-target)
+				s.Regions[e.R].Tokens += int16(n)
+				a.Hand -= n
+			}
+		}
+	}
+	for a.Hand > target {
+		best := held[0]
+		for _, r := range held[1:] {
+			if s.Regions[r].Tokens < s.Regions[best].Tokens {
+				best = r
+			}
+		}
+		s.Regions[best].Tokens++
+		a.Hand--
+	}
+	for a.Hand < target {
+		best := -1
+		for _, r := range held {
+			if s.Regions[r].Tokens > 1 && (best < 0 || s.Regions[r].Tokens >= s.Regions[best].Tokens) {
+				best = r
+			}
+		}
+		if best < 0 {
+			return
+		}
+		s.Regions[best].Tokens--
+		a.Hand++
+	}
+}
+
+// finishTurn ends player p's normal turn (`done`, or Stout's `decline`): tokens left
+// in hand are placed automatically, Amazons set theirs aside, coins are scored, and a
+// Stout race then goes into decline.
+func (s *state) finishTurn(p int, thenDecline bool) {
+	s.closeConquests()
+	for slot := range nSlots {
+		if a := s.army(p, slot); a.exists() {
+			if t := s.handTarget(p, slot); a.Hand != t {
+				s.autoPlace(p, slot, t)
+			}
+		}
+	}
+	if a := s.army(p, slotActive); a.exists() && s.count(p, slotActive) > 0 && raceRules[a.Race].attackOnly > 0 {
+		a.Aside, a.Hand = a.Hand, 0
+	}
+	s.score(p)
+	if thenDecline {
+		s.declineActive(p)
+	}
+	s.endTurn()
+}
+
+// declineTurn is the decline that takes the whole turn: readied tokens go back where
+// they were, the race goes into decline, and the player scores.
+func (s *state) declineTurn(p int) {
+	for _, e := range s.T.Readied {
+		s.Regions[e.R].Tokens += e.N
+		s.army(p, int(e.Slot)).Hand -= int(e.N)
+	}
+	s.T.Readied = nil
+	s.declineActive(p)
+	s.score(p)
+	s.endTurn()
+}
+
+// declineActive puts player p's active race into decline: one token stays in each
+// region (Ghouls keep all), the rest and any attack-only tokens go back to the box;
+// the badge is discarded (Spirit stays with its race); heroes, dragon, camps and holes
+// leave the map while lairs and fortresses stay. A previous declined race (not the
+// Spirit one) leaves the map first.
+func (s *state) declineActive(p int) {
+	pl := &s.Players[p]
+	a := pl.Armies[slotActive]
+	dest := slotDeclined
+	if powerRules[a.Power].spirit {
+		dest = slotSpirit
+	}
+	if pl.Armies[dest].exists() {
+		s.removeArmy(p, dest)
+	}
+	keepAll := raceRules[a.Race].keepAllInDecline
+	for r := range s.Regions {
+		g := &s.Regions[r]
+		if !s.owns(r, p, slotActive) {
+			continue
+		}
+		g.Slot = int8(dest)
+		if !keepAll {
+			g.Tokens = 1
+		}
+		g.Hero, g.Dragon, g.Hole, g.Camps = false, false, false, 0
+	}
+	a.Hand, a.Aside, a.Holes = 0, 0, 0
+	if !powerRules[a.Power].spirit {
+		if a.Power != "" {
+			s.Discard = append(slices.Clip(s.Discard), a.Power)
+		}
+		a.Power = ""
+	}
+	pl.Armies[dest] = a
+	pl.Armies[slotActive] = army{}
+	pl.Ally = -1
+	if s.count(p, dest) == 0 {
+		s.removeArmy(p, dest)
+	}
+}
+
+// endTurn runs after the current player's turn: defenders with tokens in hand and one
+// region get them placed there, those with more regions must redeploy (ToAct), and
+// then the next turn starts — or the game ends after the last turn.
+func (s *state) endTurn() {
+	p := s.Cur
+	n := len(s.Players)
+	s.Pending = nil
+	for i := 1; i < n; i++ {
+		q := (p + i) % n
+		if s.needsRedeploy(q) {
+			s.Pending = append(s.Pending, int8(q))
+		}
+	}
+	if p == n-1 && s.TurnNo >= s.b.turns {
+		s.finish()
+		return
+	}
+	if len(s.Pending) == 0 {
+		s.advance()
+	}
+}
+
+// needsRedeploy places what needs no decision for player q (one region) and reports
+// whether q still has tokens in hand to place on several regions.
+func (s *state) needsRedeploy(q int) bool {
+	needs := false
+	for slot := range nSlots {
+		a := s.army(q, slot)
+		if !a.exists() || a.Hand == 0 {
+			continue
+		}
+		switch s.count(q, slot) {
+		case 0: // active race without regions: keeps them for its next first conquest
+		case 1:
+			s.autoPlace(q, slot, 0)
+		default:
+			needs = true
+		}
+	}
+	return needs
+}
+
+// defenderDone removes q from the pending defenders once everything is placed, and
+// starts the next turn when nobody is left.
+func (s *state) defenderDone(q int) {
+	if s.needsRedeploy(q) {
+		return
+	}
+	s.Pending = slices.DeleteFunc(s.Pending, func(x int8) bool { return int(x) == q })
+	if len(s.Pending) == 0 {
+		s.advance()
+	}
+}
+
+func (s *state) advance() {
+	next := (s.Cur + 1) % len(s.Players)
+	if next == 0 {
+		s.TurnNo++
+	}
+	s.startTurn(next)
+}
+
+// finish ends the game: tokens defenders still hold are placed automatically (they
+// only matter for the tie-break), and the winners are those with the most coins, ties
+// broken by the most race tokens on the map (active and declined).
+func (s *state) finish() {
+	for _, q := range s.Pending {
+		for slot := range nSlots {
+			if a := s.army(int(q), slot); a.exists() && a.Hand > 0 {
+				s.autoPlace(int(q), slot, 0)
+			}
+		}
+	}
+	s.Pending = nil
+	s.Over = true
+	s.T = turnInfo{Berserk: -1}
+	best, bestTokens := -1, -1
+	s.Win = nil
+	for p := range s.Players {
+		c, t := s.Players[p].Coins, s.mapTokens(p)
+		switch {
+		case c > best || (c == best && t > bestTokens):
+			best, bestTokens = c, t
+			s.Win = []string{s.Players[p].Name}
+		case c == best && t == bestTokens:
+			s.Win = append(s.Win, s.Players[p].Name)
+		}
+	}
+}
+
+// mapTokens counts player p's race tokens on the map, active and declined (the
+// tie-break); lost tribes, tokens in hand and Amazons set aside do not count.
+func (s *state) mapTokens(p int) int {
+	n := 0
+	for slot := range nSlots {
+		n += s.boardTokens(p, slot)
+	}
+	return n
+}
+
+// score pays player p at the end of their turn: one coin per region of every race they
+// have on the map, plus race bonuses (active race, or in decline where the banner
+// says so) and the active race's power bonus.
+func (s *state) score(p int) {
+	total := 0
+	for r := range s.Regions {
+		if int(s.Regions[r].Owner) == p {
+			total++
+		}
+	}
+	for slot := range nSlots {
+		a := s.army(p, slot)
+		if !a.exists() {
+			continue
+		}
+		if h := raceRules[a.Race]; h.bonus != nil && (slot == slotActive || h.bonusInDecline) {
+			total += h.bonus(s, p, slot)
+		}
+		if slot == slotActive {
+			if h := powerRules[a.Power]; h.bonus != nil {
+				total += h.bonus(s, p)
+			}
+		}
+	}
+	s.Players[p].Coins += total
+	s.Players[p].Scored = total
+}
