@@ -131,7 +131,8 @@ func New(ctx context.Context, c *config.Config, opts Options) (*Daemon, error) {
 	d.imapOpts = imapwatch.Options{
 		Addr: c.IMAP.Addr, Username: c.IMAP.Username, Password: c.IMAP.Password,
 		Security: c.IMAP.Security, Mailbox: c.IMAP.Mailbox, PollInterval: c.IMAP.PollInterval,
-		MoveProcessed: c.IMAP.Processed, MoveRejected: c.IMAP.Rejected, Logger: opts.Logger,
+		MoveTo:  imapwatch.MoveTo{Processed: c.IMAP.Processed, Rejected: c.IMAP.Rejected},
+		MaxSize: 2 * c.Limits.MaxMessageBytes, Logger: opts.Logger,
 	}
 	d.smtpOpts = smtpsend.Options{
 		Addr: c.SMTP.Addr, Security: c.SMTP.Security, Username: c.SMTP.Username, Password: c.SMTP.Password,
@@ -181,6 +182,11 @@ func (d *Daemon) Run(ctx context.Context) error {
 		d.log.Info("processed mail stored before the last stop", "count", n)
 	}
 	handler := func(ctx context.Context, m imapwatch.Fetched) (imapwatch.Disposition, error) {
+		if m.Truncated {
+			// Far over the size limit: not worth storing; moved aside, never answered.
+			d.log.Warn("mail too large, rejected unread", "uid", m.UID, "size", m.Size)
+			return imapwatch.Rejected, nil
+		}
 		res, err := d.Service.Receive(ctx, store.InboxMsg{Mailbox: m.Mailbox, UIDValidity: m.UIDValidity, UID: m.UID, Raw: m.Raw})
 		if err != nil {
 			return imapwatch.Keep, err

@@ -18,8 +18,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/emersion/go-smtp"
-
 	"github.com/turnmail/turnmail/config"
 	"github.com/turnmail/turnmail/daemon"
 	"github.com/turnmail/turnmail/engine"
@@ -99,7 +97,7 @@ func TestCrashSafety(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns daemon processes")
 	}
-	const moves = 60
+	const moves = 80
 	dir := t.TempDir()
 	db := filepath.Join(dir, "turnmail.db")
 	imapAddr, smtpAddr := freeAddr(t), freeAddr(t)
@@ -171,7 +169,7 @@ func TestCrashSafety(t *testing.T) {
 			select {
 			case <-stopKiller:
 				return
-			case <-time.After(time.Duration(50+rng.IntN(400)) * time.Millisecond):
+			case <-time.After(time.Duration(40+rng.IntN(160)) * time.Millisecond):
 			}
 			mu.Lock()
 			_ = child.Process.Kill()
@@ -194,7 +192,7 @@ func TestCrashSafety(t *testing.T) {
 		msg := fmt.Sprintf("From: %s@%s\r\nTo: %s\r\nSubject: move\r\nMessage-ID: <%s>\r\n\r\nadd %d\r\n", p, domain, replyTo[p], id, n)
 		deadline := time.Now().Add(waitLimit)
 		for {
-			err := smtp.SendMail(smtpAddr, nil, p+"@"+domain, []string{replyTo[p]}, strings.NewReader(msg))
+			err := sendPlain(smtpAddr, p+"@"+domain, []string{replyTo[p]}, strings.NewReader(msg))
 			if err == nil {
 				break
 			}
@@ -203,10 +201,14 @@ func TestCrashSafety(t *testing.T) {
 			}
 			time.Sleep(30 * time.Millisecond)
 		}
+		time.Sleep(time.Duration(5+i%20) * time.Millisecond) // spread the burst over the kills
 	}
 	close(stopKiller)
 	<-killerDone
 	t.Logf("daemon killed %d times during the burst", kills)
+	if kills < 3 {
+		t.Fatalf("the daemon was killed only %d times; the burst was too short to test anything", kills)
+	}
 
 	// Let the last daemon finish the work, then stop it cleanly.
 	st, err = daemon.OpenStore(ctx, c)

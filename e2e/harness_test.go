@@ -195,7 +195,7 @@ func (h *harness) rawMail(id, from, to, subject, body string, extra ...string) [
 
 func (h *harness) sendRaw(from, to string, msg []byte) {
 	h.t.Helper()
-	if err := smtp.SendMail(h.smtpAddr, nil, from, []string{to}, strings.NewReader(string(msg))); err != nil {
+	if err := sendPlain(h.smtpAddr, from, []string{to}, strings.NewReader(string(msg))); err != nil {
 		h.t.Fatalf("send mail %s → %s: %v", from, to, err)
 	}
 }
@@ -362,4 +362,17 @@ func firstConcrete(lines []string, verb string) string {
 		}
 	}
 	return ""
+}
+
+// sendPlain delivers one message over plain SMTP (loopback servers offer no TLS).
+func sendPlain(addr, from string, to []string, r io.Reader) error {
+	c, err := smtp.Dial(addr)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if err := c.SendMail(from, to, r); err != nil {
+		return err
+	}
+	return c.Quit()
 }

@@ -40,6 +40,7 @@ func (s *state) closeConquests() {
 		return
 	}
 	s.T.Closed = true
+	s.T.Acted = true
 	s.T.ActiveActed = true
 	s.T.Berserk = -1
 	a := s.army(s.Cur, slotActive)

@@ -413,7 +413,10 @@ func (s *session) Poll(w *imapserver.UpdateWriter, allowExpunge bool) error {
 // before each Poll: any update queued after that closes the channel.
 func (s *session) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
 	if s.sel == nil {
-		<-stop
+		select {
+		case <-stop:
+		case <-s.srv.ctx.Done():
+		}
 		return nil
 	}
 	for {

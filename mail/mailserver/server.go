@@ -22,6 +22,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"strings"
@@ -58,6 +59,9 @@ type Options struct {
 	Logger *slog.Logger
 	// MaxMessageBytes limits the size of a message over SMTP and APPEND.
 	MaxMessageBytes int64
+	// DebugWriter, if set, receives a trace of both protocols, passwords
+	// included.
+	DebugWriter io.Writer
 }
 
 func (o *Options) withDefaults() Options {
@@ -176,6 +180,7 @@ func (s *Server) Start(ctx context.Context) error {
 		Caps:         imapCaps,
 		Logger:       printfLogger{s.logger.With("proto", "imap")},
 		InsecureAuth: true,
+		DebugWriter:  s.opts.DebugWriter,
 	})
 	s.smtpSrv = smtp.NewServer(smtp.BackendFunc(s.newSMTPSession))
 	s.smtpSrv.Domain = s.opts.Domain
@@ -185,6 +190,7 @@ func (s *Server) Start(ctx context.Context) error {
 	s.smtpSrv.ReadTimeout = 5 * time.Minute
 	s.smtpSrv.WriteTimeout = time.Minute
 	s.smtpSrv.ErrorLog = printfLogger{s.logger.With("proto", "smtp")}
+	s.smtpSrv.Debug = s.opts.DebugWriter
 
 	s.imapAddr, s.smtpAddr = imapLn.Addr(), smtpLn.Addr()
 	s.started = true

@@ -606,8 +606,6 @@ func TestServer_ConcurrentClients(t *testing.T) {
 	}
 
 	// a flags and moves the first message; b learns it on its next command.
-	flags := make(chan []imap.Flag, 1)
-	_ = flags
 	if err := a.Create("Processed", nil).Wait(); err != nil {
 		t.Fatal(err)
 	}

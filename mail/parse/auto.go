@@ -102,7 +102,7 @@ func autoReason(m *Message, c content) string {
 		return "disposition notification"
 	}
 	senders := []string{m.From.Address, m.ReturnPath}
-	for _, s := range bareAddresses(&m.Header, "Sender") {
+	for _, s := range bareAddresses(&m.Header, "Sender", true) {
 		senders = append(senders, s)
 	}
 	for _, s := range senders {

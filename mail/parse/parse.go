@@ -35,7 +35,9 @@ type Options struct {
 type Address struct {
 	// Name is the display name, decoded; it may be empty.
 	Name string
-	// Address is the addr-spec, lower-cased ("alice@example.org").
+	// Address is the addr-spec. The domain is always lower-cased; the local part
+	// is lower-cased for senders (From, Reply-To, Return-Path) and kept as sent
+	// for recipients, whose local part may carry a case-sensitive reply token.
 	Address string
 }
 
@@ -66,10 +68,11 @@ type Message struct {
 	ReplyTo []Address
 	// To and Cc hold the visible recipients.
 	To, Cc []Address
-	// DeliveredTo holds every Delivered-To address (lower-cased), top first:
-	// where a server rewrote the recipient, the original plus-address is here.
+	// DeliveredTo holds every Delivered-To address, top (latest) first: where a
+	// server rewrote the recipient, the original plus-address is here. Domains are
+	// lower-cased, local parts kept as sent.
 	DeliveredTo []string
-	// OriginalTo holds every X-Original-To address (lower-cased).
+	// OriginalTo holds every X-Original-To address, like DeliveredTo.
 	OriginalTo []string
 	// ReturnPath is the Return-Path address (lower-cased), "<>" for the null
 	// reverse path of bounces, empty if the header is missing.
@@ -112,7 +115,8 @@ type Message struct {
 }
 
 // Recipients returns every recipient-ish address the mail carries — To, Cc,
-// Delivered-To and X-Original-To — lower-cased, without duplicates, in that order.
+// Delivered-To and X-Original-To — without duplicates, in that order (domains
+// lower-cased, local parts as sent).
 // The authentication layer looks for its reply token among them.
 func (m *Message) Recipients() []string {
 	var out []string
@@ -158,12 +162,12 @@ func Parse(raw []byte, opts *Options) (*Message, error) {
 		m.IsDSN = true
 	}
 	if text := strings.Join(content.plain, "\n"); strings.TrimSpace(text) != "" {
-		m.Body = normalizeNewlines(text)
+		m.Body = cleanText(text)
 	} else if len(content.html) > 0 {
-		m.Body = HTMLToText(strings.Join(content.html, "\n"))
+		m.Body = cleanText(HTMLToText(strings.Join(content.html, "\n")))
 		m.BodyHTML = true
 	} else {
-		m.Body = normalizeNewlines(text)
+		m.Body = cleanText(text)
 	}
 	m.Auto = autoReason(m, content)
 	m.Reply = ExtractReply(m.Body)
@@ -184,18 +188,18 @@ func (m *Message) readHeaders() {
 	}
 	m.References = msgIDList(h, "References")
 
-	if from := addressList(h, "From"); len(from) > 0 {
+	if from := addressList(h, "From", true); len(from) > 0 {
 		m.From = from[0]
 	}
-	m.ReplyTo = addressList(h, "Reply-To")
-	m.To = addressList(h, "To")
-	m.Cc = addressList(h, "Cc")
-	m.DeliveredTo = bareAddresses(h, "Delivered-To")
-	m.OriginalTo = bareAddresses(h, "X-Original-To")
+	m.ReplyTo = addressList(h, "Reply-To", true)
+	m.To = addressList(h, "To", false)
+	m.Cc = addressList(h, "Cc", false)
+	m.DeliveredTo = bareAddresses(h, "Delivered-To", false)
+	m.OriginalTo = bareAddresses(h, "X-Original-To", false)
 	if rp := strings.TrimSpace(h.Get("Return-Path")); rp != "" {
 		if strings.ReplaceAll(rp, " ", "") == "<>" {
 			m.ReturnPath = "<>"
-		} else if a := bareAddresses(h, "Return-Path"); len(a) > 0 {
+		} else if a := bareAddresses(h, "Return-Path", true); len(a) > 0 {
 			m.ReturnPath = a[0]
 		}
 	}
@@ -255,8 +259,9 @@ func looseMsgID(v string) string {
 }
 
 // addressList parses every field named key as an address list. When the strict
-// parser fails, addresses are picked out of the decoded text.
-func addressList(h *mail.Header, key string) []Address {
+// parser fails, addresses are picked out of the decoded text. lower lower-cases
+// the local parts too.
+func addressList(h *mail.Header, key string, lower bool) []Address {
 	var out []Address
 	fields := h.FieldsByKey(key)
 	for fields.Next() {
@@ -266,7 +271,7 @@ func addressList(h *mail.Header, key string) []Address {
 				if a.Address == "" {
 					continue
 				}
-				out = append(out, Address{Name: strings.TrimSpace(a.Name), Address: strings.ToLower(a.Address)})
+				out = append(out, Address{Name: strings.TrimSpace(a.Name), Address: canonicalAddress(a.Address, lower)})
 			}
 			continue
 		}
@@ -274,7 +279,7 @@ func addressList(h *mail.Header, key string) []Address {
 		if err != nil {
 			text = v
 		}
-		for _, a := range looseAddresses(text) {
+		for _, a := range looseAddresses(text, lower) {
 			out = append(out, Address{Address: a})
 		}
 	}
@@ -282,32 +287,56 @@ func addressList(h *mail.Header, key string) []Address {
 }
 
 // bareAddresses parses every field named key as one addr-spec each (Delivered-To,
-// X-Original-To, Return-Path), lower-cased.
-func bareAddresses(h *mail.Header, key string) []string {
+// X-Original-To, Return-Path, Sender).
+func bareAddresses(h *mail.Header, key string, lower bool) []string {
 	var out []string
 	fields := h.FieldsByKey(key)
 	for fields.Next() {
 		v := fields.Value()
 		if a, err := mail.ParseAddress(v); err == nil && a.Address != "" {
-			out = append(out, strings.ToLower(a.Address))
+			out = append(out, canonicalAddress(a.Address, lower))
 			continue
 		}
-		out = append(out, looseAddresses(v)...)
+		out = append(out, looseAddresses(v, lower)...)
 	}
 	return out
 }
 
+// canonicalAddress lower-cases the domain of addr, and its local part when lower.
+func canonicalAddress(addr string, lower bool) string {
+	if lower {
+		return strings.ToLower(addr)
+	}
+	i := strings.LastIndexByte(addr, '@')
+	if i < 0 {
+		return addr
+	}
+	return addr[:i+1] + strings.ToLower(addr[i+1:])
+}
+
 // looseAddresses picks everything that looks like local@domain out of s.
-func looseAddresses(s string) []string {
+func looseAddresses(s string, lower bool) []string {
 	var out []string
 	for _, f := range strings.FieldsFunc(s, func(r rune) bool {
 		return strings.ContainsRune(" \t\r\n<>,;\"'()[]", r)
 	}) {
 		if i := strings.IndexByte(f, '@'); i > 0 && i < len(f)-1 {
-			out = append(out, strings.ToLower(strings.TrimSuffix(f, ".")))
+			out = append(out, canonicalAddress(strings.TrimSuffix(f, "."), lower))
 		}
 	}
 	return out
+}
+
+// cleanText normalises line ends to LF and removes a byte-order mark and control
+// characters other than tab and newline.
+func cleanText(s string) string {
+	s = strings.TrimPrefix(normalizeNewlines(s), "\ufeff")
+	return strings.Map(func(r rune) rune {
+		if (r < 0x20 && r != '\t' && r != '\n') || r == 0x7f {
+			return -1
+		}
+		return r
+	}, s)
 }
 
 // normalizeNewlines turns CRLF and CR line ends into LF.

@@ -86,23 +86,21 @@ var separatorPatterns = []*regexp.Regexp{
 }
 
 // Header-block keys (Outlook, Apple Mail, webmail "From:/Sent:/To:/Subject:"
-// blocks), lower case, by role. A block needs a from key and at least one other
-// known key within headerBlockSpan lines.
+// blocks), lower case, by role. A block starts with a from key and has, within
+// headerBlockSpan lines, a date key, or an address in the from line and a to or
+// subject key (so that "From: region 3" / "To: region 5" in prose is no block).
 var (
 	fromKeys = keySet("from", "de", "von", "da", "van", "fra", "från", "od", "от", "от кого",
 		"lähettäjä", "feladó", "remetente", "expéditeur", "mittente", "afzender", "avsändare",
 		"afsender", "nadawca", "发件人", "寄件者", "差出人")
-	otherKeys = keySet(
-		// sent / date
-		"sent", "date", "envoyé", "envoyé le", "gesendet", "datum", "inviato", "data",
-		"verzonden", "sendt", "skickat", "enviado", "enviada", "enviado el", "enviada em",
-		"fecha", "отправлено", "дата", "dato", "lähetetty", "päivämäärä", "wysłano",
-		"wysłane", "odesláno", "发送时间", "日期", "送信日時", "message du", "date d'envoi",
-		// to / cc
-		"to", "à", "a", "an", "aan", "til", "till", "para", "кому", "vastaanottaja", "do",
-		"komu", "收件人", "宛先", "destinataire", "destinatario", "cc", "copie", "copie à",
-		"kopie", "kopio", "копия", "抄送",
-		// subject
+	dateKeys = keySet("sent", "date", "envoyé", "envoyé le", "gesendet", "datum", "inviato",
+		"data", "verzonden", "sendt", "skickat", "enviado", "enviada", "enviado el",
+		"enviada em", "fecha", "отправлено", "дата", "dato", "lähetetty", "päivämäärä",
+		"wysłano", "wysłane", "odesláno", "发送时间", "日期", "送信日時", "message du",
+		"date d'envoi")
+	toKeys = keySet("to", "à", "a", "an", "aan", "til", "till", "para", "кому",
+		"vastaanottaja", "do", "komu", "收件人", "宛先", "destinataire", "destinatario", "cc",
+		"copie", "copie à", "kopie", "kopio", "копия", "抄送",
 		"subject", "objet", "betreff", "oggetto", "onderwerp", "emne", "ämne", "asunto",
 		"assunto", "тема", "aihe", "temat", "předmět", "主题", "件名", "sujet", "tárgy")
 )
@@ -400,12 +398,19 @@ func (e *extractor) headerBlockAt(i int) int {
 	if !fromKeys[headerKey(e.lines[i])] {
 		return -1
 	}
+	hasAddress := strings.Contains(e.lines[i], "@")
 	found := false
 	for j := i + 1; j < len(e.lines) && j <= i+headerBlockSpan; j++ {
 		if e.lines[j] == "" {
 			break
 		}
-		if otherKeys[headerKey(e.lines[j])] {
+		key := headerKey(e.lines[j])
+		if key == "" && !found {
+			// A continuation of the from line (a long address wrapped).
+			hasAddress = hasAddress || strings.Contains(e.lines[j], "@")
+			continue
+		}
+		if dateKeys[key] || (toKeys[key] && hasAddress) {
 			found = true
 			break
 		}
@@ -414,7 +419,7 @@ func (e *extractor) headerBlockAt(i int) int {
 		return -1
 	}
 	start := i
-	for start > 0 && start > i-headerBlockSpan && otherKeys[headerKey(e.lines[start-1])] {
+	for start > 0 && start > i-headerBlockSpan && dateKeys[headerKey(e.lines[start-1])] {
 		start--
 	}
 	return start

@@ -1,0 +1,43 @@
+package smallworld
+
+import "slices"
+
+// Legal implements engine.State: every command player may give now. Redeployment,
+// encampments and heroes are combinatorial and listed as patterns (engine.IsPattern).
+func (s *state) Legal(player string) []string {
+	p := s.playerIndex(player)
+	if p < 0 || s.Over {
+		return nil
+	}
+	if len(s.Pending) > 0 {
+		if !slices.Contains(s.Pending, int8(p)) {
+			return nil
+		}
+	} else if p != s.Cur {
+		return nil
+	}
+	out := make([]string, 0, 32)
+	for _, v := range verbs {
+		out = v.legal(s, p, out)
+	}
+	return out
+}
+
+// SkipCommands implements engine.Skipper: a player who misses the deadline ends the
+// turn with `done` (tokens in hand are placed automatically, see autoPlace), after
+// picking the free combo at position 1 when they have no active race; a defender who
+// misses it has their tokens placed automatically (`done`).
+func (s *state) SkipCommands(player string) []string {
+	p := s.playerIndex(player)
+	switch {
+	case p < 0 || s.Over:
+		return nil
+	case s.defending(p):
+		return []string{"done"}
+	case !s.ownTurn(p):
+		return nil
+	case !s.army(p, slotActive).exists():
+		return []string{"pick 1", "done"}
+	}
+	return []string{"done"}
+}

@@ -1,0 +1,397 @@
+package smallworld
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/turnmail/turnmail/engine"
+)
+
+var soak = flag.Bool("soak", false, "run the long self-play soak (also TURNMAIL_SOAK=1)")
+
+var registry = engine.Registry{"smallworld": Game{}}
+
+var boardNames = []string{"smallworld-2p", "smallworld-3p", "smallworld-4p", "smallworld-5p"}
+
+// TestSelfPlay plays seeded games with random legal commands to the end, checking
+// the invariants after every command and replay determinism at the end.
+func TestSelfPlay(t *testing.T) {
+	games := 40
+	if *soak || os.Getenv("TURNMAIL_SOAK") == "1" {
+		games = 1500
+	}
+	for i := range games {
+		players := 2 + i%4
+		board := boardNames[(i/4)%4]
+		seed := int64(1000 + i)
+		t.Run(fmt.Sprintf("%dp-%s-%d", players, board, seed), func(t *testing.T) {
+			a := selfPlay(t, seed, players, board, true)
+			s, err := engine.Replay(registry, a, -1)
+			if err != nil {
+				t.Fatalf("replay: %v", err)
+			}
+			if !s.Finished() {
+				t.Fatalf("replayed game is not finished")
+			}
+			if got, want := s.Hash(), a.Events[len(a.Events)-1].Hash; got != want {
+				t.Fatalf("replay hash %s, recorded %s", got, want)
+			}
+		})
+	}
+}
+
+// selfPlay plays one game and returns its archive (hashes and outcomes recorded).
+func selfPlay(t testing.TB, seed int64, players int, board string, check bool) *engine.Archive {
+	names := []string{"alice", "bob", "carol", "dave", "erin"}[:players]
+	a := &engine.Archive{Format: engine.ArchiveFormat, Game: "smallworld",
+		Options: map[string]json.RawMessage{"map": json.RawMessage(strconv.Quote(board))},
+		Setup:   json.RawMessage(fmt.Sprintf(`{"seed": %d}`, seed))}
+	for _, n := range names {
+		a.Players = append(a.Players, engine.Player{Name: n})
+	}
+	setup, err := a.SetupOf()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, outcomes, err := engine.Start(Game{}, setup, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.SetupOutcomes = outcomes
+	r := rand.New(rand.NewPCG(uint64(seed), 7))
+	for step := 0; !st.Finished(); step++ {
+		if step > 20000 {
+			t.Fatalf("game does not end after %d commands", step)
+		}
+		toAct := st.ToAct()
+		if len(toAct) == 0 {
+			t.Fatalf("nobody to act in an unfinished game")
+		}
+		who := toAct[r.IntN(len(toAct))]
+		legal := st.Legal(who)
+		if len(legal) == 0 {
+			t.Fatalf("step %d: %s must act but has no legal command", step, who)
+		}
+		seq := len(a.Events) + 1
+		if check {
+			checkLegalApplies(t, st, who, legal, seed, seq)
+			checkIllegalRejected(t, st, who, legal, r, seed, seq)
+		}
+		cmd := chooseCommand(st.(*state), who, legal, r)
+		next, out, err := engine.Step(st, seed, seq, who, cmd, nil)
+		if err != nil {
+			t.Fatalf("step %d: %s %q (legal %q): %v", step, who, cmd, legal, err)
+		}
+		if check {
+			checkInvariants(t, st.(*state), next.(*state), who, cmd)
+		}
+		a.Events = append(a.Events, engine.Event{Player: who, Command: cmd, Outcomes: out, Hash: next.Hash()})
+		st = next
+	}
+	return a
+}
+
+// checkLegalApplies applies every concrete command Legal lists.
+func checkLegalApplies(t testing.TB, st engine.State, who string, legal []string, seed int64, seq int) {
+	t.Helper()
+	for _, c := range legal {
+		if engine.IsPattern(c) {
+			continue
+		}
+		if _, _, err := engine.Step(st, seed, seq, who, c, nil); err != nil {
+			t.Fatalf("Legal lists %q for %s but it fails: %v", c, who, err)
+		}
+	}
+}
+
+// checkIllegalRejected tries commands Legal does not list and expects ErrIllegal.
+func checkIllegalRejected(t testing.TB, st engine.State, who string, legal []string, r *rand.Rand, seed int64, seq int) {
+	t.Helper()
+	s := st.(*state)
+	ids := s.b.ids
+	candidates := []string{"decline", "done", "berserk roll", "pick " + strconv.Itoa(1+r.IntN(7)), "hole " + ids[r.IntN(len(ids))], "jump 3", "conquer", "pick x"}
+	for range 6 {
+		id := ids[r.IntN(len(ids))]
+		verb := []string{"conquer", "conquer %s roll", "abandon", "dragon", "enchant", "fortress", "conquer %s ghouls"}[r.IntN(7)]
+		if strings.Contains(verb, "%s") {
+			candidates = append(candidates, fmt.Sprintf(verb, id))
+		} else {
+			candidates = append(candidates, verb+" "+id)
+		}
+	}
+	for q := range s.Players {
+		candidates = append(candidates, "ally "+s.Players[q].Name)
+	}
+	for _, c := range candidates {
+		if slices.Contains(legal, c) || slices.Contains(legal, engine.Normalize(c)) {
+			continue
+		}
+		_, _, err := engine.Step(st, seed, seq, who, c, nil)
+		if err == nil {
+			t.Fatalf("%s %q is not in Legal %q but applies", who, c, legal)
+		}
+		if !errors.Is(err, engine.ErrIllegal) {
+			t.Fatalf("%s %q: error %v is not ErrIllegal", who, c, err)
+		}
+	}
+	// Someone who is not to act is always refused.
+	for _, p := range s.Players {
+		if !slices.Contains(st.ToAct(), p.Name) {
+			if _, _, err := engine.Step(st, seed, seq, p.Name, "done", nil); !errors.Is(err, engine.ErrIllegal) {
+				t.Fatalf("%s acted out of turn: %v", p.Name, err)
+			}
+			if l := st.Legal(p.Name); len(l) != 0 {
+				t.Fatalf("%s is not to act but has Legal %q", p.Name, l)
+			}
+		}
+	}
+}
+
+// chooseCommand picks a random legal command, favouring conquests so that games
+// develop, and makes patterns concrete.
+func chooseCommand(s *state, who string, legal []string, r *rand.Rand) string {
+	p := s.playerIndex(who)
+	var conquests, others []string
+	for _, c := range legal {
+		switch {
+		case strings.HasPrefix(c, "conquer"), strings.HasPrefix(c, "dragon"), strings.HasPrefix(c, "enchant"), c == "berserk roll":
+			conquests = append(conquests, c)
+		case strings.HasPrefix(c, "pick"):
+			return legal[r.IntN(len(legal))] // only picks (and ghoul conquests) then
+		default:
+			others = append(others, c)
+		}
+	}
+	if len(conquests) > 0 && r.IntN(100) < 85 {
+		return conquests[r.IntN(len(conquests))]
+	}
+	if slices.Contains(others, "decline") && !s.T.Acted && r.IntN(100) < 25 {
+		return "decline"
+	}
+	c := others[r.IntN(len(others))]
+	if c == "decline" && r.IntN(3) > 0 {
+		c = "done"
+	}
+	switch {
+	case strings.HasPrefix(c, "redeploy"):
+		return randomRedeploy(s, p, r)
+	case strings.HasPrefix(c, "camp"):
+		return randomCamps(s, p, r)
+	case strings.HasPrefix(c, "hero <"):
+		regs := s.held(p, slotActive)
+		i := r.IntN(len(regs))
+		j := (i + 1 + r.IntN(len(regs)-1)) % len(regs)
+		return "hero " + s.b.ids[regs[i]] + " " + s.b.ids[regs[j]]
+	case strings.HasPrefix(c, "abandon") && r.IntN(4) > 0:
+		return "done"
+	}
+	return c
+}
+
+// randomRedeploy builds a valid concrete redeploy for player p.
+func randomRedeploy(s *state, p int, r *rand.Rand) string {
+	n := s.clone()
+	if n.ownTurn(p) {
+		n.closeConquests()
+	}
+	var parts []string
+	for slot := range nSlots {
+		move, place := n.redeployable(p, slot)
+		regs := n.held(p, slot)
+		if !place || len(regs) == 0 {
+			continue
+		}
+		a := n.army(p, slot)
+		target := 0
+		if n.ownTurn(p) {
+			target = n.handTarget(p, slot)
+		}
+		if move {
+			total := a.Hand + n.boardTokens(p, slot) - target
+			counts := make([]int, len(regs))
+			for i := range counts {
+				counts[i] = 1
+			}
+			for range total - len(regs) {
+				counts[r.IntN(len(regs))]++
+			}
+			for i, g := range regs {
+				parts = append(parts, fmt.Sprintf("%s=%d", n.b.ids[g], counts[i]))
+			}
+		} else {
+			add := make([]int, len(regs))
+			for range a.Hand {
+				add[r.IntN(len(regs))]++
+			}
+			for i, g := range regs {
+				if add[i] > 0 {
+					parts = append(parts, fmt.Sprintf("%s=%d", n.b.ids[g], int(n.Regions[g].Tokens)+add[i]))
+				}
+			}
+		}
+	}
+	if len(parts) == 0 {
+		regs := n.held(p, slotActive)
+		return fmt.Sprintf("redeploy %s=%d", n.b.ids[regs[0]], n.Regions[regs[0]].Tokens)
+	}
+	r.Shuffle(len(parts), func(i, j int) { parts[i], parts[j] = parts[j], parts[i] })
+	return "redeploy " + strings.Join(parts, " ")
+}
+
+func randomCamps(s *state, p int, r *rand.Rand) string {
+	regs := s.held(p, slotActive)
+	if !s.ownTurn(p) {
+		g := regs[r.IntN(len(regs))]
+		return fmt.Sprintf("camp %s=%d", s.b.ids[g], int(s.Regions[g].Camps)+campsInBox-s.campsOnMap(p))
+	}
+	counts := make([]int, len(regs))
+	for range r.IntN(campsInBox + 1) {
+		counts[r.IntN(len(regs))]++
+	}
+	var parts []string
+	for i, g := range regs {
+		parts = append(parts, fmt.Sprintf("%s=%d", s.b.ids[g], counts[i]))
+	}
+	return "camp " + strings.Join(parts, " ")
+}
+
+// checkInvariants compares the state before and after one command.
+func checkInvariants(t testing.TB, before, after *state, who, cmd string) {
+	t.Helper()
+	fail := func(format string, args ...any) {
+		t.Helper()
+		t.Fatalf("after %s %q: %s", who, cmd, fmt.Sprintf(format, args...))
+	}
+	// Banners and badges are all somewhere, once.
+	var races, powers []string
+	races = append(races, after.Races...)
+	powers = append(powers, after.Powers...)
+	powers = append(powers, after.Discard...)
+	for _, c := range after.Offer {
+		races, powers = append(races, c.Race), append(powers, c.Power)
+		if c.Coins < 0 {
+			fail("negative coins on the offer")
+		}
+	}
+	fortresses, dragons := 0, 0
+	for p := range after.Players {
+		pl := &after.Players[p]
+		if pl.Coins < 0 {
+			fail("%s has %d coins", pl.Name, pl.Coins)
+		}
+		heroes, holes := 0, 0
+		for slot := range nSlots {
+			a := &pl.Armies[slot]
+			if !a.exists() {
+				continue
+			}
+			races = append(races, a.Race)
+			if a.Power != "" {
+				powers = append(powers, a.Power)
+			}
+			if a.Hand < 0 || a.Aside < 0 {
+				fail("%s %s hand %d aside %d", pl.Name, a.Race, a.Hand, a.Aside)
+			}
+			if box := after.cat.races[a.Race].Box; after.inPlay(a.Race) > box {
+				fail("%d %s in play, box holds %d", after.inPlay(a.Race), a.Race, box)
+			}
+			if slot != slotActive && after.count(p, slot) == 0 {
+				fail("%s keeps declined %s without regions", pl.Name, a.Race)
+			}
+			// Tokens of a race only grow for its owner's own commands (Skeletons,
+			// Sorcerers) and never for anyone else's.
+			if b := before.army(p, slot); b.Race == a.Race && after.inPlay(a.Race) > before.inPlay(a.Race) {
+				h := raceRules[a.Race]
+				if pl.Name != who || (h.reinforce == nil && !h.converts) {
+					fail("%s grew from %d to %d tokens", a.Race, before.inPlay(a.Race), after.inPlay(a.Race))
+				}
+			}
+		}
+		if c := after.campsOnMap(p); c > campsInBox {
+			fail("%s has %d encampments", pl.Name, c)
+		}
+		for r, g := range after.Regions {
+			if int(g.Owner) == p {
+				if g.Hero {
+					heroes++
+				}
+				if g.Hole {
+					holes++
+				}
+			}
+			_ = r
+		}
+		if heroes > heroesInBox || holes > holesInBox {
+			fail("%s has %d heroes, %d holes", pl.Name, heroes, holes)
+		}
+	}
+	slices.Sort(races)
+	slices.Sort(powers)
+	if !slices.Equal(races, sortedCopy(after.cat.raceNames)) {
+		fail("banners %v", races)
+	}
+	if !slices.Equal(powers, sortedCopy(after.cat.powerNames)) {
+		fail("badges %v", powers)
+	}
+	for r, g := range after.Regions {
+		switch {
+		case g.Owner == ownerNone:
+			if g != (region{Owner: ownerNone}) {
+				fail("empty region %d has %+v", after.b.id(r), g)
+			}
+		case g.Owner == ownerLostTribe:
+			if g.Tokens != 1 {
+				fail("lost tribe region %d has %d tokens", after.b.id(r), g.Tokens)
+			}
+		default:
+			if g.Tokens < 1 {
+				fail("region %d held with %d tokens", after.b.id(r), g.Tokens)
+			}
+			if !after.army(int(g.Owner), int(g.Slot)).exists() {
+				fail("region %d held by a missing army", after.b.id(r))
+			}
+			if after.b.water[r] && g.Slot == slotActive && !powerRules[after.army(int(g.Owner), slotActive).Power].seafaring {
+				fail("region %d is water held without Seafaring", after.b.id(r))
+			}
+		}
+		if g.Fortress {
+			fortresses++
+		}
+		if g.Dragon {
+			dragons++
+		}
+	}
+	if fortresses > maxFortresses || dragons > 1 {
+		fail("%d fortresses, %d dragons", fortresses, dragons)
+	}
+	if before.TurnNo > after.TurnNo || after.TurnNo > after.b.turns {
+		fail("turn %d → %d of %d", before.TurnNo, after.TurnNo, after.b.turns)
+	}
+	// A player between turns holds no tokens unless pending or without regions.
+	if !after.Over && len(after.Pending) == 0 {
+		for p := range after.Players {
+			if p == after.Cur {
+				continue
+			}
+			for slot := range nSlots {
+				if a := after.army(p, slot); a.exists() && a.Hand > 0 && after.count(p, slot) > 0 {
+					fail("%s holds %d %s tokens between turns", after.Players[p].Name, a.Hand, a.Race)
+				}
+			}
+		}
+	}
+}
+
+func sortedCopy(s []string) []string {
+	c := slices.Clone(s)
+	slices.Sort(c)
+	return c
+}

@@ -1,0 +1,138 @@
+// Package smallworld is the rules engine of Small World (Days of Wonder, 2009): the
+// four printed boards, 14 races and 20 special powers of the base game, following the
+// rulebook in shared/rules/smallworld.ro.txt. docs/smallworld.md describes the command
+// language and every judgement call.
+package smallworld
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/turnmail/turnmail/engine"
+)
+
+// Game is the Small World engine. The zero value is ready to use.
+//
+// Options: "map" is the name of a printed board ("smallworld-2p" … "smallworld-5p",
+// by default the one for the number of players) or an inline map object in the data
+// format of MapData. Other options are ignored.
+//
+// Setup fields (the archive's "setup"): "seed", and optional "races" / "powers" lists
+// that fix the top of the race and power stacks in that order; the rest of each stack
+// is shuffled from the seed (draws named "races" and "powers").
+type Game struct{}
+
+var _ engine.Game = Game{}
+
+// Name implements engine.Game.
+func (Game) Name() string { return "smallworld" }
+
+// Fixed is the game-specific part of the archive's "setup" object.
+type Fixed struct {
+	Seed   int64    `json:"seed"`
+	Races  []string `json:"races,omitempty"`
+	Powers []string `json:"powers,omitempty"`
+}
+
+// Maps lists the names of the printed boards.
+func Maps() []string {
+	names := make([]string, 0, len(builtin.boards))
+	for n := range builtin.boards {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// chooseBoard resolves the "map" option.
+func chooseBoard(opts map[string]json.RawMessage, players int) (*board, error) {
+	raw, ok := opts["map"]
+	if !ok || len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		name, ok := builtin.byPlayers[players]
+		if !ok {
+			return nil, fmt.Errorf("smallworld: no board for %d players (2–5)", players)
+		}
+		return builtin.boards[name], nil
+	}
+	var name string
+	if err := json.Unmarshal(raw, &name); err == nil {
+		b, ok := builtin.boards[name]
+		if !ok {
+			return nil, fmt.Errorf("smallworld: unknown map %q (known: %s)", name, strings.Join(Maps(), ", "))
+		}
+		return b, nil
+	}
+	b, err := parseBoard(raw)
+	if err != nil {
+		return nil, fmt.Errorf("smallworld: inline map: %w", err)
+	}
+	return b, nil
+}
+
+// New implements engine.Game: banners and badges are shuffled (the fixed prefixes on
+// top), five combos plus the top of the stacks form the offer, lost tribes go on their
+// regions, every player gets five coins, and the first player starts turn 1.
+func (Game) New(setup engine.Setup, rng *engine.Rand) (engine.State, error) {
+	n := len(setup.Players)
+	if n < 2 || n > 5 {
+		return nil, fmt.Errorf("smallworld: %d players; the game is for 2 to 5", n)
+	}
+	b, err := chooseBoard(setup.Options, n)
+	if err != nil {
+		return nil, err
+	}
+	var fixed Fixed
+	if len(setup.Fixed) > 0 {
+		dec := json.NewDecoder(bytes.NewReader(setup.Fixed))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&fixed); err != nil {
+			return nil, fmt.Errorf("smallworld: setup: %w", err)
+		}
+	}
+	cat := builtin
+	races, err := stack(rng, "races", cat.raceNames, fixed.Races)
+	if err != nil {
+		return nil, err
+	}
+	powers, err := stack(rng, "powers", cat.powerNames, fixed.Powers)
+	if err != nil {
+		return nil, err
+	}
+	s := &state{b: b, cat: cat, Races: races, Powers: powers, TurnNo: 1}
+	for _, pl := range setup.Players {
+		s.Players = append(s.Players, player{Name: pl.Name, Coins: startCoins, Ally: -1})
+	}
+	s.Regions = make([]region, len(b.regions))
+	for r := range s.Regions {
+		s.Regions[r] = region{Owner: ownerNone}
+		if b.has(r, symLostTribe) {
+			s.Regions[r] = region{Owner: ownerLostTribe, Tokens: 1}
+		}
+	}
+	if err := s.refill(rng); err != nil {
+		return nil, err
+	}
+	s.startTurn(0)
+	return s, nil
+}
+
+// stack shuffles names from the seed and puts the fixed prefix on top.
+func stack(rng *engine.Rand, name string, names, prefix []string) ([]string, error) {
+	for _, x := range prefix {
+		if !slices.Contains(names, x) {
+			return nil, fmt.Errorf("smallworld: setup %s: unknown %q (known: %s)", name, x, strings.Join(names, ", "))
+		}
+	}
+	order, err := rng.Shuffle(name, names)
+	if err != nil {
+		return nil, fmt.Errorf("smallworld: shuffle %s: %w", name, err)
+	}
+	out, err := engine.FixPrefix(order, prefix)
+	if err != nil {
+		return nil, fmt.Errorf("smallworld: setup %s: %w", name, err)
+	}
+	return slices.Clip(out), nil
+}

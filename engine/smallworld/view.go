@@ -1,0 +1,196 @@
+package smallworld
+
+import (
+	"github.com/turnmail/turnmail/engine"
+)
+
+// View is what one viewer sees of a game; it marshals to the archive's state JSON and
+// is the value the mail templates render.
+type View struct {
+	// Game is "smallworld".
+	Game string `json:"game"`
+	// Map is the board's name.
+	Map string `json:"map"`
+	// Turn is the game-turn marker (1 during the first round).
+	Turn int `json:"turn"`
+	// Turns is the number of game turns on this board.
+	Turns int `json:"turns"`
+	// Current is the player who must act now (the first defender when several must
+	// redeploy), or nil once the game is over.
+	Current *string `json:"current"`
+	// ToAct lists everyone who must act now.
+	ToAct []string `json:"to_act"`
+	// Finished reports the end of the game.
+	Finished bool `json:"finished"`
+	// Winners lists the winners of a finished game.
+	Winners []string `json:"winners"`
+	// Legal lists the commands Current may give (patterns for combinatorial ones).
+	Legal []string `json:"legal"`
+	// Players are in turn order.
+	Players []PlayerView `json:"players"`
+	// Offer is the column of combos for sale, position 1 (free) first; the last one
+	// is the top of the stacks.
+	Offer []OfferView `json:"offer"`
+	// Regions are in board order.
+	Regions []RegionView `json:"regions"`
+	// RacesLeft and PowersLeft count the banners and badges left in the stacks below
+	// the offer; UsedPowers the discarded badges waiting to be reshuffled.
+	RacesLeft  int `json:"races_left"`
+	PowersLeft int `json:"powers_left"`
+	UsedPowers int `json:"used_powers"`
+}
+
+// PlayerView is one seat.
+type PlayerView struct {
+	// Name is the player's name.
+	Name string `json:"name"`
+	// Score is the player's coins; nil when hidden (coins are kept face down: only
+	// their owner, the complete view, and everyone after the game see them).
+	Score *int `json:"score"`
+	// Scored is what the player earned at the end of their last turn (hidden like Score).
+	Scored *int `json:"scored,omitempty"`
+	// Active is the active race and power, nil when the player must pick one.
+	Active *RaceView `json:"active"`
+	// Declined lists the races in decline (two with Spirit).
+	Declined []RaceView `json:"declined"`
+	// Hand is the number of active-race tokens in hand.
+	Hand int `json:"hand"`
+	// Tokens counts the player's race tokens on the map (the tie-break).
+	Tokens int `json:"tokens"`
+	// Regions counts the regions the player holds.
+	Regions int `json:"regions"`
+	// Ally is the player at peace with this Diplomat until its next turn.
+	Ally string `json:"ally,omitempty"`
+}
+
+// RaceView is a race banner with its power badge.
+type RaceView struct {
+	Race  string `json:"race"`
+	Power string `json:"power,omitempty"`
+	// Hand counts tokens in hand (declined Ghouls and defenders may hold some).
+	Hand int `json:"hand"`
+	// Aside counts Amazon attack-only tokens set aside until the next turn.
+	Aside int `json:"aside,omitempty"`
+}
+
+// OfferView is one combo of the offer column.
+type OfferView struct {
+	// Position is 1 for the free combo; picking position N costs N-1 coins.
+	Position int    `json:"position"`
+	Race     string `json:"race"`
+	Power    string `json:"power"`
+	// Coins lie on the combo and go to whoever picks it.
+	Coins int `json:"coins"`
+	// Tokens is how many race tokens the combo brings.
+	Tokens int `json:"tokens"`
+}
+
+// RegionView is one region of the board.
+type RegionView struct {
+	ID      int      `json:"id"`
+	Terrain string   `json:"terrain"`
+	Symbols []string `json:"symbols,omitempty"`
+	// Border reports an entry region for a first conquest.
+	Border bool `json:"border"`
+	// Owner is a player name, "lost-tribe", or nil for an empty region.
+	Owner *string `json:"owner"`
+	// Race is the occupying race ("" when empty or lost tribe).
+	Race string `json:"race,omitempty"`
+	// Tokens counts the tokens in the region.
+	Tokens int `json:"tokens"`
+	// Declined reports a race in decline.
+	Declined bool `json:"declined,omitempty"`
+	// Pieces are the other pieces in the region.
+	Pieces Pieces `json:"pieces"`
+}
+
+// Pieces are the non-race pieces of a region.
+type Pieces struct {
+	Mountain    bool `json:"mountain,omitempty"`
+	Fortress    bool `json:"fortress,omitempty"`
+	TrollLair   bool `json:"troll_lair,omitempty"`
+	Encampments int  `json:"encampments,omitempty"`
+	Hero        bool `json:"hero,omitempty"`
+	Dragon      bool `json:"dragon,omitempty"`
+	Hole        bool `json:"hole,omitempty"`
+}
+
+// View implements engine.State. viewer "" is the complete state; engine.Observer and
+// other players do not see coins other than their own until the game ends.
+func (s *state) View(viewer string) any {
+	v := &View{
+		Game: "smallworld", Map: s.b.name, Turn: s.TurnNo, Turns: s.b.turns,
+		ToAct: s.ToAct(), Finished: s.Over, Winners: s.Winners(),
+		RacesLeft: len(s.Races), PowersLeft: len(s.Powers), UsedPowers: len(s.Discard),
+	}
+	if v.ToAct == nil {
+		v.ToAct = []string{}
+	}
+	if v.Winners == nil {
+		v.Winners = []string{}
+	}
+	if len(v.ToAct) > 0 {
+		cur := v.ToAct[0]
+		v.Current = &cur
+		v.Legal = s.Legal(cur)
+	}
+	if v.Legal == nil {
+		v.Legal = []string{}
+	}
+	me := -1
+	if viewer != "" && viewer != engine.Observer {
+		me = s.playerIndex(viewer)
+	}
+	for p := range s.Players {
+		pl := &s.Players[p]
+		pv := PlayerView{Name: pl.Name, Declined: []RaceView{}, Tokens: s.mapTokens(p)}
+		if viewer == "" || p == me || s.Over {
+			coins, scored := pl.Coins, pl.Scored
+			pv.Score, pv.Scored = &coins, &scored
+		}
+		for slot := range nSlots {
+			a := &pl.Armies[slot]
+			if !a.exists() {
+				continue
+			}
+			rv := RaceView{Race: a.Race, Power: a.Power, Hand: a.Hand, Aside: a.Aside}
+			pv.Regions += s.count(p, slot)
+			if slot == slotActive {
+				pv.Active = &rv
+				pv.Hand = a.Hand
+			} else {
+				pv.Declined = append(pv.Declined, rv)
+			}
+		}
+		if pl.Ally >= 0 {
+			pv.Ally = s.Players[pl.Ally].Name
+		}
+		v.Players = append(v.Players, pv)
+	}
+	for i, c := range s.Offer {
+		v.Offer = append(v.Offer, OfferView{Position: i + 1, Race: c.Race, Power: c.Power, Coins: c.Coins, Tokens: s.comboTokens(c.Race, c.Power)})
+	}
+	if v.Offer == nil {
+		v.Offer = []OfferView{}
+	}
+	lost := "lost-tribe"
+	for r, g := range s.Regions {
+		rd := s.b.regions[r]
+		rv := RegionView{ID: rd.ID, Terrain: rd.Terrain, Symbols: rd.Symbols, Border: s.b.entry[r], Tokens: int(g.Tokens)}
+		switch {
+		case g.Owner == ownerLostTribe:
+			rv.Owner = &lost
+		case g.Owner >= 0:
+			name := s.Players[g.Owner].Name
+			rv.Owner = &name
+			rv.Race = s.Players[g.Owner].Armies[g.Slot].Race
+			rv.Declined = g.Slot != slotActive
+		}
+		rv.Pieces = Pieces{
+			Mountain: rd.Terrain == Mountain, Fortress: g.Fortress, TrollLair: g.Lair,
+			Encampments: int(g.Camps), Hero: g.Hero, Dragon: g.Dragon, Hole: g.Hole,
+		}
+		v.Regions = append(v.Regions, rv)
+	}
+	return v
+}
