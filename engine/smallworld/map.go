@@ -215,6 +215,8 @@ type catalogue struct {
 	powers     map[string]powerData
 	raceNames  []string // data order
 	powerNames []string
+	// nameIndex numbers races (1…) and powers (after the races) for the state hash.
+	nameIndex map[string]byte
 }
 
 // builtin is the embedded data, parsed and validated at package initialisation; it is
@@ -308,6 +310,13 @@ func loadCatalogue() (*catalogue, error) {
 	}
 	if len(c.raceNames) == 0 || len(c.powerNames) == 0 {
 		return nil, errors.New("no races or no powers")
+	}
+	c.nameIndex = map[string]byte{}
+	for i, n := range append(slices.Clone(c.raceNames), c.powerNames...) {
+		if _, dup := c.nameIndex[n]; dup {
+			return nil, fmt.Errorf("%s is both a race and a power", n)
+		}
+		c.nameIndex[n] = byte(i + 1)
 	}
 	return c, nil
 }

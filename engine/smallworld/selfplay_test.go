@@ -376,7 +376,7 @@ func checkInvariants(t testing.TB, before, after *state, who, cmd string) {
 		fail("turn %d → %d of %d", before.TurnNo, after.TurnNo, after.b.turns)
 	}
 	// A player between turns holds no tokens unless pending or without regions.
-	if !after.Over && len(after.Pending) == 0 {
+	if !after.Over && len(after.Pending) == 0 && !after.T.Acted {
 		for p := range after.Players {
 			if p == after.Cur {
 				continue
@@ -394,4 +394,12 @@ func sortedCopy(s []string) []string {
 	c := slices.Clone(s)
 	slices.Sort(c)
 	return c
+}
+
+func replayState(a *engine.Archive) (*state, error) {
+	s, err := engine.Replay(registry, a, -1)
+	if err != nil {
+		return nil, err
+	}
+	return s.(*state), nil
 }

@@ -1,6 +1,7 @@
 package smallworld
 
 import (
+	"encoding/binary"
 	"slices"
 	"strconv"
 
@@ -256,99 +257,108 @@ func (s *state) ToAct() []string {
 	return []string{s.Players[s.Cur].Name}
 }
 
-// Hash implements engine.State: a digest of a canonical text encoding of the whole
-// state (every field, in a fixed order).
+// Hash implements engine.State: a digest (engine.HashJSON) of a compact canonical
+// binary encoding of the whole state — every field, in a fixed order, names of races
+// and powers as their index in the data.
 func (s *state) Hash() string {
-	return engine.HashJSON(string(s.canon(make([]byte, 0, 1024))))
+	return engine.HashJSON(s.canon(make([]byte, 0, 512)))
 }
 
-func appendInt(buf []byte, v int) []byte {
-	buf = strconv.AppendInt(buf, int64(v), 10)
-	return append(buf, ',')
-}
+func appendInt(buf []byte, v int) []byte { return binary.AppendVarint(buf, int64(v)) }
 
 func appendBool(buf []byte, v bool) []byte {
 	if v {
-		return append(buf, '1')
+		return append(buf, 1)
 	}
-	return append(buf, '0')
+	return append(buf, 0)
 }
 
-func appendStrs(buf []byte, v []string) []byte {
-	buf = append(buf, '[')
-	for _, x := range v {
-		buf = append(buf, x...)
-		buf = append(buf, ';')
+// appendName encodes a race or power name by its index in the data (0 for "").
+func (s *state) appendName(buf []byte, name string) []byte {
+	if name == "" {
+		return append(buf, 0)
 	}
-	return append(buf, ']')
+	if i, ok := s.cat.nameIndex[name]; ok {
+		return append(buf, i)
+	}
+	buf = append(buf, 255)
+	buf = appendInt(buf, len(name))
+	return append(buf, name...)
+}
+
+func (s *state) appendNames(buf []byte, v []string) []byte {
+	buf = appendInt(buf, len(v))
+	for _, x := range v {
+		buf = s.appendName(buf, x)
+	}
+	return buf
 }
 
 func (s *state) canon(buf []byte) []byte {
 	buf = append(buf, s.b.name...)
-	buf = append(buf, '|')
+	buf = append(buf, 0)
 	buf = appendInt(buf, s.TurnNo)
 	buf = appendInt(buf, s.Cur)
 	buf = appendBool(buf, s.Over)
-	buf = appendStrs(buf, s.Win)
+	buf = appendInt(buf, len(s.Win))
+	for _, w := range s.Win {
+		buf = append(buf, w...)
+		buf = append(buf, 0)
+	}
+	buf = appendInt(buf, len(s.Players))
 	for _, p := range s.Players {
-		buf = append(buf, "|P"...)
 		buf = append(buf, p.Name...)
-		buf = append(buf, ';')
+		buf = append(buf, 0)
 		buf = appendInt(buf, p.Coins)
 		buf = appendInt(buf, p.Scored)
 		buf = appendInt(buf, int(p.Ally))
 		for _, a := range p.Armies {
-			buf = append(buf, a.Race...)
-			buf = append(buf, '/')
-			buf = append(buf, a.Power...)
-			buf = append(buf, '/')
+			buf = s.appendName(buf, a.Race)
+			buf = s.appendName(buf, a.Power)
 			buf = appendInt(buf, a.Hand)
 			buf = appendInt(buf, a.Aside)
 			buf = appendInt(buf, a.Holes)
 			buf = appendBool(buf, a.Paid)
 		}
 	}
-	buf = append(buf, "|R"...)
+	buf = appendInt(buf, len(s.Regions))
 	for _, g := range s.Regions {
-		buf = appendInt(buf, int(g.Owner))
-		buf = appendInt(buf, int(g.Slot))
-		buf = appendInt(buf, int(g.Tokens))
-		buf = appendInt(buf, int(g.Camps))
-		for _, f := range [...]bool{g.Fortress, g.Lair, g.Hero, g.Dragon, g.Hole} {
-			buf = appendBool(buf, f)
+		var flags byte
+		for i, f := range [...]bool{g.Fortress, g.Lair, g.Hero, g.Dragon, g.Hole} {
+			if f {
+				flags |= 1 << i
+			}
 		}
-		buf = append(buf, ';')
+		buf = append(buf, byte(g.Owner), byte(g.Slot), byte(g.Camps), flags)
+		buf = appendInt(buf, int(g.Tokens))
 	}
-	buf = append(buf, "|O"...)
+	buf = appendInt(buf, len(s.Offer))
 	for _, c := range s.Offer {
-		buf = append(buf, c.Race...)
-		buf = append(buf, '/')
-		buf = append(buf, c.Power...)
-		buf = append(buf, '/')
+		buf = s.appendName(buf, c.Race)
+		buf = s.appendName(buf, c.Power)
 		buf = appendInt(buf, c.Coins)
 	}
-	buf = appendStrs(buf, s.Races)
-	buf = appendStrs(buf, s.Powers)
-	buf = appendStrs(buf, s.Discard)
+	buf = s.appendNames(buf, s.Races)
+	buf = s.appendNames(buf, s.Powers)
+	buf = s.appendNames(buf, s.Discard)
 	t := &s.T
-	buf = append(buf, "|T"...)
 	for _, f := range [...]bool{t.Acted, t.ActiveActed, t.Closed, t.DragonUsed, t.FortressPlaced} {
 		buf = appendBool(buf, f)
 	}
 	buf = appendInt(buf, int(t.Berserk))
 	buf = appendInt(buf, t.NonEmpty)
-	buf = appendInt(buf, int(t.Attacked))
-	buf = appendInt(buf, int(t.Enchanted))
+	buf = append(buf, t.Attacked, t.Enchanted)
+	buf = appendInt(buf, len(t.Conquered))
 	for _, c := range t.Conquered {
 		buf = appendInt(buf, int(c))
 	}
-	buf = append(buf, ';')
+	buf = appendInt(buf, len(t.Readied))
 	for _, r := range t.Readied {
 		buf = appendInt(buf, int(r.R))
 		buf = appendInt(buf, int(r.Slot))
 		buf = appendInt(buf, int(r.N))
 	}
-	buf = append(buf, "|W"...)
+	buf = appendInt(buf, len(s.Pending))
 	for _, q := range s.Pending {
 		buf = appendInt(buf, int(q))
 	}

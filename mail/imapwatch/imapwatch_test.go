@@ -61,19 +61,17 @@ type serverConfig struct {
 
 func startServer(t *testing.T, cfg serverConfig) *testServer {
 	t.Helper()
-	mem := imapmemserver.New()
 	user := imapmemserver.NewUser(testUser, testPass)
 	if err := user.Create("INBOX", nil); err != nil {
 		t.Fatal(err)
 	}
-	mem.AddUser(user)
 	caps := cfg.caps
 	if caps == nil {
 		caps = capsFull
 	}
 	srv := imapserver.New(&imapserver.Options{
 		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			return mem.NewSession(), nil, nil
+			return &testSession{user: user}, nil, nil
 		},
 		Caps:         caps,
 		InsecureAuth: true,
@@ -92,6 +90,41 @@ func startServer(t *testing.T, cfg serverConfig) *testServer {
 	p := startProxy(t, ln.Addr().String(), cfg.stripIdle)
 	t.Cleanup(func() { srv.Close() })
 	return &testServer{user: user, addr: ln.Addr().String(), proxy: p}
+}
+
+// testSession is imapmemserver's session with one fix. imapserver's
+// SessionTracker.Idle only flushes updates queued after it started, so an
+// EXISTS queued between the client's last command and the server entering
+// IDLE is held back until the next change. Real servers report it; here the
+// session polls its queue while idling instead.
+type testSession struct {
+	*imapmemserver.UserSession // nil until Login
+	user                       *imapmemserver.User
+}
+
+var _ imapserver.SessionMove = (*testSession)(nil)
+
+func (s *testSession) Login(username, password string) error {
+	if err := s.user.Login(username, password); err != nil {
+		return err
+	}
+	s.UserSession = imapmemserver.NewUserSession(s.user)
+	return nil
+}
+
+func (s *testSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if err := s.Poll(w, true); err != nil {
+			return err
+		}
+		select {
+		case <-stop:
+			return nil
+		case <-tick.C:
+		}
+	}
 }
 
 // proxy forwards TCP connections to the server. It can drop every
@@ -198,7 +231,7 @@ func (p *proxy) clientSent() string {
 
 func (ts *testServer) client(t *testing.T) *imapclient.Client {
 	t.Helper()
-	c, err := imapclient.DialInsecure(ts.addr, nil)
+	c, err := imapclient.DialInsecure(ts.addr, &imapclient.Options{DebugWriter: debugW()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +276,7 @@ type stored struct {
 func (ts *testServer) contents(t *testing.T, mailbox string) []stored {
 	t.Helper()
 	c := ts.client(t)
-	defer c.Logout().Wait()
+	defer func() { c.Logout().Wait() }()
 	if _, err := c.Select(mailbox, &imap.SelectOptions{ReadOnly: true}).Wait(); err != nil {
 		t.Fatalf("select %s: %v", mailbox, err)
 	}
@@ -911,4 +944,11 @@ func testTLS(t *testing.T) (server, client *tls.Config) {
 	pool.AddCert(cert)
 	return &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}},
 		&tls.Config{RootCAs: pool}
+}
+
+func debugW() io.Writer {
+	if os.Getenv("IMAPDEBUG") != "" {
+		return os.Stderr
+	}
+	return nil
 }

@@ -292,6 +292,11 @@ func (s *Server) deliver(ctx context.Context, rcpts []string, raws [][]byte) err
 		return ErrClosed
 	}
 	defer done()
+	// Close cancels deliveries too, whatever context they came with.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(s.ctx, cancel)()
+
 	ds := make([]delivery, len(rcpts))
 	for i, rcpt := range rcpts {
 		addr, err := s.accountAddress(rcpt)

@@ -643,6 +643,9 @@ func TestServer_DeliverAndClose(t *testing.T) {
 	if err := srv.Deliver(context.Background(), "not an address", []byte("x")); !errors.Is(err, ErrBadAddress) {
 		t.Errorf("Deliver to a bad address: %v, want ErrBadAddress", err)
 	}
+	if err := srv.Deliver(context.Background(), "x@y.org", make([]byte, DefaultMaxMessageBytes+1)); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("Deliver of a huge message: %v, want ErrTooLarge", err)
+	}
 	var raw []byte
 	if err := db.QueryRow(`SELECT raw FROM mbox_messages`).Scan(&raw); err != nil {
 		t.Fatal(err)

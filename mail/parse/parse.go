@@ -327,16 +327,19 @@ func looseAddresses(s string, lower bool) []string {
 	return out
 }
 
-// cleanText normalises line ends to LF and removes a byte-order mark and control
-// characters other than tab and newline.
+// cleanText normalises line ends to LF and removes control characters other than
+// tab and newline, and invisible zero-width characters (byte-order marks,
+// zero-width spaces) that would split a command word.
 func cleanText(s string) string {
-	s = strings.TrimPrefix(normalizeNewlines(s), "\ufeff")
 	return strings.Map(func(r rune) rune {
-		if (r < 0x20 && r != '\t' && r != '\n') || r == 0x7f {
+		switch {
+		case r < 0x20 && r != '\t' && r != '\n', r == 0x7f:
+			return -1
+		case r == '\ufeff', r == '\u200b', r == '\u200c', r == '\u200d', r == '\u2060':
 			return -1
 		}
 		return r
-	}, s)
+	}, normalizeNewlines(s))
 }
 
 // normalizeNewlines turns CRLF and CR line ends into LF.

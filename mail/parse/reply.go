@@ -73,6 +73,17 @@ var attributionPatterns = []attributionPattern{
 	{"date+address", regexp.MustCompile(`^.{0,400}?[\w.+'-]+@[\w-]+(?:\.[\w-]+)+\s*>?\s*\)?\s*:$`), true},
 }
 
+// quoteIntroPatterns recognise a one-line introduction of quoted text that is not
+// specific enough to be an attribution on its own ("turnmail wrote:", mutt's
+// "* turnmail <…> [2025-01-06 11:00]:"); it counts only directly above a quote.
+var quoteIntroPatterns = []*regexp.Regexp{
+	regexp.MustCompile(`(?i)(?:\bwrote|\bwrites|\bha scritto|\bscrive|\bschrieb|\ba [ée]crit|\bescribi[óo]|\bescreveu|\bschreef|\bskrev|\bkirjoitti|\bnapisa[łl](?:\(a\))?|пишет|написал(?:\(а\))?)(?:\s.{0,80})?\s*:$`),
+	regexp.MustCompile(`^\*\s.{1,200}\[[^\]]*\d[^\]]*\]\s*:$`),
+}
+
+// maxQuoteIntro bounds the length of a quote introduction.
+const maxQuoteIntro = 300
+
 // separatorPatterns are lines that start forwarded or quoted history in clients that
 // do not prefix it with ">": "-----Original Message-----" and its translations,
 // forwarded-message markers.
@@ -455,6 +466,13 @@ func isSignature(t string) bool {
 func (e *extractor) attribution(i int) int {
 	if e.lines[i] == "" || strings.HasPrefix(strings.TrimSpace(e.lines[i]), ">") {
 		return 0
+	}
+	if t := strings.TrimSpace(e.lines[i]); len(t) <= maxQuoteIntro && e.quoteFollows(i+1) {
+		for _, re := range quoteIntroPatterns {
+			if re.MatchString(t) {
+				return 1
+			}
+		}
 	}
 	var b strings.Builder
 	for n := 1; n <= maxAttributionLines && i+n-1 < len(e.lines); n++ {

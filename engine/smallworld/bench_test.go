@@ -1,0 +1,87 @@
+package smallworld
+
+import (
+	"flag"
+	"os"
+	"testing"
+
+	"github.com/turnmail/turnmail/engine"
+)
+
+var update = flag.Bool("update", false, "regenerate testdata/selfplay-5p.json")
+
+const golden5p = "testdata/selfplay-5p.json"
+
+// load5p reads the recorded 5-player self-play game (regenerated with -update).
+func load5p(tb testing.TB) *engine.Archive {
+	tb.Helper()
+	if *update {
+		a := selfPlay(tb, 5005, 5, "smallworld-5p", false)
+		raw, err := a.Marshal()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(golden5p, raw, 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	f, err := os.Open(golden5p)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	a, err := engine.ReadArchive(f)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return a
+}
+
+// TestRecorded5p replays the stored 5-player game: every recorded hash must match, so
+// a rules change that alters a finished game is caught.
+func TestRecorded5p(t *testing.T) {
+	a := load5p(t)
+	s, err := engine.Replay(registry, a, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Finished() || len(s.Winners()) == 0 {
+		t.Fatalf("recorded game not finished: winners %v", s.Winners())
+	}
+}
+
+func BenchmarkReplay5p(b *testing.B) {
+	a := load5p(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := engine.Replay(registry, a, -1); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(a.Events)), "events")
+}
+
+func BenchmarkLegal(b *testing.B) {
+	a := load5p(b)
+	states, err := engine.ReplayAll(registry, a, -1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	// Mid-game states: turns 3 to 6, someone to act.
+	var mid []engine.State
+	for _, s := range states {
+		if s.Turn() >= 3 && s.Turn() <= 6 && len(s.ToAct()) > 0 {
+			mid = append(mid, s)
+		}
+	}
+	if len(mid) == 0 {
+		b.Fatal("no mid-game state")
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		s := mid[i%len(mid)]
+		_ = s.Legal(s.ToAct()[0])
+		i++
+	}
+}
