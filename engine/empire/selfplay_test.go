@@ -87,7 +87,7 @@ func randomCommand(r *rand.Rand, s *state, player string) string {
 	return []string{"", "take", "place", "move 1", "city x", "hello world", "bid -1", "first"}[r.IntN(8)]
 }
 
-func checkInvariants(t *testing.T, s *state, where string) {
+func checkInvariants(t testing.TB, s *state, where string) {
 	t.Helper()
 	for seat := range s.n() {
 		if a := s.onBoard(seat) + s.Lost[seat]; a > maxArmies {
@@ -111,7 +111,7 @@ func checkInvariants(t *testing.T, s *state, where string) {
 
 // playRandom plays one game with random legal commands, probing Legal/Apply agreement,
 // and returns its archive.
-func playRandom(t *testing.T, g int, probes int) *engine.Archive {
+func playRandom(t testing.TB, g int, probes int) *engine.Archive {
 	t.Helper()
 	seed := int64(1000 + g)
 	r := rand.New(rand.NewPCG(uint64(seed), 99))

@@ -127,60 +127,40 @@ func TestSkipCommands(t *testing.T) {
 // TestWinnerTieBreaks: most VP, then the spellbook, coins, armies, regions.
 func TestWinnerTieBreaks(t *testing.T) {
 	base := newMini(t, 2, "", "")
-	clear := func() *state {
+	// Regions (0-based): Home 0-2, Rock 3, West 4-5, East 6-8.
+	board := func(alice, bob map[int]int) *state {
 		s := base.clone()
 		for r := range s.Armies {
-			for i := range s.Armies[r] {
-				s.Armies[r][i] = 0
-			}
+			s.Armies[r][0], s.Armies[r][1] = alice[r], bob[r]
 		}
 		return s
 	}
-	// Alice 1 region, Bob 1 region: tied VP and coins; armies decide.
-	s := clear()
-	s.Armies[0][0], s.Armies[4][1], s.Armies[5][1] = 2, 1, 0
-	s.Armies[6][0] = 0
-	// Alice: region 1 (Home: 1 of 3 regions, island Home), Bob: region 5 (West island).
-	if sh := s.sheets(); sh[0].Total != 2 || sh[1].Total != 2 {
-		t.Fatalf("sheets %+v", sh)
+	check := func(name string, s *state, want ...int) {
+		t.Helper()
+		sh := s.sheets()
+		if sh[0].Total != sh[1].Total {
+			t.Fatalf("%s: not a tie: %d to %d", name, sh[0].Total, sh[1].Total)
+		}
+		if got := s.winners(); !slices.Equal(got, want) {
+			t.Errorf("%s: winners %v, want %v", name, got, want)
+		}
 	}
-	if w := s.winners(); !slices.Equal(w, []int{0}) {
-		t.Errorf("armies 2 to 1: winners %v", w)
-	}
+	// 2 VP each (a region and its island), 12 coins each: armies 2 to 1 decide.
+	s := board(map[int]int{0: 2}, map[int]int{4: 1})
+	check("armies", s, 0)
 	s.Coins[1]++
-	if w := s.winners(); !slices.Equal(w, []int{1}) {
-		t.Errorf("coins 13 to 12: winners %v", w)
-	}
-	s.Coins[1]--
-	s.Armies[4][1] = 2
-	if w := s.winners(); !slices.Equal(w, []int{0, 1}) {
-		t.Errorf("all tied: winners %v", w)
-	}
-	s.Armies[5][1] = 1 // Bob 3 armies in two regions: one more region, but also one more VP
-	s.Armies[0][0] = 3
-	s.Armies[7][0] = 1 // Alice one more region (East island: 1 of 3) => both 4 VP? check
-	sh := s.sheets()
-	if sh[0].Total != sh[1].Total {
-		t.Fatalf("want a tie: %+v", sh)
-	}
-	s.Armies[0][0] = 3
-	if w := s.winners(); len(w) != 1 {
-		t.Errorf("regions tie-break: winners %v (sheets %+v)", w, sh)
-	}
-	// The spellbook wins a tie outright, even against more coins.
-	s.Coins[1] += 5
-	s.Tokens = append(s.Tokens, token{Kind: tokSpellbook, Region: -1, Holder: 0})
-	s.Known = nil
-	sh = s.sheets()
-	s.Armies[4][1]++ // Bob one more army keeps... compensate the spellbook's VP with a region
-	s.Armies[8][1] = 1
-	sh = s.sheets()
-	if sh[0].Total != sh[1].Total {
-		t.Fatalf("want a tie with the spellbook: %+v", sh)
-	}
-	if w := s.winners(); !slices.Equal(w, []int{0}) {
-		t.Errorf("spellbook: winners %v", w)
-	}
+	check("coins", s, 1)
+	s = board(map[int]int{0: 2}, map[int]int{4: 2})
+	check("all tied", s, 0, 1)
+	// 3 VP each: Alice two regions and Home, Bob one region, West and a fortress there;
+	// coins and armies tied: Alice controls more regions.
+	s = board(map[int]int{0: 1, 1: 1}, map[int]int{4: 2})
+	s.Tokens = []token{{Kind: "fortress-1", Region: 4, Holder: -1}}
+	check("regions", s, 0)
+	// The spellbook (+1 VP) wins a tie outright, even against more coins.
+	s.Tokens = []token{{Kind: tokSpellbook, Region: 7, Holder: 1}}
+	s.Coins[0] += 5
+	check("spellbook", s, 1)
 }
 
 // TestElixirMajority: 2 VP for the most elixirs, 1 each when tied, nothing without any.

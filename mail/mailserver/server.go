@@ -8,9 +8,14 @@
 // mailbox, whatever its domain, and SMTP delivers every message locally;
 // nothing is ever relayed. user+detail@domain is delivered to the INBOX of
 // user@domain (so the game address turnmail+TOKEN@domain lands in
-// turnmail@domain). All mailboxes share one password. There is no TLS, so the
+// turnmail@domain). All mailboxes share one password. SMTP clients on loopback
+// may send without AUTH; others must AUTH PLAIN first. There is no TLS, so the
 // servers belong on loopback; on another interface, IMAP and SMTP AUTH send
 // that password in clear text.
+//
+// The IMAP server is IMAP4rev1 with IDLE, MOVE, UIDPLUS, NAMESPACE, UNSELECT,
+// ESEARCH, SEARCHRES, STATUS=SIZE, CHILDREN, LITERAL+, APPENDLIMIT and
+// AUTH=PLAIN; the hierarchy delimiter is "/".
 //
 // Only one Server may use a database at a time: it keeps an index of the
 // mailboxes in memory and writes every change through to SQLite.

@@ -26,7 +26,10 @@ const maxJoinedAttribution = 500
 // to maxAttributionLines lines joined with single spaces.
 type attributionPattern struct {
 	name string
-	re   *regexp.Regexp
+	// hints: the lower-cased candidate must contain one of them before the
+	// regular expression is tried (a cheap filter; every line is a candidate).
+	hints []string
+	re    *regexp.Regexp
 	// needsDigit requires a digit (a date or time) in the candidate, to keep prose
 	// that happens to end in "wrote:" from matching.
 	needsDigit bool
@@ -35,42 +38,42 @@ type attributionPattern struct {
 var attributionPatterns = []attributionPattern{
 	// English: "On Mon, 6 Jan 2025 at 12:00, Alice <a@example.org> wrote:",
 	// Zoho: "---- On Wed, 24 Feb 2021 … john@example.org wrote ----".
-	{"en", regexp.MustCompile(`(?i)^(?:-+\s*)?On\s.{4,400}?\s*wrote\s*:?(?:\s*-+)?$`), true},
+	{"en", []string{"wrote"}, regexp.MustCompile(`(?i)^(?:-+\s*)?On\s.{4,}?\s*wrote\s*:?(?:\s*-+)?$`), true},
 	// Italian: "Il giorno lun 6 gen 2025 alle ore 12:00 Alice <…> ha scritto:",
 	// "Il 06/01/2025 12:00, Alice ha scritto:", "In data … ha scritto:".
-	{"it", regexp.MustCompile(`(?i)^(?:Il giorno|Il|In data)\s.{4,400}?\bha scritto\s*:?$`), false},
+	{"it", []string{"ha scritto"}, regexp.MustCompile(`(?i)^(?:Il giorno|Il|In data)\s.{4,}?\bha scritto\s*:?$`), false},
 	// German: "Am 06.01.2025 um 12:00 schrieb Alice <…>:", "Am … hat Alice geschrieben:".
-	{"de", regexp.MustCompile(`(?i)^Am\s.{4,400}?\bschrieb\b.{0,300}:$`), false},
-	{"de2", regexp.MustCompile(`(?i)^Am\s.{4,400}?\bgeschrieben\s*:$`), false},
+	{"de", []string{"schrieb"}, regexp.MustCompile(`(?i)^Am\s.{4,}?\bschrieb\b.{0,300}:$`), false},
+	{"de2", []string{"geschrieben"}, regexp.MustCompile(`(?i)^Am\s.{4,}?\bgeschrieben\s*:$`), false},
 	// French: "Le lun. 6 janv. 2025 à 12:00, Alice <…> a écrit :".
-	{"fr", regexp.MustCompile(`(?i)^Le\s.{4,400}?\ba [ée]crit\s*:?$`), false},
+	{"fr", []string{"crit"}, regexp.MustCompile(`(?i)^Le\s.{4,}?\ba [ée]crit\s*:?$`), false},
 	// Spanish: "El lun, 6 ene 2025 a las 12:00, Alice (<…>) escribió:".
-	{"es", regexp.MustCompile(`(?i)^El\s.{4,400}?\bescribi[óo]\s*:?$`), false},
+	{"es", []string{"escrib"}, regexp.MustCompile(`(?i)^El\s.{4,}?\bescribi[óo]\s*:?$`), false},
 	// Portuguese: "Em seg., 6 de jan. de 2025 às 12:00, Alice <…> escreveu:".
-	{"pt", regexp.MustCompile(`(?i)^Em\s.{4,400}?\bescreveu\s*:?$`), false},
+	{"pt", []string{"escreveu"}, regexp.MustCompile(`(?i)^Em\s.{4,}?\bescreveu\s*:?$`), false},
 	// Dutch: "Op ma 6 jan. 2025 om 12:00 schreef Alice <…>:".
-	{"nl", regexp.MustCompile(`(?i)^Op\s.{4,400}?\bschreef\b.{0,300}:$`), false},
+	{"nl", []string{"schreef"}, regexp.MustCompile(`(?i)^Op\s.{4,}?\bschreef\b.{0,300}:$`), false},
 	// Norwegian, Danish, Swedish: "man. 6. jan. 2025 kl. 12:00 skrev Alice <…>:",
 	// "Den 6 jan. 2025 kl. 12:00 skrev Alice <…>:".
-	{"no-da-sv", regexp.MustCompile(`(?i)^.{4,400}?\bskre(?:v|iv)\b.{0,300}:$`), true},
+	{"no-da-sv", []string{"skrev", "skreiv"}, regexp.MustCompile(`(?i)^.{4,}?\bskre(?:v|iv)\b.{0,300}:$`), true},
 	// Finnish: "ma 6. tammik. 2025 klo 12.00 Alice <…> kirjoitti:".
-	{"fi", regexp.MustCompile(`(?i)^.{4,400}?\bkirjoitti\s*:$`), true},
+	{"fi", []string{"kirjoitti"}, regexp.MustCompile(`(?i)^.{4,}?\bkirjoitti\s*:$`), true},
 	// Polish: "W dniu 6.01.2025 o 12:00 Alice <…> napisał(a):", "Dnia … napisał:".
-	{"pl", regexp.MustCompile(`(?i)^.{4,400}?\bnapisa(?:ł|l)(?:\(a\)|a)?\s*:$`), true},
+	{"pl", []string{"napisa"}, regexp.MustCompile(`(?i)^.{4,}?\bnapisa(?:ł|l)(?:\(a\)|a)?\s*:$`), true},
 	// Czech/Slovak: "Dne 6. 1. 2025 12:00 Alice <…> napsal(a):".
-	{"cs", regexp.MustCompile(`(?i)^.{4,400}?\bnapsal(?:\(a\)|a)?\s*:$`), true},
+	{"cs", []string{"napsal"}, regexp.MustCompile(`(?i)^.{4,}?\bnapsal(?:\(a\)|a)?\s*:$`), true},
 	// Russian: "пн, 6 янв. 2025 г. в 12:00, Alice <…>:" is caught by "date+address";
 	// the verb forms: "… Alice пишет:", "… Alice написал(а):".
-	{"ru", regexp.MustCompile(`(?i)^.{4,400}?(?:пишет|написал(?:\(а\)|а)?)\s*:$`), true},
+	{"ru", []string{"пишет", "написал"}, regexp.MustCompile(`(?i)^.{4,}?(?:пишет|написал(?:\(а\)|а)?)\s*:$`), true},
 	// Turkish: "6 Oca 2025 Pzt, 12:00 tarihinde Alice <…> şunu yazdı:".
-	{"tr", regexp.MustCompile(`(?i)^.{4,400}?\byazdı\s*:$`), true},
+	{"tr", []string{"yazdı"}, regexp.MustCompile(`(?i)^.{4,}?\byazdı\s*:$`), true},
 	// Chinese and Japanese clients.
-	{"zh", regexp.MustCompile(`^.{4,400}?写道[:：]$`), false},
-	{"ja", regexp.MustCompile(`^.{4,400}?(?:のメッセージ|が書きました)[:：]$`), false},
+	{"zh", []string{"写道"}, regexp.MustCompile(`^.{4,}?写道[:：]$`), false},
+	{"ja", []string{"のメッセージ", "が書きました"}, regexp.MustCompile(`^.{4,}?(?:のメッセージ|が書きました)[:：]$`), false},
 	// Any language: a date or time, then an address, then a colon at the end:
 	// "30.09.2017, 18.30, "John" <john@example.org>:",
 	// "2017-11-24 16:32 GMT+01:00 Baptiste <b@example.org>:".
-	{"date+address", regexp.MustCompile(`^.{0,400}?[\w.+'-]+@[\w-]+(?:\.[\w-]+)+\s*>?\s*\)?\s*:$`), true},
+	{"date+address", []string{"@"}, regexp.MustCompile(`^.{0,400}?[\w.+'-]+@[\w-]+(?:\.[\w-]+)+\s*>?\s*\)?\s*:$`), true},
 }
 
 // quoteIntroPatterns recognise a one-line introduction of quoted text that is not
