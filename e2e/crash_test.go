@@ -219,12 +219,12 @@ func TestCrashSafety(t *testing.T) {
 	deadline := time.Now().Add(waitLimit)
 	for {
 		n, _ := st.LastSeq(ctx, gameID)
-		pending, _ := st.Outbox(ctx, "", "pending")
-		if n >= moves && len(pending) == 0 {
+		pending := pendingMails(t, st)
+		if n >= moves && pending == 0 {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("after the burst: %d events (want %d), %d mails pending", n, moves, len(pending))
+			t.Fatalf("after the burst: %d events (want %d), %d mails pending", n, moves, pending)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

@@ -133,8 +133,7 @@ func loadTurnmail(t *testing.T) loadResult {
 		if err := h.d.Store.DB().QueryRow(`SELECT count(*) FROM inbox WHERE status = 'applied'`).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
-		pending, _ := h.d.Store.Outbox(context.Background(), "", "pending")
-		if n == loadMails && len(pending) == 0 {
+		if n == loadMails && pendingMails(t, h.d.Store) == 0 {
 			break
 		}
 		if time.Now().After(deadline) {

@@ -10,8 +10,8 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
-	"slices"
 	htmltemplate "html/template"
+	"slices"
 	"strings"
 	texttemplate "text/template"
 )
