@@ -33,6 +33,7 @@ func Load() (*Set, error) {
 		"title":  Title,
 		"add":    func(a, b int) int { return a + b },
 		"str":    func(v any) string { return Str(v) },
+		"strs":   Strs,
 		"pieces": Pieces,
 		"has":    func(m map[string]any, k string) bool { _, ok := m[k]; return ok },
 		"indent": func(n int, s string) string {
@@ -177,4 +178,14 @@ func (s *Set) Text(kind string, data any) (string, error) {
 		return "", fmt.Errorf("render %s (text): %w", kind, err)
 	}
 	return tidy(tb.String()), nil
+}
+
+// Strs renders each element of a JSON-decoded list with Str.
+func Strs(v any) []string {
+	list, _ := v.([]any)
+	out := make([]string, len(list))
+	for i, x := range list {
+		out[i] = Str(x)
+	}
+	return out
 }
