@@ -96,7 +96,7 @@ var Defaults = map[string]any{
 	"smtp.security":            "starttls",
 	"smtp.username":            "",
 	"smtp.password":            "",
-	"smtp.max_attempts":        10,
+	"smtp.max_attempts":        40,
 	"embedded.domain":          "turnmail.localhost",
 	"embedded.password":        "turnmail",
 	"embedded.imap_addr":       "127.0.0.1:1143",
