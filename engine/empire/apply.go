@@ -1,7 +1,6 @@
 package empire
 
 import (
-	"encoding/json"
 	"errors"
 	"slices"
 	"strconv"
@@ -144,5 +143,3 @@ func joinRegions(rs []int) string {
 	}
 	return strings.Join(parts, ", ")
 }
-
-func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }

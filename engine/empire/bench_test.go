@@ -10,13 +10,13 @@ import (
 // commands, recorded by playRandom) from its archive, hashes verified.
 func BenchmarkReplay(b *testing.B) {
 	a := playRandom(b, 5, 0)
-	b.ReportMetric(float64(len(a.Events)), "events/game")
 	b.ResetTimer()
 	for b.Loop() {
 		if _, err := engine.Replay(registry, a, -1); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric(float64(len(a.Events)), "events/game")
 }
 
 // BenchmarkLegal lists the legal commands in the middle of a game while a player
@@ -39,9 +39,9 @@ func BenchmarkLegal(b *testing.B) {
 		b.Fatal("no move action in the game")
 	}
 	player := s.name(s.Current)
-	b.ReportMetric(float64(len(s.Legal(player))), "commands")
 	b.ResetTimer()
 	for b.Loop() {
 		_ = s.Legal(player)
 	}
+	b.ReportMetric(float64(len(s.Legal(player))), "commands")
 }

@@ -1,6 +1,7 @@
 package empire
 
 import (
+	"bytes"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -127,28 +128,36 @@ var layouts = map[string][]slot{
 // rulebook's constraints on a complete set of four double-sided boards).
 func loadBoards(data []byte) (*boardSet, error) {
 	var bs boardSet
-	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&bs); err != nil {
 		return nil, fmt.Errorf("boards: %w", err)
 	}
+	if err := bs.validate(); err != nil {
+		return nil, err
+	}
+	return &bs, nil
+}
+
+// validate checks the format tag and every face (an inline set arrives decoded).
+func (bs *boardSet) validate() error {
 	if bs.Format != "" && bs.Format != boardsFormat {
-		return nil, fmt.Errorf("boards: format %q, want %q", bs.Format, boardsFormat)
+		return fmt.Errorf("boards: format %q, want %q", bs.Format, boardsFormat)
 	}
 	if len(bs.Faces) == 0 {
-		return nil, fmt.Errorf("boards: no faces")
+		return fmt.Errorf("boards: no faces")
 	}
 	ids := map[string]bool{}
 	for _, f := range bs.Faces {
 		if ids[f.ID] {
-			return nil, fmt.Errorf("boards: face %q given twice", f.ID)
+			return fmt.Errorf("boards: face %q given twice", f.ID)
 		}
 		ids[f.ID] = true
 		if err := f.validate(); err != nil {
-			return nil, fmt.Errorf("boards: face %q: %w", f.ID, err)
+			return fmt.Errorf("boards: face %q: %w", f.ID, err)
 		}
 	}
-	return &bs, nil
+	return nil
 }
 
 // regionIndex numbers the face's regions in island order.

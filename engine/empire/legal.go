@@ -99,9 +99,9 @@ func (s *state) legalTake(seat int, note string) []string {
 		cd := s.cfg.cards[c]
 		ab, ac := cd.describe()
 		if note == "" {
-			out = append(out, fmt.Sprintf("take %d # %s, %d coins: %s; %s", i+1, cd.Name, cost, ab, ac))
+			out = append(out, fmt.Sprintf("take %d # %s, %s: %s; %s", i+1, cd.Name, coins(cost), ab, ac))
 		} else {
-			out = append(out, fmt.Sprintf("take %d # %s, %d coins: %s %s", i+1, cd.Name, cost, ab, note))
+			out = append(out, fmt.Sprintf("take %d # %s, %s: %s %s", i+1, cd.Name, coins(cost), ab, note))
 		}
 	}
 	return out
@@ -160,4 +160,11 @@ func points(n int) string {
 		return "1 point"
 	}
 	return fmt.Sprintf("%d points", n)
+}
+
+func coins(n int) string {
+	if n == 1 {
+		return "1 coin"
+	}
+	return fmt.Sprintf("%d coins", n)
 }

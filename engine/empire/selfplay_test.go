@@ -165,6 +165,12 @@ func playRandom(t testing.TB, g int, probes int) *engine.Archive {
 		}
 		var concrete []string
 		for _, e := range legal {
+			if !engine.IsPattern(e) && instantiate(e, r) != engine.Normalize(e) {
+				t.Fatalf("%s: %q is not a pattern but has placeholders", where, e)
+			}
+			if engine.IsPattern(e) && !generic(e) && !rangeRe.MatchString(e) {
+				t.Fatalf("%s: pattern %q has neither placeholders nor ranges", where, e)
+			}
 			if c := instantiate(e, r); c != "" {
 				if c != "skip" || len(legal) <= 2 || r.IntN(8) == 0 {
 					concrete = append(concrete, c)

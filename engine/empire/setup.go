@@ -127,16 +127,6 @@ func plus1(xs []int) []int {
 	return out
 }
 
-// validate checks every face of an inline board set.
-func (bs *boardSet) validate() error {
-	b, err := jsonMarshal(bs)
-	if err != nil {
-		return err
-	}
-	_, err = loadBoards(b)
-	return err
-}
-
 // drawFaces chooses the faces: an inline set of at most four faces is used as given;
 // otherwise the boards are shuffled, a side of each is drawn, and the face with the
 // start icon (if drawn) goes to the centre.

@@ -85,7 +85,7 @@ type state struct {
 	Taken       int       `json:"taken"`
 	BonusDone   bool      `json:"bonus_done"`
 	Past        [][]Sheet `json:"past"`
-	WinnerSeats    []int     `json:"winners"`
+	WinnerSeats []int     `json:"winners"`
 }
 
 var _ engine.State = (*state)(nil)
@@ -231,8 +231,7 @@ func (s *state) holds(seat int, kind string) bool {
 	return false
 }
 
-// tokenAt returns the index of the token of kind lying on region, or -1; kind ""
-// matches any token.
+// tokenAt returns the index of a token lying on region whose kind satisfies match, or -1.
 func (s *state) tokenAt(region int, match func(string) bool) int {
 	for i, t := range s.Tokens {
 		if t.Holder < 0 && t.Region == region && match(t.Kind) {

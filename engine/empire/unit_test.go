@@ -190,3 +190,31 @@ func TestElixirMajority(t *testing.T) {
 		t.Errorf("3-3-1: %v", got)
 	}
 }
+
+// TestFlyingAndCoins: each Flying lowers the sea cost by 1 down to 1; Mountain
+// Treasury's coins come at once, before its action.
+func TestFlyingAndCoins(t *testing.T) {
+	deck := `["mountain-treasury", "cursed-gargoyles", "dire-eye", "ancient-phoenix"]`
+	s := engine.State(newMini(t, 3, "", `{"seed": 1, "start": 1, "placer": "alice", "deck": `+deck+`}`))
+	s = mustApply(t, s, "alice", "settle 5", "bid 0")
+	s = mustApply(t, s, "bob", "bid 0")
+	s = mustApply(t, s, "carol", "bid 0")
+	s = mustApply(t, s, "alice", "first alice", "take 1")
+	st := s.(*state)
+	if st.Coins[0] != 13 || st.Pending == nil || st.Pending.Left != 3 {
+		t.Fatalf("Mountain Treasury: coins %d, pending %+v", st.Coins[0], st.Pending)
+	}
+	x := st.clone()
+	idx := func(id string) int { return slices.IndexFunc(x.cfg.cards, func(c card) bool { return c.ID == id }) }
+	for i, want := range []int{3, 2, 1, 1} {
+		if got := x.seaCost(0); got != want {
+			t.Errorf("%d Flying: sea costs %d, want %d", i, got, want)
+		}
+		x.Cards[0] = append(x.Cards[0], idx([]string{"cursed-gargoyles", "dire-eye", "ancient-phoenix", "dire-dragon"}[i]))
+	}
+	x.Cards[0] = append(x.Cards[0], idx("dire-dragon"))
+	rt := x.routesFrom(0, 0)
+	if rt.cost[4] != 1 || rt.cost[3] != 3 { // 1~5 by sea; 1-2-3~4
+		t.Errorf("costs with Flying: to 5 %d, to 4 %d", rt.cost[4], rt.cost[3])
+	}
+}

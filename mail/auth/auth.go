@@ -5,7 +5,7 @@
 //
 //	<local>+<gameid>.<seat>.<mac>@<domain>
 //
-// for example turnmail+sw-7k3p.2.k5t2xq7mhy4bd2aa@example.org. The part after
+// for example turnmail+sw-7k3p.2.z66fv3fpjj5pukoc@example.org. The part after
 // the "+" is the token. It names the game and the seat in the clear, so the
 // game is found without a lookup, and carries a MAC (HMAC-SHA256 with the
 // server secret, truncated to 80 bits, base32) that proves turnmail issued it.

@@ -40,6 +40,15 @@
 // full RFC822.SIZE. The Handler decides: typically it records the header and
 // returns Rejected, replying that the mail was too large.
 //
+// # A note for servers built on go-imap's imapserver
+//
+// imapserver.SessionTracker.Idle only reports updates queued after it
+// started, so mail delivered in the instant between the Watcher's last
+// command and the server entering IDLE is reported only with the next change.
+// The Watcher then notices it at the next IdleRestart at the latest. A
+// server built on imapserver should poll its tracker when IDLE starts; or
+// give the Watcher a short IdleRestart.
+//
 // # Moving without MOVE
 //
 // When the server lacks the MOVE extension, the Watcher copies the message,
@@ -76,6 +85,9 @@ const (
 	DefaultRetryMax     = 5 * time.Minute
 	DefaultDialTimeout  = 30 * time.Second
 )
+
+// idleDoneTimeout bounds the wait for the server's answer to DONE.
+const idleDoneTimeout = time.Minute
 
 // fetchChunkBytes bounds how many message bytes one UID FETCH of bodies asks
 // for (a single larger message is fetched alone).
@@ -193,7 +205,9 @@ type Options struct {
 	DebugWriter io.Writer
 }
 
-// Watcher watches one mailbox. Create it with New and start it with Run.
+// Watcher watches one mailbox. Create it with New and start it with Run; Run
+// must not be called twice at the same time. The Handler is called from
+// Run's goroutine, one message at a time.
 type Watcher struct {
 	opts    Options
 	handler Handler
@@ -505,6 +519,10 @@ func (w *Watcher) idle(ctx context.Context, c *imapclient.Client, updates <-chan
 	case <-updates:
 	case <-timer.C:
 	}
+	// The client reads without a deadline while idling; if the server
+	// never answers DONE, give up on the connection.
+	watchdog := time.AfterFunc(idleDoneTimeout, func() { c.Close() })
+	defer watchdog.Stop()
 	if err := cmd.Close(); err != nil {
 		return fmt.Errorf("stop idle: %w", err)
 	}

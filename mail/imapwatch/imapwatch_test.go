@@ -50,13 +50,15 @@ type testServer struct {
 	user  *imapmemserver.User
 	addr  string // the server itself
 	proxy *proxy // what the watcher connects to
+	cfg   serverConfig
 }
 
 type serverConfig struct {
 	caps      imap.CapSet
 	stripIdle bool        // the proxy hides IDLE from the capabilities
-	tls       *tls.Config // STARTTLS when set (and implicitTLS is false)
+	tls       *tls.Config // STARTTLS when set (and implicit is false)
 	implicit  bool        // implicit TLS on the listener
+	clientTLS *tls.Config // how the helper client trusts the server
 }
 
 func startServer(t *testing.T, cfg serverConfig) *testServer {
@@ -89,7 +91,7 @@ func startServer(t *testing.T, cfg serverConfig) *testServer {
 	go srv.Serve(served)
 	p := startProxy(t, ln.Addr().String(), cfg.stripIdle)
 	t.Cleanup(func() { srv.Close() })
-	return &testServer{user: user, addr: ln.Addr().String(), proxy: p}
+	return &testServer{user: user, addr: ln.Addr().String(), proxy: p, cfg: cfg}
 }
 
 // testSession is imapmemserver's session with one fix. imapserver's
@@ -137,7 +139,8 @@ type proxy struct {
 	mu       sync.Mutex
 	conns    []net.Conn
 	accepted int
-	sent     bytes.Buffer // client → server bytes, all connections
+	sent     bytes.Buffer  // client → server bytes, all connections
+	sentCh   chan struct{} // closed and replaced on every write to sent
 }
 
 func startProxy(t *testing.T, target string, stripIdle bool) *proxy {
@@ -145,7 +148,7 @@ func startProxy(t *testing.T, target string, stripIdle bool) *proxy {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &proxy{ln: ln, target: target, stripIdle: stripIdle}
+	p := &proxy{ln: ln, target: target, stripIdle: stripIdle, sentCh: make(chan struct{})}
 	go p.serve()
 	t.Cleanup(func() {
 		ln.Close()
@@ -187,12 +190,38 @@ type lockedWriter struct{ p *proxy }
 func (w lockedWriter) Write(b []byte) (int, error) {
 	w.p.mu.Lock()
 	defer w.p.mu.Unlock()
+	close(w.p.sentCh)
+	w.p.sentCh = make(chan struct{})
 	return w.p.sent.Write(b)
+}
+
+// waitSent blocks until the clients have sent n occurrences of s in total.
+func (p *proxy) waitSent(t *testing.T, s string, n int) {
+	t.Helper()
+	deadline := time.After(testTimeout)
+	for {
+		p.mu.Lock()
+		got := strings.Count(p.sent.String(), s)
+		ch := p.sentCh
+		p.mu.Unlock()
+		if got >= n {
+			return
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			t.Fatalf("clients sent %q %d times, want %d", s, got, n)
+		}
+	}
 }
 
 // serverToClient copies line by line, removing IDLE from capability lists
 // when asked.
 func (p *proxy) serverToClient(c, s net.Conn) {
+	if !p.stripIdle {
+		io.Copy(c, s) // byte for byte: TLS is not line-based
+		return
+	}
 	r := bufio.NewReader(s)
 	for {
 		line, err := r.ReadBytes('\n')
@@ -231,7 +260,14 @@ func (p *proxy) clientSent() string {
 
 func (ts *testServer) client(t *testing.T) *imapclient.Client {
 	t.Helper()
-	c, err := imapclient.DialInsecure(ts.addr, &imapclient.Options{DebugWriter: debugW()})
+	copts := &imapclient.Options{DebugWriter: debugW(), TLSConfig: ts.cfg.clientTLS}
+	var c *imapclient.Client
+	var err error
+	if ts.cfg.implicit {
+		c, err = imapclient.DialTLS(ts.addr, copts)
+	} else {
+		c, err = imapclient.DialInsecure(ts.addr, copts)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -492,16 +528,19 @@ func TestWatcher_idle(t *testing.T) {
 	rec := newRecorder()
 	start(t, baseOptions(ts), rec.handle, cur)
 
-	ts.deliver(t, "INBOX", rawMessage("first"))
+	v, _ := ts.deliver(t, "INBOX", rawMessage("first"))
 	if got := subjectOf(rec.next(t)); got != "first" {
 		t.Fatalf("handled %q", got)
 	}
-	ts.deliver(t, "INBOX", rawMessage("second"))
-	if got := subjectOf(rec.next(t)); got != "second" {
-		t.Fatalf("handled %q", got)
-	}
-	if !strings.Contains(ts.proxy.clientSent(), " IDLE\r\n") {
-		t.Error("the watcher never sent IDLE")
+	cur.waitFor(t, v, 1)
+	// Once the watcher idles, only an EXISTS can wake it in time.
+	for i, s := range []string{"second", "third"} {
+		ts.proxy.waitSent(t, " IDLE\r\n", i+1)
+		ts.deliver(t, "INBOX", rawMessage(s))
+		if got := subjectOf(rec.next(t)); got != s {
+			t.Fatalf("handled %q, want %q", got, s)
+		}
+		cur.waitFor(t, v, uint32(i+2))
 	}
 }
 
@@ -636,10 +675,11 @@ func TestWatcher_reconnect(t *testing.T) {
 	rec := newRecorder()
 	start(t, baseOptions(ts), rec.handle, cur)
 
-	ts.deliver(t, "INBOX", rawMessage("before"))
+	v, _ := ts.deliver(t, "INBOX", rawMessage("before"))
 	if got := subjectOf(rec.next(t)); got != "before" {
 		t.Fatalf("handled %q", got)
 	}
+	cur.waitFor(t, v, 1) // else "before" is rightly offered again
 	ts.proxy.dropAll()
 	ts.deliver(t, "INBOX", rawMessage("during"))
 	if got := subjectOf(rec.next(t)); got != "during" {
@@ -655,7 +695,7 @@ func TestWatcher_reconnect(t *testing.T) {
 	}
 }
 
-// TestWatcher_reconnectServerDown: the watcher starts while nothing listens
+// TestWatcher_serverDownAtStart: the watcher starts while nothing listens
 // and keeps retrying until the server is there.
 func TestWatcher_serverDownAtStart(t *testing.T) {
 	ts := startServer(t, serverConfig{})
@@ -829,36 +869,13 @@ func TestWatcher_TLS(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ts := startServer(t, serverConfig{tls: serverTLS, implicit: tt.implicit})
-			if tt.implicit {
-				// The helper client speaks plain IMAP; deliver directly.
-				mbox, _ := ts.user.Status("INBOX", &imap.StatusOptions{})
-				_ = mbox
-			} else {
-				ts.deliver(t, "INBOX", rawMessage("secure"))
-			}
+			ts := startServer(t, serverConfig{tls: serverTLS, implicit: tt.implicit, clientTLS: clientTLS})
+			ts.deliver(t, "INBOX", rawMessage("secure"))
 			rec := newRecorder()
 			opts := baseOptions(ts)
 			opts.Security = tt.security
 			opts.TLSConfig = clientTLS
 			start(t, opts, rec.handle, newMemCursors())
-			if tt.implicit {
-				c, err := imapclient.DialTLS(ts.addr, &imapclient.Options{TLSConfig: clientTLS})
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer c.Close()
-				if err := c.Login(testUser, testPass).Wait(); err != nil {
-					t.Fatal(err)
-				}
-				raw := rawMessage("secure")
-				cmd := c.Append("INBOX", int64(len(raw)), nil)
-				io.WriteString(cmd, raw)
-				cmd.Close()
-				if _, err := cmd.Wait(); err != nil {
-					t.Fatal(err)
-				}
-			}
 			if got := subjectOf(rec.next(t)); got != "secure" {
 				t.Fatalf("handled %q", got)
 			}

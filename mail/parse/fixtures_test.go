@@ -167,6 +167,16 @@ var fixtures = []fixture{
 		commands: "1: redeploy 12=3 7=1\n2: conquer 4\n3: ally   bob\n4: camp 4=2\n",
 		html:     true,
 	},
+	{
+		file:     "html-meta-charset.eml",
+		reply:    "conquer 3 # € pour la forêt",
+		commands: "1: conquer 3\n",
+		html:     true,
+		check: func(t *testing.T, m *Message) {
+			eq(t, "From", m.From, Address{Name: "André", Address: "andre@example.fr"})
+			eq(t, "Subject (raw 8-bit)", m.Subject, "Re: [turnmail] partie 7 à toi")
+		},
+	},
 	{file: "attachment-text.eml", reply: "conquer 5", commands: "1: conquer 5\n"},
 	{file: "no-text.eml", reply: "", commands: ""},
 }

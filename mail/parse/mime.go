@@ -137,7 +137,7 @@ func walk(h textproto.Header, body []byte, depth int, st *walkState) content {
 			var plain, html bool
 			for _, p := range parts {
 				pc := walk(p.h, p.body, depth+1, st)
-				if !plain && len(pc.plain) > 0 {
+				if !plain && strings.TrimSpace(strings.Join(pc.plain, "")) != "" {
 					c.plain, plain = pc.plain, true
 				}
 				if !html && len(pc.html) > 0 {
@@ -163,7 +163,12 @@ func walk(h textproto.Header, body []byte, depth int, st *walkState) content {
 		}
 		c.plain = append(c.plain, text)
 	case mediaType == "text/html":
-		c.html = append(c.html, decodeText(h, body, params))
+		b := decodeTransfer(h.Get("Content-Transfer-Encoding"), body)
+		cs := params["charset"]
+		if cs == "" {
+			cs = metaCharset(b)
+		}
+		c.html = append(c.html, toUTF8(b, cs))
 	}
 	// Other types (images, message/rfc822 forwards, calendars …) carry no reply.
 	return c
@@ -178,9 +183,14 @@ func contentType(h textproto.Header) (string, map[string]string) {
 		return "text/plain", map[string]string{}
 	}
 	t, params, err := mime.ParseMediaType(v)
-	if err != nil && t == "" {
-		// mime.ParseMediaType gives up on a bad parameter; keep what precedes it.
-		t, params = looseMediaType(v)
+	if err != nil {
+		// mime.ParseMediaType gives up on a bad parameter (and drops all of them);
+		// recover the type and the parameters that matter here.
+		lt, lp := looseMediaType(v)
+		if t == "" {
+			t = lt
+		}
+		params = lp
 	}
 	if params == nil {
 		params = map[string]string{}
@@ -267,6 +277,20 @@ func guessBoundary(body []byte) string {
 		return ""
 	}
 	return string(m[1])
+}
+
+var metaCharsetRe = regexp.MustCompile(`(?i)<meta[^>]{0,200}?charset\s*=\s*["']?\s*([\w.:-]{1,40})`)
+
+// metaCharset returns the charset an HTML document declares in a <meta> tag near
+// its start, or "".
+func metaCharset(body []byte) string {
+	if len(body) > 4096 {
+		body = body[:4096]
+	}
+	if m := metaCharsetRe.FindSubmatch(body); m != nil {
+		return string(m[1])
+	}
+	return ""
 }
 
 // decodeText undoes the transfer encoding and converts the charset to UTF-8. Every

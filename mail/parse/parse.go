@@ -209,7 +209,7 @@ func (m *Message) readHeaders() {
 	} else {
 		m.Subject = h.Get("Subject")
 	}
-	m.Subject = strings.Join(strings.Fields(m.Subject), " ")
+	m.Subject = strings.Join(strings.Fields(toUTF8([]byte(m.Subject), "")), " ")
 	if d, err := h.Date(); err == nil {
 		m.Date = d
 	}
@@ -271,7 +271,10 @@ func addressList(h *mail.Header, key string, lower bool) []Address {
 				if a.Address == "" {
 					continue
 				}
-				out = append(out, Address{Name: strings.TrimSpace(a.Name), Address: canonicalAddress(a.Address, lower)})
+				out = append(out, Address{
+					Name:    strings.TrimSpace(toUTF8([]byte(a.Name), "")),
+					Address: canonicalAddress(toUTF8([]byte(a.Address), ""), lower),
+				})
 			}
 			continue
 		}

@@ -30,15 +30,17 @@ func hostileBodies() map[string]string {
 }
 
 func TestHostileInputsAreFast(t *testing.T) {
-	if testing.Short() {
-		t.Skip("slow-input guard skipped in -short mode")
+	if testing.Short() || raceEnabled {
+		t.Skip("timing guard skipped in -short mode and under -race")
 	}
 	for name, raw := range hostileBodies() {
 		start := time.Now()
 		if _, err := Parse([]byte(raw), nil); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
-		if d := time.Since(start); d > 3*time.Second {
+		// Typically well under a second on one core; the bound leaves room for a
+		// loaded machine while still catching quadratic behaviour.
+		if d := time.Since(start); d > 10*time.Second {
 			t.Errorf("%s: Parse took %v", name, d)
 		} else {
 			t.Logf("%s: %v", name, d)

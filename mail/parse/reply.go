@@ -12,7 +12,8 @@ import (
 // signatures and everything from a line "end" on are removed.
 //
 // The recognisers are tables of patterns (attributionPatterns, separatorPatterns,
-// signaturePatterns, headerKeys …); extend the tables, not the control flow.
+// signaturePatterns, fromKeys/dateKeys/toKeys …); extend the tables, not the
+// control flow.
 
 // maxAttributionLines is how many consecutive lines an attribution may span
 // ("On Tue, … John Doe" / "<john@example.org>" / "wrote:").
@@ -43,7 +44,7 @@ var attributionPatterns = []attributionPattern{
 	// "Il 06/01/2025 12:00, Alice ha scritto:", "In data … ha scritto:".
 	{"it", []string{"ha scritto"}, regexp.MustCompile(`(?i)^(?:Il giorno|Il|In data)\s.{4,}?\bha scritto\s*:?$`), false},
 	// German: "Am 06.01.2025 um 12:00 schrieb Alice <…>:", "Am … hat Alice geschrieben:".
-	{"de", []string{"schrieb"}, regexp.MustCompile(`(?i)^Am\s.{4,}?\bschrieb\b.{0,300}:$`), false},
+	{"de", []string{"schrieb"}, regexp.MustCompile(`(?i)^Am\s.{4,}?\bschrieb\b.*:$`), false},
 	{"de2", []string{"geschrieben"}, regexp.MustCompile(`(?i)^Am\s.{4,}?\bgeschrieben\s*:$`), false},
 	// French: "Le lun. 6 janv. 2025 à 12:00, Alice <…> a écrit :".
 	{"fr", []string{"crit"}, regexp.MustCompile(`(?i)^Le\s.{4,}?\ba [ée]crit\s*:?$`), false},
@@ -52,10 +53,10 @@ var attributionPatterns = []attributionPattern{
 	// Portuguese: "Em seg., 6 de jan. de 2025 às 12:00, Alice <…> escreveu:".
 	{"pt", []string{"escreveu"}, regexp.MustCompile(`(?i)^Em\s.{4,}?\bescreveu\s*:?$`), false},
 	// Dutch: "Op ma 6 jan. 2025 om 12:00 schreef Alice <…>:".
-	{"nl", []string{"schreef"}, regexp.MustCompile(`(?i)^Op\s.{4,}?\bschreef\b.{0,300}:$`), false},
+	{"nl", []string{"schreef"}, regexp.MustCompile(`(?i)^Op\s.{4,}?\bschreef\b.*:$`), false},
 	// Norwegian, Danish, Swedish: "man. 6. jan. 2025 kl. 12:00 skrev Alice <…>:",
 	// "Den 6 jan. 2025 kl. 12:00 skrev Alice <…>:".
-	{"no-da-sv", []string{"skrev", "skreiv"}, regexp.MustCompile(`(?i)^.{4,}?\bskre(?:v|iv)\b.{0,300}:$`), true},
+	{"no-da-sv", []string{"skrev", "skreiv"}, regexp.MustCompile(`(?i)^.{4,}?\bskre(?:v|iv)\b.*:$`), true},
 	// Finnish: "ma 6. tammik. 2025 klo 12.00 Alice <…> kirjoitti:".
 	{"fi", []string{"kirjoitti"}, regexp.MustCompile(`(?i)^.{4,}?\bkirjoitti\s*:$`), true},
 	// Polish: "W dniu 6.01.2025 o 12:00 Alice <…> napisał(a):", "Dnia … napisał:".
@@ -73,7 +74,7 @@ var attributionPatterns = []attributionPattern{
 	// Any language: a date or time, then an address, then a colon at the end:
 	// "30.09.2017, 18.30, "John" <john@example.org>:",
 	// "2017-11-24 16:32 GMT+01:00 Baptiste <b@example.org>:".
-	{"date+address", []string{"@"}, regexp.MustCompile(`^.{0,400}?[\w.+'-]+@[\w-]+(?:\.[\w-]+)+\s*>?\s*\)?\s*:$`), true},
+	{"date+address", []string{"@"}, regexp.MustCompile(`^.*?[\w.+'-]+@[\w-]+(?:\.[\w-]+)+\s*>?\s*\)?\s*:$`), true},
 }
 
 // quoteIntroPatterns recognise a one-line introduction of quoted text that is not
@@ -122,10 +123,6 @@ var (
 // headerBlockSpan is how many lines after a from line may hold the rest of a block.
 const headerBlockSpan = 8
 
-// headerLine matches "Key: value" lines as Outlook and webmail write them, also in
-// bold ("*From:*") and indented.
-var headerLine = regexp.MustCompile(`^\s*\*?\s*([\p{L}][\p{L}\p{M} .'’-]{0,24}?)\s*\*?\s*[:：]`)
-
 // separatorLine is a decoration-only line ("------", "====", " ____ ") that belongs to
 // the history block below it.
 var separatorLine = regexp.MustCompile(`^[\s\-_=*~]{2,}$`)
@@ -141,6 +138,8 @@ type signaturePattern struct {
 var signaturePatterns = []signaturePattern{
 	// The "-- " delimiter (also without the space, mangled by many clients).
 	{re: regexp.MustCompile(`^--$`)},
+	// The signature block of an inline PGP-signed ("clearsigned") mail.
+	{re: regexp.MustCompile(`^-----BEGIN PGP SIGNATURE-----$`)},
 	// "-Name" sign-off directly under the text (github/email_reply_parser).
 	{re: regexp.MustCompile(`^-\p{L}[\p{L}\p{M}.' ]{0,40}$`)},
 	// Mobile and webmail footers: "Sent from my iPhone", "Sent from Yahoo Mail on
@@ -216,9 +215,23 @@ const (
 	kindSig     // signature from here on
 )
 
-// extractor holds the body's lines and caches what it learns about them.
+// extractor holds the body's lines and caches what it learns about them, so that
+// every rule runs once per line however often the scan looks back or ahead.
 type extractor struct {
 	lines []string
+	kinds []lineKind // kinds[i]-1 is the kind of line i; 0: not yet known
+	keys  []*string  // header keys, nil: not yet known
+	attrs []int      // attrs[i]-1 is attribution(i); 0: not yet known
+}
+
+func newExtractor(body string) *extractor {
+	lines := stripClearsign(splitLines(body))
+	return &extractor{
+		lines: lines,
+		kinds: make([]lineKind, len(lines)),
+		keys:  make([]*string, len(lines)),
+		attrs: make([]int, len(lines)),
+	}
 }
 
 // ExtractReply returns the text the sender wrote in a plain-text body: quoted
@@ -231,7 +244,7 @@ type extractor struct {
 // block or signature. A bottom-posted or interleaved reply (the body starts with
 // quoted text) keeps the unquoted lines between quotes.
 func ExtractReply(body string) string {
-	e := &extractor{lines: splitLines(body)}
+	e := newExtractor(body)
 	kept := e.extract()
 	return joinTrimmed(kept)
 }
@@ -246,6 +259,36 @@ func splitLines(s string) []string {
 		lines[i] = strings.TrimRightFunc(l, unicode.IsSpace)
 	}
 	return lines
+}
+
+// stripClearsign removes the armor header of an inline PGP-signed body
+// ("-----BEGIN PGP SIGNED MESSAGE-----", "Hash: …", a blank line) and undoes its
+// dash-escaping ("- -- " → "-- "); the signature block is cut as a signature.
+func stripClearsign(lines []string) []string {
+	first := 0
+	for first < len(lines) && lines[first] == "" {
+		first++
+	}
+	if first == len(lines) || lines[first] != "-----BEGIN PGP SIGNED MESSAGE-----" {
+		return lines
+	}
+	i := first + 1
+	for i < len(lines) && strings.HasPrefix(lines[i], "Hash:") {
+		i++
+	}
+	if i < len(lines) && lines[i] == "" {
+		i++
+	}
+	out := lines[i:]
+	for j, l := range out {
+		if l == "-----BEGIN PGP SIGNATURE-----" {
+			break
+		}
+		if strings.HasPrefix(l, "- ") {
+			out[j] = l[2:]
+		}
+	}
+	return out
 }
 
 // joinTrimmed joins lines, dropping leading and trailing blank lines.
@@ -366,6 +409,13 @@ func (e *extractor) backUpIn(lines []string, k lineKind) int {
 // kind classifies line i on its own (attributions span lines and are tested
 // separately).
 func (e *extractor) kind(i int) lineKind {
+	if e.kinds[i] == 0 {
+		e.kinds[i] = e.classify(i) + 1
+	}
+	return e.kinds[i] - 1
+}
+
+func (e *extractor) classify(i int) lineKind {
 	line := e.lines[i]
 	t := strings.TrimSpace(line)
 	switch {
@@ -409,7 +459,7 @@ func (e *extractor) historyStart(i int) int {
 // i must be the block's from line; the block may start above it with other known
 // keys ("Message du : …" / "De : …").
 func (e *extractor) headerBlockAt(i int) int {
-	if !fromKeys[headerKey(e.lines[i])] {
+	if !fromKeys[e.key(i)] {
 		return -1
 	}
 	hasAddress := strings.Contains(e.lines[i], "@")
@@ -418,7 +468,7 @@ func (e *extractor) headerBlockAt(i int) int {
 		if e.lines[j] == "" {
 			break
 		}
-		key := headerKey(e.lines[j])
+		key := e.key(j)
 		if key == "" && !found {
 			// A continuation of the from line (a long address wrapped).
 			hasAddress = hasAddress || strings.Contains(e.lines[j], "@")
@@ -433,22 +483,43 @@ func (e *extractor) headerBlockAt(i int) int {
 		return -1
 	}
 	start := i
-	for start > 0 && start > i-headerBlockSpan && dateKeys[headerKey(e.lines[start-1])] {
+	for start > 0 && start > i-headerBlockSpan && dateKeys[e.key(start-1)] {
 		start--
 	}
 	return start
 }
 
-// headerKey returns the lower-cased key of a "Key: value" line, or "".
-func headerKey(line string) string {
-	if len(line) > 1000 {
-		line = line[:1000]
+// key returns the header key of line i (see headerKey).
+func (e *extractor) key(i int) string {
+	if e.keys[i] == nil {
+		k := headerKey(e.lines[i])
+		e.keys[i] = &k
 	}
-	m := headerLine.FindStringSubmatch(line)
-	if m == nil {
+	return *e.keys[i]
+}
+
+// headerKey returns the lower-cased key of a "Key: value" line as Outlook and
+// webmail write them — also indented or in bold ("*From:*") — or "" if the line
+// is not one. A key is one to three words of letters.
+func headerKey(line string) string {
+	i := strings.IndexAny(line, ":：")
+	if i < 0 || i > 64 {
 		return ""
 	}
-	return strings.Join(strings.Fields(strings.ToLower(m[1])), " ")
+	k := strings.TrimSpace(line[:i])
+	k = strings.TrimSpace(strings.Trim(k, "*"))
+	if k == "" || utf8.RuneCountInString(k) > 25 {
+		return ""
+	}
+	for j, r := range k {
+		switch {
+		case unicode.IsLetter(r), unicode.Is(unicode.M, r):
+		case j > 0 && strings.ContainsRune(" .'’-", r):
+		default:
+			return ""
+		}
+	}
+	return strings.ToLower(strings.Join(strings.Fields(k), " "))
 }
 
 func isSignature(t string) bool {
@@ -467,6 +538,13 @@ func isSignature(t string) bool {
 // attribution returns how many lines starting at i form an attribution
 // ("On … wrote:"), or 0.
 func (e *extractor) attribution(i int) int {
+	if e.attrs[i] == 0 {
+		e.attrs[i] = e.findAttribution(i) + 1
+	}
+	return e.attrs[i] - 1
+}
+
+func (e *extractor) findAttribution(i int) int {
 	if e.lines[i] == "" || strings.HasPrefix(strings.TrimSpace(e.lines[i]), ">") {
 		return 0
 	}
@@ -503,12 +581,25 @@ func (e *extractor) attribution(i int) int {
 var attributionTail = regexp.MustCompile(`^>\s*\)?\s*:$`)
 
 func isAttribution(s string) bool {
+	// Every attribution ends in a colon, "wrote" (no colon) or dashes (Zoho).
+	lower := strings.ToLower(s)
+	if !strings.HasSuffix(lower, ":") && !strings.HasSuffix(lower, "：") &&
+		!strings.HasSuffix(lower, "wrote") && !strings.HasSuffix(lower, "-") {
+		return false
+	}
 	digit := strings.IndexFunc(s, unicode.IsDigit) >= 0
 	for _, p := range attributionPatterns {
 		if p.needsDigit && !digit {
 			continue
 		}
-		if p.re.MatchString(s) {
+		hinted := false
+		for _, h := range p.hints {
+			if strings.Contains(lower, h) {
+				hinted = true
+				break
+			}
+		}
+		if hinted && p.re.MatchString(s) {
 			return true
 		}
 	}

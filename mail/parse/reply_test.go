@@ -63,6 +63,9 @@ var replyCases = []struct {
 	{"mit freundlichen", "{cmds}\n\nMit freundlichen Grüßen\nJürgen\n", "{cmds}"},
 	{"dash sign-off", "{cmds}\n-Alice\n", "{cmds}"},
 
+	{"pgp clearsigned", "-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\n{cmds}\n- -- \nAlice\n-----BEGIN PGP SIGNATURE-----\n\niQEz\n-----END PGP SIGNATURE-----\n", "{cmds}"},
+	{"pgp clearsigned no sig", "-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\n{cmds}\n-----BEGIN PGP SIGNATURE-----\n\niQEz\n", "{cmds}"},
+
 	// The end line.
 	{"end", "{cmds}\nend\nconquer 99\n", "{cmds}"},
 	{"END padded", "{cmds}\n   END \t\nconquer 99\n", "{cmds}"},

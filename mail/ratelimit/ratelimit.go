@@ -36,8 +36,13 @@ type Options struct {
 // Limiter is a per-sender token-bucket rate limiter. It is safe for
 // concurrent use.
 type Limiter struct {
-	rate       float64 // tokens per nanosecond
-	burst      float64
+	// Tokens are counted in units of 1/per: a bucket holds up to burst·per
+	// units, gains rate units per nanosecond, and a reply costs per units.
+	// Integer arithmetic keeps the refill exact.
+	rate       int64
+	per        int64
+	capacity   int64
+	fill       time.Duration // time to refill an empty bucket
 	maxSenders int
 
 	mu      sync.Mutex
@@ -45,8 +50,8 @@ type Limiter struct {
 }
 
 type bucket struct {
-	tokens float64
-	last   time.Time
+	units int64
+	last  time.Time
 }
 
 // New returns a Limiter. The zero Options gives the defaults.
@@ -63,9 +68,12 @@ func New(o Options) *Limiter {
 	if o.MaxSenders <= 0 {
 		o.MaxSenders = 10000
 	}
+	capacity := int64(o.Burst) * int64(o.Per)
 	return &Limiter{
-		rate:       float64(o.Rate) / float64(o.Per),
-		burst:      float64(o.Burst),
+		rate:       int64(o.Rate),
+		per:        int64(o.Per),
+		capacity:   capacity,
+		fill:       time.Duration(capacity / int64(o.Rate)),
 		maxSenders: o.MaxSenders,
 		buckets:    make(map[string]*bucket),
 	}
@@ -85,33 +93,36 @@ func (l *Limiter) Allow(sender string, now time.Time) bool {
 		if len(l.buckets) >= l.maxSenders {
 			l.pruneLocked(now)
 		}
-		b = &bucket{tokens: l.burst, last: now}
+		b = &bucket{units: l.capacity, last: now}
 		l.buckets[key] = b
 	}
 	l.refill(b, now)
-	if b.tokens < 1 {
+	if b.units < l.per {
 		return false
 	}
-	b.tokens--
+	b.units -= l.per
 	return true
 }
 
 // refill adds the tokens earned since b.last.
 func (l *Limiter) refill(b *bucket, now time.Time) {
-	if elapsed := now.Sub(b.last); elapsed > 0 {
-		b.tokens += float64(elapsed) * l.rate
-		if b.tokens > l.burst {
-			b.tokens = l.burst
-		}
-		b.last = now
+	elapsed := now.Sub(b.last)
+	if elapsed <= 0 {
+		return
 	}
+	if elapsed >= l.fill {
+		b.units = l.capacity
+	} else {
+		b.units = min(b.units+int64(elapsed)*l.rate, l.capacity)
+	}
+	b.last = now
 }
 
 // pruneLocked drops the buckets that are full at now.
 func (l *Limiter) pruneLocked(now time.Time) {
 	for k, b := range l.buckets {
 		l.refill(b, now)
-		if b.tokens >= l.burst {
+		if b.units >= l.capacity {
 			delete(l.buckets, k)
 		}
 	}

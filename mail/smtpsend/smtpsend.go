@@ -79,8 +79,9 @@ type Queue interface {
 	MarkRetry(ctx context.Context, id int64, next time.Time, errText string) error
 	// MarkFailed records that the mail will never be delivered.
 	MarkFailed(ctx context.Context, id int64, errText string) error
-	// Wake returns a channel that is closed when new mail is queued. It is
-	// called afresh before each drain.
+	// Wake returns a channel that is closed (or receives a value) when new
+	// mail is queued. It is called afresh before each drain, so a channel
+	// that is closed and replaced on each commit works.
 	Wake() <-chan struct{}
 }
 
@@ -128,7 +129,7 @@ type Options struct {
 }
 
 // Sender delivers the mails of a Queue. Create it with New and start it with
-// Run.
+// Run; Run must not be called twice at the same time.
 type Sender struct {
 	opts  Options
 	queue Queue
