@@ -67,11 +67,11 @@ import (
 	"log/slog"
 	"net"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/turnmail/turnmail/mail/mailnet"
 )
 
 // Defaults for Options.
@@ -95,9 +95,9 @@ const fetchChunkBytes = 16 << 20
 
 // Security modes for Options.Security.
 const (
-	SecurityTLS      = "tls"      // implicit TLS (port 993)
-	SecuritySTARTTLS = "starttls" // STARTTLS, required (port 143)
-	SecurityPlain    = "plain"    // no TLS; loopback only unless AllowInsecure
+	SecurityTLS      = mailnet.SecurityTLS      // implicit TLS (port 993)
+	SecuritySTARTTLS = mailnet.SecurityStartTLS // STARTTLS, required (port 143)
+	SecurityPlain    = mailnet.SecurityPlain    // no TLS; loopback only unless AllowInsecure
 )
 
 // Disposition tells the Watcher what to do with a handled message.
@@ -273,7 +273,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 			failures = 0
 		}
 		failures++
-		d := backoff(failures, w.opts.RetryMin, w.opts.RetryMax)
+		d := mailnet.Backoff(failures, w.opts.RetryMin, w.opts.RetryMax)
 		var herr *handlerError
 		if errors.As(err, &herr) {
 			w.log.Error("handler failed; will offer the message again", "uid", herr.uid, "err", herr.err, "retry_in", d)
@@ -290,18 +290,6 @@ func (w *Watcher) Run(ctx context.Context) error {
 	}
 }
 
-// backoff returns min·2^(n-1), capped at max.
-func backoff(n int, min, max time.Duration) time.Duration {
-	d := min
-	for i := 1; i < n; i++ {
-		if d >= max/2 {
-			return max
-		}
-		d *= 2
-	}
-	return d
-}
-
 func (w *Watcher) validate() error {
 	if w.handler == nil || w.cursors == nil {
 		return errors.New("imapwatch: nil handler or cursors")
@@ -309,31 +297,13 @@ func (w *Watcher) validate() error {
 	if w.opts.Addr == "" {
 		return errors.New("imapwatch: no server address")
 	}
-	host, _, err := net.SplitHostPort(w.opts.Addr)
-	if err != nil {
-		return fmt.Errorf("imapwatch: server address: %w", err)
-	}
-	switch w.opts.Security {
-	case SecurityTLS, SecuritySTARTTLS:
-	case SecurityPlain:
-		if !w.opts.AllowInsecure && !isLoopback(host) {
-			return fmt.Errorf("imapwatch: security %q to non-loopback host %s needs AllowInsecure", SecurityPlain, host)
-		}
-	default:
-		return fmt.Errorf("imapwatch: unknown security %q (want tls, starttls or plain)", w.opts.Security)
+	if err := mailnet.CheckSecurity(w.opts.Security, w.opts.Addr, w.opts.AllowInsecure); err != nil {
+		return fmt.Errorf("imapwatch: %w", err)
 	}
 	if w.opts.MoveTo.Processed == w.opts.Mailbox || w.opts.MoveTo.Rejected == w.opts.Mailbox {
 		return fmt.Errorf("imapwatch: cannot move mail to the watched mailbox %q", w.opts.Mailbox)
 	}
 	return nil
-}
-
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // handlerError is a Handler failure; the session ends and the message is

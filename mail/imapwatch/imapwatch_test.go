@@ -28,6 +28,7 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-imap/v2/imapserver"
 	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
+	"github.com/turnmail/turnmail/mail/mailnet"
 )
 
 // testTimeout only keeps a broken test from hanging; nothing depends on it.
@@ -916,7 +917,7 @@ func TestBackoff(t *testing.T) {
 		{9, 256 * time.Second}, {10, 5 * time.Minute}, {1000, 5 * time.Minute},
 	}
 	for _, tt := range tests {
-		if got := backoff(tt.n, time.Second, 5*time.Minute); got != tt.want {
+		if got := mailnet.Backoff(tt.n, time.Second, 5*time.Minute); got != tt.want {
 			t.Errorf("backoff(%d) = %v, want %v", tt.n, got, tt.want)
 		}
 	}

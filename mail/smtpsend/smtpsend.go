@@ -30,11 +30,11 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"strings"
 	"time"
 
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
+	"github.com/turnmail/turnmail/mail/mailnet"
 )
 
 // Defaults for Options.
@@ -50,9 +50,9 @@ const (
 
 // Security modes for Options.Security.
 const (
-	SecurityTLS      = "tls"      // implicit TLS (port 465)
-	SecuritySTARTTLS = "starttls" // STARTTLS, required (port 587 or 25)
-	SecurityPlain    = "plain"    // no TLS; loopback only unless AllowInsecure
+	SecurityTLS      = mailnet.SecurityTLS      // implicit TLS (port 465)
+	SecuritySTARTTLS = mailnet.SecurityStartTLS // STARTTLS, required (port 587 or 25)
+	SecurityPlain    = mailnet.SecurityPlain    // no TLS; loopback only unless AllowInsecure
 )
 
 // Outgoing is one mail to deliver.
@@ -188,17 +188,7 @@ func New(opts Options, queue Queue) *Sender {
 // Backoff returns the delay before the next attempt after the given number of
 // failed attempts (≥ 1): base·2^(attempts-1), capped at max.
 func Backoff(attempts int, base, max time.Duration) time.Duration {
-	d := base
-	for i := 1; i < attempts; i++ {
-		if d >= max/2 {
-			return max
-		}
-		d *= 2
-	}
-	if d > max {
-		return max
-	}
-	return d
+	return mailnet.Backoff(attempts, base, max)
 }
 
 // Run delivers due mail until ctx is done; it returns nil then. It returns an
@@ -262,28 +252,10 @@ func (s *Sender) validate() error {
 	if s.opts.Addr == "" {
 		return errors.New("smtpsend: no server address")
 	}
-	host, _, err := net.SplitHostPort(s.opts.Addr)
-	if err != nil {
-		return fmt.Errorf("smtpsend: server address: %w", err)
-	}
-	switch s.opts.Security {
-	case SecurityTLS, SecuritySTARTTLS:
-	case SecurityPlain:
-		if !s.opts.AllowInsecure && !isLoopback(host) {
-			return fmt.Errorf("smtpsend: security %q to non-loopback host %s needs AllowInsecure", SecurityPlain, host)
-		}
-	default:
-		return fmt.Errorf("smtpsend: unknown security %q (want tls, starttls or plain)", s.opts.Security)
+	if err := mailnet.CheckSecurity(s.opts.Security, s.opts.Addr, s.opts.AllowInsecure); err != nil {
+		return fmt.Errorf("smtpsend: %w", err)
 	}
 	return nil
-}
-
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // drain sends batches until the queue has nothing due. It returns an error
