@@ -10,7 +10,8 @@ import (
 )
 
 // verb is one command word: how it applies and which concrete commands or patterns
-// it contributes to Legal. who names the race or power that owns a special verb.
+// it contributes to Legal. who names the race or power whose active owner alone may
+// use a special verb.
 type verb struct {
 	name  string
 	who   string
@@ -33,7 +34,7 @@ func init() {
 		{name: "conquer", apply: applyConquer, legal: legalConquer},
 		{name: "dragon", who: "Dragon Master", apply: applyDragon, legal: legalDragon},
 		{name: "enchant", who: "Sorcerers", apply: applyEnchant, legal: legalEnchant},
-		{name: "hole", who: "Halflings", apply: applyHole, legal: func(_ *state, _ int, out []string) []string { return out }},
+		{name: "hole", apply: applyHole, legal: func(_ *state, _ int, out []string) []string { return out }},
 		{name: "abandon", apply: applyAbandon, legal: legalAbandon},
 		{name: "redeploy", apply: applyRedeploy, legal: legalRedeploy},
 		{name: "camp", who: "Bivouacking", apply: applyCamp, legal: legalCamp},
@@ -69,6 +70,9 @@ func (s *state) Apply(player, command string, rng *engine.Rand) (engine.State, e
 	if !ok {
 		return nil, &engine.RuleError{Reason: fmt.Sprintf("unknown command %q", words[0]), Instead: s.Legal(player)}
 	}
+	if a := s.army(p, slotActive); v.who != "" && a.Race != v.who && a.Power != v.who {
+		return nil, &engine.RuleError{Reason: fmt.Sprintf("only %s can use %q", v.who, v.name), Instead: s.Legal(player)}
+	}
 	n := s.clone()
 	if err := v.apply(n, p, words[1:], rng); err != nil {
 		if re, ok := err.(*engine.RuleError); ok && re.Instead == nil {
@@ -91,7 +95,7 @@ func (s *state) mayAct(p int) error {
 		return engine.Illegal("it is not your turn: waiting for %s to place the tokens they lost in an attack", strings.Join(s.ToAct(), ", "))
 	}
 	if p != s.Cur {
-		return engine.Illegal("it is not your turn: %s is to play", s.Players[s.Cur].Name)
+		return engine.Illegal("it is not your turn: %s is to play", s.names[s.Cur])
 	}
 	return nil
 }
@@ -107,7 +111,7 @@ func (s *state) defending(p int) bool {
 
 // instead lists the legal commands starting with verb, or all legal commands.
 func (s *state) instead(p int, verb string) []string {
-	all := s.Legal(s.Players[p].Name)
+	all := s.Legal(s.names[p])
 	var out []string
 	for _, c := range all {
 		if c == verb || strings.HasPrefix(c, verb+" ") {
@@ -300,7 +304,10 @@ func applyConquer(s *state, p int, args []string, rng *engine.Rand) error {
 	a := s.army(p, slot)
 	holds := s.count(p, slot) > 0
 	if why := s.targetReason(p, slot, r, holds); why != "" {
-		return engine.Illegal("%s; you can attack %s", why, s.idList(s.targets(p, slot)))
+		if t := s.targets(p, slot); len(t) > 0 {
+			return engine.Illegal("%s; you can conquer %s", why, s.idList(t))
+		}
+		return engine.Illegal("%s; no region is open to your %s", why, s.raceName(p, slot))
 	}
 	cost := s.cost(p, slot, r)
 	id := s.b.id(r)

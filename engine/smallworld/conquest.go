@@ -144,7 +144,7 @@ func (s *state) targetReason(p, slot, r int, holds bool) string {
 	case blockImmune:
 		return fmt.Sprintf("region %d is protected by %s", id, s.immune(r))
 	case blockPeace:
-		return fmt.Sprintf("region %d belongs to %s, who made peace with you (Diplomat) until their next turn", id, s.Players[s.Regions[r].Owner].Name)
+		return fmt.Sprintf("region %d belongs to %s, who made peace with you (Diplomat) until their next turn", id, s.names[s.Regions[r].Owner])
 	case blockBorder:
 		return fmt.Sprintf("region %d is not a border region: your %s enter the map through a region on the edge of the board or on the shore of a sea that touches it", id, s.raceName(p, slot))
 	case blockAdjacent:

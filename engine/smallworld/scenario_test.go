@@ -160,5 +160,3 @@ func TestScenarios(t *testing.T) {
 		}
 	}
 }
-
-var scenarios = map[string]func(t *testing.T, st []*state){}

@@ -86,6 +86,21 @@ func selfPlay(t testing.TB, seed int64, players int, board string, check bool) *
 			checkIllegalRejected(t, st, who, legal, r, seed, seq)
 		}
 		cmd := chooseCommand(st.(*state), who, legal, r)
+		// Now and then the deadline passes: the skip commands must apply in order.
+		if skip := st.(engine.Skipper).SkipCommands(who); r.IntN(100) < 4 {
+			if len(skip) == 0 {
+				t.Fatalf("step %d: %s must act but SkipCommands is empty", step, who)
+			}
+			for _, c := range skip[:len(skip)-1] {
+				next, out, err := engine.Step(st, seed, len(a.Events)+1, who, c, nil)
+				if err != nil {
+					t.Fatalf("step %d: skip %q: %v", step, c, err)
+				}
+				a.Events = append(a.Events, engine.Event{Player: who, Command: c, Outcomes: out, Hash: next.Hash()})
+				st = next
+			}
+			cmd, seq = skip[len(skip)-1], len(a.Events)+1
+		}
 		next, out, err := engine.Step(st, seed, seq, who, cmd, nil)
 		if err != nil {
 			t.Fatalf("step %d: %s %q (legal %q): %v", step, who, cmd, legal, err)
@@ -127,8 +142,8 @@ func checkIllegalRejected(t testing.TB, st engine.State, who string, legal []str
 			candidates = append(candidates, verb+" "+id)
 		}
 	}
-	for q := range s.Players {
-		candidates = append(candidates, "ally "+s.Players[q].Name)
+	for _, n := range s.names {
+		candidates = append(candidates, "ally "+n)
 	}
 	for _, c := range candidates {
 		if slices.Contains(legal, c) || slices.Contains(legal, engine.Normalize(c)) {
@@ -143,13 +158,13 @@ func checkIllegalRejected(t testing.TB, st engine.State, who string, legal []str
 		}
 	}
 	// Someone who is not to act is always refused.
-	for _, p := range s.Players {
-		if !slices.Contains(st.ToAct(), p.Name) {
-			if _, _, err := engine.Step(st, seed, seq, p.Name, "done", nil); !errors.Is(err, engine.ErrIllegal) {
-				t.Fatalf("%s acted out of turn: %v", p.Name, err)
+	for _, name := range s.names {
+		if !slices.Contains(st.ToAct(), name) {
+			if _, _, err := engine.Step(st, seed, seq, name, "done", nil); !errors.Is(err, engine.ErrIllegal) {
+				t.Fatalf("%s acted out of turn: %v", name, err)
 			}
-			if l := st.Legal(p.Name); len(l) != 0 {
-				t.Fatalf("%s is not to act but has Legal %q", p.Name, l)
+			if l := st.Legal(name); len(l) != 0 {
+				t.Fatalf("%s is not to act but has Legal %q", name, l)
 			}
 		}
 	}
@@ -285,7 +300,7 @@ func checkInvariants(t testing.TB, before, after *state, who, cmd string) {
 	for p := range after.Players {
 		pl := &after.Players[p]
 		if pl.Coins < 0 {
-			fail("%s has %d coins", pl.Name, pl.Coins)
+			fail("%s has %d coins", after.names[p], pl.Coins)
 		}
 		heroes, holes := 0, 0
 		for slot := range nSlots {
@@ -298,25 +313,25 @@ func checkInvariants(t testing.TB, before, after *state, who, cmd string) {
 				powers = append(powers, a.Power)
 			}
 			if a.Hand < 0 || a.Aside < 0 {
-				fail("%s %s hand %d aside %d", pl.Name, a.Race, a.Hand, a.Aside)
+				fail("%s %s hand %d aside %d", after.names[p], a.Race, a.Hand, a.Aside)
 			}
 			if box := after.cat.races[a.Race].Box; after.inPlay(a.Race) > box {
 				fail("%d %s in play, box holds %d", after.inPlay(a.Race), a.Race, box)
 			}
 			if slot != slotActive && after.count(p, slot) == 0 {
-				fail("%s keeps declined %s without regions", pl.Name, a.Race)
+				fail("%s keeps declined %s without regions", after.names[p], a.Race)
 			}
 			// Tokens of a race only grow for its owner's own commands (Skeletons,
 			// Sorcerers) and never for anyone else's.
 			if b := before.army(p, slot); b.Race == a.Race && after.inPlay(a.Race) > before.inPlay(a.Race) {
 				h := raceRules[a.Race]
-				if pl.Name != who || (h.reinforce == nil && !h.converts) {
+				if after.names[p] != who || (h.reinforce == nil && !h.converts) {
 					fail("%s grew from %d to %d tokens", a.Race, before.inPlay(a.Race), after.inPlay(a.Race))
 				}
 			}
 		}
 		if c := after.campsOnMap(p); c > campsInBox {
-			fail("%s has %d encampments", pl.Name, c)
+			fail("%s has %d encampments", after.names[p], c)
 		}
 		for r, g := range after.Regions {
 			if int(g.Owner) == p {
@@ -330,7 +345,7 @@ func checkInvariants(t testing.TB, before, after *state, who, cmd string) {
 			_ = r
 		}
 		if heroes > heroesInBox || holes > holesInBox {
-			fail("%s has %d heroes, %d holes", pl.Name, heroes, holes)
+			fail("%s has %d heroes, %d holes", after.names[p], heroes, holes)
 		}
 	}
 	slices.Sort(races)
@@ -383,7 +398,7 @@ func checkInvariants(t testing.TB, before, after *state, who, cmd string) {
 			}
 			for slot := range nSlots {
 				if a := after.army(p, slot); a.exists() && a.Hand > 0 && after.count(p, slot) > 0 {
-					fail("%s holds %d %s tokens between turns", after.Players[p].Name, a.Hand, a.Race)
+					fail("%s holds %d %s tokens between turns", after.names[p], a.Hand, a.Race)
 				}
 			}
 		}

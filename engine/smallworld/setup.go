@@ -103,7 +103,9 @@ func (Game) New(setup engine.Setup, rng *engine.Rand) (engine.State, error) {
 	}
 	s := &state{b: b, cat: cat, Races: races, Powers: powers, TurnNo: 1}
 	for _, pl := range setup.Players {
-		s.Players = append(s.Players, player{Name: pl.Name, Coins: startCoins, Ally: -1})
+		s.Players = append(s.Players, player{Coins: startCoins, Ally: -1})
+		s.names = append(s.names, pl.Name)
+		s.keys = append(s.keys, engine.Normalize(pl.Name))
 	}
 	s.Regions = make([]region, len(b.regions))
 	for r := range s.Regions {

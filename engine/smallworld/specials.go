@@ -120,9 +120,9 @@ func (s *state) enchantReason(p, r int) string {
 	case s.b.water[r] && !s.hasPower(p, "Seafaring"):
 		return fmt.Sprintf("region %d is a %s: only a Seafaring race can conquer seas and lakes", id, s.b.terrain[r])
 	case s.atPeace(p, slotActive, r):
-		return fmt.Sprintf("you are at peace with %s (Diplomat)", s.Players[q].Name)
+		return fmt.Sprintf("you are at peace with %s (Diplomat)", s.names[q])
 	case s.T.Enchanted&(1<<q) != 0:
-		return fmt.Sprintf("you converted a token of %s this turn already (once per opponent per turn)", s.Players[q].Name)
+		return fmt.Sprintf("you converted a token of %s this turn already (once per opponent per turn)", s.names[q])
 	}
 	near := false
 	for _, n := range s.b.adj[r] {
@@ -213,7 +213,7 @@ func (s *state) campsOnMap(p int) int {
 }
 
 func legalCamp(s *state, p int, out []string) []string {
-	if !s.hasPower(p, "Bivouacking") || !(s.ownTurn(p) || (s.defending(p) && s.campsOnMap(p) < campsInBox)) {
+	if !s.hasPower(p, "Bivouacking") || !(s.ownTurn(p) || s.defending(p)) {
 		return out
 	}
 	regs := s.held(p, slotActive)
@@ -377,7 +377,7 @@ func legalAlly(s *state, p int, out []string) []string {
 	}
 	for q := range s.Players {
 		if q != p && s.T.Attacked&(1<<q) == 0 {
-			out = append(out, "ally "+s.Players[q].Name)
+			out = append(out, "ally "+s.names[q])
 		}
 	}
 	return out
@@ -400,7 +400,7 @@ func applyAlly(s *state, p int, args []string, _ *engine.Rand) error {
 	case q == p:
 		return engine.Illegal("you cannot ally with yourself")
 	case s.T.Attacked&(1<<q) != 0:
-		return engine.Illegal("you attacked the active race of %s this turn", s.Players[q].Name)
+		return engine.Illegal("you attacked the active race of %s this turn", s.names[q])
 	}
 	s.closeConquests()
 	s.Players[p].Ally = int8(q)

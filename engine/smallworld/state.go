@@ -51,7 +51,6 @@ func (a *army) exists() bool { return a.Race != "" }
 
 // player is one seat.
 type player struct {
-	Name   string
 	Coins  int
 	Scored int // coins gained at the end of the player's last turn
 	Armies [nSlots]army
@@ -107,6 +106,8 @@ type turnInfo struct {
 type state struct {
 	b       *board
 	cat     *catalogue
+	names   []string // player names in turn order (shared, never modified)
+	keys    []string // the same, normalized for matching commands
 	Players []player
 	Regions []region
 	Offer   []combo
@@ -203,7 +204,7 @@ func (s *state) ghoulSlot(p int) int {
 func (s *state) playerIndex(name string) int {
 	n := engine.Normalize(name)
 	for i := range s.Players {
-		if engine.Normalize(s.Players[i].Name) == n {
+		if engine.Normalize(s.names[i]) == n {
 			return i
 		}
 	}
@@ -250,11 +251,11 @@ func (s *state) ToAct() []string {
 	if len(s.Pending) > 0 {
 		out := make([]string, len(s.Pending))
 		for i, q := range s.Pending {
-			out[i] = s.Players[q].Name
+			out[i] = s.names[q]
 		}
 		return out
 	}
-	return []string{s.Players[s.Cur].Name}
+	return []string{s.names[s.Cur]}
 }
 
 // Hash implements engine.State: a digest (engine.HashJSON) of a compact canonical
@@ -306,8 +307,8 @@ func (s *state) canon(buf []byte) []byte {
 		buf = append(buf, 0)
 	}
 	buf = appendInt(buf, len(s.Players))
-	for _, p := range s.Players {
-		buf = append(buf, p.Name...)
+	for i, p := range s.Players {
+		buf = append(buf, s.names[i]...)
 		buf = append(buf, 0)
 		buf = appendInt(buf, p.Coins)
 		buf = appendInt(buf, p.Scored)

@@ -274,9 +274,9 @@ func (s *state) finish() {
 		switch {
 		case c > best || (c == best && t > bestTokens):
 			best, bestTokens = c, t
-			s.Win = []string{s.Players[p].Name}
+			s.Win = []string{s.names[p]}
 		case c == best && t == bestTokens:
-			s.Win = append(s.Win, s.Players[p].Name)
+			s.Win = append(s.Win, s.names[p])
 		}
 	}
 }

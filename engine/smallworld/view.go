@@ -102,6 +102,8 @@ type RegionView struct {
 	Declined bool `json:"declined,omitempty"`
 	// Pieces are the other pieces in the region.
 	Pieces Pieces `json:"pieces"`
+	// Adjacent lists the ids of the regions that share a border with this one.
+	Adjacent []int `json:"adjacent"`
 }
 
 // Pieces are the non-race pieces of a region.
@@ -143,7 +145,7 @@ func (s *state) View(viewer string) any {
 	}
 	for p := range s.Players {
 		pl := &s.Players[p]
-		pv := PlayerView{Name: pl.Name, Declined: []RaceView{}, Tokens: s.mapTokens(p)}
+		pv := PlayerView{Name: s.names[p], Declined: []RaceView{}, Tokens: s.mapTokens(p)}
 		if viewer == "" || p == me || s.Over {
 			coins, scored := pl.Coins, pl.Scored
 			pv.Score, pv.Scored = &coins, &scored
@@ -163,7 +165,7 @@ func (s *state) View(viewer string) any {
 			}
 		}
 		if pl.Ally >= 0 {
-			pv.Ally = s.Players[pl.Ally].Name
+			pv.Ally = s.names[pl.Ally]
 		}
 		v.Players = append(v.Players, pv)
 	}
@@ -177,11 +179,15 @@ func (s *state) View(viewer string) any {
 	for r, g := range s.Regions {
 		rd := s.b.regions[r]
 		rv := RegionView{ID: rd.ID, Terrain: rd.Terrain, Symbols: rd.Symbols, Border: s.b.entry[r], Tokens: int(g.Tokens)}
+		rv.Adjacent = make([]int, len(s.b.adj[r]))
+		for i, j := range s.b.adj[r] {
+			rv.Adjacent[i] = s.b.regions[j].ID
+		}
 		switch {
 		case g.Owner == ownerLostTribe:
 			rv.Owner = &lost
 		case g.Owner >= 0:
-			name := s.Players[g.Owner].Name
+			name := s.names[g.Owner]
 			rv.Owner = &name
 			rv.Race = s.Players[g.Owner].Armies[g.Slot].Race
 			rv.Declined = g.Slot != slotActive
