@@ -37,6 +37,9 @@ type loadResult struct {
 }
 
 func (r loadResult) String() string {
+	if r.elapsed <= 0 {
+		return fmt.Sprintf("%d mails: latency p50 %v p99 %v", r.mails, r.p50.Round(time.Millisecond), r.p99.Round(time.Millisecond))
+	}
 	return fmt.Sprintf("%d mails in %v: %.0f mails/s, latency p50 %v p99 %v",
 		r.mails, r.elapsed.Round(time.Millisecond), float64(r.mails)/r.elapsed.Seconds(), r.p50.Round(time.Millisecond), r.p99.Round(time.Millisecond))
 }
@@ -100,12 +103,13 @@ func TestLoad(t *testing.T) {
 	}
 	floor := loadFloor(t)
 	t.Logf("no-op floor: %v", floor)
-	full := loadTurnmail(t)
+	full, paced := loadTurnmail(t)
 	t.Logf("turnmail:    %v", full)
+	t.Logf("turnmail, one mail at a time: %v", paced)
 	t.Logf("turnmail/floor throughput ratio: %.2f", (float64(floor.mails)/floor.elapsed.Seconds())/(float64(full.mails)/full.elapsed.Seconds()))
 }
 
-func loadTurnmail(t *testing.T) loadResult {
+func loadTurnmail(t *testing.T) (burstResult, pacedResult loadResult) {
 	reg := engine.Registry{"tally": testgame.Tally{}}
 	h := newHarness(t, harnessOptions{games: reg})
 	var mails []burstMail
@@ -141,6 +145,31 @@ func loadTurnmail(t *testing.T) loadResult {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	burstResult = summarise(sent, answered(t, h, sent), start)
+
+	// One mail at a time: the latency of a move on an idle daemon (IDLE wakes the
+	// watcher; nothing queues).
+	pacedSent := map[string]time.Time{}
+	for i := 0; i < 50; i++ {
+		m := mails[i]
+		m.id = "paced-" + m.id
+		m.raw = strings.Replace(m.raw, "Message-ID: <load-", "Message-ID: <paced-load-", 1)
+		at := time.Now()
+		if err := sendPlain(h.smtpAddr, m.from, []string{m.to}, strings.NewReader(m.raw)); err != nil {
+			t.Fatal(err)
+		}
+		pacedSent[m.id] = at
+		h.settled(m.id)
+		h.quietOutbox()
+	}
+	pacedResult = summarise(pacedSent, answered(t, h, pacedSent), time.Now())
+	pacedResult.elapsed = 0
+	return burstResult, pacedResult
+}
+
+// answered returns, for each sent move, when the answer to its sender was delivered
+// (the outbox's sent time of the mail that replies to it).
+func answered(t *testing.T, h *harness, sent map[string]time.Time) map[string]time.Time {
 	mailsOut, err := h.d.Store.Outbox(context.Background(), "", "sent")
 	if err != nil {
 		t.Fatal(err)
@@ -155,7 +184,7 @@ func loadTurnmail(t *testing.T) loadResult {
 			replied[p.InReplyTo] = *m.SentAt
 		}
 	}
-	return summarise(sent, replied, start)
+	return replied
 }
 
 // loadFloor runs the same burst through the embedded servers and the IMAP watcher
