@@ -158,3 +158,19 @@ func (r Registry) Names() []string {
 	sort.Strings(names)
 	return names
 }
+
+// Masker is implemented by states in which a command can be secret, such as a sealed
+// bid. MaskCommand returns command, given by player, as viewer may see it in the list
+// of moves, judged on the state after it; the empty viewer sees everything.
+type Masker interface {
+	MaskCommand(player, command, viewer string) string
+}
+
+// MaskCommand returns command as viewer may see it: masked when s is a Masker,
+// unchanged otherwise.
+func MaskCommand(s State, player, command, viewer string) string {
+	if m, ok := s.(Masker); ok {
+		return m.MaskCommand(player, command, viewer)
+	}
+	return command
+}

@@ -53,6 +53,11 @@ func (s *Service) stateMails(l *Loaded, state engine.State, events []store.Event
 	toAct := state.ToAct()
 	var out []store.OutMail
 	for _, p := range l.Seats() {
+		masked := make([]templates.Move, len(moves))
+		for i, m := range moves {
+			m.Command = engine.MaskCommand(state, m.Player, m.Command, p.Name)
+			masked[i] = m
+		}
 		view, err := viewMap(state.View(p.Name))
 		if err != nil {
 			return nil, err
@@ -61,7 +66,7 @@ func (s *Service) stateMails(l *Loaded, state engine.State, events []store.Event
 			Game:     s.gameData(l.Game),
 			Player:   p.Name,
 			Opening:  len(events) == 0,
-			Moves:    moves,
+			Moves:    masked,
 			ToAct:    toAct,
 			YourTurn: contains(toAct, p.Name),
 			Legal:    state.Legal(p.Name),

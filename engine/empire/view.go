@@ -2,6 +2,7 @@ package empire
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/turnmail/turnmail/engine"
 )
@@ -260,4 +261,13 @@ func (s *state) View(viewer string) any {
 		v.Players = append(v.Players, pv)
 	}
 	return v
+}
+
+// MaskCommand implements engine.Masker: while the bids are sealed, another player's
+// bid shows as "bid (sealed)".
+func (s *state) MaskCommand(player, command, viewer string) string {
+	if s.Phase == phBid && viewer != "" && !strings.EqualFold(viewer, player) && strings.HasPrefix(command, "bid") {
+		return "bid (sealed)"
+	}
+	return command
 }
