@@ -32,8 +32,13 @@ import (
 type Options struct {
 	// Games is the engine registry (default games.Registry()).
 	Games engine.Registry
-	// Clock is the service's clock (default time.Now).
+	// Clock is the service's and the deadline scheduler's clock (default time.Now).
+	// Tests pass a fake clock and call Daemon.Tick after moving it.
 	Clock func() time.Time
+	// TickEvery is how often the scheduler looks for due deadline timers (default
+	// one minute; the timers themselves are computed from Clock). A negative value
+	// runs no background scheduler: only Daemon.Tick fires timers (tests).
+	TickEvery time.Duration
 	// Logger receives the log (default slog.Default()).
 	Logger *slog.Logger
 }
@@ -47,6 +52,9 @@ func (o *Options) defaults() {
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
+	}
+	if o.TickEvery == 0 {
+		o.TickEvery = time.Minute
 	}
 }
 
@@ -110,9 +118,10 @@ type Daemon struct {
 	// Mail is the embedded mail server, nil when a real one is configured.
 	Mail *mailserver.Server
 
-	log      *slog.Logger
-	imapOpts imapwatch.Options
-	smtpOpts smtpsend.Options
+	log       *slog.Logger
+	tickEvery time.Duration
+	imapOpts  imapwatch.Options
+	smtpOpts  smtpsend.Options
 }
 
 // New opens the store, builds the service and, in embedded mode, starts the embedded
@@ -123,7 +132,7 @@ func New(ctx context.Context, c *config.Config, opts Options) (*Daemon, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Daemon{Config: c, Store: st, log: opts.Logger}
+	d := &Daemon{Config: c, Store: st, log: opts.Logger, tickEvery: opts.TickEvery}
 	if d.Service, err = NewService(ctx, c, st, opts); err != nil {
 		st.Close()
 		return nil, err
@@ -215,6 +224,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 	}
 	run("imap watcher", watcher.Run)
 	run("smtp sender", sender.Run)
+	if d.tickEvery > 0 {
+		run("deadline scheduler", d.schedule)
+	}
 	if d.Config.HTTPAddr != "" {
 		run("http", func(ctx context.Context) error { return serveHTTP(ctx, d.Config.HTTPAddr, d.Store) })
 	}
@@ -223,6 +235,27 @@ func (d *Daemon) Run(ctx context.Context) error {
 	wg.Wait()
 	close(errs)
 	return <-errs // nil when every part stopped because ctx ended
+}
+
+// Tick fires the deadline timers due at the clock's now (reminders, expired
+// deadlines) and returns how many fired. The scheduler calls it every TickEvery;
+// tests call it after moving a fake clock. Timers fire once, across restarts.
+func (d *Daemon) Tick(ctx context.Context) (int, error) { return d.Service.Tick(ctx) }
+
+// schedule runs Tick at start and every tickEvery until ctx is done.
+func (d *Daemon) schedule(ctx context.Context) error {
+	t := time.NewTicker(d.tickEvery)
+	defer t.Stop()
+	for {
+		if _, err := d.Tick(ctx); err != nil && ctx.Err() == nil {
+			d.log.Error("deadline scheduler", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+	}
 }
 
 // OutboxQueue adapts the store's outbox to the sender's queue.

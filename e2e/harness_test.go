@@ -58,6 +58,51 @@ type harnessOptions struct {
 	games engine.Registry
 	// database reuses a database file (restart tests).
 	database string
+	// clock, when set, is the daemon's clock; move it and call tick.
+	clock *fakeClock
+}
+
+// fakeClock is a settable clock for deadline tests.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func newFakeClock() *fakeClock {
+	return &fakeClock{now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)} // a Monday
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// tick runs the deadline scheduler once and returns how many timers fired.
+func (h *harness) tick() int {
+	h.t.Helper()
+	n, err := h.d.Tick(context.Background())
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return n
+}
+
+// restart stops the daemon and starts a new one on the same database, keeping what
+// the players have read.
+func (h *harness) restart(o harnessOptions) *harness {
+	h.t.Helper()
+	h.stop()
+	o.database = h.cfg.Database
+	h2 := newHarness(h.t, o)
+	h2.seen, h2.unread = h.seen, h.unread
+	return h2
 }
 
 type realServers struct {
@@ -121,7 +166,12 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	d, err := daemon.New(ctx, c, daemon.Options{Games: o.games, Logger: log})
+	dopts := daemon.Options{Games: o.games, Logger: log, TickEvery: time.Hour}
+	if o.clock != nil {
+		// Only the test's h.tick fires timers, so their counts are exact.
+		dopts.Clock, dopts.TickEvery = o.clock.Now, -1
+	}
+	d, err := daemon.New(ctx, c, dopts)
 	if err != nil {
 		cancel()
 		t.Fatal(err)

@@ -25,6 +25,8 @@ type NewGame struct {
 	Seed  int64
 	// Host is the address of the game's host (may be empty).
 	Host string
+	// Settings are the service settings (deadline, reminders, list …).
+	Settings Settings
 }
 
 // CreateGame validates the setup through the engine, stores the game with its setup
@@ -77,7 +79,13 @@ func (s *Service) CreateGame(ctx context.Context, ng NewGame) (string, error) {
 		return "", err
 	}
 	game.Host = strings.ToLower(ng.Host)
-	l := &Loaded{Game: game, Players: players, State: state}
+	st := ng.Settings
+	now := s.opts.Clock().UTC()
+	st.StartedAt = &now
+	game.Settings, _ = json.Marshal(st)
+	game.List = st.List
+	l := &Loaded{Game: game, Players: players, State: state, Settings: st}
+	l.Facts = analyse(l, []engine.State{state})
 	mails, err := s.stateMails(l, state, nil, "", nil, nil, "")
 	if err != nil {
 		return "", err
@@ -137,7 +145,7 @@ func (s *Service) Import(ctx context.Context, a *engine.Archive) (string, error)
 	if err := s.store.CreateGame(ctx, game, players, nil); err != nil {
 		return "", fmt.Errorf("import: %w", err)
 	}
-	l := &Loaded{Game: game, Players: players, State: final}
+	l := &Loaded{Game: game, Players: players, State: final, Settings: settingsOf(game.Settings)}
 	mails, err := s.stateMails(l, final, nil, "", nil, nil, "")
 	if err != nil {
 		return "", err

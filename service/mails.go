@@ -43,37 +43,97 @@ func viewMap(v any) (map[string]any, error) {
 	return m, nil
 }
 
+// address is the service address.
+func (s *Service) address() string { return s.local + "@" + s.domain }
+
+// stateData is the state mail's data for one seat (or, with an observer seat, the
+// public view).
+func (s *Service) stateData(l *Loaded, state engine.State, p store.Player, events []store.Event) (templates.State, error) {
+	moves := make([]templates.Move, 0, len(events))
+	for _, e := range events {
+		moves = append(moves, templates.Move{Seq: e.Seq, Player: e.Player, Command: e.Command, Kind: e.Kind})
+	}
+	finished, winners := gameOver(l, state)
+	toAct := state.ToAct()
+	if finished {
+		toAct = nil
+	}
+	observer := p.Role == store.RoleObserver
+	viewer := p.Name
+	if observer {
+		viewer = engine.Observer
+	}
+	for i := range moves {
+		moves[i].Command = engine.MaskCommand(state, moves[i].Player, moves[i].Command, viewer)
+	}
+	view, err := viewMap(state.View(viewer))
+	if err != nil {
+		return templates.State{}, err
+	}
+	data := templates.State{
+		Game: s.gameData(l.Game), Player: p.Name, Opening: len(l.Events) == 0 && len(events) == 0,
+		Moves: moves, ToAct: toAct, Finished: finished, Winners: winners, View: view, Observer: observer,
+	}
+	if observer {
+		data.Player = ""
+		return data, nil
+	}
+	data.YourTurn = contains(toAct, p.Name) && !l.Facts.Resigned[p.Name]
+	if !finished && !l.Facts.Resigned[p.Name] {
+		data.Legal = state.Legal(p.Name)
+	}
+	data.ReplyTo = s.replyAddr(l.Game.ID, p)
+	if data.YourTurn && l.Game.Status == store.GameRunning {
+		for _, d := range l.Deadlines() {
+			if d.Player == p.Name {
+				data.Deadline = fmtTime(d.Due)
+			}
+		}
+	}
+	return data, nil
+}
+
+// stateMail renders one seat's state mail (status, a substitute's first mail).
+func (s *Service) stateMail(l *Loaded, state engine.State, p store.Player, events []store.Event, notes []templates.Notice, inReply string) (store.OutMail, error) {
+	data, err := s.stateData(l, state, p, events)
+	if err != nil {
+		return store.OutMail{}, err
+	}
+	data.Notes = notes
+	auto := "auto-generated"
+	if inReply != "" {
+		auto = "auto-replied"
+	}
+	return s.mail("state", data, l.Game.ID, p.Email, data.ReplyTo, inReply, nil, auto)
+}
+
 // stateMails renders the state mail for every seat after events were appended. The
 // player whose mail caused them also sees what was applied and any refused line.
+// Observers get the public view. In a mailing-list game the public view goes once to
+// the list; a player gets a personal mail only when they must act, wrote the mail,
+// or see more than the public view.
 func (s *Service) stateMails(l *Loaded, state engine.State, events []store.Event, author string, applied []templates.Line, lineErr *templates.LineError, replyTo string) ([]store.OutMail, error) {
-	moves := make([]templates.Move, len(events))
-	for i, e := range events {
-		moves[i] = templates.Move{Seq: e.Seq, Player: e.Player, Command: e.Command}
-	}
-	toAct := state.ToAct()
 	var out []store.OutMail
+	list := l.Game.List
+	if list == "" {
+		list = l.Settings.List
+	}
+	public := ""
+	if list != "" {
+		b, _ := json.Marshal(state.View(engine.Observer))
+		public = string(b)
+	}
+	finished, _ := gameOver(l, state)
 	for _, p := range l.Seats() {
-		masked := make([]templates.Move, len(moves))
-		for i, m := range moves {
-			m.Command = engine.MaskCommand(state, m.Player, m.Command, p.Name)
-			masked[i] = m
+		if list != "" && p.Name != author && !finished && !contains(state.ToAct(), p.Name) {
+			b, _ := json.Marshal(state.View(p.Name))
+			if string(b) == public {
+				continue // nothing private: the list mail says it all
+			}
 		}
-		view, err := viewMap(state.View(p.Name))
+		data, err := s.stateData(l, state, p, events)
 		if err != nil {
 			return nil, err
-		}
-		data := templates.State{
-			Game:     s.gameData(l.Game),
-			Player:   p.Name,
-			Opening:  len(events) == 0,
-			Moves:    masked,
-			ToAct:    toAct,
-			YourTurn: contains(toAct, p.Name),
-			Legal:    state.Legal(p.Name),
-			Finished: state.Finished(),
-			Winners:  state.Winners(),
-			View:     view,
-			ReplyTo:  s.ReplyAddress(l.Game.ID, p.Seat),
 		}
 		inReply, auto := "", "auto-generated"
 		if p.Name == author {
@@ -86,7 +146,43 @@ func (s *Service) stateMails(l *Loaded, state engine.State, events []store.Event
 		}
 		out = append(out, m)
 	}
+	for _, o := range l.Observers() {
+		data, err := s.stateData(l, state, o, events)
+		if err != nil {
+			return nil, err
+		}
+		m, err := s.mail("state", data, l.Game.ID, o.Email, s.address(), "", nil, "auto-generated")
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	if list != "" {
+		data, err := s.stateData(l, state, store.Player{Role: store.RoleObserver}, events)
+		if err != nil {
+			return nil, err
+		}
+		headers := map[string]string{"List-Id": "<" + l.Game.ID + "." + s.domain + ">", "Precedence": "list"}
+		m, err := s.mail("state", data, l.Game.ID, list, s.address(), "", headers, "auto-generated")
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
 	return out, nil
+}
+
+// notice renders a notice mail to one address.
+func (s *Service) notice(n templates.Notice, gameID, to, inReply string) (store.OutMail, error) {
+	n.Service = s.address()
+	if n.ReplyTo == "" {
+		n.ReplyTo = s.address()
+	}
+	auto := "auto-generated"
+	if inReply != "" {
+		auto = "auto-replied"
+	}
+	return s.mail("notice", n, gameID, to, n.ReplyTo, inReply, nil, auto)
 }
 
 // refusal renders the answer to a mail from which nothing was applied.
@@ -97,7 +193,7 @@ func (s *Service) refusal(l *Loaded, p store.Player, reason string, lineErr *tem
 		Error:   lineErr,
 		ToAct:   l.State.ToAct(),
 		Legal:   l.State.Legal(p.Name),
-		ReplyTo: s.ReplyAddress(l.Game.ID, p.Seat),
+		ReplyTo: s.replyAddr(l.Game.ID, p),
 	}
 	if lineErr == nil {
 		data.Reason = reason

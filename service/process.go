@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -131,6 +130,8 @@ func (s *Service) decide(ctx context.Context, in store.InboxMsg) (Result, store.
 	}
 	from := strings.ToLower(msg.From.Address)
 	switch {
+	case msg.IsDSN:
+		return s.bounce(ctx, in, msg)
 	case msg.Auto != "":
 		return ignore("auto-generated mail: " + msg.Auto)
 	case msg.Header.Get("X-Turnmail") != "" || from == s.local+"@"+s.domain || strings.HasPrefix(from, s.local+"+") && strings.HasSuffix(from, "@"+s.domain):
@@ -140,7 +141,12 @@ func (s *Service) decide(ctx context.Context, in store.InboxMsg) (Result, store.
 	}
 	token, ok := s.tokenOf(msg)
 	if !ok {
-		return s.howTo(ctx, from, msg)
+		if msg.ListID != "" || msg.Precedence == "list" {
+			// A post to a game's mailing list reaches us as a list member: moves come
+			// only through the players' own reply addresses, and the list gets no answer.
+			return ignore("mailing-list post without a reply token")
+		}
+		return s.lobby(ctx, from, msg)
 	}
 	gameID, seat, err := auth.Parse(s.opts.Secret, token)
 	if err != nil {
@@ -153,9 +159,17 @@ func (s *Service) decide(ctx context.Context, in store.InboxMsg) (Result, store.
 	if err != nil {
 		return Result{}, store.Commit{}, err
 	}
-	player, ok := seatOf(l, seat)
+	if l.State == nil {
+		return Result{Status: StatusRejected, Reason: "the game has not started", GameID: gameID}, store.Commit{}, nil
+	}
+	player, ok := seatOf(l, seat%epochStride)
 	if !ok {
 		return Result{Status: StatusRejected, Reason: "reply token names an unknown seat", GameID: gameID}, store.Commit{}, nil
+	}
+	if player.Epoch != seat/epochStride {
+		// The seat was handed to another address: the old reply address is dead. No
+		// answer (the old player was told when it happened).
+		return Result{Status: StatusRejected, Reason: fmt.Sprintf("reply address no longer valid: the seat of %s was handed to another player", player.Name), GameID: gameID}, store.Commit{}, nil
 	}
 	if !strings.EqualFold(player.Email, from) {
 		// A valid token with another From is a forgery or a second address: no answer
@@ -184,80 +198,6 @@ func seatOf(l *Loaded, seat int) (store.Player, bool) {
 	return store.Player{}, false
 }
 
-// play applies the mail's command lines in order, committing each legal one and
-// stopping at the first illegal one.
-func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg *parse.Message) (Result, store.Commit, error) {
-	res := Result{GameID: l.Game.ID}
-	c := store.Commit{GameID: l.Game.ID, ExpectSeq: l.LastSeq()}
-	replyTo := inReplyTo(msg)
-	refuse := func(reason string, lineErr *templates.LineError) (Result, store.Commit, error) {
-		res.Status, res.Reason = StatusRejected, reason
-		if !s.limiter.Allow(player.Email, s.opts.Clock()) {
-			res.Reason += " (not answered: reply limit reached)"
-			return res, c, nil
-		}
-		out, err := s.refusal(l, player, reason, lineErr, replyTo)
-		if err != nil {
-			return res, c, err
-		}
-		c.Outbox = append(c.Outbox, out)
-		return res, c, nil
-	}
-	switch {
-	case l.Game.Status == "finished" || l.State.Finished():
-		return refuse("The game is over; no more moves are accepted.", nil)
-	case l.Game.Status == "paused":
-		return refuse("The game is paused by its host; moves are accepted again when it resumes.", nil)
-	case len(msg.Commands) == 0:
-		return refuse("No command was found in your mail. Write one command per line at the top of your reply.", nil)
-	}
-	state := l.State
-	var applied []templates.Line
-	var lineErr *templates.LineError
-	now := s.opts.Clock().UTC()
-	for _, line := range msg.Commands {
-		cmd := engine.Normalize(line.Text)
-		seq := l.LastSeq() + len(c.Events) + 1
-		next, outcomes, err := engine.Step(state, l.Seed, seq, player.Name, cmd, nil)
-		if err != nil {
-			if !errors.Is(err, engine.ErrIllegal) {
-				s.log.Warn("engine error", "game", l.Game.ID, "command", cmd, "err", err)
-			}
-			lineErr = &templates.LineError{Line: templates.Line{N: line.N, Text: line.Text}, Reason: reasonOf(err)}
-			break
-		}
-		var raw json.RawMessage
-		if len(outcomes) > 0 {
-			raw, _ = json.Marshal(outcomes) // outcomes are JSON values already
-		}
-		c.Events = append(c.Events, store.Event{
-			GameID: l.Game.ID, Seq: seq, Player: player.Name, Command: cmd,
-			Outcomes: raw, Hash: next.Hash(), At: now, MessageID: msg.MessageID,
-		})
-		applied = append(applied, templates.Line{N: line.N, Text: line.Text})
-		state = next
-		if state.Finished() {
-			break
-		}
-	}
-	if len(applied) == 0 {
-		return refuse(lineErr.Reason, lineErr)
-	}
-	res.Status, res.Applied = StatusApplied, len(applied)
-	if lineErr != nil {
-		res.Reason = fmt.Sprintf("line %d: %s", lineErr.N, lineErr.Reason)
-	}
-	if state.Finished() {
-		c.GameStatus = "finished"
-	}
-	mails, err := s.stateMails(l, state, c.Events, player.Name, applied, lineErr, replyTo)
-	if err != nil {
-		return res, c, err
-	}
-	c.Outbox = append(c.Outbox, mails...)
-	return res, c, nil
-}
-
 // reasonOf turns an engine error into text a player can act on.
 func reasonOf(err error) string {
 	var re *engine.RuleError
@@ -276,8 +216,8 @@ func (s *Service) howTo(ctx context.Context, from string, msg *parse.Message) (R
 	}
 	data := templates.HowTo{Service: s.local + "@" + s.domain}
 	for _, g := range games {
-		if g.Status == "finished" {
-			continue
+		if g.Status == store.GameFinished || g.Status == store.GameOpen {
+			continue // no moves there: nothing to tell
 		}
 		_, players, err := s.store.Game(ctx, g.ID)
 		if err != nil {
@@ -288,7 +228,7 @@ func (s *Service) howTo(ctx context.Context, from string, msg *parse.Message) (R
 				data.Player = p.Name
 				data.Games = append(data.Games, templates.HowToGame{
 					Game:    templates.Game{ID: g.ID, Kind: g.Kind, Title: templates.GameTitle(g.Kind)},
-					ReplyTo: s.ReplyAddress(g.ID, p.Seat),
+					ReplyTo: s.replyAddr(g.ID, p),
 				})
 			}
 		}

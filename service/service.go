@@ -95,8 +95,14 @@ type Loaded struct {
 	Game    store.Game
 	Players []store.Player
 	Events  []store.Event
-	State   engine.State
-	Seed    int64
+	// State is the current state; nil while the game is open (not started).
+	State engine.State
+	Seed  int64
+	// Settings are the game's service settings (deadlines, list …).
+	Settings Settings
+	// Facts are what the administrative events say (resignations, vacations, a
+	// pending undo) and when each player's turn began.
+	Facts Facts
 }
 
 // Seats returns the players (not observers) in seat order.
@@ -155,14 +161,20 @@ func (s *Service) Load(ctx context.Context, gameID string) (*Loaded, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load game %s: %w", gameID, err)
 	}
-	l := &Loaded{Game: g, Players: players, Events: events}
+	l := &Loaded{Game: g, Players: players, Events: events, Settings: settingsOf(g.Settings)}
 	a := l.Archive()
 	if l.Seed, err = a.Seed(); err != nil {
 		return nil, err
 	}
-	if l.State, err = engine.Replay(s.games, a, -1); err != nil {
+	if g.Status == store.GameOpen && len(events) == 0 {
+		return l, nil // not started: nothing to replay yet
+	}
+	states, err := engine.ReplayAll(s.games, a, -1)
+	if err != nil {
 		return nil, fmt.Errorf("replay game %s: %w", gameID, err)
 	}
+	l.State = states[len(states)-1]
+	l.Facts = analyse(l, states)
 	return l, nil
 }
 

@@ -37,6 +37,9 @@ type Game struct {
 	List                          string // mailing-list address, "" when none
 	ThreadID                      string // Message-ID at the root of the game's thread
 	CreatedAt, UpdatedAt          time.Time
+	// Settings are the service's settings of the game (deadline, reminders, list …)
+	// as JSON; empty is NULL (the defaults).
+	Settings json.RawMessage
 }
 
 // Player is one seat of a game. Players are listed by seat, in turn order; observers
@@ -48,6 +51,11 @@ type Player struct {
 	Email  string // stored lowercased
 	Role   string // RolePlayer or RoleObserver; "" means RolePlayer
 	Active bool
+	// Epoch counts the times the seat was handed to another address; reply tokens
+	// carry it, so an old address's token stops working.
+	Epoch int
+	// Unreachable, when not "", says why mail to Email bounced.
+	Unreachable string
 }
 
 // Event is one entry of a game's log after the setup (event 0, which lives in the
@@ -80,6 +88,17 @@ type Commit struct {
 	InboxStatus, InboxError string
 	// GameStatus, when not "", is the game's new status.
 	GameStatus string
+	// Players are seat rows written in the same transaction (inserted, or replacing
+	// the row of the same seat). A name taken by another seat gives ErrDuplicate.
+	Players []Player
+	// RemoveSeats are seats deleted in the same transaction (a player leaving a
+	// game before it starts, an observer leaving).
+	RemoveSeats []int
+	// Timers are deadline timers marked as fired. A timer that already fired gives
+	// an error wrapping ErrDuplicate and nothing is written: timers fire once.
+	Timers []Timer
+	// SetupOutcomes and Settings, when not empty, replace the game's columns.
+	SetupOutcomes, Settings json.RawMessage
 }
 
 func validGameStatus(s string) error {
@@ -133,10 +152,10 @@ func (s *Store) CreateGame(ctx context.Context, g Game, players []Player, outbox
 	}
 	err = s.write(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO games
-	(id, kind, options, setup, setup_outcomes, status, host, list, thread_id, created_at, updated_at)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	(id, kind, options, setup, setup_outcomes, status, host, list, thread_id, created_at, updated_at, settings)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			g.ID, g.Kind, nullJSON(g.Options), nullJSON(g.Setup), nullJSON(g.SetupOutcomes),
-			g.Status, g.Host, nullString(g.List), g.ThreadID, fmtTime(g.CreatedAt), fmtTime(g.UpdatedAt))
+			g.Status, g.Host, nullString(g.List), g.ThreadID, fmtTime(g.CreatedAt), fmtTime(g.UpdatedAt), nullJSON(g.Settings))
 		if err != nil {
 			if isUnique(err) {
 				return fmt.Errorf("game %s exists: %w", g.ID, ErrDuplicate)
@@ -144,8 +163,8 @@ func (s *Store) CreateGame(ctx context.Context, g Game, players []Player, outbox
 			return fmt.Errorf("insert game: %w", err)
 		}
 		for _, p := range players {
-			_, err := tx.ExecContext(ctx, `INSERT INTO players (game_id, seat, name, email, role, active)
-	VALUES (?, ?, ?, ?, ?, ?)`, p.GameID, p.Seat, p.Name, strings.ToLower(strings.TrimSpace(p.Email)), p.Role, p.Active)
+			_, err := tx.ExecContext(ctx, `INSERT INTO players (game_id, seat, name, email, role, active, epoch, unreachable)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, p.GameID, p.Seat, p.Name, strings.ToLower(strings.TrimSpace(p.Email)), p.Role, p.Active, p.Epoch, p.Unreachable)
 			if err != nil {
 				if isUnique(err) {
 					return fmt.Errorf("player %q at seat %d: seat or name taken: %w", p.Name, p.Seat, ErrDuplicate)
@@ -164,18 +183,19 @@ func (s *Store) CreateGame(ctx context.Context, g Game, players []Player, outbox
 	return nil
 }
 
-const gameColumns = `id, kind, options, setup, setup_outcomes, status, host, list, thread_id, created_at, updated_at`
+const gameColumns = `id, kind, options, setup, setup_outcomes, status, host, list, thread_id, created_at, updated_at, settings`
 
 // scanGame reads one games row selected with gameColumns.
 func scanGame(sc interface{ Scan(...any) error }) (Game, error) {
 	var (
 		g                              Game
 		options, setup, outcomes, list sql.NullString
-		created, updated               sql.NullString
+		created, updated, settings     sql.NullString
 	)
-	if err := sc.Scan(&g.ID, &g.Kind, &options, &setup, &outcomes, &g.Status, &g.Host, &list, &g.ThreadID, &created, &updated); err != nil {
+	if err := sc.Scan(&g.ID, &g.Kind, &options, &setup, &outcomes, &g.Status, &g.Host, &list, &g.ThreadID, &created, &updated, &settings); err != nil {
 		return Game{}, err
 	}
+	g.Settings = rawJSON(settings)
 	g.Options, g.Setup, g.SetupOutcomes = rawJSON(options), rawJSON(setup), rawJSON(outcomes)
 	g.List = list.String
 	var err error
@@ -203,14 +223,14 @@ func (s *Store) Game(ctx context.Context, id string) (Game, []Player, error) {
 		if err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT game_id, seat, name, email, role, active FROM players WHERE game_id = ? ORDER BY seat`, id)
+		rows, err := tx.QueryContext(ctx, `SELECT game_id, seat, name, email, role, active, epoch, unreachable FROM players WHERE game_id = ? ORDER BY seat`, id)
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
 		for rows.Next() {
 			var p Player
-			if err := rows.Scan(&p.GameID, &p.Seat, &p.Name, &p.Email, &p.Role, &p.Active); err != nil {
+			if err := rows.Scan(&p.GameID, &p.Seat, &p.Name, &p.Email, &p.Role, &p.Active, &p.Epoch, &p.Unreachable); err != nil {
 				return err
 			}
 			players = append(players, p)
@@ -359,7 +379,7 @@ func lastSeq(ctx context.Context, tx *sql.Tx, gameID string, seq *int) error {
 // concerns no game (an ignored mail, a refusal to a stranger): it may only settle an
 // inbox row and queue mail, and checks no sequence number.
 func (s *Store) Commit(ctx context.Context, c Commit) error {
-	if c.GameID == "" && (len(c.Events) > 0 || c.GameStatus != "" || c.ExpectSeq != 0) {
+	if c.GameID == "" && (len(c.Events) > 0 || c.GameStatus != "" || c.ExpectSeq != 0 || len(c.Players) > 0 || len(c.RemoveSeats) > 0 || len(c.Timers) > 0 || len(c.Settings) > 0 || len(c.SetupOutcomes) > 0) {
 		return errors.New("commit: events, game status and expected seq need a game id")
 	}
 	events := make([]Event, len(c.Events))
@@ -440,6 +460,9 @@ func (s *Store) Commit(ctx context.Context, c Commit) error {
 					return fmt.Errorf("append event %d: %w", e.Seq, err)
 				}
 			}
+		}
+		if err := commitExtras(ctx, tx, c, at); err != nil {
+			return err
 		}
 		if err := insertMails(ctx, tx, mails); err != nil {
 			return err

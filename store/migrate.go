@@ -107,6 +107,22 @@ CREATE TABLE meta (
 	value TEXT NOT NULL
 );
 `,
+	// 2: running games over days (issue #5): the service's per-game settings, seat
+	// epochs (a replaced seat gets new reply tokens), bounced addresses, and the
+	// deadline timers that fired (each fires once, across restarts).
+	`
+ALTER TABLE games ADD COLUMN settings TEXT CHECK (settings IS NULL OR json_valid(settings));
+ALTER TABLE players ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE players ADD COLUMN unreachable TEXT NOT NULL DEFAULT '';
+CREATE TABLE timers (
+	game_id   TEXT NOT NULL REFERENCES games (id),
+	seat      INTEGER NOT NULL,
+	start_seq INTEGER NOT NULL,
+	kind      TEXT NOT NULL,
+	fired_at  TEXT NOT NULL,
+	PRIMARY KEY (game_id, seat, start_seq, kind)
+);
+`,
 }
 
 // migrate applies the migrations the database has not seen yet, each in its own

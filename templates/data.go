@@ -17,6 +17,10 @@ type Move struct {
 	Seq     int
 	Player  string
 	Command string
+	// Kind is "" for a move, "undo" or "admin" (history mails).
+	Kind string
+	// At is when it happened, formatted ("" when unknown).
+	At string
 }
 
 // Game identifies the game a mail is about.
@@ -50,6 +54,13 @@ type State struct {
 	View map[string]any
 	// ReplyTo is the recipient's personal reply address.
 	ReplyTo string
+	// Deadline is when the recipient's move is due ("" when none or not their turn).
+	Deadline string
+	// Observer is true for an observer's or a mailing list's public mail.
+	Observer bool
+	// Notes are administrative facts worth repeating (paused, resigned …), each a
+	// Notice rendered above the state.
+	Notes []Notice
 }
 
 // Refusal is the data of a mail that answers a mail from which nothing was applied.
@@ -91,4 +102,53 @@ func GameTitle(kind string) string {
 		return t
 	}
 	return kind
+}
+
+// Notice is one short administrative mail (or one answer in a lobby mail): a reminder,
+// a deadline that passed, a lobby answer, a request for consent. Kind selects the text
+// (see notice.txt.tmpl); the other fields are what that text needs.
+type Notice struct {
+	Kind string
+	Game Game
+	// Command echoes the command line answered, in lobby mails.
+	Command string
+	// To is the recipient's name (or address).
+	To string
+	// Player is the player concerned, Actor who acted, Address an address concerned.
+	Player, Actor, Address string
+	// Host is the game's host address.
+	Host string
+	// Text is a free argument: a reason, a command, a code, a list of settings.
+	Text string
+	// When and Due are formatted times.
+	When, Due string
+	// Count is a number (history length, vacation days …), Limit a cap.
+	Count, Limit int
+	// Lines are lines of text (settings, help examples); Moves a history.
+	Lines []string
+	Moves []Move
+	// Legal are commands the recipient may send now; ToAct who must act.
+	Legal []string
+	ToAct []string
+	// Games lists games (lobby "games").
+	Games []GameInfo
+	// Service is the service address (for lobby commands).
+	Service string
+	// ReplyTo is where the recipient's answer goes.
+	ReplyTo string
+}
+
+// GameInfo is one line of the lobby's game list.
+type GameInfo struct {
+	Game    Game
+	Status  string
+	Players []string
+	Seats   int
+	Host    string
+}
+
+// Lobby is the answer to a mail of lobby commands sent to the service address.
+type Lobby struct {
+	Service string
+	Answers []Notice
 }

@@ -36,6 +36,7 @@ func Load() (*Set, error) {
 		"strs":   Strs,
 		"pieces": Pieces,
 		"has":    func(m map[string]any, k string) bool { _, ok := m[k]; return ok },
+		"helpOf": func(n Notice) Notice { return Notice{Kind: "help", Service: n.Service} },
 		"indent": func(n int, s string) string {
 			pad := strings.Repeat(" ", n)
 			return pad + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+pad)
@@ -59,11 +60,28 @@ func (s *Set) Render(kind string, data any) (text, html string, err error) {
 	if err := s.text.ExecuteTemplate(&tb, kind+".txt.tmpl", data); err != nil {
 		return "", "", fmt.Errorf("render %s (text): %w", kind, err)
 	}
-	if err := s.html.ExecuteTemplate(&hb, kind+".html.tmpl", data); err != nil {
+	htmlData := data
+	if textual[kind] {
+		// Short administrative mails: the HTML part shows the plain text, so both
+		// parts always say the same.
+		subject, err := s.Subject(kind, data)
+		if err != nil {
+			return "", "", err
+		}
+		replyTo := ""
+		if n, ok := data.(Notice); ok {
+			replyTo = n.ReplyTo
+		}
+		htmlData = struct{ Title, Text, ReplyTo string }{subject, tidy(tb.String()), replyTo}
+	}
+	if err := s.html.ExecuteTemplate(&hb, kind+".html.tmpl", htmlData); err != nil {
 		return "", "", fmt.Errorf("render %s (html): %w", kind, err)
 	}
 	return tidy(tb.String()), hb.String(), nil
 }
+
+// textual are the mail kinds whose HTML part is their plain text in a <pre>.
+var textual = map[string]bool{"notice": true, "lobby": true}
 
 // Subject executes the one-line template "subject-KIND" and returns it trimmed.
 func (s *Set) Subject(kind string, data any) (string, error) {

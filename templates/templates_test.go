@@ -63,6 +63,90 @@ var samples = []struct {
 		{Game: Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World"}, ReplyTo: "turnmail+sw-ab12.0.xxxx@example.org"}}}},
 }
 
+// noticeGame is the game of the notice samples.
+var noticeGame = Game{ID: "ta-k3p2", Kind: "tally", Title: "tally"}
+
+// noticeSamples are one Notice per kind, with the fields that kind reads.
+var noticeSamples = map[string]Notice{
+	"help":             {Kind: "help"},
+	"error":            {Kind: "error", Text: "There is no game zz-0000; send games for the list."},
+	"games":            {Kind: "games", Games: []GameInfo{{Game: noticeGame, Status: "open", Players: []string{"ann", "ben"}, Seats: 3, Host: "ann@example.org"}, {Game: Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World"}, Status: "running", Players: []string{"cy", "di"}, Host: "cy@example.org"}}},
+	"games-empty":      {Kind: "games"},
+	"rules":            {Kind: "rules", Game: Game{Kind: "smallworld", Title: "Small World"}},
+	"created":          {Kind: "created", Game: noticeGame, Player: "ann", Lines: []string{"deadline: 2d after the turn begins", "reminders: 12h, 1h before the deadline"}},
+	"joined":           {Kind: "joined", Game: noticeGame, Player: "ben", Host: "ann@example.org"},
+	"player-joined":    {Kind: "player-joined", Game: noticeGame, To: "host", Player: "ben", Address: "ben@example.org", ToAct: []string{"ann", "ben"}},
+	"left":             {Kind: "left", Game: noticeGame},
+	"player-left":      {Kind: "player-left", Game: noticeGame, To: "host", Player: "ben", Address: "ben@example.org"},
+	"started":          {Kind: "started", Game: noticeGame, ToAct: []string{"ann", "ben"}},
+	"observing":        {Kind: "observing", Game: noticeGame},
+	"unobserved":       {Kind: "unobserved", Game: noticeGame},
+	"invited":          {Kind: "invited", Game: noticeGame, Address: "cy@example.org"},
+	"invitation":       {Kind: "invitation", Game: noticeGame, Actor: "ann@example.org", ToAct: []string{"ann"}, Lines: []string{"deadline: 1d after the turn begins"}},
+	"done":             {Kind: "done", Game: noticeGame, Text: "pause"},
+	"legal":            {Kind: "legal", Game: noticeGame, To: "ann", Legal: []string{"add <1-9>", "pass"}, ToAct: []string{"ann"}, Due: "Mon 23 Nov 2026 12:00 UTC", ReplyTo: "turnmail+ta-k3p2.0.xxxx@example.org"},
+	"history":          {Kind: "history", Game: noticeGame, To: "ann", Count: 3, Moves: []Move{{Seq: 1, Player: "ann", Command: "add 3", At: "Sun 22 Nov 2026 12:00 UTC"}, {Seq: 2, Player: "ann", Command: "undo request", Kind: "admin"}, {Seq: 3, Command: "agreed by ben, taking back ann: add 3", Kind: "undo"}}},
+	"resign-confirm":   {Kind: "resign-confirm", Game: noticeGame, To: "ann", Text: "resign confirm abcdefgh"},
+	"resigned":         {Kind: "resigned", Game: noticeGame, To: "ben", Player: "ann"},
+	"undo-request":     {Kind: "undo-request", Game: noticeGame, To: "ben", Player: "ann", Text: "ann: add 3"},
+	"undo-asked":       {Kind: "undo-asked", Game: noticeGame, To: "ann", Text: "ann: add 3", ToAct: []string{"ben"}},
+	"undo-waiting":     {Kind: "undo-waiting", Game: noticeGame, To: "ben", Player: "ann", ToAct: []string{"cy"}},
+	"paused":           {Kind: "paused", Game: noticeGame, To: "ben", Actor: "the host"},
+	"resumed":          {Kind: "resumed", Game: noticeGame, To: "ben", ToAct: []string{"ann"}},
+	"reminder":         {Kind: "reminder", Game: noticeGame, To: "ann", Player: "ann", Due: "Mon 23 Nov 2026 12:00 UTC", Text: "12h", Legal: []string{"add <1-9>", "pass"}, ReplyTo: "turnmail+ta-k3p2.0.xxxx@example.org"},
+	"deadline-skipped": {Kind: "deadline-skipped", Game: noticeGame, To: "ann", Player: "ann", Due: "Mon 23 Nov 2026 12:00 UTC", Lines: []string{"pass"}},
+	"deadline-noskip":  {Kind: "deadline-noskip", Game: noticeGame, To: "host", Player: "ann", Due: "Mon 23 Nov 2026 12:00 UTC"},
+	"deadline-paused":  {Kind: "deadline-paused", Game: noticeGame, To: "ben", Player: "ann", Due: "Mon 23 Nov 2026 12:00 UTC"},
+	"deadline-replace": {Kind: "deadline-replace", Game: noticeGame, To: "host", Player: "ann", Address: "ann@example.org", Due: "Mon 23 Nov 2026 12:00 UTC"},
+	"vacation":         {Kind: "vacation", Game: noticeGame, To: "ann", Text: "2026-12-24 to 2026-12-27", Count: 4, Limit: 14, Due: "Mon 28 Dec 2026 12:00 UTC"},
+	"replaced-old":     {Kind: "replaced-old", Game: noticeGame, To: "ben", Player: "ben"},
+	"replaced-host":    {Kind: "replaced-host", Game: noticeGame, To: "host", Player: "ben", Address: "cy@example.org"},
+	"bounce":           {Kind: "bounce", Game: noticeGame, To: "host", Player: "ben", Address: "ben@example.org", Text: "5.1.1 user unknown"},
+}
+
+func init() {
+	for _, k := range noticeKinds {
+		n, ok := noticeSamples[k]
+		if !ok {
+			panic("no notice sample for " + k)
+		}
+		n.Service = "turnmail@example.org"
+		if n.ReplyTo == "" {
+			n.ReplyTo = "turnmail@example.org"
+		}
+		samples = append(samples, struct {
+			name, kind string
+			data       any
+		}{"notice-" + k, "notice", n})
+	}
+	samples = append(samples, struct {
+		name, kind string
+		data       any
+	}{"lobby", "lobby", Lobby{Service: "turnmail@example.org", Answers: []Notice{
+		{Kind: "created", Command: "new tally deadline=2d", Game: noticeGame, Player: "ann", Lines: []string{"deadline: 2d after the turn begins"}, Service: "turnmail@example.org"},
+		{Kind: "invited", Command: "invite ta-k3p2 ben@example.org", Game: noticeGame, Address: "ben@example.org", Service: "turnmail@example.org"},
+		{Kind: "error", Command: "strat ta-k3p2", Text: "This is not a command turnmail knows.", Service: "turnmail@example.org"},
+	}}})
+	samples = append(samples, struct {
+		name, kind string
+		data       any
+	}{"state-observer", "state", State{
+		Game: noticeGame, Observer: true, ToAct: []string{"ann"},
+		View: map[string]any{"turn": 2.0, "players": []any{map[string]any{"name": "ann", "score": 3.0}}},
+	}}, struct {
+		name, kind string
+		data       any
+	}{"state-substitute", "state", State{
+		Game: noticeGame, Player: "ben", ToAct: []string{"ben"}, YourTurn: true, Legal: []string{"add <1-9>"}, Deadline: "Mon 23 Nov 2026 12:00 UTC",
+		Notes:   []Notice{{Kind: "replaced-new", Player: "ben", Host: "ann@example.org"}},
+		View:    map[string]any{"turn": 2.0, "players": []any{map[string]any{"name": "ben", "score": 3.0}}},
+		ReplyTo: "turnmail+ta-k3p2.10001.xxxx@example.org",
+	}})
+}
+
+// noticeKinds lists every notice kind in a stable order.
+var noticeKinds = []string{"help", "error", "games", "games-empty", "rules", "created", "joined", "player-joined", "left", "player-left", "started", "observing", "unobserved", "invited", "invitation", "done", "legal", "history", "resign-confirm", "resigned", "undo-request", "undo-asked", "undo-waiting", "paused", "resumed", "reminder", "deadline-skipped", "deadline-noskip", "deadline-paused", "deadline-replace", "vacation", "replaced-old", "replaced-host", "bounce"}
+
 func TestRender_golden(t *testing.T) {
 	set, err := Load()
 	if err != nil {

@@ -101,17 +101,37 @@ func newGamesCmd(a *app) *cobra.Command {
 					return err
 				}
 				w := tabwriter.NewWriter(a.out, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(w, "GAME\tKIND\tSTATUS\tTURN\tTO ACT\tEVENTS\tPENDING MAIL\tFAILED MAIL\tUPDATED")
+				fmt.Fprintln(w, "GAME\tKIND\tSTATUS\tTURN\tTO ACT\tNEXT DEADLINE\tLATE\tBOUNCED\tEVENTS\tPENDING MAIL\tFAILED MAIL\tUPDATED")
+				now := time.Now()
 				for _, g := range list {
 					l, err := svc.Load(cmd.Context(), g.ID)
 					if err != nil {
-						fmt.Fprintf(w, "%s\t%s\t%s\t-\t-\t-\t-\t-\t(cannot replay: %v)\n", g.ID, g.Kind, g.Status, err)
+						fmt.Fprintf(w, "%s\t%s\t%s\t-\t-\t-\t-\t-\t-\t-\t-\t(cannot replay: %v)\n", g.ID, g.Kind, g.Status, err)
 						continue
 					}
 					pending, _ := st.Outbox(cmd.Context(), g.ID, "pending")
 					failed, _ := st.Outbox(cmd.Context(), g.ID, "failed")
-					fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\t%d\t%d\t%d\t%s\n", g.ID, g.Kind, g.Status, l.State.Turn(),
-						strings.Join(l.State.ToAct(), ","), len(l.Events), len(pending), len(failed), g.UpdatedAt.Format(time.RFC3339))
+					turn, toAct := "-", "-"
+					if l.State != nil {
+						turn, toAct = fmt.Sprint(l.State.Turn()), strings.Join(l.State.ToAct(), ",")
+					}
+					next, late := "-", []string{}
+					for _, d := range l.Deadlines() {
+						if next == "-" || d.Due.Format(time.RFC3339) < next {
+							next = d.Due.Format(time.RFC3339)
+						}
+						if now.After(d.Due) {
+							late = append(late, d.Player)
+						}
+					}
+					var bounced []string
+					for _, p := range l.Players {
+						if p.Unreachable != "" {
+							bounced = append(bounced, p.Email)
+						}
+					}
+					fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\n", g.ID, g.Kind, g.Status, turn, toAct, next,
+						dash(strings.Join(late, ",")), dash(strings.Join(bounced, ",")), len(l.Events), len(pending), len(failed), g.UpdatedAt.Format(time.RFC3339))
 				}
 				return w.Flush()
 			})
@@ -132,18 +152,39 @@ func newShowCmd(a *app) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				if asJSON {
+				if asJSON && l.State != nil {
 					return printJSON(a, l.State.View(player))
 				}
 				fmt.Fprintf(a.out, "game %s (%s), status %s, %d events, host %s\n", l.Game.ID, l.Game.Kind, l.Game.Status, len(l.Events), l.Game.Host)
+				for _, line := range l.Settings.Describe() {
+					fmt.Fprintf(a.out, "  %s\n", line)
+				}
 				for _, p := range l.Players {
-					fmt.Fprintf(a.out, "  seat %d  %-10s %-30s %s\n", p.Seat, p.Name, p.Email, p.Role)
+					extra := ""
+					if p.Unreachable != "" {
+						extra = "  UNREACHABLE (" + p.Unreachable + ")"
+					}
+					if l.Facts.Resigned[p.Name] {
+						extra += "  resigned"
+					}
+					fmt.Fprintf(a.out, "  seat %d  %-10s %-30s %s%s\n", p.Seat, p.Name, p.Email, p.Role, extra)
 				}
-				text, err := terminalText(l.Game.Kind, l.Game.ID, l.State, player)
-				if err != nil {
-					return err
+				for _, d := range l.Deadlines() {
+					late := ""
+					if time.Now().After(d.Due) {
+						late = "  LATE"
+					}
+					fmt.Fprintf(a.out, "  deadline of %s: %s%s\n", d.Player, d.Due.Format(time.RFC3339), late)
 				}
-				fmt.Fprint(a.out, "\n"+text)
+				if l.State == nil {
+					fmt.Fprintln(a.out, "\nthe game is open: players join by mail, the host starts it")
+				} else {
+					text, err := terminalText(l.Game.Kind, l.Game.ID, l.State, player)
+					if err != nil {
+						return err
+					}
+					fmt.Fprint(a.out, "\n"+text)
+				}
 				mails, err := st.Outbox(cmd.Context(), l.Game.ID, "")
 				if err != nil {
 					return err
@@ -214,4 +255,11 @@ func newImportCmd(a *app) *cobra.Command {
 			})
 		},
 	}
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }

@@ -1,0 +1,159 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/internal/testgame"
+	"github.com/turnmail/turnmail/service"
+)
+
+func score(t *testing.T, h *harness, game, player string) int {
+	t.Helper()
+	l, err := h.d.Service.Load(context.Background(), game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l.State.(testgame.State).Scores[player]
+}
+
+// TestUndo: an undo waits for the other player's accept; the host forces one; a
+// non-host cannot pause.
+func TestUndo(t *testing.T) {
+	h := newHarness(t, harnessOptions{games: testRegistry()})
+	ann, ben, host := h.addr("ann"), h.addr("ben"), h.addr("host")
+	game := turnGame(t, h, host, service.Settings{})
+	ra := replyTo(t, h.waitMail(ann, "It is your move"))
+	rb := replyTo(t, h.waitMail(ben, "Waiting for: ann"))
+
+	h.send(ann, ra, "Re", "add 5\n")
+	h.waitMail(ben, "ann: add 5")
+	h.send(ann, ra, "Re", "undo\n")
+	h.waitMail(ann, "You asked to take back ann: add 5", "when ben accept")
+	h.waitMail(ben, "ann asks to take back the last move (ann: add 5)", "    accept")
+	if s := score(t, h, game, "ann"); s != 5 {
+		t.Fatalf("before consent ann has %d, want 5", s)
+	}
+	h.send(ben, rb, "Re", "accept\n")
+	h.waitMail(ann, "undo: agreed by ben, taking back ann: add 5", "It is your move")
+	if s := score(t, h, game, "ann"); s != 0 {
+		t.Fatalf("after consent ann has %d, want 0", s)
+	}
+
+	h.send(ann, ra, "Re", "add 7\n")
+	h.waitMail(ben, "ann: add 7")
+	h.send(ben, rb, "Re", "pause\n")
+	h.waitMail(ben, "Only the host of game "+game+" ("+host+") may pause the game")
+	h.send(ben, rb, "Re", "undo force\n")
+	h.waitMail(ben, "Only the host of game "+game+" ("+host+") may force an undo")
+	h.send(host, h.addr("turnmail"), "x", "undo "+game+" force\n")
+	h.waitMail(host, "Done: undo")
+	h.waitMail(ann, "forced by the host, taking back ann: add 7")
+	if s := score(t, h, game, "ann"); s != 0 {
+		t.Fatalf("after a forced undo ann has %d, want 0", s)
+	}
+	if n := h.events(game); n != 6 {
+		t.Fatalf("%d events, want 6 (moves, request, accept, undos stay in the log)", n)
+	}
+}
+
+var codeRe = regexp.MustCompile(`resign confirm ([a-z0-9]+)`)
+
+// TestResign: resigning needs the code from the confirmation mail; the other player
+// then wins.
+func TestResign(t *testing.T) {
+	h := newHarness(t, harnessOptions{games: testRegistry()})
+	ann, ben := h.addr("ann"), h.addr("ben")
+	game := turnGame(t, h, h.addr("host"), service.Settings{})
+	ra := replyTo(t, h.waitMail(ann, "It is your move"))
+	h.send(ann, ra, "Re", "resign confirm nonsense\n")
+	h.waitMail(ann, "To resign, send the exact line from the confirmation mail")
+	h.send(ann, ra, "Re", "resign\n")
+	m := h.waitMail(ann, "Resigning cannot be taken back")
+	code := codeRe.FindStringSubmatch(m.Body)
+	if code == nil {
+		t.Fatalf("no code:\n%s", m.Body)
+	}
+	if n := h.events(game); n != 0 {
+		t.Fatalf("asking to resign added %d events", n)
+	}
+	h.send(ann, ra, "Re", code[0]+"\n")
+	h.waitMail(ben, "ann resigned")
+	h.waitMail(ben, "is over", "Winner: ben")
+}
+
+// TestListGame: public state goes once to the list with List-Id and Precedence: list;
+// a non-player's post to the list and the list's copy of our own mail are ignored.
+func TestListGame(t *testing.T) {
+	h := newHarness(t, harnessOptions{games: testRegistry()})
+	ann, ben, club, svc := h.addr("ann"), h.addr("ben"), h.addr("club"), h.addr("turnmail")
+	game, err := h.d.Service.CreateGame(context.Background(), service.NewGame{
+		Kind: "tally", Options: map[string]json.RawMessage{"turns": json.RawMessage("true")},
+		Players: []engine.Player{{Name: "ann", Email: ann}, {Name: "ben", Email: ben}},
+		Host:    ann, Settings: service.Settings{List: club},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ra := replyTo(t, h.waitMail(ann, "It is your move"))
+	h.waitMail(club, "You observe this game: this is the public view")
+	h.send(ann, ra, "Re", "add 4\n")
+	lm := h.waitMail(club, "ann: add 4")
+	if lm.ListID != game+".turnmail.localhost" || lm.Precedence != "list" {
+		t.Errorf("list mail: List-Id %q, Precedence %q", lm.ListID, lm.Precedence)
+	}
+	h.waitMail(ben, "ann: add 4", "It is your move")
+	before := h.events(game)
+
+	// The list sends our mail back to us, and relays a stranger's "move".
+	outs, err := h.d.Store.Outbox(context.Background(), game, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw []byte
+	for _, o := range outs {
+		if o.To[0] == club {
+			raw = o.Raw
+		}
+	}
+	own := append([]byte("Delivered-To: "+svc+"\r\nList-Id: <club.turnmail.localhost>\r\n"), raw...)
+	h.sendRaw(club, svc, own)
+	id := "list-relay.1@club.example"
+	h.sendRaw("stranger@example.org", svc, h.rawMail(id+"x", "stranger@example.org", club, "Re: game", "add 9\n", "List-Id: <club.turnmail.localhost>", "Precedence: list"))
+	if st, reason := h.settled(id + "x"); st != "ignored" || !strings.Contains(reason, "mailing-list post") {
+		t.Errorf("a stranger's post via the list: %s %s", st, reason)
+	}
+	h.quietOutbox()
+	if n := h.events(game); n != before {
+		t.Fatalf("list traffic changed the game: %d events, want %d", n, before)
+	}
+	for _, who := range []string{"stranger@example.org", club} {
+		if got := h.unexpected(who); len(got) != 0 {
+			t.Errorf("%s got %d unexpected mails, first %q", who, len(got), got[0].Subject)
+		}
+	}
+}
+
+// TestBounce: a DSN marks the address unreachable and tells the host.
+func TestBounce(t *testing.T) {
+	h := newHarness(t, harnessOptions{games: testRegistry()})
+	host := h.addr("host")
+	game := turnGame(t, h, host, service.Settings{})
+	h.waitMail(h.addr("ann"), "It is your move")
+	dsn := "From: MAILER-DAEMON@turnmail.localhost\r\nTo: " + h.addr("turnmail") + "\r\nSubject: Undelivered Mail Returned to Sender\r\nMessage-ID: <dsn1@mx>\r\nMIME-Version: 1.0\r\n" +
+		"Content-Type: multipart/report; report-type=delivery-status; boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nYour mail could not be delivered.\r\n" +
+		"--b\r\nContent-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx\r\n\r\nFinal-Recipient: rfc822; " + h.addr("ben") + "\r\nAction: failed\r\nStatus: 5.1.1\r\nDiagnostic-Code: smtp; 550 5.1.1 user unknown\r\n--b--\r\n"
+	h.sendRaw("", h.addr("turnmail"), []byte(dsn))
+	if st, reason := h.settled("dsn1@mx"); st != "ignored" || !strings.Contains(reason, "marked unreachable") {
+		t.Fatalf("bounce: %s %s", st, reason)
+	}
+	h.waitMail(host, "Mail to "+h.addr("ben")+" (ben in game "+game+") bounced", "550 5.1.1 user unknown")
+	_, players, _ := h.d.Store.Game(context.Background(), game)
+	if players[1].Unreachable == "" {
+		t.Fatal("ben is not marked unreachable")
+	}
+}

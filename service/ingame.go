@@ -1,0 +1,619 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/mail"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/mail/parse"
+	"github.com/turnmail/turnmail/store"
+	"github.com/turnmail/turnmail/templates"
+)
+
+// actor is who gave a command: a seat, or the host writing to the service address.
+type actor struct {
+	Name  string // the seat's name, or "host"
+	Email string
+	Seat  *store.Player
+}
+
+// run accumulates what one mail (or one scheduler tick) does to one game: the events,
+// the mails, the game's new status, all committed together.
+type run struct {
+	s       *Service
+	l       *Loaded
+	c       store.Commit
+	state   engine.State
+	status  string
+	moved   bool // moves or an undo: every seat gets the new state
+	mails   []store.OutMail
+	inReply string
+	msgID   string
+	now     time.Time
+}
+
+func (s *Service) newRun(l *Loaded, msgID, inReply string) *run {
+	return &run{s: s, l: l, c: store.Commit{GameID: l.Game.ID, ExpectSeq: l.LastSeq()}, state: l.State,
+		status: l.Game.Status, msgID: msgID, inReply: inReply, now: s.opts.Clock().UTC()}
+}
+
+func (r *run) seq() int { return r.l.LastSeq() + len(r.c.Events) + 1 }
+
+// add appends an event and folds it into the facts.
+func (r *run) add(e store.Event) {
+	e.GameID, e.Seq, e.At, e.MessageID = r.l.Game.ID, r.seq(), r.now, r.msgID
+	if e.Hash == "" {
+		e.Hash = r.state.Hash()
+	}
+	r.c.Events = append(r.c.Events, e)
+	r.l.Facts.observe(e)
+}
+
+func (r *run) admin(player, command string) {
+	r.add(store.Event{Kind: engine.KindAdmin, Player: player, Command: command})
+}
+
+// move applies one command through the engine.
+func (r *run) move(player, cmd string) error {
+	next, outcomes, err := engine.Step(r.state, r.l.Seed, r.seq(), player, cmd, nil)
+	if err != nil {
+		return err
+	}
+	var raw json.RawMessage
+	if len(outcomes) > 0 {
+		raw, _ = json.Marshal(outcomes) // outcomes are JSON values already
+	}
+	r.state = next
+	r.add(store.Event{Player: player, Command: cmd, Outcomes: raw, Hash: next.Hash()})
+	r.moved = true
+	return nil
+}
+
+// undo appends an undo event and replays to learn the state it leaves.
+func (r *run) undo(why string) error {
+	r.add(store.Event{Kind: engine.KindUndo, Player: "", Command: why})
+	a := r.l.Archive()
+	for _, e := range r.c.Events {
+		a.Events = append(a.Events, engine.Event{Kind: e.Kind, Player: e.Player, Command: e.Command, Outcomes: decodeOutcomes(e.Outcomes), Hash: e.Hash})
+	}
+	st, err := engine.Replay(r.s.games, a, -1)
+	if err != nil {
+		return err
+	}
+	r.state = st
+	r.moved = true
+	return nil
+}
+
+func decodeOutcomes(raw json.RawMessage) engine.Outcomes {
+	var o engine.Outcomes
+	if len(raw) > 0 {
+		_ = json.Unmarshal(raw, &o)
+	}
+	return o
+}
+
+// over reports whether the game has ended, and who won: the engine's verdict, or the
+// last player standing when every other resigned.
+func (r *run) over() (bool, []string) { return gameOver(r.l, r.state) }
+
+func gameOver(l *Loaded, state engine.State) (bool, []string) {
+	if state == nil {
+		return false, nil
+	}
+	if state.Finished() {
+		return true, state.Winners()
+	}
+	seats := l.Seats()
+	act := l.active()
+	if len(seats) > 1 && len(act) <= 1 {
+		var w []string
+		for _, p := range act {
+			w = append(w, p.Name)
+		}
+		return true, w
+	}
+	return false, nil
+}
+
+// autoSkip plays the engine's "no move" for resigned players whose turn it is.
+func (r *run) autoSkip() {
+	for i := 0; i < 100; i++ {
+		if done, _ := r.over(); done {
+			return
+		}
+		sk, ok := r.state.(engine.Skipper)
+		if !ok {
+			return
+		}
+		progressed := false
+		for _, p := range r.state.ToAct() {
+			if !r.l.Facts.Resigned[p] {
+				continue
+			}
+			for _, cmd := range sk.SkipCommands(p) {
+				if err := r.move(p, engine.Normalize(cmd)); err != nil {
+					r.s.log.Warn("skip command refused by the engine", "game", r.l.Game.ID, "player", p, "command", cmd, "err", err)
+					return
+				}
+				progressed = true
+			}
+		}
+		if !progressed {
+			return
+		}
+	}
+}
+
+// finish sets the game status and queues the state mails when the state changed.
+func (r *run) finish(author string, applied []templates.Line, lineErr *templates.LineError) error {
+	r.autoSkip()
+	if done, _ := r.over(); done {
+		r.status = store.GameFinished
+	}
+	if r.status != r.l.Game.Status {
+		r.c.GameStatus = r.status
+	}
+	if r.moved {
+		mails, err := r.s.stateMails(r.l, r.state, r.c.Events, author, applied, lineErr, r.inReply)
+		if err != nil {
+			return err
+		}
+		r.c.Outbox = append(r.c.Outbox, mails...)
+	}
+	r.c.Outbox = append(r.c.Outbox, r.mails...)
+	return nil
+}
+
+// inGame are the commands a player may mix with the moves.
+var inGame = map[string]func(r *run, a actor, args []string) string{
+	"status":   (*run).cmdStatus,
+	"legal":    (*run).cmdLegal,
+	"history":  (*run).cmdHistory,
+	"resign":   (*run).cmdResign,
+	"undo":     (*run).cmdUndo,
+	"accept":   (*run).cmdAccept,
+	"pause":    (*run).cmdPause,
+	"resume":   (*run).cmdResume,
+	"vacation": (*run).cmdVacation,
+	"replace":  (*run).cmdReplace,
+	"help":     (*run).cmdHelp,
+}
+
+// play applies the mail's command lines in order: moves through the engine, the other
+// commands (status, undo, pause …) by the service; it stops at the first line that
+// cannot be applied.
+func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg *parse.Message) (Result, store.Commit, error) {
+	res := Result{GameID: l.Game.ID}
+	r := s.newRun(l, msg.MessageID, inReplyTo(msg))
+	refuse := func(reason string, lineErr *templates.LineError) (Result, store.Commit, error) {
+		res.Status, res.Reason = StatusRejected, reason
+		c := store.Commit{GameID: l.Game.ID, ExpectSeq: l.LastSeq()}
+		if !s.limiter.Allow(player.Email, s.opts.Clock()) {
+			res.Reason += " (not answered: reply limit reached)"
+			return res, c, nil
+		}
+		out, err := s.refusal(l, player, reason, lineErr, r.inReply)
+		if err != nil {
+			return res, c, err
+		}
+		c.Outbox = append(c.Outbox, out)
+		return res, c, nil
+	}
+	if len(msg.Commands) == 0 {
+		return refuse("No command was found in your mail. Write one command per line at the top of your reply.", nil)
+	}
+	a := actor{Name: player.Name, Email: player.Email, Seat: &player}
+	var applied []templates.Line
+	var lineErr *templates.LineError
+	for _, line := range msg.Commands {
+		cmd := engine.Normalize(line.Text)
+		f := strings.Fields(cmd)
+		if len(f) == 0 {
+			continue
+		}
+		if h, ok := inGame[f[0]]; ok {
+			if why := h(r, a, f[1:]); why != "" {
+				lineErr = &templates.LineError{Line: templates.Line{N: line.N, Text: line.Text}, Reason: why}
+				break
+			}
+			applied = append(applied, templates.Line{N: line.N, Text: line.Text})
+			continue
+		}
+		var why string
+		switch done, _ := r.over(); {
+		case done || r.status == store.GameFinished:
+			why = "The game is over; no more moves are accepted."
+		case r.status == store.GamePaused:
+			why = "The game is paused by its host; moves are accepted again when it resumes."
+		case l.Facts.Resigned[player.Name]:
+			why = "You resigned from this game; you can still send status, history or legal."
+		}
+		if why == "" {
+			if err := r.move(player.Name, cmd); err != nil {
+				if !errors.Is(err, engine.ErrIllegal) {
+					s.log.Warn("engine error", "game", l.Game.ID, "command", cmd, "err", err)
+				}
+				why = reasonOf(err)
+			}
+		}
+		if why != "" {
+			lineErr = &templates.LineError{Line: templates.Line{N: line.N, Text: line.Text}, Reason: why}
+			break
+		}
+		applied = append(applied, templates.Line{N: line.N, Text: line.Text})
+		if done, _ := r.over(); done {
+			break
+		}
+	}
+	if len(applied) == 0 {
+		return refuse(lineErr.Reason, lineErr)
+	}
+	res.Status, res.Applied = StatusApplied, len(applied)
+	if lineErr != nil {
+		res.Reason = fmt.Sprintf("line %d: %s", lineErr.N, lineErr.Reason)
+	}
+	if err := r.finish(player.Name, applied, lineErr); err != nil {
+		return res, r.c, err
+	}
+	if !r.moved && lineErr != nil {
+		out, err := s.refusal(l, player, lineErr.Reason, lineErr, r.inReply)
+		if err != nil {
+			return res, r.c, err
+		}
+		r.c.Outbox = append(r.c.Outbox, out)
+	}
+	return res, r.c, nil
+}
+
+// notify queues a notice to one address.
+func (r *run) notify(to string, n templates.Notice) {
+	if to == "" {
+		return
+	}
+	n.Game = r.s.gameData(r.l.Game)
+	n.Host = r.l.Game.Host
+	if n.ReplyTo == "" {
+		if p, ok := r.l.playerByEmail(to); ok {
+			n.ReplyTo = r.s.replyAddr(r.l.Game.ID, p)
+			if n.To == "" {
+				n.To = p.Name
+			}
+		}
+	}
+	m, err := r.s.notice(n, r.l.Game.ID, to, r.inReply)
+	if err != nil {
+		r.s.log.Error("render notice", "kind", n.Kind, "err", err)
+		return
+	}
+	r.mails = append(r.mails, m)
+}
+
+// notifyAll queues a notice to every active player and the host (once per address).
+func (r *run) notifyAll(n templates.Notice) {
+	seen := map[string]bool{}
+	for _, p := range r.l.Seats() {
+		if seen[p.Email] {
+			continue
+		}
+		seen[p.Email] = true
+		m := n
+		m.To = p.Name
+		r.notify(p.Email, m)
+	}
+	if h := r.l.Game.Host; h != "" && !seen[h] {
+		m := n
+		m.To = "host"
+		r.notify(h, m)
+	}
+}
+
+func (r *run) isHost(a actor) bool {
+	return r.l.Game.Host != "" && strings.EqualFold(a.Email, r.l.Game.Host)
+}
+
+func (r *run) notHost(what string) string {
+	if r.l.Game.Host == "" {
+		return fmt.Sprintf("Only the host may %s, and this game has none; the operator can set one with turnmail.", what)
+	}
+	return fmt.Sprintf("Only the host of game %s (%s) may %s.", r.l.Game.ID, r.l.Game.Host, what)
+}
+
+func (r *run) cmdStatus(a actor, _ []string) string {
+	if a.Seat == nil {
+		return "status is for players: reply to a game mail."
+	}
+	m, err := r.s.stateMail(r.l, r.state, *a.Seat, nil, nil, r.inReply)
+	if err != nil {
+		return "internal error: " + err.Error()
+	}
+	r.mails = append(r.mails, m)
+	return ""
+}
+
+func (r *run) cmdLegal(a actor, _ []string) string {
+	if a.Seat == nil {
+		return "legal is for players: reply to a game mail."
+	}
+	r.notify(a.Email, templates.Notice{Kind: "legal", To: a.Name, ToAct: r.state.ToAct(), Legal: r.state.Legal(a.Name), Due: r.dueOf(a.Name)})
+	return ""
+}
+
+func (r *run) cmdHelp(a actor, _ []string) string {
+	r.notify(a.Email, templates.Notice{Kind: "help", To: a.Name, Service: r.s.address()})
+	return ""
+}
+
+// dueOf formats a player's current deadline ("" when none).
+func (r *run) dueOf(name string) string {
+	for _, d := range r.l.Deadlines() {
+		if d.Player == name {
+			return fmtTime(d.Due)
+		}
+	}
+	return ""
+}
+
+func fmtTime(t time.Time) string { return t.UTC().Format("Mon 2 Jan 2006 15:04 UTC") }
+
+func (r *run) cmdHistory(a actor, args []string) string {
+	n := 10
+	if len(args) > 0 {
+		v, err := strconv.Atoi(args[0])
+		if err != nil || v < 1 {
+			return "history takes a number of events, e.g. history 20"
+		}
+		n = min(v, 500)
+	}
+	all := append(append([]store.Event{}, r.l.Events...), r.c.Events...)
+	if len(all) > n {
+		all = all[len(all)-n:]
+	}
+	var moves []templates.Move
+	for _, e := range all {
+		m := templates.Move{Seq: e.Seq, Player: e.Player, Command: e.Command, Kind: e.Kind}
+		if !e.At.IsZero() {
+			m.At = fmtTime(e.At)
+		}
+		moves = append(moves, m)
+	}
+	r.notify(a.Email, templates.Notice{Kind: "history", To: a.Name, Moves: moves, Count: len(moves)})
+	return ""
+}
+
+func (r *run) cmdResign(a actor, args []string) string {
+	if a.Seat == nil {
+		return "resign is for players: reply to a game mail."
+	}
+	if r.l.Facts.Resigned[a.Name] {
+		return "You have resigned from this game already."
+	}
+	if done, _ := r.over(); done {
+		return "The game is over."
+	}
+	code := r.s.confirmCode(r.l.Game.ID, *a.Seat)
+	if len(args) == 0 {
+		r.notify(a.Email, templates.Notice{Kind: "resign-confirm", To: a.Name, Text: "resign confirm " + code})
+		return ""
+	}
+	if len(args) != 2 || args[0] != "confirm" || args[1] != code {
+		return "To resign, send the exact line from the confirmation mail (resign confirm CODE); send resign to get it."
+	}
+	r.admin(a.Name, adminResign)
+	r.notifyAll(templates.Notice{Kind: "resigned", Player: a.Name})
+	r.moved = true // the others see the new situation (and the end, when it is one)
+	return ""
+}
+
+// lastStanding returns the move an undo would take back.
+func lastStanding(events []store.Event) (store.Event, bool) {
+	var stack []store.Event
+	for _, e := range events {
+		switch e.Kind {
+		case engine.KindMove:
+			stack = append(stack, e)
+		case engine.KindUndo:
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
+	if len(stack) == 0 {
+		return store.Event{}, false
+	}
+	return stack[len(stack)-1], true
+}
+
+func (r *run) cmdUndo(a actor, args []string) string {
+	last, ok := lastStanding(append(append([]store.Event{}, r.l.Events...), r.c.Events...))
+	if !ok {
+		return "There is no move to take back."
+	}
+	if r.status == store.GameFinished {
+		return "The game is over."
+	}
+	what := fmt.Sprintf("%s: %s", last.Player, last.Command)
+	if len(args) == 1 && args[0] == "force" {
+		if !r.isHost(a) {
+			return r.notHost("force an undo")
+		}
+		if err := r.undo("forced by the host, taking back " + what); err != nil {
+			return "The undo failed: " + err.Error()
+		}
+		return ""
+	}
+	if len(args) != 0 {
+		return "Write undo (asks the other players) or, as the host, undo force."
+	}
+	if a.Seat == nil {
+		return "As the host, write undo force (without a seat you cannot ask the players)."
+	}
+	if u := r.l.Facts.Undo; u != nil {
+		return fmt.Sprintf("%s has asked for an undo already; the others answer with accept.", u.By)
+	}
+	var others []string
+	for _, p := range r.l.active() {
+		if p.Name != a.Name {
+			others = append(others, p.Name)
+		}
+	}
+	if len(others) == 0 {
+		if err := r.undo("taken back by " + a.Name + " (no other player), " + what); err != nil {
+			return "The undo failed: " + err.Error()
+		}
+		return ""
+	}
+	r.admin(a.Name, adminUndoRequest)
+	for _, p := range r.l.active() {
+		if p.Name == a.Name {
+			r.notify(p.Email, templates.Notice{Kind: "undo-asked", To: p.Name, Text: what, ToAct: others})
+			continue
+		}
+		r.notify(p.Email, templates.Notice{Kind: "undo-request", To: p.Name, Player: a.Name, Text: what})
+	}
+	return ""
+}
+
+func (r *run) cmdAccept(a actor, _ []string) string {
+	u := r.l.Facts.Undo
+	if u == nil {
+		return "There is no undo request to accept."
+	}
+	if a.Seat == nil {
+		return "accept is for players."
+	}
+	if u.By == a.Name {
+		return "You asked for the undo; the other players accept it."
+	}
+	if u.Accepted[a.Name] {
+		return "You have accepted already."
+	}
+	r.admin(a.Name, adminAccept)
+	var waiting, agreed []string
+	for _, p := range r.l.active() {
+		switch {
+		case p.Name == u.By:
+		case u.Accepted[p.Name]:
+			agreed = append(agreed, p.Name)
+		default:
+			waiting = append(waiting, p.Name)
+		}
+	}
+	if len(waiting) > 0 {
+		r.notify(a.Email, templates.Notice{Kind: "undo-waiting", To: a.Name, Player: u.By, ToAct: waiting})
+		return ""
+	}
+	last, _ := lastStanding(append(append([]store.Event{}, r.l.Events...), r.c.Events...))
+	sort.Strings(agreed)
+	if err := r.undo(fmt.Sprintf("agreed by %s, taking back %s: %s", strings.Join(agreed, ", "), last.Player, last.Command)); err != nil {
+		return "The undo failed: " + err.Error()
+	}
+	return ""
+}
+
+func (r *run) cmdPause(a actor, _ []string) string {
+	if !r.isHost(a) {
+		return r.notHost("pause the game")
+	}
+	switch r.status {
+	case store.GamePaused:
+		return "The game is paused already; resume it with resume."
+	case store.GameRunning:
+	default:
+		return "Only a running game can be paused."
+	}
+	r.admin(a.Name, adminPause)
+	r.status = store.GamePaused
+	r.notifyAll(templates.Notice{Kind: "paused", Actor: "the host"})
+	return ""
+}
+
+func (r *run) cmdResume(a actor, _ []string) string {
+	if !r.isHost(a) {
+		return r.notHost("resume the game")
+	}
+	if r.status != store.GamePaused {
+		return "The game is not paused."
+	}
+	r.admin(a.Name, adminResume)
+	r.status = store.GameRunning
+	r.notifyAll(templates.Notice{Kind: "resumed", ToAct: r.state.ToAct()})
+	return ""
+}
+
+func (r *run) cmdVacation(a actor, args []string) string {
+	if a.Seat == nil {
+		return "vacation is for players: reply to a game mail."
+	}
+	syntax := "Write vacation FROM TO with dates as YYYY-MM-DD, e.g. vacation 2026-12-24 2026-12-27 (both days included)."
+	if len(args) != 2 {
+		return syntax
+	}
+	iv, ok := parseVacation(args[0] + " " + args[1])
+	if !ok {
+		return syntax
+	}
+	if !iv.To.After(r.now) {
+		return "That vacation is over already."
+	}
+	used := 0
+	for _, v := range r.l.Facts.Vacations[a.Name] {
+		used += v.days()
+	}
+	limit := r.l.Settings.vacationDays()
+	if used+iv.days() > limit {
+		return fmt.Sprintf("That is %d days; you have used %d of the %d days of vacation this game allows.", iv.days(), used, limit)
+	}
+	r.admin(a.Name, adminVacation+" "+args[0]+" "+args[1])
+	r.notify(a.Email, templates.Notice{Kind: "vacation", To: a.Name, Text: args[0] + " to " + args[1], Count: used + iv.days(), Limit: limit, Due: r.dueOf(a.Name)})
+	return ""
+}
+
+func (r *run) cmdReplace(a actor, args []string) string {
+	if !r.isHost(a) {
+		return r.notHost("hand a seat to another player")
+	}
+	if len(args) != 2 {
+		return "Write replace PLAYER ADDRESS, e.g. replace bob carol@example.org."
+	}
+	p, ok := r.l.playerByName(args[0])
+	if !ok {
+		return fmt.Sprintf("There is no player %q in this game.", args[0])
+	}
+	addr, err := mail.ParseAddress(args[1])
+	if err != nil {
+		return fmt.Sprintf("%q is not a mail address.", args[1])
+	}
+	to := strings.ToLower(addr.Address)
+	if _, taken := r.l.playerByEmail(to); taken {
+		return fmt.Sprintf("%s plays in this game already.", to)
+	}
+	if r.status == store.GameFinished {
+		return "The game is over."
+	}
+	old := p.Email
+	r.admin(a.Name, adminReplace+" "+p.Name+" "+to)
+	p.Email, p.Epoch, p.Unreachable = to, p.Epoch+1, ""
+	r.c.Players = append(r.c.Players, p)
+	for i := range r.l.Players {
+		if r.l.Players[i].Seat == p.Seat {
+			r.l.Players[i] = p
+		}
+	}
+	r.notify(old, templates.Notice{Kind: "replaced-old", To: p.Name, Player: p.Name, ReplyTo: r.s.address()})
+	r.notify(r.l.Game.Host, templates.Notice{Kind: "replaced-host", To: "host", Player: p.Name, Address: to, ReplyTo: r.s.address()})
+	note := templates.Notice{Kind: "replaced-new", Player: p.Name, Host: r.l.Game.Host}
+	m, err := r.s.stateMail(r.l, r.state, p, nil, []templates.Notice{note}, "")
+	if err != nil {
+		return "internal error: " + err.Error()
+	}
+	r.mails = append(r.mails, m)
+	return ""
+}

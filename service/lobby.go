@@ -1,0 +1,487 @@
+package service
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	mrand "math/rand/v2"
+	"net/mail"
+	"strings"
+
+	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/mail/parse"
+	"github.com/turnmail/turnmail/store"
+	"github.com/turnmail/turnmail/templates"
+)
+
+// lobbyVerbs are the commands understood at the service address.
+var lobbyVerbs = map[string]bool{
+	"help": true, "games": true, "new": true, "join": true, "leave": true, "start": true,
+	"observe": true, "unobserve": true, "rules": true, "invite": true,
+	// host commands naming the game: pause GAME-ID, resume GAME-ID,
+	// replace GAME-ID PLAYER ADDRESS, undo GAME-ID force
+	"pause": true, "resume": true, "replace": true, "undo": true,
+}
+
+// observerSeat is the first seat number of observers (players sit below it).
+const observerSeat = 1000
+
+// lobby answers mail to the service address (no reply token): lobby commands when the
+// first line is one; otherwise the how-to for players, the command list for other
+// addresses turnmail knows, and nothing for strangers (no backscatter).
+func (s *Service) lobby(ctx context.Context, from string, msg *parse.Message) (Result, store.Commit, error) {
+	first := ""
+	if len(msg.Commands) > 0 {
+		if f := strings.Fields(engine.Normalize(msg.Commands[0].Text)); len(f) > 0 {
+			first = f[0]
+		}
+	}
+	if !lobbyVerbs[first] {
+		res, c, err := s.howTo(ctx, from, msg)
+		if err != nil || res.Status != StatusIgnored {
+			return res, c, err
+		}
+		known, err := s.known(ctx, from)
+		if err != nil || !known {
+			return res, c, err
+		}
+		// Someone turnmail knows (a host, an observer) wrote something else: the
+		// command list, so they see the exact syntax.
+		text := ""
+		if len(msg.Commands) > 0 {
+			text = msg.Commands[0].Text
+		}
+		return s.lobbyAnswer(from, msg, []templates.Notice{{Kind: "error", Command: text, Text: "This is not a command turnmail knows."}}, false)
+	}
+	if !s.limiter.Allow(from, s.opts.Clock()) {
+		return Result{Status: StatusRejected, Reason: "lobby commands not processed: reply limit reached"}, store.Commit{}, nil
+	}
+	var answers []templates.Notice
+	ok := false
+	for _, line := range msg.Commands {
+		cmd := strings.Join(strings.Fields(line.Text), " ") // keep case: addresses, zones
+		if i := strings.IndexByte(cmd, '#'); i >= 0 {
+			cmd = strings.TrimSpace(cmd[:i])
+		}
+		f := strings.Fields(cmd)
+		if len(f) == 0 {
+			continue
+		}
+		n, err := s.lobbyCommand(ctx, from, strings.ToLower(f[0]), f[1:], msg, line.N)
+		if err != nil {
+			return Result{}, store.Commit{}, err
+		}
+		n.Command = line.Text
+		if n.Kind != "error" {
+			ok = true
+		}
+		answers = append(answers, n)
+		if len(answers) >= 20 {
+			break
+		}
+	}
+	return s.lobbyAnswer(from, msg, answers, ok)
+}
+
+// lobbyAnswer commits the answer mail to a lobby mail.
+func (s *Service) lobbyAnswer(from string, msg *parse.Message, answers []templates.Notice, ok bool) (Result, store.Commit, error) {
+	res := Result{Status: StatusRejected, Reason: "lobby: " + answers[0].Kind}
+	if ok {
+		res.Status = StatusApplied
+	}
+	for i := range answers {
+		answers[i].Service = s.address()
+	}
+	m, err := s.mail("lobby", templates.Lobby{Service: s.address(), Answers: answers}, "", from, s.address(), inReplyTo(msg), nil, "auto-replied")
+	if err != nil {
+		return res, store.Commit{}, err
+	}
+	return res, store.Commit{Outbox: []store.OutMail{m}}, nil
+}
+
+// known reports whether turnmail has the address as a player, observer or host.
+func (s *Service) known(ctx context.Context, addr string) (bool, error) {
+	seats, err := s.store.SeatsOf(ctx, addr)
+	if err != nil || len(seats) > 0 {
+		return len(seats) > 0, err
+	}
+	games, err := s.store.Games(ctx)
+	if err != nil {
+		return false, err
+	}
+	for _, g := range games {
+		if strings.EqualFold(g.Host, addr) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+func lobbyError(text string) templates.Notice { return templates.Notice{Kind: "error", Text: text} }
+
+// lobbyCommand runs one lobby command and returns its answer. Commands that change a
+// game commit at once (each its own transaction); a mail processed again after a
+// crash finds them done (joins are idempotent, a game's id derives from the mail).
+func (s *Service) lobbyCommand(ctx context.Context, from, verb string, args []string, msg *parse.Message, lineNo int) (templates.Notice, error) {
+	switch verb {
+	case "help":
+		return templates.Notice{Kind: "help"}, nil
+	case "games":
+		return s.lobbyGames(ctx)
+	case "rules":
+		if len(args) != 1 {
+			return lobbyError("Write rules GAME, e.g. rules " + s.games.Names()[0] + "."), nil
+		}
+		if _, err := s.games.Lookup(strings.ToLower(args[0])); err != nil {
+			return lobbyError(err.Error()), nil
+		}
+		return templates.Notice{Kind: "rules", Game: templates.Game{Kind: strings.ToLower(args[0]), Title: templates.GameTitle(strings.ToLower(args[0]))}}, nil
+	case "new":
+		return s.lobbyNew(ctx, from, args, msg, lineNo)
+	}
+	if len(args) == 0 {
+		return lobbyError(fmt.Sprintf("%s needs the game's id, e.g. %s sw-7k3p.", verb, verb)), nil
+	}
+	id := strings.ToLower(args[0])
+	l, err := s.Load(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return lobbyError(fmt.Sprintf("There is no game %s; send games for the list.", id)), nil
+	}
+	if err != nil {
+		return templates.Notice{}, err
+	}
+	n := templates.Notice{Game: s.gameData(l.Game), Host: l.Game.Host}
+	isHost := strings.EqualFold(from, l.Game.Host)
+	hostOnly := func(what string) templates.Notice {
+		if l.Game.Host == "" {
+			return lobbyError(fmt.Sprintf("Only the host may %s, and game %s has none.", what, id))
+		}
+		return lobbyError(fmt.Sprintf("Only the host of game %s (%s) may %s.", id, l.Game.Host, what))
+	}
+	switch verb {
+	case "join":
+		return s.lobbyJoin(ctx, l, from, args[1:], n)
+	case "leave":
+		p, ok := l.playerByEmail(from)
+		switch {
+		case !ok:
+			return lobbyError(fmt.Sprintf("You do not play in game %s.", id)), nil
+		case l.Game.Status != store.GameOpen:
+			return lobbyError(fmt.Sprintf("Game %s has started; to stop playing, reply to a game mail with resign.", id)), nil
+		case isHost:
+			return lobbyError("The host cannot leave the game they opened."), nil
+		}
+		c := store.Commit{GameID: id, RemoveSeats: []int{p.Seat}}
+		if l.Game.Host != "" {
+			m, err := s.notice(templates.Notice{Kind: "player-left", Game: n.Game, To: "host", Player: p.Name, Address: from}, id, l.Game.Host, "")
+			if err != nil {
+				return n, err
+			}
+			c.Outbox = append(c.Outbox, m)
+		}
+		if err := s.store.Commit(ctx, c); err != nil {
+			return n, err
+		}
+		n.Kind, n.Player = "left", p.Name
+		return n, nil
+	case "start":
+		if !isHost {
+			return hostOnly("start it"), nil
+		}
+		return s.lobbyStart(ctx, l, n)
+	case "observe":
+		for _, p := range l.Players {
+			if strings.EqualFold(p.Email, from) {
+				n.Kind = "observing"
+				return n, nil
+			}
+		}
+		if l.Game.Status == store.GameFinished {
+			return lobbyError(fmt.Sprintf("Game %s is over.", id)), nil
+		}
+		seat := observerSeat
+		for _, p := range l.Players {
+			if p.Seat >= seat {
+				seat = p.Seat + 1
+			}
+		}
+		o := store.Player{Seat: seat, Name: "observer:" + from, Email: from, Role: store.RoleObserver, Active: true}
+		c := store.Commit{GameID: id, ExpectSeq: l.LastSeq(), Players: []store.Player{o}}
+		if l.State != nil {
+			data, err := s.stateData(l, l.State, o, nil)
+			if err != nil {
+				return n, err
+			}
+			m, err := s.mail("state", data, id, from, s.address(), "", nil, "auto-generated")
+			if err != nil {
+				return n, err
+			}
+			c.Outbox = append(c.Outbox, m)
+		}
+		if err := s.store.Commit(ctx, c); err != nil {
+			return n, err
+		}
+		n.Kind = "observing"
+		return n, nil
+	case "unobserve":
+		for _, p := range l.Players {
+			if strings.EqualFold(p.Email, from) && p.Role == store.RoleObserver {
+				if err := s.store.Commit(ctx, store.Commit{GameID: id, ExpectSeq: l.LastSeq(), RemoveSeats: []int{p.Seat}}); err != nil {
+					return n, err
+				}
+				n.Kind = "unobserved"
+				return n, nil
+			}
+		}
+		return lobbyError(fmt.Sprintf("You do not observe game %s.", id)), nil
+	case "invite":
+		if !isHost {
+			return hostOnly("invite players"), nil
+		}
+		if len(args) != 2 {
+			return lobbyError("Write invite GAME-ID ADDRESS, e.g. invite " + id + " carol@example.org."), nil
+		}
+		if l.Game.Status != store.GameOpen {
+			return lobbyError(fmt.Sprintf("Game %s has started; invite people to observe it instead: observe %s.", id, id)), nil
+		}
+		a, err := mail.ParseAddress(args[1])
+		if err != nil {
+			return lobbyError(fmt.Sprintf("%q is not a mail address.", args[1])), nil
+		}
+		to := strings.ToLower(a.Address)
+		inv := templates.Notice{Kind: "invitation", Game: n.Game, Actor: from, Lines: l.Settings.Describe()}
+		for _, p := range l.Seats() {
+			inv.ToAct = append(inv.ToAct, p.Name)
+		}
+		m, err := s.notice(inv, id, to, "")
+		if err != nil {
+			return n, err
+		}
+		if err := s.store.Commit(ctx, store.Commit{GameID: id, Outbox: []store.OutMail{m}}); err != nil {
+			return n, err
+		}
+		n.Kind, n.Address = "invited", to
+		return n, nil
+	case "pause", "resume", "replace", "undo":
+		if l.State == nil {
+			return lobbyError(fmt.Sprintf("Game %s has not started.", id)), nil
+		}
+		a := actor{Name: "host", Email: from}
+		if p, ok := l.playerByEmail(from); ok {
+			a.Name, a.Seat = p.Name, &p
+		}
+		rest := make([]string, len(args)-1)
+		for i, x := range args[1:] {
+			rest[i] = strings.ToLower(x)
+		}
+		r := s.newRun(l, msg.MessageID, "")
+		if why := inGame[verb](r, a, rest); why != "" {
+			return lobbyError(why), nil
+		}
+		if err := r.finish("", nil, nil); err != nil {
+			return n, err
+		}
+		if err := s.store.Commit(ctx, r.c); err != nil {
+			return n, err
+		}
+		n.Kind, n.Text = "done", verb
+		return n, nil
+	}
+	return lobbyError("unknown command " + verb), nil
+}
+
+func (s *Service) lobbyGames(ctx context.Context) (templates.Notice, error) {
+	games, err := s.store.Games(ctx)
+	if err != nil {
+		return templates.Notice{}, err
+	}
+	n := templates.Notice{Kind: "games"}
+	for _, g := range games {
+		if g.Status == store.GameFinished {
+			continue
+		}
+		_, players, err := s.store.Game(ctx, g.ID)
+		if err != nil {
+			return n, err
+		}
+		gi := templates.GameInfo{Game: s.gameData(g), Status: g.Status, Host: g.Host, Seats: settingsOf(g.Settings).MaxPlayers}
+		for _, p := range players {
+			if p.Role != store.RoleObserver {
+				gi.Players = append(gi.Players, p.Name)
+			}
+		}
+		n.Games = append(n.Games, gi)
+	}
+	return n, nil
+}
+
+// lobbyNew opens a game with the sender as host and first player.
+func (s *Service) lobbyNew(ctx context.Context, from string, args []string, msg *parse.Message, lineNo int) (templates.Notice, error) {
+	if len(args) == 0 {
+		return lobbyError("Write new GAME [option=value …], e.g. new smallworld deadline=48h. Games: " + strings.Join(s.games.Names(), ", ") + "."), nil
+	}
+	kind := strings.ToLower(args[0])
+	if _, err := s.games.Lookup(kind); err != nil {
+		return lobbyError(err.Error()), nil
+	}
+	lowered := make([]string, len(args)-1)
+	for i, a := range args[1:] {
+		if k, v, ok := strings.Cut(a, "="); ok {
+			lowered[i] = strings.ToLower(k) + "=" + v
+		} else {
+			lowered[i] = a
+		}
+	}
+	settings, opts, err := SplitOptions(lowered)
+	if err != nil {
+		return lobbyError(err.Error()), nil
+	}
+	prefix, _, _ := strings.Cut(store.NewGameID(kind), "-")
+	id := store.NewGameID(kind)
+	if msg.MessageID != "" {
+		// Derived from the mail, so that a mail processed again after a crash finds
+		// its game instead of opening a second one.
+		sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%d", msg.MessageID, lineNo)))
+		const alphabet = "0123456789abcdefghjkmnpqrstvwxyz"
+		b := make([]byte, 5)
+		for i := range b {
+			b[i] = alphabet[sum[i]&31]
+		}
+		id = prefix + "-" + string(b)
+	}
+	optsJSON, _ := json.Marshal(opts)
+	settingsJSON, _ := json.Marshal(settings)
+	setup, _ := json.Marshal(map[string]int64{"seed": mrand.Int64N(1_000_000_000)})
+	now := s.opts.Clock()
+	g := store.Game{ID: id, Kind: kind, Options: optsJSON, Setup: setup, Status: store.GameOpen, Host: from,
+		List: settings.List, ThreadID: s.threadRoot(id), CreatedAt: now, UpdatedAt: now, Settings: settingsJSON}
+	name := seatName(from, nil)
+	host := store.Player{GameID: id, Seat: 0, Name: name, Email: from, Role: store.RolePlayer, Active: true}
+	if err := s.store.CreateGame(ctx, g, []store.Player{host}, nil); err != nil && !errors.Is(err, store.ErrDuplicate) {
+		return templates.Notice{}, err
+	}
+	return templates.Notice{Kind: "created", Game: s.gameData(g), Player: name, Lines: settings.Describe(), Host: from}, nil
+}
+
+// seatName derives a one-word player name from an address, unique among players.
+func seatName(addr string, players []store.Player) string {
+	local, _, _ := strings.Cut(strings.ToLower(addr), "@")
+	var b strings.Builder
+	for _, r := range local {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			b.WriteRune(r)
+		}
+		if b.Len() >= 16 {
+			break
+		}
+	}
+	base := b.String()
+	if base == "" {
+		base = "player"
+	}
+	taken := func(n string) bool {
+		for _, p := range players {
+			if strings.EqualFold(p.Name, n) {
+				return true
+			}
+		}
+		return false
+	}
+	name := base
+	for i := 2; taken(name); i++ {
+		name = fmt.Sprintf("%s%d", base, i)
+	}
+	return name
+}
+
+func (s *Service) lobbyJoin(ctx context.Context, l *Loaded, from string, args []string, n templates.Notice) (templates.Notice, error) {
+	id := l.Game.ID
+	if p, ok := l.playerByEmail(from); ok {
+		n.Kind, n.Player = "joined", p.Name
+		return n, nil
+	}
+	if l.Game.Status != store.GameOpen {
+		return lobbyError(fmt.Sprintf("Game %s has started already; you can follow it with observe %s.", id, id)), nil
+	}
+	seats := l.Seats()
+	if max := l.Settings.MaxPlayers; max > 0 && len(seats) >= max {
+		return lobbyError(fmt.Sprintf("Game %s is full (%d players).", id, max)), nil
+	}
+	name := seatName(from, l.Players)
+	if len(args) > 0 {
+		want := strings.ToLower(args[0])
+		if seatName(want+"@x", nil) != want {
+			return lobbyError("A player name is one word of letters, digits, - or _."), nil
+		}
+		if _, taken := l.playerByName(want); taken {
+			return lobbyError(fmt.Sprintf("The name %s is taken in game %s; choose another: join %s NAME.", want, id, id)), nil
+		}
+		name = want
+	}
+	seat := 0
+	for _, p := range seats {
+		if p.Seat >= seat {
+			seat = p.Seat + 1
+		}
+	}
+	p := store.Player{Seat: seat, Name: name, Email: from, Role: store.RolePlayer, Active: true}
+	c := store.Commit{GameID: id, Players: []store.Player{p}}
+	if l.Game.Host != "" && !strings.EqualFold(l.Game.Host, from) {
+		var names []string
+		for _, q := range seats {
+			names = append(names, q.Name)
+		}
+		names = append(names, name)
+		m, err := s.notice(templates.Notice{Kind: "player-joined", Game: n.Game, To: "host", Player: name, Address: from, ToAct: names}, id, l.Game.Host, "")
+		if err != nil {
+			return n, err
+		}
+		c.Outbox = append(c.Outbox, m)
+	}
+	if err := s.store.Commit(ctx, c); err != nil {
+		return n, err
+	}
+	n.Kind, n.Player = "joined", name
+	return n, nil
+}
+
+// lobbyStart sets the game up through the engine and mails the opening state.
+func (s *Service) lobbyStart(ctx context.Context, l *Loaded, n templates.Notice) (templates.Notice, error) {
+	id := l.Game.ID
+	if l.Game.Status != store.GameOpen {
+		n.Kind = "started"
+		return n, nil // already started (or a mail processed again)
+	}
+	a := l.Archive()
+	setup, err := a.SetupOf()
+	if err != nil {
+		return n, err
+	}
+	g, _ := s.games.Lookup(l.Game.Kind)
+	state, outcomes, err := engine.Start(g, setup, nil)
+	if err != nil {
+		return lobbyError(fmt.Sprintf("Game %s cannot start with %d players: %v", id, len(a.Players), err)), nil
+	}
+	now := s.opts.Clock().UTC()
+	l.Settings.StartedAt = &now
+	l.Game.Status = store.GameRunning
+	l.State = state
+	l.Facts = analyse(l, []engine.State{state})
+	outcomesJSON, _ := json.Marshal(outcomes)
+	settingsJSON, _ := json.Marshal(l.Settings)
+	mails, err := s.stateMails(l, state, nil, "", nil, nil, "")
+	if err != nil {
+		return n, err
+	}
+	c := store.Commit{GameID: id, GameStatus: store.GameRunning, SetupOutcomes: outcomesJSON, Settings: settingsJSON, Outbox: mails}
+	if err := s.store.Commit(ctx, c); err != nil {
+		return n, err
+	}
+	n.Kind = "started"
+	for _, p := range l.Seats() {
+		n.ToAct = append(n.ToAct, p.Name)
+	}
+	return n, nil
+}

@@ -1,0 +1,343 @@
+package service
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/mail"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	_ "time/tzdata" // deadlines in named time zones work without system zoneinfo
+)
+
+// Settings are the service's settings of one game, beside the engine's options:
+// deadlines, reminders, what happens when a deadline passes, absences, the mailing
+// list and the number of seats. They are stored as JSON on the game.
+type Settings struct {
+	// Deadline is "24h" (any duration; "2d" counts days), "weekdays 20:00 Europe/Rome",
+	// "daily 20:00 UTC", or "none". Empty means DefaultDeadline.
+	Deadline string `json:"deadline,omitempty"`
+	// Remind lists how long before the deadline the player who must act is reminded
+	// ("12h", "1h"); nil means DefaultRemind, ["none"] none.
+	Remind []string `json:"remind,omitempty"`
+	// Expiry is what happens when a deadline passes: ExpirySkip, ExpiryPause or
+	// ExpiryReplace. Empty means ExpirySkip.
+	Expiry string `json:"expiry,omitempty"`
+	// VacationDays caps the days of vacation per player (0 means DefaultVacationDays).
+	VacationDays int `json:"vacation_days,omitempty"`
+	// MaxPlayers caps the seats of a game opened in the lobby (0: no cap but the
+	// engine's).
+	MaxPlayers int `json:"players,omitempty"`
+	// List is the mailing-list address of a list game.
+	List string `json:"list,omitempty"`
+	// StartedAt is when the game began (the first deadline counts from it).
+	StartedAt *time.Time `json:"started_at,omitempty"`
+}
+
+// Defaults of Settings.
+const (
+	DefaultDeadline     = "24h"
+	DefaultVacationDays = 14
+	ExpirySkip          = "skip"
+	ExpiryPause         = "pause"
+	ExpiryReplace       = "replace"
+)
+
+// DefaultRemind are the default reminders before a deadline.
+var DefaultRemind = []string{"12h", "1h"}
+
+// settingKeys are the option names that are service settings, not engine options.
+var settingKeys = map[string]bool{"deadline": true, "remind": true, "expiry": true, "vacation": true, "players": true, "list": true}
+
+// SplitOptions parses "key=value …" words of a `new` command: a word without "="
+// continues the previous value (so "deadline=weekdays 20:00 Europe/Rome" is one
+// option). It returns the service settings and the engine options.
+func SplitOptions(words []string) (Settings, map[string]json.RawMessage, error) {
+	var st Settings
+	type kv struct{ k, v string }
+	var opts []kv
+	for _, w := range words {
+		k, v, ok := strings.Cut(w, "=")
+		if !ok {
+			if len(opts) == 0 {
+				return st, nil, fmt.Errorf("%q is not an option=value", w)
+			}
+			opts[len(opts)-1].v += " " + w
+			continue
+		}
+		k = strings.ToLower(strings.TrimSpace(k))
+		if k == "" {
+			return st, nil, fmt.Errorf("%q has no option name", w)
+		}
+		opts = append(opts, kv{k, v})
+	}
+	engineOpts := map[string]json.RawMessage{}
+	for _, o := range opts {
+		v := strings.TrimSpace(o.v)
+		if !settingKeys[o.k] {
+			engineOpts[o.k] = optionJSON(v)
+			continue
+		}
+		if err := st.set(o.k, v); err != nil {
+			return st, nil, err
+		}
+	}
+	return st, engineOpts, nil
+}
+
+// optionJSON encodes an option value: a number or a boolean as such, else a string.
+func optionJSON(v string) json.RawMessage {
+	if _, err := strconv.ParseInt(v, 10, 64); err == nil {
+		return json.RawMessage(v)
+	}
+	if v == "true" || v == "false" {
+		return json.RawMessage(v)
+	}
+	b, _ := json.Marshal(v)
+	return b
+}
+
+// set validates and sets one setting.
+func (st *Settings) set(k, v string) error {
+	switch k {
+	case "deadline":
+		if _, err := parseDeadline(v); err != nil {
+			return err
+		}
+		st.Deadline = v
+	case "remind":
+		st.Remind = nil
+		for _, r := range strings.Split(v, ",") {
+			r = strings.TrimSpace(r)
+			if r == "none" || r == "" {
+				st.Remind = []string{"none"}
+				break
+			}
+			if _, err := parseDuration(r); err != nil {
+				return fmt.Errorf("remind=%s: %v", v, err)
+			}
+			st.Remind = append(st.Remind, r)
+		}
+	case "expiry":
+		switch v {
+		case ExpirySkip, ExpiryPause, ExpiryReplace:
+			st.Expiry = v
+		default:
+			return fmt.Errorf("expiry=%s: use expiry=skip, expiry=pause or expiry=replace", v)
+		}
+	case "vacation":
+		n, err := strconv.Atoi(strings.TrimSuffix(v, "d"))
+		if err != nil || n < 0 || n > 365 {
+			return fmt.Errorf("vacation=%s: give the most days of vacation per player, e.g. vacation=14", v)
+		}
+		st.VacationDays = n
+		if n == 0 {
+			st.VacationDays = -1 // explicitly none
+		}
+	case "players":
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 20 {
+			return fmt.Errorf("players=%s: give the number of seats, e.g. players=3", v)
+		}
+		st.MaxPlayers = n
+	case "list":
+		a, err := mail.ParseAddress(v)
+		if err != nil {
+			return fmt.Errorf("list=%s: not a mail address", v)
+		}
+		st.List = strings.ToLower(a.Address)
+	}
+	return nil
+}
+
+// settingsOf decodes a game's settings; a game without any has the defaults.
+func settingsOf(raw json.RawMessage) Settings {
+	var st Settings
+	if len(raw) > 0 {
+		_ = json.Unmarshal(raw, &st) // written by this package
+	}
+	return st
+}
+
+func (st Settings) deadline() deadlineSpec {
+	d := st.Deadline
+	if d == "" {
+		d = DefaultDeadline
+	}
+	spec, err := parseDeadline(d)
+	if err != nil {
+		return deadlineSpec{} // validated when set; an old value now invalid means none
+	}
+	return spec
+}
+
+func (st Settings) expiry() string {
+	if st.Expiry == "" {
+		return ExpirySkip
+	}
+	return st.Expiry
+}
+
+func (st Settings) vacationDays() int {
+	switch {
+	case st.VacationDays < 0:
+		return 0
+	case st.VacationDays == 0:
+		return DefaultVacationDays
+	}
+	return st.VacationDays
+}
+
+// reminders returns the reminder offsets, longest first.
+func (st Settings) reminders() []time.Duration {
+	rs := st.Remind
+	if rs == nil {
+		rs = DefaultRemind
+	}
+	var out []time.Duration
+	for _, r := range rs {
+		if d, err := parseDuration(r); err == nil && d > 0 {
+			out = append(out, d)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] > out[j] })
+	return out
+}
+
+// Describe lists the settings in words, one per line, for mails and the host view.
+func (st Settings) Describe() []string {
+	out := []string{"deadline: " + st.deadline().String()}
+	if st.deadline().none() {
+		return append(out, "no deadline, so no reminders")
+	}
+	var rs []string
+	for _, r := range st.reminders() {
+		rs = append(rs, fmtDuration(r))
+	}
+	if len(rs) == 0 {
+		rs = []string{"none"}
+	}
+	out = append(out, "reminders: "+strings.Join(rs, ", ")+" before the deadline")
+	out = append(out, "when a deadline passes: "+st.expiry())
+	out = append(out, fmt.Sprintf("vacation: up to %d days per player", st.vacationDays()))
+	if st.MaxPlayers > 0 {
+		out = append(out, fmt.Sprintf("seats: %d", st.MaxPlayers))
+	}
+	if st.List != "" {
+		out = append(out, "mailing list: "+st.List)
+	}
+	return out
+}
+
+// deadlineSpec is a parsed deadline setting.
+type deadlineSpec struct {
+	every    time.Duration // a fixed time after the turn began
+	at       int           // minutes after midnight, for daily/weekdays
+	loc      *time.Location
+	weekdays bool
+	daily    bool
+	text     string
+}
+
+func (d deadlineSpec) none() bool { return d.every == 0 && !d.daily && !d.weekdays }
+
+func (d deadlineSpec) String() string {
+	if d.none() {
+		return "none"
+	}
+	return d.text
+}
+
+// minDaily is the least time a daily or weekdays deadline leaves a player.
+const minDaily = 12 * time.Hour
+
+// after returns the deadline of a turn that began at start.
+func (d deadlineSpec) after(start time.Time) time.Time {
+	if d.every > 0 {
+		return start.Add(d.every)
+	}
+	local := start.In(d.loc)
+	for day := 0; day < 14; day++ {
+		t := time.Date(local.Year(), local.Month(), local.Day()+day, d.at/60, d.at%60, 0, 0, d.loc)
+		if t.Sub(start) < minDaily {
+			continue
+		}
+		if d.weekdays && (t.Weekday() == time.Saturday || t.Weekday() == time.Sunday) {
+			continue
+		}
+		return t.UTC()
+	}
+	return start.Add(7 * 24 * time.Hour) // unreachable: a week always has a weekday
+}
+
+// parseDeadline reads "48h", "2d", "none", "weekdays 20:00 Europe/Rome", "daily 20:00".
+func parseDeadline(v string) (deadlineSpec, error) {
+	f := strings.Fields(strings.TrimSpace(v))
+	bad := fmt.Errorf("deadline=%s: use a duration (deadline=48h, deadline=2d), deadline=weekdays 20:00 Europe/Rome, deadline=daily 20:00 UTC or deadline=none", v)
+	switch {
+	case len(f) == 1 && (f[0] == "none" || f[0] == "off"):
+		return deadlineSpec{text: "none"}, nil
+	case len(f) == 1:
+		d, err := parseDuration(f[0])
+		if err != nil || d < time.Minute {
+			return deadlineSpec{}, bad
+		}
+		return deadlineSpec{every: d, text: fmtDuration(d) + " after the turn begins"}, nil
+	case len(f) == 2 || len(f) == 3:
+		spec := deadlineSpec{loc: time.UTC}
+		switch strings.ToLower(f[0]) {
+		case "weekdays":
+			spec.weekdays = true
+		case "daily":
+			spec.daily = true
+		default:
+			return deadlineSpec{}, bad
+		}
+		var h, m int
+		if _, err := fmt.Sscanf(f[1], "%d:%d", &h, &m); err != nil || h < 0 || h > 23 || m < 0 || m > 59 {
+			return deadlineSpec{}, bad
+		}
+		spec.at = h*60 + m
+		if len(f) == 3 {
+			loc, err := time.LoadLocation(f[2])
+			if err != nil {
+				return deadlineSpec{}, fmt.Errorf("deadline=%s: unknown time zone %q (use a name like Europe/Rome)", v, f[2])
+			}
+			spec.loc = loc
+		}
+		spec.text = fmt.Sprintf("%s %02d:%02d %s (at least %s after the turn begins)", strings.ToLower(f[0]), h, m, spec.loc, fmtDuration(minDaily))
+		return spec, nil
+	}
+	return deadlineSpec{}, bad
+}
+
+// parseDuration reads a Go duration or a number of days ("2d").
+func parseDuration(v string) (time.Duration, error) {
+	if strings.HasSuffix(v, "d") {
+		n, err := strconv.Atoi(strings.TrimSuffix(v, "d"))
+		if err != nil || n <= 0 {
+			return 0, fmt.Errorf("%q is not a number of days", v)
+		}
+		return time.Duration(n) * 24 * time.Hour, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%q is not a duration like 12h or 90m", v)
+	}
+	return d, nil
+}
+
+// fmtDuration writes 36h as "36h", 90m as "1h30m", 48h as "2d".
+func fmtDuration(d time.Duration) string {
+	if d >= 24*time.Hour && d%(24*time.Hour) == 0 {
+		return fmt.Sprintf("%dd", d/(24*time.Hour))
+	}
+	s := d.String()
+	s = strings.TrimSuffix(s, "0s")
+	s = strings.TrimSuffix(s, "0m")
+	if s == "" {
+		return "0"
+	}
+	return s
+}

@@ -1,0 +1,117 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Timer identifies one deadline timer of a seat: a reminder or the expiry of the
+// deadline that began with event StartSeq (0: the start of the game). It fires once.
+type Timer struct {
+	Seat     int
+	StartSeq int
+	// Kind is "expire" or "remind-<duration>" (the service's names).
+	Kind    string
+	FiredAt time.Time // zero means now
+}
+
+// commitExtras writes the parts of a Commit beyond events, mail and status, inside
+// its transaction.
+func commitExtras(ctx context.Context, tx *sql.Tx, c Commit, at time.Time) error {
+	for _, seat := range c.RemoveSeats {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM players WHERE game_id = ? AND seat = ?`, c.GameID, seat); err != nil {
+			return fmt.Errorf("remove seat %d: %w", seat, err)
+		}
+	}
+	for _, p := range c.Players {
+		if p.Role == "" {
+			p.Role = RolePlayer
+		}
+		if p.Role != RolePlayer && p.Role != RoleObserver {
+			return fmt.Errorf("player %q: invalid role %q", p.Name, p.Role)
+		}
+		if p.Name == "" || p.Email == "" {
+			return fmt.Errorf("seat %d needs a name and an email", p.Seat)
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO players (game_id, seat, name, email, role, active, epoch, unreachable)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+	ON CONFLICT (game_id, seat) DO UPDATE SET name = excluded.name, email = excluded.email, role = excluded.role,
+		active = excluded.active, epoch = excluded.epoch, unreachable = excluded.unreachable`,
+			c.GameID, p.Seat, p.Name, strings.ToLower(strings.TrimSpace(p.Email)), p.Role, p.Active, p.Epoch, p.Unreachable)
+		if err != nil {
+			if isUnique(err) {
+				return fmt.Errorf("player %q at seat %d: name taken: %w", p.Name, p.Seat, ErrDuplicate)
+			}
+			return fmt.Errorf("write player %q: %w", p.Name, err)
+		}
+	}
+	for _, t := range c.Timers {
+		fired := t.FiredAt
+		if fired.IsZero() {
+			fired = at
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO timers (game_id, seat, start_seq, kind, fired_at) VALUES (?, ?, ?, ?, ?)`,
+			c.GameID, t.Seat, t.StartSeq, t.Kind, fmtTime(fired))
+		if err != nil {
+			if isUnique(err) {
+				return fmt.Errorf("timer %s seat %d from event %d fired before: %w", t.Kind, t.Seat, t.StartSeq, ErrDuplicate)
+			}
+			return fmt.Errorf("mark timer: %w", err)
+		}
+	}
+	if len(c.SetupOutcomes) > 0 {
+		if _, err := tx.ExecContext(ctx, `UPDATE games SET setup_outcomes = ? WHERE id = ?`, string(c.SetupOutcomes), c.GameID); err != nil {
+			return fmt.Errorf("set setup outcomes: %w", err)
+		}
+	}
+	if len(c.Settings) > 0 {
+		if _, err := tx.ExecContext(ctx, `UPDATE games SET settings = ? WHERE id = ?`, string(c.Settings), c.GameID); err != nil {
+			return fmt.Errorf("set settings: %w", err)
+		}
+	}
+	return nil
+}
+
+// Timers returns the timers of a game that fired, in the order they fired.
+func (s *Store) Timers(ctx context.Context, gameID string) ([]Timer, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT seat, start_seq, kind, fired_at FROM timers WHERE game_id = ? ORDER BY fired_at, rowid`, gameID)
+	if err != nil {
+		return nil, fmt.Errorf("timers of %s: %w", gameID, err)
+	}
+	defer rows.Close()
+	var out []Timer
+	for rows.Next() {
+		var t Timer
+		var fired sql.NullString
+		if err := rows.Scan(&t.Seat, &t.StartSeq, &t.Kind, &fired); err != nil {
+			return nil, fmt.Errorf("timers of %s: %w", gameID, err)
+		}
+		if t.FiredAt, err = parseTime(fired); err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// SeatsOf returns every seat (players and observers) held by address in any game.
+func (s *Store) SeatsOf(ctx context.Context, address string) ([]Player, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT game_id, seat, name, email, role, active, epoch, unreachable
+	FROM players WHERE email = ? ORDER BY game_id, seat`, strings.ToLower(strings.TrimSpace(address)))
+	if err != nil {
+		return nil, fmt.Errorf("seats of %s: %w", address, err)
+	}
+	defer rows.Close()
+	var out []Player
+	for rows.Next() {
+		var p Player
+		if err := rows.Scan(&p.GameID, &p.Seat, &p.Name, &p.Email, &p.Role, &p.Active, &p.Epoch, &p.Unreachable); err != nil {
+			return nil, fmt.Errorf("seats of %s: %w", address, err)
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
