@@ -50,6 +50,13 @@ func TestEmpireSecretBidByMail(t *testing.T) {
 			t.Errorf("%s's mail does not say that alice has bid:\n%s", p, m.Body)
 		}
 	}
+	// Nor does the history bob asks for.
+	id = h.send(h.addr("bob"), reply["bob"], "Re: game", "history\n")
+	h.settled(id)
+	hist := h.waitMail(h.addr("bob"), "bid (sealed)")
+	if strings.Contains(hist.Body, "bid 7") {
+		t.Fatalf("bob's history reveals alice's bid:\n%s", hist.Body)
+	}
 	for _, p := range []string{"bob", "carol"} {
 		id := h.send(h.addr(p), reply[p], "Re: game", "bid "+bids[p]+"\n")
 		if status, reason := h.settled(id); status != "applied" {
