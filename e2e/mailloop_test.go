@@ -3,6 +3,8 @@ package e2e
 import (
 	"strings"
 	"testing"
+
+	"github.com/turnmail/turnmail/mail/parse"
 )
 
 // TestMailLoop plays the opening of a Small World game over the embedded IMAP and
@@ -23,8 +25,13 @@ func playOpening(t *testing.T, h *harness, allCases bool) {
 	alice, bob, service := h.addr("alice"), h.addr("bob"), h.addr("turnmail")
 	game := h.newGame("smallworld", 7, "", "alice", "bob")
 
-	a := h.waitMail(alice, "It is your move")
-	b := h.waitMail(bob, "Waiting for: alice")
+	// Every mail of this game names it (real servers may hold mail of earlier runs).
+	wait := func(addr string, want ...string) *parse.Message {
+		t.Helper()
+		return h.waitMail(addr, append([]string{"game " + game}, want...)...)
+	}
+	a := wait(alice, "It is your move")
+	b := wait(bob, "Waiting for: alice")
 	ra, rb := replyTo(t, a), replyTo(t, b)
 	if !strings.HasPrefix(ra, "turnmail+"+game+".") || ra == rb {
 		t.Fatalf("reply addresses %q and %q are not personal to the game", ra, rb)
@@ -70,11 +77,11 @@ func playOpening(t *testing.T, h *harness, allCases bool) {
 	}
 	// The answers: an error mail to alice naming the line, one to bob saying whose turn
 	// it is; nothing to the forger, the stranger or the auto-replier.
-	h.waitMail(alice, "line 1: conquer 999")
-	h.waitMail(bob, "waiting for alice")
+	wait(alice, "line 1: conquer 999")
+	wait(bob, "waiting for alice")
 	if allCases {
 		h.waitMail(alice, ra, "not through a game's reply address") // the how-to mail lists her reply address
-		h.waitMail(alice, "No command was found")
+		wait(alice, "No command was found")
 		h.quietOutbox()
 		for _, who := range []string{"mallory@" + h.domain, alice} {
 			if got := h.unexpected(who); len(got) != 0 {
@@ -88,8 +95,8 @@ func playOpening(t *testing.T, h *harness, allCases bool) {
 	if status, reason := h.settled(id); status != "applied" {
 		t.Fatalf("legal move: status %q (%s)", status, reason)
 	}
-	a = h.waitMail(alice, "Applied from your mail", "line 1: "+pick)
-	h.waitMail(bob, "alice: "+pick)
+	a = wait(alice, "Applied from your mail", "line 1: "+pick)
+	wait(bob, "alice: "+pick)
 	if allCases {
 		h.sendRaw(alice, ra, h.rawMail(id, alice, ra, "Re: game", pick+"\n"))
 		marker := h.send("stranger@example.org", service, "after the duplicate", "hello\n")
@@ -108,8 +115,8 @@ func playOpening(t *testing.T, h *harness, allCases bool) {
 	if status, reason := h.settled(id); status != "applied" || !strings.Contains(reason, "line 3") {
 		t.Fatalf("multi-line mail: status %q reason %q, want applied with an error on line 3", status, reason)
 	}
-	h.waitMail(alice, "line 2: "+conquer, "NOT applied — line 3: conquer 999")
-	h.waitMail(bob, "alice: "+conquer)
+	wait(alice, "line 2: "+conquer, "NOT applied — line 3: conquer 999")
+	wait(bob, "alice: "+conquer)
 	if n := h.events(game); n != 2 {
 		t.Fatalf("the game has %d events, want 2", n)
 	}
