@@ -4,18 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
 	"errors"
 	"fmt"
 	"io"
 	"log"
 	"log/slog"
-	"math/big"
 	"net"
 	"os"
 	"slices"
@@ -28,6 +22,7 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-imap/v2/imapserver"
 	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
+	"github.com/turnmail/turnmail/internal/testtls"
 	"github.com/turnmail/turnmail/mail/mailnet"
 )
 
@@ -859,7 +854,7 @@ func TestWatcher_largeMessage(t *testing.T) {
 
 // TestWatcher_TLS connects with implicit TLS and with STARTTLS.
 func TestWatcher_TLS(t *testing.T) {
-	serverTLS, clientTLS := testTLS(t)
+	serverTLS, clientTLS := testtls.Configs(t)
 	tests := []struct {
 		name     string
 		implicit bool
@@ -929,39 +924,6 @@ func TestDisposition_String(t *testing.T) {
 			t.Errorf("%d.String() = %q, want %q", int(d), got, want)
 		}
 	}
-}
-
-// testTLS returns a server config with a fresh self-signed certificate for
-// 127.0.0.1 and a client config that trusts it.
-func testTLS(t *testing.T) (server, client *tls.Config) {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber:          big.NewInt(1),
-		Subject:               pkix.Name{CommonName: "turnmail test"},
-		NotBefore:             time.Now().Add(-time.Hour),
-		NotAfter:              time.Now().Add(time.Hour),
-		IPAddresses:           []net.IP{net.ParseIP("127.0.0.1")},
-		KeyUsage:              x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-		BasicConstraintsValid: true,
-		IsCA:                  true,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cert, err := x509.ParseCertificate(der)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pool := x509.NewCertPool()
-	pool.AddCert(cert)
-	return &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}},
-		&tls.Config{RootCAs: pool}
 }
 
 func debugW() io.Writer {

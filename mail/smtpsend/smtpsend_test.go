@@ -3,16 +3,10 @@ package smtpsend
 import (
 	"bytes"
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
 	"errors"
 	"io"
 	"log/slog"
-	"math/big"
 	"net"
 	"os"
 	"sort"
@@ -23,6 +17,7 @@ import (
 
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
+	"github.com/turnmail/turnmail/internal/testtls"
 )
 
 // testTimeout only keeps a broken test from hanging; nothing depends on it.
@@ -659,7 +654,7 @@ func TestSender_auth(t *testing.T) {
 }
 
 func TestSender_TLS(t *testing.T) {
-	serverTLS, clientTLS := testTLS(t)
+	serverTLS, clientTLS := testtls.Configs(t)
 	tests := []struct {
 		name     string
 		mode     serverMode
@@ -724,38 +719,4 @@ func TestSender_invalidOptions(t *testing.T) {
 	if err := s.validate(); err != nil {
 		t.Errorf("validate with AllowInsecure = %v", err)
 	}
-}
-
-// testTLS returns a server config with a fresh self-signed certificate for
-// 127.0.0.1 and a client config that trusts it.
-func testTLS(t *testing.T) (server, client *tls.Config) {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber:          big.NewInt(1),
-		Subject:               pkix.Name{CommonName: "turnmail test"},
-		NotBefore:             time.Now().Add(-time.Hour),
-		NotAfter:              time.Now().Add(time.Hour),
-		IPAddresses:           []net.IP{net.ParseIP("127.0.0.1")},
-		DNSNames:              []string{"localhost"},
-		KeyUsage:              x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-		BasicConstraintsValid: true,
-		IsCA:                  true,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cert, err := x509.ParseCertificate(der)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pool := x509.NewCertPool()
-	pool.AddCert(cert)
-	return &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}},
-		&tls.Config{RootCAs: pool}
 }
