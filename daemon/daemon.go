@@ -302,17 +302,12 @@ func serveHTTP(ctx context.Context, addr string, st *store.Store) error {
 		fmt.Fprintln(w, "ok")
 	})
 	mux.HandleFunc("/metrics", func(w http.ResponseWriter, r *http.Request) {
-		pending, err := st.Outbox(r.Context(), "", "pending")
+		counts, err := st.OutboxCounts(r.Context(), "")
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
 		}
-		failed, err := st.Outbox(r.Context(), "", "failed")
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-			return
-		}
-		fmt.Fprintf(w, "turnmail_outbox_pending %d\nturnmail_outbox_failed %d\n", len(pending), len(failed))
+		fmt.Fprintf(w, "turnmail_outbox_pending %d\nturnmail_outbox_failed %d\n", counts[store.OutboxPending], counts[store.OutboxFailed])
 	})
 	srv := &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	ln, err := net.Listen("tcp", addr)

@@ -427,9 +427,9 @@ func sendPlain(addr, from string, to []string, r io.Reader) error {
 // pendingMails counts the mails waiting in the outbox (without loading them).
 func pendingMails(t *testing.T, st *store.Store) int {
 	t.Helper()
-	var n int
-	if err := st.DB().QueryRow(`SELECT count(*) FROM outbox WHERE status = 'pending'`).Scan(&n); err != nil {
+	counts, err := st.OutboxCounts(context.Background(), "")
+	if err != nil {
 		t.Fatal(err)
 	}
-	return n
+	return counts[store.OutboxPending]
 }

@@ -190,6 +190,32 @@ func (s *Store) Outbox(ctx context.Context, gameID string, status string) ([]Out
 	return mails, nil
 }
 
+// OutboxCounts counts the mails of one game ("" = all games) by status, without
+// loading them: what the host view and the metrics need.
+func (s *Store) OutboxCounts(ctx context.Context, gameID string) (map[string]int, error) {
+	counts := map[string]int{}
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT status, count(*) FROM outbox WHERE (?1 = '' OR game_id = ?1) GROUP BY status`, gameID)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var status string
+			var n int
+			if err := rows.Scan(&status, &n); err != nil {
+				return err
+			}
+			counts[status] = n
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("count outbox of %q: %w", gameID, err)
+	}
+	return counts, nil
+}
+
 // MarkSent records that a pending mail was delivered at at.
 func (s *Store) MarkSent(ctx context.Context, id int64, at time.Time) error {
 	err := s.settleMail(ctx, id, `UPDATE outbox SET status = 'sent', sent_at = ? WHERE id = ? AND status = 'pending'`, fmtTime(at), id)

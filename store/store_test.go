@@ -1152,3 +1152,42 @@ func TestNewGameID(t *testing.T) {
 		t.Fatalf("only %d distinct ids in 200 draws", len(seen))
 	}
 }
+
+func TestStore_OutboxCounts(t *testing.T) {
+	ctx := context.Background()
+	s := mustOpen(t)
+	mustCreateGame(t, s, "sw-cnt1")
+	if err := s.Enqueue(ctx,
+		OutMail{GameID: "sw-cnt1", From: "t@x", To: []string{"a@x"}, Raw: []byte("1")},
+		OutMail{GameID: "sw-cnt1", From: "t@x", To: []string{"b@x"}, Raw: []byte("2")},
+		OutMail{From: "t@x", To: []string{"z@x"}, Raw: []byte("3")},
+	); err != nil {
+		t.Fatal(err)
+	}
+	all, err := s.Outbox(ctx, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.MarkSent(ctx, all[0].ID, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.MarkFailed(ctx, all[2].ID, "550 no such user"); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		game string
+		want map[string]int
+	}{
+		{"", map[string]int{OutboxSent: 1, OutboxPending: 1, OutboxFailed: 1}},
+		{"sw-cnt1", map[string]int{OutboxSent: 1, OutboxPending: 1}},
+		{"sw-none", map[string]int{}},
+	} {
+		got, err := s.OutboxCounts(ctx, tt.game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("OutboxCounts(%q) = %v, want %v", tt.game, got, tt.want)
+		}
+	}
+}

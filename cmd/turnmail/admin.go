@@ -109,20 +109,27 @@ func newGamesCmd(a *app) *cobra.Command {
 						fmt.Fprintf(w, "%s\t%s\t%s\t-\t-\t-\t-\t-\t-\t-\t-\t(cannot replay: %v)\n", g.ID, g.Kind, g.Status, err)
 						continue
 					}
-					pending, _ := st.Outbox(cmd.Context(), g.ID, "pending")
-					failed, _ := st.Outbox(cmd.Context(), g.ID, "failed")
+					mail, err := st.OutboxCounts(cmd.Context(), g.ID)
+					if err != nil {
+						return err
+					}
 					turn, toAct := "-", "-"
 					if l.State != nil {
 						turn, toAct = fmt.Sprint(l.State.Turn()), strings.Join(l.State.ToAct(), ",")
 					}
-					next, late := "-", []string{}
+					var nextDue time.Time
+					var late []string
 					for _, d := range l.Deadlines() {
-						if next == "-" || d.Due.Format(time.RFC3339) < next {
-							next = d.Due.Format(time.RFC3339)
+						if nextDue.IsZero() || d.Due.Before(nextDue) {
+							nextDue = d.Due
 						}
 						if now.After(d.Due) {
 							late = append(late, d.Player)
 						}
+					}
+					next := "-"
+					if !nextDue.IsZero() {
+						next = nextDue.UTC().Format(time.RFC3339)
 					}
 					var bounced []string
 					for _, p := range l.Players {
@@ -131,7 +138,7 @@ func newGamesCmd(a *app) *cobra.Command {
 						}
 					}
 					fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\n", g.ID, g.Kind, g.Status, turn, toAct, next,
-						dash(strings.Join(late, ",")), dash(strings.Join(bounced, ",")), len(l.Events), len(pending), len(failed), g.UpdatedAt.Format(time.RFC3339))
+						dash(strings.Join(late, ",")), dash(strings.Join(bounced, ",")), len(l.Events), mail[store.OutboxPending], mail[store.OutboxFailed], g.UpdatedAt.Format(time.RFC3339))
 				}
 				return w.Flush()
 			})
@@ -185,21 +192,22 @@ func newShowCmd(a *app) *cobra.Command {
 					}
 					fmt.Fprint(a.out, "\n"+text)
 				}
-				mails, err := st.Outbox(cmd.Context(), l.Game.ID, "")
+				counts, err := st.OutboxCounts(cmd.Context(), l.Game.ID)
 				if err != nil {
 					return err
 				}
-				var pending, failed int
-				for _, m := range mails {
-					switch m.Status {
-					case "pending":
-						pending++
-					case "failed":
-						failed++
-						fmt.Fprintf(a.out, "FAILED mail to %s: %s\n", strings.Join(m.To, ", "), m.LastError)
-					}
+				failed, err := st.Outbox(cmd.Context(), l.Game.ID, store.OutboxFailed)
+				if err != nil {
+					return err
 				}
-				fmt.Fprintf(a.out, "\nmail: %d sent or queued in total, %d pending, %d failed\n", len(mails), pending, failed)
+				for _, m := range failed {
+					fmt.Fprintf(a.out, "FAILED mail to %s: %s\n", strings.Join(m.To, ", "), m.LastError)
+				}
+				total := 0
+				for _, n := range counts {
+					total += n
+				}
+				fmt.Fprintf(a.out, "\nmail: %d queued in total, %d sent, %d pending, %d failed\n", total, counts[store.OutboxSent], counts[store.OutboxPending], counts[store.OutboxFailed])
 				return nil
 			})
 		},

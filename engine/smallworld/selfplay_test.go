@@ -410,11 +410,3 @@ func sortedCopy(s []string) []string {
 	slices.Sort(c)
 	return c
 }
-
-func replayState(a *engine.Archive) (*state, error) {
-	s, err := engine.Replay(registry, a, -1)
-	if err != nil {
-		return nil, err
-	}
-	return s.(*state), nil
-}

@@ -101,10 +101,7 @@ func autoReason(m *Message, c content) string {
 	if c.mdn {
 		return "disposition notification"
 	}
-	senders := []string{m.From.Address, m.ReturnPath}
-	for _, s := range bareAddresses(&m.Header, "Sender", true) {
-		senders = append(senders, s)
-	}
+	senders := append([]string{m.From.Address, m.ReturnPath}, bareAddresses(&m.Header, "Sender", true)...)
 	for _, s := range senders {
 		local, _, _ := strings.Cut(s, "@")
 		if autoSenders[local] {
