@@ -210,28 +210,27 @@ func reasonOf(err error) string {
 // howTo answers a registered player who wrote without a reply token; anyone else gets
 // nothing.
 func (s *Service) howTo(ctx context.Context, from string, msg *parse.Message) (Result, store.Commit, error) {
-	games, err := s.store.Games(ctx)
+	seats, err := s.store.SeatsOf(ctx, from)
 	if err != nil {
 		return Result{}, store.Commit{}, err
 	}
 	data := templates.HowTo{Service: s.local + "@" + s.domain}
-	for _, g := range games {
-		if g.Status == store.GameFinished || g.Status == store.GameOpen {
-			continue // no moves there: nothing to tell
+	for _, p := range seats {
+		if p.Role != store.RolePlayer {
+			continue
 		}
-		_, players, err := s.store.Game(ctx, g.ID)
+		g, _, err := s.store.Game(ctx, p.GameID)
 		if err != nil {
 			return Result{}, store.Commit{}, err
 		}
-		for _, p := range players {
-			if strings.EqualFold(p.Email, from) && (p.Role == "" || p.Role == "player") {
-				data.Player = p.Name
-				data.Games = append(data.Games, templates.HowToGame{
-					Game:    templates.Game{ID: g.ID, Kind: g.Kind, Title: templates.GameTitle(g.Kind)},
-					ReplyTo: s.replyAddr(g.ID, p),
-				})
-			}
+		if g.Status == store.GameFinished || g.Status == store.GameOpen {
+			continue // no moves there: nothing to tell
 		}
+		data.Player = p.Name
+		data.Games = append(data.Games, templates.HowToGame{
+			Game:    templates.Game{ID: g.ID, Kind: g.Kind, Title: templates.GameTitle(g.Kind)},
+			ReplyTo: s.replyAddr(g.ID, p),
+		})
 	}
 	if len(data.Games) == 0 {
 		return Result{Status: StatusIgnored, Reason: "unknown sender without a reply token"}, store.Commit{}, nil

@@ -96,22 +96,3 @@ func (s *Store) Timers(ctx context.Context, gameID string) ([]Timer, error) {
 	}
 	return out, rows.Err()
 }
-
-// SeatsOf returns every seat (players and observers) held by address in any game.
-func (s *Store) SeatsOf(ctx context.Context, address string) ([]Player, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT game_id, seat, name, email, role, active, epoch, unreachable
-	FROM players WHERE email = ? ORDER BY game_id, seat`, strings.ToLower(strings.TrimSpace(address)))
-	if err != nil {
-		return nil, fmt.Errorf("seats of %s: %w", address, err)
-	}
-	defer rows.Close()
-	var out []Player
-	for rows.Next() {
-		var p Player
-		if err := rows.Scan(&p.GameID, &p.Seat, &p.Name, &p.Email, &p.Role, &p.Active, &p.Epoch, &p.Unreachable); err != nil {
-			return nil, fmt.Errorf("seats of %s: %w", address, err)
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
-}
