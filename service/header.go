@@ -16,3 +16,14 @@ func headerMessageID(raw []byte) string {
 	id := strings.TrimSpace(m.Header.Get("Message-Id"))
 	return strings.Trim(id, "<>")
 }
+
+// headerOf returns the header block of a raw mail (up to and including the blank line
+// that ends it), or the whole mail when it has no body.
+func headerOf(raw []byte) []byte {
+	for _, sep := range [][]byte{[]byte("\r\n\r\n"), []byte("\n\n")} {
+		if i := bytes.Index(raw, sep); i >= 0 {
+			return raw[:i+len(sep)]
+		}
+	}
+	return raw
+}

@@ -124,8 +124,12 @@ func (s *Service) decide(ctx context.Context, in store.InboxMsg) (Result, store.
 		return Result{Status: StatusIgnored, Reason: reason}, store.Commit{}, nil
 	}
 	msg, err := parse.Parse(in.Raw, &parse.Options{MaxSize: int(s.opts.MaxMessageBytes)})
+	tooLarge := errors.Is(err, parse.ErrTooLarge)
+	if tooLarge {
+		// Read only the header: enough to authenticate the writer and tell them.
+		msg, err = parse.Parse(headerOf(in.Raw), nil)
+	}
 	if err != nil {
-		// Without a parsed From there is nobody to answer safely.
 		return Result{Status: StatusRejected, Reason: "unreadable mail: " + err.Error()}, store.Commit{}, nil
 	}
 	from := strings.ToLower(msg.From.Address)
@@ -145,6 +149,9 @@ func (s *Service) decide(ctx context.Context, in store.InboxMsg) (Result, store.
 			// A post to a game's mailing list reaches us as a list member: moves come
 			// only through the players' own reply addresses, and the list gets no answer.
 			return ignore("mailing-list post without a reply token")
+		}
+		if tooLarge {
+			return Result{Status: StatusRejected, Reason: "mail too large, without a reply token"}, store.Commit{}, nil
 		}
 		return s.lobby(ctx, from, msg)
 	}
@@ -175,6 +182,11 @@ func (s *Service) decide(ctx context.Context, in store.InboxMsg) (Result, store.
 		// A valid token with another From is a forgery or a second address: no answer
 		// (that would be backscatter); the host sees the reason.
 		return Result{Status: StatusRejected, Reason: fmt.Sprintf("From %s is not the address of %s", from, player.Name), GameID: gameID}, store.Commit{}, nil
+	}
+	if tooLarge {
+		return s.refuse(l, player, inReplyTo(msg), fmt.Sprintf(
+			"Your mail was too large to read (over %d KB; attachments count). Nothing was applied: reply again with just your commands.",
+			s.opts.MaxMessageBytes/1024), nil)
 	}
 	return s.play(ctx, l, player, msg)
 }

@@ -309,3 +309,25 @@ func TestLoad_archiveRoundTrip(t *testing.T) {
 		t.Fatal("the imported game differs")
 	}
 }
+
+func TestReceive_tooLargeIsAnsweredNotApplied(t *testing.T) {
+	f := newFixture(t, 30)
+	opening := len(f.queued())
+	body := "add 3\n" + strings.Repeat(strings.Repeat("z", 76)+"\n", (1<<20)/77+10)
+	res := f.receive(f.mail("alice@"+domain, f.reply["alice"], body))
+	if res.Status != "rejected" || !strings.Contains(res.Reason, "too large") {
+		t.Fatalf("%+v", res)
+	}
+	if n, _ := f.st.LastSeq(context.Background(), f.game); n != 0 {
+		t.Fatalf("%d events, want 0", n)
+	}
+	mails := f.queued()[opening:]
+	if len(mails) != 1 || mails[0].To[0].Address != "alice@"+domain || !strings.Contains(mails[0].Body, "too large to read") {
+		t.Fatalf("want one refusal to alice, got %d mails", len(mails))
+	}
+	// A stranger's oversize mail gets nothing.
+	res = f.receive(f.mail("stranger@example.org", "turnmail@"+domain, body))
+	if res.Status != "rejected" || len(f.queued()) != opening+1 {
+		t.Fatalf("stranger: %+v, %d mails", res, len(f.queued())-opening)
+	}
+}
