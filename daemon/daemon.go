@@ -149,7 +149,8 @@ func New(ctx context.Context, c *config.Config, opts Options) (*Daemon, error) {
 	}
 	if c.EmbeddedMode() {
 		srv, err := mailserver.New(st.DB(), &mailserver.Options{
-			Domain: c.Embedded.Domain, Password: c.Embedded.Password,
+			WriteTx: st.WriteTx,
+			Domain:  c.Embedded.Domain, Password: c.Embedded.Password,
 			IMAPAddr: c.Embedded.IMAPAddr, SMTPAddr: c.Embedded.SMTPAddr,
 			Logger: opts.Logger, MaxMessageBytes: c.Limits.MaxMessageBytes * 4,
 		})
@@ -190,22 +191,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	} else if n > 0 {
 		d.log.Info("processed mail stored before the last stop", "count", n)
 	}
-	handler := func(ctx context.Context, m imapwatch.Fetched) (imapwatch.Disposition, error) {
-		if m.Truncated {
-			// Far over the size limit: not worth storing; moved aside, never answered.
-			d.log.Warn("mail too large, rejected unread", "uid", m.UID, "size", m.Size)
-			return imapwatch.Rejected, nil
-		}
-		res, err := d.Service.Receive(ctx, store.InboxMsg{Mailbox: m.Mailbox, UIDValidity: m.UIDValidity, UID: m.UID, Raw: m.Raw})
-		if err != nil {
-			return imapwatch.Keep, err
-		}
-		if res.Status == service.StatusApplied {
-			return imapwatch.Processed, nil
-		}
-		return imapwatch.Rejected, nil
-	}
-	watcher := imapwatch.New(d.imapOpts, handler, d.Store)
+	watcher := imapwatch.NewBatch(d.imapOpts, d.receive, d.Store)
 	sender := smtpsend.New(d.smtpOpts, OutboxQueue{d.Store})
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -235,6 +221,38 @@ func (d *Daemon) Run(ctx context.Context) error {
 	wg.Wait()
 	close(errs)
 	return <-errs // nil when every part stopped because ctx ended
+}
+
+// receive hands a batch of fetched mails to the service: stored and processed
+// together, each moved to Processed when a command was applied and to Rejected
+// otherwise. Mail far over the size limit is not worth storing: it is moved aside
+// unread and never answered.
+func (d *Daemon) receive(ctx context.Context, ms []imapwatch.Fetched) ([]imapwatch.Disposition, error) {
+	var ins []store.InboxMsg
+	for _, m := range ms {
+		if !m.Truncated {
+			ins = append(ins, store.InboxMsg{Mailbox: m.Mailbox, UIDValidity: m.UIDValidity, UID: m.UID, Raw: m.Raw})
+		}
+	}
+	results, err := d.Service.ReceiveAll(ctx, ins)
+	disps := make([]imapwatch.Disposition, 0, len(ms))
+	for _, m := range ms {
+		if m.Truncated {
+			d.log.Warn("mail too large, rejected unread", "uid", m.UID, "size", m.Size)
+			disps = append(disps, imapwatch.Rejected)
+			continue
+		}
+		if len(results) == 0 {
+			break // not stored: offered again after err
+		}
+		if results[0].Status == service.StatusApplied {
+			disps = append(disps, imapwatch.Processed)
+		} else {
+			disps = append(disps, imapwatch.Rejected)
+		}
+		results = results[1:]
+	}
+	return disps, err
 }
 
 // Tick fires the deadline timers due at the clock's now (reminders, expired
@@ -274,9 +292,13 @@ func (q OutboxQueue) Due(ctx context.Context, now time.Time, limit int) ([]smtps
 	return out, nil
 }
 
-// MarkSent records a delivered mail.
-func (q OutboxQueue) MarkSent(ctx context.Context, id int64, at time.Time) error {
-	return q.Store.MarkSent(ctx, id, at)
+// MarkSent records delivered mails, in one transaction.
+func (q OutboxQueue) MarkSent(ctx context.Context, sent []smtpsend.Sent) error {
+	marks := make([]store.SentMark, len(sent))
+	for i, m := range sent {
+		marks[i] = store.SentMark{ID: m.ID, At: m.At}
+	}
+	return q.Store.MarkSentAll(ctx, marks)
 }
 
 // MarkRetry schedules another attempt.

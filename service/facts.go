@@ -57,10 +57,7 @@ type TurnStart struct {
 // analyse folds the event log (with the state after every event) into Facts.
 func analyse(l *Loaded, states []engine.State) Facts {
 	f := Facts{Resigned: map[string]bool{}, Vacations: map[string][]Interval{}, TurnStart: map[string]TurnStart{}}
-	started := l.Game.CreatedAt
-	if l.Settings.StartedAt != nil {
-		started = *l.Settings.StartedAt
-	}
+	started := l.startedAt()
 	for _, p := range states[0].ToAct() {
 		f.TurnStart[p] = TurnStart{0, started}
 	}
@@ -69,23 +66,39 @@ func analyse(l *Loaded, states []engine.State) Facts {
 		if i+1 >= len(states) {
 			break
 		}
-		before, after := states[i].ToAct(), states[i+1].ToAct()
-		next := map[string]TurnStart{}
-		for _, p := range after {
-			ts, had := f.TurnStart[p]
-			own := strings.EqualFold(e.Player, p) && (e.Kind == engine.KindMove || strings.HasPrefix(e.Command, adminDeadline))
-			if !had || !contains(before, p) || own || (e.Kind == engine.KindAdmin && e.Command == adminResume) {
-				at := e.At
-				if at.IsZero() {
-					at = started // imported events may have no time
-				}
-				ts = TurnStart{e.Seq, at}
-			}
-			next[p] = ts
-		}
-		f.TurnStart = next
+		f.TurnStart = nextTurnStart(f.TurnStart, e, states[i], states[i+1], started)
 	}
 	return f
+}
+
+// startedAt is when the game began.
+func (l *Loaded) startedAt() time.Time {
+	if l.Settings.StartedAt != nil {
+		return *l.Settings.StartedAt
+	}
+	return l.Game.CreatedAt
+}
+
+// nextTurnStart returns the turn starts after event e, which led from state before
+// to state after: a player who must act after it keeps their turn's start unless
+// their turn begins with e (it was not theirs before, it is their own move or
+// deadline, or e resumes the game).
+func nextTurnStart(cur map[string]TurnStart, e store.Event, before, after engine.State, started time.Time) map[string]TurnStart {
+	was := before.ToAct()
+	next := map[string]TurnStart{}
+	for _, p := range after.ToAct() {
+		ts, had := cur[p]
+		own := strings.EqualFold(e.Player, p) && (e.Kind == engine.KindMove || strings.HasPrefix(e.Command, adminDeadline))
+		if !had || !contains(was, p) || own || (e.Kind == engine.KindAdmin && e.Command == adminResume) {
+			at := e.At
+			if at.IsZero() {
+				at = started // imported events may have no time
+			}
+			ts = TurnStart{e.Seq, at}
+		}
+		next[p] = ts
+	}
+	return next
 }
 
 // observe updates the facts with one event.

@@ -31,6 +31,7 @@ type run struct {
 	l       *Loaded
 	c       store.Commit
 	state   engine.State
+	after   []engine.State // the state after each of c.Events
 	status  string
 	moved   bool // moves or an undo: every seat gets the new state
 	mails   []store.OutMail
@@ -53,6 +54,7 @@ func (r *run) add(e store.Event) {
 		e.Hash = r.state.Hash()
 	}
 	r.c.Events = append(r.c.Events, e)
+	r.after = append(r.after, r.state)
 	r.l.Facts.observe(e)
 }
 
@@ -76,20 +78,50 @@ func (r *run) move(player, cmd string) error {
 	return nil
 }
 
-// undo appends an undo event and replays to learn the state it leaves.
-func (r *run) undo(why string) error {
+// undo takes back the move t (see undoTarget): one undo event for each turn skipped
+// for a resigned player above it, then one for the move; it replays to learn the
+// state they leave.
+func (r *run) undo(why string, t undoTarget) error {
+	first := len(r.c.Events)
+	for _, e := range t.skipped {
+		r.add(store.Event{Kind: engine.KindUndo, Command: fmt.Sprintf("taking back %s: %s (a resigned player's skipped turn) with %s: %s", e.Player, e.Command, t.move.Player, t.move.Command)})
+	}
 	r.add(store.Event{Kind: engine.KindUndo, Player: "", Command: why})
 	a := r.l.Archive()
 	for _, e := range r.c.Events {
 		a.Events = append(a.Events, engine.Event{Kind: e.Kind, Player: e.Player, Command: e.Command, Outcomes: decodeOutcomes(e.Outcomes), Hash: e.Hash})
 	}
-	st, err := engine.Replay(r.s.games, a, -1)
+	states, err := engine.ReplayAll(r.s.games, a, -1)
 	if err != nil {
-		return err
+		return fmt.Errorf("replay the undo: %w", err)
 	}
-	r.state = st
+	// Like every event, an undo records the state after it (add stored the one before).
+	for i := first; i < len(r.c.Events); i++ {
+		st := states[len(r.l.Events)+i+1]
+		r.c.Events[i].Hash, r.after[i] = st.Hash(), st
+	}
+	r.state = states[len(states)-1]
 	r.moved = true
 	return nil
+}
+
+// view is the game as the run leaves it: its events appended, its status and state,
+// and the turn starts they give, so that the mails show the deadlines that count
+// from this run's events (r.l keeps the game as it was loaded).
+func (r *run) view() *Loaded {
+	v := *r.l
+	v.Game.Status = r.status
+	v.State = r.state
+	v.Events = append(append([]store.Event{}, r.l.Events...), r.c.Events...)
+	if r.l.State == nil {
+		return &v
+	}
+	before, started := r.l.State, r.l.startedAt()
+	for i, e := range r.c.Events {
+		v.Facts.TurnStart = nextTurnStart(v.Facts.TurnStart, e, before, r.after[i], started)
+		before = r.after[i]
+	}
+	return &v
 }
 
 func decodeOutcomes(raw json.RawMessage) engine.Outcomes {
@@ -162,7 +194,7 @@ func (r *run) finish(author string, applied []templates.Line, lineErr *templates
 		r.c.GameStatus = r.status
 	}
 	if r.moved {
-		mails, err := r.s.stateMails(r.l, r.state, r.c.Events, author, applied, lineErr, r.inReply)
+		mails, err := r.s.stateMails(r.view(), r.state, r.c.Events, author, applied, lineErr, r.inReply)
 		if err != nil {
 			return err
 		}
@@ -171,6 +203,9 @@ func (r *run) finish(author string, applied []templates.Line, lineErr *templates
 	r.c.Outbox = append(r.c.Outbox, r.mails...)
 	return nil
 }
+
+// resignedReason refuses what a resigned player may no longer do.
+const resignedReason = "You resigned from this game; you can still send status, history or legal."
 
 // inGame are the commands a player may mix with the moves.
 var inGame = map[string]func(r *run, a actor, args []string) string{
@@ -184,6 +219,7 @@ var inGame = map[string]func(r *run, a actor, args []string) string{
 	"resume":   (*run).cmdResume,
 	"vacation": (*run).cmdVacation,
 	"replace":  (*run).cmdReplace,
+	"set":      (*run).cmdSet,
 	"help":     (*run).cmdHelp,
 }
 
@@ -240,7 +276,7 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 		case r.status == store.GamePaused:
 			why = "The game is paused by its host; moves are accepted again when it resumes."
 		case l.Facts.Resigned[player.Name]:
-			why = "You resigned from this game; you can still send status, history or legal."
+			why = resignedReason
 		}
 		if why == "" {
 			if err := r.move(player.Name, cmd); err != nil {
@@ -336,7 +372,7 @@ func (r *run) cmdStatus(a actor, _ []string) string {
 	if a.Seat == nil {
 		return "status is for players: reply to a game mail."
 	}
-	m, err := r.s.stateMail(r.l, r.state, *a.Seat, nil, nil, r.inReply)
+	m, err := r.s.stateMail(r.view(), r.state, *a.Seat, nil, nil, r.inReply)
 	if err != nil {
 		return "internal error: " + err.Error()
 	}
@@ -359,7 +395,7 @@ func (r *run) cmdHelp(a actor, _ []string) string {
 
 // dueOf formats a player's current deadline ("" when none).
 func (r *run) dueOf(name string) string {
-	for _, d := range r.l.Deadlines() {
+	for _, d := range r.view().Deadlines() {
 		if d.Player == name {
 			return fmtTime(d.Due)
 		}
@@ -420,9 +456,18 @@ func (r *run) cmdResign(a actor, args []string) string {
 	return ""
 }
 
+// undoTarget is the move an undo takes back, with the turns skipped for resigned
+// players that stand above it (latest first): autoSkip would play those again at
+// once, so an undo that took back only them would change nothing.
+type undoTarget struct {
+	move    store.Event
+	skipped []store.Event
+}
+
 // lastStanding returns the move an undo would take back.
-func lastStanding(events []store.Event) (store.Event, bool) {
+func lastStanding(events []store.Event) (undoTarget, bool) {
 	var stack []store.Event
+	resigned := map[string]int{} // player → the seq of their resignation
 	for _, e := range events {
 		switch e.Kind {
 		case engine.KindMove:
@@ -431,12 +476,23 @@ func lastStanding(events []store.Event) (store.Event, bool) {
 			if len(stack) > 0 {
 				stack = stack[:len(stack)-1]
 			}
+		case engine.KindAdmin:
+			if _, ok := resigned[e.Player]; !ok && e.Command == adminResign {
+				resigned[e.Player] = e.Seq
+			}
 		}
 	}
-	if len(stack) == 0 {
-		return store.Event{}, false
+	var t undoTarget
+	for i := len(stack) - 1; i >= 0; i-- {
+		e := stack[i]
+		if at, ok := resigned[e.Player]; ok && at < e.Seq {
+			t.skipped = append(t.skipped, e)
+			continue
+		}
+		t.move = e
+		return t, true
 	}
-	return stack[len(stack)-1], true
+	return undoTarget{}, false
 }
 
 func (r *run) cmdUndo(a actor, args []string) string {
@@ -447,12 +503,12 @@ func (r *run) cmdUndo(a actor, args []string) string {
 	if r.status == store.GameFinished {
 		return "The game is over."
 	}
-	what := fmt.Sprintf("%s: %s", last.Player, last.Command)
+	what := fmt.Sprintf("%s: %s", last.move.Player, last.move.Command)
 	if len(args) == 1 && args[0] == "force" {
 		if !r.isHost(a) {
 			return r.notHost("force an undo")
 		}
-		if err := r.undo("forced by the host, taking back " + what); err != nil {
+		if err := r.undo("forced by the host, taking back "+what, last); err != nil {
 			return "The undo failed: " + err.Error()
 		}
 		return ""
@@ -462,6 +518,9 @@ func (r *run) cmdUndo(a actor, args []string) string {
 	}
 	if a.Seat == nil {
 		return "As the host, write undo force (without a seat you cannot ask the players)."
+	}
+	if r.l.Facts.Resigned[a.Name] {
+		return resignedReason
 	}
 	if u := r.l.Facts.Undo; u != nil {
 		return fmt.Sprintf("%s has asked for an undo already; the others answer with accept.", u.By)
@@ -473,7 +532,7 @@ func (r *run) cmdUndo(a actor, args []string) string {
 		}
 	}
 	if len(others) == 0 {
-		if err := r.undo("taken back by " + a.Name + " (no other player), " + what); err != nil {
+		if err := r.undo("taken back by "+a.Name+" (no other player), "+what, last); err != nil {
 			return "The undo failed: " + err.Error()
 		}
 		return ""
@@ -496,6 +555,9 @@ func (r *run) cmdAccept(a actor, _ []string) string {
 	}
 	if a.Seat == nil {
 		return "accept is for players."
+	}
+	if r.l.Facts.Resigned[a.Name] {
+		return resignedReason
 	}
 	if u.By == a.Name {
 		return "You asked for the undo; the other players accept it."
@@ -520,7 +582,7 @@ func (r *run) cmdAccept(a actor, _ []string) string {
 	}
 	last, _ := lastStanding(append(append([]store.Event{}, r.l.Events...), r.c.Events...))
 	sort.Strings(agreed)
-	if err := r.undo(fmt.Sprintf("agreed by %s, taking back %s: %s", strings.Join(agreed, ", "), last.Player, last.Command)); err != nil {
+	if err := r.undo(fmt.Sprintf("agreed by %s, taking back %s: %s", strings.Join(agreed, ", "), last.move.Player, last.move.Command), last); err != nil {
 		return "The undo failed: " + err.Error()
 	}
 	return ""
@@ -618,7 +680,7 @@ func (r *run) cmdReplace(a actor, args []string) string {
 	r.notify(old, templates.Notice{Kind: "replaced-old", To: p.Name, Player: p.Name, ReplyTo: r.s.address()})
 	r.notify(r.l.Game.Host, templates.Notice{Kind: "replaced-host", To: "host", Player: p.Name, Address: to, ReplyTo: r.s.address()})
 	note := templates.Notice{Kind: "replaced-new", Player: p.Name, Host: r.l.Game.Host}
-	m, err := r.s.stateMail(r.l, r.state, p, nil, []templates.Notice{note}, "")
+	m, err := r.s.stateMail(r.view(), r.state, p, nil, []templates.Notice{note}, "")
 	if err != nil {
 		return "internal error: " + err.Error()
 	}

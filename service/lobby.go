@@ -8,6 +8,7 @@ import (
 	"fmt"
 	mrand "math/rand/v2"
 	"net/mail"
+	"slices"
 	"strings"
 
 	"github.com/turnmail/turnmail/engine"
@@ -21,8 +22,8 @@ var lobbyVerbs = map[string]bool{
 	"help": true, "games": true, "new": true, "join": true, "leave": true, "start": true,
 	"observe": true, "unobserve": true, "rules": true, "invite": true,
 	// host commands naming the game: pause GAME-ID, resume GAME-ID,
-	// replace GAME-ID PLAYER ADDRESS, undo GAME-ID force
-	"pause": true, "resume": true, "replace": true, "undo": true,
+	// replace GAME-ID PLAYER ADDRESS, undo GAME-ID force, set GAME-ID key=value …
+	"pause": true, "resume": true, "replace": true, "undo": true, "set": true,
 }
 
 // observerSeat is the first seat number of observers (players sit below it).
@@ -30,22 +31,24 @@ const observerSeat = 1000
 
 // lobby answers mail to the service address (no reply token): lobby commands when the
 // first line is one; otherwise the how-to for players, the command list for other
-// addresses turnmail knows, and nothing for strangers (no backscatter).
-func (s *Service) lobby(ctx context.Context, from string, msg *parse.Message) (Result, store.Commit, error) {
+// addresses turnmail knows, and nothing for strangers (no backscatter). The commands'
+// effects and the answer are one batch, committed together (see lobbyTx).
+func (s *Service) lobby(ctx context.Context, from string, msg *parse.Message) (Result, store.Batch, error) {
 	first := ""
 	if len(msg.Commands) > 0 {
 		if f := strings.Fields(engine.Normalize(msg.Commands[0].Text)); len(f) > 0 {
 			first = f[0]
 		}
 	}
+	tx := s.newLobbyTx()
 	if !lobbyVerbs[first] {
 		res, c, err := s.howTo(ctx, from, msg)
 		if err != nil || res.Status != StatusIgnored {
-			return res, c, err
+			return single(res, c, err)
 		}
 		known, err := s.known(ctx, from)
 		if err != nil || !known {
-			return res, c, err
+			return single(res, c, err)
 		}
 		// Someone turnmail knows (a host, an observer) wrote something else: the
 		// command list, so they see the exact syntax.
@@ -53,10 +56,10 @@ func (s *Service) lobby(ctx context.Context, from string, msg *parse.Message) (R
 		if len(msg.Commands) > 0 {
 			text = msg.Commands[0].Text
 		}
-		return s.lobbyAnswer(from, msg, []templates.Notice{{Kind: "error", Command: text, Text: "This is not a command turnmail knows."}}, false)
+		return s.lobbyAnswer(tx, from, msg, []templates.Notice{{Kind: "error", Command: text, Text: "This is not a command turnmail knows."}}, false)
 	}
 	if !s.limiter.Allow(from, s.opts.Clock()) {
-		return Result{Status: StatusRejected, Reason: "lobby commands not processed: reply limit reached"}, store.Commit{}, nil
+		return Result{Status: StatusRejected, Reason: "lobby commands not processed: reply limit reached"}, store.Batch{}, nil
 	}
 	var answers []templates.Notice
 	ok := false
@@ -69,9 +72,9 @@ func (s *Service) lobby(ctx context.Context, from string, msg *parse.Message) (R
 		if len(f) == 0 {
 			continue
 		}
-		n, err := s.lobbyCommand(ctx, from, strings.ToLower(f[0]), f[1:], msg, line.N)
+		n, err := s.lobbyCommand(ctx, tx, from, strings.ToLower(f[0]), f[1:], msg, line.N)
 		if err != nil {
-			return Result{}, store.Commit{}, err
+			return Result{}, store.Batch{}, err
 		}
 		n.Command = line.Text
 		if n.Kind != "error" {
@@ -82,11 +85,12 @@ func (s *Service) lobby(ctx context.Context, from string, msg *parse.Message) (R
 			break
 		}
 	}
-	return s.lobbyAnswer(from, msg, answers, ok)
+	return s.lobbyAnswer(tx, from, msg, answers, ok)
 }
 
-// lobbyAnswer commits the answer mail to a lobby mail.
-func (s *Service) lobbyAnswer(from string, msg *parse.Message, answers []templates.Notice, ok bool) (Result, store.Commit, error) {
+// lobbyAnswer adds the answer mail to a lobby mail to its transaction and returns
+// the transaction's batch.
+func (s *Service) lobbyAnswer(tx *lobbyTx, from string, msg *parse.Message, answers []templates.Notice, ok bool) (Result, store.Batch, error) {
 	res := Result{Status: StatusRejected, Reason: "lobby: " + answers[0].Kind}
 	if ok {
 		res.Status = StatusApplied
@@ -96,9 +100,10 @@ func (s *Service) lobbyAnswer(from string, msg *parse.Message, answers []templat
 	}
 	m, err := s.mail("lobby", templates.Lobby{Service: s.address(), Answers: answers}, "", from, s.address(), inReplyTo(msg), nil, "auto-replied")
 	if err != nil {
-		return res, store.Commit{}, err
+		return res, store.Batch{}, err
 	}
-	return res, store.Commit{Outbox: []store.OutMail{m}}, nil
+	tx.commit(store.Commit{Outbox: []store.OutMail{m}})
+	return res, tx.batch, nil
 }
 
 // known reports whether turnmail has the address as a player, observer or host.
@@ -121,15 +126,14 @@ func (s *Service) known(ctx context.Context, addr string) (bool, error) {
 
 func lobbyError(text string) templates.Notice { return templates.Notice{Kind: "error", Text: text} }
 
-// lobbyCommand runs one lobby command and returns its answer. Commands that change a
-// game commit at once (each its own transaction); a mail processed again after a
-// crash finds them done (joins are idempotent, a game's id derives from the mail).
-func (s *Service) lobbyCommand(ctx context.Context, from, verb string, args []string, msg *parse.Message, lineNo int) (templates.Notice, error) {
+// lobbyCommand runs one lobby command and returns its answer. What it changes goes
+// into tx, committed with the answer once every command of the mail has run.
+func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb string, args []string, msg *parse.Message, lineNo int) (templates.Notice, error) {
 	switch verb {
 	case "help":
 		return templates.Notice{Kind: "help"}, nil
 	case "games":
-		return s.lobbyGames(ctx)
+		return s.lobbyGames(ctx, tx)
 	case "rules":
 		if len(args) != 1 {
 			return lobbyError("Write rules GAME, e.g. rules " + s.games.Names()[0] + "."), nil
@@ -139,13 +143,13 @@ func (s *Service) lobbyCommand(ctx context.Context, from, verb string, args []st
 		}
 		return templates.Notice{Kind: "rules", Game: templates.Game{Kind: strings.ToLower(args[0]), Title: templates.GameTitle(strings.ToLower(args[0]))}}, nil
 	case "new":
-		return s.lobbyNew(ctx, from, args, msg, lineNo)
+		return s.lobbyNew(ctx, tx, from, args, msg, lineNo)
 	}
 	if len(args) == 0 {
 		return lobbyError(fmt.Sprintf("%s needs the game's id, e.g. %s sw-7k3p.", verb, verb)), nil
 	}
 	id := strings.ToLower(args[0])
-	l, err := s.Load(ctx, id)
+	l, err := tx.load(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return lobbyError(fmt.Sprintf("There is no game %s; send games for the list.", id)), nil
 	}
@@ -162,7 +166,7 @@ func (s *Service) lobbyCommand(ctx context.Context, from, verb string, args []st
 	}
 	switch verb {
 	case "join":
-		return s.lobbyJoin(ctx, l, from, args[1:], n)
+		return s.lobbyJoin(tx, l, from, args[1:], n)
 	case "leave":
 		p, ok := l.playerByEmail(from)
 		switch {
@@ -173,7 +177,7 @@ func (s *Service) lobbyCommand(ctx context.Context, from, verb string, args []st
 		case isHost:
 			return lobbyError("The host cannot leave the game they opened."), nil
 		}
-		c := store.Commit{GameID: id, RemoveSeats: []int{p.Seat}}
+		c := store.Commit{GameID: id, ExpectSeq: l.LastSeq(), RemoveSeats: []int{p.Seat}}
 		if l.Game.Host != "" {
 			m, err := s.notice(templates.Notice{Kind: "player-left", Game: n.Game, To: "host", Player: p.Name, Address: from}, id, l.Game.Host, "")
 			if err != nil {
@@ -181,16 +185,14 @@ func (s *Service) lobbyCommand(ctx context.Context, from, verb string, args []st
 			}
 			c.Outbox = append(c.Outbox, m)
 		}
-		if err := s.store.Commit(ctx, c); err != nil {
-			return n, err
-		}
+		tx.commit(c)
 		n.Kind, n.Player = "left", p.Name
 		return n, nil
 	case "start":
 		if !isHost {
 			return hostOnly("start it"), nil
 		}
-		return s.lobbyStart(ctx, l, n)
+		return s.lobbyStart(tx, l, n)
 	case "observe":
 		for _, p := range l.Players {
 			if strings.EqualFold(p.Email, from) {
@@ -220,17 +222,13 @@ func (s *Service) lobbyCommand(ctx context.Context, from, verb string, args []st
 			}
 			c.Outbox = append(c.Outbox, m)
 		}
-		if err := s.store.Commit(ctx, c); err != nil {
-			return n, err
-		}
+		tx.commit(c)
 		n.Kind = "observing"
 		return n, nil
 	case "unobserve":
 		for _, p := range l.Players {
 			if strings.EqualFold(p.Email, from) && p.Role == store.RoleObserver {
-				if err := s.store.Commit(ctx, store.Commit{GameID: id, ExpectSeq: l.LastSeq(), RemoveSeats: []int{p.Seat}}); err != nil {
-					return n, err
-				}
+				tx.commit(store.Commit{GameID: id, ExpectSeq: l.LastSeq(), RemoveSeats: []int{p.Seat}})
 				n.Kind = "unobserved"
 				return n, nil
 			}
@@ -259,13 +257,11 @@ func (s *Service) lobbyCommand(ctx context.Context, from, verb string, args []st
 		if err != nil {
 			return n, err
 		}
-		if err := s.store.Commit(ctx, store.Commit{GameID: id, Outbox: []store.OutMail{m}}); err != nil {
-			return n, err
-		}
+		tx.commit(store.Commit{GameID: id, ExpectSeq: l.LastSeq(), Outbox: []store.OutMail{m}})
 		n.Kind, n.Address = "invited", to
 		return n, nil
-	case "pause", "resume", "replace", "undo":
-		if l.State == nil {
+	case "pause", "resume", "replace", "undo", "set":
+		if l.State == nil && verb != "set" {
 			return lobbyError(fmt.Sprintf("Game %s has not started.", id)), nil
 		}
 		a := actor{Name: "host", Email: from}
@@ -283,28 +279,38 @@ func (s *Service) lobbyCommand(ctx context.Context, from, verb string, args []st
 		if err := r.finish("", nil, nil); err != nil {
 			return n, err
 		}
-		if err := s.store.Commit(ctx, r.c); err != nil {
-			return n, err
-		}
+		tx.commit(r.c)
 		n.Kind, n.Text = "done", verb
+		if verb == "set" {
+			n.Kind, n.Lines = "settings", l.Settings.Describe()
+		}
 		return n, nil
 	}
 	return lobbyError("unknown command " + verb), nil
 }
 
-func (s *Service) lobbyGames(ctx context.Context) (templates.Notice, error) {
-	games, err := s.store.Games(ctx)
+// lobbyGames lists the open and running games, as they are after the commands
+// before it in the same mail.
+func (s *Service) lobbyGames(ctx context.Context, tx *lobbyTx) (templates.Notice, error) {
+	stored, err := s.store.Games(ctx)
 	if err != nil {
 		return templates.Notice{}, err
 	}
+	var ids []string
+	for _, ng := range slices.Backward(tx.batch.Games) {
+		ids = append(ids, ng.Game.ID) // opened by this mail: the newest
+	}
+	for _, g := range stored {
+		ids = append(ids, g.ID)
+	}
 	n := templates.Notice{Kind: "games"}
-	for _, g := range games {
-		if g.Status == store.GameFinished {
-			continue
-		}
-		_, players, err := s.store.Game(ctx, g.ID)
+	for _, id := range ids {
+		g, players, err := tx.seats(ctx, id)
 		if err != nil {
 			return n, err
+		}
+		if g.Status == store.GameFinished {
+			continue
 		}
 		gi := templates.GameInfo{Game: s.gameData(g), Status: g.Status, Host: g.Host, Seats: settingsOf(g.Settings).MaxPlayers}
 		for _, p := range players {
@@ -317,13 +323,15 @@ func (s *Service) lobbyGames(ctx context.Context) (templates.Notice, error) {
 	return n, nil
 }
 
-// lobbyNew opens a game with the sender as host and first player.
-func (s *Service) lobbyNew(ctx context.Context, from string, args []string, msg *parse.Message, lineNo int) (templates.Notice, error) {
+// lobbyNew opens a game with the sender as host and first player. Its options are
+// checked through the engine first: nothing is created when one is wrong.
+func (s *Service) lobbyNew(ctx context.Context, tx *lobbyTx, from string, args []string, msg *parse.Message, lineNo int) (templates.Notice, error) {
 	if len(args) == 0 {
 		return lobbyError("Write new GAME [option=value …], e.g. new smallworld deadline=48h. Games: " + strings.Join(s.games.Names(), ", ") + "."), nil
 	}
 	kind := strings.ToLower(args[0])
-	if _, err := s.games.Lookup(kind); err != nil {
+	eng, err := s.games.Lookup(kind)
+	if err != nil {
 		return lobbyError(err.Error()), nil
 	}
 	lowered := make([]string, len(args)-1)
@@ -338,18 +346,12 @@ func (s *Service) lobbyNew(ctx context.Context, from string, args []string, msg 
 	if err != nil {
 		return lobbyError(err.Error()), nil
 	}
-	prefix, _, _ := strings.Cut(store.NewGameID(kind), "-")
-	id := store.NewGameID(kind)
-	if msg.MessageID != "" {
-		// Derived from the mail, so that a mail processed again after a crash finds
-		// its game instead of opening a second one.
-		sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%d", msg.MessageID, lineNo)))
-		const alphabet = "0123456789abcdefghjkmnpqrstvwxyz"
-		b := make([]byte, 5)
-		for i := range b {
-			b[i] = alphabet[sum[i]&31]
-		}
-		id = prefix + "-" + string(b)
+	if why := checkNewOptions(eng, settings, opts); why != "" {
+		return lobbyError(why), nil
+	}
+	id, err := s.newLobbyGameID(ctx, tx, kind, msg.MessageID, lineNo)
+	if err != nil {
+		return templates.Notice{}, err
 	}
 	optsJSON, _ := json.Marshal(opts)
 	settingsJSON, _ := json.Marshal(settings)
@@ -358,11 +360,44 @@ func (s *Service) lobbyNew(ctx context.Context, from string, args []string, msg 
 	g := store.Game{ID: id, Kind: kind, Options: optsJSON, Setup: setup, Status: store.GameOpen, Host: from,
 		List: settings.List, ThreadID: s.threadRoot(id), CreatedAt: now, UpdatedAt: now, Settings: settingsJSON}
 	name := seatName(from, nil)
-	host := store.Player{GameID: id, Seat: 0, Name: name, Email: from, Role: store.RolePlayer, Active: true}
-	if err := s.store.CreateGame(ctx, g, []store.Player{host}, nil); err != nil && !errors.Is(err, store.ErrDuplicate) {
-		return templates.Notice{}, err
-	}
+	tx.create(g, []store.Player{{Seat: 0, Name: name, Email: from, Role: store.RolePlayer, Active: true}})
 	return templates.Notice{Kind: "created", Game: s.gameData(g), Player: name, Lines: settings.Describe(), Host: from}, nil
+}
+
+// checkNewOptions checks the engine options and the number of seats of a new game
+// through the engine, and says what is wrong ("" when nothing is).
+func checkNewOptions(eng engine.Game, st Settings, opts map[string]json.RawMessage) string {
+	if oc, ok := eng.(engine.OptionChecker); ok && st.MaxPlayers > 0 {
+		if lo, hi := oc.PlayerRange(); st.MaxPlayers < lo || st.MaxPlayers > hi {
+			return fmt.Sprintf("players=%d: %s is for %d to %d players. Nothing was created.", st.MaxPlayers, eng.Name(), lo, hi)
+		}
+	}
+	if err := engine.CheckOptions(eng, opts, st.MaxPlayers); err != nil {
+		return fmt.Sprintf("%v. Nothing was created; see rules %s for the game's options.", err, eng.Name())
+	}
+	return ""
+}
+
+// newLobbyGameID returns an unused id for a game opened by mail: derived from the
+// mail's Message-ID and line (so the same mail gives the same id), else random.
+func (s *Service) newLobbyGameID(ctx context.Context, tx *lobbyTx, kind, messageID string, lineNo int) (string, error) {
+	prefix, _, _ := strings.Cut(store.NewGameID(kind), "-")
+	for try := 0; ; try++ {
+		id := store.NewGameID(kind)
+		if messageID != "" && try < 10 {
+			sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%d\x00%d", messageID, lineNo, try)))
+			const alphabet = "0123456789abcdefghjkmnpqrstvwxyz"
+			b := make([]byte, 5)
+			for i := range b {
+				b[i] = alphabet[sum[i]&31]
+			}
+			id = prefix + "-" + string(b)
+		}
+		taken, err := tx.exists(ctx, id)
+		if err != nil || !taken {
+			return id, err
+		}
+	}
 }
 
 // seatName derives a one-word player name from an address, unique among players.
@@ -396,7 +431,8 @@ func seatName(addr string, players []store.Player) string {
 	return name
 }
 
-func (s *Service) lobbyJoin(ctx context.Context, l *Loaded, from string, args []string, n templates.Notice) (templates.Notice, error) {
+// lobbyJoin seats the sender in an open game, up to players= or the engine's most.
+func (s *Service) lobbyJoin(tx *lobbyTx, l *Loaded, from string, args []string, n templates.Notice) (templates.Notice, error) {
 	id := l.Game.ID
 	if p, ok := l.playerByEmail(from); ok {
 		n.Kind, n.Player = "joined", p.Name
@@ -406,7 +442,7 @@ func (s *Service) lobbyJoin(ctx context.Context, l *Loaded, from string, args []
 		return lobbyError(fmt.Sprintf("Game %s has started already; you can follow it with observe %s.", id, id)), nil
 	}
 	seats := l.Seats()
-	if max := l.Settings.MaxPlayers; max > 0 && len(seats) >= max {
+	if max := s.maxSeats(l); max > 0 && len(seats) >= max {
 		return lobbyError(fmt.Sprintf("Game %s is full (%d players).", id, max)), nil
 	}
 	name := seatName(from, l.Players)
@@ -427,7 +463,7 @@ func (s *Service) lobbyJoin(ctx context.Context, l *Loaded, from string, args []
 		}
 	}
 	p := store.Player{Seat: seat, Name: name, Email: from, Role: store.RolePlayer, Active: true}
-	c := store.Commit{GameID: id, Players: []store.Player{p}}
+	c := store.Commit{GameID: id, ExpectSeq: l.LastSeq(), Players: []store.Player{p}}
 	if l.Game.Host != "" && !strings.EqualFold(l.Game.Host, from) {
 		var names []string
 		for _, q := range seats {
@@ -440,15 +476,27 @@ func (s *Service) lobbyJoin(ctx context.Context, l *Loaded, from string, args []
 		}
 		c.Outbox = append(c.Outbox, m)
 	}
-	if err := s.store.Commit(ctx, c); err != nil {
-		return n, err
-	}
+	tx.commit(c)
 	n.Kind, n.Player = "joined", name
 	return n, nil
 }
 
+// maxSeats is the most players a game opened by mail takes: players= or the
+// engine's most (0: no limit known).
+func (s *Service) maxSeats(l *Loaded) int {
+	if l.Settings.MaxPlayers > 0 {
+		return l.Settings.MaxPlayers
+	}
+	g, err := s.games.Lookup(l.Game.Kind)
+	if oc, ok := g.(engine.OptionChecker); ok && err == nil {
+		_, hi := oc.PlayerRange()
+		return hi
+	}
+	return 0
+}
+
 // lobbyStart sets the game up through the engine and mails the opening state.
-func (s *Service) lobbyStart(ctx context.Context, l *Loaded, n templates.Notice) (templates.Notice, error) {
+func (s *Service) lobbyStart(tx *lobbyTx, l *Loaded, n templates.Notice) (templates.Notice, error) {
 	id := l.Game.ID
 	if l.Game.Status != store.GameOpen {
 		n.Kind = "started"
@@ -475,10 +523,7 @@ func (s *Service) lobbyStart(ctx context.Context, l *Loaded, n templates.Notice)
 	if err != nil {
 		return n, err
 	}
-	c := store.Commit{GameID: id, GameStatus: store.GameRunning, SetupOutcomes: outcomesJSON, Settings: settingsJSON, Outbox: mails}
-	if err := s.store.Commit(ctx, c); err != nil {
-		return n, err
-	}
+	tx.commit(store.Commit{GameID: id, ExpectSeq: l.LastSeq(), GameStatus: store.GameRunning, SetupOutcomes: outcomesJSON, Settings: settingsJSON, Outbox: mails})
 	n.Kind = "started"
 	for _, p := range l.Seats() {
 		n.ToAct = append(n.ToAct, p.Name)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/turnmail/turnmail/engine"
@@ -38,31 +39,167 @@ type Result struct {
 }
 
 // Receive stores a raw incoming mail (deduplicated by Message-ID, or by a hash of the
-// bytes) and processes it. A mail received before is not processed again.
+// bytes) and processes it. A mail received before is not processed again. See
+// ReceiveAll.
 func (s *Service) Receive(ctx context.Context, in store.InboxMsg) (Result, error) {
+	res, err := s.ReceiveAll(ctx, []store.InboxMsg{in})
+	if err != nil {
+		return Result{}, err
+	}
+	return res[0], nil
+}
+
+// ReceiveAll stores and processes mails in order, as Receive would one by one. A
+// new mail is stored by the transaction that commits what it caused, and the
+// outcomes of consecutive mails that concern different games share one transaction
+// (one fsync for a burst of moves, not two per move): a mail is decided only after
+// everything it may read is committed — a game's mail after the earlier mails to
+// that game, a lobby mail or a bounce after all earlier mails.
+//
+// It returns the results of the mails it stored, in order; on an error that is a
+// prefix of ins, and the rest is stored nowhere: offer it again later.
+func (s *Service) ReceiveAll(ctx context.Context, ins []store.InboxMsg) ([]Result, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var g group
+	results := make([]Result, 0, len(ins))
+	flush := func() error {
+		res, err := s.commitGroup(ctx, &g)
+		results = append(results, res...)
+		return err
+	}
+	for _, in := range ins {
+		in = s.prepareInbox(in)
+		if g.keys[in.DedupeKey] {
+			if err := flush(); err != nil { // the copy must see the first one stored
+				return results, err
+			}
+		}
+		old, err := s.store.InboxByKey(ctx, in.DedupeKey)
+		if err == nil {
+			if err := flush(); err != nil {
+				return results, err
+			}
+			res, err := s.processStored(ctx, old.ID)
+			if err != nil {
+				return results, err
+			}
+			results = append(results, res)
+			continue
+		}
+		if !errors.Is(err, store.ErrNotFound) {
+			flushErr := flush()
+			return results, errors.Join(fmt.Errorf("receive: %w", err), flushErr)
+		}
+		rt := s.route(in)
+		if rt.reads == readsAll || rt.reads == readsGame && g.games[rt.gameID] {
+			if err := flush(); err != nil {
+				return results, err
+			}
+		}
+		res, b, err := s.decideRoute(ctx, in, rt)
+		if err != nil {
+			flushErr := flush()
+			return results, errors.Join(fmt.Errorf("process mail: %w", err), flushErr)
+		}
+		g.add(in, res, b)
+	}
+	if err := flush(); err != nil {
+		return results, err
+	}
+	return results, nil
+}
+
+// prepareInbox fills in a received mail's defaults.
+func (s *Service) prepareInbox(in store.InboxMsg) store.InboxMsg {
 	if in.ReceivedAt.IsZero() {
 		in.ReceivedAt = s.opts.Clock()
-	}
-	if in.Status == "" {
-		in.Status = "pending"
 	}
 	if in.MessageID == "" {
 		in.MessageID = headerMessageID(in.Raw)
 	}
-	id, dup, err := s.store.AddInbox(ctx, in)
+	if in.DedupeKey == "" {
+		in.DedupeKey = store.DedupeKey(in.MessageID, in.Raw)
+	}
+	in.ID, in.Status = 0, ""
+	return in
+}
+
+// group is the decided, not yet committed outcomes of new mails (see ReceiveAll).
+type group struct {
+	mails   []store.InboxMsg // the mails, to be stored with their outcomes
+	results []Result
+	batches []store.Batch // what each mail decided
+	games   map[string]bool
+	keys    map[string]bool
+}
+
+func (g *group) add(in store.InboxMsg, res Result, b store.Batch) {
+	if g.games == nil {
+		g.games, g.keys = map[string]bool{}, map[string]bool{}
+	}
+	g.mails = append(g.mails, in)
+	g.results = append(g.results, res)
+	g.batches = append(g.batches, b)
+	g.keys[in.DedupeKey] = true
+	for _, ng := range b.Games {
+		g.games[ng.Game.ID] = true
+	}
+	for _, c := range b.Commits {
+		if c.GameID != "" {
+			g.games[c.GameID] = true
+		}
+	}
+}
+
+// commitGroup commits g in one transaction and empties it. When that fails because
+// another writer got in first (a stale sequence number, a mail stored meanwhile), it
+// processes g's mails again one by one.
+func (s *Service) commitGroup(ctx context.Context, g *group) ([]Result, error) {
+	defer func() { *g = group{} }()
+	if len(g.mails) == 0 {
+		return nil, nil
+	}
+	var all store.Batch
+	for i := range g.mails {
+		b := settle(g.batches[i], g.results[i], &g.mails[i])
+		all.Games = append(all.Games, b.Games...)
+		all.Commits = append(all.Commits, b.Commits...)
+	}
+	err := s.commit(ctx, all)
+	if errors.Is(err, store.ErrStaleSeq) || errors.Is(err, store.ErrDuplicate) {
+		return s.receiveEach(ctx, g.mails)
+	}
 	if err != nil {
-		return Result{}, fmt.Errorf("receive: %w", err)
+		return nil, fmt.Errorf("commit %d mails: %w", len(g.mails), err)
 	}
-	if dup {
-		m, err := s.store.Inbox(ctx, id)
+	for i := range g.results {
+		g.results[i].InboxID = g.mails[i].ID
+		s.logResult(g.results[i])
+	}
+	return g.results, nil
+}
+
+// receiveEach stores and processes mails one at a time, each in its own
+// transaction.
+func (s *Service) receiveEach(ctx context.Context, mails []store.InboxMsg) ([]Result, error) {
+	var results []Result
+	for _, in := range mails {
+		old, err := s.store.InboxByKey(ctx, in.DedupeKey)
+		var res Result
+		switch {
+		case err == nil:
+			res, err = s.processStored(ctx, old.ID)
+		case errors.Is(err, store.ErrNotFound):
+			in.ID = 0
+			res, err = s.interpret(ctx, in)
+		}
 		if err != nil {
-			return Result{}, fmt.Errorf("receive: %w", err)
+			return results, fmt.Errorf("receive: %w", err)
 		}
-		if m.Status != "pending" {
-			return Result{InboxID: id, Status: m.Status, Reason: m.Error, GameID: m.GameID, Duplicate: true}, nil
-		}
+		results = append(results, res)
 	}
-	return s.Process(ctx, id)
+	return results, nil
 }
 
 // ProcessPending processes every stored mail not yet processed (after a crash, the
@@ -92,36 +229,105 @@ func (s *Service) ProcessPending(ctx context.Context) (int, error) {
 func (s *Service) Process(ctx context.Context, id int64) (Result, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.processStored(ctx, id)
+}
+
+// processStored is Process with s.mu held.
+func (s *Service) processStored(ctx context.Context, id int64) (Result, error) {
+	m, err := s.store.Inbox(ctx, id)
+	if err != nil {
+		return Result{}, fmt.Errorf("process mail %d: %w", id, err)
+	}
+	if m.Status != store.InboxPending {
+		return Result{InboxID: id, Status: m.Status, Reason: m.Error, GameID: m.GameID, Duplicate: true}, nil
+	}
+	return s.interpret(ctx, m)
+}
+
+// interpret decides mail m and commits the outcome with the mail's new status: a
+// stored mail (m.ID != 0) is settled, a new one is stored with its outcome. When
+// another writer appended to the game first, it decides again against the new state.
+func (s *Service) interpret(ctx context.Context, m store.InboxMsg) (Result, error) {
 	for attempt := 0; ; attempt++ {
-		m, err := s.store.Inbox(ctx, id)
+		res, b, err := s.decide(ctx, m)
 		if err != nil {
-			return Result{}, fmt.Errorf("process mail %d: %w", id, err)
+			return Result{}, fmt.Errorf("process mail %d: %w", m.ID, err)
 		}
-		if m.Status != "pending" {
-			return Result{InboxID: id, Status: m.Status, Reason: m.Error, GameID: m.GameID, Duplicate: true}, nil
-		}
-		res, c, err := s.decide(ctx, m)
-		if err != nil {
-			return Result{}, fmt.Errorf("process mail %d: %w", id, err)
-		}
-		res.InboxID = id
-		c.InboxID, c.InboxStatus, c.InboxError = id, res.Status, res.Reason
-		err = s.store.Commit(ctx, c)
+		fresh := m
+		err = s.commit(ctx, settle(b, res, &fresh))
 		if errors.Is(err, store.ErrStaleSeq) && attempt < 3 {
 			continue // another process appended first: re-check against the new state
 		}
 		if err != nil {
-			return Result{}, fmt.Errorf("process mail %d: commit: %w", id, err)
+			return Result{}, fmt.Errorf("process mail %d: commit: %w", m.ID, err)
 		}
-		s.log.Info("mail processed", "inbox", id, "status", res.Status, "reason", res.Reason, "game", res.GameID, "applied", res.Applied)
+		res.InboxID = fresh.ID
+		s.logResult(res)
 		return res, nil
 	}
 }
 
-// decide interprets one mail and returns what to commit.
-func (s *Service) decide(ctx context.Context, in store.InboxMsg) (Result, store.Commit, error) {
-	ignore := func(reason string) (Result, store.Commit, error) {
-		return Result{Status: StatusIgnored, Reason: reason}, store.Commit{}, nil
+func (s *Service) logResult(res Result) {
+	s.log.Info("mail processed", "inbox", res.InboxID, "status", res.Status, "reason", res.Reason, "game", res.GameID, "applied", res.Applied)
+}
+
+// settle makes the last commit of b record mail m's outcome res: the stored row's
+// new status, or (m.ID == 0) m itself, stored with it; m.ID is set once committed.
+// The answer to a mail is committed together with its effects.
+func settle(b store.Batch, res Result, m *store.InboxMsg) store.Batch {
+	b.Commits = slices.Clone(b.Commits)
+	if len(b.Commits) == 0 {
+		b.Commits = append(b.Commits, store.Commit{})
+	}
+	c := &b.Commits[len(b.Commits)-1]
+	c.InboxStatus, c.InboxError = res.Status, res.Reason
+	if m.ID != 0 {
+		c.InboxID = m.ID
+	} else {
+		c.Inbox = m
+	}
+	return b
+}
+
+// commit writes what processing mails decided, in one transaction.
+func (s *Service) commit(ctx context.Context, b store.Batch) error {
+	if len(b.Games) == 0 && len(b.Commits) == 1 {
+		return s.store.Commit(ctx, b.Commits[0])
+	}
+	return s.store.CommitBatch(ctx, b)
+}
+
+// single wraps the one commit of a mail about one game (or none) as a batch.
+func single(res Result, c store.Commit, err error) (Result, store.Batch, error) {
+	return res, store.Batch{Commits: []store.Commit{c}}, err
+}
+
+// reads says which stored state deciding a mail reads.
+type reads int
+
+const (
+	readsNothing reads = iota // decided from the mail alone
+	readsGame                 // one game (route.gameID)
+	readsAll                  // anything: lobby commands, bounces
+)
+
+// route is where a mail goes, found from the mail alone: an early outcome, the
+// bounce handler, the lobby, or a game's seat.
+type route struct {
+	reads    reads
+	early    Result // the outcome, when reads == readsNothing
+	msg      *parse.Message
+	from     string
+	tooLarge bool
+	bounce   bool
+	gameID   string
+	seat     int
+}
+
+// route parses mail in and finds where it goes, without reading any state.
+func (s *Service) route(in store.InboxMsg) route {
+	early := func(status, reason string) route {
+		return route{early: Result{Status: status, Reason: reason}}
 	}
 	msg, err := parse.Parse(in.Raw, &parse.Options{MaxSize: int(s.opts.MaxMessageBytes)})
 	tooLarge := errors.Is(err, parse.ErrTooLarge)
@@ -130,65 +336,85 @@ func (s *Service) decide(ctx context.Context, in store.InboxMsg) (Result, store.
 		msg, err = parse.Parse(headerOf(in.Raw), nil)
 	}
 	if err != nil {
-		return Result{Status: StatusRejected, Reason: "unreadable mail: " + err.Error()}, store.Commit{}, nil
+		return early(StatusRejected, "unreadable mail: "+err.Error())
 	}
 	from := strings.ToLower(msg.From.Address)
 	switch {
 	case msg.IsDSN:
-		return s.bounce(ctx, in, msg)
+		return route{reads: readsAll, msg: msg, from: from, bounce: true}
 	case msg.Auto != "":
-		return ignore("auto-generated mail: " + msg.Auto)
+		return early(StatusIgnored, "auto-generated mail: "+msg.Auto)
 	case msg.Header.Get("X-Turnmail") != "" || from == s.local+"@"+s.domain || strings.HasPrefix(from, s.local+"+") && strings.HasSuffix(from, "@"+s.domain):
-		return ignore("turnmail's own mail")
+		return early(StatusIgnored, "turnmail's own mail")
 	case from == "":
-		return ignore("no From address")
+		return early(StatusIgnored, "no From address")
 	}
 	token, ok := s.tokenOf(msg)
 	if !ok {
 		if msg.ListID != "" || msg.Precedence == "list" {
 			// A post to a game's mailing list reaches us as a list member: moves come
 			// only through the players' own reply addresses, and the list gets no answer.
-			return ignore("mailing-list post without a reply token")
+			return early(StatusIgnored, "mailing-list post without a reply token")
 		}
 		if tooLarge {
-			return Result{Status: StatusRejected, Reason: "mail too large, without a reply token"}, store.Commit{}, nil
+			return early(StatusRejected, "mail too large, without a reply token")
 		}
-		return s.lobby(ctx, from, msg)
+		return route{reads: readsAll, msg: msg, from: from}
 	}
 	gameID, seat, err := auth.Parse(s.opts.Secret, token)
 	if err != nil {
-		return Result{Status: StatusRejected, Reason: "invalid reply token"}, store.Commit{}, nil
+		return early(StatusRejected, "invalid reply token")
 	}
+	return route{reads: readsGame, msg: msg, from: from, tooLarge: tooLarge, gameID: gameID, seat: seat}
+}
+
+// decide interprets one mail and returns what to commit: one commit for a mail to a
+// game (or none), several for a mail of lobby commands.
+func (s *Service) decide(ctx context.Context, in store.InboxMsg) (Result, store.Batch, error) {
+	return s.decideRoute(ctx, in, s.route(in))
+}
+
+// decideRoute is decide for a routed mail.
+func (s *Service) decideRoute(ctx context.Context, in store.InboxMsg, rt route) (Result, store.Batch, error) {
+	switch {
+	case rt.reads == readsNothing:
+		return rt.early, store.Batch{}, nil
+	case rt.bounce:
+		return s.bounce(ctx, in, rt.msg)
+	case rt.reads == readsAll:
+		return s.lobby(ctx, rt.from, rt.msg)
+	}
+	gameID, msg, from := rt.gameID, rt.msg, rt.from
 	l, err := s.Load(ctx, gameID)
 	if errors.Is(err, store.ErrNotFound) {
-		return Result{Status: StatusRejected, Reason: "reply token names an unknown game", GameID: gameID}, store.Commit{}, nil
+		return Result{Status: StatusRejected, Reason: "reply token names an unknown game", GameID: gameID}, store.Batch{}, nil
 	}
 	if err != nil {
-		return Result{}, store.Commit{}, err
+		return Result{}, store.Batch{}, err
 	}
 	if l.State == nil {
-		return Result{Status: StatusRejected, Reason: "the game has not started", GameID: gameID}, store.Commit{}, nil
+		return Result{Status: StatusRejected, Reason: "the game has not started", GameID: gameID}, store.Batch{}, nil
 	}
-	player, ok := seatOf(l, seat%epochStride)
+	player, ok := seatOf(l, rt.seat%epochStride)
 	if !ok {
-		return Result{Status: StatusRejected, Reason: "reply token names an unknown seat", GameID: gameID}, store.Commit{}, nil
+		return Result{Status: StatusRejected, Reason: "reply token names an unknown seat", GameID: gameID}, store.Batch{}, nil
 	}
-	if player.Epoch != seat/epochStride {
+	if player.Epoch != rt.seat/epochStride {
 		// The seat was handed to another address: the old reply address is dead. No
 		// answer (the old player was told when it happened).
-		return Result{Status: StatusRejected, Reason: fmt.Sprintf("reply address no longer valid: the seat of %s was handed to another player", player.Name), GameID: gameID}, store.Commit{}, nil
+		return Result{Status: StatusRejected, Reason: fmt.Sprintf("reply address no longer valid: the seat of %s was handed to another player", player.Name), GameID: gameID}, store.Batch{}, nil
 	}
 	if !strings.EqualFold(player.Email, from) {
 		// A valid token with another From is a forgery or a second address: no answer
 		// (that would be backscatter); the host sees the reason.
-		return Result{Status: StatusRejected, Reason: fmt.Sprintf("From %s is not the address of %s", from, player.Name), GameID: gameID}, store.Commit{}, nil
+		return Result{Status: StatusRejected, Reason: fmt.Sprintf("From %s is not the address of %s", from, player.Name), GameID: gameID}, store.Batch{}, nil
 	}
-	if tooLarge {
-		return s.refuse(l, player, inReplyTo(msg), fmt.Sprintf(
+	if rt.tooLarge {
+		return single(s.refuse(l, player, inReplyTo(msg), fmt.Sprintf(
 			"Your mail was too large to read (over %d KB; attachments count). Nothing was applied: reply again with just your commands.",
-			s.opts.MaxMessageBytes/1024), nil)
+			s.opts.MaxMessageBytes/1024), nil))
 	}
-	return s.play(ctx, l, player, msg)
+	return single(s.play(ctx, l, player, msg))
 }
 
 // tokenOf finds a reply token among the addresses the mail was sent to.

@@ -161,8 +161,15 @@ func (s *Service) Load(ctx context.Context, gameID string) (*Loaded, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load game %s: %w", gameID, err)
 	}
-	l := &Loaded{Game: g, Players: players, Events: events, Settings: settingsOf(g.Settings)}
+	return s.replay(g, players, events)
+}
+
+// replay builds a Loaded from a game's rows: the settings with the changes its log
+// records, and the state replayed through the engine.
+func (s *Service) replay(g store.Game, players []store.Player, events []store.Event) (*Loaded, error) {
+	l := &Loaded{Game: g, Players: players, Events: events, Settings: settingsOf(g.Settings).withChanges(events)}
 	a := l.Archive()
+	var err error
 	if l.Seed, err = a.Seed(); err != nil {
 		return nil, err
 	}
@@ -171,7 +178,7 @@ func (s *Service) Load(ctx context.Context, gameID string) (*Loaded, error) {
 	}
 	states, err := engine.ReplayAll(s.games, a, -1)
 	if err != nil {
-		return nil, fmt.Errorf("replay game %s: %w", gameID, err)
+		return nil, fmt.Errorf("replay game %s: %w", g.ID, err)
 	}
 	l.State = states[len(states)-1]
 	l.Facts = analyse(l, states)

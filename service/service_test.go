@@ -32,6 +32,12 @@ type fixture struct {
 
 func newFixture(t *testing.T, repliesPerHour int) *fixture {
 	t.Helper()
+	return newFixtureRegistry(t, repliesPerHour, engine.Registry{"tally": testgame.Tally{}})
+}
+
+// newFixtureRegistry is newFixture with the games of reg, which must have tally.
+func newFixtureRegistry(t *testing.T, repliesPerHour int, reg engine.Registry) *fixture {
+	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "t.db"))
 	if err != nil {
@@ -43,7 +49,7 @@ func newFixture(t *testing.T, repliesPerHour int) *fixture {
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	svc, err := service.New(st, engine.Registry{"tally": testgame.Tally{}}, tmpl, service.Options{
+	svc, err := service.New(st, reg, tmpl, service.Options{
 		Address: "turnmail@" + domain, Secret: []byte("0123456789abcdef0123"), RepliesPerHour: repliesPerHour,
 		Clock: func() time.Time { return now }, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})

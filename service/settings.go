@@ -2,13 +2,18 @@ package service
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/mail"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 	_ "time/tzdata" // deadlines in named time zones work without system zoneinfo
+
+	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/store"
 )
 
 // Settings are the service's settings of one game, beside the engine's options:
@@ -55,35 +60,122 @@ var settingKeys = map[string]bool{"deadline": true, "remind": true, "expiry": tr
 // option). It returns the service settings and the engine options.
 func SplitOptions(words []string) (Settings, map[string]json.RawMessage, error) {
 	var st Settings
-	type kv struct{ k, v string }
-	var opts []kv
+	opts, err := optionWords(words)
+	if err != nil {
+		return st, nil, err
+	}
+	engineOpts := map[string]json.RawMessage{}
+	for _, o := range opts {
+		if !settingKeys[o.k] {
+			engineOpts[o.k] = optionJSON(o.v)
+			continue
+		}
+		if err := st.set(o.k, o.v); err != nil {
+			return st, nil, err
+		}
+	}
+	return st, engineOpts, nil
+}
+
+// option is one option=value of a command.
+type option struct{ k, v string }
+
+// optionWords reads "key=value …" words; a word without "=" continues the previous
+// value. Keys are lowercased, values trimmed.
+func optionWords(words []string) ([]option, error) {
+	var opts []option
 	for _, w := range words {
 		k, v, ok := strings.Cut(w, "=")
 		if !ok {
 			if len(opts) == 0 {
-				return st, nil, fmt.Errorf("%q is not an option=value", w)
+				return nil, fmt.Errorf("%q is not an option=value", w)
 			}
 			opts[len(opts)-1].v += " " + w
 			continue
 		}
 		k = strings.ToLower(strings.TrimSpace(k))
 		if k == "" {
-			return st, nil, fmt.Errorf("%q has no option name", w)
+			return nil, fmt.Errorf("%q has no option name", w)
 		}
-		opts = append(opts, kv{k, v})
+		opts = append(opts, option{k, v})
 	}
-	engineOpts := map[string]json.RawMessage{}
+	for i := range opts {
+		opts[i].v = strings.TrimSpace(opts[i].v)
+	}
+	return opts, nil
+}
+
+// changeableKeys are the settings the host may change after a game was created (set).
+var changeableKeys = []string{"deadline", "remind", "expiry", "vacation"}
+
+// change applies "key=value …" words of a set command to a copy of st. Only
+// changeableKeys may change: the engine's options, the seats and the mailing list
+// are part of the game's setup. It returns the new settings and the change in its
+// canonical form ("deadline=48h remind=6h"), as the game's log records it.
+func (st Settings) change(words []string) (Settings, string, error) {
+	opts, err := optionWords(words)
+	if err != nil {
+		return st, "", err
+	}
+	if len(opts) == 0 {
+		return st, "", errors.New("no setting to change")
+	}
+	var canon []string
 	for _, o := range opts {
-		v := strings.TrimSpace(o.v)
-		if !settingKeys[o.k] {
-			engineOpts[o.k] = optionJSON(v)
-			continue
+		if !slices.Contains(changeableKeys, o.k) {
+			return st, "", fmt.Errorf("%s= cannot change once the game is created; set changes %s", o.k, strings.Join(withEquals(changeableKeys), ", "))
 		}
-		if err := st.set(o.k, v); err != nil {
-			return st, nil, err
+		if err := st.set(o.k, o.v); err != nil {
+			return st, "", err
+		}
+		canon = append(canon, o.k+"="+st.value(o.k))
+	}
+	return st, strings.Join(canon, " "), nil
+}
+
+// withChanges returns st with the changes recorded in the log (admin events
+// "set key=value …") applied in order.
+func (st Settings) withChanges(events []store.Event) Settings {
+	for _, e := range events {
+		if words, ok := settingChange(e); ok {
+			if next, _, err := st.change(words); err == nil {
+				st = next // validated when recorded; an invalid one changes nothing
+			}
 		}
 	}
-	return st, engineOpts, nil
+	return st
+}
+
+// settingChange returns the option words of a recorded set command.
+func settingChange(e store.Event) ([]string, bool) {
+	rest, ok := strings.CutPrefix(e.Command, adminSet+" ")
+	if e.Kind != engine.KindAdmin || !ok {
+		return nil, false
+	}
+	return strings.Fields(rest), true
+}
+
+// value is the canonical text of one setting, as set accepts it.
+func (st Settings) value(k string) string {
+	switch k {
+	case "deadline":
+		return st.Deadline
+	case "remind":
+		return strings.Join(st.Remind, ",")
+	case "expiry":
+		return st.expiry()
+	case "vacation":
+		return strconv.Itoa(st.vacationDays())
+	}
+	return ""
+}
+
+func withEquals(keys []string) []string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = k + "="
+	}
+	return out
 }
 
 // optionJSON encodes an option value: a number or a boolean as such, else a string.
@@ -102,10 +194,11 @@ func optionJSON(v string) json.RawMessage {
 func (st *Settings) set(k, v string) error {
 	switch k {
 	case "deadline":
-		if _, err := parseDeadline(v); err != nil {
+		spec, err := parseDeadline(v)
+		if err != nil {
 			return err
 		}
-		st.Deadline = v
+		st.Deadline = spec.setting
 	case "remind":
 		st.Remind = nil
 		for _, r := range strings.Split(v, ",") {
@@ -238,6 +331,8 @@ type deadlineSpec struct {
 	weekdays bool
 	daily    bool
 	text     string
+	// setting is the canonical text of the setting ("48h", "weekdays 20:00 Europe/Rome").
+	setting string
 }
 
 func (d deadlineSpec) none() bool { return d.every == 0 && !d.daily && !d.weekdays }
@@ -277,13 +372,13 @@ func parseDeadline(v string) (deadlineSpec, error) {
 	bad := fmt.Errorf("deadline=%s: use a duration (deadline=48h, deadline=2d), deadline=weekdays 20:00 Europe/Rome, deadline=daily 20:00 UTC or deadline=none", v)
 	switch {
 	case len(f) == 1 && (f[0] == "none" || f[0] == "off"):
-		return deadlineSpec{text: "none"}, nil
+		return deadlineSpec{text: "none", setting: "none"}, nil
 	case len(f) == 1:
 		d, err := parseDuration(f[0])
 		if err != nil || d < time.Minute {
 			return deadlineSpec{}, bad
 		}
-		return deadlineSpec{every: d, text: fmtDuration(d) + " after the turn begins"}, nil
+		return deadlineSpec{every: d, text: fmtDuration(d) + " after the turn begins", setting: f[0]}, nil
 	case len(f) == 2 || len(f) == 3:
 		spec := deadlineSpec{loc: time.UTC}
 		switch strings.ToLower(f[0]) {
@@ -300,16 +395,48 @@ func parseDeadline(v string) (deadlineSpec, error) {
 		}
 		spec.at = h*60 + m
 		if len(f) == 3 {
-			loc, err := time.LoadLocation(f[2])
+			loc, err := loadZone(f[2])
 			if err != nil {
 				return deadlineSpec{}, fmt.Errorf("deadline=%s: unknown time zone %q (use a name like Europe/Rome)", v, f[2])
 			}
 			spec.loc = loc
 		}
 		spec.text = fmt.Sprintf("%s %02d:%02d %s (at least %s after the turn begins)", strings.ToLower(f[0]), h, m, spec.loc, fmtDuration(minDaily))
+		spec.setting = fmt.Sprintf("%s %02d:%02d", strings.ToLower(f[0]), h, m)
+		if len(f) == 3 {
+			spec.setting += " " + spec.loc.String()
+		}
 		return spec, nil
 	}
 	return deadlineSpec{}, bad
+}
+
+// loadZone loads a time zone by name, whatever its case: commands reach the service
+// lowercased ("europe/rome" is Europe/Rome, "america/new_york" America/New_York).
+func loadZone(name string) (*time.Location, error) {
+	loc, err := time.LoadLocation(name)
+	if err == nil {
+		return loc, nil
+	}
+	for _, try := range []string{strings.ToUpper(name), zoneCase(name)} {
+		if l, e := time.LoadLocation(try); e == nil {
+			return l, nil
+		}
+	}
+	return nil, err
+}
+
+// zoneCase capitalises the first letter of each part of a zone name.
+func zoneCase(name string) string {
+	b := []byte(strings.ToLower(name))
+	for i := range b {
+		if i == 0 || strings.IndexByte("/_-", b[i-1]) >= 0 {
+			if b[i] >= 'a' && b[i] <= 'z' {
+				b[i] -= 'a' - 'A'
+			}
+		}
+	}
+	return string(b)
 }
 
 // parseDuration reads a Go duration or a number of days ("2d").

@@ -1,8 +1,13 @@
 package service
 
 import (
+	"reflect"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/store"
 )
 
 func TestDeadlineAfter(t *testing.T) {
@@ -91,5 +96,74 @@ func TestBounceInfo(t *testing.T) {
 		if got != tt.want || reason != tt.reason {
 			t.Errorf("%q: %q %q, want %q %q", tt.raw, got, reason, tt.want, tt.reason)
 		}
+	}
+}
+
+// TestSettingsChange: what set accepts, its canonical form (as the log records it),
+// and what it refuses.
+func TestSettingsChange(t *testing.T) {
+	base := Settings{Deadline: "24h", Expiry: ExpirySkip, MaxPlayers: 3}
+	tests := []struct {
+		words     string
+		wantCanon string
+		wantErr   string
+		check     func(Settings) bool
+	}{
+		{"deadline=48h", "deadline=48h", "", func(s Settings) bool { return s.Deadline == "48h" && s.MaxPlayers == 3 }},
+		{"deadline=weekdays 20:00 europe/rome expiry=pause", "deadline=weekdays 20:00 Europe/Rome expiry=pause", "",
+			func(s Settings) bool { return s.Deadline == "weekdays 20:00 Europe/Rome" && s.expiry() == ExpiryPause }},
+		{"remind=6h,30m vacation=0", "remind=6h,30m vacation=0", "", func(s Settings) bool {
+			return len(s.reminders()) == 2 && s.vacationDays() == 0
+		}},
+		{"deadline=daily 7:05 america/new_york", "deadline=daily 07:05 America/New_York", "", nil},
+		{"remind=none", "remind=none", "", func(s Settings) bool { return len(s.reminders()) == 0 }},
+		{"players=4", "", "players= cannot change once the game is created; set changes deadline=, remind=, expiry=, vacation=", nil},
+		{"map=smallworld-3p", "", "map= cannot change", nil},
+		{"list=club@example.org", "", "list= cannot change", nil},
+		{"deadline=soon", "", "deadline=soon: use a duration", nil},
+		{"expiry=explode", "", "expiry=explode: use expiry=skip", nil},
+		{"48h", "", `"48h" is not an option=value`, nil},
+		{"", "", "no setting to change", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.words, func(t *testing.T) {
+			got, canon, err := base.change(strings.Fields(tt.words))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if canon != tt.wantCanon {
+				t.Errorf("canonical %q, want %q", canon, tt.wantCanon)
+			}
+			if tt.check != nil && !tt.check(got) {
+				t.Errorf("settings %+v", got)
+			}
+			// The canonical form reads back to the same settings.
+			again, canon2, err := base.change(strings.Fields(canon))
+			if err != nil || canon2 != canon || !reflect.DeepEqual(again, got) {
+				t.Errorf("canonical form %q reads back as %+v %q %v", canon, again, canon2, err)
+			}
+		})
+	}
+}
+
+// TestSettingsWithChanges: the settings of a game are the stored ones changed by the
+// set events of its log, in order; other events change nothing.
+func TestSettingsWithChanges(t *testing.T) {
+	events := []store.Event{
+		{Kind: engine.KindAdmin, Command: "set deadline=48h expiry=pause"},
+		{Kind: engine.KindMove, Command: "set deadline=1h"}, // a move, not a setting
+		{Kind: engine.KindAdmin, Command: "pause"},
+		{Kind: engine.KindAdmin, Command: "set deadline=2d remind=none"},
+	}
+	got := Settings{Deadline: "24h", VacationDays: 5}.withChanges(events)
+	want := Settings{Deadline: "2d", Expiry: ExpiryPause, Remind: []string{"none"}, VacationDays: 5}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("settings %+v, want %+v", got, want)
 	}
 }

@@ -86,6 +86,13 @@ type Commit struct {
 	// (default InboxApplied) with InboxError, linked to GameID.
 	InboxID                 int64
 	InboxStatus, InboxError string
+	// Inbox, when not nil (and InboxID is 0), is a received mail not stored
+	// yet: it is stored in the same transaction with InboxStatus, InboxError
+	// and GameID, as processed now, and its new id is set in Inbox.ID. A mail
+	// with the same dedupe key already stored gives ErrDuplicate and nothing is
+	// written. One transaction instead of two per mail: the raw mail is still
+	// never lost, since nothing else is committed without it.
+	Inbox *InboxMsg
 	// GameStatus, when not "", is the game's new status.
 	GameStatus string
 	// Players are seat rows written in the same transaction (inserted, or replacing
@@ -151,16 +158,8 @@ func (s *Store) CreateGame(ctx context.Context, g Game, players []Player, outbox
 		return fmt.Errorf("create game %s: %w", g.ID, err)
 	}
 	err = s.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO games
-	(id, kind, options, setup, setup_outcomes, status, host, list, thread_id, created_at, updated_at, settings)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			g.ID, g.Kind, nullJSON(g.Options), nullJSON(g.Setup), nullJSON(g.SetupOutcomes),
-			g.Status, g.Host, nullString(g.List), g.ThreadID, fmtTime(g.CreatedAt), fmtTime(g.UpdatedAt), nullJSON(g.Settings))
-		if err != nil {
-			if isUnique(err) {
-				return fmt.Errorf("game %s exists: %w", g.ID, ErrDuplicate)
-			}
-			return fmt.Errorf("insert game: %w", err)
+		if err := insertGame(ctx, tx, g); err != nil {
+			return err
 		}
 		for _, p := range players {
 			_, err := tx.ExecContext(ctx, `INSERT INTO players (game_id, seat, name, email, role, active, epoch, unreachable)
@@ -379,112 +378,18 @@ func lastSeq(ctx context.Context, tx *sql.Tx, gameID string, seq *int) error {
 // concerns no game (an ignored mail, a refusal to a stranger): it may only settle an
 // inbox row and queue mail, and checks no sequence number.
 func (s *Store) Commit(ctx context.Context, c Commit) error {
-	if c.GameID == "" && (len(c.Events) > 0 || c.GameStatus != "" || c.ExpectSeq != 0 || len(c.Players) > 0 || len(c.RemoveSeats) > 0 || len(c.Timers) > 0 || len(c.Settings) > 0 || len(c.SetupOutcomes) > 0) {
-		return errors.New("commit: events, game status and expected seq need a game id")
-	}
-	events := make([]Event, len(c.Events))
-	for i, e := range c.Events {
-		want := c.ExpectSeq + 1 + i
-		if e.Seq == 0 {
-			e.Seq = want
-		}
-		if e.Seq != want {
-			return fmt.Errorf("commit %s: event %d has seq %d, want %d", c.GameID, i, e.Seq, want)
-		}
-		if e.GameID == "" {
-			e.GameID = c.GameID
-		}
-		if e.GameID != c.GameID {
-			return fmt.Errorf("commit %s: event %d belongs to game %q", c.GameID, e.Seq, e.GameID)
-		}
-		events[i] = e
-	}
-	if c.GameStatus != "" {
-		if err := validGameStatus(c.GameStatus); err != nil {
-			return fmt.Errorf("commit %s: %w", c.GameID, err)
-		}
-	}
-	inboxStatus := c.InboxStatus
-	if c.InboxID != 0 {
-		if inboxStatus == "" {
-			inboxStatus = InboxApplied
-		}
-		if err := validInboxStatus(inboxStatus); err != nil {
-			return fmt.Errorf("commit %s: %w", c.GameID, err)
-		}
-	}
-	mails, err := prepareMails(c.Outbox)
+	p, err := prepareCommit(c)
 	if err != nil {
-		return fmt.Errorf("commit %s: %w", c.GameID, err)
+		return err
 	}
 	at := now()
-	err = s.write(ctx, func(tx *sql.Tx) error {
-		if c.GameID == "" {
-			if err := insertMails(ctx, tx, mails); err != nil {
-				return err
-			}
-			if c.InboxID != 0 {
-				if err := setInboxStatus(ctx, tx, c.InboxID, inboxStatus, c.InboxError, "", at); err != nil {
-					return fmt.Errorf("settle inbox %d: %w", c.InboxID, err)
-				}
-			}
-			return nil
-		}
-		if err := gameExists(ctx, tx, c.GameID); err != nil {
-			return err
-		}
-		var last int
-		if err := lastSeq(ctx, tx, c.GameID, &last); err != nil {
-			return fmt.Errorf("read last seq: %w", err)
-		}
-		if last != c.ExpectSeq {
-			return fmt.Errorf("expected last seq %d, game has %d: %w", c.ExpectSeq, last, ErrStaleSeq)
-		}
-		if len(events) > 0 {
-			stmt, err := tx.PrepareContext(ctx, `INSERT INTO events
-	(game_id, seq, kind, player, command, outcomes, hash, at, message_id)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-			if err != nil {
-				return fmt.Errorf("append event: %w", err)
-			}
-			defer stmt.Close()
-			for _, e := range events {
-				_, err := stmt.ExecContext(ctx, e.GameID, e.Seq, e.Kind, e.Player, e.Command,
-					nullJSON(e.Outcomes), e.Hash, nullTime(e.At), e.MessageID)
-				if err != nil {
-					if isUnique(err) {
-						// Only reachable when another process bypassed our
-						// checks; still a lost race.
-						return fmt.Errorf("append event %d: %w", e.Seq, ErrStaleSeq)
-					}
-					return fmt.Errorf("append event %d: %w", e.Seq, err)
-				}
-			}
-		}
-		if err := commitExtras(ctx, tx, c, at); err != nil {
-			return err
-		}
-		if err := insertMails(ctx, tx, mails); err != nil {
-			return err
-		}
-		if c.InboxID != 0 {
-			if err := setInboxStatus(ctx, tx, c.InboxID, inboxStatus, c.InboxError, c.GameID, at); err != nil {
-				return fmt.Errorf("settle inbox %d: %w", c.InboxID, err)
-			}
-		}
-		status := c.GameStatus
-		res, err := tx.ExecContext(ctx, `UPDATE games SET status = coalesce(?, status), updated_at = ? WHERE id = ?`,
-			nullString(status), fmtTime(at), c.GameID)
-		if err != nil {
-			return fmt.Errorf("update game: %w", err)
-		}
-		return mustAffect(res)
-	})
+	var newID int64
+	err = s.write(ctx, func(tx *sql.Tx) error { return p.apply(ctx, tx, at, &newID) })
 	if err != nil {
-		if c.GameID == "" {
-			return fmt.Errorf("commit: %w", err)
-		}
-		return fmt.Errorf("commit %s: %w", c.GameID, err)
+		return p.wrap(err)
+	}
+	if c.Inbox != nil && c.InboxID == 0 {
+		c.Inbox.ID = newID
 	}
 	s.wake()
 	return nil

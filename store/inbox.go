@@ -64,20 +64,8 @@ func DedupeKey(messageID string, raw []byte) string {
 // already stored it writes nothing and returns that message's id with
 // duplicate=true.
 func (s *Store) AddInbox(ctx context.Context, m InboxMsg) (id int64, duplicate bool, err error) {
-	if m.DedupeKey == "" {
-		m.DedupeKey = DedupeKey(m.MessageID, m.Raw)
-	}
-	if m.Raw == nil {
-		m.Raw = []byte{}
-	}
-	if m.Status == "" {
-		m.Status = InboxPending
-	}
-	if err := validInboxStatus(m.Status); err != nil {
+	if err := prepareInbox(&m); err != nil {
 		return 0, false, fmt.Errorf("add inbox: %w", err)
-	}
-	if m.ReceivedAt.IsZero() {
-		m.ReceivedAt = now()
 	}
 	err = s.write(ctx, func(tx *sql.Tx) error {
 		err := tx.QueryRowContext(ctx, `SELECT id FROM inbox WHERE dedupe_key = ?`, m.DedupeKey).Scan(&id)
@@ -88,20 +76,61 @@ func (s *Store) AddInbox(ctx context.Context, m InboxMsg) (id int64, duplicate b
 		if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		var processed any
-		if m.ProcessedAt != nil {
-			processed = fmtTime(*m.ProcessedAt)
-		}
-		return tx.QueryRowContext(ctx, `INSERT INTO inbox
-	(dedupe_key, message_id, mailbox, uid_validity, uid, raw, received_at, status, error, game_id, processed_at)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			m.DedupeKey, m.MessageID, m.Mailbox, int64(m.UIDValidity), int64(m.UID), m.Raw,
-			fmtTime(m.ReceivedAt), m.Status, m.Error, nullString(m.GameID), processed).Scan(&id)
+		id, err = insertInbox(ctx, tx, m)
+		return err
 	})
 	if err != nil {
 		return 0, false, fmt.Errorf("add inbox %s: %w", m.DedupeKey, err)
 	}
 	return id, duplicate, nil
+}
+
+// prepareInbox fills in a new inbox row's defaults and checks its status.
+func prepareInbox(m *InboxMsg) error {
+	if m.DedupeKey == "" {
+		m.DedupeKey = DedupeKey(m.MessageID, m.Raw)
+	}
+	if m.Raw == nil {
+		m.Raw = []byte{}
+	}
+	if m.Status == "" {
+		m.Status = InboxPending
+	}
+	if m.ReceivedAt.IsZero() {
+		m.ReceivedAt = now()
+	}
+	return validInboxStatus(m.Status)
+}
+
+// insertInbox inserts m; a stored mail with the same dedupe key gives
+// ErrDuplicate.
+func insertInbox(ctx context.Context, tx *sql.Tx, m InboxMsg) (id int64, err error) {
+	var processed any
+	if m.ProcessedAt != nil {
+		processed = fmtTime(*m.ProcessedAt)
+	}
+	err = tx.QueryRowContext(ctx, `INSERT INTO inbox
+	(dedupe_key, message_id, mailbox, uid_validity, uid, raw, received_at, status, error, game_id, processed_at)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		m.DedupeKey, m.MessageID, m.Mailbox, int64(m.UIDValidity), int64(m.UID), m.Raw,
+		fmtTime(m.ReceivedAt), m.Status, m.Error, nullString(m.GameID), processed).Scan(&id)
+	if isUnique(err) {
+		return 0, fmt.Errorf("inbox %s: %w", m.DedupeKey, ErrDuplicate)
+	}
+	return id, err
+}
+
+// InboxByKey returns the stored mail with dedupe key key (see [DedupeKey]), or
+// ErrNotFound.
+func (s *Store) InboxByKey(ctx context.Context, key string) (InboxMsg, error) {
+	m, err := scanInbox(s.db.QueryRowContext(ctx, `SELECT `+inboxColumns+` FROM inbox WHERE dedupe_key = ?`, key))
+	if errors.Is(err, sql.ErrNoRows) {
+		err = ErrNotFound
+	}
+	if err != nil {
+		return InboxMsg{}, fmt.Errorf("inbox %s: %w", key, err)
+	}
+	return m, nil
 }
 
 const inboxColumns = `id, dedupe_key, message_id, mailbox, uid_validity, uid, raw, received_at, status, error, game_id, processed_at`

@@ -218,9 +218,30 @@ func (s *Store) OutboxCounts(ctx context.Context, gameID string) (map[string]int
 
 // MarkSent records that a pending mail was delivered at at.
 func (s *Store) MarkSent(ctx context.Context, id int64, at time.Time) error {
-	err := s.settleMail(ctx, id, `UPDATE outbox SET status = 'sent', sent_at = ? WHERE id = ? AND status = 'pending'`, fmtTime(at), id)
+	return s.MarkSentAll(ctx, []SentMark{{ID: id, At: at}})
+}
+
+// SentMark is a mail delivered at At.
+type SentMark struct {
+	ID int64
+	At time.Time
+}
+
+// MarkSentAll records that pending mails were delivered, in one transaction:
+// all of them, or — when one is missing (ErrNotFound) or no longer pending —
+// none.
+func (s *Store) MarkSentAll(ctx context.Context, marks []SentMark) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		for _, m := range marks {
+			err := settleMailTx(ctx, tx, m.ID, `UPDATE outbox SET status = 'sent', sent_at = ? WHERE id = ? AND status = 'pending'`, fmtTime(m.At), m.ID)
+			if err != nil {
+				return fmt.Errorf("mail %d: %w", m.ID, err)
+			}
+		}
+		return nil
+	})
 	if err != nil {
-		return fmt.Errorf("mark outbox %d sent: %w", id, err)
+		return fmt.Errorf("mark outbox sent: %w", err)
 	}
 	return nil
 }
@@ -248,22 +269,26 @@ func (s *Store) MarkFailed(ctx context.Context, id int64, errText string) error 
 // settleMail runs an update on one pending outbox row. A missing row is ErrNotFound;
 // a row that is no longer pending is an error too.
 func (s *Store) settleMail(ctx context.Context, id int64, query string, args ...any) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, query, args...)
-		if err != nil {
-			return err
-		}
-		if err := mustAffect(res); !errors.Is(err, ErrNotFound) {
-			return err
-		}
-		var status string
-		err = tx.QueryRowContext(ctx, `SELECT status FROM outbox WHERE id = ?`, id).Scan(&status)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNotFound
-		}
-		if err != nil {
-			return err
-		}
-		return fmt.Errorf("mail is %s, not pending", status)
-	})
+	return s.write(ctx, func(tx *sql.Tx) error { return settleMailTx(ctx, tx, id, query, args...) })
+}
+
+// settleMailTx runs query, which updates pending mail id, and says why when it
+// changed nothing: ErrNotFound, or the mail is no longer pending.
+func settleMailTx(ctx context.Context, tx *sql.Tx, id int64, query string, args ...any) error {
+	res, err := tx.ExecContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	if err := mustAffect(res); !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	var status string
+	err = tx.QueryRowContext(ctx, `SELECT status FROM outbox WHERE id = ?`, id).Scan(&status)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ErrNotFound
+	}
+	if err != nil {
+		return err
+	}
+	return fmt.Errorf("mail is %s, not pending", status)
 }

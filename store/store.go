@@ -11,8 +11,9 @@
 // runs in WAL mode with a busy timeout, foreign keys on and synchronous=FULL, and
 // every write transaction starts with BEGIN IMMEDIATE, so two writers never deadlock
 // on a lock upgrade. Inside one process, writes are also serialised by the Store
-// itself, so contention never falls back on SQLite's sleeping busy handler; the busy
-// timeout covers other processes and other packages writing through [Store.DB].
+// itself, so contention never falls back on SQLite's sleeping busy handler; other
+// packages of the process writing to [Store.DB] join in through [Store.WriteTx]. The
+// busy timeout covers other processes (the CLI while the daemon runs).
 //
 // Times are stored as fixed-width RFC 3339 text in UTC with nanoseconds
 // ("2006-01-02T15:04:05.000000000Z"), which sorts correctly, compares correctly in
@@ -56,8 +57,11 @@ type Store struct {
 	db   *sql.DB
 	path string
 
-	// wlock serialises write transactions inside this process (capacity 1).
-	wlock chan struct{}
+	// wlock serialises write transactions inside this process (capacity 1);
+	// its holder commits the writes queued in waiting (see write).
+	wlock   chan struct{}
+	wmu     sync.Mutex
+	waiting []*writeReq
 
 	mu     sync.Mutex
 	notify chan struct{}
@@ -158,32 +162,13 @@ func (s *Store) wake() {
 	s.notify = make(chan struct{})
 }
 
-// write runs fn in an immediate write transaction, serialised with the Store's other
-// writes, and commits it when fn returns nil.
-func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) (err error) {
-	select {
-	case s.wlock <- struct{}{}:
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	defer func() { <-s.wlock }()
-
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			tx.Rollback()
-		}
-	}()
-	if err := fn(tx); err != nil {
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
-	}
-	return nil
+// WriteTx runs fn in a write transaction (BEGIN IMMEDIATE), taking turns with
+// the Store's own writes; it commits when fn returns nil and rolls back
+// otherwise. Other packages that write to [Store.DB] from the same process
+// (the embedded mail server) use it so that they never wait in SQLite's
+// sleeping busy handler.
+func (s *Store) WriteTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	return s.write(ctx, fn)
 }
 
 // read runs fn in a deferred, read-only transaction: one consistent snapshot.

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -970,6 +971,28 @@ func TestStore_Outbox(t *testing.T) {
 		}
 	})
 
+	t.Run("SentAllAtomic", func(t *testing.T) {
+		// id1 is pending, id2 already sent: all or nothing.
+		at := t0.Add(time.Minute)
+		if err := s.MarkSentAll(ctx, []SentMark{{id1, at}, {id2, at}}); err == nil {
+			t.Fatal("MarkSentAll with a sent mail: no error")
+		}
+		if m := must(s.Outbox(ctx, "", OutboxPending)); len(m) != 2 {
+			t.Fatalf("pending after a failed MarkSentAll: %d mails, want 2 (nothing marked)", len(m))
+		}
+		if err := s.MarkSentAll(ctx, []SentMark{{id1, at}}); err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range must(s.Outbox(ctx, "", OutboxSent)) {
+			if m.ID == id1 && (m.SentAt == nil || !m.SentAt.Equal(at)) {
+				t.Errorf("mail %d sent at %v, want %v", id1, m.SentAt, at)
+			}
+		}
+		if m := must(s.Outbox(ctx, "", OutboxPending)); len(m) != 1 {
+			t.Errorf("pending after MarkSentAll: %d mails, want 1", len(m))
+		}
+	})
+
 	t.Run("Invalid", func(t *testing.T) {
 		for _, m := range []OutMail{
 			{To: []string{"a@x"}, Raw: []byte("x")},
@@ -1189,5 +1212,24 @@ func TestStore_OutboxCounts(t *testing.T) {
 		if !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("OutboxCounts(%q) = %v, want %v", tt.game, got, tt.want)
 		}
+	}
+	// The counts come from an index, never from the mails themselves (a host's
+	// outbox holds years of rendered mail).
+	rows, err := s.DB().Query(`EXPLAIN QUERY PLAN SELECT status, count(*) FROM outbox WHERE (?1 = '' OR game_id = ?1) GROUP BY status`, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if p := strings.Join(plan, "; "); !strings.Contains(p, "COVERING INDEX outbox_status") {
+		t.Errorf("OutboxCounts query plan %q: not from the covering index", p)
 	}
 }

@@ -60,19 +60,9 @@ func (s *Set) Render(kind string, data any) (text, html string, err error) {
 	if err := s.text.ExecuteTemplate(&tb, kind+".txt.tmpl", data); err != nil {
 		return "", "", fmt.Errorf("render %s (text): %w", kind, err)
 	}
-	htmlData := data
-	if textual[kind] {
-		// Short administrative mails: the HTML part shows the plain text, so both
-		// parts always say the same.
-		subject, err := s.Subject(kind, data)
-		if err != nil {
-			return "", "", err
-		}
-		replyTo := ""
-		if n, ok := data.(Notice); ok {
-			replyTo = n.ReplyTo
-		}
-		htmlData = struct{ Title, Text, ReplyTo string }{subject, tidy(tb.String()), replyTo}
+	htmlData, err := s.page(kind, data)
+	if err != nil {
+		return "", "", err
 	}
 	if err := s.html.ExecuteTemplate(&hb, kind+".html.tmpl", htmlData); err != nil {
 		return "", "", fmt.Errorf("render %s (html): %w", kind, err)
@@ -80,8 +70,33 @@ func (s *Set) Render(kind string, data any) (text, html string, err error) {
 	return tidy(tb.String()), hb.String(), nil
 }
 
-// textual are the mail kinds whose HTML part is their plain text in a <pre>.
-var textual = map[string]bool{"notice": true, "lobby": true}
+// NoticePage is the data of a notice's HTML part: the notice and, as the page's
+// title, the mail's subject.
+type NoticePage struct {
+	Title string
+	Notice
+}
+
+// LobbyPage is the data of a lobby answer's HTML part: the answers and, as the
+// page's title, the mail's subject.
+type LobbyPage struct {
+	Title string
+	Lobby
+}
+
+// page wraps the data of the short administrative mails (notice, lobby) with their
+// subject, the title of their HTML part; other kinds' data is used as it is.
+func (s *Set) page(kind string, data any) (any, error) {
+	switch d := data.(type) {
+	case Notice:
+		title, err := s.Subject(kind, data)
+		return NoticePage{Title: title, Notice: d}, err
+	case Lobby:
+		title, err := s.Subject(kind, data)
+		return LobbyPage{Title: title, Lobby: d}, err
+	}
+	return data, nil
+}
 
 // Subject executes the one-line template "subject-KIND" and returns it trimmed.
 func (s *Set) Subject(kind string, data any) (string, error) {

@@ -84,6 +84,8 @@ var noticeSamples = map[string]Notice{
 	"invited":          {Kind: "invited", Game: noticeGame, Address: "cy@example.org"},
 	"invitation":       {Kind: "invitation", Game: noticeGame, Actor: "ann@example.org", ToAct: []string{"ann"}, Lines: []string{"deadline: 1d after the turn begins"}},
 	"done":             {Kind: "done", Game: noticeGame, Text: "pause"},
+	"settings":         {Kind: "settings", Game: noticeGame, Lines: []string{"deadline: 2d after the turn begins", "when a deadline passes: pause"}},
+	"settings-changed": {Kind: "settings-changed", Game: noticeGame, To: "ben", Text: "set deadline=48h expiry=pause", Lines: []string{"deadline: 2d after the turn begins", "when a deadline passes: pause"}, Due: "Wed 25 Nov 2026 09:00 UTC"},
 	"legal":            {Kind: "legal", Game: noticeGame, To: "ann", Legal: []string{"add <1-9>", "pass"}, ToAct: []string{"ann"}, Due: "Mon 23 Nov 2026 12:00 UTC", ReplyTo: "turnmail+ta-k3p2.0.xxxx@example.org"},
 	"history":          {Kind: "history", Game: noticeGame, To: "ann", Count: 3, Moves: []Move{{Seq: 1, Player: "ann", Command: "add 3", At: "Sun 22 Nov 2026 12:00 UTC"}, {Seq: 2, Player: "ann", Command: "undo request", Kind: "admin"}, {Seq: 3, Command: "agreed by ben, taking back ann: add 3", Kind: "undo"}}},
 	"resign-confirm":   {Kind: "resign-confirm", Game: noticeGame, To: "ann", Text: "resign confirm abcdefgh"},
@@ -145,7 +147,7 @@ func init() {
 }
 
 // noticeKinds lists every notice kind in a stable order.
-var noticeKinds = []string{"help", "error", "games", "games-empty", "rules", "created", "joined", "player-joined", "left", "player-left", "started", "observing", "unobserved", "invited", "invitation", "done", "legal", "history", "resign-confirm", "resigned", "undo-request", "undo-asked", "undo-waiting", "paused", "resumed", "reminder", "deadline-skipped", "deadline-noskip", "deadline-paused", "deadline-replace", "vacation", "replaced-old", "replaced-host", "bounce"}
+var noticeKinds = []string{"help", "error", "games", "games-empty", "rules", "created", "joined", "player-joined", "left", "player-left", "started", "observing", "unobserved", "invited", "invitation", "done", "settings", "settings-changed", "legal", "history", "resign-confirm", "resigned", "undo-request", "undo-asked", "undo-waiting", "paused", "resumed", "reminder", "deadline-skipped", "deadline-noskip", "deadline-paused", "deadline-replace", "vacation", "replaced-old", "replaced-host", "bounce"}
 
 func TestRender_golden(t *testing.T) {
 	set, err := Load()
@@ -178,6 +180,72 @@ func TestRender_golden(t *testing.T) {
 			}
 			if err := checkHTML(htmlPart); err != nil {
 				t.Errorf("HTML part: %v\n%s", err, htmlPart)
+			}
+			if htmlGolden[s.kind] {
+				golden(t, filepath.Join("testdata", s.name+".html.golden"), htmlPart)
+			}
+		})
+	}
+}
+
+// htmlGolden are the mail kinds whose HTML part has golden files too.
+var htmlGolden = map[string]bool{"notice": true, "lobby": true}
+
+// golden compares got with the file at path (rewritten with -update).
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./templates -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s:\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+// TestRender_htmlStructure: the HTML part of notices and lobby answers has a heading
+// and real structure — no plain text dumped in a <pre> (a <pre class="legal"> holds
+// only commands to copy) — and shows commands as code.
+func TestRender_htmlStructure(t *testing.T) {
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// want are fragments some kinds must contain.
+	want := map[string][]string{
+		"notice-help":             {"<h2>At turnmail@example.org</h2>", "<table>", "<td><code>set GAME-ID option=value …</code></td>"},
+		"notice-games":            {"<table>", "<td><code>join ta-k3p2</code></td>", "<td>ann, ben (2 of 3)</td>"},
+		"notice-created":          {"<li>deadline: 2d after the turn begins</li>", "<code>start ta-k3p2</code>"},
+		"notice-history":          {"<table>", "<td><code>add 3</code></td>"},
+		"notice-invitation":       {`<pre class="legal">join ta-k3p2</pre>`},
+		"notice-legal":            {`<pre class="legal">add &lt;1-9&gt;`},
+		"notice-settings-changed": {"<code>set deadline=48h expiry=pause</code>", "<li>when a deadline passes: pause</li>", "Wed 25 Nov 2026 09:00 UTC"},
+		"lobby":                   {"<h2>&gt; <code>new tally deadline=2d</code></h2>", "<h2>&gt; <code>strat ta-k3p2</code></h2>", `<p class="err">`},
+	}
+	for _, s := range samples {
+		if !htmlGolden[s.kind] {
+			continue
+		}
+		t.Run(s.name, func(t *testing.T) {
+			_, h, err := set.Render(s.kind, s.data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(h, "<h1>") {
+				t.Error("no <h1>")
+			}
+			if strings.Count(h, "<pre") != strings.Count(h, `<pre class="legal">`) {
+				t.Errorf("a <pre> that is not a list of commands:\n%s", h)
+			}
+			for _, w := range want[s.name] {
+				if !strings.Contains(h, w) {
+					t.Errorf("no %q in:\n%s", w, h)
+				}
 			}
 		})
 	}

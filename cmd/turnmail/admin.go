@@ -92,7 +92,7 @@ mail goes out through the outbox the next time the daemon runs (or at once if it
 func newGamesCmd(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:   "games",
-		Short: "List the games with whose turn it is and pending mail",
+		Short: "List the games: whose turn, deadlines, late, bounced and resigned players, mail",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.withService(cmd.Context(), func(svc *service.Service, st *store.Store) error {
@@ -101,12 +101,12 @@ func newGamesCmd(a *app) *cobra.Command {
 					return err
 				}
 				w := tabwriter.NewWriter(a.out, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(w, "GAME\tKIND\tSTATUS\tTURN\tTO ACT\tNEXT DEADLINE\tLATE\tBOUNCED\tEVENTS\tPENDING MAIL\tFAILED MAIL\tUPDATED")
+				fmt.Fprintln(w, "GAME\tKIND\tSTATUS\tTURN\tTO ACT\tNEXT DEADLINE\tLATE\tBOUNCED\tRESIGNED\tEVENTS\tPENDING MAIL\tFAILED MAIL\tUPDATED")
 				now := time.Now()
 				for _, g := range list {
 					l, err := svc.Load(cmd.Context(), g.ID)
 					if err != nil {
-						fmt.Fprintf(w, "%s\t%s\t%s\t-\t-\t-\t-\t-\t-\t-\t-\t(cannot replay: %v)\n", g.ID, g.Kind, g.Status, err)
+						fmt.Fprintf(w, "%s\t%s\t%s\t-\t-\t-\t-\t-\t-\t-\t-\t-\t(cannot replay: %v)\n", g.ID, g.Kind, g.Status, err)
 						continue
 					}
 					mail, err := st.OutboxCounts(cmd.Context(), g.ID)
@@ -137,8 +137,15 @@ func newGamesCmd(a *app) *cobra.Command {
 							bounced = append(bounced, p.Email)
 						}
 					}
-					fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\n", g.ID, g.Kind, g.Status, turn, toAct, next,
-						dash(strings.Join(late, ",")), dash(strings.Join(bounced, ",")), len(l.Events), mail[store.OutboxPending], mail[store.OutboxFailed], g.UpdatedAt.Format(time.RFC3339))
+					var resigned []string
+					for _, p := range l.Seats() {
+						if l.Facts.Resigned[p.Name] {
+							resigned = append(resigned, p.Name)
+						}
+					}
+					fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\n", g.ID, g.Kind, g.Status, turn, toAct, next,
+						dash(strings.Join(late, ",")), dash(strings.Join(bounced, ",")), dash(strings.Join(resigned, ",")),
+						len(l.Events), mail[store.OutboxPending], mail[store.OutboxFailed], g.UpdatedAt.Format(time.RFC3339))
 				}
 				return w.Flush()
 			})

@@ -3,6 +3,7 @@ package empire
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -16,7 +17,7 @@ type options struct {
 	// Layout is "t" (default) or "ring".
 	Layout string `json:"layout,omitempty"`
 	// Faces names the faces in slot order (centre first); drawn from the seed when empty.
-	Faces []string `json:"faces,omitempty"`
+	Faces wordList `json:"faces,omitempty"`
 	// Long plays three games in a row and adds the scores.
 	Long bool `json:"long,omitempty"`
 	// Exploration places the five exploration tokens face up.
@@ -45,7 +46,8 @@ const (
 
 type encounterList []string
 
-// UnmarshalJSON accepts a list of encounter names or true for all of them.
+// UnmarshalJSON accepts a list of encounter names (or one string of them separated by
+// commas, as written in a mail), or true for all of them.
 func (e *encounterList) UnmarshalJSON(b []byte) error {
 	var all bool
 	if err := json.Unmarshal(b, &all); err == nil {
@@ -55,7 +57,7 @@ func (e *encounterList) UnmarshalJSON(b []byte) error {
 		}
 		return nil
 	}
-	var list []string
+	var list wordList
 	if err := json.Unmarshal(b, &list); err != nil {
 		return fmt.Errorf("encounters: want true or a list of dragon, portals, bandits")
 	}
@@ -64,7 +66,31 @@ func (e *encounterList) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("encounters: unknown %q (dragon, portals, bandits)", x)
 		}
 	}
-	*e = list
+	*e = encounterList(list)
+	return nil
+}
+
+// wordList is a list of strings, given as a JSON list or as one string of words
+// separated by commas ("1a,2b,3a"), the form an option takes in a mail.
+type wordList []string
+
+// UnmarshalJSON accepts a list of strings or one string separated by commas.
+func (w *wordList) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		*w = nil
+		for _, x := range strings.Split(s, ",") {
+			if x = strings.TrimSpace(x); x != "" {
+				*w = append(*w, x)
+			}
+		}
+		return nil
+	}
+	var list []string
+	if err := json.Unmarshal(b, &list); err != nil {
+		return errors.New("want a list of words")
+	}
+	*w = list
 	return nil
 }
 

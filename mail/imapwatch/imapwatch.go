@@ -19,10 +19,12 @@
 // The Handler must persist the raw message before it returns nil. Only then
 // does the Watcher dispose of the message (move it to MoveTo.Processed or
 // MoveTo.Rejected, or flag it \Seen when that folder name is empty, or leave
-// it for Keep) and advance the cursor to its UID, in that order. When the
-// Handler returns an error, nothing happens to the message, the cursor stays,
-// and the same message is offered again after the backoff; later messages
-// wait behind it. A Handler should therefore return an error only for
+// it for Keep) and advance the cursor to its UID, in that order. Both are
+// done once per fetched chunk (one MOVE per folder, one cursor write), so a
+// burst of mail costs a few round trips, not a few per message. When the
+// Handler returns an error, the messages handled before it are disposed of
+// and the cursor advanced past them; nothing happens to the failed message,
+// and it is offered again after the backoff; later messages wait behind it. A Handler should therefore return an error only for
 // transient trouble (its database is down), and a disposition — typically
 // Rejected — for mail it cannot use.
 //
@@ -145,6 +147,28 @@ type Fetched struct {
 // before it returns a nil error. A non-nil error means "try again later".
 type Handler func(ctx context.Context, m Fetched) (Disposition, error)
 
+// BatchHandler receives the new messages of one fetch, in UID order, so that
+// it can store them together. It returns the dispositions of the first
+// len(disps) messages, which it must have stored durably; the Watcher
+// disposes of those and moves the cursor past them. A non-nil error means
+// "try the others again later".
+type BatchHandler func(ctx context.Context, ms []Fetched) (disps []Disposition, err error)
+
+// oneByOne makes a BatchHandler of h: it stops at the first error.
+func oneByOne(h Handler) BatchHandler {
+	return func(ctx context.Context, ms []Fetched) ([]Disposition, error) {
+		disps := make([]Disposition, 0, len(ms))
+		for _, m := range ms {
+			d, err := h(ctx, m)
+			if err != nil {
+				return disps, err
+			}
+			disps = append(disps, d)
+		}
+		return disps, nil
+	}
+}
+
 // Cursors remembers, per mailbox, the UIDVALIDITY and the last UID handled.
 // The store implements it. Cursor returns zeros for a mailbox it has never
 // seen.
@@ -205,18 +229,29 @@ type Options struct {
 	DebugWriter io.Writer
 }
 
-// Watcher watches one mailbox. Create it with New and start it with Run; Run
-// must not be called twice at the same time. The Handler is called from
-// Run's goroutine, one message at a time.
+// Watcher watches one mailbox. Create it with New or NewBatch and start it
+// with Run; Run must not be called twice at the same time. The handler is
+// called from Run's goroutine, one message (or one batch) at a time.
 type Watcher struct {
 	opts    Options
-	handler Handler
+	handler BatchHandler
 	cursors Cursors
 	log     *slog.Logger
 }
 
-// New returns a Watcher. It performs no I/O; the options are checked by Run.
+// New returns a Watcher that hands over one message at a time. It performs no
+// I/O; the options are checked by Run.
 func New(opts Options, handler Handler, cursors Cursors) *Watcher {
+	var bh BatchHandler
+	if handler != nil {
+		bh = oneByOne(handler)
+	}
+	return NewBatch(opts, bh, cursors)
+}
+
+// NewBatch returns a Watcher that hands over the messages of each fetch
+// together (at most Options.BatchSize, and at most 16 MiB of them).
+func NewBatch(opts Options, handler BatchHandler, cursors Cursors) *Watcher {
 	if opts.Security == "" {
 		opts.Security = SecurityTLS
 	}
@@ -641,18 +676,17 @@ func (w *Watcher) processChunk(ctx context.Context, c *imapclient.Client, cur *c
 		}
 	}
 
+	// Hand the messages over in order; dispose of the handled ones and advance
+	// the cursor once for the chunk (one MOVE per folder, one cursor write),
+	// also when the handler fails part way.
+	var present []Fetched
 	for _, u := range chunk {
 		m, ok := metas[u]
 		body, hasBody := raw[u]
 		if !ok || !hasBody {
-			// Expunged meanwhile (by another client): nothing to hand over.
-			w.log.Info("message vanished before it was fetched", "uid", u)
-			if err := w.advance(ctx, cur, u); err != nil {
-				return err
-			}
 			continue
 		}
-		f := Fetched{
+		present = append(present, Fetched{
 			Mailbox:      w.opts.Mailbox,
 			UIDValidity:  cur.validity,
 			UID:          uint32(u),
@@ -660,19 +694,74 @@ func (w *Watcher) processChunk(ctx context.Context, c *imapclient.Client, cur *c
 			InternalDate: m.date,
 			Size:         m.size,
 			Truncated:    m.size > w.opts.MaxSize,
+		})
+	}
+	var disps []Disposition
+	var herr error
+	if len(present) > 0 {
+		disps, herr = w.handler(ctx, present)
+		disps = disps[:min(len(disps), len(present))]
+	}
+	var done handled
+	next := 0 // index in present of the next message handed over
+	for _, u := range chunk {
+		if next < len(present) && present[next].UID == uint32(u) {
+			if next >= len(disps) {
+				break // not handled: it and the ones after it wait
+			}
+			d := disps[next]
+			if d < Keep || d > Rejected {
+				w.log.Warn("unknown disposition; keeping the message", "uid", u, "disposition", d)
+				d = Keep
+			}
+			w.log.Debug("handled", "uid", u, "size", present[next].Size, "disposition", d)
+			done.add(u, d)
+			next++
+			continue
 		}
-		disp, err := w.handler(ctx, f)
-		if err != nil {
-			return &handlerError{uint32(u), err}
+		// Expunged meanwhile (by another client): nothing to hand over.
+		w.log.Info("message vanished before it was fetched", "uid", u)
+		done.add(u, Keep)
+	}
+	if err := w.settle(ctx, c, cur, &done); err != nil {
+		return err
+	}
+	if next < len(present) {
+		if herr == nil {
+			herr = errors.New("handler returned fewer dispositions than messages")
 		}
-		if err := w.dispose(c, u, disp); err != nil {
-			return err
-		}
-		w.log.Debug("handled", "uid", u, "size", m.size, "disposition", disp)
-		if err := w.advance(ctx, cur, u); err != nil {
+		return &handlerError{present[next].UID, herr}
+	}
+	return nil
+}
+
+// handled collects the messages of a chunk the Handler has accepted, by
+// disposition, until they are disposed of.
+type handled struct {
+	sets [Rejected + 1]imap.UIDSet
+	last imap.UID
+}
+
+func (h *handled) add(u imap.UID, d Disposition) {
+	h.sets[d].AddNum(u)
+	h.last = u
+}
+
+// settle disposes of the handled messages, then advances the cursor past the
+// last of them: a crash in between offers them again, never skips one.
+func (w *Watcher) settle(ctx context.Context, c *imapclient.Client, cur *cursor, h *handled) error {
+	if h.last == 0 {
+		return nil
+	}
+	for _, d := range []Disposition{Processed, Rejected} {
+		if err := w.dispose(c, h.sets[d], d); err != nil {
 			return err
 		}
 	}
+	if err := w.advance(ctx, cur, h.last); err != nil {
+		return err
+	}
+	*h = handled{}
 	return nil
 }
 
@@ -684,43 +773,42 @@ func (w *Watcher) advance(ctx context.Context, cur *cursor, u imap.UID) error {
 	return nil
 }
 
-// dispose moves or flags a handled message.
-func (w *Watcher) dispose(c *imapclient.Client, u imap.UID, d Disposition) error {
+// dispose moves or flags the handled messages in set.
+func (w *Watcher) dispose(c *imapclient.Client, set imap.UIDSet, d Disposition) error {
+	if len(set) == 0 {
+		return nil
+	}
 	var folder string
 	switch d {
-	case Keep:
-		return nil
 	case Processed:
 		folder = w.opts.MoveTo.Processed
 	case Rejected:
 		folder = w.opts.MoveTo.Rejected
 	default:
-		w.log.Warn("unknown disposition; keeping the message", "uid", u, "disposition", d)
 		return nil
 	}
-	set := imap.UIDSetNum(u)
 	if folder == "" {
 		err := c.Store(set, &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen}}, nil).Close()
 		if err != nil {
-			return fmt.Errorf("flag uid %d seen: %w", u, err)
+			return fmt.Errorf("flag uids %v seen: %w", set, err)
 		}
 		return nil
 	}
 	caps := c.Caps()
 	if caps.Has(imap.CapMove) {
 		if _, err := c.Move(set, folder).Wait(); err != nil {
-			return fmt.Errorf("move uid %d to %s: %w", u, folder, err)
+			return fmt.Errorf("move uids %v to %s: %w", set, folder, err)
 		}
 		return nil
 	}
 	// No MOVE: each step waits for the previous one, so a failed COPY never
 	// leads to a deletion. (imapclient's own fallback pipelines them.)
 	if _, err := c.Copy(set, folder).Wait(); err != nil {
-		return fmt.Errorf("copy uid %d to %s: %w", u, folder, err)
+		return fmt.Errorf("copy uids %v to %s: %w", set, folder, err)
 	}
 	err := c.Store(set, &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagDeleted}}, nil).Close()
 	if err != nil {
-		return fmt.Errorf("flag uid %d deleted: %w", u, err)
+		return fmt.Errorf("flag uids %v deleted: %w", set, err)
 	}
 	if caps.Has(imap.CapUIDPlus) {
 		err = c.UIDExpunge(set).Close()
@@ -728,7 +816,7 @@ func (w *Watcher) dispose(c *imapclient.Client, u imap.UID, d Disposition) error
 		err = c.Expunge().Close()
 	}
 	if err != nil {
-		return fmt.Errorf("expunge uid %d: %w", u, err)
+		return fmt.Errorf("expunge uids %v: %w", set, err)
 	}
 	return nil
 }

@@ -342,6 +342,7 @@ type memCursors struct {
 	mu      sync.Mutex
 	m       map[string][2]uint32
 	changed chan struct{}
+	writes  int // SetCursor calls
 }
 
 func newMemCursors() *memCursors {
@@ -359,6 +360,7 @@ func (c *memCursors) SetCursor(ctx context.Context, mailbox string, validity, la
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.m[mailbox] = [2]uint32{validity, last}
+	c.writes++
 	close(c.changed)
 	c.changed = make(chan struct{})
 	return nil
@@ -800,6 +802,133 @@ func TestWatcher_moveTo(t *testing.T) {
 				t.Errorf("UID MOVE used = %v with caps %v", usesMove, tt.caps)
 			}
 		})
+	}
+}
+
+// TestWatcher_batchedDisposal: the messages of one fetch are disposed of
+// with one MOVE per folder and one cursor write; when the handler fails part
+// way, the messages before the failure are disposed of and the cursor stops
+// just before it, so only the failed message and those after it are offered
+// again.
+func TestWatcher_batchedDisposal(t *testing.T) {
+	ts := startServer(t, serverConfig{})
+	var validity uint32
+	for _, s := range []string{"p", "r", "p", "fail", "r", "p"} {
+		validity, _ = ts.deliver(t, "INBOX", rawMessage(s))
+	}
+	cur := newMemCursors()
+	cur.SetCursor(context.Background(), "INBOX", validity, 0)
+	cur.writes = 0
+	rec := newRecorder()
+	var mu sync.Mutex
+	failed := false
+	failing := make(chan struct{})
+	release := make(chan struct{})
+	rec.decide = func(m Fetched) (Disposition, error) {
+		if subjectOf(m) != "fail" {
+			return dispositionBySubject(m)
+		}
+		mu.Lock()
+		first := !failed
+		failed = true
+		mu.Unlock()
+		if first {
+			return Keep, errors.New("database is locked")
+		}
+		close(failing) // the retry: check the state left by the failure
+		<-release
+		return Processed, nil
+	}
+	opts := baseOptions(ts)
+	opts.MoveTo = MoveTo{Processed: "Processed", Rejected: "Rejected"}
+	start(t, opts, rec.handle, cur)
+
+	select {
+	case <-failing:
+	case <-time.After(testTimeout):
+		t.Fatal("failed message not offered again")
+	}
+	if v, last, _ := cur.Cursor(context.Background(), "INBOX"); v != validity || last != 3 {
+		t.Errorf("cursor after the failure = %d/%d, want %d/3", v, last, validity)
+	}
+	for mbox, want := range map[string][]string{
+		"INBOX": {"fail", "r", "p"}, "Processed": {"p", "p"}, "Rejected": {"r"},
+	} {
+		if got := subjects(ts.contents(t, mbox)); !slices.Equal(got, want) {
+			t.Errorf("after the failure %s = %q, want %q", mbox, got, want)
+		}
+	}
+	close(release)
+	cur.waitFor(t, validity, 6)
+	for mbox, want := range map[string][]string{
+		"INBOX": nil, "Processed": {"p", "p", "fail", "p"}, "Rejected": {"r", "r"},
+	} {
+		if got := subjects(ts.contents(t, mbox)); !slices.Equal(got, want) {
+			t.Errorf("%s = %q, want %q", mbox, got, want)
+		}
+	}
+	// Two chunks (before and after the failure): two MOVEs per folder at most,
+	// one cursor write each.
+	if n := strings.Count(ts.proxy.clientSent(), "UID MOVE"); n != 4 {
+		t.Errorf("%d UID MOVE commands for 6 messages in 2 chunks, want 4", n)
+	}
+	cur.mu.Lock()
+	writes := cur.writes
+	cur.mu.Unlock()
+	if writes != 2 {
+		t.Errorf("%d cursor writes for 2 chunks, want 2", writes)
+	}
+}
+
+// TestWatcher_batchHandler: a BatchHandler gets the messages of a fetch in
+// one call; when it handles only some of them and fails, those are disposed
+// of, and the others are offered again in a later call.
+func TestWatcher_batchHandler(t *testing.T) {
+	ts := startServer(t, serverConfig{})
+	var validity uint32
+	for _, s := range []string{"p", "r", "p", "p"} {
+		validity, _ = ts.deliver(t, "INBOX", rawMessage(s))
+	}
+	cur := newMemCursors()
+	cur.SetCursor(context.Background(), "INBOX", validity, 0)
+	var mu sync.Mutex
+	var calls [][]uint32
+	h := func(ctx context.Context, ms []Fetched) ([]Disposition, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		var uids []uint32
+		var disps []Disposition
+		for _, m := range ms {
+			uids = append(uids, m.UID)
+			d, _ := dispositionBySubject(m)
+			disps = append(disps, d)
+		}
+		calls = append(calls, uids)
+		if len(calls) == 1 {
+			return disps[:2], errors.New("database is locked") // stored two, then failed
+		}
+		return disps, nil
+	}
+	opts := baseOptions(ts)
+	opts.MoveTo = MoveTo{Processed: "Processed", Rejected: "Rejected"}
+	opts.RetryMin = time.Millisecond
+	w := NewBatch(opts, h, cur)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- w.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	cur.waitFor(t, validity, 4)
+
+	mu.Lock()
+	got := fmt.Sprint(calls)
+	mu.Unlock()
+	if want := "[[1 2 3 4] [3 4]]"; got != want {
+		t.Errorf("handler calls %s, want %s", got, want)
+	}
+	for mbox, want := range map[string][]string{"INBOX": nil, "Processed": {"p", "p", "p"}, "Rejected": {"r"}} {
+		if got := subjects(ts.contents(t, mbox)); !slices.Equal(got, want) {
+			t.Errorf("%s = %q, want %q", mbox, got, want)
+		}
 	}
 }
 

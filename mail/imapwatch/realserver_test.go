@@ -220,7 +220,7 @@ func (q *queue) finish(outcome string) error {
 	return nil
 }
 
-func (q *queue) MarkSent(context.Context, int64, time.Time) error { return q.finish("sent") }
+func (q *queue) MarkSent(context.Context, []smtpsend.Sent) error { return q.finish("sent") }
 func (q *queue) MarkRetry(_ context.Context, _ int64, _ time.Time, e string) error {
 	return q.finish("retry: " + e)
 }

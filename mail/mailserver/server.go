@@ -67,6 +67,12 @@ type Options struct {
 	// DebugWriter, if set, receives a trace of both protocols, passwords
 	// included.
 	DebugWriter io.Writer
+	// WriteTx, if set, runs every write transaction of the server (f, then
+	// commit; rollback when f fails). Give it the Store's WriteTx when the
+	// server shares the Store's database, so that the two take turns inside
+	// the process instead of meeting SQLite's sleeping busy handler. nil: a
+	// plain transaction on the database.
+	WriteTx func(ctx context.Context, f func(*sql.Tx) error) error
 }
 
 func (o *Options) withDefaults() Options {
@@ -128,7 +134,7 @@ func New(db *sql.DB, opts *Options) (*Server, error) {
 		return nil, errors.New("mailserver: nil database")
 	}
 	o := opts.withDefaults()
-	st := &store{db: db}
+	st := &store{db: db, writeTx: o.WriteTx}
 	ctx, cancel := context.WithCancel(context.Background())
 	migrateCtx, cancelMigrate := context.WithTimeout(ctx, 30*time.Second)
 	defer cancelMigrate()

@@ -2,6 +2,7 @@ package mailserver
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"slices"
@@ -690,5 +691,53 @@ func TestAccountAddress(t *testing.T) {
 		if (err == nil) != tt.ok || got != tt.want {
 			t.Errorf("accountAddress(%q) = %q, %v; want %q, ok %v", tt.in, got, err, tt.want, tt.ok)
 		}
+	}
+}
+
+// TestServer_WriteTx: with Options.WriteTx every write of the server (account
+// creation, delivery) runs through it, and a failing WriteTx fails the write.
+func TestServer_WriteTx(t *testing.T) {
+	db := openTestDB(t, t.TempDir()+"/t.db")
+	var mu sync.Mutex
+	calls := 0
+	var fail error
+	writeTx := func(ctx context.Context, f func(*sql.Tx) error) error {
+		mu.Lock()
+		calls++
+		err := fail
+		mu.Unlock()
+		if err != nil {
+			return err
+		}
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		if err := f(tx); err != nil {
+			tx.Rollback()
+			return err
+		}
+		return tx.Commit()
+	}
+	srv, err := New(db, &Options{WriteTx: writeTx})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if err := srv.Deliver(context.Background(), "x@y.org", []byte("Subject: s\r\n\r\nbody\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	if calls == 0 {
+		t.Error("Deliver did not write through WriteTx")
+	}
+	fail = errors.New("store closed")
+	mu.Unlock()
+	if err := srv.Deliver(context.Background(), "x@y.org", []byte("Subject: t\r\n\r\nbody\r\n")); err == nil {
+		t.Error("Deliver succeeded although WriteTx failed")
+	}
+	var n int
+	if err := db.QueryRow(`SELECT count(*) FROM mbox_messages`).Scan(&n); err != nil || n != 1 {
+		t.Errorf("%d messages stored (%v), want 1", n, err)
 	}
 }

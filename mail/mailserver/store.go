@@ -56,7 +56,8 @@ const dateLayout = time.RFC3339
 // own besides the handle; the in-memory index in backend.go is loaded from it
 // and written through to it.
 type store struct {
-	db *sql.DB
+	db      *sql.DB
+	writeTx func(ctx context.Context, f func(*sql.Tx) error) error // nil: plain transactions
 }
 
 func (st *store) migrate(ctx context.Context) error {
@@ -66,8 +67,12 @@ func (st *store) migrate(ctx context.Context) error {
 	return nil
 }
 
-// inTx runs f in a transaction and commits it, or rolls it back when f fails.
+// inTx runs f in a write transaction and commits it, or rolls it back when f
+// fails.
 func (st *store) inTx(ctx context.Context, f func(tx *sql.Tx) error) error {
+	if st.writeTx != nil {
+		return st.writeTx(ctx, f)
+	}
 	tx, err := st.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)

@@ -4,7 +4,8 @@
 // over one SMTP connection per batch (RSET between mails), and records the
 // outcome of each one:
 //
-//   - accepted by the server: Queue.MarkSent;
+//   - accepted by the server: Queue.MarkSent, once per batch for all the mails
+//     of the batch the server accepted (one store write, not one per mail);
 //   - refused permanently (a 5xx reply to MAIL, RCPT or DATA): Queue.MarkFailed
 //     at once, with the server's reply as the error text — except "530" and
 //     "5.7.0" (authentication required), which are retried;
@@ -14,7 +15,8 @@
 //     Queue.MarkFailed once MaxAttempts attempts have failed.
 //
 // Delivery is at least once: if the server accepts a mail and MarkSent then
-// fails (or the process dies in between), the mail is sent again later.
+// fails (or the process dies before the batch is recorded), the mail is sent
+// again later.
 //
 // A mail with several recipients is one SMTP transaction: if any recipient is
 // refused, the whole mail is refused (permanently if the refusal is 5xx).
@@ -68,12 +70,19 @@ type Outgoing struct {
 	Attempts int
 }
 
+// Sent is a mail the server accepted, and when.
+type Sent struct {
+	ID int64
+	At time.Time
+}
+
 // Queue is the outbox as the Sender sees it. The store implements it.
 type Queue interface {
 	// Due returns up to limit mails whose next attempt is at or before now.
 	Due(ctx context.Context, now time.Time, limit int) ([]Outgoing, error)
-	// MarkSent records that the mail was accepted by the server at at.
-	MarkSent(ctx context.Context, id int64, at time.Time) error
+	// MarkSent records that the mails were accepted by the server, all of
+	// them or (on error) none.
+	MarkSent(ctx context.Context, sent []Sent) error
 	// MarkRetry records one more failed attempt and schedules the next one
 	// at next. The following Due must report Attempts one higher.
 	MarkRetry(ctx context.Context, id int64, next time.Time, errText string) error
@@ -279,12 +288,24 @@ func (s *Sender) drain(ctx context.Context) error {
 }
 
 // sendBatch delivers batch over one connection and records every outcome.
-// It stops at the first queue error.
-func (s *Sender) sendBatch(ctx context.Context, batch []Outgoing) error {
+// It stops at the first queue error. The accepted mails are recorded together
+// when the batch ends, however it ends.
+func (s *Sender) sendBatch(ctx context.Context, batch []Outgoing) (err error) {
 	var c *conn
+	var sent []Sent
 	defer func() {
 		if c != nil {
 			c.quit()
+		}
+		if len(sent) == 0 {
+			return
+		}
+		// Record what the server accepted even when ctx was cancelled mid-batch:
+		// otherwise those mails would be sent twice.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.Timeout)
+		defer cancel()
+		if merr := s.queue.MarkSent(rctx, sent); merr != nil && err == nil {
+			err = fmt.Errorf("mark %d mails sent: %w", len(sent), merr)
 		}
 	}()
 	for _, m := range batch {
@@ -324,9 +345,7 @@ func (s *Sender) sendBatch(ctx context.Context, batch []Outgoing) error {
 		switch {
 		case err == nil:
 			delete(s.retries, m.ID)
-			if err := s.queue.MarkSent(ctx, m.ID, s.opts.Clock()); err != nil {
-				return fmt.Errorf("mark %d sent: %w", m.ID, err)
-			}
+			sent = append(sent, Sent{ID: m.ID, At: s.opts.Clock()})
 			s.log.Info("sent", "id", m.ID, "to", m.To, "attempt", m.Attempts+1)
 		case errors.As(err, &smtpErr) && permanent(smtpErr):
 			delete(s.retries, m.ID)

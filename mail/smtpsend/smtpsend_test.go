@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -45,6 +46,9 @@ type backend struct {
 	rcptErr    error
 	rcptErrFor string
 	dataErr    error
+	// onData, when set, is called with the delivery's number (1, 2, …) before
+	// the DATA reply.
+	onData func(n int)
 }
 
 func (b *backend) NewSession(c *smtp.Conn) (smtp.Session, error) {
@@ -116,6 +120,12 @@ func (s *session) Data(r io.Reader) error {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return err
+	}
+	s.b.mu.Lock()
+	hook, n := s.b.onData, len(s.b.deliveries)+1
+	s.b.mu.Unlock()
+	if hook != nil {
+		hook(n)
 	}
 	s.b.mu.Lock()
 	defer s.b.mu.Unlock()
@@ -246,6 +256,8 @@ type memQueue struct {
 	items  map[int64]*item
 	wake   chan struct{}
 	events chan event
+	// marks are the IDs of each MarkSent call.
+	marks [][]int64
 }
 
 func newMemQueue() *memQueue {
@@ -305,8 +317,23 @@ func (q *memQueue) record(e event, f func(it *item)) error {
 	return nil
 }
 
-func (q *memQueue) MarkSent(ctx context.Context, id int64, at time.Time) error {
-	return q.record(event{"sent", id, at, ""}, func(it *item) { it.state = "sent" })
+func (q *memQueue) MarkSent(ctx context.Context, sent []Sent) error {
+	if err := ctx.Err(); err != nil {
+		return err // as the store would
+	}
+	var ids []int64
+	for _, m := range sent {
+		ids = append(ids, m.ID)
+	}
+	q.mu.Lock()
+	q.marks = append(q.marks, ids)
+	q.mu.Unlock()
+	for _, m := range sent {
+		if err := q.record(event{"sent", m.ID, m.At, ""}, func(it *item) { it.state = "sent" }); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (q *memQueue) MarkRetry(ctx context.Context, id int64, next time.Time, errText string) error {
@@ -433,6 +460,53 @@ func TestSender_delivers(t *testing.T) {
 	if resets == 0 {
 		t.Errorf("no RSET between mails")
 	}
+}
+
+// TestSender_marksBatchOnce: the mails a batch delivered are recorded in one
+// MarkSent call, also when the Sender is stopped part way through the batch:
+// mail 1 was accepted and must not be sent again; mail 2, stopped while the
+// server answered its DATA, usually has an unknown outcome and stays due (or,
+// if the reply won the race with the stop, is recorded); mail 3 stays due.
+func TestSender_marksBatchOnce(t *testing.T) {
+	t.Run("whole batch", func(t *testing.T) {
+		ts := startServer(t, modePlain, nil)
+		q := newMemQueue()
+		q.add(t0, msg(1, "a@example.org"), msg(2, "b@example.org"), msg(3, "c@example.org"))
+		run(t, New(plainOpts(ts, &fakeClock{now: t0}, t), q))
+		for range 3 {
+			q.wait(t)
+		}
+		q.mu.Lock()
+		defer q.mu.Unlock()
+		if !reflect.DeepEqual(q.marks, [][]int64{{1, 2, 3}}) {
+			t.Errorf("MarkSent calls %v, want one with [1 2 3]", q.marks)
+		}
+	})
+	t.Run("stopped mid-batch", func(t *testing.T) {
+		ts := startServer(t, modePlain, nil)
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		ts.be.set(func(b *backend) {
+			b.onData = func(n int) {
+				if n == 2 {
+					cancel() // stop while the server accepts mail 2
+				}
+			}
+		})
+		q := newMemQueue()
+		q.add(t0, msg(1, "a@example.org"), msg(2, "b@example.org"), msg(3, "c@example.org"))
+		if err := New(plainOpts(ts, &fakeClock{now: t0}, t), q).Run(ctx); err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+		q.mu.Lock()
+		defer q.mu.Unlock()
+		if !reflect.DeepEqual(q.marks, [][]int64{{1}}) && !reflect.DeepEqual(q.marks, [][]int64{{1, 2}}) {
+			t.Errorf("MarkSent calls %v, want one with [1] (or [1 2])", q.marks)
+		}
+		if st := q.items[3].state; st != "queued" {
+			t.Errorf("mail 3 is %s, want still queued", st)
+		}
+	})
 }
 
 func TestSender_permanentFailure(t *testing.T) {

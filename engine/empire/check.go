@@ -1,0 +1,90 @@
+package empire
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/turnmail/turnmail/engine"
+)
+
+var _ engine.OptionChecker = Game{}
+
+// PlayerRange implements engine.OptionChecker: the game is for 2 to 4 players.
+func (Game) PlayerRange() (min, max int) { return 2, 4 }
+
+// optionHelp says what each option accepts, in the option=value form of a mail.
+var optionHelp = map[string]string{
+	"layout":       "layout=t or layout=ring",
+	"faces":        "faces=FACE,FACE,… (board faces 1a … 4b, the centre first)",
+	"long":         "long=true or long=false",
+	"exploration":  "exploration=true or exploration=false",
+	"swamp":        "swamp=true or swamp=false",
+	"fortresses":   "fortresses=true or fortresses=false",
+	"encounters":   "encounters=true or a list such as encounters=dragon,portals,bandits",
+	"leaders":      "leaders=true or leaders=false",
+	"die_tiebreak": "die_tiebreak=true or die_tiebreak=false",
+	"boards":       "boards= with an inline board set, in an archive (turnmail import)",
+	"disputed":     "disputed= with an object of card readings, in an archive (turnmail import)",
+}
+
+// CheckOptions implements engine.OptionChecker: every option must be known and its
+// value of the right kind; the errors name the option and what it accepts.
+func (Game) CheckOptions(opts map[string]json.RawMessage) error {
+	for _, k := range sortedKeys(opts) {
+		help, ok := optionHelp[k]
+		if !ok {
+			return fmt.Errorf("empire has no option %q (its options: %s)", k, strings.Join(sortedKeys(optionHelp), ", "))
+		}
+		if _, err := parseOptions(map[string]json.RawMessage{k: opts[k]}); err != nil {
+			return fmt.Errorf("%s=%s: use %s", k, shown(opts[k]), help)
+		}
+		if err := checkValue(k, opts); err != nil {
+			return err
+		}
+	}
+	_, err := parseOptions(opts)
+	return err
+}
+
+// checkValue checks what decoding alone does not: the layout's name and, on the
+// printed boards, the faces' ids.
+func checkValue(k string, opts map[string]json.RawMessage) error {
+	switch k {
+	case "layout":
+		var v string
+		_ = json.Unmarshal(opts[k], &v) // a string: parseOptions accepted it
+		if l := strings.ToLower(v); l != layoutT && l != layoutRing {
+			return fmt.Errorf("layout=%s: use %s", v, optionHelp[k])
+		}
+	case "faces":
+		if _, inline := opts["boards"]; inline {
+			return nil // checked when the game is set up
+		}
+		d, err := embedded()
+		if err != nil {
+			return err
+		}
+		var faces wordList
+		_ = json.Unmarshal(opts[k], &faces) // parseOptions accepted it
+		for _, id := range faces {
+			if _, ok := d.boards.find(id); !ok {
+				var known []string
+				for _, f := range d.boards.Faces {
+					known = append(known, f.ID)
+				}
+				return fmt.Errorf("faces=%s: unknown face %q (faces: %s)", shown(opts[k]), id, strings.Join(known, ", "))
+			}
+		}
+	}
+	return nil
+}
+
+// shown is an option's value as the player wrote it: a string without its quotes.
+func shown(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return string(raw)
+}

@@ -1,0 +1,243 @@
+package service_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/engine/games"
+	"github.com/turnmail/turnmail/internal/testgame"
+	"github.com/turnmail/turnmail/mail/parse"
+	"github.com/turnmail/turnmail/service"
+	"github.com/turnmail/turnmail/store"
+)
+
+const svcAddr = "turnmail@" + domain
+
+// lobbyGame opens a tally game by mail from host and returns its id.
+func (f *fixture) lobbyGame(host, options string) string {
+	f.t.Helper()
+	before := f.gameIDs()
+	if res := f.receive(f.mail(host, svcAddr, "new tally "+options+"\n")); res.Status != service.StatusApplied {
+		f.t.Fatalf("new tally %s: %+v", options, res)
+	}
+	for id := range f.gameIDs() {
+		if !before[id] {
+			return id
+		}
+	}
+	f.t.Fatal("no game was opened")
+	return ""
+}
+
+// gameIDs is the set of stored games.
+func (f *fixture) gameIDs() map[string]bool {
+	f.t.Helper()
+	gs, err := f.st.Games(context.Background())
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	out := map[string]bool{}
+	for _, g := range gs {
+		out[g.ID] = true
+	}
+	return out
+}
+
+// seats lists a game's player names in seat order.
+func (f *fixture) seats(id string) []string {
+	f.t.Helper()
+	_, players, err := f.st.Game(context.Background(), id)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	var out []string
+	for _, p := range players {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+// mailsTo returns the queued mails to addr.
+func (f *fixture) mailsTo(addr string) []*parse.Message {
+	f.t.Helper()
+	var out []*parse.Message
+	for _, m := range f.queued() {
+		if len(m.To) > 0 && strings.EqualFold(m.To[0].Address, addr) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// TestLobby_mailIsOneTransaction: when the second command of a lobby mail fails in
+// the database, the first one's effect is not kept either and the mail is not
+// stored (the watcher offers it again); receiving it again applies both, once,
+// with one answer.
+func TestLobby_mailIsOneTransaction(t *testing.T) {
+	f := newFixture(t, 100)
+	ctx := context.Background()
+	ann, ben, cy := "ann@"+domain, "ben@"+domain, "cy@"+domain
+	g1, g2 := f.lobbyGame(ann, ""), f.lobbyGame(ben, "")
+	trigger := `CREATE TRIGGER inject_failure BEFORE INSERT ON players WHEN NEW.game_id = '` + g2 + `'
+	BEGIN SELECT RAISE(ABORT, 'injected failure'); END`
+	if _, err := f.st.DB().Exec(trigger); err != nil {
+		t.Fatal(err)
+	}
+	raw := f.mail(cy, svcAddr, "join "+g1+"\njoin "+g2+"\n")
+	stored := func() int {
+		var n int
+		if err := f.st.DB().QueryRow(`SELECT count(*) FROM inbox WHERE raw = ?`, raw).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if _, err := f.svc.Receive(ctx, store.InboxMsg{Mailbox: "INBOX", Raw: raw}); err == nil {
+		t.Fatal("the failing mail was processed without error")
+	}
+	if got := f.seats(g1); len(got) != 1 {
+		t.Errorf("the first join was kept: %v", got)
+	}
+	if n := stored(); n != 0 {
+		t.Errorf("the failed mail was stored %d times, want not at all", n)
+	}
+	if m := f.mailsTo(cy); len(m) != 0 {
+		t.Errorf("%d mails to cy, want none", len(m))
+	}
+	if m := f.mailsTo(ann); len(m) != 1 { // the answer to new; no "cy joined"
+		t.Errorf("%d mails to the host of %s, want 1", len(m), g1)
+	}
+
+	if _, err := f.st.DB().Exec(`DROP TRIGGER inject_failure`); err != nil {
+		t.Fatal(err)
+	}
+	if res := f.receive(raw); res.Duplicate || res.Status != service.StatusApplied {
+		t.Fatalf("the mail offered again: %+v", res)
+	}
+	if res := f.receive(raw); !res.Duplicate || res.Status != service.StatusApplied {
+		t.Fatalf("the mail received a third time: %+v", res)
+	}
+	if n := stored(); n != 1 {
+		t.Errorf("the mail was stored %d times, want once", n)
+	}
+	for _, g := range []string{g1, g2} {
+		if got := f.seats(g); len(got) != 2 || got[1] != "cy" {
+			t.Errorf("game %s seats %v, want the host and cy", g, got)
+		}
+	}
+	if m := f.mailsTo(cy); len(m) != 1 || strings.Count(m[0].Body, "You play in game") != 2 {
+		t.Fatalf("cy got %d mails, want one answering both joins", len(m))
+	}
+}
+
+// TestLobby_laterCommandsSeeEarlier: the commands of one mail see each other's effects
+// before anything is committed.
+func TestLobby_laterCommandsSeeEarlier(t *testing.T) {
+	f := newFixture(t, 100)
+	ann, cy := "ann@"+domain, "cy@"+domain
+	g := f.lobbyGame(ann, "")
+	f.receive(f.mail(cy, svcAddr, "join "+g+"\nleave "+g+"\njoin "+g+" cyrus\ngames\n"))
+	if got := f.seats(g); len(got) != 2 || got[1] != "cyrus" {
+		t.Fatalf("seats %v, want ann and cyrus", got)
+	}
+	m := f.mailsTo(cy)
+	if len(m) != 1 {
+		t.Fatalf("%d answers, want 1", len(m))
+	}
+	for _, want := range []string{"as cy.", "You left game " + g, "as cyrus.", "players: ann, cyrus"} {
+		if !strings.Contains(m[0].Body, want) {
+			t.Errorf("answer lacks %q:\n%s", want, m[0].Body)
+		}
+	}
+	f.receive(f.mail(ann, svcAddr, "new tally\ngames\n"))
+	m = f.mailsTo(ann)
+	if last := m[len(m)-1].Body; strings.Count(last, "tally  open") != 2 {
+		t.Errorf("the game list does not show the game opened by the same mail:\n%s", last)
+	}
+}
+
+// TestLobbyNew_optionsChecked: new refuses unknown options, bad values and a number
+// of seats the game does not allow, saying which and what is accepted, and creates
+// nothing; good options open the game.
+func TestLobbyNew_optionsChecked(t *testing.T) {
+	reg := games.Registry()
+	reg["tally"] = testgame.Tally{}
+	tests := []struct {
+		line string
+		want []string // in the answer; an "error" answer unless wantOpen
+		open bool
+	}{
+		{"new smallworld map=atlantis", []string{"map=atlantis: unknown map; use map=smallworld-2p|", "Nothing was created"}, false},
+		{"new smallworld colour=red", []string{`smallworld has no option "colour"`, "map="}, false},
+		{"new smallworld players=6", []string{"players=6: smallworld is for 2 to 5 players"}, false},
+		{"new smallworld map=3", []string{"map=3: use map=smallworld-2p"}, false},
+		{"new empire layout=star", []string{"layout=star: use layout=t or layout=ring"}, false},
+		{"new empire long=yes", []string{"long=yes: use long=true or long=false"}, false},
+		{"new empire players=5", []string{"players=5: empire is for 2 to 4 players"}, false},
+		{"new empire faces=1a,1b", []string{"both faces of board 1"}, false},
+		{"new tally colour=red", []string{`tally: unknown option "colour"`}, false},
+		{"new smallworld map=smallworld-3p players=3", []string{"is open"}, true},
+		{"new empire encounters=dragon,portals layout=ring players=4", []string{"is open"}, true},
+		{"new tally target=20", []string{"is open"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.line, func(t *testing.T) {
+			f := newFixtureWith(t, reg)
+			before := len(f.gameIDs())
+			res := f.receive(f.mail("ann@"+domain, svcAddr, tt.line+"\n"))
+			if opened := len(f.gameIDs()) - before; opened != map[bool]int{true: 1, false: 0}[tt.open] {
+				t.Fatalf("%d games opened (%+v)", opened, res)
+			}
+			wantStatus := service.StatusRejected
+			if tt.open {
+				wantStatus = service.StatusApplied
+			}
+			if res.Status != wantStatus {
+				t.Errorf("status %s, want %s", res.Status, wantStatus)
+			}
+			m := f.mailsTo("ann@" + domain)
+			if len(m) != 1 {
+				t.Fatalf("%d answers", len(m))
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(m[0].Body, w) {
+					t.Errorf("answer lacks %q:\n%s", w, m[0].Body)
+				}
+			}
+		})
+	}
+}
+
+// TestLobbyJoin_engineMost: without players=, a game takes as many players as its
+// engine allows, and no more.
+func TestLobbyJoin_engineMost(t *testing.T) {
+	reg := games.Registry()
+	f := newFixtureWith(t, reg)
+	f.receive(f.mail("p0@"+domain, svcAddr, "new empire\n"))
+	var id string
+	for g := range f.gameIDs() {
+		if strings.HasPrefix(g, "em") {
+			id = g
+		}
+	}
+	for i := 1; i <= 4; i++ {
+		f.receive(f.mail("p"+string(rune('0'+i))+"@"+domain, svcAddr, "join "+id+"\n"))
+	}
+	if got := f.seats(id); len(got) != 4 {
+		t.Fatalf("seats %v, want 4 (empire is for 2 to 4)", got)
+	}
+	if m := f.mailsTo("p4@" + domain); len(m) != 1 || !strings.Contains(m[0].Body, "is full (4 players)") {
+		t.Fatalf("the fifth player was not told the game is full")
+	}
+}
+
+// newFixtureWith is newFixture with another game registry (the fixture's own game is
+// a tally game, so the registry must have tally).
+func newFixtureWith(t *testing.T, reg engine.Registry) *fixture {
+	t.Helper()
+	if _, ok := reg["tally"]; !ok {
+		reg["tally"] = testgame.Tally{}
+	}
+	return newFixtureRegistry(t, 100, reg)
+}

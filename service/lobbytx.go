@@ -1,0 +1,143 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/turnmail/turnmail/store"
+)
+
+// lobbyTx gathers what one mail to the service address does — games opened, seats
+// taken, events appended, mails queued — so that all of it, the answer and the
+// settling of the inbox row are committed in one transaction (store.CommitBatch): a
+// crash midway leaves the mail pending, and processing it again does it once.
+//
+// Each command of the mail sees what the commands before it did: the games it
+// touched are kept here as rows with those effects applied, and loaded from them.
+type lobbyTx struct {
+	s     *Service
+	batch store.Batch
+	games map[string]*gameRows
+}
+
+// gameRows are a game's rows as they will be once the transaction is committed.
+type gameRows struct {
+	game    store.Game
+	players []store.Player
+	events  []store.Event
+}
+
+func (s *Service) newLobbyTx() *lobbyTx {
+	return &lobbyTx{s: s, games: map[string]*gameRows{}}
+}
+
+// rows returns a game's rows: those of the transaction, or the stored ones. It
+// returns an error wrapping store.ErrNotFound for an unknown game.
+func (t *lobbyTx) rows(ctx context.Context, id string) (*gameRows, error) {
+	if r, ok := t.games[id]; ok {
+		return r, nil
+	}
+	g, players, err := t.s.store.Game(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("load game %s: %w", id, err)
+	}
+	events, err := t.s.store.Events(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("load game %s: %w", id, err)
+	}
+	r := &gameRows{game: g, players: players, events: events}
+	t.games[id] = r
+	return r, nil
+}
+
+// load returns a game as it is after the transaction's changes so far. The Loaded
+// is the caller's to change; the transaction's rows stay as they are.
+func (t *lobbyTx) load(ctx context.Context, id string) (*Loaded, error) {
+	r, err := t.rows(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return t.s.replay(r.game, slices.Clone(r.players), slices.Clone(r.events))
+}
+
+// seats returns a game's row and seats as they are in the transaction, without
+// reading its events when the transaction has not touched it.
+func (t *lobbyTx) seats(ctx context.Context, id string) (store.Game, []store.Player, error) {
+	if r, ok := t.games[id]; ok {
+		return r.game, r.players, nil
+	}
+	g, players, err := t.s.store.Game(ctx, id)
+	if err != nil {
+		return g, nil, fmt.Errorf("load game %s: %w", id, err)
+	}
+	return g, players, nil
+}
+
+// exists reports whether a game id is taken, in the store or by the transaction.
+func (t *lobbyTx) exists(ctx context.Context, id string) (bool, error) {
+	if _, ok := t.games[id]; ok {
+		return true, nil
+	}
+	_, err := t.rows(ctx, id)
+	if err == nil {
+		return true, nil
+	}
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	return false, err
+}
+
+// create adds a new game with its first seats.
+func (t *lobbyTx) create(g store.Game, players []store.Player) {
+	for i := range players {
+		players[i].GameID = g.ID
+	}
+	t.batch.Games = append(t.batch.Games, store.NewGame{Game: g, Players: players})
+	t.games[g.ID] = &gameRows{game: g, players: slices.Clone(players)}
+}
+
+// commit adds a change to a game loaded through the transaction (or, with no game
+// id, mail about no game) and applies it to the transaction's rows.
+func (t *lobbyTx) commit(c store.Commit) {
+	t.batch.Commits = append(t.batch.Commits, c)
+	if r, ok := t.games[c.GameID]; ok {
+		r.apply(c)
+	}
+}
+
+// apply changes the rows as committing c changes the stored game.
+func (r *gameRows) apply(c store.Commit) {
+	for _, seat := range c.RemoveSeats {
+		r.players = slices.DeleteFunc(r.players, func(p store.Player) bool { return p.Seat == seat })
+	}
+	for _, p := range c.Players {
+		p.GameID, p.Email = r.game.ID, strings.ToLower(strings.TrimSpace(p.Email))
+		if p.Role == "" {
+			p.Role = store.RolePlayer
+		}
+		i := slices.IndexFunc(r.players, func(q store.Player) bool { return q.Seat == p.Seat })
+		if i >= 0 {
+			r.players[i] = p
+		} else {
+			r.players = append(r.players, p)
+		}
+	}
+	slices.SortFunc(r.players, func(a, b store.Player) int { return a.Seat - b.Seat })
+	for i, e := range c.Events {
+		e.GameID, e.Seq = r.game.ID, c.ExpectSeq+1+i
+		r.events = append(r.events, e)
+	}
+	if c.GameStatus != "" {
+		r.game.Status = c.GameStatus
+	}
+	if len(c.Settings) > 0 {
+		r.game.Settings = c.Settings
+	}
+	if len(c.SetupOutcomes) > 0 {
+		r.game.SetupOutcomes = c.SetupOutcomes
+	}
+}

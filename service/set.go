@@ -1,0 +1,65 @@
+package service
+
+import (
+	"encoding/json"
+
+	"github.com/turnmail/turnmail/store"
+	"github.com/turnmail/turnmail/templates"
+)
+
+// adminSet is the administrative event that changes settings: "set key=value …"
+// (canonical values, see Settings.change). Loading a game applies these events to
+// the settings stored with it, so a change survives restarts and travels with the
+// game's archive.
+const adminSet = "set"
+
+// setSyntax is the answer to a set command without settings.
+const setSyntax = "Write set deadline=48h (or remind=6h, expiry=skip|pause|replace, vacation=DAYS; several at once)."
+
+// cmdSet changes the game's deadline settings (host only). In a running or paused
+// game the change is an admin event; before the start it is part of the setup and
+// changes the stored settings. Every player and the host are told.
+func (r *run) cmdSet(a actor, args []string) string {
+	if !r.isHost(a) {
+		return r.notHost("change the game's settings")
+	}
+	if r.status == store.GameFinished {
+		return "The game is over."
+	}
+	if len(args) == 0 {
+		return setSyntax
+	}
+	st, change, err := r.l.Settings.change(args)
+	if err != nil {
+		return err.Error() + "."
+	}
+	if r.l.State == nil {
+		r.c.Settings, _ = json.Marshal(st) // plain values: encoding cannot fail
+	} else {
+		r.admin(a.Name, adminSet+" "+change)
+	}
+	r.l.Settings = st
+	r.announceSettings(change)
+	return ""
+}
+
+// announceSettings tells every player (with their current deadline) and the host the
+// game's settings after a change.
+func (r *run) announceSettings(change string) {
+	n := templates.Notice{Kind: "settings-changed", Text: adminSet + " " + change, Lines: r.l.Settings.Describe()}
+	seen := map[string]bool{}
+	for _, p := range r.l.Seats() {
+		if seen[p.Email] {
+			continue
+		}
+		seen[p.Email] = true
+		m := n
+		m.To, m.Due = p.Name, r.dueOf(p.Name)
+		r.notify(p.Email, m)
+	}
+	if h := r.l.Game.Host; h != "" && !seen[h] {
+		m := n
+		m.To = "host"
+		r.notify(h, m)
+	}
+}
