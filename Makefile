@@ -3,7 +3,7 @@ GO        ?= go
 PKGS      ?= ./...
 BENCHTIME ?= 1s
 
-.PHONY: run test bench soak fuzz lint build real-mail-up real-mail-down
+.PHONY: run test race bench soak fuzz lint build real-mail-up real-mail-down
 
 ## run: start the daemon on its embedded defaults (IMAP+SMTP on loopback) with a demo game
 run:
@@ -14,6 +14,11 @@ run:
 test:
 	$(GO) vet $(PKGS)
 	$(GO) test -count=1 -timeout 9m $(PKGS)
+
+## race: the tests under the race detector (CI runs it after make test; the load,
+## crash and real-server tests are left to make test)
+race:
+	$(GO) test -race -count=1 -timeout 15m -skip 'TestLoad|TestCrashSafety|TestRealServers' $(PKGS)
 
 ## bench: Go benchmarks plus the end-to-end load run; figures go to docs/benchmarks.md
 bench:

@@ -20,91 +20,184 @@ func remindKind(d time.Duration) string { return "remind-" + fmtDuration(d) }
 // to the players who must act, and the game's policy when a deadline passed. Each
 // timer is marked in the same transaction as the mails and events it causes, so it
 // fires once, across restarts. It returns the number of timers fired.
+//
+// A tick replays only the running games whose next timer is due, or whose next
+// due time is not known because they changed since it was computed (the store
+// forgets it in the transaction of every event, status or settings change; see
+// store.DueGames): its cost follows the games due or changed, not the games
+// stored. Having looked at a game, it stores the game's next due time. The first
+// tick of a Service looks at every running game, so that a restart recomputes
+// every stored time with the rules of the program now running.
 func (s *Service) Tick(ctx context.Context) (int, error) {
-	games, err := s.store.Games(ctx)
+	s.tickMu.Lock()
+	defer s.tickMu.Unlock()
+	now := s.opts.Clock().UTC()
+	upTo := now
+	if !s.swept {
+		upTo = time.Time{} // every running game
+	}
+	games, err := s.store.DueGames(ctx, upTo)
 	if err != nil {
 		return 0, fmt.Errorf("tick: %w", err)
 	}
 	fired := 0
+	next := make([]store.DueGame, 0, len(games))
 	for _, g := range games {
-		if g.Status != store.GameRunning {
-			continue
-		}
-		n, err := s.tickGame(ctx, g.ID)
+		n, at, err := s.tickGame(ctx, g.ID, now)
 		fired += n
 		if err != nil {
 			s.log.Error("deadline timers", "game", g.ID, "err", err)
+			continue // its due time stays: the next tick tries again
 		}
+		g.At = at
+		next = append(next, g)
 	}
+	if _, err := s.store.SetDue(ctx, next); err != nil {
+		return fired, fmt.Errorf("tick: %w", err)
+	}
+	s.swept = true
 	return fired, nil
 }
 
-func (s *Service) tickGame(ctx context.Context, id string) (int, error) {
+// tickGame fires the timers of game id that are due at now. It returns how many
+// fired and when the game's next timer can fire (the zero time: none pending;
+// now: look again at the next tick).
+func (s *Service) tickGame(ctx context.Context, id string, now time.Time) (int, time.Time, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	l, err := s.Load(ctx, id)
 	if err != nil {
-		return 0, err
+		return 0, now, err
 	}
 	deadlines := l.Deadlines()
 	if len(deadlines) == 0 {
+		return 0, time.Time{}, nil
+	}
+	done, err := s.firedTimers(ctx, id)
+	if err != nil {
+		return 0, now, err
+	}
+	fired := 0
+	for _, d := range deadlines {
+		if !now.Before(d.Due) {
+			if done[expireTimer(d)] {
+				continue
+			}
+			err := s.expire(ctx, l, d, expireTimer(d))
+			if errors.Is(err, store.ErrDuplicate) || errors.Is(err, store.ErrStaleSeq) {
+				return fired, now, nil // fired by another process, or the game moved: next tick
+			}
+			if err != nil {
+				return fired, now, err
+			}
+			return fired + 1, now, nil // the game changed: the other seats wait for the next tick
+		}
+		n, err := s.remind(ctx, l, d, done, now)
+		if errors.Is(err, store.ErrDuplicate) || errors.Is(err, store.ErrStaleSeq) {
+			return fired, now, nil
+		}
+		if err != nil {
+			return fired, now, err
+		}
+		fired += n
+	}
+	return fired, nextDue(l, deadlines, done), nil
+}
+
+// firedTimers returns the timers of a game that fired, keyed without their time.
+func (s *Service) firedTimers(ctx context.Context, id string) (map[store.Timer]bool, error) {
+	timers, err := s.store.Timers(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	done := make(map[store.Timer]bool, len(timers))
+	for _, t := range timers {
+		t.FiredAt = time.Time{}
+		done[t] = true
+	}
+	return done, nil
+}
+
+func expireTimer(d Deadline) store.Timer {
+	return store.Timer{Seat: d.Seat, StartSeq: d.StartSeq, Kind: timerExpire}
+}
+
+func remindTimer(d Deadline, before time.Duration) store.Timer {
+	return store.Timer{Seat: d.Seat, StartSeq: d.StartSeq, Kind: remindKind(before)}
+}
+
+// reminder is one reminder timer of a deadline and when it fires.
+type reminder struct {
+	timer store.Timer
+	at    time.Time
+}
+
+// reminders are deadline d's reminders, in the order of the settings: those after
+// the turn began (a reminder due before it never fires).
+func reminders(l *Loaded, d Deadline) []reminder {
+	var out []reminder
+	for _, r := range l.Settings.reminders() {
+		if at := d.Due.Add(-r); at.After(d.Start) {
+			out = append(out, reminder{remindTimer(d, r), at})
+		}
+	}
+	return out
+}
+
+// remind sends one mail for the reminders of deadline d that are due at now and
+// did not fire (several when the service was down), and marks them in done.
+func (s *Service) remind(ctx context.Context, l *Loaded, d Deadline, done map[store.Timer]bool, now time.Time) (int, error) {
+	var due []store.Timer
+	for _, r := range reminders(l, d) {
+		if !now.Before(r.at) && !done[r.timer] {
+			due = append(due, r.timer)
+		}
+	}
+	if len(due) == 0 {
 		return 0, nil
 	}
-	done, err := s.store.Timers(ctx, id)
+	id := l.Game.ID
+	p, _ := seatOf(l, d.Seat)
+	n := templates.Notice{Kind: "reminder", Game: s.gameData(l.Game), To: p.Name, Player: p.Name, Due: fmtTime(d.Due),
+		Text: fmtDuration(d.Due.Sub(now).Round(time.Minute)), Legal: l.State.Legal(p.Name), ReplyTo: s.replyAddr(id, p), Host: l.Game.Host}
+	m, err := s.notice(n, id, p.Email, "")
 	if err != nil {
 		return 0, err
 	}
-	isDone := map[store.Timer]bool{}
-	for _, t := range done {
-		t.FiredAt = time.Time{}
-		isDone[t] = true
+	if err := s.store.Commit(ctx, store.Commit{GameID: id, ExpectSeq: l.LastSeq(), Timers: due, Outbox: []store.OutMail{m}}); err != nil {
+		return 0, err
 	}
-	now := s.opts.Clock().UTC()
-	fired := 0
+	for _, t := range due {
+		done[t] = true
+	}
+	s.log.Info("reminder sent", "game", id, "player", p.Name, "due", d.Due)
+	return 1, nil
+}
+
+// nextDue is when the next timer of a game with these deadlines can fire, given
+// the timers that fired: the earliest expiry or reminder not fired of a deadline
+// whose expiry has not fired; the zero time when there is none. It depends on the
+// game's events, status and settings only, not on the clock, so a clock that
+// jumps (either way) needs no recomputation.
+func nextDue(l *Loaded, deadlines []Deadline, done map[store.Timer]bool) time.Time {
+	var next time.Time
+	earliest := func(t time.Time) {
+		if next.IsZero() || t.Before(next) {
+			next = t
+		}
+	}
 	for _, d := range deadlines {
-		expire := store.Timer{Seat: d.Seat, StartSeq: d.StartSeq, Kind: timerExpire}
-		if !now.Before(d.Due) {
-			if isDone[expire] {
-				continue
-			}
-			err := s.expire(ctx, l, d, expire)
-			if errors.Is(err, store.ErrDuplicate) || errors.Is(err, store.ErrStaleSeq) {
-				return fired, nil // fired by another process, or the game moved: next tick
-			}
-			if err != nil {
-				return fired, err
-			}
-			return fired + 1, nil // the game changed: the other seats wait for the next tick
-		}
-		var due []store.Timer
-		for _, r := range l.Settings.reminders() {
-			at := d.Due.Add(-r)
-			t := store.Timer{Seat: d.Seat, StartSeq: d.StartSeq, Kind: remindKind(r)}
-			if at.After(d.Start) && !now.Before(at) && !isDone[t] {
-				due = append(due, t)
-			}
-		}
-		if len(due) == 0 {
+		if done[expireTimer(d)] {
 			continue
 		}
-		p, _ := seatOf(l, d.Seat)
-		n := templates.Notice{Kind: "reminder", Game: s.gameData(l.Game), To: p.Name, Player: p.Name, Due: fmtTime(d.Due),
-			Text: fmtDuration(d.Due.Sub(now).Round(time.Minute)), Legal: l.State.Legal(p.Name), ReplyTo: s.replyAddr(id, p), Host: l.Game.Host}
-		m, err := s.notice(n, id, p.Email, "")
-		if err != nil {
-			return fired, err
+		earliest(d.Due)
+		for _, r := range reminders(l, d) {
+			if !done[r.timer] {
+				earliest(r.at)
+			}
 		}
-		err = s.store.Commit(ctx, store.Commit{GameID: id, ExpectSeq: l.LastSeq(), Timers: due, Outbox: []store.OutMail{m}})
-		if errors.Is(err, store.ErrDuplicate) || errors.Is(err, store.ErrStaleSeq) {
-			return fired, nil
-		}
-		if err != nil {
-			return fired, err
-		}
-		s.log.Info("reminder sent", "game", id, "player", p.Name, "due", d.Due)
-		fired++
 	}
-	return fired, nil
+	return next
 }
 
 // expire applies the game's policy to a deadline that passed.

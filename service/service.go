@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/turnmail/turnmail/engine"
@@ -51,6 +52,11 @@ type Service struct {
 	log     *slog.Logger
 
 	mu sync.Mutex // serialises processing: one game, one mail at a time
+
+	tickMu sync.Mutex // serialises Tick
+	swept  bool       // a Tick looked at every running game (guarded by tickMu)
+	// replays counts the games replayed through their engine (read by tests).
+	replays atomic.Int64
 }
 
 // New returns a Service. It does no I/O.
@@ -176,6 +182,7 @@ func (s *Service) replay(g store.Game, players []store.Player, events []store.Ev
 	if g.Status == store.GameOpen && len(events) == 0 {
 		return l, nil // not started: nothing to replay yet
 	}
+	s.replays.Add(1)
 	states, err := engine.ReplayAll(s.games, a, -1)
 	if err != nil {
 		return nil, fmt.Errorf("replay game %s: %w", g.ID, err)

@@ -128,6 +128,27 @@ CREATE TABLE timers (
 	`
 CREATE INDEX outbox_status ON outbox (status, game_id);
 `,
+	// 4: the deadline scheduler's index (issue #5). due_at is when the next
+	// reminder or expiry of a running game can fire: '' when not known (a new game,
+	// or invalidated), 'never' when none is pending, else a stored time. The
+	// triggers invalidate it, in the writing transaction, whenever what it is
+	// computed from changes (an event, the status, the settings); due_gen counts
+	// the invalidations so that a value computed from an older read is not stored
+	// (Store.SetDue).
+	`
+ALTER TABLE games ADD COLUMN due_at TEXT NOT NULL DEFAULT '';
+ALTER TABLE games ADD COLUMN due_gen INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX games_due ON games (due_at) WHERE status = 'running';
+CREATE TRIGGER games_due_event AFTER INSERT ON events
+BEGIN
+	UPDATE games SET due_at = '', due_gen = due_gen + 1 WHERE id = NEW.game_id;
+END;
+CREATE TRIGGER games_due_change AFTER UPDATE OF status, settings ON games
+WHEN NEW.status IS NOT OLD.status OR NEW.settings IS NOT OLD.settings
+BEGIN
+	UPDATE games SET due_at = '', due_gen = due_gen + 1 WHERE id = NEW.id;
+END;
+`,
 }
 
 // migrate applies the migrations the database has not seen yet, each in its own

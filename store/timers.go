@@ -96,3 +96,83 @@ func (s *Store) Timers(ctx context.Context, gameID string) ([]Timer, error) {
 	}
 	return out, rows.Err()
 }
+
+// dueNever is the stored due_at of a running game with no reminder or expiry
+// pending: it sorts after every time. '' (the column's default, and what the
+// triggers of migration 4 write) sorts before every time: not known, look now.
+const dueNever = "never"
+
+// DueGame is a running game a scheduler tick must look at (see DueGames and
+// SetDue).
+type DueGame struct {
+	ID string
+	// Gen identifies the stored due time the game was found by.
+	Gen int64
+	// At is, for SetDue, when the game's next timer can fire; the zero time when
+	// none is pending. DueGames leaves it zero.
+	At time.Time
+}
+
+// DueGames returns the running games whose next deadline timer (a reminder or an
+// expiry) is due at now, or is not known since their last event, status or
+// settings change; with the zero time, every running game. It reads one range of
+// an index: its cost follows the number of games returned, not of games stored.
+func (s *Store) DueGames(ctx context.Context, now time.Time) ([]DueGame, error) {
+	q := `SELECT id, due_gen FROM games WHERE status = 'running' AND due_at <= ? ORDER BY due_at, id`
+	args := []any{fmtTime(now)}
+	if now.IsZero() {
+		q, args = `SELECT id, due_gen FROM games WHERE status = 'running' ORDER BY id`, nil
+	}
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("due games: %w", err)
+	}
+	defer rows.Close()
+	var out []DueGame
+	for rows.Next() {
+		var g DueGame
+		if err := rows.Scan(&g.ID, &g.Gen); err != nil {
+			return nil, fmt.Errorf("due games: %w", err)
+		}
+		out = append(out, g)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("due games: %w", err)
+	}
+	return out, nil
+}
+
+// SetDue records, in one transaction, when the next deadline timer of each game
+// can fire (At), as computed from what was read after DueGames returned the game.
+// A game that changed since (another event, a status or settings change) is left
+// as it is, so that a stale time never hides a timer: it stays due and the next
+// tick computes it again. SetDue returns how many times it stored.
+func (s *Store) SetDue(ctx context.Context, games []DueGame) (int, error) {
+	if len(games) == 0 {
+		return 0, nil
+	}
+	stored := 0
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		stored = 0
+		for _, g := range games {
+			at := dueNever
+			if !g.At.IsZero() {
+				at = fmtTime(g.At)
+			}
+			res, err := tx.ExecContext(ctx, `UPDATE games SET due_at = ? WHERE id = ? AND due_gen = ? AND status = 'running'`, at, g.ID, g.Gen)
+			if err != nil {
+				return err
+			}
+			n, err := res.RowsAffected()
+			if err != nil {
+				return err
+			}
+			stored += int(n)
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("set due times: %w", err)
+	}
+	return stored, nil
+}

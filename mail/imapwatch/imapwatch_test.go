@@ -171,7 +171,9 @@ func (p *proxy) serve() {
 		p.accepted++
 		p.mu.Unlock()
 		go func() {
-			io.Copy(io.MultiWriter(s, lockedWriter{p}), c)
+			// Recorded before it is forwarded: once the server has answered a
+			// command, the test sees it in clientSent.
+			io.Copy(io.MultiWriter(lockedWriter{p}, s), c)
 			s.Close()
 		}()
 		go func() {

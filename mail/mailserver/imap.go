@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapserver"
@@ -32,13 +33,18 @@ var imapCaps = imap.CapSet{
 }
 
 // session is one IMAP connection. imapserver calls its methods from the
-// connection's goroutine, except Idle, which runs while the connection waits
-// for DONE and nothing else is called.
+// connection's goroutine, except Idle, which runs in a goroutine of its own
+// while the connection waits for DONE and nothing else is called — but Close,
+// when the connection breaks, which does not wait for Idle to return.
 type session struct {
 	srv  *Server
 	done func()    // releases the session's hold on Server.Close; idempotent
 	acct *account  // nil before login
 	sel  *selected // nil unless a mailbox is selected
+	// selMu orders Idle's use of sel with Close: imapserver may close the
+	// session (from the connection's goroutine) while Idle still runs in its
+	// own goroutine.
+	selMu sync.Mutex
 }
 
 // selected is the state of the selected mailbox.
@@ -143,6 +149,8 @@ func (s *session) Unselect() error {
 }
 
 func (s *session) unselect() {
+	s.selMu.Lock()
+	defer s.selMu.Unlock()
 	if s.sel != nil {
 		s.sel.tracker.Close()
 		s.sel = nil
@@ -412,18 +420,16 @@ func (s *session) Poll(w *imapserver.UpdateWriter, allowExpunge bool) error {
 // before the client sent IDLE. Instead the mailbox's change channel is taken
 // before each Poll: any update queued after that closes the channel.
 func (s *session) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
-	if s.sel == nil {
-		select {
-		case <-stop:
-		case <-s.srv.ctx.Done():
-		}
-		return nil
-	}
 	for {
-		s.acct.mu.Lock()
-		changed := s.sel.box.changed
-		s.acct.mu.Unlock()
-		if err := s.sel.tracker.Poll(w, true); err != nil {
+		changed, err := s.idlePoll(w)
+		if err != nil || changed == nil {
+			if changed == nil && err == nil {
+				// Nothing selected (or closed meanwhile): wait for the end.
+				select {
+				case <-stop:
+				case <-s.srv.ctx.Done():
+				}
+			}
 			return err
 		}
 		select {
@@ -434,6 +440,20 @@ func (s *session) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
 			return nil
 		}
 	}
+}
+
+// idlePoll sends the selected mailbox's pending updates and returns the
+// channel that is closed at its next change; nil when no mailbox is selected.
+func (s *session) idlePoll(w *imapserver.UpdateWriter) (<-chan struct{}, error) {
+	s.selMu.Lock()
+	defer s.selMu.Unlock()
+	if s.sel == nil {
+		return nil, nil
+	}
+	s.acct.mu.Lock()
+	changed := s.sel.box.changed
+	s.acct.mu.Unlock()
+	return changed, s.sel.tracker.Poll(w, true)
 }
 
 // target is a message picked by a sequence set, with its number as the client
