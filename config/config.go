@@ -59,6 +59,8 @@ type SMTP struct {
 	Password string `mapstructure:"password"`
 	// MaxAttempts is how often a mail is tried before it is marked failed.
 	MaxAttempts int `mapstructure:"max_attempts"`
+	// Connections is how many SMTP connections deliver in parallel.
+	Connections int `mapstructure:"connections"`
 }
 
 // Embedded configures the in-process IMAP and SMTP servers used when no mail server
@@ -97,6 +99,7 @@ var Defaults = map[string]any{
 	"smtp.username":            "",
 	"smtp.password":            "",
 	"smtp.max_attempts":        40,
+	"smtp.connections":         4,
 	"embedded.domain":          "turnmail.localhost",
 	"embedded.password":        "turnmail",
 	"embedded.imap_addr":       "127.0.0.1:1143",
@@ -181,6 +184,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Limits.MaxMessageBytes < 1024 {
 		errs = append(errs, errors.New("limits.max_message_bytes: at least 1024"))
+	}
+	if c.SMTP.Connections < 1 || c.SMTP.Connections > 32 {
+		errs = append(errs, errors.New("smtp.connections: 1 to 32"))
 	}
 	if c.Limits.RepliesPerHour < 1 {
 		errs = append(errs, errors.New("limits.replies_per_hour: at least 1"))

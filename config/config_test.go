@@ -61,6 +61,7 @@ func TestValidate(t *testing.T) {
 		{"bad hostport", func(c *Config) { c.Embedded.IMAPAddr = "localhost" }, "not host:port"},
 		{"wrong domain", func(c *Config) { c.Address = "t@example.org" }, "embedded.domain"},
 		{"log level", func(c *Config) { c.LogLevel = "loud" }, "log_level"},
+		{"no connections", func(c *Config) { c.SMTP.Connections = 0 }, "smtp.connections"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

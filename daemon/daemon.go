@@ -145,7 +145,7 @@ func New(ctx context.Context, c *config.Config, opts Options) (*Daemon, error) {
 	}
 	d.smtpOpts = smtpsend.Options{
 		Addr: c.SMTP.Addr, Security: c.SMTP.Security, Username: c.SMTP.Username, Password: c.SMTP.Password,
-		MaxAttempts: c.SMTP.MaxAttempts, Logger: opts.Logger,
+		MaxAttempts: c.SMTP.MaxAttempts, Connections: c.SMTP.Connections, Logger: opts.Logger,
 	}
 	if c.EmbeddedMode() {
 		srv, err := mailserver.New(st.DB(), &mailserver.Options{

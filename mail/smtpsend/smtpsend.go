@@ -29,9 +29,13 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"log/slog"
 	"net"
+	"slices"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/emersion/go-sasl"
@@ -45,6 +49,7 @@ const (
 	DefaultBackoffBase  = 30 * time.Second
 	DefaultBackoffCap   = time.Hour
 	DefaultBatchSize    = 50
+	DefaultConnections  = 4
 	DefaultPollInterval = time.Minute
 	DefaultTimeout      = time.Minute
 	DefaultHeloName     = "localhost"
@@ -119,9 +124,13 @@ type Options struct {
 	// BackoffCap. Defaults 30 s and 1 h.
 	BackoffBase time.Duration
 	BackoffCap  time.Duration
-	// BatchSize is the Due limit, and so the most mails sent over one
-	// connection. Default 50.
+	// BatchSize is the Due limit: the most mails sent per batch. Default 50.
 	BatchSize int
+	// Connections is how many SMTP connections a batch is spread over, in
+	// parallel. The mails to one recipient always take the same connection, in
+	// queue order, so a player's mails arrive in the order they were queued.
+	// Default 4.
+	Connections int
 	// PollInterval is how often the queue is checked when neither Wake nor
 	// a retry scheduled by this Sender fires; it catches retries scheduled
 	// by an earlier process. Default 1 min.
@@ -145,8 +154,10 @@ type Sender struct {
 	log   *slog.Logger
 
 	// retries are the retry times this Sender scheduled, by mail id; the
-	// earliest one bounds the next wait.
-	retries map[int64]time.Time
+	// earliest one bounds the next wait. retriesMu guards it: the
+	// connections of a batch record their outcomes concurrently.
+	retriesMu sync.Mutex
+	retries   map[int64]time.Time
 }
 
 // New returns a Sender for queue. It performs no I/O; the options are checked
@@ -172,6 +183,9 @@ func New(opts Options, queue Queue) *Sender {
 	}
 	if opts.BatchSize <= 0 {
 		opts.BatchSize = DefaultBatchSize
+	}
+	if opts.Connections <= 0 {
+		opts.Connections = DefaultConnections
 	}
 	if opts.PollInterval <= 0 {
 		opts.PollInterval = DefaultPollInterval
@@ -240,6 +254,8 @@ func (s *Sender) Run(ctx context.Context) error {
 // nextRetry returns how long until the earliest retry this Sender scheduled,
 // forgetting the ones already due (Due has returned them, or they are gone).
 func (s *Sender) nextRetry() (time.Duration, bool) {
+	s.retriesMu.Lock()
+	defer s.retriesMu.Unlock()
 	now := s.opts.Clock()
 	var first time.Time
 	for id, t := range s.retries {
@@ -287,10 +303,49 @@ func (s *Sender) drain(ctx context.Context) error {
 	}
 }
 
-// sendBatch delivers batch over one connection and records every outcome.
+// sendBatch spreads batch over up to Options.Connections lanes, one
+// connection each, by recipient, and delivers them in parallel. It returns the
+// first queue error of any lane.
+func (s *Sender) sendBatch(ctx context.Context, batch []Outgoing) error {
+	lanes := lanesOf(batch, s.opts.Connections)
+	if len(lanes) == 1 {
+		return s.sendLane(ctx, lanes[0])
+	}
+	errs := make([]error, len(lanes))
+	var wg sync.WaitGroup
+	for i, lane := range lanes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = s.sendLane(ctx, lane)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// lanesOf splits batch into at most n non-empty lanes, keeping the mails of a
+// first recipient in one lane and in batch order.
+func lanesOf(batch []Outgoing, n int) [][]Outgoing {
+	n = max(1, min(n, len(batch)))
+	lanes := make([][]Outgoing, n)
+	for _, m := range batch {
+		var rcpt string
+		if len(m.To) > 0 {
+			rcpt = strings.ToLower(m.To[0])
+		}
+		h := fnv.New32a()
+		h.Write([]byte(rcpt))
+		i := int(h.Sum32() % uint32(n))
+		lanes[i] = append(lanes[i], m)
+	}
+	return slices.DeleteFunc(lanes, func(l []Outgoing) bool { return len(l) == 0 })
+}
+
+// sendLane delivers a lane over one connection and records every outcome.
 // It stops at the first queue error. The accepted mails are recorded together
-// when the batch ends, however it ends.
-func (s *Sender) sendBatch(ctx context.Context, batch []Outgoing) (err error) {
+// when the lane ends, however it ends.
+func (s *Sender) sendLane(ctx context.Context, batch []Outgoing) (err error) {
 	var c *conn
 	var sent []Sent
 	defer func() {
@@ -344,11 +399,11 @@ func (s *Sender) sendBatch(ctx context.Context, batch []Outgoing) (err error) {
 		var smtpErr *smtp.SMTPError
 		switch {
 		case err == nil:
-			delete(s.retries, m.ID)
+			s.forgetRetry(m.ID)
 			sent = append(sent, Sent{ID: m.ID, At: s.opts.Clock()})
 			s.log.Info("sent", "id", m.ID, "to", m.To, "attempt", m.Attempts+1)
 		case errors.As(err, &smtpErr) && permanent(smtpErr):
-			delete(s.retries, m.ID)
+			s.forgetRetry(m.ID)
 			text := errText(err)
 			if err := s.queue.MarkFailed(ctx, m.ID, text); err != nil {
 				return fmt.Errorf("mark %d failed: %w", m.ID, err)
@@ -380,6 +435,13 @@ func permanent(e *smtp.SMTPError) bool {
 	return e.EnhancedCode != smtp.EnhancedCode{5, 7, 0}
 }
 
+// forgetRetry drops the retry this Sender scheduled for mail id, if any.
+func (s *Sender) forgetRetry(id int64) {
+	s.retriesMu.Lock()
+	delete(s.retries, id)
+	s.retriesMu.Unlock()
+}
+
 func batchFrom(batch []Outgoing, id int64) []Outgoing {
 	for i, m := range batch {
 		if m.ID == id {
@@ -395,7 +457,7 @@ func (s *Sender) retry(ctx context.Context, m Outgoing, cause error) error {
 	attempts := m.Attempts + 1
 	text := errText(cause)
 	if attempts >= s.opts.MaxAttempts {
-		delete(s.retries, m.ID)
+		s.forgetRetry(m.ID)
 		text = fmt.Sprintf("giving up after %d attempts: %s", attempts, text)
 		if err := s.queue.MarkFailed(ctx, m.ID, text); err != nil {
 			return fmt.Errorf("mark %d failed: %w", m.ID, err)
@@ -407,7 +469,9 @@ func (s *Sender) retry(ctx context.Context, m Outgoing, cause error) error {
 	if err := s.queue.MarkRetry(ctx, m.ID, next, text); err != nil {
 		return fmt.Errorf("mark %d for retry: %w", m.ID, err)
 	}
+	s.retriesMu.Lock()
 	s.retries[m.ID] = next
+	s.retriesMu.Unlock()
 	s.log.Info("delivery deferred", "id", m.ID, "to", m.To, "attempt", attempts, "next", next, "err", text)
 	return nil
 }

@@ -5,11 +5,13 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"os"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -416,10 +418,11 @@ func msg(id int64, to ...string) Outgoing {
 
 func plainOpts(ts *testServer, clock *fakeClock, t *testing.T) Options {
 	return Options{
-		Addr:     ts.addr,
-		Security: SecurityPlain,
-		Clock:    clock.Now,
-		Logger:   testLogger(t),
+		Addr:        ts.addr,
+		Security:    SecurityPlain,
+		Clock:       clock.Now,
+		Logger:      testLogger(t),
+		Connections: 1, // one session per batch; TestSender_lanes covers more
 	}
 }
 
@@ -459,6 +462,85 @@ func TestSender_delivers(t *testing.T) {
 	}
 	if resets == 0 {
 		t.Errorf("no RSET between mails")
+	}
+}
+
+// TestSender_lanes: a batch is spread over parallel connections by
+// recipient; every mail is delivered once, and each recipient's mails arrive
+// in queue order.
+func TestSender_lanes(t *testing.T) {
+	ts := startServer(t, modePlain, nil)
+	q := newMemQueue()
+	rcpts := []string{"a@example.org", "b@example.org", "c@example.org", "d@example.org", "e@example.org"}
+	var ms []Outgoing
+	for i := range 20 {
+		ms = append(ms, msg(int64(i+1), rcpts[i%len(rcpts)]))
+	}
+	q.add(t0, ms...)
+	opts := plainOpts(ts, &fakeClock{now: t0}, t)
+	opts.Connections = 3
+	run(t, New(opts, q))
+	for range ms {
+		if e := q.wait(t); e.kind != "sent" {
+			t.Fatalf("event %+v, want sent", e)
+		}
+	}
+	got := ts.be.got()
+	if len(got) != len(ms) {
+		t.Fatalf("%d deliveries, want %d", len(got), len(ms))
+	}
+	last := map[string]int{} // recipient -> index in ms of the last mail seen
+	for _, d := range got {
+		i := slices.IndexFunc(ms, func(m Outgoing) bool { return bytes.Equal(m.Raw, d.data) })
+		if i < 0 {
+			t.Fatalf("unknown delivery %q", d.data)
+		}
+		if prev, ok := last[d.to[0]]; ok && prev > i {
+			t.Errorf("%s got mail %d after mail %d", d.to[0], i+1, prev+1)
+		}
+		last[d.to[0]] = i
+	}
+	ts.be.mu.Lock()
+	sessions := ts.be.sessions
+	ts.be.mu.Unlock()
+	if sessions < 2 || sessions > 3 {
+		t.Errorf("%d SMTP sessions for a batch over 3 connections, want 2 or 3", sessions)
+	}
+}
+
+func TestLanesOf(t *testing.T) {
+	var batch []Outgoing
+	for i := range 12 {
+		batch = append(batch, msg(int64(i), fmt.Sprintf("p%d@example.org", i%4)))
+	}
+	for _, n := range []int{1, 2, 3, 5, 50} {
+		lanes := lanesOf(batch, n)
+		if len(lanes) < 1 || len(lanes) > n {
+			t.Errorf("n=%d: %d lanes", n, len(lanes))
+		}
+		seen := map[int64]bool{}
+		laneOf := map[string]int{}
+		for li, lane := range lanes {
+			if len(lane) == 0 {
+				t.Errorf("n=%d: empty lane", n)
+			}
+			for j, m := range lane {
+				seen[m.ID] = true
+				if prev, ok := laneOf[m.To[0]]; ok && prev != li {
+					t.Errorf("n=%d: %s in lanes %d and %d", n, m.To[0], prev, li)
+				}
+				laneOf[m.To[0]] = li
+				if j > 0 && lane[j-1].ID > m.ID {
+					t.Errorf("n=%d: lane %d out of order", n, li)
+				}
+			}
+		}
+		if len(seen) != len(batch) {
+			t.Errorf("n=%d: %d of %d mails in lanes", n, len(seen), len(batch))
+		}
+	}
+	if got := lanesOf(nil, 4); len(got) != 0 {
+		t.Errorf("lanes of an empty batch: %v", got)
 	}
 }
 
