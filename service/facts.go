@@ -31,7 +31,8 @@ type Facts struct {
 	Resigned map[string]bool
 	// Vacations are each player's absences.
 	Vacations map[string][]Interval
-	// Undo is the pending undo request, nil when none.
+	// Undo is the pending undo request, nil when none: a move or an undo ends
+	// it, and so does its asker's resignation (the request is withdrawn).
 	Undo *UndoRequest
 	// TurnStart is, for each player who must act now, the event after which their
 	// turn began (0: the start of the game) and its time.
@@ -115,6 +116,9 @@ func (f *Facts) observe(e store.Event) {
 	switch verb {
 	case adminResign:
 		f.Resigned[e.Player] = true
+		if f.Undo != nil && f.Undo.By == e.Player {
+			f.Undo = nil // the asker left: the request is withdrawn
+		}
 	case adminUndoRequest:
 		f.Undo = &UndoRequest{Seq: e.Seq, By: e.Player, Accepted: map[string]bool{}}
 	case adminAccept:

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/mail"
 	"strings"
@@ -74,28 +75,39 @@ func (s *Service) CreateGame(ctx context.Context, ng NewGame) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("new game: %w", err)
 	}
-	_, game, players, err := s.newGameRecord(a, outcomes)
-	if err != nil {
-		return "", err
+	for draw := 1; ; draw++ {
+		_, game, players, err := s.newGameRecord(a, outcomes)
+		if err != nil {
+			return "", err
+		}
+		game.Host = strings.ToLower(ng.Host)
+		st := ng.Settings
+		now := s.opts.Clock().UTC()
+		st.StartedAt = &now
+		game.Settings, _ = json.Marshal(st)
+		game.List = st.List
+		l := &Loaded{Game: game, Players: players, State: state, Settings: st}
+		l.Facts = analyse(l, []engine.State{state})
+		mails, err := s.stateMails(l, state, nil, "", nil, nil, "")
+		if err != nil {
+			return "", err
+		}
+		err = s.store.CreateGame(ctx, game, players, mails)
+		if errors.Is(err, store.ErrDuplicate) && draw < maxIDDraws {
+			continue // the random id is taken: draw another (the mails name the id)
+		}
+		if err != nil {
+			return "", fmt.Errorf("new game: %w", err)
+		}
+		s.log.Info("game created", "game", game.ID, "kind", ng.Kind, "players", len(players))
+		return game.ID, nil
 	}
-	game.Host = strings.ToLower(ng.Host)
-	st := ng.Settings
-	now := s.opts.Clock().UTC()
-	st.StartedAt = &now
-	game.Settings, _ = json.Marshal(st)
-	game.List = st.List
-	l := &Loaded{Game: game, Players: players, State: state, Settings: st}
-	l.Facts = analyse(l, []engine.State{state})
-	mails, err := s.stateMails(l, state, nil, "", nil, nil, "")
-	if err != nil {
-		return "", err
-	}
-	if err := s.store.CreateGame(ctx, game, players, mails); err != nil {
-		return "", fmt.Errorf("new game: %w", err)
-	}
-	s.log.Info("game created", "game", game.ID, "kind", ng.Kind, "players", len(players))
-	return game.ID, nil
 }
+
+// maxIDDraws bounds the random game ids drawn for one new game. With about a
+// million ids per kind, a second draw is rare and a fifth taken one means
+// something else is wrong.
+const maxIDDraws = 5
 
 // Import creates a game from an archive: the archive's events are replayed (and so
 // validated), stored with their recorded outcomes and hashes, and every player is
@@ -114,6 +126,18 @@ func (s *Service) Import(ctx context.Context, a *engine.Archive) (string, error)
 	if err != nil {
 		return "", err
 	}
+	for draw := 1; ; draw++ {
+		id, err := s.importOnce(ctx, a, states, setup, setupOutcomes)
+		if errors.Is(err, store.ErrDuplicate) && draw < maxIDDraws {
+			continue // the random id is taken: draw another
+		}
+		return id, err
+	}
+}
+
+// importOnce stores an imported game under a new random id: the game, its events
+// and the mails announcing it, in one transaction.
+func (s *Service) importOnce(ctx context.Context, a *engine.Archive, states []engine.State, setup engine.Setup, setupOutcomes engine.Outcomes) (string, error) {
 	id, game, players, err := s.newGameRecord(a, setupOutcomes)
 	if err != nil {
 		return "", err
@@ -142,15 +166,16 @@ func (s *Service) Import(ctx context.Context, a *engine.Archive) (string, error)
 	if final.Finished() {
 		game.Status = "finished"
 	}
-	if err := s.store.CreateGame(ctx, game, players, nil); err != nil {
-		return "", fmt.Errorf("import: %w", err)
-	}
 	l := &Loaded{Game: game, Players: players, State: final, Settings: settingsOf(game.Settings)}
 	mails, err := s.stateMails(l, final, nil, "", nil, nil, "")
 	if err != nil {
 		return "", err
 	}
-	if err := s.store.Commit(ctx, store.Commit{GameID: id, Events: events, Outbox: mails}); err != nil {
+	err = s.store.CommitBatch(ctx, store.Batch{
+		Games:   []store.NewGame{{Game: game, Players: players}},
+		Commits: []store.Commit{{GameID: id, Events: events, Outbox: mails}},
+	})
+	if err != nil {
 		return "", fmt.Errorf("import: %w", err)
 	}
 	return id, nil
@@ -167,7 +192,7 @@ func (s *Service) newGameRecord(a *engine.Archive, setupOutcomes engine.Outcomes
 	outcomesJSON, _ := json.Marshal(setupOutcomes)
 	now := s.opts.Clock()
 	game := store.Game{
-		ID: store.NewGameID(a.Game), Kind: a.Game, Options: optionsJSON, Setup: a.Setup,
+		ID: s.newGameID(a.Game), Kind: a.Game, Options: optionsJSON, Setup: a.Setup,
 		SetupOutcomes: outcomesJSON, Status: "running", CreatedAt: now, UpdatedAt: now,
 	}
 	game.ThreadID = s.threadRoot(game.ID)

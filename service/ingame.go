@@ -450,10 +450,64 @@ func (r *run) cmdResign(a actor, args []string) string {
 	if len(args) != 2 || args[0] != "confirm" || args[1] != code {
 		return "To resign, send the exact line from the confirmation mail (resign confirm CODE); send resign to get it."
 	}
-	r.admin(a.Name, adminResign)
-	r.notifyAll(templates.Notice{Kind: "resigned", Player: a.Name})
+	pending := r.l.Facts.Undo
+	r.admin(a.Name, adminResign) // withdraws the player's own undo request (Facts.observe)
+	n := templates.Notice{Kind: "resigned", Player: a.Name}
+	if pending != nil && pending.By == a.Name {
+		n.Text = r.undoWhat()
+	}
+	r.notifyAll(n)
 	r.moved = true // the others see the new situation (and the end, when it is one)
+	if pending != nil && pending.By != a.Name {
+		return r.undoIfAgreed(pending, a.Name)
+	}
 	return ""
+}
+
+// undoWhat names the move an undo would take back now ("" when none).
+func (r *run) undoWhat() string {
+	last, ok := lastStanding(append(append([]store.Event{}, r.l.Events...), r.c.Events...))
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("%s: %s", last.move.Player, last.move.Command)
+}
+
+// undoIfAgreed applies the pending undo u when player's resignation left no one
+// to wait for (every other active player had accepted), unless it ended the game.
+func (r *run) undoIfAgreed(u *UndoRequest, player string) string {
+	if done, _ := r.over(); done {
+		return ""
+	}
+	waiting, agreed := r.undoConsent(u)
+	if len(waiting) > 0 {
+		return ""
+	}
+	last, ok := lastStanding(append(append([]store.Event{}, r.l.Events...), r.c.Events...))
+	if !ok {
+		return ""
+	}
+	why := fmt.Sprintf("agreed by %s (%s resigned), taking back %s: %s", strings.Join(agreed, ", "), player, last.move.Player, last.move.Command)
+	if err := r.undo(why, last); err != nil {
+		return "The undo failed: " + err.Error()
+	}
+	return ""
+}
+
+// undoConsent splits the active players other than the asker of u into those
+// still to accept and those who accepted (sorted).
+func (r *run) undoConsent(u *UndoRequest) (waiting, agreed []string) {
+	for _, p := range r.l.active() {
+		switch {
+		case p.Name == u.By:
+		case u.Accepted[p.Name]:
+			agreed = append(agreed, p.Name)
+		default:
+			waiting = append(waiting, p.Name)
+		}
+	}
+	sort.Strings(agreed)
+	return waiting, agreed
 }
 
 // undoTarget is the move an undo takes back, with the turns skipped for resigned
@@ -566,22 +620,12 @@ func (r *run) cmdAccept(a actor, _ []string) string {
 		return "You have accepted already."
 	}
 	r.admin(a.Name, adminAccept)
-	var waiting, agreed []string
-	for _, p := range r.l.active() {
-		switch {
-		case p.Name == u.By:
-		case u.Accepted[p.Name]:
-			agreed = append(agreed, p.Name)
-		default:
-			waiting = append(waiting, p.Name)
-		}
-	}
+	waiting, agreed := r.undoConsent(u)
 	if len(waiting) > 0 {
 		r.notify(a.Email, templates.Notice{Kind: "undo-waiting", To: a.Name, Player: u.By, ToAct: waiting})
 		return ""
 	}
 	last, _ := lastStanding(append(append([]store.Event{}, r.l.Events...), r.c.Events...))
-	sort.Strings(agreed)
 	if err := r.undo(fmt.Sprintf("agreed by %s, taking back %s: %s", strings.Join(agreed, ", "), last.move.Player, last.move.Command), last); err != nil {
 		return "The undo failed: " + err.Error()
 	}
@@ -621,6 +665,9 @@ func (r *run) cmdResume(a actor, _ []string) string {
 func (r *run) cmdVacation(a actor, args []string) string {
 	if a.Seat == nil {
 		return "vacation is for players: reply to a game mail."
+	}
+	if r.l.Facts.Resigned[a.Name] {
+		return resignedReason
 	}
 	syntax := "Write vacation FROM TO with dates as YYYY-MM-DD, e.g. vacation 2026-12-24 2026-12-27 (both days included)."
 	if len(args) != 2 {

@@ -418,6 +418,80 @@ func TestUndo_consentAndForce(t *testing.T) {
 			},
 			wantScores: map[string]int{"alice": 0}, wantToAct: "alice",
 		},
+		{
+			name: "the last player still needed resigns: the undo applies",
+			steps: []step{
+				{from: "alice", body: "add 5\n", status: "applied"},
+				{from: "alice", body: "undo\n", status: "applied"},
+				{from: "bob", body: "accept\n", status: "applied", mail: map[string]string{"bob": "Still waiting for: carol."}},
+				{from: "carol", body: "resign\n", status: "applied"},
+				{from: "carol", body: "{code:carol}\n", status: "applied", mail: map[string]string{
+					"alice": "undo: agreed by bob (carol resigned), taking back alice: add 5",
+					"bob":   "undo: agreed by bob (carol resigned), taking back alice: add 5",
+				}},
+				{from: "bob", body: "accept\n", status: "rejected", reason: "There is no undo request to accept."},
+			},
+			wantScores: map[string]int{"alice": 0}, wantToAct: "alice",
+			wantLog: []string{"move alice: add 5", "admin alice: undo request", "admin bob: accept", "admin carol: resign",
+				"undo : agreed by bob (carol resigned), taking back alice: add 5"},
+		},
+		{
+			name: "the last player still needed resigns on their turn: the undo applies before the turn is skipped",
+			steps: []step{
+				{from: "alice", body: "add 5\n", status: "applied"},
+				{from: "bob", body: "add 2\n", status: "applied"},
+				{from: "bob", body: "undo\n", status: "applied"},
+				{from: "alice", body: "accept\n", status: "applied"},
+				{from: "carol", body: "resign\n", status: "applied"},
+				{from: "carol", body: "{code:carol}\n", status: "applied", mail: map[string]string{
+					"bob": "undo: agreed by alice (carol resigned), taking back bob: add 2",
+				}},
+			},
+			wantScores: map[string]int{"alice": 5, "bob": 0}, wantToAct: "bob",
+			wantLog: []string{"move alice: add 5", "move bob: add 2", "admin bob: undo request", "admin alice: accept", "admin carol: resign",
+				"undo : agreed by alice (carol resigned), taking back bob: add 2"},
+		},
+		{
+			name: "a player who accepted resigns: the others are still asked",
+			steps: []step{
+				{from: "alice", body: "add 5\n", status: "applied"},
+				{from: "alice", body: "undo\n", status: "applied"},
+				{from: "carol", body: "accept\n", status: "applied"},
+				{from: "carol", body: "resign\n", status: "applied"},
+				{from: "carol", body: "{code:carol}\n", status: "applied", noMail: map[string]string{"alice": "undo:", "bob": "withdrawn"}},
+				{from: "bob", body: "accept\n", status: "applied", mail: map[string]string{"alice": "undo: agreed by bob, taking back alice: add 5"}},
+			},
+			wantScores: map[string]int{"alice": 0}, wantToAct: "alice",
+		},
+		{
+			name: "the asker resigns: the request is withdrawn and the others are told",
+			steps: []step{
+				{from: "alice", body: "add 5\n", status: "applied"},
+				{from: "alice", body: "undo\n", status: "applied"},
+				{from: "bob", body: "accept\n", status: "applied"},
+				{from: "alice", body: "resign\n", status: "applied"},
+				{from: "alice", body: "{code:alice}\n", status: "applied", mail: map[string]string{
+					"bob":   "From now on their turns are skipped.\nTheir request to take back alice: add 5 is withdrawn.",
+					"carol": "Their request to take back alice: add 5 is withdrawn.",
+				}, noMail: map[string]string{"bob": "undo:"}},
+				{from: "carol", body: "accept\n", status: "rejected", reason: "There is no undo request to accept."},
+			},
+			wantScores: map[string]int{"alice": 5}, wantToAct: "bob",
+			wantLog: []string{"move alice: add 5", "admin alice: undo request", "admin bob: accept", "admin alice: resign"},
+		},
+		{
+			name: "a resignation that ends the game leaves the move",
+			steps: []step{
+				{from: "carol", body: "resign\n", status: "applied"},
+				{from: "carol", body: "{code:carol}\n", status: "applied"},
+				{from: "alice", body: "add 5\n", status: "applied"},
+				{from: "alice", body: "undo\n", status: "applied"},
+				{from: "bob", body: "resign\n", status: "applied"},
+				{from: "bob", body: "{code:bob}\n", status: "applied", mail: map[string]string{"alice": "Winner: alice"}, noMail: map[string]string{"alice": "undo:"}},
+			},
+			wantScores: map[string]int{"alice": 5}, wantStatus: store.GameFinished,
+			wantLog: []string{"admin carol: resign", "move alice: add 5", "admin alice: undo request", "admin bob: resign"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, tt.run)
@@ -489,6 +563,21 @@ func TestResign_confirmation(t *testing.T) {
 			},
 			wantStatus: store.GameFinished,
 			wantLog:    []string{"admin bob: resign", "admin carol: resign"},
+		},
+		{
+			name: "a resigned player may send status, history and legal, nothing else",
+			steps: []step{
+				{from: "carol", body: "resign\n", status: "applied"},
+				{from: "carol", body: "{code:carol}\n", status: "applied"},
+				{from: "carol", body: "status\nhistory\nlegal\n", status: "applied", mail: map[string]string{"carol": "carol — resign"}},
+				{from: "carol", body: "add 1\n", status: "rejected", reason: "You resigned from this game"},
+				{from: "carol", body: "vacation 2026-12-01 2026-12-02\n", status: "rejected", reason: "You resigned from this game"},
+				{from: "alice", body: "add 5\n", status: "applied"},
+				{from: "carol", body: "undo\n", status: "rejected", reason: "You resigned from this game"},
+				{from: "carol", body: "resign\n", status: "rejected", reason: "You have resigned from this game already."},
+			},
+			wantScores: map[string]int{"alice": 5}, wantToAct: "bob",
+			wantLog: []string{"admin carol: resign", "move alice: add 5"},
 		},
 		{
 			name:    "in a two-player game one resignation ends it",

@@ -118,10 +118,12 @@ func (s *Service) firedTimers(ctx context.Context, id string) (map[store.Timer]b
 	return done, nil
 }
 
+// expireTimer is the timer of deadline d's expiry.
 func expireTimer(d Deadline) store.Timer {
 	return store.Timer{Seat: d.Seat, StartSeq: d.StartSeq, Kind: timerExpire}
 }
 
+// remindTimer is the timer of the reminder the given time before deadline d.
 func remindTimer(d Deadline, before time.Duration) store.Timer {
 	return store.Timer{Seat: d.Seat, StartSeq: d.StartSeq, Kind: remindKind(before)}
 }

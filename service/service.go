@@ -57,6 +57,8 @@ type Service struct {
 	swept  bool       // a Tick looked at every running game (guarded by tickMu)
 	// replays counts the games replayed through their engine (read by tests).
 	replays atomic.Int64
+	// newGameID draws a random game id (store.NewGameID; tests replace it).
+	newGameID func(kind string) string
 }
 
 // New returns a Service. It does no I/O.
@@ -85,14 +87,15 @@ func New(st *store.Store, games engine.Registry, tmpl *templates.Set, opts Optio
 		log = slog.Default()
 	}
 	return &Service{
-		store:   st,
-		games:   games,
-		tmpl:    tmpl,
-		opts:    opts,
-		local:   strings.ToLower(opts.Address[:i]),
-		domain:  strings.ToLower(opts.Address[i+1:]),
-		limiter: ratelimit.New(ratelimit.Options{Rate: opts.RepliesPerHour, Burst: opts.RepliesPerHour, Per: time.Hour}),
-		log:     log,
+		store:     st,
+		games:     games,
+		tmpl:      tmpl,
+		opts:      opts,
+		local:     strings.ToLower(opts.Address[:i]),
+		domain:    strings.ToLower(opts.Address[i+1:]),
+		limiter:   ratelimit.New(ratelimit.Options{Rate: opts.RepliesPerHour, Burst: opts.RepliesPerHour, Per: time.Hour}),
+		newGameID: store.NewGameID,
+		log:       log,
 	}, nil
 }
 

@@ -337,3 +337,31 @@ func TestReceive_tooLargeIsAnsweredNotApplied(t *testing.T) {
 		t.Fatalf("stranger: %+v, %d mails", res, len(f.queued())-opening)
 	}
 }
+
+// TestCreateGame_idTaken: a random game id that is already taken is drawn again,
+// for a new game and for an imported one; the mails name the id finally used.
+func TestCreateGame_idTaken(t *testing.T) {
+	f := newFixture(t, 100)
+	ctx := context.Background()
+	service.DrawGameIDs(f.svc, f.game, "ta-2222")
+	id, err := f.svc.CreateGame(ctx, service.NewGame{Kind: "tally", Players: []engine.Player{
+		{Name: "carol", Email: "carol@" + domain}, {Name: "dave", Email: "dave@" + domain},
+	}})
+	if err != nil || id != "ta-2222" {
+		t.Fatalf("CreateGame with a taken id = %q, %v; want ta-2222", id, err)
+	}
+	l, err := f.svc.Load(ctx, f.game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	service.DrawGameIDs(f.svc, f.game, "ta-2222", "ta-3333")
+	id, err = f.svc.Import(ctx, l.Archive())
+	if err != nil || id != "ta-3333" {
+		t.Fatalf("Import with taken ids = %q, %v; want ta-3333", id, err)
+	}
+	for _, m := range f.queued() {
+		if to := m.To[0].Address; strings.HasPrefix(to, "carol@") && !strings.Contains(m.Subject, "ta-2222") {
+			t.Errorf("carol's mail %q does not name ta-2222", m.Subject)
+		}
+	}
+}

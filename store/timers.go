@@ -98,8 +98,9 @@ func (s *Store) Timers(ctx context.Context, gameID string) ([]Timer, error) {
 }
 
 // dueNever is the stored due_at of a running game with no reminder or expiry
-// pending: it sorts after every time. '' (the column's default, and what the
-// triggers of migration 4 write) sorts before every time: not known, look now.
+// pending: it sorts after every time. The empty string (the column's default,
+// and what the triggers of migration 4 write) sorts before every time: not
+// known, look now.
 const dueNever = "never"
 
 // DueGame is a running game a scheduler tick must look at (see DueGames and

@@ -90,6 +90,7 @@ var noticeSamples = map[string]Notice{
 	"history":          {Kind: "history", Game: noticeGame, To: "ann", Count: 3, Moves: []Move{{Seq: 1, Player: "ann", Command: "add 3", At: "Sun 22 Nov 2026 12:00 UTC"}, {Seq: 2, Player: "ann", Command: "undo request", Kind: "admin"}, {Seq: 3, Command: "agreed by ben, taking back ann: add 3", Kind: "undo"}}},
 	"resign-confirm":   {Kind: "resign-confirm", Game: noticeGame, To: "ann", Text: "resign confirm abcdefgh"},
 	"resigned":         {Kind: "resigned", Game: noticeGame, To: "ben", Player: "ann"},
+	"resigned-undo":    {Kind: "resigned", Game: noticeGame, To: "ben", Player: "ann", Text: "cy: add 3"},
 	"undo-request":     {Kind: "undo-request", Game: noticeGame, To: "ben", Player: "ann", Text: "ann: add 3"},
 	"undo-asked":       {Kind: "undo-asked", Game: noticeGame, To: "ann", Text: "ann: add 3", ToAct: []string{"ben"}},
 	"undo-waiting":     {Kind: "undo-waiting", Game: noticeGame, To: "ben", Player: "ann", ToAct: []string{"cy"}},
@@ -147,7 +148,7 @@ func init() {
 }
 
 // noticeKinds lists every notice kind in a stable order.
-var noticeKinds = []string{"help", "error", "games", "games-empty", "rules", "created", "joined", "player-joined", "left", "player-left", "started", "observing", "unobserved", "invited", "invitation", "done", "settings", "settings-changed", "legal", "history", "resign-confirm", "resigned", "undo-request", "undo-asked", "undo-waiting", "paused", "resumed", "reminder", "deadline-skipped", "deadline-noskip", "deadline-paused", "deadline-replace", "vacation", "replaced-old", "replaced-host", "bounce"}
+var noticeKinds = []string{"help", "error", "games", "games-empty", "rules", "created", "joined", "player-joined", "left", "player-left", "started", "observing", "unobserved", "invited", "invitation", "done", "settings", "settings-changed", "legal", "history", "resign-confirm", "resigned", "resigned-undo", "undo-request", "undo-asked", "undo-waiting", "paused", "resumed", "reminder", "deadline-skipped", "deadline-noskip", "deadline-paused", "deadline-replace", "vacation", "replaced-old", "replaced-host", "bounce"}
 
 func TestRender_golden(t *testing.T) {
 	set, err := Load()
