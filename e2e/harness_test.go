@@ -60,6 +60,9 @@ type harnessOptions struct {
 	database string
 	// clock, when set, is the daemon's clock; move it and call tick.
 	clock *fakeClock
+	// quiet keeps the daemon's log at its production level (info) and discards
+	// it even with -v: the load run measures the daemon, not a terminal.
+	quiet bool
 }
 
 // fakeClock is a settable clock for deadline tests.
@@ -162,7 +165,7 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	if testing.Verbose() {
+	if testing.Verbose() && !o.quiet {
 		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	ctx, cancel := context.WithCancel(context.Background())

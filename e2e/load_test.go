@@ -101,17 +101,20 @@ func TestLoad(t *testing.T) {
 	if os.Getenv("TURNMAIL_LOAD") == "" {
 		t.Skip("load run: set TURNMAIL_LOAD=1 (make bench)")
 	}
-	floor := loadFloor(t)
+	floor := loadFloor(t, 1)
 	t.Logf("no-op floor: %v", floor)
+	floor2 := loadFloor(t, 2)
+	t.Logf("no-op floor, two replies per mail (the mail I/O turnmail does for 2 players): %v", floor2)
 	full, paced := loadTurnmail(t)
 	t.Logf("turnmail:    %v", full)
 	t.Logf("turnmail, one mail at a time: %v", paced)
-	t.Logf("turnmail/floor throughput ratio: %.2f", (float64(floor.mails)/floor.elapsed.Seconds())/(float64(full.mails)/full.elapsed.Seconds()))
+	t.Logf("turnmail/floor throughput ratio: %.2f (against the two-reply floor: %.2f)",
+		full.elapsed.Seconds()/floor.elapsed.Seconds(), full.elapsed.Seconds()/floor2.elapsed.Seconds())
 }
 
 func loadTurnmail(t *testing.T) (burstResult, pacedResult loadResult) {
 	reg := engine.Registry{"tally": testgame.Tally{}}
-	h := newHarness(t, harnessOptions{games: reg})
+	h := newHarness(t, harnessOptions{games: reg, quiet: true})
 	var mails []burstMail
 	replyTo := map[string]string{}
 	for g := 0; g < loadGames; g++ {
@@ -154,6 +157,22 @@ func loadTurnmail(t *testing.T) (burstResult, pacedResult loadResult) {
 	if applied != loadMails {
 		t.Fatalf("%d of %d moves applied", applied, loadMails)
 	}
+	var lastSent time.Time
+	for _, at := range sent {
+		if at.After(lastSent) {
+			lastSent = at
+		}
+	}
+	var lastApplied string
+	if err := h.d.Store.DB().QueryRow(`SELECT max(processed_at) FROM inbox`).Scan(&lastApplied); err != nil {
+		t.Fatal(err)
+	}
+	appliedAt, err := time.Parse(time.RFC3339Nano, lastApplied)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("burst: last move accepted by SMTP after %v, last move applied after %v",
+		lastSent.Sub(start).Round(time.Millisecond), appliedAt.Sub(start).Round(time.Millisecond))
 	burstResult = summarise(sent, answered(t, h, sent), start)
 
 	// One mail at a time: the latency of a move on an idle daemon (IDLE wakes the
@@ -197,8 +216,9 @@ func answered(t *testing.T, h *harness, sent map[string]time.Time) map[string]ti
 }
 
 // loadFloor runs the same burst through the embedded servers and the IMAP watcher
-// with a handler that only sends one reply per mail.
-func loadFloor(t *testing.T) loadResult {
+// with a handler that only sends replies replies per mail (to the sender, and to
+// a second address for the second).
+func loadFloor(t *testing.T, replies int) loadResult {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "floor.db"))
@@ -223,9 +243,11 @@ func loadFloor(t *testing.T) loadResult {
 		if err != nil {
 			return imapwatch.Keep, err
 		}
-		reply := fmt.Sprintf("From: turnmail@%s\r\nTo: %s\r\nSubject: Re: move\r\nIn-Reply-To: <%s>\r\nAuto-Submitted: auto-replied\r\n\r\nok\r\n", domain, p.From.Address, p.MessageID)
-		if err := sendPlain(srv.SMTPAddr(), "turnmail@"+domain, []string{p.From.Address}, strings.NewReader(reply)); err != nil {
-			return imapwatch.Keep, err
+		for i, to := range []string{p.From.Address, "other-" + p.From.Address}[:replies] {
+			reply := fmt.Sprintf("From: turnmail@%s\r\nTo: %s\r\nSubject: Re: move\r\nIn-Reply-To: <%s>\r\nAuto-Submitted: auto-replied\r\nX-Reply: %d\r\n\r\nok\r\n", domain, to, p.MessageID, i)
+			if err := sendPlain(srv.SMTPAddr(), "turnmail@"+domain, []string{to}, strings.NewReader(reply)); err != nil {
+				return imapwatch.Keep, err
+			}
 		}
 		mu.Lock()
 		replied[p.MessageID] = time.Now()

@@ -1,11 +1,12 @@
 // Package smtpsend delivers turnmail's outbox over SMTP.
 //
-// A Sender drains a Queue: it asks for the mails that are due, delivers them
-// over one SMTP connection per batch (RSET between mails), and records the
-// outcome of each one:
+// A Sender drains a Queue: it asks for the mails that are due, spreads them
+// over Options.Connections lanes by recipient, delivers each lane over one
+// SMTP connection (RSET only after a refused mail), and records the outcome of
+// each mail:
 //
-//   - accepted by the server: Queue.MarkSent, once per batch for all the mails
-//     of the batch the server accepted (one store write, not one per mail);
+//   - accepted by the server: Queue.MarkSent, once per lane for all the mails
+//     the server accepted (one store write, not one per mail);
 //   - refused permanently (a 5xx reply to MAIL, RCPT or DATA): Queue.MarkFailed
 //     at once, with the server's reply as the error text — except "530" and
 //     "5.7.0" (authentication required), which are retried;
@@ -363,11 +364,16 @@ func (s *Sender) sendLane(ctx context.Context, batch []Outgoing) (err error) {
 			err = fmt.Errorf("mark %d mails sent: %w", len(sent), merr)
 		}
 	}()
+	// dirty: the last transaction on c ended in a refusal, so the server may
+	// hold part of it; RSET clears it. (After an accepted DATA the server has
+	// reset the transaction itself, RFC 5321 §4.1.1.4: no round trip needed.)
+	dirty := false
 	for _, m := range batch {
 		if ctx.Err() != nil {
 			return nil
 		}
-		if c != nil {
+		if c != nil && dirty {
+			dirty = false
 			if err := c.Reset(); err != nil {
 				s.log.Warn("RSET failed; reconnecting", "err", err)
 				c.close()
@@ -396,6 +402,7 @@ func (s *Sender) sendLane(ctx context.Context, batch []Outgoing) (err error) {
 			// Cancelled mid-send: the outcome is unknown, leave the mail due.
 			return nil
 		}
+		dirty = err != nil
 		var smtpErr *smtp.SMTPError
 		switch {
 		case err == nil:

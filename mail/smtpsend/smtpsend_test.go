@@ -104,6 +104,11 @@ func (s *session) Mail(from string, opts *smtp.MailOptions) error {
 	if s.b.mailErr != nil {
 		return s.b.mailErr
 	}
+	if s.from != "" {
+		// As Postfix: a transaction is open (a refused RCPT left it); the
+		// client must RSET first.
+		return &smtp.SMTPError{Code: 503, EnhancedCode: smtp.EnhancedCode{5, 5, 1}, Message: "Error: nested MAIL command"}
+	}
 	s.from = from
 	return nil
 }
