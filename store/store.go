@@ -1,11 +1,13 @@
 // Package store persists turnmail's state in one SQLite file: games and their event
 // logs, the raw inbox, the outbox, IMAP cursors and a small key/value table.
 //
-// It is the durable half of the loop described in DESIGN.md: a raw mail is written
-// to the inbox before anything interprets it; a game's accepted commands are appended
-// to its event log together with the notifications they cause and the inbox row's
-// new status, in one transaction (see [Store.Commit]); a sender drains the outbox
-// and is woken through [Store.Notify].
+// It is the durable half of the loop described in DESIGN.md: a raw mail is stored in
+// the inbox in the same transaction as what it caused — a game's accepted commands
+// appended to its event log, the notifications they cause, the mail's status (see
+// [Store.Commit], [Commit.Inbox] and [Store.CommitBatch]); until that commits, the mail
+// is still on the IMAP server, whose cursor moves only afterwards. A sender drains the
+// outbox and is woken through [Store.Notify]. Writes that arrive while another commits
+// are committed together (group commit, see write.go).
 //
 // The driver is modernc.org/sqlite (pure Go, driver name "sqlite"). Every connection
 // runs in WAL mode with a busy timeout, foreign keys on and synchronous=FULL, and
