@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/turnmail/turnmail/engine"
@@ -81,6 +82,50 @@ func TestReceiveAll_groups(t *testing.T) {
 		for p, want := range scores {
 			if got := l.State.(testgame.State).Scores[p]; got != want {
 				t.Errorf("%s: %s has %d, want %d", game, p, got, want)
+			}
+		}
+	}
+}
+
+// TestReceiveAll_lostRaceFallsBackToEach: when the group's commit fails because
+// another writer stored one of its mails first (here a trigger does, inside the
+// same commit), the mails are processed again one by one: each applied once.
+func TestReceiveAll_lostRaceFallsBackToEach(t *testing.T) {
+	f := newFixture(t, 100)
+	ctx := context.Background()
+	gameB, err := f.svc.CreateGame(ctx, service.NewGame{Kind: "tally", Players: []engine.Player{
+		{Name: "carol", Email: "carol@" + domain}, {Name: "dave", Email: "dave@" + domain},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	alice := f.mail("alice@"+domain, f.reply["alice"], "add 1\n")
+	carol := f.mail("carol@"+domain, f.svc.ReplyAddress(gameB, 0), "add 2\n")
+	key := store.DedupeKey(fmt.Sprintf("m%d@client.example", f.n), nil)
+	trigger := fmt.Sprintf(`CREATE TRIGGER other_writer AFTER INSERT ON events WHEN NEW.command = 'add 1'
+	BEGIN INSERT INTO inbox (dedupe_key, message_id, raw, received_at, status) VALUES ('%s', '', x'%x', '2026-11-22T12:00:00.000000000Z', 'pending'); END`, key, carol)
+	if _, err := f.st.DB().Exec(trigger); err != nil {
+		t.Fatal(err)
+	}
+	res, err := f.svc.ReceiveAll(ctx, []store.InboxMsg{{Mailbox: "INBOX", Raw: alice}, {Mailbox: "INBOX", Raw: carol}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 2 || res[0].Status != service.StatusApplied || res[1].Status != service.StatusApplied {
+		t.Fatalf("results %+v, want both applied", res)
+	}
+	var rows int
+	if err := f.st.DB().QueryRow(`SELECT count(*) FROM inbox`).Scan(&rows); err != nil || rows != 2 {
+		t.Errorf("%d inbox rows (%v), want 2", rows, err)
+	}
+	for game, scores := range map[string]map[string]int{f.game: {"alice": 1}, gameB: {"carol": 2}} {
+		l, err := f.svc.Load(ctx, game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for p, want := range scores {
+			if got := l.State.(testgame.State).Scores[p]; got != want {
+				t.Errorf("%s: %s has %d, want %d (applied once)", game, p, got, want)
 			}
 		}
 	}
