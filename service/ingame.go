@@ -339,7 +339,17 @@ func (r *run) notify(to string, n templates.Notice) {
 }
 
 // notifyAll queues a notice to every active player and the host (once per address).
-func (r *run) notifyAll(n templates.Notice) {
+func (r *run) notifyAll(n templates.Notice) { r.notifyEach(n, false) }
+
+// notifyEach is notifyAll; withDue adds each player's current deadline.
+func (r *run) notifyEach(n templates.Notice, withDue bool) {
+	var due map[string]string
+	if withDue {
+		due = map[string]string{}
+		for _, d := range r.view().Deadlines() {
+			due[d.Player] = fmtTime(d.Due)
+		}
+	}
 	seen := map[string]bool{}
 	for _, p := range r.l.Seats() {
 		if seen[p.Email] {
@@ -347,7 +357,7 @@ func (r *run) notifyAll(n templates.Notice) {
 		}
 		seen[p.Email] = true
 		m := n
-		m.To = p.Name
+		m.To, m.Due = p.Name, due[p.Name]
 		r.notify(p.Email, m)
 	}
 	if h := r.l.Game.Host; h != "" && !seen[h] {

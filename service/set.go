@@ -46,20 +46,5 @@ func (r *run) cmdSet(a actor, args []string) string {
 // announceSettings tells every player (with their current deadline) and the host the
 // game's settings after a change.
 func (r *run) announceSettings(change string) {
-	n := templates.Notice{Kind: "settings-changed", Text: adminSet + " " + change, Lines: r.l.Settings.Describe()}
-	seen := map[string]bool{}
-	for _, p := range r.l.Seats() {
-		if seen[p.Email] {
-			continue
-		}
-		seen[p.Email] = true
-		m := n
-		m.To, m.Due = p.Name, r.dueOf(p.Name)
-		r.notify(p.Email, m)
-	}
-	if h := r.l.Game.Host; h != "" && !seen[h] {
-		m := n
-		m.To = "host"
-		r.notify(h, m)
-	}
+	r.notifyEach(templates.Notice{Kind: "settings-changed", Text: adminSet + " " + change, Lines: r.l.Settings.Describe()}, true)
 }

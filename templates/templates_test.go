@@ -165,20 +165,7 @@ func TestRender_golden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := "Subject: " + subject + "\n\n" + text
-			path := filepath.Join("testdata", s.name+".golden")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./templates -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("plain text differs from %s:\n--- got\n%s\n--- want\n%s", path, got, want)
-			}
+			golden(t, filepath.Join("testdata", s.name+".golden"), "Subject: "+subject+"\n\n"+text)
 			if err := checkHTML(htmlPart); err != nil {
 				t.Errorf("HTML part: %v\n%s", err, htmlPart)
 			}

@@ -47,8 +47,8 @@ func (Game) New(setup engine.Setup, rng *engine.Rand) (engine.State, error) {
 		return nil, err
 	}
 	n := len(setup.Players)
-	if n < 2 || n > 4 {
-		return nil, fmt.Errorf("empire: %d players, want 2 to 4", n)
+	if lo, hi := (Game{}).PlayerRange(); n < lo || n > hi {
+		return nil, fmt.Errorf("empire: %d players, want %d to %d", n, lo, hi)
 	}
 	cfg := &config{players: slices.Clone(setup.Players), costs: d.cards.Costs}
 	for _, p := range setup.Players {

@@ -77,8 +77,8 @@ func chooseBoard(opts map[string]json.RawMessage, players int) (*board, error) {
 // regions, every player gets five coins, and the first player starts turn 1.
 func (Game) New(setup engine.Setup, rng *engine.Rand) (engine.State, error) {
 	n := len(setup.Players)
-	if n < 2 || n > 5 {
-		return nil, fmt.Errorf("smallworld: %d players; the game is for 2 to 5", n)
+	if lo, hi := (Game{}).PlayerRange(); n < lo || n > hi {
+		return nil, fmt.Errorf("smallworld: %d players; the game is for %d to %d", n, lo, hi)
 	}
 	b, err := chooseBoard(setup.Options, n)
 	if err != nil {
