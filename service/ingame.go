@@ -357,7 +357,10 @@ func (r *run) notifyEach(n templates.Notice, withDue bool) {
 		}
 		seen[p.Email] = true
 		m := n
-		m.To, m.Due = p.Name, due[p.Name]
+		m.To = p.Name
+		if withDue {
+			m.Due = due[p.Name]
+		}
 		r.notify(p.Email, m)
 	}
 	if h := r.l.Game.Host; h != "" && !seen[h] {
