@@ -46,8 +46,11 @@ type IMAP struct {
 	Mailbox  string `mapstructure:"mailbox"`
 	// Processed and Rejected are the folders handled mail is moved to; when both are
 	// empty, handled mail is flagged \Seen and left in place.
-	Processed    string        `mapstructure:"processed"`
-	Rejected     string        `mapstructure:"rejected"`
+	Processed string `mapstructure:"processed"`
+	Rejected  string `mapstructure:"rejected"`
+	// Failed is the folder for quarantined mail: mail whose processing failed
+	// (empty: flagged \Seen like the others).
+	Failed       string        `mapstructure:"failed"`
 	PollInterval time.Duration `mapstructure:"poll_interval"`
 }
 
@@ -93,6 +96,7 @@ var Defaults = map[string]any{
 	"imap.mailbox":             "INBOX",
 	"imap.processed":           "Processed",
 	"imap.rejected":            "Rejected",
+	"imap.failed":              "Failed",
 	"imap.poll_interval":       "30s",
 	"smtp.addr":                "",
 	"smtp.security":            "starttls",

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -119,6 +118,7 @@ type Daemon struct {
 	Mail *mailserver.Server
 
 	log       *slog.Logger
+	health    *health
 	tickEvery time.Duration
 	imapOpts  imapwatch.Options
 	smtpOpts  smtpsend.Options
@@ -132,7 +132,7 @@ func New(ctx context.Context, c *config.Config, opts Options) (*Daemon, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Daemon{Config: c, Store: st, log: opts.Logger, tickEvery: opts.TickEvery}
+	d := &Daemon{Config: c, Store: st, log: opts.Logger, tickEvery: opts.TickEvery, health: &health{clock: opts.Clock}}
 	if d.Service, err = NewService(ctx, c, st, opts); err != nil {
 		st.Close()
 		return nil, err
@@ -140,8 +140,9 @@ func New(ctx context.Context, c *config.Config, opts Options) (*Daemon, error) {
 	d.imapOpts = imapwatch.Options{
 		Addr: c.IMAP.Addr, Username: c.IMAP.Username, Password: c.IMAP.Password,
 		Security: c.IMAP.Security, Mailbox: c.IMAP.Mailbox, PollInterval: c.IMAP.PollInterval,
-		MoveTo:  imapwatch.MoveTo{Processed: c.IMAP.Processed, Rejected: c.IMAP.Rejected},
+		MoveTo:  imapwatch.MoveTo{Processed: c.IMAP.Processed, Rejected: c.IMAP.Rejected, Failed: c.IMAP.Failed},
 		MaxSize: 2 * c.Limits.MaxMessageBytes, Logger: opts.Logger,
+		Status: d.health.watcherStatus,
 	}
 	d.smtpOpts = smtpsend.Options{
 		Addr: c.SMTP.Addr, Security: c.SMTP.Security, Username: c.SMTP.Username, Password: c.SMTP.Password,
@@ -214,7 +215,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 		run("deadline scheduler", d.schedule)
 	}
 	if d.Config.HTTPAddr != "" {
-		run("http", func(ctx context.Context) error { return serveHTTP(ctx, d.Config.HTTPAddr, d.Store) })
+		run("http", func(ctx context.Context) error { return serveHTTP(ctx, d.Config.HTTPAddr, d.HealthHandler()) })
 	}
 	d.log.Info("turnmail running", "address", d.Config.Address, "database", d.Config.Database)
 	<-ctx.Done()
@@ -223,34 +224,30 @@ func (d *Daemon) Run(ctx context.Context) error {
 	return <-errs // nil when every part stopped because ctx ended
 }
 
+// HealthHandler serves /healthz and /metrics (see Config.HTTPAddr).
+func (d *Daemon) HealthHandler() http.Handler { return d.health.handler(d.Store) }
+
 // receive hands a batch of fetched mails to the service: stored and processed
-// together, each moved to Processed when a command was applied and to Rejected
-// otherwise. Mail far over the size limit is not worth storing: it is moved aside
-// unread and never answered.
+// together, each moved to Processed when a command was applied, to Failed when it
+// was quarantined and to Rejected otherwise. Of mail far over the size limit the
+// watcher fetched only the header: it is stored as such, so that its writer can be
+// told it was too large.
 func (d *Daemon) receive(ctx context.Context, ms []imapwatch.Fetched) ([]imapwatch.Disposition, error) {
-	var ins []store.InboxMsg
-	for _, m := range ms {
-		if !m.Truncated {
-			ins = append(ins, store.InboxMsg{Mailbox: m.Mailbox, UIDValidity: m.UIDValidity, UID: m.UID, Raw: m.Raw})
-		}
+	ins := make([]store.InboxMsg, len(ms))
+	for i, m := range ms {
+		ins[i] = store.InboxMsg{Mailbox: m.Mailbox, UIDValidity: m.UIDValidity, UID: m.UID, Raw: m.Raw, Size: m.Size, Truncated: m.Truncated}
 	}
 	results, err := d.Service.ReceiveAll(ctx, ins)
-	disps := make([]imapwatch.Disposition, 0, len(ms))
-	for _, m := range ms {
-		if m.Truncated {
-			d.log.Warn("mail too large, rejected unread", "uid", m.UID, "size", m.Size)
-			disps = append(disps, imapwatch.Rejected)
-			continue
+	disps := make([]imapwatch.Disposition, len(results)) // the mails not stored are offered again after err
+	for i, r := range results {
+		switch r.Status {
+		case service.StatusApplied:
+			disps[i] = imapwatch.Processed
+		case service.StatusFailed:
+			disps[i] = imapwatch.Failed
+		default:
+			disps[i] = imapwatch.Rejected
 		}
-		if len(results) == 0 {
-			break // not stored: offered again after err
-		}
-		if results[0].Status == service.StatusApplied {
-			disps = append(disps, imapwatch.Processed)
-		} else {
-			disps = append(disps, imapwatch.Rejected)
-		}
-		results = results[1:]
 	}
 	return disps, err
 }
@@ -313,37 +310,3 @@ func (q OutboxQueue) MarkFailed(ctx context.Context, id int64, errText string) e
 
 // Wake is closed when new mail is queued.
 func (q OutboxQueue) Wake() <-chan struct{} { return q.Store.Notify() }
-
-func serveHTTP(ctx context.Context, addr string, st *store.Store) error {
-	mux := http.NewServeMux()
-	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
-		if err := st.DB().PingContext(r.Context()); err != nil {
-			http.Error(w, "database: "+err.Error(), http.StatusServiceUnavailable)
-			return
-		}
-		fmt.Fprintln(w, "ok")
-	})
-	mux.HandleFunc("/metrics", func(w http.ResponseWriter, r *http.Request) {
-		counts, err := st.OutboxCounts(r.Context(), "")
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-			return
-		}
-		fmt.Fprintf(w, "turnmail_outbox_pending %d\nturnmail_outbox_failed %d\n", counts[store.OutboxPending], counts[store.OutboxFailed])
-	})
-	srv := &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return fmt.Errorf("listen %s: %w", addr, err)
-	}
-	go func() {
-		<-ctx.Done()
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(shutdown)
-	}()
-	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
-}

@@ -436,3 +436,21 @@ func pendingMails(t *testing.T, st *store.Store) int {
 	}
 	return counts[store.OutboxPending]
 }
+
+// serviceLogin is the IMAP user name and password of addr's mailbox, the service's
+// own included.
+func (h *harness) serviceLogin(addr string) (user, password string) {
+	return h.login(addr), h.password
+}
+
+// eventually polls cond until it holds, failing the test after waitLimit.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

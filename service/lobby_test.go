@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -72,9 +73,9 @@ func (f *fixture) mailsTo(addr string) []*parse.Message {
 }
 
 // TestLobby_mailIsOneTransaction: when the second command of a lobby mail fails in
-// the database, the first one's effect is not kept either and the mail is not
-// stored (the watcher offers it again); receiving it again applies both, once,
-// with one answer.
+// the database (a fault retrying cannot fix), the first one's effect is not kept
+// either: the mail is quarantined whole, its writer told once. After the fault is
+// fixed, Retry applies both, once, with one answer.
 func TestLobby_mailIsOneTransaction(t *testing.T) {
 	f := newFixture(t, 100)
 	ctx := context.Background()
@@ -86,48 +87,65 @@ func TestLobby_mailIsOneTransaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	raw := f.mail(cy, svcAddr, "join "+g1+"\njoin "+g2+"\n")
-	stored := func() int {
-		var n int
-		if err := f.st.DB().QueryRow(`SELECT count(*) FROM inbox WHERE raw = ?`, raw).Scan(&n); err != nil {
+	stored := func() []store.InboxMsg {
+		var out []store.InboxMsg
+		rows, err := f.st.DB().Query(`SELECT id, status FROM inbox WHERE raw = ?`, raw)
+		if err != nil {
 			t.Fatal(err)
 		}
-		return n
+		defer rows.Close()
+		for rows.Next() {
+			var m store.InboxMsg
+			if err := rows.Scan(&m.ID, &m.Status); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, m)
+		}
+		return out
 	}
-	if _, err := f.svc.Receive(ctx, store.InboxMsg{Mailbox: "INBOX", Raw: raw}); err == nil {
-		t.Fatal("the failing mail was processed without error")
+	res, err := f.svc.Receive(ctx, store.InboxMsg{Mailbox: "INBOX", Raw: raw})
+	if err != nil || res.Status != service.StatusFailed || !strings.Contains(res.Reason, "injected failure") {
+		t.Fatalf("the failing mail: %+v, %v; want quarantined with the error", res, err)
 	}
 	if got := f.seats(g1); len(got) != 1 {
 		t.Errorf("the first join was kept: %v", got)
 	}
-	if n := stored(); n != 0 {
-		t.Errorf("the failed mail was stored %d times, want not at all", n)
+	if m := stored(); len(m) != 1 || m[0].Status != store.InboxFailed {
+		t.Fatalf("the failed mail is stored as %+v, want once, failed", m)
 	}
-	if m := f.mailsTo(cy); len(m) != 0 {
-		t.Errorf("%d mails to cy, want none", len(m))
+	if m := f.mailsTo(cy); len(m) != 1 || !strings.Contains(m[0].Subject, "could not be processed") {
+		t.Fatalf("cy got %d mails, want one saying the mail could not be processed", len(m))
 	}
 	if m := f.mailsTo(ann); len(m) != 1 { // the answer to new; no "cy joined"
 		t.Errorf("%d mails to the host of %s, want 1", len(m), g1)
+	}
+	if res := f.receive(raw); !res.Duplicate || res.Status != service.StatusFailed {
+		t.Fatalf("the quarantined mail offered again: %+v, want a duplicate, still failed", res)
 	}
 
 	if _, err := f.st.DB().Exec(`DROP TRIGGER inject_failure`); err != nil {
 		t.Fatal(err)
 	}
-	if res := f.receive(raw); res.Duplicate || res.Status != service.StatusApplied {
-		t.Fatalf("the mail offered again: %+v", res)
+	res, err = f.svc.Retry(ctx, res.InboxID)
+	if err != nil || res.Status != service.StatusApplied {
+		t.Fatalf("retry: %+v, %v", res, err)
+	}
+	if _, err := f.svc.Retry(ctx, res.InboxID); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("retry of a mail no longer quarantined: %v, want ErrNotFound", err)
 	}
 	if res := f.receive(raw); !res.Duplicate || res.Status != service.StatusApplied {
 		t.Fatalf("the mail received a third time: %+v", res)
 	}
-	if n := stored(); n != 1 {
-		t.Errorf("the mail was stored %d times, want once", n)
+	if m := stored(); len(m) != 1 {
+		t.Errorf("the mail was stored %d times, want once", len(m))
 	}
 	for _, g := range []string{g1, g2} {
 		if got := f.seats(g); len(got) != 2 || got[1] != "cy" {
 			t.Errorf("game %s seats %v, want the host and cy", g, got)
 		}
 	}
-	if m := f.mailsTo(cy); len(m) != 1 || strings.Count(m[0].Body, "You play in game") != 2 {
-		t.Fatalf("cy got %d mails, want one answering both joins", len(m))
+	if m := f.mailsTo(cy); len(m) != 2 || strings.Count(m[1].Body, "You play in game") != 2 {
+		t.Fatalf("cy got %d mails, want the failure notice and one answering both joins", len(m))
 	}
 }
 

@@ -91,17 +91,23 @@ func (s *Service) ReceiveAll(ctx context.Context, ins []store.InboxMsg) ([]Resul
 			flushErr := flush()
 			return results, errors.Join(fmt.Errorf("receive: %w", err), flushErr)
 		}
-		rt := s.route(in)
+		rt := s.routeGuarded(in)
 		if rt.reads == readsAll || rt.reads == readsGame && g.games[rt.gameID] {
 			if err := flush(); err != nil {
 				return results, err
 			}
 		}
-		res, b, err := s.decideRoute(ctx, in, rt)
+		res, b, err := s.decideGuarded(ctx, in, rt)
 		if err != nil {
-			flushErr := flush()
-			return results, errors.Join(fmt.Errorf("process mail: %w", err), flushErr)
+			if !s.mustQuarantine(in.DedupeKey, err) {
+				flushErr := flush()
+				return results, errors.Join(fmt.Errorf("process mail: %w", err), flushErr)
+			}
+			var c store.Commit
+			res, c = s.quarantine(ctx, in, rt, err)
+			b = store.Batch{Commits: []store.Commit{c}}
 		}
+		delete(s.transient, in.DedupeKey)
 		g.add(in, res, b)
 	}
 	if err := flush(); err != nil {
@@ -167,7 +173,9 @@ func (s *Service) commitGroup(ctx context.Context, g *group) ([]Result, error) {
 		all.Commits = append(all.Commits, b.Commits...)
 	}
 	err := s.commit(ctx, all)
-	if errors.Is(err, store.ErrStaleSeq) || errors.Is(err, store.ErrDuplicate) {
+	if errors.Is(err, store.ErrStaleSeq) || errors.Is(err, store.ErrDuplicate) || err != nil && !store.IsTransient(err) {
+		// Another writer got in first, or one mail's outcome cannot be committed:
+		// each mail on its own (the one that cannot is quarantined there).
 		return s.receiveEach(ctx, g.mails)
 	}
 	if err != nil {
@@ -247,20 +255,37 @@ func (s *Service) processStored(ctx context.Context, id int64) (Result, error) {
 // interpret decides mail m and commits the outcome with the mail's new status: a
 // stored mail (m.ID != 0) is settled, a new one is stored with its outcome. When
 // another writer appended to the game first, it decides again against the new state.
+//
+// A failure that trying again cannot fix (see mustQuarantine) quarantines the mail
+// instead: it is settled as StatusFailed and the error returned is nil.
 func (s *Service) interpret(ctx context.Context, m store.InboxMsg) (Result, error) {
+	rt := s.routeGuarded(m)
 	for attempt := 0; ; attempt++ {
-		res, b, err := s.decide(ctx, m)
+		res, b, err := s.decideGuarded(ctx, m, rt)
 		if err != nil {
-			return Result{}, fmt.Errorf("process mail %d: %w", m.ID, err)
+			if !s.mustQuarantine(m.DedupeKey, err) {
+				return Result{}, fmt.Errorf("process mail %d: %w", m.ID, err)
+			}
+			var c store.Commit
+			res, c = s.quarantine(ctx, m, rt, err)
+			b = store.Batch{Commits: []store.Commit{c}}
 		}
 		fresh := m
 		err = s.commit(ctx, settle(b, res, &fresh))
 		if errors.Is(err, store.ErrStaleSeq) && attempt < 3 {
 			continue // another process appended first: re-check against the new state
 		}
+		if err != nil && res.Status != StatusFailed && !errors.Is(err, store.ErrDuplicate) && s.mustQuarantine(m.DedupeKey, err) {
+			// What the mail caused cannot be committed: quarantine it alone.
+			var c store.Commit
+			res, c = s.quarantine(ctx, m, rt, fmt.Errorf("commit: %w", err))
+			fresh = m
+			err = s.commit(ctx, settle(store.Batch{Commits: []store.Commit{c}}, res, &fresh))
+		}
 		if err != nil {
 			return Result{}, fmt.Errorf("process mail %d: commit: %w", m.ID, err)
 		}
+		delete(s.transient, m.DedupeKey)
 		res.InboxID = fresh.ID
 		s.logResult(res)
 		return res, nil
@@ -329,8 +354,13 @@ func (s *Service) route(in store.InboxMsg) route {
 	early := func(status, reason string) route {
 		return route{early: Result{Status: status, Reason: reason}}
 	}
-	msg, err := parse.Parse(in.Raw, &parse.Options{MaxSize: int(s.opts.MaxMessageBytes)})
-	tooLarge := errors.Is(err, parse.ErrTooLarge)
+	var msg *parse.Message
+	var err error
+	tooLarge := in.Truncated || in.Size > s.opts.MaxMessageBytes
+	if !tooLarge {
+		msg, err = parse.Parse(in.Raw, &parse.Options{MaxSize: int(s.opts.MaxMessageBytes)})
+		tooLarge = errors.Is(err, parse.ErrTooLarge)
+	}
 	if tooLarge {
 		// Read only the header: enough to authenticate the writer and tell them.
 		msg, err = parse.Parse(headerOf(in.Raw), nil)
@@ -366,12 +396,6 @@ func (s *Service) route(in store.InboxMsg) route {
 		return early(StatusRejected, "invalid reply token")
 	}
 	return route{reads: readsGame, msg: msg, from: from, tooLarge: tooLarge, gameID: gameID, seat: seat}
-}
-
-// decide interprets one mail and returns what to commit: one commit for a mail to a
-// game (or none), several for a mail of lobby commands.
-func (s *Service) decide(ctx context.Context, in store.InboxMsg) (Result, store.Batch, error) {
-	return s.decideRoute(ctx, in, s.route(in))
 }
 
 // decideRoute is decide for a routed mail.

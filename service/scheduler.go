@@ -43,7 +43,15 @@ func (s *Service) Tick(ctx context.Context) (int, error) {
 	fired := 0
 	next := make([]store.DueGame, 0, len(games))
 	for _, g := range games {
-		n, at, err := s.tickGame(ctx, g.ID, now)
+		var (
+			n  int
+			at time.Time
+		)
+		err := s.guard("firing deadline timers", func() error {
+			var err error
+			n, at, err = s.tickGame(ctx, g.ID, now)
+			return err
+		})
 		fired += n
 		if err != nil {
 			s.log.Error("deadline timers", "game", g.ID, "err", err)

@@ -52,6 +52,9 @@ type Service struct {
 	log     *slog.Logger
 
 	mu sync.Mutex // serialises processing: one game, one mail at a time
+	// transient counts the transient failures of the mails failing now, by dedupe
+	// key (guarded by mu; see mustQuarantine).
+	transient map[string]int
 
 	tickMu sync.Mutex // serialises Tick
 	swept  bool       // a Tick looked at every running game (guarded by tickMu)
@@ -95,6 +98,7 @@ func New(st *store.Store, games engine.Registry, tmpl *templates.Set, opts Optio
 		domain:    strings.ToLower(opts.Address[i+1:]),
 		limiter:   ratelimit.New(ratelimit.Options{Rate: opts.RepliesPerHour, Burst: opts.RepliesPerHour, Per: time.Hour}),
 		newGameID: store.NewGameID,
+		transient: map[string]int{},
 		log:       log,
 	}, nil
 }

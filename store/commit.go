@@ -172,7 +172,7 @@ func prepareCommit(c Commit) (preparedCommit, error) {
 	}
 	if c.Inbox != nil && c.InboxID == 0 {
 		p.newInbox = *c.Inbox
-		p.newInbox.ID, p.newInbox.Status, p.newInbox.Error, p.newInbox.GameID = 0, p.inboxStatus, c.InboxError, c.GameID
+		p.newInbox.ID, p.newInbox.Status, p.newInbox.Error, p.newInbox.GameID = 0, p.inboxStatus, c.InboxError, p.inboxGame()
 		if err := prepareInbox(&p.newInbox); err != nil {
 			return p, fmt.Errorf("commit %s: %w", c.GameID, err)
 		}
@@ -199,7 +199,7 @@ func (p preparedCommit) apply(ctx context.Context, tx *sql.Tx, at time.Time, new
 	}
 	switch {
 	case c.InboxID != 0:
-		if err := setInboxStatus(ctx, tx, c.InboxID, p.inboxStatus, c.InboxError, c.GameID, at); err != nil {
+		if err := setInboxStatus(ctx, tx, c.InboxID, p.inboxStatus, c.InboxError, p.inboxGame(), at); err != nil {
 			return fmt.Errorf("settle inbox %d: %w", c.InboxID, err)
 		}
 	case p.newInbox.DedupeKey != "":
@@ -214,6 +214,14 @@ func (p preparedCommit) apply(ctx context.Context, tx *sql.Tx, at time.Time, new
 		*newID = id
 	}
 	return nil
+}
+
+// inboxGame is the game the settled inbox row is linked to.
+func (p preparedCommit) inboxGame() string {
+	if p.c.GameID != "" {
+		return p.c.GameID
+	}
+	return p.c.InboxGameID
 }
 
 // wrap names the commit in an error of apply.

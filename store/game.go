@@ -93,6 +93,9 @@ type Commit struct {
 	// written. One transaction instead of two per mail: the raw mail is still
 	// never lost, since nothing else is committed without it.
 	Inbox *InboxMsg
+	// InboxGameID, when GameID is "", links the settled inbox row to a game
+	// without writing to the game (a quarantined mail of that game).
+	InboxGameID string
 	// GameStatus, when not "", is the game's new status.
 	GameStatus string
 	// Players are seat rows written in the same transaction (inserted, or replacing

@@ -17,7 +17,10 @@ const (
 	InboxApplied  = "applied"  // its commands were committed
 	InboxRejected = "rejected" // refused (bad command, unauthenticated …), answered or not
 	InboxIgnored  = "ignored"  // not for us: auto-replies, bounces, our own mail
-	InboxError    = "error"    // processing failed; fix the bug and set it pending again
+	// InboxFailed: processing failed in a way retrying cannot fix (a render error, an
+	// engine panic, a header that cannot be built): the mail is quarantined. Fix
+	// the bug, then Store.RequeueInbox (turnmail retry) processes it again.
+	InboxFailed = "failed"
 )
 
 // InboxMsg is a received mail, stored raw before anything interprets it.
@@ -37,11 +40,16 @@ type InboxMsg struct {
 	Error       string
 	GameID      string
 	ProcessedAt *time.Time
+	// Size is the mail's size on the server (0: the length of Raw).
+	Size int64
+	// Truncated is set when Raw holds only the header of a mail too large to be
+	// fetched whole: it is read only to tell its writer.
+	Truncated bool
 }
 
 func validInboxStatus(s string) error {
 	switch s {
-	case InboxPending, InboxApplied, InboxRejected, InboxIgnored, InboxError:
+	case InboxPending, InboxApplied, InboxRejected, InboxIgnored, InboxFailed:
 		return nil
 	}
 	return fmt.Errorf("invalid inbox status %q", s)
@@ -93,6 +101,9 @@ func prepareInbox(m *InboxMsg) error {
 	if m.Raw == nil {
 		m.Raw = []byte{}
 	}
+	if m.Size == 0 {
+		m.Size = int64(len(m.Raw))
+	}
 	if m.Status == "" {
 		m.Status = InboxPending
 	}
@@ -110,10 +121,10 @@ func insertInbox(ctx context.Context, tx *sql.Tx, m InboxMsg) (id int64, err err
 		processed = fmtTime(*m.ProcessedAt)
 	}
 	err = tx.QueryRowContext(ctx, `INSERT INTO inbox
-	(dedupe_key, message_id, mailbox, uid_validity, uid, raw, received_at, status, error, game_id, processed_at)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+	(dedupe_key, message_id, mailbox, uid_validity, uid, raw, received_at, status, error, game_id, processed_at, size, truncated)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		m.DedupeKey, m.MessageID, m.Mailbox, int64(m.UIDValidity), int64(m.UID), m.Raw,
-		fmtTime(m.ReceivedAt), m.Status, m.Error, nullString(m.GameID), processed).Scan(&id)
+		fmtTime(m.ReceivedAt), m.Status, m.Error, nullString(m.GameID), processed, m.Size, m.Truncated).Scan(&id)
 	if isUnique(err) {
 		return 0, fmt.Errorf("inbox %s: %w", m.DedupeKey, ErrDuplicate)
 	}
@@ -133,7 +144,7 @@ func (s *Store) InboxByKey(ctx context.Context, key string) (InboxMsg, error) {
 	return m, nil
 }
 
-const inboxColumns = `id, dedupe_key, message_id, mailbox, uid_validity, uid, raw, received_at, status, error, game_id, processed_at`
+const inboxColumns = `id, dedupe_key, message_id, mailbox, uid_validity, uid, raw, received_at, status, error, game_id, processed_at, size, truncated`
 
 func scanInbox(sc interface{ Scan(...any) error }) (InboxMsg, error) {
 	var (
@@ -143,7 +154,7 @@ func scanInbox(sc interface{ Scan(...any) error }) (InboxMsg, error) {
 		gameID              sql.NullString
 	)
 	if err := sc.Scan(&m.ID, &m.DedupeKey, &m.MessageID, &m.Mailbox, &uidValidity, &uid, &m.Raw,
-		&received, &m.Status, &m.Error, &gameID, &processed); err != nil {
+		&received, &m.Status, &m.Error, &gameID, &processed, &m.Size, &m.Truncated); err != nil {
 		return InboxMsg{}, err
 	}
 	m.UIDValidity, m.UID = uint32(uidValidity), uint32(uid)
@@ -176,24 +187,29 @@ func (s *Store) PendingInbox(ctx context.Context, limit int) ([]InboxMsg, error)
 	if limit <= 0 {
 		limit = -1
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT `+inboxColumns+` FROM inbox
-	WHERE status = 'pending' ORDER BY id LIMIT ?`, limit)
+	msgs, err := s.queryInbox(ctx, `SELECT `+inboxColumns+` FROM inbox WHERE status = 'pending' ORDER BY id LIMIT ?`, limit)
 	if err != nil {
 		return nil, fmt.Errorf("pending inbox: %w", err)
+	}
+	return msgs, nil
+}
+
+// queryInbox runs a query of inbox rows (inboxColumns).
+func (s *Store) queryInbox(ctx context.Context, query string, args ...any) ([]InboxMsg, error) {
+	rows, err := s.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
 	var msgs []InboxMsg
 	for rows.Next() {
 		m, err := scanInbox(rows)
 		if err != nil {
-			return nil, fmt.Errorf("pending inbox: %w", err)
+			return nil, err
 		}
 		msgs = append(msgs, m)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("pending inbox: %w", err)
-	}
-	return msgs, nil
+	return msgs, rows.Err()
 }
 
 // SetInboxStatus settles (or, with InboxPending, re-queues) a message outside a
@@ -223,4 +239,66 @@ func setInboxStatus(ctx context.Context, tx *sql.Tx, id int64, status, errText, 
 		return err
 	}
 	return mustAffect(res)
+}
+
+// FailedInbox returns the quarantined mails (status InboxFailed), oldest first,
+// without their raw bytes.
+func (s *Store) FailedInbox(ctx context.Context) ([]InboxMsg, error) {
+	msgs, err := s.queryInbox(ctx, `SELECT id, dedupe_key, message_id, mailbox, uid_validity, uid, x'', received_at,
+	status, error, game_id, processed_at, size, truncated FROM inbox WHERE status = 'failed' ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("failed inbox: %w", err)
+	}
+	return msgs, nil
+}
+
+// RequeueInbox sets quarantined mail id pending again, to be processed anew. A mail
+// that is not quarantined gives an error wrapping ErrNotFound.
+func (s *Store) RequeueInbox(ctx context.Context, id int64) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE inbox SET status = 'pending', processed_at = NULL
+		WHERE id = ? AND status = 'failed'`, id)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return fmt.Errorf("no quarantined mail %d: %w", id, ErrNotFound)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("requeue inbox %d: %w", id, err)
+	}
+	return nil
+}
+
+// InboxHealth is what the health endpoint reports of the inbox.
+type InboxHealth struct {
+	// Failed counts the quarantined mails.
+	Failed int
+	// Pending counts the mails stored but not processed yet.
+	Pending int
+	// OldestPending is when the oldest pending mail was received (zero: none).
+	OldestPending time.Time
+}
+
+// InboxHealth counts quarantined and pending mails.
+func (s *Store) InboxHealth(ctx context.Context) (InboxHealth, error) {
+	var (
+		h      InboxHealth
+		oldest sql.NullString
+	)
+	err := s.db.QueryRowContext(ctx, `SELECT
+	(SELECT count(*) FROM inbox WHERE status = 'failed'),
+	(SELECT count(*) FROM inbox WHERE status = 'pending'),
+	(SELECT min(received_at) FROM inbox WHERE status = 'pending')`).Scan(&h.Failed, &h.Pending, &oldest)
+	if err != nil {
+		return InboxHealth{}, fmt.Errorf("inbox health: %w", err)
+	}
+	if h.OldestPending, err = parseTime(oldest); err != nil {
+		return InboxHealth{}, fmt.Errorf("inbox health: %w", err)
+	}
+	return h, nil
 }

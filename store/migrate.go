@@ -149,6 +149,14 @@ BEGIN
 	UPDATE games SET due_at = '', due_gen = due_gen + 1 WHERE id = NEW.id;
 END;
 `,
+	// 5: failure isolation (issue #9). size is the mail's size on the IMAP server;
+	// truncated is 1 when raw holds only the header of a mail too large to fetch
+	// whole. Quarantined mail has status 'failed'.
+	`
+ALTER TABLE inbox ADD COLUMN size INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE inbox ADD COLUMN truncated INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX inbox_failed ON inbox (id) WHERE status = 'failed';
+`,
 }
 
 // migrate applies the migrations the database has not seen yet, each in its own

@@ -292,3 +292,17 @@ func settleMailTx(ctx context.Context, tx *sql.Tx, id int64, query string, args 
 	}
 	return fmt.Errorf("mail is %s, not pending", status)
 }
+
+// OldestPendingOutbox returns when the oldest mail still waiting to be sent was
+// queued (ok is false when none waits).
+func (s *Store) OldestPendingOutbox(ctx context.Context) (at time.Time, ok bool, err error) {
+	var oldest sql.NullString
+	if err := s.db.QueryRowContext(ctx, `SELECT min(created_at) FROM outbox WHERE status = 'pending'`).Scan(&oldest); err != nil {
+		return time.Time{}, false, fmt.Errorf("oldest pending outbox: %w", err)
+	}
+	at, err = parseTime(oldest)
+	if err != nil {
+		return time.Time{}, false, fmt.Errorf("oldest pending outbox: %w", err)
+	}
+	return at, oldest.Valid, nil
+}

@@ -198,6 +198,39 @@ func isUnique(err error) bool {
 	return false
 }
 
+// IsTransient reports whether err may go away when the same work is tried again
+// later: the database was busy or locked, the disk was full or failed to answer, or
+// the context ended. Every other error (a constraint, a bug) repeats on a retry.
+func IsTransient(err error) bool {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return true
+	}
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code() & 0xff { // the primary result code
+	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL,
+		sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_NOMEM, sqlite3.SQLITE_PROTOCOL:
+		return true
+	}
+	return false
+}
+
+// ProbeWrite writes one row in a transaction, to tell whether the database can be
+// written (the health endpoint asks).
+func (s *Store) ProbeWrite(ctx context.Context, now time.Time) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES ('health_probe', ?)
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, fmtTime(now))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("probe write: %w", err)
+	}
+	return nil
+}
+
 // timeFormat is the stored form of every time: UTC, fixed width, so that text order
 // is time order.
 const timeFormat = "2006-01-02T15:04:05.000000000Z"

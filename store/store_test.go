@@ -785,7 +785,7 @@ func TestStore_PendingInbox(t *testing.T) {
 	if err := s.SetInboxStatus(ctx, ids[1], InboxIgnored, "", ""); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetInboxStatus(ctx, ids[3], InboxError, "boom", "sw-in01"); err != nil {
+	if err := s.SetInboxStatus(ctx, ids[3], InboxFailed, "boom", "sw-in01"); err != nil {
 		t.Fatal(err)
 	}
 	pending, err := s.PendingInbox(ctx, 0)
@@ -806,7 +806,7 @@ func TestStore_PendingInbox(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Status != InboxError || m.Error != "boom" || m.GameID != "sw-in01" || m.ProcessedAt == nil {
+	if m.Status != InboxFailed || m.Error != "boom" || m.GameID != "sw-in01" || m.ProcessedAt == nil {
 		t.Fatalf("errored row %+v", m)
 	}
 	// Re-queue after a fix.

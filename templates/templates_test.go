@@ -105,6 +105,9 @@ var noticeSamples = map[string]Notice{
 	"replaced-old":     {Kind: "replaced-old", Game: noticeGame, To: "ben", Player: "ben"},
 	"replaced-host":    {Kind: "replaced-host", Game: noticeGame, To: "host", Player: "ben", Address: "cy@example.org"},
 	"bounce":           {Kind: "bounce", Game: noticeGame, To: "host", Player: "ben", Address: "ben@example.org", Text: "5.1.1 user unknown"},
+	"failed":           {Kind: "failed", Game: noticeGame, Text: "Re: [ta-k3p2] Tally", Host: "ann@example.org"},
+	"failed-lobby":     {Kind: "failed", Text: "new tally"},
+	"failed-host":      {Kind: "failed-host", Game: noticeGame, Address: "ben@example.org", Text: "processing failed: render state: boom", Lines: []string{"Re: [ta-k3p2] Tally"}},
 }
 
 func init() {
@@ -148,7 +151,7 @@ func init() {
 }
 
 // noticeKinds lists every notice kind in a stable order.
-var noticeKinds = []string{"help", "error", "games", "games-empty", "rules", "created", "joined", "player-joined", "left", "player-left", "started", "observing", "unobserved", "invited", "invitation", "done", "settings", "settings-changed", "legal", "history", "resign-confirm", "resigned", "resigned-undo", "undo-request", "undo-asked", "undo-waiting", "paused", "resumed", "reminder", "deadline-skipped", "deadline-noskip", "deadline-paused", "deadline-replace", "vacation", "replaced-old", "replaced-host", "bounce"}
+var noticeKinds = []string{"help", "error", "games", "games-empty", "rules", "created", "joined", "player-joined", "left", "player-left", "started", "observing", "unobserved", "invited", "invitation", "done", "settings", "settings-changed", "legal", "history", "resign-confirm", "resigned", "resigned-undo", "undo-request", "undo-asked", "undo-waiting", "paused", "resumed", "reminder", "deadline-skipped", "deadline-noskip", "deadline-paused", "deadline-replace", "vacation", "replaced-old", "replaced-host", "bounce", "failed", "failed-lobby", "failed-host"}
 
 func TestRender_golden(t *testing.T) {
 	set, err := Load()

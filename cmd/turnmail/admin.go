@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -147,7 +148,10 @@ func newGamesCmd(a *app) *cobra.Command {
 						dash(strings.Join(late, ",")), dash(strings.Join(bounced, ",")), dash(strings.Join(resigned, ",")),
 						len(l.Events), mail[store.OutboxPending], mail[store.OutboxFailed], g.UpdatedAt.Format(time.RFC3339))
 				}
-				return w.Flush()
+				if err := w.Flush(); err != nil {
+					return err
+				}
+				return printQuarantined(cmd.Context(), a, st, "")
 			})
 		},
 	}
@@ -215,13 +219,69 @@ func newShowCmd(a *app) *cobra.Command {
 					total += n
 				}
 				fmt.Fprintf(a.out, "\nmail: %d queued in total, %d sent, %d pending, %d failed\n", total, counts[store.OutboxSent], counts[store.OutboxPending], counts[store.OutboxFailed])
-				return nil
+				return printQuarantined(cmd.Context(), a, st, l.Game.ID)
 			})
 		},
 	}
 	cmd.Flags().StringVar(&player, "player", "", "show the state as this player sees it")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the state JSON")
 	return cmd
+}
+
+// printQuarantined lists the quarantined incoming mails (of one game, unless
+// gameID is ""), with the command that processes one again.
+func printQuarantined(ctx context.Context, a *app, st *store.Store, gameID string) error {
+	failed, err := st.FailedInbox(ctx)
+	if err != nil {
+		return err
+	}
+	var shown []store.InboxMsg
+	for _, m := range failed {
+		if gameID == "" || m.GameID == gameID {
+			shown = append(shown, m)
+		}
+	}
+	if len(shown) == 0 {
+		return nil
+	}
+	fmt.Fprintf(a.out, "\nQUARANTINED incoming mail (processing failed; after a fix: turnmail retry MAIL):\n")
+	w := tabwriter.NewWriter(a.out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "MAIL\tRECEIVED\tGAME\tMESSAGE-ID\tERROR")
+	for _, m := range shown {
+		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\n", m.ID, m.ReceivedAt.Format(time.RFC3339), dash(m.GameID), dash(m.MessageID), m.Error)
+	}
+	return w.Flush()
+}
+
+func newRetryCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "retry MAIL",
+		Short: "Process a quarantined incoming mail again (after the fault was fixed)",
+		Long: `Process a quarantined incoming mail again. A mail whose processing failed in a way
+that trying again could not fix (a render error, an engine panic) is quarantined:
+stored with its error, listed by "turnmail games" and "turnmail show GAME" with its
+number, moved to the IMAP folder imap.failed. After the fault is fixed, retry
+processes it as when it arrived: its moves are applied and everyone is mailed.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := strconv.ParseInt(args[0], 10, 64)
+			if err != nil {
+				return fmt.Errorf("retry: %q is not a mail number (see turnmail games)", args[0])
+			}
+			return a.withService(cmd.Context(), func(svc *service.Service, st *store.Store) error {
+				res, err := svc.Retry(cmd.Context(), id)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(a.out, "mail %d: %s", id, res.Status)
+				if res.Reason != "" {
+					fmt.Fprintf(a.out, " (%s)", res.Reason)
+				}
+				fmt.Fprintln(a.out)
+				return nil
+			})
+		},
+	}
 }
 
 func newExportCmd(a *app) *cobra.Command {

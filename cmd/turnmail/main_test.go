@@ -2,14 +2,18 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/store"
 )
 
 // run executes the CLI with args and returns its output and error.
@@ -159,5 +163,47 @@ func TestNewGamesShowExport(t *testing.T) {
 	}
 	if _, err := run(t, "", "new", "chess", "--database", db, "--player", "a=a@x.org"); err == nil || !strings.Contains(err.Error(), "unknown game") {
 		t.Fatalf("new with an unknown game: %v", err)
+	}
+}
+
+// TestQuarantinedMail: games and show list a quarantined mail with its number and
+// error; retry processes it again, and refuses a number that is not quarantined.
+func TestQuarantinedMail(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "t.db")
+	out, err := run(t, "", "new", "smallworld", "--database", db, "--player", "ann=ann@example.org", "--player", "ben=ben@example.org", "--seed", "9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := strings.TrimSuffix(strings.Fields(strings.TrimPrefix(out, "created game "))[0], ";")
+	ctx := context.Background()
+	st, err := store.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := "From: cy@example.org\r\nTo: games@example.org\r\nSubject: hi\r\nMessage-ID: <q1@example.org>\r\n\r\nhelp\r\n"
+	mailID, _, err := st.AddInbox(ctx, store.InboxMsg{Mailbox: "INBOX", Raw: []byte(raw), Status: store.InboxFailed, Error: "processing failed: boom", GameID: id})
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	num := strconv.FormatInt(mailID, 10)
+	for _, args := range [][]string{{"games"}, {"show", id}} {
+		list, err := run(t, "", append(args, "--database", db)...)
+		if err != nil || !strings.Contains(list, "QUARANTINED") || !regexp.MustCompile(`(?m)^`+num+` .*processing failed: boom`).MatchString(list) {
+			t.Errorf("%v does not list the quarantined mail %s: %v\n%s", args, num, err, list)
+		}
+	}
+	res, err := run(t, "", "retry", num, "--database", db)
+	if err != nil || !strings.HasPrefix(res, "mail "+num+": ") || strings.Contains(res, "failed") {
+		t.Fatalf("retry: %v\n%s", err, res)
+	}
+	if list, _ := run(t, "", "games", "--database", db); strings.Contains(list, "QUARANTINED") {
+		t.Errorf("the retried mail is still listed as quarantined:\n%s", list)
+	}
+	if _, err := run(t, "", "retry", num, "--database", db); err == nil {
+		t.Error("retry of a mail no longer quarantined succeeded")
+	}
+	if _, err := run(t, "", "retry", "abc", "--database", db); err == nil {
+		t.Error("retry of a non-number succeeded")
 	}
 }

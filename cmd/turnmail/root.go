@@ -40,6 +40,7 @@ func newRootCmd(in io.Reader, out, errw io.Writer) *cobra.Command {
 		newNewCmd(a),
 		newGamesCmd(a),
 		newShowCmd(a),
+		newRetryCmd(a),
 		newExportCmd(a),
 		newImportCmd(a),
 		newReplayCmd(a),

@@ -113,6 +113,9 @@ const (
 	Processed
 	// Rejected moves the message to MoveTo.Rejected, or flags it \Seen.
 	Rejected
+	// Failed moves the message to MoveTo.Failed (quarantine: processing it
+	// failed), or flags it \Seen.
+	Failed
 )
 
 // String returns "keep", "processed" or "rejected".
@@ -124,6 +127,8 @@ func (d Disposition) String() string {
 		return "processed"
 	case Rejected:
 		return "rejected"
+	case Failed:
+		return "failed"
 	}
 	return fmt.Sprintf("Disposition(%d)", int(d))
 }
@@ -183,6 +188,8 @@ type Cursors interface {
 type MoveTo struct {
 	Processed string
 	Rejected  string
+	// Failed receives quarantined mail (see Failed).
+	Failed string
 }
 
 // Options configure a Watcher. Addr, Username and Password are required.
@@ -227,6 +234,11 @@ type Options struct {
 	// DebugWriter, when set, receives the IMAP protocol trace (including
 	// the password).
 	DebugWriter io.Writer
+	// Status, when set, is told how the watcher fares: nil after every
+	// completed catch-up (the mailbox is read up to date), the error when a
+	// session ends (login refused, server unreachable, a handler failure).
+	// It is called from Run's goroutine and must not block.
+	Status func(err error)
 }
 
 // Watcher watches one mailbox. Create it with New or NewBatch and start it
@@ -304,6 +316,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return nil
 		}
+		w.status(err)
 		if synced {
 			failures = 0
 		}
@@ -335,7 +348,7 @@ func (w *Watcher) validate() error {
 	if err := mailnet.CheckSecurity(w.opts.Security, w.opts.Addr, w.opts.AllowInsecure); err != nil {
 		return fmt.Errorf("imapwatch: %w", err)
 	}
-	if w.opts.MoveTo.Processed == w.opts.Mailbox || w.opts.MoveTo.Rejected == w.opts.Mailbox {
+	if w.opts.MoveTo.Processed == w.opts.Mailbox || w.opts.MoveTo.Rejected == w.opts.Mailbox || w.opts.MoveTo.Failed == w.opts.Mailbox {
 		return fmt.Errorf("imapwatch: cannot move mail to the watched mailbox %q", w.opts.Mailbox)
 	}
 	return nil
@@ -389,6 +402,7 @@ func (w *Watcher) session(ctx context.Context) (synced bool, err error) {
 	if err := w.catchUp(ctx, c, &cur); err != nil {
 		return false, err
 	}
+	w.status(nil)
 
 	idle := !w.opts.DisableIdle && c.Caps().Has(imap.CapIdle)
 	w.log.Info("watching", "uidvalidity", cur.validity, "last_uid", cur.last, "idle", idle)
@@ -404,6 +418,14 @@ func (w *Watcher) session(ctx context.Context) (synced bool, err error) {
 		if err := w.catchUp(ctx, c, &cur); err != nil {
 			return true, err
 		}
+		w.status(nil)
+	}
+}
+
+// status reports to Options.Status.
+func (w *Watcher) status(err error) {
+	if w.opts.Status != nil {
+		w.opts.Status(err)
 	}
 }
 
@@ -463,7 +485,7 @@ func (w *Watcher) dial(ctx context.Context, updates chan<- struct{}) (*imapclien
 
 // ensureFolders creates the MoveTo folders that do not exist.
 func (w *Watcher) ensureFolders(c *imapclient.Client) error {
-	for _, name := range []string{w.opts.MoveTo.Processed, w.opts.MoveTo.Rejected} {
+	for _, name := range []string{w.opts.MoveTo.Processed, w.opts.MoveTo.Rejected, w.opts.MoveTo.Failed} {
 		if name == "" {
 			continue
 		}
@@ -710,7 +732,7 @@ func (w *Watcher) processChunk(ctx context.Context, c *imapclient.Client, cur *c
 				break // not handled: it and the ones after it wait
 			}
 			d := disps[next]
-			if d < Keep || d > Rejected {
+			if d < Keep || d > Failed {
 				w.log.Warn("unknown disposition; keeping the message", "uid", u, "disposition", d)
 				d = Keep
 			}
@@ -738,7 +760,7 @@ func (w *Watcher) processChunk(ctx context.Context, c *imapclient.Client, cur *c
 // handled collects the messages of a chunk the Handler has accepted, by
 // disposition, until they are disposed of.
 type handled struct {
-	sets [Rejected + 1]imap.UIDSet
+	sets [Failed + 1]imap.UIDSet
 	last imap.UID
 }
 
@@ -753,7 +775,7 @@ func (w *Watcher) settle(ctx context.Context, c *imapclient.Client, cur *cursor,
 	if h.last == 0 {
 		return nil
 	}
-	for _, d := range []Disposition{Processed, Rejected} {
+	for _, d := range []Disposition{Processed, Rejected, Failed} {
 		if err := w.dispose(c, h.sets[d], d); err != nil {
 			return err
 		}
@@ -784,6 +806,8 @@ func (w *Watcher) dispose(c *imapclient.Client, set imap.UIDSet, d Disposition) 
 		folder = w.opts.MoveTo.Processed
 	case Rejected:
 		folder = w.opts.MoveTo.Rejected
+	case Failed:
+		folder = w.opts.MoveTo.Failed
 	default:
 		return nil
 	}

@@ -503,7 +503,6 @@ func errText(err error) string {
 // conn is one SMTP session.
 type conn struct {
 	*smtp.Client
-	stop func() bool // unregisters the context watch
 }
 
 // dial connects, says EHLO, and authenticates.
@@ -528,10 +527,10 @@ func (s *Sender) dial(ctx context.Context) (*conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dial %s: %w", s.opts.Addr, err)
 	}
-	// Closing the connection is the only way to interrupt go-smtp.
-	stop := context.AfterFunc(ctx, func() { nc.Close() })
+	// A stop (ctx done) does not interrupt a transaction under way: one the
+	// server accepted must be recorded as sent, or it would be sent twice. Every
+	// command is bounded by Timeout; sendLane checks ctx between mails.
 	fail := func(err error) (*conn, error) {
-		stop()
 		nc.Close()
 		return nil, err
 	}
@@ -563,7 +562,7 @@ func (s *Sender) dial(ctx context.Context) (*conn, error) {
 			return fail(fmt.Errorf("auth: %w", err))
 		}
 	}
-	return &conn{Client: c, stop: stop}, nil
+	return &conn{Client: c}, nil
 }
 
 // send runs one mail transaction.
@@ -595,14 +594,12 @@ func (c *conn) send(m Outgoing) error {
 }
 
 func (c *conn) quit() {
-	c.stop()
 	if err := c.Quit(); err != nil {
 		c.Client.Close()
 	}
 }
 
 func (c *conn) close() {
-	c.stop()
 	c.Client.Close()
 }
 
