@@ -25,9 +25,9 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
 	TURNMAIL_LOAD=1 $(GO) test -count=1 -run 'TestLoad' -v -timeout 20m ./e2e/
 
-## soak: long self-play runs of every engine (many seeded games)
+## soak: long self-play runs of every engine (many seeded games), every state rendered as mail
 soak:
-	TURNMAIL_SOAK=1 $(GO) test -count=1 -run 'SelfPlay' -timeout 60m -v ./engine/...
+	TURNMAIL_SOAK=1 $(GO) test -count=1 -run 'SelfPlay' -timeout 60m -v ./engine/... ./service/
 
 ## fuzz: fuzz the mail parse path for FUZZTIME (default 2m)
 FUZZTIME ?= 2m

@@ -54,3 +54,10 @@ func placeholders(n int) []Player {
 	}
 	return out
 }
+
+// Sampler is implemented by games whose options change what a game holds (variants,
+// boards): tests that play every registered game (internal/selfplay) play these option
+// sets besides the defaults. Each set must suit every number of players the game allows.
+type Sampler interface {
+	SampleOptions() []map[string]json.RawMessage
+}

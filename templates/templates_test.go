@@ -2,6 +2,7 @@ package templates
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -110,7 +111,44 @@ var noticeSamples = map[string]Notice{
 	"failed-host":      {Kind: "failed-host", Game: noticeGame, Address: "ben@example.org", Text: "processing failed: render state: boom", Lines: []string{"Re: [ta-k3p2] Tally"}},
 }
 
+// empireGame is the game of the Empire samples.
+var empireGame = Game{ID: "em-q7r2", Kind: "empire", Title: "Eight-Minute Empire: Legends"}
+
+// loadView reads an engine view saved in testdata (as the service decodes it).
+func loadView(name string) map[string]any {
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		panic(err)
+	}
+	var v map[string]any
+	if err := json.Unmarshal(b, &v); err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// strings of a decoded JSON list.
+func legalOf(v map[string]any) []string { return Strs(v["legal"]) }
+
 func init() {
+	// Real Empire views (2 players, ring layout, seed 7): ann during her first card's
+	// action, holding the card, both bids of 0 revealed; and ann after her sealed bid.
+	play, bid := loadView("empire-play.view.json"), loadView("empire-bid.view.json")
+	samples = append(samples, struct {
+		name, kind string
+		data       any
+	}{"state-empire-play", "state", State{
+		Game: empireGame, Player: "ann", ToAct: []string{"ann"}, YourTurn: true,
+		Moves:   []Move{{Seq: 14, Player: "ann", Command: "first ann"}, {Seq: 15, Player: "ann", Command: "take 1"}},
+		Applied: []Line{{N: 1, Text: "take 1"}},
+		Legal:   legalOf(play), View: play, ReplyTo: "turnmail+em-q7r2.0.xxxx@example.org",
+	}}, struct {
+		name, kind string
+		data       any
+	}{"state-empire-bid", "state", State{
+		Game: empireGame, Player: "ann", ToAct: []string{"ben"}, View: bid,
+		Moves: []Move{{Seq: 12, Player: "ann", Command: "bid 0"}}, ReplyTo: "turnmail+em-q7r2.0.xxxx@example.org",
+	}})
 	for _, k := range noticeKinds {
 		n, ok := noticeSamples[k]
 		if !ok {
@@ -172,15 +210,15 @@ func TestRender_golden(t *testing.T) {
 			if err := checkHTML(htmlPart); err != nil {
 				t.Errorf("HTML part: %v\n%s", err, htmlPart)
 			}
-			if htmlGolden[s.kind] {
+			if htmlGolden[s.kind] || htmlGolden[s.name] {
 				golden(t, filepath.Join("testdata", s.name+".html.golden"), htmlPart)
 			}
 		})
 	}
 }
 
-// htmlGolden are the mail kinds whose HTML part has golden files too.
-var htmlGolden = map[string]bool{"notice": true, "lobby": true}
+// htmlGolden are the mail kinds and samples whose HTML part has golden files too.
+var htmlGolden = map[string]bool{"notice": true, "lobby": true, "state-empire-play": true, "state-empire-bid": true}
 
 // golden compares got with the file at path (rewritten with -update).
 func golden(t *testing.T, path, got string) {
@@ -217,9 +255,17 @@ func TestRender_htmlStructure(t *testing.T) {
 		"notice-legal":            {`<pre class="legal">add &lt;1-9&gt;`},
 		"notice-settings-changed": {"<code>set deadline=48h expiry=pause</code>", "<li>when a deadline passes: pause</li>", "Wed 25 Nov 2026 09:00 UTC"},
 		"lobby":                   {"<h2>&gt; <code>new tally deadline=2d</code></h2>", "<h2>&gt; <code>strat ta-k3p2</code></h2>", `<p class="err">`},
+		"state-empire-play": {
+			"<tr><td>ann</td><td>12</td><td>5 (13)</td><td>0</td><td>0</td><td>1</td><td>0</td><td>Ancient Sage</td></tr>", // bid 0, revealed
+			"<th>Card</th><th>Cost</th><th>Action</th><th>Ability</th>", "<td>Night Hydra</td><td>0</td><td>move 5 and destroy 1</td><td>&#43;1 army</td>",
+			"ann is carrying out Ancient Sage: move 3 (3 left).", "<td>Crown</td><td>1, 2, 3, 4, 5</td><td>neutral</td>",
+			"<tr><td>3</td><td>neutral×10 </td><td></td><td>neutral</td><td>1, 4, 5</td><td></td></tr>",
+			`<pre class="legal">move 5&gt;1 # 2 points`,
+		},
+		"state-empire-bid": {"<tr><td>ann</td><td>12</td><td>5 (13)</td><td>0</td><td>0</td><td>0</td><td>0</td><td></td></tr>" /* her own sealed bid */, "Waiting for: ben."},
 	}
 	for _, s := range samples {
-		if !htmlGolden[s.kind] {
+		if !htmlGolden[s.kind] && !htmlGolden[s.name] {
 			continue
 		}
 		t.Run(s.name, func(t *testing.T) {

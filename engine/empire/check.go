@@ -88,3 +88,17 @@ func shown(raw json.RawMessage) string {
 	}
 	return string(raw)
 }
+
+var _ engine.Sampler = Game{}
+
+// SampleOptions implements engine.Sampler: between them, the sets play every variant
+// and both layouts.
+func (Game) SampleOptions() []map[string]json.RawMessage {
+	on := json.RawMessage("true")
+	return []map[string]json.RawMessage{
+		{"exploration": on, "swamp": on, "layout": json.RawMessage(`"ring"`)},
+		{"fortresses": on, "encounters": on, "leaders": on},
+		{"long": on, "die_tiebreak": on, "leaders": on},
+		{"exploration": on, "encounters": on, "fortresses": on, "layout": json.RawMessage(`"ring"`)},
+	}
+}

@@ -1,0 +1,224 @@
+package service
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-message"
+
+	"github.com/turnmail/turnmail/engine/games"
+	"github.com/turnmail/turnmail/internal/selfplay"
+	"github.com/turnmail/turnmail/store"
+	"github.com/turnmail/turnmail/templates"
+)
+
+// templateErrors are what a template leaves in its output when it reads what the
+// data does not have: a missing map key, a bad printf verb or argument, a value
+// printed whole.
+var templateErrors = []string{"<no value>", "&lt;no value&gt;", "%!", "map[", "<nil>", "&lt;nil&gt;", "[]interface"}
+
+// TestSelfPlayRenders renders every mail a state mail or a refusal can be, for every
+// state reached in self-play games of every registered engine: each seat's state
+// mail after every command (the author's with what was applied and a refused line),
+// the observers' and a mailing list's, the finished game's, and a refusal to every
+// seat. Each goes through the service's own rendering (stateData, the templates,
+// compose) and must render, in text and HTML, without a template's error markers,
+// and list the commands legal for its reader. Short in make test; TURNMAIL_SOAK=1
+// (make soak) plays many more games.
+func TestSelfPlayRenders(t *testing.T) {
+	perEngine := 2
+	if os.Getenv("TURNMAIL_SOAK") == "1" {
+		perEngine = 60
+	}
+	svc := newRenderService(t)
+	reg := games.Registry()
+	for _, kind := range reg.Names() {
+		g := reg[kind]
+		for _, cfg := range selfplay.Configs(g, 1, perEngine) {
+			name := fmt.Sprintf("%s/%dp-seed%d", kind, cfg.Players, cfg.Seed)
+			t.Run(name, func(t *testing.T) {
+				r := &renderRun{t: t, svc: svc, l: renderLoaded(kind, cfg)}
+				states := 0
+				_, err := selfplay.Play(g, cfg, func(s selfplay.Step) error {
+					states++
+					return r.step(s)
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Logf("%s %s: %d states, %d mails", kind, mustJSON(cfg.Options), states, r.mails)
+			})
+		}
+	}
+}
+
+// newRenderService is a service for rendering only: its store is never written.
+func newRenderService(t *testing.T) *Service {
+	t.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "t.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	tmpl, err := templates.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := New(st, games.Registry(), tmpl, Options{Address: "turnmail@example.org", Secret: []byte("0123456789abcdef0123"),
+		Clock:  func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) },
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc
+}
+
+// renderLoaded is the loaded game the states of a self-play game are rendered in:
+// the seats, an observer, and (every other game) a mailing list.
+func renderLoaded(kind string, cfg selfplay.Config) *Loaded {
+	l := &Loaded{Game: store.Game{ID: kind[:2] + "-test", Kind: kind, Status: store.GameRunning, Host: "ann@example.org"}, Seed: cfg.Seed}
+	for i, p := range selfplay.Seats(cfg.Players) {
+		l.Players = append(l.Players, store.Player{Seat: i, Name: p.Name, Email: p.Email, Role: store.RolePlayer, Active: true})
+	}
+	l.Players = append(l.Players, store.Player{Seat: cfg.Players, Name: "olga", Email: "olga@example.org", Role: store.RoleObserver})
+	if cfg.Seed%2 == 0 {
+		l.Settings.List = "club@lists.example.org"
+	}
+	return l
+}
+
+// renderRun renders the mails of one self-play game, state by state.
+type renderRun struct {
+	t     *testing.T
+	svc   *Service
+	l     *Loaded
+	mails int
+}
+
+// step renders every mail about the state s reached.
+func (r *renderRun) step(s selfplay.Step) error {
+	r.t.Helper()
+	l := r.l
+	l.State = s.State
+	if s.State.Finished() {
+		l.Game.Status = store.GameFinished
+	}
+	var events []store.Event
+	var applied []templates.Line
+	var lineErr *templates.LineError
+	if s.Player != "" {
+		e := store.Event{Seq: s.N, Kind: "move", Player: s.Player, Command: s.Command}
+		events = []store.Event{e}
+		applied = []templates.Line{{N: 1, Text: s.Command}}
+		if s.N%3 == 0 { // now and then a refused second line
+			lineErr = &templates.LineError{Line: templates.Line{N: 2, Text: "conquer 99"}, Reason: "there is no region 99"}
+		}
+	}
+	where := fmt.Sprintf("after command %d (%s: %q)", s.N, s.Player, s.Command)
+	out, err := r.svc.stateMails(l, s.State, events, s.Player, applied, lineErr, "<move@example.org>")
+	if err != nil {
+		return fmt.Errorf("%s: state mails: %w", where, err)
+	}
+	for _, p := range l.Seats() {
+		m, err := r.svc.refusal(l, p, "The game is paused by its host.", lineErr, "<move@example.org>")
+		if err != nil {
+			return fmt.Errorf("%s: refusal to %s: %w", where, p.Name, err)
+		}
+		out = append(out, m)
+	}
+	for _, m := range out {
+		if err := r.check(m); err != nil {
+			return fmt.Errorf("%s: %s mail to %s: %w", where, m.Kind, m.To[0], err)
+		}
+	}
+	r.mails += len(out)
+	l.Events = append(l.Events, events...)
+	return nil
+}
+
+// check decodes a composed mail and checks both parts.
+func (r *renderRun) check(m store.OutMail) error {
+	parts, err := mailParts(m.Raw)
+	if err != nil {
+		return err
+	}
+	text, html := parts["text/plain"], parts["text/html"]
+	if text == "" || html == "" {
+		return fmt.Errorf("parts %v: want text/plain and text/html", keys(parts))
+	}
+	for _, part := range []string{text, html} {
+		for _, bad := range templateErrors {
+			if i := strings.Index(part, bad); i >= 0 {
+				return fmt.Errorf("%q in the output: …%s…", bad, part[max(0, i-200):min(len(part), i+100)])
+			}
+		}
+	}
+	// The reader's legal commands are in the text, ready to copy.
+	var p store.Player
+	for _, s := range r.l.Seats() {
+		if m.To[0] == s.Email {
+			p = s
+		}
+	}
+	if p.Name != "" && !r.l.State.Finished() {
+		for _, c := range r.l.State.Legal(p.Name) {
+			if !strings.Contains(text, "    "+c+"\n") {
+				return fmt.Errorf("legal command %q of %s not in the text:\n%s", c, p.Name, text)
+			}
+		}
+	}
+	return nil
+}
+
+// mailParts returns the decoded parts of a composed mail by media type.
+func mailParts(raw []byte) (map[string]string, error) {
+	e, err := message.Read(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("read mail: %w", err)
+	}
+	out := map[string]string{}
+	mr := e.MultipartReader()
+	if mr == nil {
+		t, _, _ := e.Header.ContentType()
+		b, err := io.ReadAll(e.Body)
+		out[t] = strings.ReplaceAll(string(b), "\r\n", "\n")
+		return out, err
+	}
+	for {
+		p, err := mr.NextPart()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read part: %w", err)
+		}
+		t, _, _ := p.Header.ContentType()
+		b, err := io.ReadAll(p.Body)
+		if err != nil {
+			return nil, fmt.Errorf("read %s part: %w", t, err)
+		}
+		out[t] = strings.ReplaceAll(string(b), "\r\n", "\n")
+	}
+}
+
+func keys(m map[string]string) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
