@@ -407,7 +407,7 @@ func (b *bot) choose(body, board string) (string, error) {
 var (
 	numRangeRe   = regexp.MustCompile(`<(\d+)…(\d+)>`)
 	optRangeRe   = regexp.MustCompile(` \[(\d+)…(\d+)\]`)
-	parenListRe  = regexp.MustCompile(`\((?:regions|two different regions of) ([^;)]*)`)
+	parenListRe  = regexp.MustCompile(`(?:\(|; )(?:regions|two different regions of) ([^;)]*)`)
 	toPlaceRe    = regexp.MustCompile(`(\d+) tokens to place`)
 	campsRe      = regexp.MustCompile(`(\d+) encampments, (\d+) on the map`)
 	upToRe       = regexp.MustCompile(`up to (\d+) armies in all, in ([\d, ]+)`)
@@ -474,12 +474,17 @@ func (b *bot) fillRegions(verb, note, body, board string) (string, error) {
 			return "", fmt.Errorf("redeploy: the mail does not say where and how many tokens: %q", note)
 		}
 		hand, _ := strconv.Atoi(g[1])
-		// Region R=N: R ends with N tokens; the tokens in hand go on top.
+		// The tokens in hand go on top of those in the regions. A reader who is not
+		// told that R=N is what region R ends with reads N as the tokens put there.
+		ends := strings.Contains(note, "ends with")
 		add := map[string]int{}
 		for range hand {
 			add[listed[b.rng.IntN(len(listed))]]++
 		}
 		if hand == 0 {
+			if !ends {
+				return "", nil // nothing to put anywhere
+			}
 			add[listed[b.rng.IntN(len(listed))]] = 0
 		}
 		var parts []string
@@ -489,7 +494,10 @@ func (b *bot) fillRegions(verb, note, body, board string) (string, error) {
 				if !known || cur.owner != b.name {
 					return "", fmt.Errorf("redeploy: region %s is offered but the mail does not show my tokens there", r)
 				}
-				parts = append(parts, fmt.Sprintf("%s=%d", r, cur.tokens+n))
+				if ends {
+					n += cur.tokens
+				}
+				parts = append(parts, fmt.Sprintf("%s=%d", r, n))
 			}
 		}
 		return "redeploy " + strings.Join(parts, " "), nil
