@@ -48,10 +48,12 @@ func TestBotsByMail_soak(t *testing.T) {
 	for i, kind := range games.Registry().Names() {
 		lo, hi := playerRange(kind)
 		for n := max(lo, 3); n <= min(hi, len(botNames)); n++ {
-			t.Run(fmt.Sprintf("%s-%dp", kind, n), func(t *testing.T) {
-				h := newHarness(t, harnessOptions{quiet: true})
-				playBots(t, h, kind, n, int64(1000+10*i+n))
-			})
+			for j, opts := range append([]string{""}, variantOptions[kind]...) {
+				t.Run(fmt.Sprintf("%s-%dp-%d", kind, n, j), func(t *testing.T) {
+					h := newHarness(t, harnessOptions{quiet: true})
+					playBots(t, h, kind, n, int64(1000+100*i+10*n+j), opts)
+				})
+			}
 		}
 	}
 }
@@ -71,6 +73,12 @@ func TestRealServersBots(t *testing.T) {
 			playBots(t, h, kind, min(hi, max(lo, 3)), int64(2000+i))
 		})
 	}
+}
+
+// variantOptions are the options of new (beside players=) that the soak also plays,
+// so that the variants' mail is read by the bots too.
+var variantOptions = map[string][]string{
+	"empire": {"exploration=true fortresses=true encounters=true leaders=true", "swamp=true layout=ring die_tiebreak=true"},
 }
 
 func playerRange(kind string) (lo, hi int) {
@@ -93,6 +101,8 @@ type bot struct {
 	// winners is what the final mail announced; over is set once it arrived.
 	winners []string
 	over    bool
+	// filled counts the patterns filled in, by verb (reported with -v).
+	filled map[string]int
 }
 
 // lastMails formats the bot's last n mails for a failure report.
@@ -112,12 +122,12 @@ var (
 
 // playBots opens a game of kind by mail with n bots, plays it to the end and
 // compares the announced winners with the replay of the exported archive.
-func playBots(t *testing.T, h *harness, kind string, n int, seed int64) {
+func playBots(t *testing.T, h *harness, kind string, n int, seed int64, options ...string) {
 	svc := h.addr("turnmail")
 	var bots []*bot
 	for i := range n {
 		bots = append(bots, &bot{name: botNames[i], addr: h.addr(botNames[i]),
-			rng: rand.New(rand.NewPCG(uint64(seed), uint64(i))), answered: map[string]bool{}})
+			rng: rand.New(rand.NewPCG(uint64(seed), uint64(i))), answered: map[string]bool{}, filled: map[string]int{}})
 	}
 	defer func() {
 		if t.Failed() {
@@ -129,7 +139,7 @@ func playBots(t *testing.T, h *harness, kind string, n int, seed int64) {
 
 	// The lobby: the first bot opens the game, the others join, the host starts it.
 	host := bots[0]
-	id := h.send(host.addr, svc, "a game", fmt.Sprintf("new %s players=%d\n", kind, n))
+	id := h.send(host.addr, svc, "a game", strings.TrimSpace(fmt.Sprintf("new %s players=%d %s", kind, n, strings.Join(options, " ")))+"\n")
 	opened := botWait(t, h, host, func(m *parse.Message) bool { return m.InReplyTo == id })
 	g := openRe.FindStringSubmatch(opened.Body)
 	if g == nil {
@@ -234,7 +244,13 @@ func playBots(t *testing.T, h *harness, kind string, n int, seed int64) {
 	if !st.Finished() || !slices.Equal(st.Winners(), want) {
 		t.Fatalf("replay: finished %v, winners %v; the final mail said %v", st.Finished(), st.Winners(), want)
 	}
-	t.Logf("%s with %d players: %d events, winners %v", kind, n, len(arch.Events), want)
+	filled := map[string]int{}
+	for _, b := range bots {
+		for v, k := range b.filled {
+			filled[v] += k
+		}
+	}
+	t.Logf("%s %v with %d players: %d events, winners %v; patterns chosen: %v", kind, options, n, len(arch.Events), want, filled)
 }
 
 // botWait waits for a mail to b that matches ok, keeping every mail b reads.
@@ -428,6 +444,7 @@ func (b *bot) fill(entry, body, board string) (string, error) {
 	}
 	cmd, note, _ := strings.Cut(entry, " #")
 	cmd = strings.TrimSpace(cmd)
+	b.filled[strings.Fields(cmd)[0]]++
 	if i := strings.Index(cmd, " ("); i >= 0 {
 		note, cmd = cmd[i:]+note, cmd[:i]
 	}
