@@ -25,9 +25,12 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
 	TURNMAIL_LOAD=1 $(GO) test -count=1 -run 'TestLoad' -v -timeout 20m ./e2e/
 
-## soak: long self-play runs of every engine (many seeded games), every state rendered as mail
+## soak: long self-play runs of every engine (many seeded games), every state rendered
+## as mail, then bots playing whole games by mail with 3 to 5 players (and through
+## Dovecot + Postfix when TURNMAIL_REAL_* is set, see .ci/run)
 soak:
 	TURNMAIL_SOAK=1 $(GO) test -count=1 -run 'SelfPlay' -timeout 60m -v ./engine/... ./service/
+	TURNMAIL_SOAK=1 $(GO) test -count=1 -run 'TestBotsByMail|TestRealServersBots' -timeout 60m -v ./e2e/
 
 ## fuzz: fuzz the mail parse path for FUZZTIME (default 2m)
 FUZZTIME ?= 2m

@@ -488,7 +488,7 @@ func legalRedeploy(s *state, p int, out []string) []string {
 		return out
 	}
 	slices.Sort(regs)
-	return append(out, fmt.Sprintf("redeploy <region>=<tokens> … (regions %s; %d tokens to place)", strings.Join(idsOf(s, regs), ","), max(hand, 0)))
+	return append(out, fmt.Sprintf("redeploy <region>=<tokens> … (the region ends with that many; regions %s; %d tokens to place)", strings.Join(idsOf(s, regs), ","), max(hand, 0)))
 }
 
 func idsOf(s *state, rs []int) []string {

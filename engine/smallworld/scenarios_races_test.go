@@ -39,7 +39,7 @@ func init() {
 			hand(t, st[1], "alice", 14)
 			rejects(t, st[3], "alice", "redeploy 5=7 10=7", "aside", "leave 4")
 			rejects(t, st[3], "alice", "redeploy 5=2 10=2", "6 Amazons tokens would stay")
-			legalHas(t, st[3], "alice", "redeploy <region>=<tokens> … (regions 5,10; 6 tokens to place)")
+			legalHas(t, st[3], "alice", "redeploy <region>=<tokens> … (the region ends with that many; regions 5,10; 6 tokens to place)")
 			hand(t, st[4], "alice", 4)
 			held(t, st[4], 5, "alice", "Amazons", 5)
 			hand(t, st[5], "alice", 0)
@@ -160,7 +160,7 @@ func init() {
 		// Skeletons: +1 token per 2 occupied regions conquered. Alchemist: +2 while active.
 		"skeletons_alchemist": func(t *testing.T, st []*state) {
 			hand(t, st[4], "alice", 2)
-			legalHas(t, st[4], "alice", "redeploy <region>=<tokens> … (regions 4,5,11; 3 tokens to place)")
+			legalHas(t, st[4], "alice", "redeploy <region>=<tokens> … (the region ends with that many; regions 4,5,11; 3 tokens to place)")
 			held(t, st[5], 4, "alice", "Skeletons", 4)
 			if n := st[5].inPlay("Skeletons"); n != 11 {
 				t.Errorf("%d skeletons in play", n)

@@ -220,7 +220,7 @@ func legalCamp(s *state, p int, out []string) []string {
 	if len(regs) == 0 {
 		return out
 	}
-	return append(out, fmt.Sprintf("camp <region>=<encampments> … (regions %s; %d encampments, %d on the map)", strings.Join(idsOf(s, regs), ","), campsInBox, s.campsOnMap(p)))
+	return append(out, fmt.Sprintf("camp <region>=<encampments> … (the region ends with that many; regions %s; %d encampments, %d on the map)", strings.Join(idsOf(s, regs), ","), campsInBox, s.campsOnMap(p)))
 }
 
 func applyCamp(s *state, p int, args []string, _ *engine.Rand) error {

@@ -1,0 +1,684 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/engine/games"
+	"github.com/turnmail/turnmail/mail/parse"
+)
+
+// The bots in this file play whole games using nothing but the mails they receive:
+// they open, join and start the game in the lobby by mail, read the legal commands
+// each state mail lists, fill in its patterns from what the mail shows (the regions,
+// their armies and neighbours), and reply the way mail clients do. Anything a bot
+// cannot work out from the mail is a defect of the mail, and fails the test.
+
+// botNames are the players' mailbox names (the real-server script creates these).
+var botNames = []string{"alice", "bob", "carol", "dave", "erin"}
+
+// TestBotsByMail plays a complete two-player game of every engine by mail over the
+// embedded servers, then checks that the exported archive replays to the winners
+// the final mail announced.
+func TestBotsByMail(t *testing.T) {
+	for i, kind := range games.Registry().Names() {
+		t.Run(kind, func(t *testing.T) {
+			h := newHarness(t, harnessOptions{quiet: true})
+			playBots(t, h, kind, 2, int64(100+i))
+		})
+	}
+}
+
+// TestBotsByMail_soak plays games of every engine with every player count from 3
+// up to the engine's maximum (at most 5) (TURNMAIL_SOAK=1, make soak).
+func TestBotsByMail_soak(t *testing.T) {
+	if os.Getenv("TURNMAIL_SOAK") == "" {
+		t.Skip("soak: set TURNMAIL_SOAK=1 (make soak)")
+	}
+	for i, kind := range games.Registry().Names() {
+		lo, hi := playerRange(kind)
+		for n := max(lo, 3); n <= min(hi, len(botNames)); n++ {
+			for j, opts := range append([]string{""}, variantOptions[kind]...) {
+				t.Run(fmt.Sprintf("%s-%dp-%d", kind, n, j), func(t *testing.T) {
+					h := newHarness(t, harnessOptions{quiet: true})
+					playBots(t, h, kind, n, int64(1000+100*i+10*n+j), opts)
+				})
+			}
+		}
+	}
+}
+
+// TestRealServersBots plays a three-player game of every engine through Dovecot and
+// Postfix (TURNMAIL_SOAK=1 and the TURNMAIL_REAL_* variables of .ci/run; its name
+// keeps it out of make race with the other real-server test).
+func TestRealServersBots(t *testing.T) {
+	if os.Getenv("TURNMAIL_SOAK") == "" {
+		t.Skip("soak: set TURNMAIL_SOAK=1 (make soak) and TURNMAIL_REAL_*")
+	}
+	real := realFromEnv(t)
+	for i, kind := range games.Registry().Names() {
+		lo, hi := playerRange(kind)
+		t.Run(kind, func(t *testing.T) {
+			h := newHarness(t, harnessOptions{real: real, quiet: true})
+			playBots(t, h, kind, min(hi, max(lo, 3)), int64(2000+i))
+		})
+	}
+}
+
+// variantOptions are the options of new (beside players=) that the soak also plays,
+// so that the variants' mail is read by the bots too.
+var variantOptions = map[string][]string{
+	"empire": {"exploration=true fortresses=true encounters=true leaders=true", "swamp=true layout=ring die_tiebreak=true"},
+}
+
+func playerRange(kind string) (lo, hi int) {
+	if oc, ok := games.Registry()[kind].(engine.OptionChecker); ok {
+		return oc.PlayerRange()
+	}
+	return 2, 2
+}
+
+// bot is one player who knows only its mailbox.
+type bot struct {
+	name, addr string
+	rng        *rand.Rand
+	// mails are the mails of this game seen so far, oldest first.
+	mails []*parse.Message
+	// answered holds the Message-IDs of the mails the bot has replied to.
+	answered map[string]bool
+	// sent is the last command line the bot sent, for error reports.
+	sent string
+	// winners is what the final mail announced; over is set once it arrived.
+	winners []string
+	over    bool
+	// filled counts the patterns filled in, by verb (reported with -v).
+	filled map[string]int
+}
+
+// lastMails formats the bot's last n mails for a failure report.
+func (b *bot) lastMails(n int) string {
+	var out strings.Builder
+	for _, m := range b.mails[max(0, len(b.mails)-n):] {
+		fmt.Fprintf(&out, "---- to %s: %s\n%s\n", b.name, m.Subject, m.Body)
+	}
+	return out.String()
+}
+
+var (
+	openRe    = regexp.MustCompile(`Game (\S+) \((.+?)\) is open`)
+	winnersRe = regexp.MustCompile(`(?m)^Winners?: (.*)$`)
+	notAppRe  = regexp.MustCompile(`(?mi)^NOT applied — line \d+: (.*)\n\s+(.*)$`)
+)
+
+// playBots opens a game of kind by mail with n bots, plays it to the end and
+// compares the announced winners with the replay of the exported archive.
+func playBots(t *testing.T, h *harness, kind string, n int, seed int64, options ...string) {
+	svc := h.addr("turnmail")
+	var bots []*bot
+	for i := range n {
+		bots = append(bots, &bot{name: botNames[i], addr: h.addr(botNames[i]),
+			rng: rand.New(rand.NewPCG(uint64(seed), uint64(i))), answered: map[string]bool{}, filled: map[string]int{}})
+	}
+	defer func() {
+		if t.Failed() {
+			for _, b := range bots {
+				t.Logf("seed %d; last mails of %s (last sent %q):\n%s", seed, b.name, b.sent, b.lastMails(3))
+			}
+		}
+	}()
+
+	// The lobby: the first bot opens the game, the others join, the host starts it.
+	host := bots[0]
+	id := h.send(host.addr, svc, "a game", strings.TrimSpace(fmt.Sprintf("new %s players=%d %s", kind, n, strings.Join(options, " ")))+"\n")
+	opened := botWait(t, h, host, func(m *parse.Message) bool { return m.InReplyTo == id })
+	g := openRe.FindStringSubmatch(opened.Body)
+	if g == nil {
+		t.Fatalf("the answer to new names no game:\n%s", opened.Body)
+	}
+	game := g[1]
+	// The service draws a game's seed at random; the test fixes it, so that a failing
+	// run can be played again move for move.
+	if _, err := h.d.Store.DB().Exec(`UPDATE games SET setup = ? WHERE id = ?`, fmt.Sprintf(`{"seed":%d}`, seed), game); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range bots[1:] {
+		id := h.send(b.addr, svc, "join", "join "+game+"\n")
+		m := botWait(t, h, b, func(m *parse.Message) bool { return m.InReplyTo == id })
+		if !strings.Contains(m.Body, "You play in game "+game) {
+			t.Fatalf("%s could not join:\n%s", b.name, m.Body)
+		}
+	}
+	id = h.send(host.addr, svc, "start", "start "+game+"\n")
+	m := botWait(t, h, host, func(m *parse.Message) bool { return m.InReplyTo == id })
+	if !strings.Contains(m.Body, "has started") {
+		t.Fatalf("the game did not start:\n%s", m.Body)
+	}
+
+	// The game: in rounds, every bot reads its new mail and answers the newest one
+	// when it says it is the bot's move; then the service settles.
+	defects, progress := 0, time.Now()
+	for round := 0; ; round++ {
+		if round > 5000 {
+			t.Fatalf("game %s does not end after %d rounds", game, round)
+		}
+		var ids []string
+		done := true
+		for _, b := range bots {
+			b.read(t, h, game)
+			if b.over {
+				continue
+			}
+			done = false
+			last := b.current(game)
+			if last == nil || len(legalEntries(last.Body)) == 0 || b.answered[last.MessageID] {
+				continue
+			}
+			if r := notAppRe.FindStringSubmatch(last.Body); r != nil {
+				defects++
+				t.Errorf("defect of the mail: %s sent %q, refused: %s\nthe mails:\n%s", b.name, r[1], r[2], b.lastMails(2))
+				if defects > 10 {
+					t.FailNow()
+				}
+			}
+			cmd, err := b.choose(last.Body, b.board(game))
+			if err != nil {
+				t.Fatalf("defect of the mail: %s cannot work out a command: %v\n%s", b.name, err, b.lastMails(2))
+			}
+			b.answered[last.MessageID] = true
+			b.sent = cmd
+			ids = append(ids, b.reply(h, last, cmd))
+		}
+		if done {
+			break
+		}
+		if len(ids) == 0 {
+			// Nobody may act on the mail they have. The embedded server delivers
+			// before the outbox drains, so that is a dead end; real servers may
+			// still be delivering.
+			if h.d.Mail != nil || time.Since(progress) > waitLimit {
+				t.Fatalf("defect of the mail: game %s is not over but no mail says whose move it is", game)
+			}
+			time.Sleep(50 * time.Millisecond)
+			continue
+		}
+		for _, id := range ids {
+			h.settled(id)
+		}
+		h.quietOutbox()
+		progress = time.Now()
+	}
+
+	// Everyone was told the same winners, and the exported archive replays to them.
+	want := bots[0].winners
+	for _, b := range bots {
+		if !slices.Equal(b.winners, want) {
+			t.Errorf("%s was told the winners are %v, %s %v", b.name, b.winners, bots[0].name, want)
+		}
+	}
+	l, err := h.d.Service.Load(context.Background(), game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := l.Archive().Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	arch, err := engine.ReadArchive(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatalf("read the exported archive: %v", err)
+	}
+	st, err := engine.Replay(games.Registry(), arch, -1)
+	if err != nil {
+		t.Fatalf("replay the exported archive: %v", err)
+	}
+	if !st.Finished() || !slices.Equal(st.Winners(), want) {
+		t.Fatalf("replay: finished %v, winners %v; the final mail said %v", st.Finished(), st.Winners(), want)
+	}
+	filled := map[string]int{}
+	for _, b := range bots {
+		for v, k := range b.filled {
+			filled[v] += k
+		}
+	}
+	t.Logf("%s %v with %d players: %d events, winners %v; patterns chosen: %v", kind, options, n, len(arch.Events), want, filled)
+}
+
+// botWait waits for a mail to b that matches ok, keeping every mail b reads.
+func botWait(t *testing.T, h *harness, b *bot, ok func(*parse.Message) bool) *parse.Message {
+	t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for time.Now().Before(deadline) {
+		for _, m := range h.inbox(b.addr) {
+			b.mails = append(b.mails, m)
+			if ok(m) {
+				return m
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("no awaited mail to %s:\n%s", b.name, b.lastMails(3))
+	return nil
+}
+
+// gameFooter starts the signature line of every mail of a game ("turnmail · game ID").
+const gameFooter = "turnmail · game "
+
+// current is the newest mail of game the bot has, or nil.
+func (b *bot) current(game string) *parse.Message {
+	for i := len(b.mails) - 1; i >= 0; i-- {
+		if strings.Contains(b.mails[i].Body, gameFooter+game) {
+			return b.mails[i]
+		}
+	}
+	return nil
+}
+
+// board is the text of the newest mail of game that shows the board: a refusal
+// lists what may be sent but not the state, which the mail before it shows.
+func (b *bot) board(game string) string {
+	for i := len(b.mails) - 1; i >= 0; i-- {
+		if body := b.mails[i].Body; strings.Contains(body, gameFooter+game) && strings.Contains(body, "\nRegions") {
+			return body
+		}
+	}
+	return ""
+}
+
+// read fetches b's new mail of game and notes the end of the game.
+func (b *bot) read(t *testing.T, h *harness, game string) {
+	for _, m := range h.inbox(b.addr) {
+		if !strings.Contains(m.Body, gameFooter+game) {
+			continue // another game's mail (real servers keep earlier runs' mail)
+		}
+		b.mails = append(b.mails, m)
+		if strings.Contains(m.Body, "The game "+game+" is over.") {
+			w := winnersRe.FindStringSubmatch(m.Body)
+			if w == nil {
+				t.Fatalf("defect of the mail: the final mail to %s names no winner:\n%s", b.name, m.Body)
+			}
+			b.winners, b.over = strings.Split(strings.TrimSpace(w[1]), ", "), true
+		}
+	}
+}
+
+// reply answers m with cmd the way a mail client does, and returns its Message-ID.
+func (b *bot) reply(h *harness, m *parse.Message, cmd string) string {
+	h.t.Helper()
+	subject := m.Subject
+	if !strings.HasPrefix(strings.ToLower(subject), "re:") {
+		subject = "Re: " + subject
+	}
+	refs := append(slices.Clone(m.References), m.MessageID)
+	extra := []string{"In-Reply-To: <" + m.MessageID + ">", "References: <" + strings.Join(refs, "> <") + ">"}
+	id := fmt.Sprintf("%s.%d.%d@client.example", b.name, time.Now().UnixNano(), len(b.mails))
+	msg := h.rawMail(id, b.addr, replyTo(h.t, m), subject, b.quote(m, cmd), extra...)
+	h.sendRaw(b.addr, replyTo(h.t, m), msg)
+	return id
+}
+
+// quote writes cmd above or below the quoted mail, as the common clients do.
+func (b *bot) quote(m *parse.Message, cmd string) string {
+	from := m.From.String()
+	date := m.Date
+	quoted := func(prefix string) string {
+		lines := strings.Split(strings.TrimRight(m.Body, "\n"), "\n")
+		for i, l := range lines {
+			lines[i] = strings.TrimRight(prefix+l, " ")
+		}
+		return strings.Join(lines, "\n") + "\n"
+	}
+	sig := ""
+	if b.rng.IntN(4) == 0 {
+		sig = "\n-- \n" + b.name + "\n"
+	} else if b.rng.IntN(4) == 0 {
+		sig = "\nSent from my phone\n"
+	}
+	switch b.rng.IntN(4) {
+	case 0: // Gmail, top-posting
+		return cmd + "\n" + sig + "\nOn " + date.Format("Mon, 2 Jan 2006 at 15:04") + ", " + from + " wrote:\n\n" + quoted("> ")
+	case 1: // Thunderbird or mutt, bottom-posting
+		return "On " + date.Format("1/2/06 3:04 PM") + ", " + from + " wrote:\n" + quoted("> ") + "\n" + cmd + "\n" + sig
+	case 2: // Outlook
+		return cmd + "\n" + sig + "\n________________________________\nFrom: " + from + "\nSent: " + date.Format("Monday, January 2, 2006 3:04 PM") +
+			"\nTo: " + b.addr + "\nSubject: " + m.Subject + "\n\n" + quoted("")
+	default: // Italian Gmail, top-posting
+		return cmd + "\n" + sig + "\nIl giorno " + date.Format("02/01/2006 15:04") + " " + from + " ha scritto:\n\n" + quoted("> ")
+	}
+}
+
+// legalEntries returns the command lines a mail asks the reader to choose from:
+// under "It is your move." in a state mail, "What you can send now:" in a refusal.
+func legalEntries(body string) []string {
+	_, rest, ok := strings.Cut(body, "It is your move.")
+	if !ok {
+		if _, rest, ok = strings.Cut(body, "What you can send now:"); !ok {
+			return nil
+		}
+	}
+	rest, _, _ = strings.Cut(rest, "Everything above is legal")
+	rest, _, _ = strings.Cut(rest, "\n-- \n")
+	var out []string
+	for _, l := range strings.Split(rest, "\n") {
+		if strings.HasPrefix(l, "    ") && strings.TrimSpace(l) != "" {
+			out = append(out, strings.TrimSpace(l))
+		}
+	}
+	return out
+}
+
+// choose picks one of the commands the mail lists, filling in a pattern from the
+// mail when it picks one, as a person would.
+func (b *bot) choose(body, board string) (string, error) {
+	entries := legalEntries(body)
+	if len(entries) == 0 {
+		return "", fmt.Errorf("the mail says it is my move but lists no command")
+	}
+	// Weights keep games moving as people's do: conquests and actions mostly,
+	// ending the turn or skipping an action now and then.
+	weight := func(e string) int {
+		switch verb := strings.Fields(e)[0]; verb {
+		case "skip", "pass", "decline":
+			return 1
+		case "abandon":
+			return 1
+		case "done":
+			return 4
+		case "conquer", "dragon", "enchant", "berserk", "take", "move", "place", "city", "destroy":
+			return 12
+		}
+		return 6
+	}
+	for range 20 {
+		total := 0
+		for _, e := range entries {
+			total += weight(e)
+		}
+		k := b.rng.IntN(total)
+		var e string
+		for _, e = range entries {
+			if k -= weight(e); k < 0 {
+				break
+			}
+		}
+		cmd, err := b.fill(e, body, board)
+		if err != nil {
+			return "", err
+		}
+		if cmd != "" {
+			return cmd, nil
+		}
+	}
+	return "", fmt.Errorf("no entry of %q could be filled in", entries)
+}
+
+var (
+	numRangeRe   = regexp.MustCompile(`<(\d+)…(\d+)>`)
+	optRangeRe   = regexp.MustCompile(` \[(\d+)…(\d+)\]`)
+	parenListRe  = regexp.MustCompile(`(?:\(|; )(?:regions|two different regions of) ([^;)]*)`)
+	toPlaceRe    = regexp.MustCompile(`(\d+) tokens to place`)
+	campsRe      = regexp.MustCompile(`(\d+) encampments, (\d+) on the map`)
+	upToRe       = regexp.MustCompile(`up to (\d+) armies in all, in ([\d, ]+)`)
+	pointsLeftRe = regexp.MustCompile(`(\d+) points? left`)
+)
+
+// fill turns a legal entry into a command line: a concrete entry is copied (with
+// its explanation, sometimes, as copying the whole line does), a pattern is filled
+// in from the mail. It returns "" for a pattern the bot passes over this time.
+func (b *bot) fill(entry, body, board string) (string, error) {
+	if !engine.IsPattern(entry) {
+		if b.rng.IntN(3) == 0 {
+			return entry, nil
+		}
+		cmd, _, _ := strings.Cut(entry, " #")
+		return strings.TrimSpace(cmd), nil
+	}
+	cmd, note, _ := strings.Cut(entry, " #")
+	cmd = strings.TrimSpace(cmd)
+	b.filled[strings.Fields(cmd)[0]]++
+	if i := strings.Index(cmd, " ("); i >= 0 {
+		note, cmd = cmd[i:]+note, cmd[:i]
+	}
+	verb := strings.Fields(cmd)[0]
+	switch {
+	case strings.Contains(cmd, "<region>"):
+		return b.fillRegions(verb, note, body, board)
+	case numRangeRe.MatchString(cmd) || optRangeRe.MatchString(cmd):
+		cmd = optRangeRe.ReplaceAllStringFunc(cmd, func(s string) string {
+			if b.rng.IntN(3) == 0 {
+				return ""
+			}
+			g := optRangeRe.FindStringSubmatch(s)
+			return " " + b.between(g[1], g[2])
+		})
+		return numRangeRe.ReplaceAllStringFunc(cmd, func(s string) string {
+			g := numRangeRe.FindStringSubmatch(s)
+			return b.between(g[1], g[2])
+		}), nil
+	}
+	return "", fmt.Errorf("a pattern the mail does not explain: %q", entry)
+}
+
+func (b *bot) between(lo, hi string) string {
+	l, _ := strconv.Atoi(lo)
+	h, _ := strconv.Atoi(hi)
+	if h < l {
+		return lo
+	}
+	return strconv.Itoa(l + b.rng.IntN(h-l+1))
+}
+
+// fillRegions fills the patterns that name regions: redeploy, camp and hero (Small
+// World), place and move (Eight-Minute Empire).
+func (b *bot) fillRegions(verb, note, body, board string) (string, error) {
+	regions := parseRegions(board, b.name)
+	var listed []string
+	if g := parenListRe.FindStringSubmatch(note); g != nil {
+		listed = strings.Split(g[1], ",")
+	}
+	switch verb {
+	case "redeploy":
+		g := toPlaceRe.FindStringSubmatch(note)
+		if g == nil || len(listed) == 0 {
+			return "", fmt.Errorf("redeploy: the mail does not say where and how many tokens: %q", note)
+		}
+		hand, _ := strconv.Atoi(g[1])
+		// The tokens in hand go on top of those in the regions. A reader who is not
+		// told that R=N is what region R ends with reads N as the tokens put there.
+		ends := strings.Contains(note, "ends with")
+		add := map[string]int{}
+		for range hand {
+			add[listed[b.rng.IntN(len(listed))]]++
+		}
+		if hand == 0 {
+			if !ends {
+				return "", nil // nothing to put anywhere
+			}
+			add[listed[b.rng.IntN(len(listed))]] = 0
+		}
+		var parts []string
+		for _, r := range listed {
+			if n, ok := add[r]; ok {
+				cur, known := regions[r]
+				if !known || cur.owner != b.name {
+					return "", fmt.Errorf("redeploy: region %s is offered but the mail does not show my tokens there", r)
+				}
+				if ends {
+					n += cur.tokens
+				}
+				parts = append(parts, fmt.Sprintf("%s=%d", r, n))
+			}
+		}
+		return "redeploy " + strings.Join(parts, " "), nil
+	case "camp":
+		g := campsRe.FindStringSubmatch(note)
+		if g == nil || len(listed) == 0 {
+			return "", fmt.Errorf("camp: the mail does not say where and how many encampments: %q", note)
+		}
+		if g[2] != "0" {
+			return "", nil // the bot places its encampments once
+		}
+		return fmt.Sprintf("camp %s=%s", listed[b.rng.IntN(len(listed))], b.between("1", g[1])), nil
+	case "hero":
+		if len(listed) < 2 {
+			return "", fmt.Errorf("hero: the mail does not list two regions: %q", note)
+		}
+		i := b.rng.Perm(len(listed))
+		return "hero " + listed[i[0]] + " " + listed[i[1]], nil
+	case "place":
+		return b.fillPlace(note, body)
+	case "move":
+		return b.fillMove(note, regions)
+	}
+	return "", fmt.Errorf("a region pattern the bot does not know: %s … %q", verb, note)
+}
+
+// fillPlace places armies in two of the regions listed, each within what its own
+// entry allows.
+func (b *bot) fillPlace(note, body string) (string, error) {
+	g := upToRe.FindStringSubmatch(note)
+	if g == nil {
+		return "", fmt.Errorf("place: the mail does not say how many armies and where: %q", note)
+	}
+	most, _ := strconv.Atoi(g[1])
+	var where []string
+	for _, r := range strings.Split(g[2], ",") {
+		where = append(where, strings.TrimSpace(r))
+	}
+	limit := map[string]int{}
+	paying := map[string]bool{}
+	for _, e := range legalEntries(body) {
+		var r string
+		var lo, hi int
+		if _, err := fmt.Sscanf(e, "place %s", &r); err != nil {
+			continue
+		}
+		if n, err := fmt.Sscanf(r, "%d=<%d…%d>", new(int), &lo, &hi); n == 3 && err == nil {
+			reg, _, _ := strings.Cut(r, "=")
+			limit[reg] = hi
+			paying[reg] = strings.Contains(e, "pays")
+		} else if reg, one, ok := strings.Cut(r, "="); ok && one == "1" {
+			limit[reg] = 1
+			paying[reg] = strings.Contains(e, "pays")
+		}
+	}
+	b.rng.Shuffle(len(where), func(i, j int) { where[i], where[j] = where[j], where[i] })
+	var parts []string
+	left, payers := most, 0
+	for _, r := range where {
+		if len(parts) == 2 || left == 0 {
+			break
+		}
+		if paying[r] {
+			if payers++; payers > 1 {
+				continue
+			}
+		}
+		lim := min(limit[r], left-1+len(parts)) // leave room for a second region
+		if lim < 1 {
+			lim = 1
+		}
+		n := 1 + b.rng.IntN(lim)
+		parts = append(parts, fmt.Sprintf("%s=%d", r, n))
+		left -= n
+	}
+	return "place " + strings.Join(parts, " "), nil
+}
+
+// fillMove walks from a region holding the bot's armies along land neighbours, as
+// far as the points left allow.
+func (b *bot) fillMove(note string, regions map[string]region) (string, error) {
+	g := pointsLeftRe.FindStringSubmatch(note)
+	if g == nil {
+		return "", fmt.Errorf("move: the mail does not say how many points are left: %q", note)
+	}
+	left, _ := strconv.Atoi(g[1])
+	var from []string
+	for id, r := range regions {
+		if r.mine > 0 {
+			from = append(from, id)
+		}
+	}
+	if len(from) == 0 {
+		return "", fmt.Errorf("move: the mail offers a move but shows no region with my armies")
+	}
+	slices.Sort(from)
+	src := from[b.rng.IntN(len(from))]
+	path := []string{src}
+	for steps := 1 + b.rng.IntN(max(left, 1)); len(path) <= steps; {
+		var next []string
+		for _, r := range regions[path[len(path)-1]].land {
+			if !slices.Contains(path, r) {
+				next = append(next, r)
+			}
+		}
+		if len(next) == 0 {
+			break
+		}
+		path = append(path, next[b.rng.IntN(len(next))])
+	}
+	if len(path) < 2 {
+		return "", nil
+	}
+	cmd := "move " + strings.Join(path, ">")
+	if most := min(regions[src].mine, left/(len(path)-1)); most > 1 && b.rng.IntN(2) == 0 {
+		cmd += " " + strconv.Itoa(1+b.rng.IntN(most))
+	}
+	return cmd, nil
+}
+
+// region is what a state mail shows of one region.
+type region struct {
+	owner  string // Small World: the player holding it
+	tokens int    // Small World: their tokens
+	mine   int    // Eight-Minute Empire: the reader's armies
+	land   []string
+}
+
+var (
+	// "    4 farmland  (mine) — alice Ratmen ×2 [fortress]; next to 3, 5"
+	swRegionRe = regexp.MustCompile(`^\s+(\S+) .*? — (\S+)(?: [^×]*)? ×(\d+)`)
+	// "    3 armies alice×2 bob×1, cities alice×1 — land 2, 4; sea none"
+	emRegionRe = regexp.MustCompile(`^\s+(\d+)( armies[^—,]*)?.* — land ([^;]*); sea`)
+)
+
+// parseRegions reads the region list of a state mail.
+func parseRegions(body, me string) map[string]region {
+	out := map[string]region{}
+	_, list, ok := strings.Cut(body, "\nRegions")
+	if !ok {
+		return out
+	}
+	for _, l := range strings.Split(list, "\n")[1:] {
+		if strings.TrimSpace(l) == "" {
+			break
+		}
+		if g := emRegionRe.FindStringSubmatch(l); g != nil {
+			r := region{}
+			for _, a := range strings.Fields(g[2]) {
+				if n, ok := strings.CutPrefix(a, me+"×"); ok {
+					r.mine, _ = strconv.Atoi(n)
+				}
+			}
+			if g[3] != "none" {
+				for _, n := range strings.Split(g[3], ",") {
+					r.land = append(r.land, strings.TrimSpace(n))
+				}
+			}
+			out[g[1]] = r
+		} else if g := swRegionRe.FindStringSubmatch(l); g != nil {
+			n, _ := strconv.Atoi(g[3])
+			out[g[1]] = region{owner: g[2], tokens: n}
+		}
+	}
+	return out
+}
