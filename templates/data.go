@@ -38,8 +38,10 @@ type State struct {
 	Player string
 	// Opening is true for the first mail of a game.
 	Opening bool
-	// Moves are the events since the recipient's last mail.
-	Moves []Move
+	// Moves are the events since the recipient's last mail (the latest of them);
+	// MovesCut counts the earlier ones left out.
+	Moves    []Move
+	MovesCut int
 	// Applied and Error report on the recipient's own mail, when this answers one.
 	Applied []Line
 	Error   *LineError
