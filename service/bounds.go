@@ -26,8 +26,9 @@ const (
 	maxLineBytes = 1000
 	// echoBytes is how much of a line too long is echoed in the answer.
 	echoBytes = 80
-	// stateMoves is how many of the events since a player's last mail a state mail
-	// lists (the latest); the rest are a history command away.
+	// stateMoves is how many of the events since a player's last mail, and of the
+	// lines applied from their mail, a state mail lists (the latest); the rest of
+	// the events are a history command away.
 	stateMoves = 50
 	// maxHistory is the most events a history answer lists.
 	maxHistory = 500
@@ -72,12 +73,13 @@ func echo(text string) string {
 	return text[:cut] + "…"
 }
 
-// lastMoves keeps the last stateMoves of moves and says how many it left out.
-func lastMoves(moves []templates.Move) ([]templates.Move, int) {
-	if len(moves) <= stateMoves {
-		return moves, 0
+// lastOf keeps the last stateMoves of a state mail's list (events, applied lines)
+// and says how many it left out.
+func lastOf[T any](list []T) ([]T, int) {
+	if len(list) <= stateMoves {
+		return list, 0
 	}
-	return moves[len(moves)-stateMoves:], len(moves) - stateMoves
+	return list[len(list)-stateMoves:], len(list) - stateMoves
 }
 
 // build composes m within Options.MaxMailBytes. A mail that would be larger (state

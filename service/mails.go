@@ -53,7 +53,7 @@ func (s *Service) stateData(l *Loaded, state engine.State, p store.Player, event
 	for _, e := range events {
 		moves = append(moves, templates.Move{Seq: e.Seq, Player: e.Player, Command: e.Command, Kind: e.Kind})
 	}
-	moves, cut := lastMoves(moves)
+	moves, cut := lastOf(moves)
 	finished, winners := gameOver(l, state)
 	toAct := state.ToAct()
 	if finished {
@@ -101,7 +101,8 @@ func (s *Service) stateMail(l *Loaded, state engine.State, p store.Player, event
 	if err != nil {
 		return store.OutMail{}, err
 	}
-	data.Applied, data.Error, data.Notes = applied, lineErr, notes
+	data.Applied, data.AppliedCut = lastOf(applied)
+	data.Error, data.Notes = lineErr, notes
 	auto := "auto-generated"
 	if inReply != "" {
 		auto = "auto-replied"

@@ -42,9 +42,12 @@ type State struct {
 	// MovesCut counts the earlier ones left out.
 	Moves    []Move
 	MovesCut int
-	// Applied and Error report on the recipient's own mail, when this answers one.
-	Applied []Line
-	Error   *LineError
+	// Applied and Error report on the recipient's own mail, when this answers one:
+	// the last lines applied (AppliedCut counts the earlier ones left out) and the
+	// line refused.
+	Applied    []Line
+	AppliedCut int
+	Error      *LineError
 	// ToAct are the players who must act now; YourTurn is true when the recipient is one.
 	ToAct    []string
 	YourTurn bool
