@@ -158,3 +158,35 @@ func TestBounds_mailSize(t *testing.T) {
 		t.Errorf("history 100000 is not bounded to 500 events and cut to the size limit:\n%.1000s", history)
 	}
 }
+
+// TestBounds_noticesToOthers: a mail that repeats a command telling the other
+// players sends each of them one notice of a kind (the last), and its sender one
+// answer.
+func TestBounds_noticesToOthers(t *testing.T) {
+	g := newTurnGame(t, "ann", "ann", "ben", "cat")
+	res := g.receive(g.mail(g.addr("ann"), g.svc.ReplyAddress(g.id, g.seat("ann")), strings.Repeat("pause\nresume\n", 500)))
+	if res.Status != service.StatusApplied || res.Applied != 100 {
+		t.Fatalf("status %q, %d lines applied (%s), want applied, 100", res.Status, res.Applied, res.Reason)
+	}
+	count := map[string]int{}
+	for _, m := range g.newMails() {
+		count[m.To[0].Address]++
+	}
+	want := map[string]int{g.addr("ann"): 1, g.addr("ben"): 2, g.addr("cat"): 2} // paused, resumed
+	for who, n := range want {
+		if count[who] != n {
+			t.Errorf("%d mails to %s, want %d (all: %v)", count[who], who, n, count)
+		}
+	}
+	answer := g.mails[len(g.mails)-1]
+	for _, m := range g.mails {
+		if m.To[0].Address == g.addr("ann") {
+			answer = m
+		}
+	}
+	for _, w := range []string{"is paused by", "has resumed"} {
+		if n := strings.Count(answer.Body, w); n != 1 {
+			t.Errorf("ann's answer says %q %d times, want once:\n%s", w, n, answer.Body)
+		}
+	}
+}

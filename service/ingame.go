@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/mail"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -382,14 +383,15 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 }
 
 // notify queues a notice to one address: to the sender of the mail the run answers,
-// as one of its answers; to another address, at most one of each kind.
+// as one of its answers; to another address as a mail. Either way, one notice of a
+// kind at most (the last).
 func (r *run) notify(to string, n templates.Notice) {
 	if to == "" {
 		return
 	}
 	n = r.noticeTo(to, n)
 	if r.sender != "" && strings.EqualFold(to, r.sender) {
-		r.answers = append(r.answers, n)
+		r.answers = append(slices.DeleteFunc(r.answers, func(a templates.Notice) bool { return a.Kind == n.Kind }), n)
 		return
 	}
 	m, err := r.s.notice(n, r.l.Game.ID, to, r.inReply)
