@@ -81,6 +81,10 @@ type Limits struct {
 	MaxMessageBytes int64 `mapstructure:"max_message_bytes"`
 	// RepliesPerHour caps the mails turnmail sends to one address in reply to its mail.
 	RepliesPerHour int `mapstructure:"replies_per_hour"`
+	// MaxCommandLines is the most command lines read from one mail.
+	MaxCommandLines int `mapstructure:"max_command_lines"`
+	// MaxMailBytes is the largest mail turnmail sends.
+	MaxMailBytes int64 `mapstructure:"max_mail_bytes"`
 }
 
 // Defaults are the embedded defaults: a working mail loop on loopback.
@@ -110,6 +114,8 @@ var Defaults = map[string]any{
 	"embedded.smtp_addr":       "127.0.0.1:2525",
 	"limits.max_message_bytes": 1 << 20,
 	"limits.replies_per_hour":  30,
+	"limits.max_command_lines": 100,
+	"limits.max_mail_bytes":    512 << 10,
 	"http_addr":                "",
 	"log_level":                "info",
 }
@@ -194,6 +200,12 @@ func (c *Config) Validate() error {
 	}
 	if c.Limits.RepliesPerHour < 1 {
 		errs = append(errs, errors.New("limits.replies_per_hour: at least 1"))
+	}
+	if c.Limits.MaxCommandLines < 1 || c.Limits.MaxCommandLines > 10000 {
+		errs = append(errs, errors.New("limits.max_command_lines: 1 to 10000"))
+	}
+	if c.Limits.MaxMailBytes < 64<<10 {
+		errs = append(errs, errors.New("limits.max_mail_bytes: at least 65536"))
 	}
 	switch c.LogLevel {
 	case "debug", "info", "warn", "error":

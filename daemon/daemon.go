@@ -105,6 +105,7 @@ func NewService(ctx context.Context, c *config.Config, st *store.Store, opts Opt
 	return service.New(st, opts.Games, tmpl, service.Options{
 		Address: c.Address, Name: c.Name, Secret: secret,
 		MaxMessageBytes: c.Limits.MaxMessageBytes, RepliesPerHour: c.Limits.RepliesPerHour,
+		MaxCommandLines: c.Limits.MaxCommandLines, MaxMailBytes: c.Limits.MaxMailBytes,
 		Clock: opts.Clock, Logger: opts.Logger,
 	})
 }

@@ -88,7 +88,7 @@ func (s *Service) CreateGame(ctx context.Context, ng NewGame) (string, error) {
 		game.List = st.List
 		l := &Loaded{Game: game, Players: players, State: state, Settings: st}
 		l.Facts = analyse(l, []engine.State{state})
-		mails, err := s.stateMails(l, state, nil, "", nil, nil, "")
+		mails, err := s.stateMails(l, state, nil, "", nil, nil, nil, "")
 		if err != nil {
 			return "", err
 		}
@@ -167,7 +167,7 @@ func (s *Service) importOnce(ctx context.Context, a *engine.Archive, states []en
 		game.Status = "finished"
 	}
 	l := &Loaded{Game: game, Players: players, State: final, Settings: settingsOf(game.Settings)}
-	mails, err := s.stateMails(l, final, nil, "", nil, nil, "")
+	mails, err := s.stateMails(l, final, nil, "", nil, nil, nil, "")
 	if err != nil {
 		return "", err
 	}

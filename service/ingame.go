@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/mail"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,14 +28,23 @@ type actor struct {
 // run accumulates what one mail (or one scheduler tick) does to one game: the events,
 // the mails, the game's new status, all committed together.
 type run struct {
-	s       *Service
-	l       *Loaded
-	c       store.Commit
-	state   engine.State
-	after   []engine.State // the state after each of c.Events
-	status  string
-	moved   bool // moves or an undo: every seat gets the new state
-	mails   []store.OutMail
+	s      *Service
+	l      *Loaded
+	c      store.Commit
+	state  engine.State
+	after  []engine.State // the state after each of c.Events
+	status string
+	moved  bool // moves or an undo: every seat gets the new state
+	mails  []store.OutMail
+	// sender is the address whose mail this run answers ("" for none): the notices
+	// to it are collected in answers and sent as one mail (see answer).
+	sender  string
+	answers []templates.Notice
+	// wantState is set by status: the sender wants their state mail.
+	wantState bool
+	// noticed indexes the notices to other addresses in mails by address and kind:
+	// a mail sends each of them one notice of a kind at most (the last).
+	noticed map[string]int
 	inReply string
 	msgID   string
 	now     time.Time
@@ -194,7 +204,11 @@ func (r *run) finish(author string, applied []templates.Line, lineErr *templates
 		r.c.GameStatus = r.status
 	}
 	if r.moved {
-		mails, err := r.s.stateMails(r.view(), r.state, r.c.Events, author, applied, lineErr, r.inReply)
+		var notes []templates.Notice
+		if author != "" {
+			notes, r.answers, r.wantState = r.answers, nil, false // the author's state mail says it all
+		}
+		mails, err := r.s.stateMails(r.view(), r.state, r.c.Events, author, applied, lineErr, notes, r.inReply)
 		if err != nil {
 			return err
 		}
@@ -203,6 +217,36 @@ func (r *run) finish(author string, applied []templates.Line, lineErr *templates
 	r.c.Outbox = append(r.c.Outbox, r.mails...)
 	return nil
 }
+
+// answer queues the one answer to a seat's mail that moved nothing (finish answered
+// one that did): its only notice; else, when it asked for its state or there is
+// more to say, the state mail with the notices, what was applied and the refused
+// line; else the refusal of the refused line.
+func (r *run) answer(seat store.Player, applied []templates.Line, lineErr *templates.LineError) error {
+	var m store.OutMail
+	var err error
+	switch {
+	case len(r.answers) == 1 && !r.wantState && lineErr == nil:
+		m, err = r.s.notice(r.answers[0], r.l.Game.ID, seat.Email, r.inReply)
+	case len(r.answers) > 0 || r.wantState:
+		if lineErr == nil {
+			applied = nil // nothing to report beyond the answers
+		}
+		m, err = r.s.stateMail(r.view(), r.state, seat, nil, applied, lineErr, r.answers, r.inReply)
+	case lineErr != nil:
+		m, err = r.s.refusal(r.l, seat, lineErr.Reason, lineErr, r.inReply)
+	default:
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	r.c.Outbox = append(r.c.Outbox, m)
+	return nil
+}
+
+// noCommand refuses a mail without a command.
+const noCommand = "No command was found in your mail. Write one command per line at the top of your reply."
 
 // resignedReason refuses what a resigned player may no longer do.
 const resignedReason = "You resigned from this game; you can still send status, history or legal."
@@ -250,20 +294,38 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 		return s.refuse(l, player, r.inReply, reason, lineErr)
 	}
 	if len(msg.Commands) == 0 {
-		return refuse("No command was found in your mail. Write one command per line at the top of your reply.", nil)
+		return refuse(noCommand, nil)
 	}
 	a := actor{Name: player.Name, Email: player.Email, Seat: &player}
+	r.sender = player.Email
+	lines, unread := readLines(msg, s.opts.MaxCommandLines)
 	var applied []templates.Line
 	var lineErr *templates.LineError
-	for _, line := range msg.Commands {
+	answered := map[string]bool{}
+	stopped := false
+	for _, line := range lines {
+		stop := func(why string) {
+			lineErr = &templates.LineError{Line: templates.Line{N: line.N, Text: echo(line.Text)}, Reason: why}
+			stopped = true
+		}
+		if why := lineTooLong(line.Text); why != "" {
+			stop(why)
+			break
+		}
 		cmd := engine.Normalize(line.Text)
 		f := strings.Fields(cmd)
 		if len(f) == 0 {
 			continue
 		}
 		if h, ok := inGame[f[0]]; ok {
+			if infoVerbs[f[0]] {
+				if answered[f[0]] {
+					continue // answered once per mail
+				}
+				answered[f[0]] = true
+			}
 			if why := h(r, a, f[1:]); why != "" {
-				lineErr = &templates.LineError{Line: templates.Line{N: line.N, Text: line.Text}, Reason: why}
+				stop(why)
 				break
 			}
 			applied = append(applied, templates.Line{N: line.N, Text: line.Text})
@@ -287,15 +349,22 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 			}
 		}
 		if why != "" {
-			lineErr = &templates.LineError{Line: templates.Line{N: line.N, Text: line.Text}, Reason: why}
+			stop(why)
 			break
 		}
 		applied = append(applied, templates.Line{N: line.N, Text: line.Text})
 		if done, _ := r.over(); done {
+			stopped = true
 			break
 		}
 	}
+	if unread != nil && !stopped {
+		r.answers = append(r.answers, r.noticeTo(player.Email, *unread))
+	}
 	if len(applied) == 0 {
+		if lineErr == nil {
+			return refuse(noCommand, nil)
+		}
 		return refuse(lineErr.Reason, lineErr)
 	}
 	res.Status, res.Applied = StatusApplied, len(applied)
@@ -305,21 +374,46 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 	if err := r.finish(player.Name, applied, lineErr); err != nil {
 		return res, r.c, err
 	}
-	if !r.moved && lineErr != nil {
-		out, err := s.refusal(l, player, lineErr.Reason, lineErr, r.inReply)
-		if err != nil {
+	if !r.moved {
+		if err := r.answer(player, applied, lineErr); err != nil {
 			return res, r.c, err
 		}
-		r.c.Outbox = append(r.c.Outbox, out)
 	}
 	return res, r.c, nil
 }
 
-// notify queues a notice to one address.
+// notify queues a notice to one address: to the sender of the mail the run answers,
+// as one of its answers; to another address as a mail. Either way, one notice of a
+// kind at most (the last).
 func (r *run) notify(to string, n templates.Notice) {
 	if to == "" {
 		return
 	}
+	n = r.noticeTo(to, n)
+	if r.sender != "" && strings.EqualFold(to, r.sender) {
+		r.answers = append(slices.DeleteFunc(r.answers, func(a templates.Notice) bool { return a.Kind == n.Kind }), n)
+		return
+	}
+	m, err := r.s.notice(n, r.l.Game.ID, to, r.inReply)
+	if err != nil {
+		r.s.log.Error("render notice", "kind", n.Kind, "err", err)
+		return
+	}
+	key := strings.ToLower(to) + "\x00" + n.Kind
+	if i, ok := r.noticed[key]; ok {
+		r.mails[i] = m
+		return
+	}
+	if r.noticed == nil {
+		r.noticed = map[string]int{}
+	}
+	r.noticed[key] = len(r.mails)
+	r.mails = append(r.mails, m)
+}
+
+// noticeTo fills in what a notice to an address of the game says about the game
+// and the recipient.
+func (r *run) noticeTo(to string, n templates.Notice) templates.Notice {
 	n.Game = r.s.gameData(r.l.Game)
 	n.Host = r.l.Game.Host
 	if n.ReplyTo == "" {
@@ -330,12 +424,7 @@ func (r *run) notify(to string, n templates.Notice) {
 			}
 		}
 	}
-	m, err := r.s.notice(n, r.l.Game.ID, to, r.inReply)
-	if err != nil {
-		r.s.log.Error("render notice", "kind", n.Kind, "err", err)
-		return
-	}
-	r.mails = append(r.mails, m)
+	return n
 }
 
 // notifyAll queues a notice to every active player and the host (once per address).
@@ -385,11 +474,7 @@ func (r *run) cmdStatus(a actor, _ []string) string {
 	if a.Seat == nil {
 		return "status is for players: reply to a game mail."
 	}
-	m, err := r.s.stateMail(r.view(), r.state, *a.Seat, nil, nil, r.inReply)
-	if err != nil {
-		return "internal error: " + err.Error()
-	}
-	r.mails = append(r.mails, m)
+	r.wantState = true // answered by the state mail (see answer)
 	return ""
 }
 
@@ -425,7 +510,7 @@ func (r *run) cmdHistory(a actor, args []string) string {
 		if err != nil || v < 1 {
 			return "history takes a number of events, e.g. history 20"
 		}
-		n = min(v, 500)
+		n = min(v, maxHistory)
 	}
 	all := append(append([]store.Event{}, r.l.Events...), r.c.Events...)
 	if len(all) > n {
@@ -740,7 +825,7 @@ func (r *run) cmdReplace(a actor, args []string) string {
 	r.notify(old, templates.Notice{Kind: "replaced-old", To: p.Name, Player: p.Name, ReplyTo: r.s.address()})
 	r.notify(r.l.Game.Host, templates.Notice{Kind: "replaced-host", To: "host", Player: p.Name, Address: to, ReplyTo: r.s.address()})
 	note := templates.Notice{Kind: "replaced-new", Player: p.Name, Host: r.l.Game.Host}
-	m, err := r.s.stateMail(r.view(), r.state, p, nil, []templates.Notice{note}, "")
+	m, err := r.s.stateMail(r.view(), r.state, p, nil, nil, nil, []templates.Notice{note}, "")
 	if err != nil {
 		return "internal error: " + err.Error()
 	}

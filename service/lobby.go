@@ -26,6 +26,10 @@ var lobbyVerbs = map[string]bool{
 	"pause": true, "resume": true, "replace": true, "undo": true, "set": true,
 }
 
+// maxLobbyAnswers is the most commands of one mail to the service address that are
+// answered (each may open a game or mail someone).
+const maxLobbyAnswers = 20
+
 // observerSeat is the first seat number of observers (players sit below it).
 const observerSeat = 1000
 
@@ -63,7 +67,19 @@ func (s *Service) lobby(ctx context.Context, from string, msg *parse.Message) (R
 	}
 	var answers []templates.Notice
 	ok := false
-	for _, line := range msg.Commands {
+	lines, unread := readLines(msg, s.opts.MaxCommandLines)
+	answered := map[string]bool{}
+	for i, line := range lines {
+		if len(answers) >= maxLobbyAnswers {
+			unread = &templates.Notice{Kind: "unread", Count: lines[i-1].N, Limit: maxLobbyAnswers}
+			break
+		}
+		if why := lineTooLong(line.Text); why != "" {
+			n := lobbyError(why)
+			n.Command = echo(line.Text)
+			answers = append(answers, n)
+			continue
+		}
 		cmd := strings.Join(strings.Fields(line.Text), " ") // keep case: addresses, zones
 		if i := strings.IndexByte(cmd, '#'); i >= 0 {
 			cmd = strings.TrimSpace(cmd[:i])
@@ -72,7 +88,14 @@ func (s *Service) lobby(ctx context.Context, from string, msg *parse.Message) (R
 		if len(f) == 0 {
 			continue
 		}
-		n, err := s.lobbyCommand(ctx, tx, from, strings.ToLower(f[0]), f[1:], msg, line.N)
+		verb := strings.ToLower(f[0])
+		if infoVerbs[verb] {
+			if answered[verb] {
+				continue // answered once per mail
+			}
+			answered[verb] = true
+		}
+		n, err := s.lobbyCommand(ctx, tx, from, verb, f[1:], msg, line.N)
 		if err != nil {
 			return Result{}, store.Batch{}, err
 		}
@@ -81,9 +104,11 @@ func (s *Service) lobby(ctx context.Context, from string, msg *parse.Message) (R
 			ok = true
 		}
 		answers = append(answers, n)
-		if len(answers) >= 20 {
-			break
-		}
+		answers = append(answers, tx.answers...) // what the command told the sender besides
+		tx.answers = nil
+	}
+	if unread != nil {
+		answers = append(answers, *unread)
 	}
 	return s.lobbyAnswer(tx, from, msg, answers, ok)
 }
@@ -273,12 +298,14 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 			rest[i] = strings.ToLower(x)
 		}
 		r := s.newRun(l, msg.MessageID, "")
+		r.sender = from // its notices to the sender join the lobby answer
 		if why := inGame[verb](r, a, rest); why != "" {
 			return lobbyError(why), nil
 		}
 		if err := r.finish("", nil, nil); err != nil {
 			return n, err
 		}
+		tx.answers = append(tx.answers, r.answers...)
 		tx.commit(r.c)
 		n.Kind, n.Text = "done", verb
 		if verb == "set" {
@@ -519,7 +546,7 @@ func (s *Service) lobbyStart(tx *lobbyTx, l *Loaded, n templates.Notice) (templa
 	l.Facts = analyse(l, []engine.State{state})
 	outcomesJSON, _ := json.Marshal(outcomes)
 	settingsJSON, _ := json.Marshal(l.Settings)
-	mails, err := s.stateMails(l, state, nil, "", nil, nil, "")
+	mails, err := s.stateMails(l, state, nil, "", nil, nil, nil, "")
 	if err != nil {
 		return n, err
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/turnmail/turnmail/store"
+	"github.com/turnmail/turnmail/templates"
 )
 
 // lobbyTx gathers what one mail to the service address does — games opened, seats
@@ -21,6 +22,8 @@ type lobbyTx struct {
 	s     *Service
 	batch store.Batch
 	games map[string]*gameRows
+	// answers are notices to the sender from the command being run, answered with it.
+	answers []templates.Notice
 }
 
 // gameRows are a game's rows as they will be once the transaction is committed.

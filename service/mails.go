@@ -47,12 +47,13 @@ func viewMap(v any) (map[string]any, error) {
 func (s *Service) address() string { return s.local + "@" + s.domain }
 
 // stateData is the state mail's data for one seat (or, with an observer seat, the
-// public view).
+// public view). It lists the last stateMoves of events.
 func (s *Service) stateData(l *Loaded, state engine.State, p store.Player, events []store.Event) (templates.State, error) {
 	moves := make([]templates.Move, 0, len(events))
 	for _, e := range events {
 		moves = append(moves, templates.Move{Seq: e.Seq, Player: e.Player, Command: e.Command, Kind: e.Kind})
 	}
+	moves, cut := lastOf(moves)
 	finished, winners := gameOver(l, state)
 	toAct := state.ToAct()
 	if finished {
@@ -72,7 +73,7 @@ func (s *Service) stateData(l *Loaded, state engine.State, p store.Player, event
 	}
 	data := templates.State{
 		Game: s.gameData(l.Game), Player: p.Name, Opening: len(l.Events) == 0 && len(events) == 0,
-		Moves: moves, ToAct: toAct, Finished: finished, Winners: winners, View: view, Observer: observer,
+		Moves: moves, MovesCut: cut, ToAct: toAct, Finished: finished, Winners: winners, View: view, Observer: observer,
 	}
 	if observer {
 		data.Player = ""
@@ -93,13 +94,15 @@ func (s *Service) stateData(l *Loaded, state engine.State, p store.Player, event
 	return data, nil
 }
 
-// stateMail renders one seat's state mail (status, a substitute's first mail).
-func (s *Service) stateMail(l *Loaded, state engine.State, p store.Player, events []store.Event, notes []templates.Notice, inReply string) (store.OutMail, error) {
+// stateMail renders one seat's state mail. When it answers the seat's mail (inReply),
+// it reports what was applied, the refused line and the other answers (notes).
+func (s *Service) stateMail(l *Loaded, state engine.State, p store.Player, events []store.Event, applied []templates.Line, lineErr *templates.LineError, notes []templates.Notice, inReply string) (store.OutMail, error) {
 	data, err := s.stateData(l, state, p, events)
 	if err != nil {
 		return store.OutMail{}, err
 	}
-	data.Notes = notes
+	data.Applied, data.AppliedCut = lastOf(applied)
+	data.Error, data.Notes = lineErr, notes
 	auto := "auto-generated"
 	if inReply != "" {
 		auto = "auto-replied"
@@ -108,11 +111,12 @@ func (s *Service) stateMail(l *Loaded, state engine.State, p store.Player, event
 }
 
 // stateMails renders the state mail for every seat after events were appended. The
-// player whose mail caused them also sees what was applied and any refused line.
+// player whose mail caused them also sees what was applied, any refused line and
+// the other answers to their mail (notes).
 // Observers get the public view. In a mailing-list game the public view goes once to
 // the list; a player gets a personal mail only when they must act, wrote the mail,
 // or see more than the public view.
-func (s *Service) stateMails(l *Loaded, state engine.State, events []store.Event, author string, applied []templates.Line, lineErr *templates.LineError, replyTo string) ([]store.OutMail, error) {
+func (s *Service) stateMails(l *Loaded, state engine.State, events []store.Event, author string, applied []templates.Line, lineErr *templates.LineError, notes []templates.Notice, replyTo string) ([]store.OutMail, error) {
 	var out []store.OutMail
 	list := l.Game.List
 	if list == "" {
@@ -131,16 +135,13 @@ func (s *Service) stateMails(l *Loaded, state engine.State, events []store.Event
 				continue // nothing private: the list mail says it all
 			}
 		}
-		data, err := s.stateData(l, state, p, events)
-		if err != nil {
-			return nil, err
-		}
-		inReply, auto := "", "auto-generated"
+		var m store.OutMail
+		var err error
 		if p.Name == author {
-			data.Applied, data.Error = applied, lineErr
-			inReply, auto = replyTo, "auto-replied"
+			m, err = s.stateMail(l, state, p, events, applied, lineErr, notes, replyTo)
+		} else {
+			m, err = s.stateMail(l, state, p, events, nil, nil, nil, "")
 		}
-		m, err := s.mail("state", data, l.Game.ID, p.Email, data.ReplyTo, inReply, nil, auto)
 		if err != nil {
 			return nil, err
 		}
@@ -234,7 +235,7 @@ func (s *Service) mail(kind string, data any, gameID, to, replyTo, inReplyTo str
 		m.InReplyTo = inReplyTo
 		m.References = append(m.References, inReplyTo)
 	}
-	raw, err := compose.Build(m)
+	raw, err := s.build(m)
 	if err != nil {
 		return store.OutMail{}, fmt.Errorf("compose %s mail: %w", kind, err)
 	}

@@ -33,6 +33,12 @@ type Options struct {
 	MaxMessageBytes int64
 	// RepliesPerHour caps mails sent to one address in answer to its mails (default 30).
 	RepliesPerHour int
+	// MaxCommandLines is the most command lines read from one mail (default 100);
+	// the answer says where reading stopped.
+	MaxCommandLines int
+	// MaxMailBytes is the largest mail turnmail sends (default 512 KiB), well under
+	// what SMTP servers accept.
+	MaxMailBytes int64
 	// Clock returns the current time (default time.Now).
 	Clock func() time.Time
 	// Logger receives the service's log (default slog.Default()).
@@ -81,6 +87,12 @@ func New(st *store.Store, games engine.Registry, tmpl *templates.Set, opts Optio
 	}
 	if opts.RepliesPerHour <= 0 {
 		opts.RepliesPerHour = 30
+	}
+	if opts.MaxCommandLines <= 0 {
+		opts.MaxCommandLines = DefaultMaxCommandLines
+	}
+	if opts.MaxMailBytes <= 0 {
+		opts.MaxMailBytes = DefaultMaxMailBytes
 	}
 	if opts.Clock == nil {
 		opts.Clock = time.Now

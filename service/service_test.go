@@ -38,6 +38,12 @@ func newFixture(t *testing.T, repliesPerHour int) *fixture {
 // newFixtureRegistry is newFixture with the games of reg, which must have tally.
 func newFixtureRegistry(t *testing.T, repliesPerHour int, reg engine.Registry) *fixture {
 	t.Helper()
+	return newFixtureOptions(t, reg, func(o *service.Options) { o.RepliesPerHour = repliesPerHour })
+}
+
+// newFixtureOptions is newFixtureRegistry with the service options set by opts.
+func newFixtureOptions(t *testing.T, reg engine.Registry, opts func(*service.Options)) *fixture {
+	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "t.db"))
 	if err != nil {
@@ -49,10 +55,12 @@ func newFixtureRegistry(t *testing.T, repliesPerHour int, reg engine.Registry) *
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	svc, err := service.New(st, reg, tmpl, service.Options{
-		Address: "turnmail@" + domain, Secret: []byte("0123456789abcdef0123"), RepliesPerHour: repliesPerHour,
+	o := service.Options{
+		Address: "turnmail@" + domain, Secret: []byte("0123456789abcdef0123"),
 		Clock: func() time.Time { return now }, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-	})
+	}
+	opts(&o)
+	svc, err := service.New(st, reg, tmpl, o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,11 +38,16 @@ type State struct {
 	Player string
 	// Opening is true for the first mail of a game.
 	Opening bool
-	// Moves are the events since the recipient's last mail.
-	Moves []Move
-	// Applied and Error report on the recipient's own mail, when this answers one.
-	Applied []Line
-	Error   *LineError
+	// Moves are the events since the recipient's last mail (the latest of them);
+	// MovesCut counts the earlier ones left out.
+	Moves    []Move
+	MovesCut int
+	// Applied and Error report on the recipient's own mail, when this answers one:
+	// the last lines applied (AppliedCut counts the earlier ones left out) and the
+	// line refused.
+	Applied    []Line
+	AppliedCut int
+	Error      *LineError
 	// ToAct are the players who must act now; YourTurn is true when the recipient is one.
 	ToAct    []string
 	YourTurn bool

@@ -26,6 +26,8 @@ func hostileBodies() map[string]string {
 		"nested multipart":    "Content-Type: multipart/mixed; boundary=b\n\n" + fill("--b\nContent-Type: multipart/mixed; boundary=b\n\n"),
 		"flowed":              "Content-Type: text/plain; format=flowed\n\n" + fill("> a \n"),
 		"qp":                  "Content-Transfer-Encoding: quoted-printable\n\n" + fill("=4=\n"),
+		"command lines":       "Subject: x\n\n" + fill("status\n"),
+		"commented commands":  "Subject: x\n\n" + fill("add 1 # \u00a0\n"),
 	}
 }
 
