@@ -9,6 +9,7 @@ import (
 
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/mail/auth"
+	"github.com/turnmail/turnmail/mail/compose"
 	"github.com/turnmail/turnmail/mail/parse"
 	"github.com/turnmail/turnmail/store"
 	"github.com/turnmail/turnmail/templates"
@@ -349,6 +350,10 @@ func (s *Service) route(in store.InboxMsg) route {
 	case from == "":
 		return early(StatusIgnored, "no From address")
 	}
+	if err := compose.CheckAddress(from); err != nil {
+		// Nothing may be sent to it, so nothing it asks for is done: no answer.
+		return early(StatusRejected, "From cannot be answered: "+err.Error())
+	}
 	token, ok := s.tokenOf(msg)
 	if !ok {
 		if msg.ListID != "" || msg.Precedence == "list" {
@@ -485,8 +490,10 @@ func (s *Service) howTo(ctx context.Context, from string, msg *parse.Message) (R
 	return res, store.Commit{Outbox: []store.OutMail{out}}, nil
 }
 
+// inReplyTo is the Message-ID an answer to msg refers to: "" when it has none or
+// one that compose.ValidMessageID refuses (a stranger's id is never echoed raw).
 func inReplyTo(msg *parse.Message) string {
-	if msg.MessageID == "" {
+	if !compose.ValidMessageID(msg.MessageID) {
 		return ""
 	}
 	return msg.MessageID
