@@ -202,3 +202,26 @@ func TestCommandAddresses_refused(t *testing.T) {
 		}
 	}
 }
+
+// TestReceive_duplicateWithoutMessageID: the same mail without Message-ID,
+// delivered twice with other trace fields (Received, Delivered-To, Return-Path),
+// is recognised the second time and applies nothing more.
+func TestReceive_duplicateWithoutMessageID(t *testing.T) {
+	f := newFixture(t, 100)
+	sent := "From: alice@" + domain + "\r\nTo: " + f.reply["alice"] + "\r\nDate: Sun, 22 Nov 2026 11:59:00 +0000\r\nSubject: Re: move\r\n\r\nadd 1\r\n"
+	first := f.receive([]byte("Return-Path: <alice@" + domain + ">\r\nReceived: from mx1.example by mx2.example; Sun, 22 Nov 2026 11:59:01 +0000\r\nDelivered-To: turnmail@" + domain + "\r\n" + sent))
+	mails := len(f.queued())
+	second := f.receive([]byte("Received: from mx3.example by mx4.example; Sun, 22 Nov 2026 12:30:00 +0000\r\nReceived: from mx1.example by mx3.example; Sun, 22 Nov 2026 12:29:59 +0000\r\n" + sent))
+	if first.Status != service.StatusApplied || first.Duplicate {
+		t.Fatalf("first delivery: %+v", first)
+	}
+	if !second.Duplicate || second.InboxID != first.InboxID {
+		t.Fatalf("second delivery: %+v, want the duplicate of mail %d", second, first.InboxID)
+	}
+	if n, _ := f.st.LastSeq(context.Background(), f.game); n != 1 {
+		t.Errorf("%d events, want 1", n)
+	}
+	if n := len(f.queued()); n != mails {
+		t.Errorf("%d mails queued by the second delivery, want none", n-mails)
+	}
+}

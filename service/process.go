@@ -39,8 +39,8 @@ type Result struct {
 	Duplicate bool
 }
 
-// Receive stores a raw incoming mail (deduplicated by Message-ID, or by a hash of the
-// bytes) and processes it. A mail received before is not processed again. See
+// Receive stores a raw incoming mail (deduplicated by Message-ID, or by a hash of what
+// the sender wrote: see store.DedupeKey) and processes it. A mail received before is not processed again. See
 // ReceiveAll.
 func (s *Service) Receive(ctx context.Context, in store.InboxMsg) (Result, error) {
 	res, err := s.ReceiveAll(ctx, []store.InboxMsg{in})
@@ -76,7 +76,7 @@ func (s *Service) ReceiveAll(ctx context.Context, ins []store.InboxMsg) ([]Resul
 				return results, err
 			}
 		}
-		old, err := s.store.InboxByKey(ctx, in.DedupeKey)
+		old, err := s.store.InboxOf(ctx, in)
 		if err == nil {
 			if err := flush(); err != nil {
 				return results, err
@@ -186,7 +186,7 @@ func (s *Service) commitGroup(ctx context.Context, g *group) ([]Result, error) {
 func (s *Service) receiveEach(ctx context.Context, mails []store.InboxMsg) ([]Result, error) {
 	var results []Result
 	for _, in := range mails {
-		old, err := s.store.InboxByKey(ctx, in.DedupeKey)
+		old, err := s.store.InboxOf(ctx, in)
 		var res Result
 		switch {
 		case err == nil:
