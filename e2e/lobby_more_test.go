@@ -136,7 +136,7 @@ func TestLobbyInvite(t *testing.T) {
 	h.send(ben, svc, "x", "invite "+game+" "+dan+"\n")
 	h.waitMail(ben, "Only the host of game "+game+" ("+ann+") may invite players.")
 	h.send(ann, svc, "x", "invite "+game+" not-an-address\n")
-	h.waitMail(ann, `"not-an-address" is not a mail address.`)
+	h.waitMail(ann, "not-an-address cannot be used as a mail address: it is not a mail address. Nobody was invited.")
 
 	h.send(ann, svc, "x", "invite "+game+" "+cy+"\n")
 	h.waitMail(ann, "The invitation to game "+game+" went to "+cy+".")

@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/mail"
 	"strings"
 
 	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/mail/compose"
 	"github.com/turnmail/turnmail/store"
 )
 
@@ -40,13 +40,20 @@ func (s *Service) CreateGame(ctx context.Context, ng NewGame) (string, error) {
 	if len(ng.Players) == 0 {
 		return "", fmt.Errorf("new game: no players")
 	}
+	if ng.Host != "" {
+		host, err := compose.ParseRecipient(ng.Host)
+		if err != nil {
+			return "", fmt.Errorf("new game: host: %w", err)
+		}
+		ng.Host = host
+	}
 	seen := map[string]bool{}
 	for i, p := range ng.Players {
-		a, err := mail.ParseAddress(p.Email)
+		addr, err := compose.ParseRecipient(p.Email)
 		if err != nil {
-			return "", fmt.Errorf("new game: player %q: address %q: %w", p.Name, p.Email, err)
+			return "", fmt.Errorf("new game: player %q: %w", p.Name, err)
 		}
-		ng.Players[i].Email = strings.ToLower(a.Address)
+		ng.Players[i].Email = addr
 		if p.Name == "" || strings.ContainsAny(p.Name, " \t\n=#") {
 			return "", fmt.Errorf("new game: player name %q: use one word", p.Name)
 		}
@@ -183,10 +190,13 @@ func (s *Service) importOnce(ctx context.Context, a *engine.Archive, states []en
 
 // newGameRecord builds the store rows of a new game from a validated archive header.
 func (s *Service) newGameRecord(a *engine.Archive, setupOutcomes engine.Outcomes) (string, store.Game, []store.Player, error) {
-	for _, p := range a.Players {
-		if _, err := mail.ParseAddress(p.Email); err != nil {
-			return "", store.Game{}, nil, fmt.Errorf("player %q: address %q: %w", p.Name, p.Email, err)
+	emails := make([]string, len(a.Players))
+	for i, p := range a.Players {
+		addr, err := compose.ParseRecipient(p.Email)
+		if err != nil {
+			return "", store.Game{}, nil, fmt.Errorf("player %q: %w", p.Name, err)
 		}
+		emails[i] = addr
 	}
 	optionsJSON, _ := json.Marshal(a.Options) // decoded JSON re-encodes
 	outcomesJSON, _ := json.Marshal(setupOutcomes)
@@ -198,7 +208,7 @@ func (s *Service) newGameRecord(a *engine.Archive, setupOutcomes engine.Outcomes
 	game.ThreadID = s.threadRoot(game.ID)
 	players := make([]store.Player, len(a.Players))
 	for i, p := range a.Players {
-		players[i] = store.Player{GameID: game.ID, Seat: i, Name: p.Name, Email: strings.ToLower(p.Email), Role: "player", Active: true}
+		players[i] = store.Player{GameID: game.ID, Seat: i, Name: p.Name, Email: emails[i], Role: "player", Active: true}
 	}
 	return game.ID, game, players, nil
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/mail"
 	"slices"
 	"sort"
 	"strconv"
@@ -802,11 +801,10 @@ func (r *run) cmdReplace(a actor, args []string) string {
 	if !ok {
 		return fmt.Sprintf("There is no player %q in this game.", args[0])
 	}
-	addr, err := mail.ParseAddress(args[1])
-	if err != nil {
-		return fmt.Sprintf("%q is not a mail address.", args[1])
+	to, why := recipient(args[1])
+	if why != "" {
+		return why + "."
 	}
-	to := strings.ToLower(addr.Address)
 	if _, taken := r.l.playerByEmail(to); taken {
 		return fmt.Sprintf("%s plays in this game already.", to)
 	}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	mrand "math/rand/v2"
-	"net/mail"
 	"slices"
 	"strings"
 
@@ -269,11 +268,10 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 		if l.Game.Status != store.GameOpen {
 			return lobbyError(fmt.Sprintf("Game %s has started; invite people to observe it instead: observe %s.", id, id)), nil
 		}
-		a, err := mail.ParseAddress(args[1])
-		if err != nil {
-			return lobbyError(fmt.Sprintf("%q is not a mail address.", args[1])), nil
+		to, why := recipient(args[1])
+		if why != "" {
+			return lobbyError(why + ". Nobody was invited."), nil
 		}
-		to := strings.ToLower(a.Address)
 		inv := templates.Notice{Kind: "invitation", Game: n.Game, Actor: from, Lines: l.Settings.Describe()}
 		for _, p := range l.Seats() {
 			inv.ToAct = append(inv.ToAct, p.Name)

@@ -129,6 +129,9 @@ func (s *Service) stateMails(l *Loaded, state engine.State, events []store.Event
 	}
 	finished, _ := gameOver(l, state)
 	for _, p := range l.Seats() {
+		if !s.mayMail(l, p.Email) {
+			continue
+		}
 		if list != "" && p.Name != author && !finished && !contains(state.ToAct(), p.Name) {
 			b, _ := json.Marshal(state.View(p.Name))
 			if string(b) == public {
@@ -148,6 +151,9 @@ func (s *Service) stateMails(l *Loaded, state engine.State, events []store.Event
 		out = append(out, m)
 	}
 	for _, o := range l.Observers() {
+		if !s.mayMail(l, o.Email) {
+			continue
+		}
 		data, err := s.stateData(l, state, o, events)
 		if err != nil {
 			return nil, err
@@ -158,7 +164,7 @@ func (s *Service) stateMails(l *Loaded, state engine.State, events []store.Event
 		}
 		out = append(out, m)
 	}
-	if list != "" {
+	if list != "" && s.mayMail(l, list) {
 		data, err := s.stateData(l, state, store.Player{Role: store.RoleObserver}, events)
 		if err != nil {
 			return nil, err
@@ -171,6 +177,17 @@ func (s *Service) stateMails(l *Loaded, state engine.State, events []store.Event
 		out = append(out, m)
 	}
 	return out, nil
+}
+
+// mayMail reports whether a game's stored address can be mailed. Addresses are
+// checked where they enter; one stored before that check gets no mail (logged), so
+// that it does not stop the mail to everyone else.
+func (s *Service) mayMail(l *Loaded, addr string) bool {
+	if err := compose.CheckAddress(addr); err != nil {
+		s.log.Warn("no mail to an unusable address", "game", l.Game.ID, "err", err)
+		return false
+	}
+	return true
 }
 
 // notice renders a notice mail to one address.
@@ -202,8 +219,18 @@ func (s *Service) refusal(l *Loaded, p store.Player, reason string, lineErr *tem
 	return s.mail("refusal", data, l.Game.ID, p.Email, data.ReplyTo, replyTo, nil, "auto-replied")
 }
 
-// mail renders a mail kind and builds the outbox row.
+// mail renders a mail kind and builds the outbox row. Its header inputs are made
+// safe before compose sees them: an In-Reply-To that compose.ValidMessageID refuses
+// is dropped (the subject is one line, see templates.Set.Subject, and compose encodes
+// what is not plain ASCII), and a recipient that compose.CheckAddress refuses is an error naming it (addresses are
+// checked where they enter, so that is a bug or a row stored before the check).
 func (s *Service) mail(kind string, data any, gameID, to, replyTo, inReplyTo string, headers map[string]string, auto string) (store.OutMail, error) {
+	if err := compose.CheckAddress(to); err != nil {
+		return store.OutMail{}, fmt.Errorf("%s mail: %w", kind, err)
+	}
+	if !compose.ValidMessageID(inReplyTo) {
+		inReplyTo = ""
+	}
 	subject, err := s.tmpl.Subject(kind, data)
 	if err != nil {
 		return store.OutMail{}, err

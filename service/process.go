@@ -9,6 +9,7 @@ import (
 
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/mail/auth"
+	"github.com/turnmail/turnmail/mail/compose"
 	"github.com/turnmail/turnmail/mail/parse"
 	"github.com/turnmail/turnmail/store"
 	"github.com/turnmail/turnmail/templates"
@@ -38,8 +39,8 @@ type Result struct {
 	Duplicate bool
 }
 
-// Receive stores a raw incoming mail (deduplicated by Message-ID, or by a hash of the
-// bytes) and processes it. A mail received before is not processed again. See
+// Receive stores a raw incoming mail (deduplicated by Message-ID, or by a hash of what
+// the sender wrote: see store.DedupeKey) and processes it. A mail received before is not processed again. See
 // ReceiveAll.
 func (s *Service) Receive(ctx context.Context, in store.InboxMsg) (Result, error) {
 	res, err := s.ReceiveAll(ctx, []store.InboxMsg{in})
@@ -75,7 +76,7 @@ func (s *Service) ReceiveAll(ctx context.Context, ins []store.InboxMsg) ([]Resul
 				return results, err
 			}
 		}
-		old, err := s.store.InboxByKey(ctx, in.DedupeKey)
+		old, err := s.store.InboxOf(ctx, in)
 		if err == nil {
 			if err := flush(); err != nil {
 				return results, err
@@ -193,7 +194,7 @@ func (s *Service) commitGroup(ctx context.Context, g *group) ([]Result, error) {
 func (s *Service) receiveEach(ctx context.Context, mails []store.InboxMsg) ([]Result, error) {
 	var results []Result
 	for _, in := range mails {
-		old, err := s.store.InboxByKey(ctx, in.DedupeKey)
+		old, err := s.store.InboxOf(ctx, in)
 		var res Result
 		switch {
 		case err == nil:
@@ -379,6 +380,10 @@ func (s *Service) route(in store.InboxMsg) route {
 	case from == "":
 		return early(StatusIgnored, "no From address")
 	}
+	if err := compose.CheckAddress(from); err != nil {
+		// Nothing may be sent to it, so nothing it asks for is done: no answer.
+		return early(StatusRejected, "From cannot be answered: "+err.Error())
+	}
 	token, ok := s.tokenOf(msg)
 	if !ok {
 		if msg.ListID != "" || msg.Precedence == "list" {
@@ -509,8 +514,10 @@ func (s *Service) howTo(ctx context.Context, from string, msg *parse.Message) (R
 	return res, store.Commit{Outbox: []store.OutMail{out}}, nil
 }
 
+// inReplyTo is the Message-ID an answer to msg refers to: "" when it has none or
+// one that compose.ValidMessageID refuses (a stranger's id is never echoed raw).
 func inReplyTo(msg *parse.Message) string {
-	if msg.MessageID == "" {
+	if !compose.ValidMessageID(msg.MessageID) {
 		return ""
 	}
 	return msg.MessageID

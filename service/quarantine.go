@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/mail"
 	"runtime/debug"
 	"strings"
 
+	"github.com/turnmail/turnmail/mail/compose"
 	"github.com/turnmail/turnmail/store"
 	"github.com/turnmail/turnmail/templates"
 )
@@ -130,7 +130,7 @@ func (s *Service) quarantine(ctx context.Context, in store.InboxMsg, rt route, c
 // the lobby (which answers anyone), or it came with a game's reply token from that
 // seat's own address. A forged From with someone's token gets nothing.
 func (s *Service) mayTell(rt route, players []store.Player) bool {
-	if !usableAddress(rt.from) {
+	if compose.CheckAddress(rt.from) != nil {
 		return false
 	}
 	if rt.reads == readsAll {
@@ -156,16 +156,6 @@ func (s *Service) safeNotice(n templates.Notice, gameID, to, inReply string) (st
 		s.log.Error("notice left out", "kind", n.Kind, "to", to, "err", err)
 	}
 	return m, err
-}
-
-// usableAddress reports whether addr can be a recipient of our mail: a plain
-// local@domain that survives a round trip through the address parser.
-func usableAddress(addr string) bool {
-	if addr == "" || len(addr) > 254 || strings.ContainsAny(addr, " \t\r\n\"<>,;()\\") {
-		return false
-	}
-	a, err := mail.ParseAddress(addr)
-	return err == nil && strings.EqualFold(a.Address, addr) && strings.Count(addr, "@") == 1
 }
 
 // boundText cuts s to at most n bytes (at a rune boundary), marking the cut.

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/mail"
 	"slices"
 	"sort"
 	"strconv"
@@ -235,11 +234,11 @@ func (st *Settings) set(k, v string) error {
 		}
 		st.MaxPlayers = n
 	case "list":
-		a, err := mail.ParseAddress(v)
-		if err != nil {
-			return fmt.Errorf("list=%s: not a mail address", v)
+		addr, why := recipient(v)
+		if why != "" {
+			return fmt.Errorf("list=%s", why)
 		}
-		st.List = strings.ToLower(a.Address)
+		st.List = addr
 	}
 	return nil
 }

@@ -1,12 +1,15 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	netmail "net/mail"
+	"slices"
 	"strings"
 	"time"
 )
@@ -26,9 +29,8 @@ const (
 // InboxMsg is a received mail, stored raw before anything interprets it.
 type InboxMsg struct {
 	ID int64
-	// DedupeKey identifies the message across rescans: the Message-ID in angle
-	// brackets, or "sha256:" and the hex digest of Raw when there is none. AddInbox
-	// computes it when empty.
+	// DedupeKey identifies the message across rescans and repeated deliveries
+	// (see [DedupeKey]). AddInbox computes it when empty.
 	DedupeKey   string
 	MessageID   string
 	Mailbox     string
@@ -57,15 +59,74 @@ func validInboxStatus(s string) error {
 
 // DedupeKey returns the key a message with this Message-ID and these raw bytes is
 // deduplicated by: "<id>" when messageID (with or without its angle brackets) is not
-// blank, else "sha256:" and the hex SHA-256 of raw.
+// blank; else "content:" and the hex SHA-256 of what the sender wrote — the From,
+// Date, Subject, To and Cc fields and the body — so that the same mail delivered
+// twice, with other trace fields (Received, Delivered-To, Return-Path …) added by
+// the servers on its way, has one key. A mail whose header cannot be read is keyed
+// by its raw bytes, as mails without Message-ID were before content keys:
+// "sha256:" and the hex SHA-256 of raw. Rows stored with such a key keep it; the
+// lookups ([Store.InboxOf], AddInbox) find them under both keys.
 func DedupeKey(messageID string, raw []byte) string {
 	id := strings.TrimSpace(messageID)
 	id = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(id, "<"), ">"))
 	if id != "" {
 		return "<" + id + ">"
 	}
+	content, ok := sentContent(raw)
+	if !ok {
+		return rawDedupeKey(raw)
+	}
+	sum := sha256.Sum256(content)
+	return contentPrefix + hex.EncodeToString(sum[:])
+}
+
+const contentPrefix = "content:"
+
+// rawDedupeKey is the key of a mail without Message-ID by its raw bytes.
+func rawDedupeKey(raw []byte) string {
 	sum := sha256.Sum256(raw)
 	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// dedupeKeys are the keys a copy of m may be stored under: its DedupeKey, and for
+// a content key the raw key it had before content keys.
+func dedupeKeys(m InboxMsg) []string {
+	if strings.HasPrefix(m.DedupeKey, contentPrefix) {
+		return []string{m.DedupeKey, rawDedupeKey(m.Raw)}
+	}
+	return []string{m.DedupeKey}
+}
+
+// sentFields are the header fields the sender wrote that identify a mail without
+// Message-ID.
+var sentFields = []string{"From", "Date", "Subject", "To", "Cc"}
+
+// sentContent is what the sender wrote of raw: the sentFields (unfolded, trimmed)
+// and the body (line ends as "\n", trailing blank lines removed). ok is false when
+// the header cannot be read.
+func sentContent(raw []byte) (content []byte, ok bool) {
+	head, body := raw, []byte(nil)
+	for _, sep := range []string{"\r\n\r\n", "\n\n"} {
+		if i := bytes.Index(raw, []byte(sep)); i >= 0 {
+			head, body = raw[:i], raw[i+len(sep):]
+			break
+		}
+	}
+	m, err := netmail.ReadMessage(bytes.NewReader(append(slices.Clip(head), "\r\n\r\n"...)))
+	if err != nil {
+		return nil, false
+	}
+	var b bytes.Buffer
+	for _, k := range sentFields {
+		b.WriteString(k)
+		for _, v := range m.Header[k] {
+			b.WriteString("\x00" + strings.TrimSpace(v))
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteByte('\n')
+	b.Write(bytes.TrimRight(bytes.ReplaceAll(body, []byte("\r\n"), []byte("\n")), "\n"))
+	return b.Bytes(), true
 }
 
 // AddInbox stores a received message. When a message with the same DedupeKey is
@@ -76,7 +137,8 @@ func (s *Store) AddInbox(ctx context.Context, m InboxMsg) (id int64, duplicate b
 		return 0, false, fmt.Errorf("add inbox: %w", err)
 	}
 	err = s.write(ctx, func(tx *sql.Tx) error {
-		err := tx.QueryRowContext(ctx, `SELECT id FROM inbox WHERE dedupe_key = ?`, m.DedupeKey).Scan(&id)
+		keys := dedupeKeys(m)
+		err := tx.QueryRowContext(ctx, `SELECT id FROM inbox WHERE dedupe_key IN (?, ?) ORDER BY id LIMIT 1`, keys[0], keys[len(keys)-1]).Scan(&id)
 		if err == nil {
 			duplicate = true
 			return nil
@@ -142,6 +204,22 @@ func (s *Store) InboxByKey(ctx context.Context, key string) (InboxMsg, error) {
 		return InboxMsg{}, fmt.Errorf("inbox %s: %w", key, err)
 	}
 	return m, nil
+}
+
+// InboxOf returns the stored copy of mail m, found by its DedupeKey (which must be
+// set) or, for a content key, by the raw key a copy stored before content keys
+// has; ErrNotFound when there is none.
+func (s *Store) InboxOf(ctx context.Context, m InboxMsg) (InboxMsg, error) {
+	keys := dedupeKeys(m)
+	stored, err := scanInbox(s.db.QueryRowContext(ctx, `SELECT `+inboxColumns+` FROM inbox
+	WHERE dedupe_key IN (?, ?) ORDER BY id LIMIT 1`, keys[0], keys[len(keys)-1]))
+	if errors.Is(err, sql.ErrNoRows) {
+		err = ErrNotFound
+	}
+	if err != nil {
+		return InboxMsg{}, fmt.Errorf("inbox %s: %w", m.DedupeKey, err)
+	}
+	return stored, nil
 }
 
 const inboxColumns = `id, dedupe_key, message_id, mailbox, uid_validity, uid, raw, received_at, status, error, game_id, processed_at, size, truncated`

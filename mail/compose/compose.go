@@ -12,13 +12,18 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/base32"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/mail"
+	"slices"
 	"sort"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	gomail "github.com/emersion/go-message/mail"
 )
@@ -88,7 +93,10 @@ func NewMessageID(domain string) string {
 }
 
 // Build encodes m. It returns an error wrapping ErrInvalid when m lacks a
-// From or recipient, or when a header value contains a line break.
+// From or recipient, when an address fails CheckAddress, a message id fails
+// ValidMessageID, or the subject or an extra header value contains a line break.
+// Display names lose their control characters; they and the subject are RFC 2047
+// encoded where they need it, never written raw.
 func Build(m Mail) ([]byte, error) {
 	h, err := header(m)
 	if err != nil {
@@ -176,10 +184,12 @@ func header(m Mail) (gomail.Header, error) {
 		domain := m.From.Address[strings.LastIndexByte(m.From.Address, '@')+1:]
 		msgID = trimID(NewMessageID(domain))
 	}
-	ids := append([]string{msgID, trimID(m.InReplyTo)}, m.References...)
-	for _, id := range ids {
-		if err := checkID(trimID(id)); err != nil {
-			return h, err
+	if !ValidMessageID(msgID) {
+		return h, fmt.Errorf("%w: message id %q", ErrInvalid, msgID)
+	}
+	for _, id := range append([]string{m.InReplyTo}, m.References...) {
+		if id = trimID(id); id != "" && !ValidMessageID(id) {
+			return h, fmt.Errorf("%w: message id %q", ErrInvalid, id)
 		}
 	}
 
@@ -193,13 +203,13 @@ func header(m Mail) (gomail.Header, error) {
 	var sets []func()
 	add := func(f func()) { sets = append(sets, f) }
 	add(func() { h.SetDate(date) })
-	add(func() { h.SetAddressList("From", []*Address{&m.From}) })
+	add(func() { setAddressList(&h, "From", []Address{m.From}) })
 	if m.ReplyTo.Address != "" {
-		add(func() { h.SetAddressList("Reply-To", []*Address{&m.ReplyTo}) })
+		add(func() { setAddressList(&h, "Reply-To", []Address{m.ReplyTo}) })
 	}
-	add(func() { h.SetAddressList("To", ptrs(m.To)) })
-	add(func() { h.SetAddressList("Cc", ptrs(m.Cc)) })
-	add(func() { h.SetSubject(m.Subject) })
+	add(func() { setAddressList(&h, "To", m.To) })
+	add(func() { setAddressList(&h, "Cc", m.Cc) })
+	add(func() { setSubject(&h, m.Subject) })
 	add(func() { h.SetMessageID(msgID) })
 	if id := trimID(m.InReplyTo); id != "" {
 		add(func() { h.SetMsgIDList("In-Reply-To", []string{id}) })
@@ -238,23 +248,67 @@ func header(m Mail) (gomail.Header, error) {
 	return h, nil
 }
 
-func ptrs(l []Address) []*Address {
-	out := make([]*Address, len(l))
-	for i := range l {
-		out[i] = &l[i]
+// setSubject sets the Subject field, RFC 2047 encoded where it is not plain ASCII,
+// and also where it holds "=?" (text that looks like an encoded word then reads
+// back as written, not as what it claims to encode) or a word too long to fold
+// (the header line then stays within 998 octets).
+func setSubject(h *gomail.Header, s string) {
+	long := slices.ContainsFunc(strings.Fields(s), func(w string) bool { return len(w) > 60 })
+	if !long && !strings.Contains(s, "=?") {
+		h.SetSubject(s)
+		return
 	}
-	return out
+	var words []string
+	for len(s) > 0 {
+		n := 0
+		for n < len(s) {
+			_, size := utf8.DecodeRuneInString(s[n:])
+			// 39 bytes are 52 base64 characters: a word of 64, which fits the
+			// first line after "Subject: ", so go-message can fold between words.
+			if n+size > 39 {
+				break
+			}
+			n += size
+		}
+		words = append(words, "=?utf-8?b?"+base64.StdEncoding.EncodeToString([]byte(s[:n]))+"?=")
+		s = s[n:]
+	}
+	h.Set("Subject", strings.Join(words, " "))
+}
+
+// MaxNameLen is the most characters of a display name Build writes; the rest is
+// cut off.
+const MaxNameLen = 64
+
+// setAddressList sets (or, for an empty l, removes) an address field. Display
+// names are made safe: control characters (line breaks too) become spaces, white
+// space is folded and the name is cut to MaxNameLen characters; a name that is
+// not plain ASCII is B-encoded here (net/mail's Q-encoding writes a backslash
+// raw, which readers, net/mail included, then refuse).
+func setAddressList(h *gomail.Header, key string, l []Address) {
+	if len(l) == 0 {
+		h.Del(key)
+		return
+	}
+	out := make([]string, len(l))
+	for i, a := range l {
+		name := []rune(strings.Join(strings.FieldsFunc(a.Name, func(r rune) bool {
+			return unicode.IsSpace(r) || unicode.IsControl(r)
+		}), " "))
+		if len(name) > MaxNameLen {
+			name = name[:MaxNameLen]
+		}
+		a.Name = strings.TrimSpace(string(name))
+		out[i] = a.String()
+		if slices.ContainsFunc([]rune(a.Name), func(r rune) bool { return r > '~' }) {
+			out[i] = mime.BEncoding.Encode("utf-8", a.Name) + " <" + a.Address + ">"
+		}
+	}
+	h.Set(key, strings.Join(out, ", "))
 }
 
 func trimID(id string) string {
 	return strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(id), "<"), ">")
-}
-
-func checkID(id string) error {
-	if strings.ContainsAny(id, "<> \t\r\n") {
-		return fmt.Errorf("%w: message id %q", ErrInvalid, id)
-	}
-	return nil
 }
 
 func checkLine(field, v string) error {
@@ -266,14 +320,14 @@ func checkLine(field, v string) error {
 
 func checkAddrs(field string, l []Address) error {
 	for _, a := range l {
-		if err := checkLine(field, a.Name); err != nil {
-			return err
+		if a.Address == "" {
+			if a.Name != "" {
+				return fmt.Errorf("%w: %s has a name but no address", ErrInvalid, field)
+			}
+			continue
 		}
-		if strings.ContainsAny(a.Address, "\r\n<> \t,") {
-			return fmt.Errorf("%w: %s address %q", ErrInvalid, field, a.Address)
-		}
-		if a.Address == "" && a.Name != "" {
-			return fmt.Errorf("%w: %s has a name but no address", ErrInvalid, field)
+		if err := CheckAddress(a.Address); err != nil {
+			return fmt.Errorf("%s: %w", field, err)
 		}
 	}
 	return nil

@@ -177,6 +177,8 @@ func TestBuild_nonASCII(t *testing.T) {
 		{"emoji", "🎲 roll!", "Zoë 🐉", "🐉 dragon 12\n"},
 		{"long", strings.Repeat("Über lange Betreffzeilen ", 12), strings.Repeat("Ä", 40), strings.Repeat("é", 300) + "\n"},
 		{"quotes and commas", `Game "one", round 2`, `Smith, "Al"`, "x = y\n"},
+		{"long word", strings.Repeat("x", 2000) + " é" + strings.Repeat("y", 70), "n", "x\n"},
+		{"looks encoded", "=?utf-8?q?Bcc:_x?= =?x", "=?utf-8?q?x?=", "x\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -292,7 +294,6 @@ func TestBuild_invalid(t *testing.T) {
 		{"no from", func(m *Mail) { m.From = Address{} }},
 		{"no recipients", func(m *Mail) { m.To, m.Cc = nil, nil }},
 		{"newline in subject", func(m *Mail) { m.Subject = "hi\r\nBcc: victim@example.org" }},
-		{"newline in name", func(m *Mail) { m.To[0].Name = "A\nB" }},
 		{"bad address", func(m *Mail) { m.To[0].Address = "a@x>\r\nBcc: y" }},
 		{"name without address", func(m *Mail) { m.ReplyTo = Address{Name: "x"} }},
 		{"newline in extra header", func(m *Mail) { m.Headers = map[string]string{"List-Id": "a\nb"} }},
@@ -311,5 +312,28 @@ func TestBuild_invalid(t *testing.T) {
 				t.Errorf("Build error = %v, want ErrInvalid", err)
 			}
 		})
+	}
+}
+
+// TestBuild_nameControls: control characters and line breaks in a display name
+// (text that may come from outside) are folded into spaces, never written raw
+// nor fatal; a long name is cut to MaxNameLen.
+func TestBuild_nameControls(t *testing.T) {
+	for name, want := range map[string]string{
+		"A\r\nBcc: victim@example.org": "A Bcc: victim@example.org",
+		"\x05\\":                       `\`,
+		"Zoë\x1b[2J  Müller\t":         "Zoë [2J Müller",
+		strings.Repeat("é", 2000):      strings.Repeat("é", MaxNameLen),
+	} {
+		m := base()
+		m.To[0].Name = name
+		raw, err := Build(m)
+		if err != nil {
+			t.Fatalf("name %q: %v", name, err)
+		}
+		h, _, _ := parse(t, raw)
+		if got := addrs(t, h, "To"); got[0].Name != want || h.Get("Bcc") != "" {
+			t.Errorf("name %q: To %v, Bcc %q; want the name %q", name, got, h.Get("Bcc"), want)
+		}
 	}
 }

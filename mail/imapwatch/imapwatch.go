@@ -33,7 +33,7 @@
 // changes (the mailbox was recreated or the server rebuilt its index), the
 // cursor is meaningless and the Watcher rescans the mailbox from UID 1, so
 // every message still in it is offered again. Deduplication (by Message-ID,
-// or a hash of the raw message) is the Handler's job.
+// or a hash of what the sender wrote: see store.DedupeKey) is the Handler's job.
 //
 // # Large messages
 //
