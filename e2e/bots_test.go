@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -251,6 +252,26 @@ func playBots(t *testing.T, h *harness, kind string, n int, seed int64, options 
 		}
 	}
 	t.Logf("%s %v with %d players: %d events, winners %v; patterns chosen: %v", kind, options, n, len(arch.Events), want, filled)
+	if dir := os.Getenv("TURNMAIL_BOTS_DUMP"); dir != "" {
+		dumpMails(t, dir, kind, bots)
+	}
+}
+
+// dumpMails writes every mail the bots read to dir, one file each
+// (KIND-BOT-NNN.txt), for a person to read what the players read.
+func dumpMails(t *testing.T, dir, kind string, bots []*bot) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range bots {
+		for i, m := range b.mails {
+			name := filepath.Join(dir, fmt.Sprintf("%s-%s-%03d.txt", kind, b.name, i))
+			text := "Subject: " + m.Subject + "\n\n" + m.Body
+			if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 }
 
 // botWait waits for a mail to b that matches ok, keeping every mail b reads.
