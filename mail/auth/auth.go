@@ -52,15 +52,33 @@ var (
 
 var b32 = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
 
+// mailboxSep separates mailbox passwords from the other uses of the secret.
+const mailboxSep = "turnmail/mailbox-password/v1"
+
+// keyed computes the lowercase base32 MAC (macBytes of HMAC-SHA256) of parts,
+// each followed by a NUL byte but the last.
+func keyed(secret []byte, parts ...string) string {
+	h := hmac.New(sha256.New, secret)
+	for i, p := range parts {
+		if i > 0 {
+			h.Write([]byte{0})
+		}
+		h.Write([]byte(p))
+	}
+	return b32.EncodeToString(h.Sum(nil)[:macBytes])
+}
+
 // mac computes the lowercase base32 MAC of a game id and seat.
 func mac(secret []byte, gameID string, seat int) string {
-	h := hmac.New(sha256.New, secret)
-	h.Write([]byte(domainSep))
-	h.Write([]byte{0})
-	h.Write([]byte(gameID))
-	h.Write([]byte{0})
-	h.Write([]byte(strconv.Itoa(seat)))
-	return b32.EncodeToString(h.Sum(nil)[:macBytes])
+	return keyed(secret, domainSep, gameID, strconv.Itoa(seat))
+}
+
+// MailboxPassword returns the password of the embedded server's mailbox of addr:
+// an HMAC-SHA256 of the lower-cased address with the secret (domain-separated from
+// the reply tokens), 80 bits in lowercase base32, MACLen characters. Whoever holds
+// the secret can tell it to the mailbox's owner; nobody else can compute it.
+func MailboxPassword(secret []byte, addr string) string {
+	return keyed(secret, mailboxSep, strings.ToLower(strings.TrimSpace(addr)))
 }
 
 // Token returns the reply token for a seat of a game: "<gameid>.<seat>.<mac>",

@@ -158,3 +158,31 @@ func TestRoundTrip(t *testing.T) {
 		t.Errorf("token %q has characters outside [a-z0-9.-]", tok)
 	}
 }
+
+// TestMailboxPassword: each address has its own password, the same however the
+// address is cased, another under another secret, and none equals a reply token's MAC.
+func TestMailboxPassword(t *testing.T) {
+	alice := MailboxPassword(secret, "alice@turnmail.localhost")
+	if !regexp.MustCompile(`^[a-z2-7]{16}$`).MatchString(alice) {
+		t.Fatalf("MailboxPassword = %q, want 16 base32 characters", alice)
+	}
+	tests := []struct {
+		name   string
+		secret []byte
+		addr   string
+		same   bool
+	}{
+		{"same address", secret, "alice@turnmail.localhost", true},
+		{"other case and spaces", secret, " Alice@TurnMail.localhost ", true},
+		{"other address", secret, "bob@turnmail.localhost", false},
+		{"other secret", []byte("another secret"), "alice@turnmail.localhost", false},
+	}
+	for _, tt := range tests {
+		if got := MailboxPassword(tt.secret, tt.addr); (got == alice) != tt.same {
+			t.Errorf("%s: %q, same as alice's %v, want %v", tt.name, got, got == alice, tt.same)
+		}
+	}
+	if strings.HasSuffix(Token(secret, "alice@turnmail.localhost", 0), alice) {
+		t.Error("a mailbox password equals a reply token MAC")
+	}
+}

@@ -2,7 +2,6 @@ package mailserver
 
 import (
 	"bytes"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"io"
@@ -15,7 +14,7 @@ import (
 
 // smtpSession is one SMTP connection. It accepts mail for any recipient and
 // delivers it locally. Clients on loopback may send without AUTH; others
-// must authenticate (AUTH PLAIN, any address, the shared password).
+// must authenticate (AUTH PLAIN, any address, its mailbox's password).
 type smtpSession struct {
 	srv      *Server
 	conn     *smtp.Conn
@@ -41,15 +40,14 @@ func (s *Server) newSMTPSession(c *smtp.Conn) (smtp.Session, error) {
 // AuthMechanisms offers PLAIN only.
 func (s *smtpSession) AuthMechanisms() []string { return []string{sasl.Plain} }
 
-// Auth checks the shared password; the user name must be a valid address.
+// Auth checks the mailbox's password; the user name must be a valid address.
 func (s *smtpSession) Auth(mech string) (sasl.Server, error) {
 	if mech != sasl.Plain {
 		return nil, smtp.ErrAuthUnknownMechanism
 	}
 	return sasl.NewPlainServer(func(identity, username, password string) error {
 		addr, err := s.srv.accountAddress(username)
-		if err != nil || (identity != "" && identity != username) ||
-			subtle.ConstantTimeCompare([]byte(password), []byte(s.srv.opts.Password)) != 1 {
+		if err != nil || (identity != "" && identity != username) || !s.srv.passwordOK(addr, password) {
 			s.srv.logger.Info("smtp auth failed", "user", username)
 			return smtpError(errAuthFailed)
 		}
