@@ -63,6 +63,11 @@ type SMTP struct {
 	MaxAttempts int `mapstructure:"max_attempts"`
 	// Connections is how many SMTP connections deliver in parallel.
 	Connections int `mapstructure:"connections"`
+	// VERP sends each mail with its own envelope sender,
+	// local+bounce-<id>-<mac>@domain, so that a bounce proves which mail it
+	// returns. Turn it off for a submission server that refuses a +detail
+	// sender; bounces are then proven by Message-ID alone.
+	VERP bool `mapstructure:"verp"`
 }
 
 // Embedded configures the in-process IMAP and SMTP servers used when no mail server
@@ -107,6 +112,7 @@ var Defaults = map[string]any{
 	"smtp.password":            "",
 	"smtp.max_attempts":        40,
 	"smtp.connections":         4,
+	"smtp.verp":                true,
 	"embedded.domain":          "turnmail.localhost",
 	"embedded.password":        "",
 	"embedded.imap_addr":       "127.0.0.1:1143",

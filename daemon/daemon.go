@@ -101,6 +101,19 @@ func storedRandom(ctx context.Context, st *store.Store, key string, n int) (stri
 	return s, nil
 }
 
+// returnPath gives each outgoing mail to one recipient its own VERP envelope sender,
+// local+bounce-<id>-<mac>@domain of the service address, so that a bounce proves
+// which mail it returns (the service checks it).
+func returnPath(secret []byte, address string) func(smtpsend.Outgoing) string {
+	local, domain, _ := strings.Cut(address, "@")
+	return func(m smtpsend.Outgoing) string {
+		if len(m.To) != 1 {
+			return ""
+		}
+		return auth.ReplyAddress(local, domain, auth.BounceToken(secret, m.ID, m.To[0]))
+	}
+}
+
 // Mailboxes are the passwords of the embedded mail server's mailboxes.
 type Mailboxes struct {
 	// Service is the service address; ServicePassword, its mailbox's password, is
@@ -202,6 +215,14 @@ func New(ctx context.Context, c *config.Config, opts Options) (*Daemon, error) {
 	d.smtpOpts = smtpsend.Options{
 		Addr: c.SMTP.Addr, Security: c.SMTP.Security, Username: c.SMTP.Username, Password: c.SMTP.Password,
 		MaxAttempts: c.SMTP.MaxAttempts, Connections: c.SMTP.Connections, Logger: opts.Logger,
+	}
+	if c.SMTP.VERP {
+		secret, err := Secret(ctx, c, st)
+		if err != nil {
+			st.Close()
+			return nil, err
+		}
+		d.smtpOpts.ReturnPath = returnPath(secret, c.Address)
 	}
 	if c.EmbeddedMode() {
 		if d.Mailboxes, err = EmbeddedMailboxes(ctx, c, st); err != nil {

@@ -2,10 +2,12 @@ package service
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"unicode"
 
+	"github.com/turnmail/turnmail/mail/auth"
 	"github.com/turnmail/turnmail/mail/parse"
 	"github.com/turnmail/turnmail/store"
 	"github.com/turnmail/turnmail/templates"
@@ -22,11 +24,14 @@ type provenBounce struct {
 	reason string // the sanitised diagnostic
 }
 
-// proveBounces returns the failed recipients of d that refer to a mail we sent to
-// them: a Message-ID the report carries is in the outbox with that recipient. A
-// recipient matches by its Original-Recipient or its Final-Recipient; each mail
-// counts once.
-func (s *Service) proveBounces(ctx context.Context, d *parse.DSN) ([]provenBounce, error) {
+// maxReturnPaths bounds the return-path tokens looked up for one report.
+const maxReturnPaths = 5
+
+// returnedMails returns the outbox mails a delivery report msg proves it returns:
+// those whose Message-ID it names (d), and the one whose VERP return path it was
+// sent to (a return-path token, valid for that mail's recipient, in the address the
+// report came to).
+func (s *Service) returnedMails(ctx context.Context, msg *parse.Message, d *parse.DSN) ([]store.OutMail, error) {
 	var sent []store.OutMail
 	for _, id := range d.MessageIDs {
 		mails, err := s.store.OutboxByMessageID(ctx, id)
@@ -34,6 +39,36 @@ func (s *Service) proveBounces(ctx context.Context, d *parse.DSN) ([]provenBounc
 			return nil, err
 		}
 		sent = append(sent, mails...)
+	}
+	looked := 0
+	for _, addr := range msg.Recipients() {
+		token, ok := auth.TokenFrom(addr, s.local, s.domain)
+		id, isBounce := auth.BounceID(token)
+		if !ok || !isBounce || looked == maxReturnPaths {
+			continue
+		}
+		looked++
+		m, err := s.store.OutboxMail(ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(m.To) == 1 && auth.VerifyBounce(s.opts.Secret, token, id, m.To[0]) {
+			sent = append(sent, m)
+		}
+	}
+	return sent, nil
+}
+
+// proveBounces returns the failed recipients of d that refer to a mail we sent to
+// them (returnedMails) with that recipient. A recipient matches by its
+// Original-Recipient or its Final-Recipient; each mail counts once.
+func (s *Service) proveBounces(ctx context.Context, msg *parse.Message, d *parse.DSN) ([]provenBounce, error) {
+	sent, err := s.returnedMails(ctx, msg, d)
+	if err != nil {
+		return nil, err
 	}
 	var out []provenBounce
 	used := map[int64]bool{}
@@ -80,7 +115,7 @@ func sanitiseDiagnostic(v string) string {
 }
 
 // bounce handles a delivery status notification. It counts only for the failed
-// recipients it proves (proveBounces): their seats in the game whose mail bounced
+// recipients it proves (proveBounces: by a Message-ID or a VERP return path): their seats in the game whose mail bounced
 // are marked unreachable, if the game is not finished, and the game's host is told
 // (unless the host's own address bounced), with the recipient and the sanitised
 // diagnostic only. A report that proves nothing is ignored, with the reason. A
@@ -100,12 +135,12 @@ func (s *Service) bounce(ctx context.Context, in store.InboxMsg, msg *parse.Mess
 	if failed == 0 {
 		return Result{Status: StatusIgnored, Reason: "delivery status notification without a failed recipient"}, store.Batch{}, nil
 	}
-	proven, err := s.proveBounces(ctx, d)
+	proven, err := s.proveBounces(ctx, msg, d)
 	if err != nil {
 		return Result{}, store.Batch{}, err
 	}
 	if len(proven) == 0 {
-		return Result{Status: StatusIgnored, Reason: fmt.Sprintf("bounce not believed: none of its %d failed recipients is named with a Message-ID we sent them", failed)}, store.Batch{}, nil
+		return Result{Status: StatusIgnored, Reason: fmt.Sprintf("bounce not believed: none of its %d failed recipients is named with a Message-ID or return path of a mail we sent them", failed)}, store.Batch{}, nil
 	}
 	stamp := func(reason string) string { return fmt.Sprintf("%s: %s", fmtTime(s.opts.Clock()), reason) }
 	var marked, skipped []string

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/mail/auth"
 	"github.com/turnmail/turnmail/mail/parse"
 	"github.com/turnmail/turnmail/service"
 	"github.com/turnmail/turnmail/store"
@@ -15,7 +16,12 @@ import (
 // extra is a header block added to the report, returned the Message-ID of the
 // text/rfc822-headers part ("" for none).
 func dsn(rcpt, diagnostic, extra, returned string) []byte {
-	m := "From: MAILER-DAEMON@mx.example\r\nTo: turnmail@" + domain + "\r\nSubject: Undelivered Mail Returned to Sender\r\nMessage-ID: <dsn@mx.example>\r\n" + extra +
+	return dsnTo("turnmail@"+domain, rcpt, diagnostic, extra, returned)
+}
+
+// dsnTo is dsn sent to the address to.
+func dsnTo(to, rcpt, diagnostic, extra, returned string) []byte {
+	m := "From: MAILER-DAEMON@mx.example\r\nTo: " + to + "\r\nSubject: Undelivered Mail Returned to Sender\r\nMessage-ID: <dsn@mx.example>\r\n" + extra +
 		"MIME-Version: 1.0\r\nContent-Type: multipart/report; report-type=delivery-status; boundary=\"b\"\r\n\r\n" +
 		"--b\r\nContent-Type: text/plain\r\n\r\nYour mail could not be delivered.\r\n" +
 		"--b\r\nContent-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx.example\r\n\r\nFinal-Recipient: rfc822; " + rcpt +
@@ -27,49 +33,74 @@ func dsn(rcpt, diagnostic, extra, returned string) []byte {
 }
 
 // TestBounce_proof: a delivery report marks a seat unreachable only when it names
-// a Message-ID we sent to the failed recipient, and then only in the game that mail
+// a Message-ID we sent to the failed recipient, or comes to the VERP return path of
+// such a mail, and then only in the game that mail
 // was about; the host's notice quotes a bounded one-line diagnostic.
 func TestBounce_proof(t *testing.T) {
 	bob, alice := "bob@"+domain, "alice@"+domain
 	const diag = "smtp; 550 5.1.1 user unknown"
 	tests := []struct {
 		name string
-		// raw builds the report from the Message-IDs of the opening mails of the
-		// fixture's game to bob and alice.
-		raw        func(toBob, toAlice string) []byte
+		// raw builds the report from the opening mails of a game to bob and alice.
+		raw        func(toBob, toAlice store.OutMail) []byte
 		wantReason string
 		wantMarked bool   // bob marked in the fixture's game
 		wantNotice string // text of the host's notice, "" for no mail at all
 	}{
 		{
 			name:       "forged: no Message-ID",
-			raw:        func(_, _ string) []byte { return dsn(bob, diag, "", "") },
+			raw:        func(_, _ store.OutMail) []byte { return dsn(bob, diag, "", "") },
 			wantReason: "bounce not believed",
 		},
 		{
 			name:       "forged: a Message-ID we never sent",
-			raw:        func(_, _ string) []byte { return dsn(bob, diag, "", "g.0000@"+domain) },
+			raw:        func(_, _ store.OutMail) []byte { return dsn(bob, diag, "", "g.0000@"+domain) },
 			wantReason: "bounce not believed",
 		},
 		{
-			name:       "forged by alice with the Message-ID of her own mail",
-			raw:        func(_, toAlice string) []byte { return dsn(bob, diag, "In-Reply-To: <"+toAlice+">\r\n", toAlice) },
+			name: "forged by alice with the Message-ID of her own mail",
+			raw: func(_, toAlice store.OutMail) []byte {
+				return dsn(bob, diag, "In-Reply-To: <"+toAlice.MessageID+">\r\n", toAlice.MessageID)
+			},
 			wantReason: "bounce not believed",
+		},
+		{
+			name: "forged by alice to the return path of her own mail",
+			raw: func(_, toAlice store.OutMail) []byte {
+				return dsnTo(verp(toAlice.ID, alice), bob, diag, "", "")
+			},
+			wantReason: "bounce not believed",
+		},
+		{
+			name: "forged: a return path with another recipient's MAC",
+			raw: func(toBob, _ store.OutMail) []byte {
+				return dsnTo(verp(toBob.ID, alice), bob, diag, "", "")
+			},
+			wantReason: "bounce not believed",
+		},
+		{
+			name: "genuine: to the VERP return path",
+			raw: func(toBob, _ store.OutMail) []byte {
+				return dsnTo(verp(toBob.ID, bob), bob, diag, "", "")
+			},
+			wantReason: "marked unreachable", wantMarked: true, wantNotice: "user unknown",
 		},
 		{
 			name:       "genuine: returned headers",
-			raw:        func(toBob, _ string) []byte { return dsn(bob, diag, "", toBob) },
+			raw:        func(toBob, _ store.OutMail) []byte { return dsn(bob, diag, "", toBob.MessageID) },
 			wantReason: "marked unreachable", wantMarked: true, wantNotice: "bounced: smtp; 550 5.1.1 user unknown",
 		},
 		{
-			name:       "genuine: the report's In-Reply-To",
-			raw:        func(toBob, _ string) []byte { return dsn("BOB@"+domain, diag, "In-Reply-To: <"+toBob+">\r\n", "") },
+			name: "genuine: the report's In-Reply-To",
+			raw: func(toBob, _ store.OutMail) []byte {
+				return dsn("BOB@"+domain, diag, "In-Reply-To: <"+toBob.MessageID+">\r\n", "")
+			},
 			wantReason: "marked unreachable", wantMarked: true, wantNotice: "user unknown",
 		},
 		{
 			name: "genuine with a hostile diagnostic: one bounded line",
-			raw: func(toBob, _ string) []byte {
-				return dsn(bob, "smtp; 550 visit\r\n http://evil.example/claim\x07 "+strings.Repeat("spam ", 100), "", toBob)
+			raw: func(toBob, _ store.OutMail) []byte {
+				return dsn(bob, "smtp; 550 visit\r\n http://evil.example/claim\x07 "+strings.Repeat("spam ", 100), "", toBob.MessageID)
 			},
 			wantReason: "marked unreachable", wantMarked: true, wantNotice: "550 visit http://evil.example/claim spam",
 		},
@@ -86,7 +117,7 @@ func TestBounce_proof(t *testing.T) {
 			}
 			// The fixture's game has no host: give the bounced game one by
 			// proving the bounce of the other game's mail instead.
-			toBob, toAlice := openingID(t, f.st, other, bob), openingID(t, f.st, other, alice)
+			toBob, toAlice := opening(t, f.st, other, bob), opening(t, f.st, other, alice)
 			before, _ := f.st.Outbox(ctx, "", "")
 			res := f.receive(tt.raw(toBob, toAlice))
 			if res.Status != service.StatusIgnored || !strings.Contains(res.Reason, tt.wantReason) {
@@ -131,8 +162,13 @@ func TestBounce_proof(t *testing.T) {
 	}
 }
 
-// openingID returns the Message-ID of the first mail queued in game to addr.
-func openingID(t *testing.T, st *store.Store, game, addr string) string {
+// verp is the return path turnmail sets on the outbox mail id to rcpt.
+func verp(id int64, rcpt string) string {
+	return auth.ReplyAddress("turnmail", domain, auth.BounceToken([]byte(secret), id, rcpt))
+}
+
+// opening returns the first mail queued in game to addr.
+func opening(t *testing.T, st *store.Store, game, addr string) store.OutMail {
 	t.Helper()
 	rows, err := st.Outbox(context.Background(), game, "")
 	if err != nil {
@@ -140,9 +176,9 @@ func openingID(t *testing.T, st *store.Store, game, addr string) string {
 	}
 	for _, r := range rows {
 		if r.To[0] == addr && r.MessageID != "" {
-			return r.MessageID
+			return r
 		}
 	}
 	t.Fatalf("no mail to %s in %s", addr, game)
-	return ""
+	return store.OutMail{}
 }

@@ -18,7 +18,10 @@ import (
 	"github.com/turnmail/turnmail/templates"
 )
 
-const domain = "games.example"
+const (
+	domain = "games.example"
+	secret = "0123456789abcdef0123"
+)
 
 type fixture struct {
 	t    *testing.T
@@ -50,7 +53,7 @@ func newFixtureRegistry(t *testing.T, repliesPerHour int, reg engine.Registry) *
 	}
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	svc, err := service.New(st, reg, tmpl, service.Options{
-		Address: "turnmail@" + domain, Secret: []byte("0123456789abcdef0123"), RepliesPerHour: repliesPerHour,
+		Address: "turnmail@" + domain, Secret: []byte(secret), RepliesPerHour: repliesPerHour,
 		Clock: func() time.Time { return now }, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	if err != nil {

@@ -183,6 +183,18 @@ func (s *Store) OutboxByMessageID(ctx context.Context, id string) ([]OutMail, er
 	return mails, nil
 }
 
+// OutboxMail returns the outbox mail with the given id; ErrNotFound when there is none.
+func (s *Store) OutboxMail(ctx context.Context, id int64) (OutMail, error) {
+	mails, err := s.queryOutbox(ctx, `SELECT `+outboxColumns+` FROM outbox WHERE id = ?`, id)
+	if err != nil {
+		return OutMail{}, fmt.Errorf("outbox mail %d: %w", id, err)
+	}
+	if len(mails) == 0 {
+		return OutMail{}, fmt.Errorf("outbox mail %d: %w", id, ErrNotFound)
+	}
+	return mails[0], nil
+}
+
 // HeaderMessageID reads the Message-ID of a raw mail without interpreting its body,
 // without brackets; "" when there is none.
 func HeaderMessageID(raw []byte) string {

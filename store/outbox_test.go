@@ -2,11 +2,12 @@ package store
 
 import (
 	"context"
+	"errors"
 	"testing"
 )
 
 // TestStore_OutboxByMessageID: the store records each queued mail's Message-ID from
-// its header and finds the mail, with its recipient, by it.
+// its header and finds the mail, with its recipient, by it (and by its id).
 func TestStore_OutboxByMessageID(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpen(t)
@@ -25,6 +26,12 @@ func TestStore_OutboxByMessageID(t *testing.T) {
 		{"<a.1@x.org>", ""},
 		{"b.1@x.org", ""},
 		{"", ""},
+	}
+	if m, err := s.OutboxMail(ctx, 1); err != nil || m.To[0] != "bob@x.org" || m.MessageID != "a.1@x.org" {
+		t.Errorf("OutboxMail(1) = %+v, %v", m, err)
+	}
+	if _, err := s.OutboxMail(ctx, 3); !errors.Is(err, ErrNotFound) {
+		t.Errorf("OutboxMail(3): %v, want ErrNotFound", err)
 	}
 	for _, tt := range tests {
 		got, err := s.OutboxByMessageID(ctx, tt.id)

@@ -3,11 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/turnmail/turnmail/config"
 	"github.com/turnmail/turnmail/daemon"
+	"github.com/turnmail/turnmail/mail/auth"
 )
 
 func newConfigCmd(a *app) *cobra.Command {
@@ -51,6 +53,11 @@ func printConfig(w io.Writer, c *config.Config, mb daemon.Mailboxes) {
 	fmt.Fprintf(w, "  database:  %s\n", c.Database)
 	fmt.Fprintf(w, "  address:   %s\n", c.Address)
 	fmt.Fprintf(w, "  secret:    %s\n", hidden(c.Secret, "generated on first start and kept in the database"))
+	if local, domain, _ := strings.Cut(c.Address, "@"); c.SMTP.VERP {
+		fmt.Fprintf(w, "  bounces:   believed when they name a mail we sent, by Message-ID or VERP return path %s\n", auth.ReplyAddress(local, domain, "bounce-ID-MAC"))
+	} else {
+		fmt.Fprintf(w, "  bounces:   believed when they name a mail we sent, by Message-ID (smtp.verp is off)\n")
+	}
 	if !c.EmbeddedMode() {
 		fmt.Fprintf(w, "  imap:      %s %s as %s (password %s), mailbox %s\n", c.IMAP.Security, c.IMAP.Addr, c.IMAP.Username, hidden(c.IMAP.Password, "none"), c.IMAP.Mailbox)
 		fmt.Fprintf(w, "  smtp:      %s %s as %s (password %s)\n", c.SMTP.Security, c.SMTP.Addr, c.SMTP.Username, hidden(c.SMTP.Password, "none"))

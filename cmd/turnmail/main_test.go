@@ -157,7 +157,8 @@ func TestConfigCheck_reportsWhatServeDoes(t *testing.T) {
 		{"embedded", "embedded:\n  imap_addr: localhost:1993\n  smtp_addr: 127.0.0.1:2526\n", []string{
 			"imap:      listens on localhost:1993", "smtp:      listens on 127.0.0.1:2526",
 			"mailbox turnmail@turnmail.localhost: password " + svc + " (its own",
-			"other mailboxes @turnmail.localhost: each its own password (turnmail mailbox password ADDRESS)"}, false},
+			"other mailboxes @turnmail.localhost: each its own password (turnmail mailbox password ADDRESS)",
+			"bounces:   believed when they name a mail we sent, by Message-ID or VERP return path turnmail+bounce-ID-MAC@turnmail.localhost"}, false},
 		{"embedded with a demo password", "embedded:\n  password: letmein\n", []string{
 			"mailbox turnmail@turnmail.localhost: password " + svc,
 			"other mailboxes @turnmail.localhost: the shared password embedded.password, set (hidden)"}, false},
@@ -166,6 +167,8 @@ func TestConfigCheck_reportsWhatServeDoes(t *testing.T) {
 			[]string{`imap.addr: security plain to non-loopback host "mail.example.org"`}, true},
 		{"real server with TLS", "address: games@example.org\nimap:\n  addr: mail.example.org:993\n  username: games\nsmtp:\n  addr: mail.example.org:587\n", []string{
 			"mode:      real mail server", "imap:      tls mail.example.org:993 as games", "smtp:      starttls mail.example.org:587"}, false},
+		{"real server without VERP", "address: games@example.org\nimap:\n  addr: mail.example.org:993\n  username: games\nsmtp:\n  addr: mail.example.org:587\n  verp: false\n", []string{
+			"bounces:   believed when they name a mail we sent, by Message-ID (smtp.verp is off)"}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

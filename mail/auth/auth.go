@@ -88,6 +88,44 @@ func Token(secret []byte, gameID string, seat int) string {
 	return gameID + "." + strconv.Itoa(seat) + "." + mac(secret, gameID, seat)
 }
 
+// bounceSep separates the MACs of return paths from the other uses of the secret.
+const bounceSep = "turnmail/return-path/v1"
+
+// bouncePrefix starts every return-path token.
+const bouncePrefix = "bounce-"
+
+// BounceToken returns the token of the VERP return path (envelope sender) of the
+// outbox mail id to rcpt: "bounce-<id>-<mac>", the MAC over the id and the
+// lower-cased recipient. A bounce comes back to ReplyAddress(local, domain, token),
+// and so names the mail it returns, in a way only the recipient (who sees the
+// return path) and turnmail can.
+func BounceToken(secret []byte, id int64, rcpt string) string {
+	n := strconv.FormatInt(id, 10)
+	return bouncePrefix + n + "-" + keyed(secret, bounceSep, n, strings.ToLower(strings.TrimSpace(rcpt)))
+}
+
+// BounceID reads the outbox mail id of a return-path token; ok is false when token
+// is not of that form. It proves nothing: check the token with VerifyBounce against
+// that mail's recipient.
+func BounceID(token string) (id int64, ok bool) {
+	rest, found := strings.CutPrefix(strings.ToLower(token), bouncePrefix)
+	n, mac, found2 := strings.Cut(rest, "-")
+	if !found || !found2 || len(mac) != MACLen || len(n) > 18 {
+		return 0, false
+	}
+	id, err := strconv.ParseInt(n, 10, 64)
+	if err != nil || id <= 0 || strconv.FormatInt(id, 10) != n {
+		return 0, false
+	}
+	return id, true
+}
+
+// VerifyBounce reports whether token is the return-path token of the outbox mail id
+// to rcpt. The MAC comparison is constant-time.
+func VerifyBounce(secret []byte, token string, id int64, rcpt string) bool {
+	return hmac.Equal([]byte(strings.ToLower(token)), []byte(BounceToken(secret, id, rcpt)))
+}
+
 // ReplyAddress returns "local+token@domain".
 func ReplyAddress(local, domain, token string) string {
 	return local + "+" + token + "@" + domain

@@ -186,3 +186,42 @@ func TestMailboxPassword(t *testing.T) {
 		t.Error("a mailbox password equals a reply token MAC")
 	}
 }
+
+// TestBounceToken: a return-path token names its mail and verifies only for that
+// mail's recipient under the same secret; anything else is not a token.
+func TestBounceToken(t *testing.T) {
+	tok := BounceToken(secret, 42, "Bob@Example.org")
+	if !regexp.MustCompile(`^bounce-42-[a-z2-7]{16}$`).MatchString(tok) {
+		t.Fatalf("BounceToken = %q", tok)
+	}
+	tests := []struct {
+		name   string
+		token  string
+		id     int64 // 0: not a token
+		secret []byte
+		rcpt   string
+		valid  bool
+	}{
+		{"genuine", tok, 42, secret, "bob@example.org", true},
+		{"upper-cased by a mail system", strings.ToUpper(tok), 42, secret, "bob@example.org", true},
+		{"another recipient", tok, 42, secret, "ann@example.org", false},
+		{"another secret", tok, 42, []byte("other"), "bob@example.org", false},
+		{"another id", "bounce-43-" + tok[len("bounce-42-"):], 43, secret, "bob@example.org", false},
+		{"leading zero", "bounce-042-" + tok[len("bounce-42-"):], 0, secret, "", false},
+		{"no mac", "bounce-42", 0, secret, "", false},
+		{"short mac", "bounce-42-abc", 0, secret, "", false},
+		{"negative id", "bounce--42-" + tok[len("bounce-42-"):], 0, secret, "", false},
+		{"a reply token", Token(secret, "sw-7k3p", 2), 0, secret, "", false},
+		{"huge id", "bounce-99999999999999999999-" + tok[len("bounce-42-"):], 0, secret, "", false},
+	}
+	for _, tt := range tests {
+		id, ok := BounceID(tt.token)
+		if ok != (tt.id != 0) || id != tt.id {
+			t.Errorf("%s: BounceID(%q) = %d, %v; want %d", tt.name, tt.token, id, ok, tt.id)
+			continue
+		}
+		if ok && VerifyBounce(tt.secret, tt.token, id, tt.rcpt) != tt.valid {
+			t.Errorf("%s: VerifyBounce = %v, want %v", tt.name, !tt.valid, tt.valid)
+		}
+	}
+}

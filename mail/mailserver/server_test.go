@@ -37,7 +37,7 @@ func TestServer_SMTPToIMAP(t *testing.T) {
 		t.Fatalf("got %d messages, want 1", len(msgs))
 	}
 	got := body(msgs[0])
-	if !strings.HasPrefix(got, "Delivered-To: turnmail+tok3n@"+testDomain+"\r\nReceived: from client.test ([127.0.0.1])\r\n\tby "+testDomain) {
+	if !strings.HasPrefix(got, "Delivered-To: turnmail+tok3n@"+testDomain+"\r\nReturn-Path: <alice@example.org>\r\nReceived: from client.test ([127.0.0.1])\r\n\tby "+testDomain) {
 		t.Errorf("trace headers missing or out of order:\n%s", got)
 	}
 	// The Received header ends in "for <rcpt>; date\r\n"; then the message
@@ -445,6 +445,9 @@ func TestServer_SMTP(t *testing.T) {
 		if !strings.HasPrefix(body(msgs[3+i]), "Delivered-To: "+rcpt+"\r\n") {
 			t.Errorf("message %d lacks Delivered-To: %s", 3+i, rcpt)
 		}
+	}
+	if !strings.Contains(body(msgs[3]), "\r\nReturn-Path: <a@x.org>\r\n") || !strings.Contains(body(msgs[1]), "\r\nReturn-Path: <>\r\n") {
+		t.Errorf("the envelope sender is not recorded as Return-Path")
 	}
 	if !strings.Contains(body(msgs[2]), "with ESMTPA") {
 		t.Errorf("authenticated submission not marked ESMTPA")

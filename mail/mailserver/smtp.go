@@ -84,7 +84,7 @@ func (s *smtpSession) Rcpt(to string, opts *smtp.RcptOptions) error {
 }
 
 // Data reads the message and delivers one copy per recipient, each with a
-// Received and a Delivered-To header, in one transaction: either every
+// Return-Path (the envelope sender), a Received and a Delivered-To header, in one transaction: either every
 // recipient has it or none has.
 func (s *smtpSession) Data(r io.Reader) error {
 	raw, err := io.ReadAll(r)
@@ -98,7 +98,9 @@ func (s *smtpSession) Data(r io.Reader) error {
 	raws := make([][]byte, len(s.rcpts))
 	for i, rcpt := range s.rcpts {
 		var b bytes.Buffer
-		b.Grow(len(raw) + 256)
+		b.Grow(len(raw) + 256 + len(s.from))
+		// The final delivery records the envelope sender (RFC 5321 section 4.4).
+		fmt.Fprintf(&b, "Return-Path: <%s>\r\n", s.from)
 		s.writeReceived(&b, rcpt)
 		b.Write(raw)
 		raws[i] = b.Bytes()
