@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/spf13/viper"
+
+	"github.com/turnmail/turnmail/mail/mailnet"
 )
 
 // Config is the complete configuration of a turnmail process.
@@ -64,13 +66,23 @@ type SMTP struct {
 	MaxAttempts int `mapstructure:"max_attempts"`
 	// Connections is how many SMTP connections deliver in parallel.
 	Connections int `mapstructure:"connections"`
+	// VERP sends each mail with its own envelope sender,
+	// local+bounce-<id>-<mac>@domain, so that a bounce proves which mail it
+	// returns. Turn it off for a submission server that refuses a +detail
+	// sender; bounces are then proven by Message-ID alone.
+	VERP bool `mapstructure:"verp"`
 }
 
 // Embedded configures the in-process IMAP and SMTP servers used when no mail server
 // is configured.
 type Embedded struct {
-	Domain   string `mapstructure:"domain"`
+	Domain string `mapstructure:"domain"`
+	// Password, when set, is the password of every player mailbox (a demo
+	// setting); when empty, each mailbox has its own (turnmail mailbox password).
+	// The service mailbox always has its own random password, kept in the database.
 	Password string `mapstructure:"password"`
+	// IMAPAddr and SMTPAddr are where the servers listen: loopback only, since
+	// they speak plain text.
 	IMAPAddr string `mapstructure:"imap_addr"`
 	SMTPAddr string `mapstructure:"smtp_addr"`
 }
@@ -108,8 +120,9 @@ var Defaults = map[string]any{
 	"smtp.password":            "",
 	"smtp.max_attempts":        40,
 	"smtp.connections":         4,
+	"smtp.verp":                true,
 	"embedded.domain":          "turnmail.localhost",
-	"embedded.password":        "turnmail",
+	"embedded.password":        "",
 	"embedded.imap_addr":       "127.0.0.1:1143",
 	"embedded.smtp_addr":       "127.0.0.1:2525",
 	"limits.max_message_bytes": 1 << 20,
@@ -151,6 +164,32 @@ func Load(v *viper.Viper, file string) (*Config, error) {
 	return &c, nil
 }
 
+// plainOffLoopback reports every plain-text connection the configuration would make
+// beyond loopback: embedded servers listening there (passwords in clear text), or
+// mail clients with security plain to a non-loopback host (which they refuse).
+func (c *Config) plainOffLoopback() []error {
+	type conn struct{ key, addr, security string }
+	var conns []conn
+	if c.EmbeddedMode() {
+		conns = []conn{{"embedded.imap_addr", c.Embedded.IMAPAddr, "plain"}, {"embedded.smtp_addr", c.Embedded.SMTPAddr, "plain"}}
+	} else {
+		conns = []conn{{"imap.addr", c.IMAP.Addr, c.IMAP.Security}, {"smtp.addr", c.SMTP.Addr, c.SMTP.Security}}
+	}
+	var errs []error
+	for _, x := range conns {
+		host, _, err := net.SplitHostPort(x.addr)
+		if err != nil || x.security != mailnet.SecurityPlain || mailnet.IsLoopbackHost(host) {
+			continue // a bad address is reported on its own
+		}
+		if strings.HasPrefix(x.key, "embedded.") {
+			errs = append(errs, fmt.Errorf("%s: %q is not a loopback address; the embedded servers speak plain text only (use 127.0.0.1 or localhost, or a real mail server with TLS)", x.key, x.addr))
+		} else {
+			errs = append(errs, fmt.Errorf("%s: security plain to non-loopback host %q would send the password in clear text; use tls or starttls", x.key, host))
+		}
+	}
+	return errs
+}
+
 // EmbeddedMode reports whether the in-process mail servers are used.
 func (c *Config) EmbeddedMode() bool { return c.IMAP.Addr == "" && c.SMTP.Addr == "" }
 
@@ -183,6 +222,7 @@ func (c *Config) Validate() error {
 			errs = append(errs, fmt.Errorf("%s: %q is not host:port", a.key, a.val))
 		}
 	}
+	errs = append(errs, c.plainOffLoopback()...)
 	if !c.EmbeddedMode() && c.IMAP.Username == "" {
 		errs = append(errs, errors.New("imap.username: empty"))
 	}

@@ -48,11 +48,18 @@ func TestLoad_envOverridesFile(t *testing.T) {
 	}
 }
 
+// withRealServer configures c for a real mail server, with TLS.
+func withRealServer(c *Config) {
+	c.Address = "games@example.org"
+	c.IMAP.Addr, c.IMAP.Username = "mail.example.org:993", "games@example.org"
+	c.SMTP.Addr = "mail.example.org:587"
+}
+
 func TestValidate(t *testing.T) {
 	tests := []struct {
 		name   string
 		mutate func(*Config)
-		want   string
+		want   string // a text of the error; "" for a valid configuration
 	}{
 		{"plus in address", func(c *Config) { c.Address = "turnmail+x@turnmail.localhost" }, "must not contain '+'"},
 		{"bad address", func(c *Config) { c.Address = "nobody" }, "not a plain mail address"},
@@ -62,6 +69,19 @@ func TestValidate(t *testing.T) {
 		{"wrong domain", func(c *Config) { c.Address = "t@example.org" }, "embedded.domain"},
 		{"log level", func(c *Config) { c.LogLevel = "loud" }, "log_level"},
 		{"no connections", func(c *Config) { c.SMTP.Connections = 0 }, "smtp.connections"},
+		{"embedded imap on every interface", func(c *Config) { c.Embedded.IMAPAddr = ":1143" }, "embedded.imap_addr: \":1143\" is not a loopback address"},
+		{"embedded smtp on a LAN address", func(c *Config) { c.Embedded.SMTPAddr = "192.168.1.5:2525" }, "embedded.smtp_addr: \"192.168.1.5:2525\" is not a loopback address"},
+		{"plain imap to a remote host", func(c *Config) { withRealServer(c); c.IMAP.Security = "plain" }, "imap.addr: security plain to non-loopback host \"mail.example.org\""},
+		{"plain smtp to a remote host", func(c *Config) { withRealServer(c); c.SMTP.Security = "plain" }, "smtp.addr: security plain to non-loopback host"},
+		// Valid: plain text on loopback.
+		{"embedded defaults", func(*Config) {}, ""},
+		{"embedded on localhost and ::1", func(c *Config) { c.Embedded.IMAPAddr, c.Embedded.SMTPAddr = "localhost:1143", "[::1]:2525" }, ""},
+		{"real server with TLS", withRealServer, ""},
+		{"plain to a loopback real server", func(c *Config) {
+			withRealServer(c)
+			c.IMAP.Addr, c.SMTP.Addr, c.IMAP.Security, c.SMTP.Security = "127.0.0.1:1143", "127.0.0.1:2525", "plain", "plain"
+		}, ""},
+		{"embedded addresses unused with a real server", func(c *Config) { withRealServer(c); c.Embedded.IMAPAddr = "0.0.0.0:1143" }, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -70,7 +90,8 @@ func TestValidate(t *testing.T) {
 				t.Fatal(err)
 			}
 			tt.mutate(c)
-			if err := c.Validate(); err == nil || !strings.Contains(err.Error(), tt.want) {
+			err = c.Validate()
+			if tt.want == "" && err != nil || tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)) {
 				t.Fatalf("Validate() = %v, want %q", err, tt.want)
 			}
 		})

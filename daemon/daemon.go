@@ -13,12 +13,14 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/turnmail/turnmail/config"
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/engine/games"
+	"github.com/turnmail/turnmail/mail/auth"
 	"github.com/turnmail/turnmail/mail/imapwatch"
 	"github.com/turnmail/turnmail/mail/mailserver"
 	"github.com/turnmail/turnmail/mail/smtpsend"
@@ -73,22 +75,87 @@ func Secret(ctx context.Context, c *config.Config, st *store.Store) ([]byte, err
 	if c.Secret != "" {
 		return []byte(c.Secret), nil
 	}
-	s, err := st.Meta(ctx, "secret")
-	if errors.Is(err, store.ErrNotFound) {
-		var b [32]byte
-		if _, err := rand.Read(b[:]); err != nil {
-			return nil, fmt.Errorf("generate secret: %w", err)
-		}
-		s = hex.EncodeToString(b[:])
-		if err := st.SetMeta(ctx, "secret", s); err != nil {
-			return nil, err
-		}
-		return []byte(s), nil
-	}
+	s, err := storedRandom(ctx, st, "secret", 32)
 	if err != nil {
 		return nil, err
 	}
 	return []byte(s), nil
+}
+
+// storedRandom returns the hex value kept in the database's meta under key, generating
+// n random bytes for it on first use.
+func storedRandom(ctx context.Context, st *store.Store, key string, n int) (string, error) {
+	s, err := st.Meta(ctx, key)
+	if !errors.Is(err, store.ErrNotFound) {
+		return s, err
+	}
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("generate %s: %w", key, err)
+	}
+	s = hex.EncodeToString(b)
+	if err := st.SetMeta(ctx, key, s); err != nil {
+		return "", err
+	}
+	return s, nil
+}
+
+// returnPath gives each outgoing mail to one recipient its own VERP envelope sender,
+// local+bounce-<id>-<mac>@domain of the service address, so that a bounce proves
+// which mail it returns (the service checks it).
+func returnPath(secret []byte, address string) func(smtpsend.Outgoing) string {
+	local, domain, _ := strings.Cut(address, "@")
+	return func(m smtpsend.Outgoing) string {
+		if len(m.To) != 1 {
+			return ""
+		}
+		return auth.ReplyAddress(local, domain, auth.BounceToken(secret, m.ID, m.To[0]))
+	}
+}
+
+// Mailboxes are the passwords of the embedded mail server's mailboxes.
+type Mailboxes struct {
+	// Service is the service address; ServicePassword, its mailbox's password, is
+	// random, generated on first start and kept in the database. No configuration
+	// gives it to another mailbox.
+	Service, ServicePassword string
+	// Shared is embedded.password: when set, the password of every other mailbox (a
+	// demo setting); when empty, each has its own, auth.MailboxPassword of the
+	// address with the token secret.
+	Shared string
+	secret []byte
+}
+
+// EmbeddedMailboxes returns the passwords of the embedded mailboxes of c, generating
+// the service mailbox's password (and the token secret) on first start.
+func EmbeddedMailboxes(ctx context.Context, c *config.Config, st *store.Store) (Mailboxes, error) {
+	secret, err := Secret(ctx, c, st)
+	if err != nil {
+		return Mailboxes{}, err
+	}
+	pw, err := storedRandom(ctx, st, "embedded_service_password", 12)
+	if err != nil {
+		return Mailboxes{}, err
+	}
+	return Mailboxes{Service: strings.ToLower(c.Address), ServicePassword: pw, Shared: c.Embedded.Password, secret: secret}, nil
+}
+
+// Password returns the password of the mailbox of addr (the mailbox of
+// user+detail@domain is user@domain's).
+func (m Mailboxes) Password(addr string) string {
+	addr = strings.ToLower(strings.TrimSpace(addr))
+	if local, domain, ok := strings.Cut(addr, "@"); ok {
+		if base, _, plus := strings.Cut(local, "+"); plus && base != "" {
+			addr = base + "@" + domain
+		}
+	}
+	switch {
+	case addr == m.Service:
+		return m.ServicePassword
+	case m.Shared != "":
+		return m.Shared
+	}
+	return auth.MailboxPassword(m.secret, addr)
 }
 
 // NewService builds the game service on an open store.
@@ -117,6 +184,8 @@ type Daemon struct {
 	Service *service.Service
 	// Mail is the embedded mail server, nil when a real one is configured.
 	Mail *mailserver.Server
+	// Mailboxes are the embedded mailboxes' passwords (zero without Mail).
+	Mailboxes Mailboxes
 
 	log       *slog.Logger
 	health    *health
@@ -149,10 +218,22 @@ func New(ctx context.Context, c *config.Config, opts Options) (*Daemon, error) {
 		Addr: c.SMTP.Addr, Security: c.SMTP.Security, Username: c.SMTP.Username, Password: c.SMTP.Password,
 		MaxAttempts: c.SMTP.MaxAttempts, Connections: c.SMTP.Connections, Logger: opts.Logger,
 	}
+	if c.SMTP.VERP {
+		secret, err := Secret(ctx, c, st)
+		if err != nil {
+			st.Close()
+			return nil, err
+		}
+		d.smtpOpts.ReturnPath = returnPath(secret, c.Address)
+	}
 	if c.EmbeddedMode() {
+		if d.Mailboxes, err = EmbeddedMailboxes(ctx, c, st); err != nil {
+			st.Close()
+			return nil, err
+		}
 		srv, err := mailserver.New(st.DB(), &mailserver.Options{
 			WriteTx: st.WriteTx,
-			Domain:  c.Embedded.Domain, Password: c.Embedded.Password,
+			Domain:  c.Embedded.Domain, PasswordFor: d.Mailboxes.Password,
 			IMAPAddr: c.Embedded.IMAPAddr, SMTPAddr: c.Embedded.SMTPAddr,
 			Logger: opts.Logger, MaxMessageBytes: c.Limits.MaxMessageBytes * 4,
 		})
@@ -166,7 +247,7 @@ func New(ctx context.Context, c *config.Config, opts Options) (*Daemon, error) {
 		}
 		d.Mail = srv
 		d.imapOpts.Addr, d.imapOpts.Security = srv.IMAPAddr(), "plain"
-		d.imapOpts.Username, d.imapOpts.Password = c.Address, c.Embedded.Password
+		d.imapOpts.Username, d.imapOpts.Password = c.Address, d.Mailboxes.ServicePassword
 		d.smtpOpts.Addr, d.smtpOpts.Security = srv.SMTPAddr(), "plain"
 		d.smtpOpts.Username, d.smtpOpts.Password = "", ""
 	}

@@ -40,8 +40,9 @@ type harness struct {
 	imapAddr string
 	smtpAddr string
 	// login maps a player's address to its IMAP user name.
-	login    func(addr string) string
-	password string
+	login func(addr string) string
+	// password gives a player's address its mailbox password.
+	password func(addr string) string
 
 	cancel context.CancelFunc
 	done   chan error
@@ -154,11 +155,12 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 		c.IMAP.Addr, c.IMAP.Security, c.IMAP.Username, c.IMAP.Password = o.real.imapAddr, "plain", "turnmail", o.real.password
 		c.SMTP.Addr, c.SMTP.Security = o.real.smtpAddr, "plain"
 		c.IMAP.PollInterval = time.Second
-		h.domain, h.imapAddr, h.smtpAddr, h.password = o.real.domain, o.real.imapAddr, o.real.smtpAddr, o.real.password
+		h.domain, h.imapAddr, h.smtpAddr = o.real.domain, o.real.imapAddr, o.real.smtpAddr
+		h.password = func(string) string { return o.real.password }
 		h.login = func(addr string) string { return strings.SplitN(addr, "@", 2)[0] }
 	} else {
 		c.Embedded.IMAPAddr, c.Embedded.SMTPAddr = "127.0.0.1:0", "127.0.0.1:0"
-		h.domain, h.password = c.Embedded.Domain, c.Embedded.Password
+		h.domain = c.Embedded.Domain
 		h.login = func(addr string) string { return addr }
 	}
 	if err := c.Validate(); err != nil {
@@ -182,6 +184,8 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 	h.d, h.cancel, h.done = d, cancel, make(chan error, 1)
 	if d.Mail != nil {
 		h.imapAddr, h.smtpAddr = d.Mail.IMAPAddr(), d.Mail.SMTPAddr()
+		// Each player logs in with the password of their own mailbox.
+		h.password = d.Mailboxes.Password
 	}
 	go func() { h.done <- d.Run(ctx) }()
 	t.Cleanup(h.stop)
@@ -263,7 +267,7 @@ func (h *harness) inbox(addr string) []*parse.Message {
 		h.t.Fatalf("imap dial: %v", err)
 	}
 	defer c.Close()
-	if err := c.Login(h.login(addr), h.password).Wait(); err != nil {
+	if err := c.Login(h.login(addr), h.password(addr)).Wait(); err != nil {
 		h.t.Fatalf("imap login %s: %v", addr, err)
 	}
 	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
@@ -440,7 +444,7 @@ func pendingMails(t *testing.T, st *store.Store) int {
 // serviceLogin is the IMAP user name and password of addr's mailbox, the service's
 // own included.
 func (h *harness) serviceLogin(addr string) (user, password string) {
-	return h.login(addr), h.password
+	return h.login(addr), h.password(addr)
 }
 
 // eventually polls cond until it holds, failing the test after waitLimit.

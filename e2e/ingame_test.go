@@ -138,22 +138,87 @@ func TestListGame(t *testing.T) {
 	}
 }
 
-// TestBounce: a DSN marks the address unreachable and tells the host.
+// TestBounce: a delivery report marks the address unreachable and tells the host
+// only when it returns a mail we sent to that address — naming its Message-ID, or
+// sent to the VERP return path the mail went out with — and only in that mail's
+// game; forged reports (no proof, or another player's mail as proof) change nothing
+// and mail nobody.
 func TestBounce(t *testing.T) {
 	h := newHarness(t, harnessOptions{games: testRegistry()})
-	host := h.addr("host")
+	host, ann, ben, svc := h.addr("host"), h.addr("ann"), h.addr("ben"), h.addr("turnmail")
 	game := turnGame(t, h, host, service.Settings{})
-	h.waitMail(h.addr("ann"), "It is your move")
-	dsn := "From: MAILER-DAEMON@turnmail.localhost\r\nTo: " + h.addr("turnmail") + "\r\nSubject: Undelivered Mail Returned to Sender\r\nMessage-ID: <dsn1@mx>\r\nMIME-Version: 1.0\r\n" +
-		"Content-Type: multipart/report; report-type=delivery-status; boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nYour mail could not be delivered.\r\n" +
-		"--b\r\nContent-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx\r\n\r\nFinal-Recipient: rfc822; " + h.addr("ben") + "\r\nAction: failed\r\nStatus: 5.1.1\r\nDiagnostic-Code: smtp; 550 5.1.1 user unknown\r\n--b--\r\n"
-	h.sendRaw("", h.addr("turnmail"), []byte(dsn))
+	other := turnGame(t, h, host, service.Settings{})
+	toAnn := h.waitMail(ann, "It is your move", game)
+	toBen := h.waitMail(ben, game)
+	dsn := func(id, returned string) []byte { return h.dsn(svc, id, ben, returned) }
+	unreachable := func(g string) bool {
+		_, players, err := h.d.Store.Game(context.Background(), g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return players[1].Unreachable != ""
+	}
+
+	forged := []struct {
+		id, to string
+		raw    []byte
+	}{
+		{"forged0@mx", svc, dsn("forged0@mx", "")},
+		{"forged1@mx", svc, dsn("forged1@mx", toAnn.MessageID)},
+		{"forged2@mx", svc, dsn("forged2@mx", other+".0011223344556677@"+h.domain)},
+		// To the return path of ann's own mail, naming ben.
+		{"forged3@mx", toAnn.ReturnPath, h.dsn(toAnn.ReturnPath, "forged3@mx", ben, "")},
+	}
+	for _, f := range forged {
+		h.sendRaw("", f.to, f.raw)
+		if st, reason := h.settled(f.id); st != "ignored" || !strings.Contains(reason, "not believed") {
+			t.Fatalf("forged bounce %s: %s %s", f.id, st, reason)
+		}
+	}
+	h.quietOutbox()
+	for _, m := range h.unexpected(host) {
+		if strings.Contains(m.Subject, "bounced") {
+			t.Fatalf("a forged bounce reached the host: %q", m.Subject)
+		}
+	}
+	if unreachable(game) || unreachable(other) {
+		t.Fatal("a forged bounce marked ben unreachable")
+	}
+
+	h.sendRaw("", svc, dsn("dsn1@mx", toBen.MessageID))
 	if st, reason := h.settled("dsn1@mx"); st != "ignored" || !strings.Contains(reason, "marked unreachable") {
 		t.Fatalf("bounce: %s %s", st, reason)
 	}
-	h.waitMail(host, "Mail to "+h.addr("ben")+" (ben in game "+game+") bounced", "550 5.1.1 user unknown")
-	_, players, _ := h.d.Store.Game(context.Background(), game)
-	if players[1].Unreachable == "" {
+	h.waitMail(host, "Mail to "+ben+" (ben in game "+game+") bounced", "550 5.1.1 user unknown")
+	if !unreachable(game) {
 		t.Fatal("ben is not marked unreachable")
 	}
+	if unreachable(other) {
+		t.Fatalf("ben is marked unreachable in %s, whose mail did not bounce", other)
+	}
+
+	// A report to the return path of ben's mail in the other game, without its
+	// Message-ID, proves itself too.
+	toBenOther := h.waitMail(ben, other)
+	if !strings.Contains(toBenOther.ReturnPath, "+bounce-") {
+		t.Fatalf("ben's mail came with return path %q, want a VERP address", toBenOther.ReturnPath)
+	}
+	h.sendRaw("", toBenOther.ReturnPath, h.dsn(toBenOther.ReturnPath, "dsn2@mx", ben, ""))
+	if st, reason := h.settled("dsn2@mx"); st != "ignored" || !strings.Contains(reason, "marked unreachable: "+ben+" in "+other) {
+		t.Fatalf("bounce to the return path: %s %s", st, reason)
+	}
+	h.waitMail(host, "Mail to "+ben+" (ben in game "+other+") bounced")
+}
+
+// dsn is a delivery report sent to the address to, with Message-ID id, saying that
+// mail to rcpt failed; returned, when not "", is the Message-ID of the mail it
+// returns (in a text/rfc822-headers part).
+func (h *harness) dsn(to, id, rcpt, returned string) []byte {
+	m := "From: MAILER-DAEMON@turnmail.localhost\r\nTo: " + to + "\r\nSubject: Undelivered Mail Returned to Sender\r\nMessage-ID: <" + id + ">\r\nMIME-Version: 1.0\r\n" +
+		"Content-Type: multipart/report; report-type=delivery-status; boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nYour mail could not be delivered.\r\n" +
+		"--b\r\nContent-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx\r\n\r\nFinal-Recipient: rfc822; " + rcpt + "\r\nAction: failed\r\nStatus: 5.1.1\r\nDiagnostic-Code: smtp; 550 5.1.1 user unknown\r\n"
+	if returned != "" {
+		m += "--b\r\nContent-Type: text/rfc822-headers\r\n\r\nMessage-ID: <" + returned + ">\r\n\r\n"
+	}
+	return []byte(m + "--b--\r\n")
 }

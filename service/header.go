@@ -2,20 +2,13 @@ package service
 
 import (
 	"bytes"
-	"net/mail"
-	"strings"
+
+	"github.com/turnmail/turnmail/store"
 )
 
 // headerMessageID reads the Message-ID of a raw mail without interpreting its body;
 // it returns "" when there is none (the store then deduplicates by content hash).
-func headerMessageID(raw []byte) string {
-	m, err := mail.ReadMessage(bytes.NewReader(raw))
-	if err != nil {
-		return ""
-	}
-	id := strings.TrimSpace(m.Header.Get("Message-Id"))
-	return strings.Trim(id, "<>")
-}
+func headerMessageID(raw []byte) string { return store.HeaderMessageID(raw) }
 
 // headerOf returns the header block of a raw mail (up to and including the blank line
 // that ends it), or the whole mail when it has no body.

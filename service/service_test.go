@@ -18,7 +18,10 @@ import (
 	"github.com/turnmail/turnmail/templates"
 )
 
-const domain = "games.example"
+const (
+	domain = "games.example"
+	secret = "0123456789abcdef0123"
+)
 
 type fixture struct {
 	t    *testing.T
@@ -56,7 +59,7 @@ func newFixtureOptions(t *testing.T, reg engine.Registry, opts func(*service.Opt
 	}
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	o := service.Options{
-		Address: "turnmail@" + domain, Secret: []byte("0123456789abcdef0123"),
+		Address: "turnmail@" + domain, Secret: []byte(secret),
 		Clock: func() time.Time { return now }, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	}
 	opts(&o)

@@ -79,26 +79,6 @@ func TestSplitOptions(t *testing.T) {
 	}
 }
 
-func TestBounceInfo(t *testing.T) {
-	tests := []struct {
-		raw, want, reason string
-	}{
-		{"Final-Recipient: rfc822; Bob@Example.org\nAction: failed\nStatus: 5.1.1\n", "bob@example.org", "5.1.1"},
-		{"Final-Recipient: rfc822; bob@example.org\nAction: delayed\nStatus: 4.4.1\n", "", ""},
-		{"Original-Recipient: rfc822;<a@x.org>\nAction: failed\nDiagnostic-Code: smtp; 550 no\n", "a@x.org", "smtp; 550 no"},
-	}
-	for _, tt := range tests {
-		addrs, reason := bounceInfo([]byte(tt.raw))
-		got := ""
-		if len(addrs) > 0 {
-			got = addrs[0]
-		}
-		if got != tt.want || reason != tt.reason {
-			t.Errorf("%q: %q %q, want %q %q", tt.raw, got, reason, tt.want, tt.reason)
-		}
-	}
-}
-
 // TestSettingsChange: what set accepts, its canonical form (as the log records it),
 // and what it refuses.
 func TestSettingsChange(t *testing.T) {

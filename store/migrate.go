@@ -157,6 +157,14 @@ ALTER TABLE inbox ADD COLUMN size INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE inbox ADD COLUMN truncated INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX inbox_failed ON inbox (id) WHERE status = 'failed';
 `,
+	// 6: bounces are believed only for mail we sent (issue #10): the outbox records
+	// each mail's Message-ID (without brackets; '' for mail queued before this
+	// version), so that a delivery report naming one is matched to its recipient
+	// and game.
+	`
+ALTER TABLE outbox ADD COLUMN message_id TEXT NOT NULL DEFAULT '';
+CREATE INDEX outbox_message_id ON outbox (message_id) WHERE message_id != '';
+`,
 }
 
 // migrate applies the migrations the database has not seen yet, each in its own

@@ -1,11 +1,14 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
+	netmail "net/mail"
+	"strings"
 	"time"
 )
 
@@ -24,7 +27,10 @@ type OutMail struct {
 	From   string // envelope sender
 	To     []string
 	Raw    []byte // the complete message, headers and body
-	Status string // set by the store: OutboxPending when queued
+	// MessageID is the Message-ID of Raw without brackets, read from Raw by the
+	// store when the mail is queued ("" when it has none).
+	MessageID string
+	Status    string // set by the store: OutboxPending when queued
 	// Attempts counts the failed delivery attempts (MarkRetry and MarkFailed).
 	Attempts    int
 	NextAttempt time.Time // zero means now
@@ -51,6 +57,7 @@ func prepareMails(mails []OutMail) ([]preparedMail, error) {
 			return nil, fmt.Errorf("outbox mail %d: %w", i, err)
 		}
 		m.Status = OutboxPending
+		m.MessageID = HeaderMessageID(m.Raw)
 		if m.CreatedAt.IsZero() {
 			m.CreatedAt = t
 		}
@@ -68,15 +75,15 @@ func insertMails(ctx context.Context, tx *sql.Tx, mails []preparedMail) error {
 		return nil
 	}
 	stmt, err := tx.PrepareContext(ctx, `INSERT INTO outbox
-	(game_id, kind, from_addr, rcpt, raw, status, attempts, next_attempt, last_error, created_at)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	(game_id, kind, from_addr, rcpt, raw, status, attempts, next_attempt, last_error, created_at, message_id)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return fmt.Errorf("enqueue mail: %w", err)
 	}
 	defer stmt.Close()
 	for _, m := range mails {
 		_, err := stmt.ExecContext(ctx, nullString(m.GameID), m.Kind, m.From, m.rcpt, m.Raw, m.Status,
-			m.Attempts, fmtTime(m.NextAttempt), m.LastError, fmtTime(m.CreatedAt))
+			m.Attempts, fmtTime(m.NextAttempt), m.LastError, fmtTime(m.CreatedAt), m.MessageID)
 		if err != nil {
 			return fmt.Errorf("enqueue mail to %v: %w", m.To, err)
 		}
@@ -101,7 +108,7 @@ func (s *Store) Enqueue(ctx context.Context, mails ...OutMail) error {
 	return nil
 }
 
-const outboxColumns = `id, game_id, kind, from_addr, rcpt, raw, status, attempts, next_attempt, last_error, created_at, sent_at`
+const outboxColumns = `id, game_id, kind, from_addr, rcpt, raw, status, attempts, next_attempt, last_error, created_at, sent_at, message_id`
 
 func scanOutMail(sc interface{ Scan(...any) error }) (OutMail, error) {
 	var (
@@ -111,7 +118,7 @@ func scanOutMail(sc interface{ Scan(...any) error }) (OutMail, error) {
 		next, created, sentAt sql.NullString
 	)
 	if err := sc.Scan(&m.ID, &gameID, &m.Kind, &m.From, &rcpt, &m.Raw, &m.Status, &m.Attempts,
-		&next, &m.LastError, &created, &sentAt); err != nil {
+		&next, &m.LastError, &created, &sentAt, &m.MessageID); err != nil {
 		return OutMail{}, err
 	}
 	m.GameID = gameID.String
@@ -160,6 +167,42 @@ func (s *Store) DueOutbox(ctx context.Context, now time.Time, limit int) ([]OutM
 		return nil, fmt.Errorf("due outbox: %w", err)
 	}
 	return mails, nil
+}
+
+// OutboxByMessageID returns the mails queued with Message-ID id (without
+// brackets), in the order they were queued; none for "".
+func (s *Store) OutboxByMessageID(ctx context.Context, id string) ([]OutMail, error) {
+	if id == "" {
+		return nil, nil
+	}
+	mails, err := s.queryOutbox(ctx, `SELECT `+outboxColumns+` FROM outbox
+	WHERE message_id = ? AND message_id != '' ORDER BY id`, id)
+	if err != nil {
+		return nil, fmt.Errorf("outbox by message id: %w", err)
+	}
+	return mails, nil
+}
+
+// OutboxMail returns the outbox mail with the given id; ErrNotFound when there is none.
+func (s *Store) OutboxMail(ctx context.Context, id int64) (OutMail, error) {
+	mails, err := s.queryOutbox(ctx, `SELECT `+outboxColumns+` FROM outbox WHERE id = ?`, id)
+	if err != nil {
+		return OutMail{}, fmt.Errorf("outbox mail %d: %w", id, err)
+	}
+	if len(mails) == 0 {
+		return OutMail{}, fmt.Errorf("outbox mail %d: %w", id, ErrNotFound)
+	}
+	return mails[0], nil
+}
+
+// HeaderMessageID reads the Message-ID of a raw mail without interpreting its body,
+// without brackets; "" when there is none.
+func HeaderMessageID(raw []byte) string {
+	m, err := netmail.ReadMessage(bytes.NewReader(raw))
+	if err != nil {
+		return ""
+	}
+	return strings.Trim(strings.TrimSpace(m.Header.Get("Message-Id")), "<>")
 }
 
 // NextOutboxAttempt returns the earliest next attempt of any pending mail; ok is

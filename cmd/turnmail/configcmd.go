@@ -2,42 +2,75 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/turnmail/turnmail/config"
+	"github.com/turnmail/turnmail/daemon"
+	"github.com/turnmail/turnmail/mail/auth"
 )
 
 func newConfigCmd(a *app) *cobra.Command {
 	cfg := &cobra.Command{Use: "config", Short: "Configuration tools"}
 	cfg.AddCommand(&cobra.Command{
 		Use:   "check",
-		Short: "Validate the configuration and print the effective settings (secrets hidden)",
-		Args:  cobra.NoArgs,
+		Short: "Validate the configuration and print what serve would do (configured secrets hidden)",
+		Long: `Validate the configuration and print what serve would do: the embedded servers and
+the addresses they would listen on, or the real servers it would connect to, and the
+passwords in effect. The embedded service mailbox's password is generated (on first
+use) and printed; configured secrets are not. A plain-text listener or connection off
+loopback is refused (exit 2).`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, err := a.config()
 			if err != nil {
 				return &exitError{code: 2, err: fmt.Errorf("configuration is not valid:\n%w", err)}
 			}
-			mode := "real mail server"
+			var mb daemon.Mailboxes
 			if c.EmbeddedMode() {
-				mode = "embedded IMAP and SMTP servers on loopback"
+				if mb, err = embeddedMailboxes(cmd.Context(), c); err != nil {
+					return err
+				}
 			}
-			w := a.out
-			fmt.Fprintf(w, "configuration OK\n")
-			fmt.Fprintf(w, "  mode:      %s\n", mode)
-			fmt.Fprintf(w, "  database:  %s\n", c.Database)
-			fmt.Fprintf(w, "  address:   %s\n", c.Address)
-			fmt.Fprintf(w, "  secret:    %s\n", hidden(c.Secret, "generated on first start and kept in the database"))
-			if c.EmbeddedMode() {
-				fmt.Fprintf(w, "  imap:      %s (login: any address @%s, password %s)\n", c.Embedded.IMAPAddr, c.Embedded.Domain, hidden(c.Embedded.Password, ""))
-				fmt.Fprintf(w, "  smtp:      %s\n", c.Embedded.SMTPAddr)
-			} else {
-				fmt.Fprintf(w, "  imap:      %s %s as %s (password %s), mailbox %s\n", c.IMAP.Security, c.IMAP.Addr, c.IMAP.Username, hidden(c.IMAP.Password, "none"), c.IMAP.Mailbox)
-				fmt.Fprintf(w, "  smtp:      %s %s as %s (password %s)\n", c.SMTP.Security, c.SMTP.Addr, c.SMTP.Username, hidden(c.SMTP.Password, "none"))
-			}
+			printConfig(a.out, c, mb)
 			return nil
 		},
 	})
 	return cfg
+}
+
+// printConfig prints what serve does with c: the servers it runs or connects to and
+// the passwords in effect (mb: the embedded mailboxes', in embedded mode).
+func printConfig(w io.Writer, c *config.Config, mb daemon.Mailboxes) {
+	fmt.Fprintf(w, "configuration OK\n")
+	if c.EmbeddedMode() {
+		fmt.Fprintf(w, "  mode:      embedded IMAP and SMTP servers (plain text, loopback only)\n")
+	} else {
+		fmt.Fprintf(w, "  mode:      real mail server\n")
+	}
+	fmt.Fprintf(w, "  database:  %s\n", c.Database)
+	fmt.Fprintf(w, "  address:   %s\n", c.Address)
+	fmt.Fprintf(w, "  secret:    %s\n", hidden(c.Secret, "generated on first start and kept in the database"))
+	if local, domain, _ := strings.Cut(c.Address, "@"); c.SMTP.VERP {
+		fmt.Fprintf(w, "  bounces:   believed when they name a mail we sent, by Message-ID or VERP return path %s\n", auth.ReplyAddress(local, domain, "bounce-ID-MAC"))
+	} else {
+		fmt.Fprintf(w, "  bounces:   believed when they name a mail we sent, by Message-ID (smtp.verp is off)\n")
+	}
+	if !c.EmbeddedMode() {
+		fmt.Fprintf(w, "  imap:      %s %s as %s (password %s), mailbox %s\n", c.IMAP.Security, c.IMAP.Addr, c.IMAP.Username, hidden(c.IMAP.Password, "none"), c.IMAP.Mailbox)
+		fmt.Fprintf(w, "  smtp:      %s %s as %s (password %s)\n", c.SMTP.Security, c.SMTP.Addr, c.SMTP.Username, hidden(c.SMTP.Password, "none"))
+		return
+	}
+	fmt.Fprintf(w, "  imap:      listens on %s\n", c.Embedded.IMAPAddr)
+	fmt.Fprintf(w, "  smtp:      listens on %s (loopback clients may send without login)\n", c.Embedded.SMTPAddr)
+	fmt.Fprintf(w, "  mailbox %s: password %s (its own, generated on first start and kept in the database)\n", mb.Service, mb.ServicePassword)
+	if c.Embedded.Password != "" {
+		fmt.Fprintf(w, "  other mailboxes @%s: the shared password embedded.password, %s (a demo setting)\n", c.Embedded.Domain, hidden(c.Embedded.Password, ""))
+	} else {
+		fmt.Fprintf(w, "  other mailboxes @%s: each its own password (turnmail mailbox password ADDRESS)\n", c.Embedded.Domain)
+	}
 }
 
 func hidden(secret, empty string) string {

@@ -63,9 +63,21 @@ func (g *hostViewGame) setUp(t *testing.T, st *store.Store) {
 	}
 	if g.bounce != "" {
 		addr := g.bounce + "@example.org"
+		// A bounce counts only when it returns a mail we sent to addr.
+		sent, err := st.Outbox(context.Background(), g.id, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		returned := ""
+		for _, m := range sent {
+			if m.To[0] == addr {
+				returned = m.MessageID
+			}
+		}
 		res := receive("From: MAILER-DAEMON@example.org\r\nTo: turnmail@example.org\r\nSubject: Undelivered Mail\r\nMessage-ID: <dsn." + g.id + "@mx>\r\nMIME-Version: 1.0\r\n" +
 			"Content-Type: multipart/report; report-type=delivery-status; boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nNot delivered.\r\n" +
-			"--b\r\nContent-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx\r\n\r\nFinal-Recipient: rfc822; " + addr + "\r\nAction: failed\r\nStatus: 5.1.1\r\nDiagnostic-Code: smtp; 550 5.1.1 user unknown\r\n--b--\r\n")
+			"--b\r\nContent-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx\r\n\r\nFinal-Recipient: rfc822; " + addr + "\r\nAction: failed\r\nStatus: 5.1.1\r\nDiagnostic-Code: smtp; 550 5.1.1 user unknown\r\n" +
+			"--b\r\nContent-Type: text/rfc822-headers\r\n\r\nMessage-ID: <" + returned + ">\r\n\r\n--b--\r\n")
 		if !strings.Contains(res.Reason, "marked unreachable") {
 			t.Fatalf("bounce of %s: %+v", addr, res)
 		}

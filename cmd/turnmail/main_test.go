@@ -106,7 +106,8 @@ func TestParseMail(t *testing.T) {
 }
 
 func TestConfigCheck(t *testing.T) {
-	out, err := run(t, "", "config", "check")
+	db := filepath.Join(t.TempDir(), "t.db")
+	out, err := run(t, "", "config", "check", "--database", db)
 	if err != nil || !strings.Contains(out, "embedded IMAP and SMTP servers") {
 		t.Fatalf("config check on defaults: %v\n%s", err, out)
 	}
@@ -118,6 +119,81 @@ func TestConfigCheck(t *testing.T) {
 	var ee *exitError
 	if !errors.As(err, &ee) || ee.code != 2 || !strings.Contains(err.Error(), "log_level") || !strings.Contains(err.Error(), "address") {
 		t.Fatalf("config check on a bad file: %v", err)
+	}
+}
+
+// TestConfigCheck_reportsWhatServeDoes: config check names the addresses the servers
+// would listen on and the passwords in effect — the service mailbox's own, the same
+// one mailbox password and serve use — and refuses plain text off loopback.
+func TestConfigCheck_reportsWhatServeDoes(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "t.db")
+	write := func(name, yaml string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("database: "+db+"\n"+yaml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	pws, err := run(t, "", "mailbox", "password", "--database", db, "turnmail@turnmail.localhost", "Alice@turnmail.localhost", "bob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pw := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(pws), "\n") {
+		addr, p, _ := strings.Cut(line, " ")
+		pw[addr] = p
+	}
+	svc, alice, bob := pw["turnmail@turnmail.localhost"], pw["alice@turnmail.localhost"], pw["bob@turnmail.localhost"]
+	if len(pw) != 3 || svc == "" || alice == "" || bob == "" || alice == bob || svc == alice {
+		t.Fatalf("mailbox password printed:\n%s", pws)
+	}
+	demo, err := run(t, "", "mailbox", "password", "--config", write("demo.yaml", "embedded:\n  password: letmein\n"), "alice@turnmail.localhost", "turnmail@turnmail.localhost")
+	if err != nil || demo != "alice@turnmail.localhost letmein\nturnmail@turnmail.localhost "+svc+"\n" {
+		t.Fatalf("with embedded.password, mailbox password printed %v:\n%s", err, demo)
+	}
+
+	tests := []struct {
+		name, yaml string
+		want       []string // lines printed; with wantErr, texts of the error
+		wantErr    bool
+	}{
+		{"embedded", "embedded:\n  imap_addr: localhost:1993\n  smtp_addr: 127.0.0.1:2526\n", []string{
+			"imap:      listens on localhost:1993", "smtp:      listens on 127.0.0.1:2526",
+			"mailbox turnmail@turnmail.localhost: password " + svc + " (its own",
+			"other mailboxes @turnmail.localhost: each its own password (turnmail mailbox password ADDRESS)",
+			"bounces:   believed when they name a mail we sent, by Message-ID or VERP return path turnmail+bounce-ID-MAC@turnmail.localhost"}, false},
+		{"embedded with a demo password", "embedded:\n  password: letmein\n", []string{
+			"mailbox turnmail@turnmail.localhost: password " + svc,
+			"other mailboxes @turnmail.localhost: the shared password embedded.password, set (hidden)"}, false},
+		{"embedded on every interface", "embedded:\n  imap_addr: 0.0.0.0:1143\n", []string{`embedded.imap_addr: "0.0.0.0:1143" is not a loopback address`}, true},
+		{"real server, plain to a remote host", "address: games@example.org\nimap:\n  addr: mail.example.org:143\n  security: plain\n  username: games\nsmtp:\n  addr: mail.example.org:587\n",
+			[]string{`imap.addr: security plain to non-loopback host "mail.example.org"`}, true},
+		{"real server with TLS", "address: games@example.org\nimap:\n  addr: mail.example.org:993\n  username: games\nsmtp:\n  addr: mail.example.org:587\n", []string{
+			"mode:      real mail server", "imap:      tls mail.example.org:993 as games", "smtp:      starttls mail.example.org:587"}, false},
+		{"real server without VERP", "address: games@example.org\nimap:\n  addr: mail.example.org:993\n  username: games\nsmtp:\n  addr: mail.example.org:587\n  verp: false\n", []string{
+			"bounces:   believed when they name a mail we sent, by Message-ID (smtp.verp is off)"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := run(t, "", "config", "check", "--config", write("c.yaml", tt.yaml))
+			var ee *exitError
+			if tt.wantErr != (errors.As(err, &ee) && ee.code == 2) {
+				t.Fatalf("err = %v, want exit 2: %v\n%s", err, tt.wantErr, out)
+			}
+			got := out
+			if tt.wantErr {
+				got = err.Error()
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("lacks %q:\n%s", w, got)
+				}
+			}
+			if !tt.wantErr && strings.Contains(out, "letmein") {
+				t.Errorf("prints the configured password:\n%s", out)
+			}
+		})
 	}
 }
 

@@ -47,6 +47,7 @@ func newRootCmd(in io.Reader, out, errw io.Writer) *cobra.Command {
 		newPlayCmd(a),
 		newParseMailCmd(a),
 		newConfigCmd(a),
+		newMailboxCmd(a),
 	)
 	return root
 }

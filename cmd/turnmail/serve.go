@@ -44,7 +44,7 @@ func serve(ctx context.Context, a *app, c *config.Config, demo bool) error {
 	}
 	defer d.Close()
 	if d.Mail != nil {
-		printEmbeddedHelp(a, c, d.Mail.IMAPAddr(), d.Mail.SMTPAddr())
+		printEmbeddedHelp(a, c, d.Mailboxes, d.Mail.IMAPAddr(), d.Mail.SMTPAddr())
 	}
 	if demo {
 		if err := createDemo(ctx, d.Service, c, a); err != nil {
@@ -84,16 +84,23 @@ func createDemo(ctx context.Context, svc *service.Service, c *config.Config, a *
 	return nil
 }
 
-func printEmbeddedHelp(a *app, c *config.Config, imapAddr, smtpAddr string) {
+func printEmbeddedHelp(a *app, c *config.Config, mb daemon.Mailboxes, imapAddr, smtpAddr string) {
 	ih, ip, _ := net.SplitHostPort(imapAddr)
 	sh, sp, _ := net.SplitHostPort(smtpAddr)
 	fmt.Fprintf(a.out, `turnmail: embedded mail servers running
   IMAP %s port %s, SMTP %s port %s — no TLS, loopback only
-  every address @%s has a mailbox; login = the full address, password %q
-  e.g. alice@%s and bob@%s play the demo game.
+  every address @%s has a mailbox; login = the full address, with its own password:
+`, ih, ip, sh, sp, c.Embedded.Domain)
+	for _, m := range []struct{ addr, note string }{
+		{"alice@" + c.Embedded.Domain, "a demo game player"},
+		{"bob@" + c.Embedded.Domain, "a demo game player"},
+		{mb.Service, "the service's own: keep it to yourself"},
+	} {
+		fmt.Fprintf(a.out, "    %-32s password %s  (%s)\n", m.addr, mb.Password(m.addr), m.note)
+	}
+	fmt.Fprintf(a.out, `  any other: turnmail mailbox password ADDRESS
   mutt:        mutt -f imap://alice%%40%s@%s:%s/INBOX  (send with smtp_url=smtp://alice%%40%s@%s:%s)
   Thunderbird: add a mail account alice@%s, manual setup, IMAP %s:%s and SMTP %s:%s,
                connection security none, normal password.
-`, ih, ip, sh, sp, c.Embedded.Domain, c.Embedded.Password, c.Embedded.Domain, c.Embedded.Domain,
-		c.Embedded.Domain, ih, ip, c.Embedded.Domain, sh, sp, c.Embedded.Domain, ih, ip, sh, sp)
+`, c.Embedded.Domain, ih, ip, c.Embedded.Domain, sh, sp, c.Embedded.Domain, ih, ip, sh, sp)
 }

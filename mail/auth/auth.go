@@ -52,15 +52,33 @@ var (
 
 var b32 = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
 
+// mailboxSep separates mailbox passwords from the other uses of the secret.
+const mailboxSep = "turnmail/mailbox-password/v1"
+
+// keyed computes the lowercase base32 MAC (macBytes of HMAC-SHA256) of parts,
+// each followed by a NUL byte but the last.
+func keyed(secret []byte, parts ...string) string {
+	h := hmac.New(sha256.New, secret)
+	for i, p := range parts {
+		if i > 0 {
+			h.Write([]byte{0})
+		}
+		h.Write([]byte(p))
+	}
+	return b32.EncodeToString(h.Sum(nil)[:macBytes])
+}
+
 // mac computes the lowercase base32 MAC of a game id and seat.
 func mac(secret []byte, gameID string, seat int) string {
-	h := hmac.New(sha256.New, secret)
-	h.Write([]byte(domainSep))
-	h.Write([]byte{0})
-	h.Write([]byte(gameID))
-	h.Write([]byte{0})
-	h.Write([]byte(strconv.Itoa(seat)))
-	return b32.EncodeToString(h.Sum(nil)[:macBytes])
+	return keyed(secret, domainSep, gameID, strconv.Itoa(seat))
+}
+
+// MailboxPassword returns the password of the embedded server's mailbox of addr:
+// an HMAC-SHA256 of the lower-cased address with the secret (domain-separated from
+// the reply tokens), 80 bits in lowercase base32, MACLen characters. Whoever holds
+// the secret can tell it to the mailbox's owner; nobody else can compute it.
+func MailboxPassword(secret []byte, addr string) string {
+	return keyed(secret, mailboxSep, strings.ToLower(strings.TrimSpace(addr)))
 }
 
 // Token returns the reply token for a seat of a game: "<gameid>.<seat>.<mac>",
@@ -68,6 +86,44 @@ func mac(secret []byte, gameID string, seat int) string {
 // (see ReplyAddress). gameID should match [a-z0-9-]+ and seat be ≥ 0.
 func Token(secret []byte, gameID string, seat int) string {
 	return gameID + "." + strconv.Itoa(seat) + "." + mac(secret, gameID, seat)
+}
+
+// bounceSep separates the MACs of return paths from the other uses of the secret.
+const bounceSep = "turnmail/return-path/v1"
+
+// bouncePrefix starts every return-path token.
+const bouncePrefix = "bounce-"
+
+// BounceToken returns the token of the VERP return path (envelope sender) of the
+// outbox mail id to rcpt: "bounce-<id>-<mac>", the MAC over the id and the
+// lower-cased recipient. A bounce comes back to ReplyAddress(local, domain, token),
+// and so names the mail it returns, in a way only the recipient (who sees the
+// return path) and turnmail can.
+func BounceToken(secret []byte, id int64, rcpt string) string {
+	n := strconv.FormatInt(id, 10)
+	return bouncePrefix + n + "-" + keyed(secret, bounceSep, n, strings.ToLower(strings.TrimSpace(rcpt)))
+}
+
+// BounceID reads the outbox mail id of a return-path token; ok is false when token
+// is not of that form. It proves nothing: check the token with VerifyBounce against
+// that mail's recipient.
+func BounceID(token string) (id int64, ok bool) {
+	rest, found := strings.CutPrefix(strings.ToLower(token), bouncePrefix)
+	n, mac, found2 := strings.Cut(rest, "-")
+	if !found || !found2 || len(mac) != MACLen || len(n) > 18 {
+		return 0, false
+	}
+	id, err := strconv.ParseInt(n, 10, 64)
+	if err != nil || id <= 0 || strconv.FormatInt(id, 10) != n {
+		return 0, false
+	}
+	return id, true
+}
+
+// VerifyBounce reports whether token is the return-path token of the outbox mail id
+// to rcpt. The MAC comparison is constant-time.
+func VerifyBounce(secret []byte, token string, id int64, rcpt string) bool {
+	return hmac.Equal([]byte(strings.ToLower(token)), []byte(BounceToken(secret, id, rcpt)))
 }
 
 // ReplyAddress returns "local+token@domain".

@@ -158,3 +158,70 @@ func TestRoundTrip(t *testing.T) {
 		t.Errorf("token %q has characters outside [a-z0-9.-]", tok)
 	}
 }
+
+// TestMailboxPassword: each address has its own password, the same however the
+// address is cased, another under another secret, and none equals a reply token's MAC.
+func TestMailboxPassword(t *testing.T) {
+	alice := MailboxPassword(secret, "alice@turnmail.localhost")
+	if !regexp.MustCompile(`^[a-z2-7]{16}$`).MatchString(alice) {
+		t.Fatalf("MailboxPassword = %q, want 16 base32 characters", alice)
+	}
+	tests := []struct {
+		name   string
+		secret []byte
+		addr   string
+		same   bool
+	}{
+		{"same address", secret, "alice@turnmail.localhost", true},
+		{"other case and spaces", secret, " Alice@TurnMail.localhost ", true},
+		{"other address", secret, "bob@turnmail.localhost", false},
+		{"other secret", []byte("another secret"), "alice@turnmail.localhost", false},
+	}
+	for _, tt := range tests {
+		if got := MailboxPassword(tt.secret, tt.addr); (got == alice) != tt.same {
+			t.Errorf("%s: %q, same as alice's %v, want %v", tt.name, got, got == alice, tt.same)
+		}
+	}
+	if strings.HasSuffix(Token(secret, "alice@turnmail.localhost", 0), alice) {
+		t.Error("a mailbox password equals a reply token MAC")
+	}
+}
+
+// TestBounceToken: a return-path token names its mail and verifies only for that
+// mail's recipient under the same secret; anything else is not a token.
+func TestBounceToken(t *testing.T) {
+	tok := BounceToken(secret, 42, "Bob@Example.org")
+	if !regexp.MustCompile(`^bounce-42-[a-z2-7]{16}$`).MatchString(tok) {
+		t.Fatalf("BounceToken = %q", tok)
+	}
+	tests := []struct {
+		name   string
+		token  string
+		id     int64 // 0: not a token
+		secret []byte
+		rcpt   string
+		valid  bool
+	}{
+		{"genuine", tok, 42, secret, "bob@example.org", true},
+		{"upper-cased by a mail system", strings.ToUpper(tok), 42, secret, "bob@example.org", true},
+		{"another recipient", tok, 42, secret, "ann@example.org", false},
+		{"another secret", tok, 42, []byte("other"), "bob@example.org", false},
+		{"another id", "bounce-43-" + tok[len("bounce-42-"):], 43, secret, "bob@example.org", false},
+		{"leading zero", "bounce-042-" + tok[len("bounce-42-"):], 0, secret, "", false},
+		{"no mac", "bounce-42", 0, secret, "", false},
+		{"short mac", "bounce-42-abc", 0, secret, "", false},
+		{"negative id", "bounce--42-" + tok[len("bounce-42-"):], 0, secret, "", false},
+		{"a reply token", Token(secret, "sw-7k3p", 2), 0, secret, "", false},
+		{"huge id", "bounce-99999999999999999999-" + tok[len("bounce-42-"):], 0, secret, "", false},
+	}
+	for _, tt := range tests {
+		id, ok := BounceID(tt.token)
+		if ok != (tt.id != 0) || id != tt.id {
+			t.Errorf("%s: BounceID(%q) = %d, %v; want %d", tt.name, tt.token, id, ok, tt.id)
+			continue
+		}
+		if ok && VerifyBounce(tt.secret, tt.token, id, tt.rcpt) != tt.valid {
+			t.Errorf("%s: VerifyBounce = %v, want %v", tt.name, !tt.valid, tt.valid)
+		}
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"io"
@@ -71,15 +70,12 @@ func (s *session) Close() error {
 	return nil
 }
 
-// Login accepts any address with the shared password; the account is created
-// on first login.
+// Login accepts any address with its mailbox's password; the account is
+// created on first login.
 func (s *session) Login(username, password string) error {
-	if subtle.ConstantTimeCompare([]byte(password), []byte(s.srv.opts.Password)) != 1 {
-		s.srv.logger.Info("imap login failed", "user", username)
-		return imapError(errAuthFailed)
-	}
 	addr, err := s.srv.accountAddress(username)
-	if err != nil {
+	if err != nil || !s.srv.passwordOK(addr, password) {
+		s.srv.logger.Info("imap login failed", "user", username)
 		return imapError(errAuthFailed)
 	}
 	a, err := s.srv.backend.account(s.ctx(), addr)

@@ -8,10 +8,12 @@
 // mailbox, whatever its domain, and SMTP delivers every message locally;
 // nothing is ever relayed. user+detail@domain is delivered to the INBOX of
 // user@domain (so the game address turnmail+TOKEN@domain lands in
-// turnmail@domain). All mailboxes share one password. SMTP clients on loopback
-// may send without AUTH; others must AUTH PLAIN first. There is no TLS, so the
-// servers belong on loopback; on another interface, IMAP and SMTP AUTH send
-// that password in clear text.
+// turnmail@domain). Each mailbox's password comes from Options.PasswordFor
+// (turnmail gives the service mailbox and every player mailbox their own), or
+// all share Options.Password. SMTP clients on loopback may send without AUTH;
+// others must AUTH PLAIN first. There is no TLS, so the servers belong on
+// loopback; on another interface, IMAP and SMTP AUTH send passwords in clear
+// text.
 //
 // The IMAP server is IMAP4rev1 with IDLE, MOVE, UIDPLUS, NAMESPACE, UNSELECT,
 // ESEARCH, SEARCHRES, STATUS=SIZE, CHILDREN, LITERAL+, APPENDLIMIT and
@@ -24,6 +26,7 @@ package mailserver
 import (
 	"bytes"
 	"context"
+	"crypto/subtle"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -55,8 +58,12 @@ type Options struct {
 	// a domain (an IMAP login "alice") belong to it.
 	Domain string
 	// Password is the password of every mailbox, for IMAP LOGIN and
-	// AUTHENTICATE PLAIN and for SMTP AUTH PLAIN.
+	// AUTHENTICATE PLAIN and for SMTP AUTH PLAIN, when PasswordFor is nil.
 	Password string
+	// PasswordFor, when set, returns the password of one mailbox, given its
+	// account address (lower-cased "user@domain", any +detail removed); ""
+	// means nobody may log in to it. It replaces Password.
+	PasswordFor func(addr string) string
 	// IMAPAddr and SMTPAddr are the TCP addresses to listen on; a port of
 	// 0 picks a free one (see Server.IMAPAddr and Server.SMTPAddr).
 	IMAPAddr, SMTPAddr string
@@ -353,6 +360,16 @@ func (s *Server) accountAddress(addr string) (string, error) {
 		local = local[:plus]
 	}
 	return strings.ToLower(local) + "@" + strings.ToLower(domain), nil
+}
+
+// passwordOK reports whether password opens the mailbox of the account address
+// addr; the comparison is constant-time.
+func (s *Server) passwordOK(addr, password string) bool {
+	want := s.opts.Password
+	if s.opts.PasswordFor != nil {
+		want = s.opts.PasswordFor(addr)
+	}
+	return want != "" && subtle.ConstantTimeCompare([]byte(password), []byte(want)) == 1
 }
 
 func (s *Server) now() time.Time { return time.Now() }

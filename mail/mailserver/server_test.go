@@ -37,7 +37,7 @@ func TestServer_SMTPToIMAP(t *testing.T) {
 		t.Fatalf("got %d messages, want 1", len(msgs))
 	}
 	got := body(msgs[0])
-	if !strings.HasPrefix(got, "Delivered-To: turnmail+tok3n@"+testDomain+"\r\nReceived: from client.test ([127.0.0.1])\r\n\tby "+testDomain) {
+	if !strings.HasPrefix(got, "Delivered-To: turnmail+tok3n@"+testDomain+"\r\nReturn-Path: <alice@example.org>\r\nReceived: from client.test ([127.0.0.1])\r\n\tby "+testDomain) {
 		t.Errorf("trace headers missing or out of order:\n%s", got)
 	}
 	// The Received header ends in "for <rcpt>; date\r\n"; then the message
@@ -315,6 +315,17 @@ func TestServer_AddressRouting(t *testing.T) {
 	}
 }
 
+// imapLogin dials addr and returns the outcome of LOGIN user password.
+func imapLogin(t *testing.T, addr, user, password string) error {
+	t.Helper()
+	c, err := imapclient.DialInsecure(addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	return c.Login(user, password).Wait()
+}
+
 func TestServer_Login(t *testing.T) {
 	srv := newTestServer(t, &Options{Password: "s3cret"})
 	tests := []struct {
@@ -332,12 +343,7 @@ func TestServer_Login(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.user+"/"+tt.password, func(t *testing.T) {
-			c, err := imapclient.DialInsecure(srv.IMAPAddr(), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			err = c.Login(tt.user, tt.password).Wait()
+			err := imapLogin(t, srv.IMAPAddr(), tt.user, tt.password)
 			if tt.ok && err != nil {
 				t.Errorf("login refused: %v", err)
 			}
@@ -346,6 +352,41 @@ func TestServer_Login(t *testing.T) {
 				if !errors.As(err, &imapErr) || imapErr.Code != imap.ResponseCodeAuthenticationFailed {
 					t.Errorf("login: %v, want NO [AUTHENTICATIONFAILED]", err)
 				}
+			}
+		})
+	}
+}
+
+// TestServer_PasswordFor: with PasswordFor each mailbox opens with its own
+// password only, over IMAP and SMTP AUTH; a plus-address logs in to its base
+// mailbox; a mailbox without a password is locked.
+func TestServer_PasswordFor(t *testing.T) {
+	passwords := map[string]string{"turnmail@" + testDomain: "svc-pw", "alice@" + testDomain: "alice-pw"}
+	srv := newTestServer(t, &Options{Password: "shared", PasswordFor: func(addr string) string { return passwords[addr] }})
+	tests := []struct {
+		user, password string
+		ok             bool
+	}{
+		{"turnmail@" + testDomain, "svc-pw", true},
+		{"turnmail+g1.0.abc@" + testDomain, "svc-pw", true},
+		{"turnmail@" + testDomain, "alice-pw", false},
+		{"turnmail@" + testDomain, "shared", false},
+		{"alice@" + testDomain, "alice-pw", true},
+		{"Alice", "alice-pw", true},
+		{"alice@" + testDomain, "svc-pw", false},
+		{"bob@" + testDomain, "", false},
+		{"bob@" + testDomain, "shared", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.user+"/"+tt.password, func(t *testing.T) {
+			if err := imapLogin(t, srv.IMAPAddr(), tt.user, tt.password); (err == nil) != tt.ok {
+				t.Errorf("imap login: %v, want ok %v", err, tt.ok)
+			}
+			msg := testMessage("a@x.org", "b@x.org", "s", "x")
+			err := sendSMTP(srv.SMTPAddr(), sasl.NewPlainClient("", tt.user, tt.password), "a@x.org", []string{"b@" + testDomain}, msg)
+			var smtpErr *smtp.SMTPError
+			if tt.ok && err != nil || !tt.ok && (!errors.As(err, &smtpErr) || smtpErr.Code != 535) {
+				t.Errorf("smtp auth: %v, want ok %v", err, tt.ok)
 			}
 		})
 	}
@@ -404,6 +445,9 @@ func TestServer_SMTP(t *testing.T) {
 		if !strings.HasPrefix(body(msgs[3+i]), "Delivered-To: "+rcpt+"\r\n") {
 			t.Errorf("message %d lacks Delivered-To: %s", 3+i, rcpt)
 		}
+	}
+	if !strings.Contains(body(msgs[3]), "\r\nReturn-Path: <a@x.org>\r\n") || !strings.Contains(body(msgs[1]), "\r\nReturn-Path: <>\r\n") {
+		t.Errorf("the envelope sender is not recorded as Return-Path")
 	}
 	if !strings.Contains(body(msgs[2]), "with ESMTPA") {
 		t.Errorf("authenticated submission not marked ESMTPA")

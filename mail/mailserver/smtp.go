@@ -2,7 +2,6 @@ package mailserver
 
 import (
 	"bytes"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"io"
@@ -15,7 +14,7 @@ import (
 
 // smtpSession is one SMTP connection. It accepts mail for any recipient and
 // delivers it locally. Clients on loopback may send without AUTH; others
-// must authenticate (AUTH PLAIN, any address, the shared password).
+// must authenticate (AUTH PLAIN, any address, its mailbox's password).
 type smtpSession struct {
 	srv      *Server
 	conn     *smtp.Conn
@@ -41,15 +40,14 @@ func (s *Server) newSMTPSession(c *smtp.Conn) (smtp.Session, error) {
 // AuthMechanisms offers PLAIN only.
 func (s *smtpSession) AuthMechanisms() []string { return []string{sasl.Plain} }
 
-// Auth checks the shared password; the user name must be a valid address.
+// Auth checks the mailbox's password; the user name must be a valid address.
 func (s *smtpSession) Auth(mech string) (sasl.Server, error) {
 	if mech != sasl.Plain {
 		return nil, smtp.ErrAuthUnknownMechanism
 	}
 	return sasl.NewPlainServer(func(identity, username, password string) error {
 		addr, err := s.srv.accountAddress(username)
-		if err != nil || (identity != "" && identity != username) ||
-			subtle.ConstantTimeCompare([]byte(password), []byte(s.srv.opts.Password)) != 1 {
+		if err != nil || (identity != "" && identity != username) || !s.srv.passwordOK(addr, password) {
 			s.srv.logger.Info("smtp auth failed", "user", username)
 			return smtpError(errAuthFailed)
 		}
@@ -86,7 +84,7 @@ func (s *smtpSession) Rcpt(to string, opts *smtp.RcptOptions) error {
 }
 
 // Data reads the message and delivers one copy per recipient, each with a
-// Received and a Delivered-To header, in one transaction: either every
+// Return-Path (the envelope sender), a Received and a Delivered-To header, in one transaction: either every
 // recipient has it or none has.
 func (s *smtpSession) Data(r io.Reader) error {
 	raw, err := io.ReadAll(r)
@@ -100,7 +98,9 @@ func (s *smtpSession) Data(r io.Reader) error {
 	raws := make([][]byte, len(s.rcpts))
 	for i, rcpt := range s.rcpts {
 		var b bytes.Buffer
-		b.Grow(len(raw) + 256)
+		b.Grow(len(raw) + 256 + len(s.from))
+		// The final delivery records the envelope sender (RFC 5321 section 4.4).
+		fmt.Fprintf(&b, "Return-Path: <%s>\r\n", s.from)
 		s.writeReceived(&b, rcpt)
 		b.Write(raw)
 		raws[i] = b.Bytes()

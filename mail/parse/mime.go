@@ -95,6 +95,7 @@ type content struct {
 	html  []string // decoded text/html parts, in order
 	dsn   bool     // a delivery-status part or report was seen
 	mdn   bool     // a disposition-notification report was seen
+	dsnParts
 }
 
 func (c *content) add(o content) {
@@ -102,6 +103,8 @@ func (c *content) add(o content) {
 	c.html = append(c.html, o.html...)
 	c.dsn = c.dsn || o.dsn
 	c.mdn = c.mdn || o.mdn
+	c.reports = append(c.reports, o.reports...)
+	c.returned = append(c.returned, o.returned...)
 }
 
 type walkState struct{ parts int }
@@ -144,6 +147,8 @@ func walk(h textproto.Header, body []byte, depth int, st *walkState) content {
 					c.html, html = pc.html, true
 				}
 				c.dsn, c.mdn = c.dsn || pc.dsn, c.mdn || pc.mdn
+				c.reports = append(c.reports, pc.reports...)
+				c.returned = append(c.returned, pc.returned...)
 			}
 			return c
 		}
@@ -152,6 +157,11 @@ func walk(h textproto.Header, body []byte, depth int, st *walkState) content {
 		}
 	case mediaType == "message/delivery-status" || mediaType == "message/global-delivery-status":
 		c.dsn = true
+		c.reports = append(c.reports, decodeTransfer(h.Get("Content-Transfer-Encoding"), body))
+	case mediaType == "message/rfc822" || mediaType == "message/global" || mediaType == "text/rfc822-headers" || mediaType == "message/global-headers":
+		// A returned message (in a report) or a forward: only its header is read.
+		rh, _ := readHeader(decodeTransfer(h.Get("Content-Transfer-Encoding"), body))
+		c.returned = append(c.returned, rh)
 	case mediaType == "message/disposition-notification":
 		c.mdn = true
 	case disp == "attachment":

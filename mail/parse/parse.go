@@ -97,6 +97,8 @@ type Message struct {
 	// IsDSN reports a delivery status notification (bounce): multipart/report
 	// with report-type delivery-status, or a message/delivery-status part.
 	IsDSN bool
+	// DSN is what the delivery status notification says; nil unless IsDSN.
+	DSN *DSN
 
 	// Body is the text the reply was taken from: the text/plain part, or the
 	// text/html part converted to text when there is no plain text. Line ends are
@@ -160,6 +162,7 @@ func Parse(raw []byte, opts *Options) (*Message, error) {
 	content := walk(h, body, 0, &walkState{})
 	if content.dsn {
 		m.IsDSN = true
+		m.DSN = readDSN(&m.Header, content.dsnParts)
 	}
 	if text := strings.Join(content.plain, "\n"); strings.TrimSpace(text) != "" {
 		m.Body = cleanText(text)

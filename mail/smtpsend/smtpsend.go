@@ -145,6 +145,10 @@ type Options struct {
 	// DebugWriter, when set, receives the SMTP protocol trace (including
 	// credentials).
 	DebugWriter io.Writer
+	// ReturnPath, when set, gives each mail its envelope sender (MAIL FROM) in
+	// place of Outgoing.From when it returns a non-empty address: a VERP address
+	// naming the mail, so that a bounce proves which mail it returns.
+	ReturnPath func(Outgoing) string
 }
 
 // Sender delivers the mails of a Queue. Create it with New and start it with
@@ -294,6 +298,13 @@ func (s *Sender) drain(ctx context.Context) error {
 		}
 		if len(batch) == 0 {
 			return nil
+		}
+		if s.opts.ReturnPath != nil {
+			for i := range batch {
+				if rp := s.opts.ReturnPath(batch[i]); rp != "" {
+					batch[i].From = rp
+				}
+			}
 		}
 		if err := s.sendBatch(ctx, batch); err != nil {
 			return err

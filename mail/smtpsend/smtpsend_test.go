@@ -470,6 +470,31 @@ func TestSender_delivers(t *testing.T) {
 	}
 }
 
+// TestSender_returnPath: ReturnPath sets each mail's envelope sender; an empty
+// answer keeps Outgoing.From.
+func TestSender_returnPath(t *testing.T) {
+	ts := startServer(t, modePlain, nil)
+	q := newMemQueue()
+	q.add(t0, msg(1, "alice@example.org"), msg(2, "bob@example.org"))
+	opts := plainOpts(ts, &fakeClock{now: t0}, t)
+	opts.ReturnPath = func(m Outgoing) string {
+		if m.To[0] == "bob@example.org" {
+			return ""
+		}
+		return fmt.Sprintf("games+bounce-%d@example.org", m.ID)
+	}
+	run(t, New(opts, q))
+	q.wait(t)
+	q.wait(t)
+	got := map[string]string{}
+	for _, d := range ts.be.got() {
+		got[d.to[0]] = d.from
+	}
+	if got["alice@example.org"] != "games+bounce-1@example.org" || got["bob@example.org"] != msg(2, "bob@example.org").From {
+		t.Errorf("envelope senders %q", got)
+	}
+}
+
 // TestSender_lanes: a batch is spread over parallel connections by
 // recipient; every mail is delivered once, and each recipient's mails arrive
 // in queue order.

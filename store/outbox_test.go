@@ -1,0 +1,48 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"testing"
+)
+
+// TestStore_OutboxByMessageID: the store records each queued mail's Message-ID from
+// its header and finds the mail, with its recipient, by it (and by its id).
+func TestStore_OutboxByMessageID(t *testing.T) {
+	ctx := context.Background()
+	s := mustOpen(t)
+	err := s.Enqueue(ctx,
+		OutMail{From: "t@x.org", To: []string{"bob@x.org"}, Raw: []byte("Message-ID: <a.1@x.org>\r\nSubject: s\r\n\r\nbody")},
+		OutMail{From: "t@x.org", To: []string{"ann@x.org"}, Raw: []byte("Subject: no id\r\n\r\nbody")},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		id   string
+		want string // the recipient found, "" for none
+	}{
+		{"a.1@x.org", "bob@x.org"},
+		{"<a.1@x.org>", ""},
+		{"b.1@x.org", ""},
+		{"", ""},
+	}
+	if m, err := s.OutboxMail(ctx, 1); err != nil || m.To[0] != "bob@x.org" || m.MessageID != "a.1@x.org" {
+		t.Errorf("OutboxMail(1) = %+v, %v", m, err)
+	}
+	if _, err := s.OutboxMail(ctx, 3); !errors.Is(err, ErrNotFound) {
+		t.Errorf("OutboxMail(3): %v, want ErrNotFound", err)
+	}
+	for _, tt := range tests {
+		got, err := s.OutboxByMessageID(ctx, tt.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case tt.want == "" && len(got) != 0:
+			t.Errorf("%q: found %d mails, want none", tt.id, len(got))
+		case tt.want != "" && (len(got) != 1 || got[0].To[0] != tt.want || got[0].MessageID != tt.id):
+			t.Errorf("%q: found %+v, want one mail to %s", tt.id, got, tt.want)
+		}
+	}
+}
