@@ -459,3 +459,56 @@ func longestLine(raw []byte) int {
 	}
 	return n
 }
+
+// TestHostileFlood: a stranger sends mails of close to the size limit built to cost
+// the most to parse (HTML that x/net/html works hardest on); a player's move sent
+// right after them is applied and answered to both players, and /healthz stays ok.
+// How long the move waited is logged (-v), not asserted: mail is handled in order,
+// so it waits for the flood to be parsed.
+func TestHostileFlood(t *testing.T) {
+	if testing.Short() {
+		t.Skip("hostile flood end to end: not in -short")
+	}
+	h := newHarness(t, harnessOptions{games: testRegistry()})
+	alice, bob, service := h.addr("alice"), h.addr("bob"), h.addr("turnmail")
+	game := h.newGame("tally", 1, "", "alice", "bob")
+	ra := replyTo(t, h.waitMail(alice, "game "+game))
+	h.waitMail(bob, "game "+game)
+
+	const n = 20
+	shapes := []string{"<font><p>\r\n", "<li>x\r\n", "<a href=x>y\r\n"}
+	limit := int(h.cfg.Limits.MaxMessageBytes)
+	start := time.Now()
+	for i := range n {
+		unit := shapes[i%len(shapes)]
+		body := strings.Repeat(unit, (limit-2000)/len(unit))
+		raw := fmt.Sprintf("From: mallory@evil.test\r\nTo: %s\r\nSubject: flood %d\r\nMessage-ID: <flood%d@evil.test>\r\nMIME-Version: 1.0\r\nContent-Type: text/html\r\n\r\n%s", service, i, i, body)
+		if err := sendPlain(h.smtpAddr, "mallory@evil.test", []string{service}, strings.NewReader(raw)); err != nil {
+			t.Fatalf("send: %v", err)
+		}
+	}
+	sent := time.Now()
+	id := h.send(alice, ra, "Re: game", "add 1\n")
+	if status, reason := h.settled(id); status != "applied" {
+		t.Fatalf("the move after the flood: status %q (%s)", status, reason)
+	}
+	h.waitMail(alice, "Applied from your mail", "line 1: add 1")
+	h.waitMail(bob, "alice: add 1")
+	answered := time.Now()
+	for i := range n {
+		if status, reason := h.settled(fmt.Sprintf("flood%d@evil.test", i)); status == "applied" || status == "failed" {
+			t.Errorf("flood mail %d: %s (%s)", i, status, reason)
+		}
+	}
+	h.quietOutbox()
+	if got := h.unexpected("mallory@evil.test"); len(got) > 1 {
+		t.Errorf("the stranger got %d mails", len(got))
+	}
+	rec := httptest.NewRecorder()
+	h.d.HealthHandler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/healthz", nil))
+	if rec.Code != http.StatusOK {
+		t.Errorf("/healthz = %d %s", rec.Code, rec.Body)
+	}
+	t.Logf("%d mails of %d KB sent in %v; the move after them was answered to both players %v later (%v per flood mail)",
+		n, limit/1024, sent.Sub(start).Round(time.Millisecond), answered.Sub(sent).Round(time.Millisecond), (answered.Sub(sent) / n).Round(time.Millisecond))
+}
