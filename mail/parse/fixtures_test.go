@@ -275,3 +275,26 @@ func TestParseEmptyAndGarbage(t *testing.T) {
 	m, _ := Parse([]byte("hello world\nconquer 3"), nil)
 	eq(t, "Reply of header-less input", m.Reply, "hello world\nconquer 3")
 }
+
+// TestInvisibleCharactersInCommands: zero-width and bidirectional formatting
+// characters around or inside a command word are removed, so the command is read as
+// written and no override is echoed back in an answer.
+func TestInvisibleCharactersInCommands(t *testing.T) {
+	for _, c := range []struct{ name, body string }{
+		{"zero-width space and joiners", "con\u200bquer\u200c 1\u2060"},
+		{"right-to-left override", "\u202econquer 1\u202c"},
+		{"left-to-right and right-to-left marks", "\u200fconquer\u200e 1"},
+		{"isolates and the Arabic letter mark", "\u2067conquer 1\u2069\u061c"},
+		{"embeddings", "\u202aconquer \u202b1\u202c"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m, err := Parse([]byte("From: a@b.example\r\nSubject: Re: game\r\n\r\n"+c.body+"\r\n"), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(m.Commands) != 1 || m.Commands[0].Text != "conquer 1" {
+				t.Errorf("commands = %v, want [conquer 1]", m.Commands)
+			}
+		})
+	}
+}

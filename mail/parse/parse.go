@@ -334,14 +334,18 @@ func looseAddresses(s string, lower bool) []string {
 }
 
 // cleanText normalises line ends to LF and removes control characters other than
-// tab and newline, and invisible zero-width characters (byte-order marks,
-// zero-width spaces) that would split a command word.
+// tab and newline, invisible zero-width characters (byte-order marks, zero-width
+// spaces) that would split a command word, and bidirectional formatting characters
+// (marks, embeddings, overrides, isolates), which clients of right-to-left scripts
+// insert around text and which would both break a command and be echoed back.
 func cleanText(s string) string {
 	return strings.Map(func(r rune) rune {
 		switch {
 		case r < 0x20 && r != '\t' && r != '\n', r == 0x7f:
 			return -1
 		case r == '\ufeff', r == '\u200b', r == '\u200c', r == '\u200d', r == '\u2060':
+			return -1
+		case r == '\u200e', r == '\u200f', r == '\u061c', r >= '\u202a' && r <= '\u202e', r >= '\u2066' && r <= '\u2069':
 			return -1
 		}
 		return r
