@@ -50,14 +50,14 @@ type Options struct {
 // Service processes mail for all games. It is safe for concurrent use; games are
 // processed one at a time.
 type Service struct {
-	store   *store.Store
-	games   engine.Registry
-	tmpl    *templates.Set
-	opts    Options
-	local   string
-	domain  string
-	limits  store.Limits // checked by the store in the transaction queueing a mail
-	log     *slog.Logger
+	store  *store.Store
+	games  engine.Registry
+	tmpl   *templates.Set
+	opts   Options
+	local  string
+	domain string
+	limits store.Limits // checked by the store in the transaction queueing a mail
+	log    *slog.Logger
 
 	mu sync.Mutex // serialises processing: one game, one mail at a time
 	// transient counts the transient failures of the mails failing now, by dedupe
