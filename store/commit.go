@@ -61,6 +61,7 @@ func (s *Store) CommitBatch(ctx context.Context, b Batch) error {
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		var none int64
 		var held []string
+		resetHeld(commits)
 		for i, g := range games {
 			if err := insertGame(ctx, tx, g); err != nil {
 				return err
@@ -260,9 +261,18 @@ func (p preparedCommit) limit(ctx context.Context, tx *sql.Tx, at time.Time, hel
 	}
 	*held = append(*held, whys...)
 	if p.c.Held != nil {
-		*p.c.Held = whys // set, not added: a transaction run again runs this again
+		*p.c.Held = append(*p.c.Held, whys...) // emptied by resetHeld
 	}
 	return kept, nil
+}
+
+// resetHeld empties the Held lists of commits when a transaction (re)starts.
+func resetHeld(commits []preparedCommit) {
+	for _, p := range commits {
+		if p.c.Held != nil {
+			*p.c.Held = nil
+		}
+	}
 }
 
 // inboxGame is the game the settled inbox row is linked to.

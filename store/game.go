@@ -400,6 +400,7 @@ func (s *Store) Commit(ctx context.Context, c Commit) error {
 	var newID int64
 	err = s.write(ctx, func(tx *sql.Tx) error {
 		var held []string
+		resetHeld([]preparedCommit{p})
 		return p.apply(ctx, tx, at, &newID, &held)
 	})
 	if err != nil {
