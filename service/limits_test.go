@@ -189,3 +189,80 @@ func TestLimits_invitationSpam(t *testing.T) {
 		t.Errorf("no result says the invitations were held back:\n%s", strings.Join(reasons, "\n"))
 	}
 }
+
+// TestLimits_friendlyGameNeverLimited plays a whole turn-a-day game by mail with
+// the default limits: opened, an invitation, a join, an observer, the lobby's
+// games, the start, a move a day each, and the usual mistakes (a move out of turn,
+// a mail without its reply token, a mail with no command, the same move twice).
+// No mail is ever held back, and every move's state mail reaches both players and
+// the observer.
+func TestLimits_friendlyGameNeverLimited(t *testing.T) {
+	ctx := context.Background()
+	lf := newLimitsFixture(t)
+	alice, bob, carol := "alice@friends.example", "bob@friends.example", "carol@friends.example"
+	var results []service.Result
+	send := func(from, to, body string) service.Result {
+		t.Helper()
+		res := lf.receive(lf.mail(from, to, body))
+		results = append(results, res)
+		return res
+	}
+	g := lf.lobbyGame(alice, "turns=true target=60")
+	lf.now = lf.now.Add(time.Hour)
+	send(alice, svcAddr, "invite "+g+" "+bob+"\n")
+	lf.now = lf.now.Add(3 * time.Hour)
+	send(bob, svcAddr, "join "+g+"\n")
+	send(carol, svcAddr, "games\n")
+	send(carol, svcAddr, "observe "+g+"\n")
+	lf.now = lf.now.Add(time.Hour)
+	send(alice, svcAddr, "games\n")
+	if res := send(alice, svcAddr, "start "+g+"\n"); res.Status != service.StatusApplied {
+		t.Fatalf("start: %+v", res)
+	}
+	reply := map[string]string{alice: lf.svc.ReplyAddress(g, 0), bob: lf.svc.ReplyAddress(g, 1)}
+	other := map[string]string{alice: bob, bob: alice}
+	moves := 0
+	for day := 0; ; day++ {
+		l, err := lf.svc.Load(ctx, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.State.Finished() {
+			break
+		}
+		if day > 60 {
+			t.Fatal("the game did not end")
+		}
+		lf.now = lf.now.Add(24 * time.Hour)
+		mover := alice
+		if l.State.ToAct()[0] == "bob" {
+			mover = bob
+		}
+		switch day % 5 {
+		case 1:
+			send(other[mover], reply[other[mover]], "add 3\n") // not their turn
+		case 2:
+			send(mover, svcAddr, "add 2\n") // no reply token
+		case 3:
+			send(mover, reply[mover], "# thinking\n") // no command
+		}
+		lf.now = lf.now.Add(time.Hour)
+		before := len(lf.queued())
+		if res := send(mover, reply[mover], fmt.Sprintf("add %d\n", 1+day%3)); res.Applied != 1 {
+			t.Fatalf("day %d: the move of %s: %+v", day, mover, res)
+		}
+		moves++
+		if got := len(lf.queued()) - before; got != 3 {
+			t.Fatalf("day %d: %d state mails after the move, want 3 (both players and the observer)", day, got)
+		}
+		if day%7 == 4 {
+			send(mover, reply[mover], fmt.Sprintf("add %d\n", 1+day%3)) // sent twice: now out of turn
+		}
+	}
+	for i, res := range results {
+		if strings.Contains(res.Reason, "not sent") || res.Status == service.StatusFailed {
+			t.Errorf("mail %d: %+v", i, res)
+		}
+	}
+	t.Logf("%d mails, %d moves, %d mails queued, none held back", len(results), moves, len(lf.queued()))
+}
