@@ -93,6 +93,25 @@ type Limits struct {
 	MaxMessageBytes int64 `mapstructure:"max_message_bytes"`
 	// RepliesPerHour caps the mails turnmail sends to one address in reply to its mail.
 	RepliesPerHour int `mapstructure:"replies_per_hour"`
+	// RepliesPerDay caps them in a day.
+	RepliesPerDay int `mapstructure:"replies_per_day"`
+	// IdleRepliesPerHour is the loop guard: replies to one address whose mails
+	// changed nothing, in an hour since the last reply to a mail that did.
+	IdleRepliesPerHour int `mapstructure:"idle_replies_per_hour"`
+	// IdleRepliesPerDay caps the replies to mails that changed nothing, to one
+	// address in a day (what a forged From can make us send a victim).
+	IdleRepliesPerDay int `mapstructure:"idle_replies_per_day"`
+	// NotificationsPerHour is the loop guard of the mails to one participant caused
+	// by someone else's action (state mails after another player's move).
+	NotificationsPerHour int `mapstructure:"notifications_per_hour"`
+	// ContactsPerAddressPerDay caps the mails to one third party (invitations) a day.
+	ContactsPerAddressPerDay int `mapstructure:"contacts_per_address_per_day"`
+	// FirstContactsPerHostPerDay caps the mails one host's commands send to
+	// addresses that never wrote to turnmail, in a day.
+	FirstContactsPerHostPerDay int `mapstructure:"first_contacts_per_host_per_day"`
+	// FirstContactsPerDay caps all mail to addresses that never wrote to turnmail,
+	// in a day.
+	FirstContactsPerDay int `mapstructure:"first_contacts_per_day"`
 	// MaxCommandLines is the most command lines read from one mail.
 	MaxCommandLines int `mapstructure:"max_command_lines"`
 	// MaxMailBytes is the largest mail turnmail sends.
@@ -101,36 +120,43 @@ type Limits struct {
 
 // Defaults are the embedded defaults: a working mail loop on loopback.
 var Defaults = map[string]any{
-	"database":                 "var/turnmail.db",
-	"secret":                   "",
-	"address":                  "turnmail@turnmail.localhost",
-	"name":                     "turnmail",
-	"imap.addr":                "",
-	"imap.security":            "tls",
-	"imap.username":            "",
-	"imap.password":            "",
-	"imap.mailbox":             "INBOX",
-	"imap.processed":           "Processed",
-	"imap.rejected":            "Rejected",
-	"imap.failed":              "Failed",
-	"imap.poll_interval":       "30s",
-	"smtp.addr":                "",
-	"smtp.security":            "starttls",
-	"smtp.username":            "",
-	"smtp.password":            "",
-	"smtp.max_attempts":        40,
-	"smtp.connections":         4,
-	"smtp.verp":                true,
-	"embedded.domain":          "turnmail.localhost",
-	"embedded.password":        "",
-	"embedded.imap_addr":       "127.0.0.1:1143",
-	"embedded.smtp_addr":       "127.0.0.1:2525",
-	"limits.max_message_bytes": 1 << 20,
-	"limits.replies_per_hour":  30,
-	"limits.max_command_lines": 100,
-	"limits.max_mail_bytes":    512 << 10,
-	"http_addr":                "",
-	"log_level":                "info",
+	"database":                               "var/turnmail.db",
+	"secret":                                 "",
+	"address":                                "turnmail@turnmail.localhost",
+	"name":                                   "turnmail",
+	"imap.addr":                              "",
+	"imap.security":                          "tls",
+	"imap.username":                          "",
+	"imap.password":                          "",
+	"imap.mailbox":                           "INBOX",
+	"imap.processed":                         "Processed",
+	"imap.rejected":                          "Rejected",
+	"imap.failed":                            "Failed",
+	"imap.poll_interval":                     "30s",
+	"smtp.addr":                              "",
+	"smtp.security":                          "starttls",
+	"smtp.username":                          "",
+	"smtp.password":                          "",
+	"smtp.max_attempts":                      40,
+	"smtp.connections":                       4,
+	"smtp.verp":                              true,
+	"embedded.domain":                        "turnmail.localhost",
+	"embedded.password":                      "",
+	"embedded.imap_addr":                     "127.0.0.1:1143",
+	"embedded.smtp_addr":                     "127.0.0.1:2525",
+	"limits.max_message_bytes":               1 << 20,
+	"limits.replies_per_hour":                30,
+	"limits.replies_per_day":                 200,
+	"limits.idle_replies_per_hour":           5,
+	"limits.idle_replies_per_day":            20,
+	"limits.notifications_per_hour":          120,
+	"limits.contacts_per_address_per_day":    3,
+	"limits.first_contacts_per_host_per_day": 20,
+	"limits.first_contacts_per_day":          100,
+	"limits.max_command_lines":               100,
+	"limits.max_mail_bytes":                  512 << 10,
+	"http_addr":                              "",
+	"log_level":                              "info",
 }
 
 // NewViper returns a viper instance with the defaults set and TURNMAIL_* environment
@@ -238,8 +264,15 @@ func (c *Config) Validate() error {
 	if c.SMTP.Connections < 1 || c.SMTP.Connections > 32 {
 		errs = append(errs, errors.New("smtp.connections: 1 to 32"))
 	}
-	if c.Limits.RepliesPerHour < 1 {
-		errs = append(errs, errors.New("limits.replies_per_hour: at least 1"))
+	for key, v := range map[string]int{
+		"replies_per_hour": c.Limits.RepliesPerHour, "replies_per_day": c.Limits.RepliesPerDay,
+		"idle_replies_per_hour": c.Limits.IdleRepliesPerHour, "idle_replies_per_day": c.Limits.IdleRepliesPerDay,
+		"notifications_per_hour": c.Limits.NotificationsPerHour, "contacts_per_address_per_day": c.Limits.ContactsPerAddressPerDay,
+		"first_contacts_per_host_per_day": c.Limits.FirstContactsPerHostPerDay, "first_contacts_per_day": c.Limits.FirstContactsPerDay,
+	} {
+		if v < 1 {
+			errs = append(errs, fmt.Errorf("limits.%s: at least 1", key))
+		}
 	}
 	if c.Limits.MaxCommandLines < 1 || c.Limits.MaxCommandLines > 10000 {
 		errs = append(errs, errors.New("limits.max_command_lines: 1 to 10000"))

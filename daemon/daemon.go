@@ -171,7 +171,12 @@ func NewService(ctx context.Context, c *config.Config, st *store.Store, opts Opt
 	}
 	return service.New(st, opts.Games, tmpl, service.Options{
 		Address: c.Address, Name: c.Name, Secret: secret,
-		MaxMessageBytes: c.Limits.MaxMessageBytes, RepliesPerHour: c.Limits.RepliesPerHour,
+		MaxMessageBytes: c.Limits.MaxMessageBytes, Limits: &store.Limits{
+			AnswersPerHour: c.Limits.RepliesPerHour, AnswersPerDay: c.Limits.RepliesPerDay,
+			IdleAnswersPerHour: c.Limits.IdleRepliesPerHour, IdleAnswersPerDay: c.Limits.IdleRepliesPerDay,
+			NotificationsPerHour: c.Limits.NotificationsPerHour, ContactsPerAddressPerDay: c.Limits.ContactsPerAddressPerDay,
+			FirstContactsPerWriterPerDay: c.Limits.FirstContactsPerHostPerDay, FirstContactsPerDay: c.Limits.FirstContactsPerDay,
+		},
 		MaxCommandLines: c.Limits.MaxCommandLines, MaxMailBytes: c.Limits.MaxMailBytes,
 		Clock: opts.Clock, Logger: opts.Logger,
 	})

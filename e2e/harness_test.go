@@ -64,6 +64,15 @@ type harnessOptions struct {
 	// quiet keeps the daemon's log at its production level (info) and discards
 	// it even with -v: the load run measures the daemon, not a terminal.
 	quiet bool
+	// defaultLimits keeps the default mail limits; otherwise they are lifted (bots
+	// play a whole game in seconds, which no group of people does).
+	defaultLimits bool
+}
+
+// liftLimits raises the mail limits far above what a test sends.
+func liftLimits(l *config.Limits) {
+	l.RepliesPerHour, l.RepliesPerDay, l.IdleRepliesPerHour, l.IdleRepliesPerDay = 100000, 100000, 100000, 100000
+	l.NotificationsPerHour, l.ContactsPerAddressPerDay, l.FirstContactsPerHostPerDay, l.FirstContactsPerDay = 100000, 100000, 100000, 100000
 }
 
 // fakeClock is a settable clock for deadline tests.
@@ -148,7 +157,9 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 		c.Database = filepath.Join(t.TempDir(), "turnmail.db")
 	}
 	c.Secret = "e2e-test-secret-0123456789abcdef"
-	c.Limits.RepliesPerHour = 1000
+	if !o.defaultLimits {
+		liftLimits(&c.Limits)
+	}
 	h := &harness{t: t, cfg: c, seen: map[string]uint32{}, unread: map[string][]*parse.Message{}}
 	if o.real != nil {
 		c.Address = "turnmail@" + o.real.domain

@@ -269,15 +269,11 @@ var inGame = map[string]func(r *run, a actor, args []string) string{
 // play applies the mail's command lines in order: moves through the engine, the other
 // commands (status, undo, pause …) by the service; it stops at the first line that
 // cannot be applied.
-// refuse answers a player's mail from which nothing is applied (within the reply
-// limit) and settles it as rejected.
+// refuse answers a player's mail from which nothing is applied and settles it as
+// rejected (the answer within the limits: see settle).
 func (s *Service) refuse(l *Loaded, player store.Player, inReply, reason string, lineErr *templates.LineError) (Result, store.Commit, error) {
 	res := Result{GameID: l.Game.ID, Status: StatusRejected, Reason: reason}
 	c := store.Commit{GameID: l.Game.ID, ExpectSeq: l.LastSeq()}
-	if !s.limiter.Allow(player.Email, s.opts.Clock()) {
-		res.Reason += " (not answered: reply limit reached)"
-		return res, c, nil
-	}
 	out, err := s.refusal(l, player, reason, lineErr, inReply)
 	if err != nil {
 		return res, c, err

@@ -61,9 +61,6 @@ func (s *Service) lobby(ctx context.Context, from string, msg *parse.Message) (R
 		}
 		return s.lobbyAnswer(tx, from, msg, []templates.Notice{{Kind: "error", Command: text, Text: "This is not a command turnmail knows."}}, false)
 	}
-	if !s.limiter.Allow(from, s.opts.Clock()) {
-		return Result{Status: StatusRejected, Reason: "lobby commands not processed: reply limit reached"}, store.Batch{}, nil
-	}
 	var answers []templates.Notice
 	ok := false
 	lines, unread := readLines(msg, s.opts.MaxCommandLines)
@@ -280,7 +277,7 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 		if err != nil {
 			return n, err
 		}
-		tx.commit(store.Commit{GameID: id, ExpectSeq: l.LastSeq(), Outbox: []store.OutMail{m}})
+		tx.commit(store.Commit{GameID: id, ExpectSeq: l.LastSeq(), Outbox: []store.OutMail{contact(m, from)}})
 		n.Kind, n.Address = "invited", to
 		return n, nil
 	case "pause", "resume", "replace", "undo", "set":

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/turnmail/turnmail/engine"
@@ -109,7 +108,7 @@ func (s *Service) ReceiveAll(ctx context.Context, ins []store.InboxMsg) ([]Resul
 			b = store.Batch{Commits: []store.Commit{c}}
 		}
 		delete(s.transient, in.DedupeKey)
-		g.add(in, res, b)
+		g.add(in, rt.from, res, b)
 	}
 	if err := flush(); err != nil {
 		return results, err
@@ -135,17 +134,19 @@ func (s *Service) prepareInbox(in store.InboxMsg) store.InboxMsg {
 // group is the decided, not yet committed outcomes of new mails (see ReceiveAll).
 type group struct {
 	mails   []store.InboxMsg // the mails, to be stored with their outcomes
+	froms   []string         // their writers
 	results []Result
 	batches []store.Batch // what each mail decided
 	games   map[string]bool
 	keys    map[string]bool
 }
 
-func (g *group) add(in store.InboxMsg, res Result, b store.Batch) {
+func (g *group) add(in store.InboxMsg, from string, res Result, b store.Batch) {
 	if g.games == nil {
 		g.games, g.keys = map[string]bool{}, map[string]bool{}
 	}
 	g.mails = append(g.mails, in)
+	g.froms = append(g.froms, from)
 	g.results = append(g.results, res)
 	g.batches = append(g.batches, b)
 	g.keys[in.DedupeKey] = true
@@ -168,8 +169,10 @@ func (s *Service) commitGroup(ctx context.Context, g *group) ([]Result, error) {
 		return nil, nil
 	}
 	var all store.Batch
+	held := make([]*[]string, len(g.mails))
 	for i := range g.mails {
-		b := settle(g.batches[i], g.results[i], &g.mails[i])
+		var b store.Batch
+		b, held[i] = s.settle(g.batches[i], g.results[i], &g.mails[i], g.froms[i])
 		all.Games = append(all.Games, b.Games...)
 		all.Commits = append(all.Commits, b.Commits...)
 	}
@@ -184,6 +187,7 @@ func (s *Service) commitGroup(ctx context.Context, g *group) ([]Result, error) {
 	}
 	for i := range g.results {
 		g.results[i].InboxID = g.mails[i].ID
+		g.results[i].Reason = withHeld(g.results[i].Reason, *held[i])
 		s.logResult(g.results[i])
 	}
 	return g.results, nil
@@ -272,7 +276,8 @@ func (s *Service) interpret(ctx context.Context, m store.InboxMsg) (Result, erro
 			b = store.Batch{Commits: []store.Commit{c}}
 		}
 		fresh := m
-		err = s.commit(ctx, settle(b, res, &fresh))
+		settled, held := s.settle(b, res, &fresh, rt.from)
+		err = s.commit(ctx, settled)
 		if errors.Is(err, store.ErrStaleSeq) && attempt < 3 {
 			continue // another process appended first: re-check against the new state
 		}
@@ -281,13 +286,15 @@ func (s *Service) interpret(ctx context.Context, m store.InboxMsg) (Result, erro
 			var c store.Commit
 			res, c = s.quarantine(ctx, m, rt, fmt.Errorf("commit: %w", err))
 			fresh = m
-			err = s.commit(ctx, settle(store.Batch{Commits: []store.Commit{c}}, res, &fresh))
+			settled, held = s.settle(store.Batch{Commits: []store.Commit{c}}, res, &fresh, rt.from)
+			err = s.commit(ctx, settled)
 		}
 		if err != nil {
 			return Result{}, fmt.Errorf("process mail %d: commit: %w", m.ID, err)
 		}
 		delete(s.transient, m.DedupeKey)
 		res.InboxID = fresh.ID
+		res.Reason = withHeld(res.Reason, *held)
 		s.logResult(res)
 		return res, nil
 	}
@@ -295,24 +302,6 @@ func (s *Service) interpret(ctx context.Context, m store.InboxMsg) (Result, erro
 
 func (s *Service) logResult(res Result) {
 	s.log.Info("mail processed", "inbox", res.InboxID, "status", res.Status, "reason", res.Reason, "game", res.GameID, "applied", res.Applied)
-}
-
-// settle makes the last commit of b record mail m's outcome res: the stored row's
-// new status, or (m.ID == 0) m itself, stored with it; m.ID is set once committed.
-// The answer to a mail is committed together with its effects.
-func settle(b store.Batch, res Result, m *store.InboxMsg) store.Batch {
-	b.Commits = slices.Clone(b.Commits)
-	if len(b.Commits) == 0 {
-		b.Commits = append(b.Commits, store.Commit{})
-	}
-	c := &b.Commits[len(b.Commits)-1]
-	c.InboxStatus, c.InboxError = res.Status, res.Reason
-	if m.ID != 0 {
-		c.InboxID = m.ID
-	} else {
-		c.Inbox = m
-	}
-	return b
 }
 
 // commit writes what processing mails decided, in one transaction.
@@ -503,10 +492,6 @@ func (s *Service) howTo(ctx context.Context, from string, msg *parse.Message) (R
 		return Result{Status: StatusIgnored, Reason: "unknown sender without a reply token"}, store.Commit{}, nil
 	}
 	res := Result{Status: StatusRejected, Reason: "no reply token; told the player how to reply"}
-	if !s.limiter.Allow(from, s.opts.Clock()) {
-		res.Reason = "no reply token (not answered: reply limit reached)"
-		return res, store.Commit{}, nil
-	}
 	out, err := s.mail("howto", data, "", from, "", inReplyTo(msg), nil, "auto-replied")
 	if err != nil {
 		return res, store.Commit{}, err

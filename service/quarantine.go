@@ -111,7 +111,7 @@ func (s *Service) quarantine(ctx context.Context, in store.InboxMsg, rt route, c
 		game = s.gameData(g)
 	}
 	subject := boundText(oneLine(rt.msg.Subject), 120)
-	if s.mayTell(rt, players) && s.limiter.Allow(rt.from, s.opts.Clock()) {
+	if s.mayTell(rt, players) {
 		n := templates.Notice{Kind: "failed", Game: game, Text: subject, Host: g.Host}
 		if m, err := s.safeNotice(n, g.ID, rt.from, inReplyTo(rt.msg)); err == nil {
 			c.Outbox = append(c.Outbox, m)

@@ -174,7 +174,8 @@ func (s *Service) remind(ctx context.Context, l *Loaded, d Deadline, done map[st
 	if err != nil {
 		return 0, err
 	}
-	if err := s.store.Commit(ctx, store.Commit{GameID: id, ExpectSeq: l.LastSeq(), Timers: due, Outbox: []store.OutMail{m}}); err != nil {
+	c := store.Commit{GameID: id, ExpectSeq: l.LastSeq(), Timers: due, Outbox: []store.OutMail{m}}
+	if err := s.store.Commit(ctx, s.limited(c, "", false)); err != nil {
 		return 0, err
 	}
 	for _, t := range due {
@@ -257,7 +258,7 @@ func (s *Service) expire(ctx context.Context, l *Loaded, d Deadline, t store.Tim
 	if err := r.finish("", nil, nil); err != nil {
 		return err
 	}
-	if err := s.store.Commit(ctx, r.c); err != nil {
+	if err := s.store.Commit(ctx, s.limited(r.c, "", false)); err != nil {
 		return err
 	}
 	s.log.Info("deadline passed", "game", l.Game.ID, "player", p.Name, "policy", policy)

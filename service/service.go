@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/turnmail/turnmail/engine"
-	"github.com/turnmail/turnmail/mail/ratelimit"
 	"github.com/turnmail/turnmail/store"
 	"github.com/turnmail/turnmail/templates"
 )
@@ -31,7 +30,10 @@ type Options struct {
 	Secret []byte
 	// MaxMessageBytes is the largest mail interpreted (default 1 MiB).
 	MaxMessageBytes int64
-	// RepliesPerHour caps mails sent to one address in answer to its mails (default 30).
+	// Limits cap the mail queued (default store.DefaultLimits); see store.Limits.
+	Limits *store.Limits
+	// RepliesPerHour, when not 0, replaces Limits.AnswersPerHour: the answers sent
+	// to one address in an hour.
 	RepliesPerHour int
 	// MaxCommandLines is the most command lines read from one mail (default 100);
 	// the answer says where reading stopped.
@@ -48,14 +50,14 @@ type Options struct {
 // Service processes mail for all games. It is safe for concurrent use; games are
 // processed one at a time.
 type Service struct {
-	store   *store.Store
-	games   engine.Registry
-	tmpl    *templates.Set
-	opts    Options
-	local   string
-	domain  string
-	limiter *ratelimit.Limiter
-	log     *slog.Logger
+	store  *store.Store
+	games  engine.Registry
+	tmpl   *templates.Set
+	opts   Options
+	local  string
+	domain string
+	limits store.Limits // checked by the store in the transaction queueing a mail
+	log    *slog.Logger
 
 	mu sync.Mutex // serialises processing: one game, one mail at a time
 	// transient counts the transient failures of the mails failing now, by dedupe
@@ -85,9 +87,6 @@ func New(st *store.Store, games engine.Registry, tmpl *templates.Set, opts Optio
 	if opts.MaxMessageBytes <= 0 {
 		opts.MaxMessageBytes = 1 << 20
 	}
-	if opts.RepliesPerHour <= 0 {
-		opts.RepliesPerHour = 30
-	}
 	if opts.MaxCommandLines <= 0 {
 		opts.MaxCommandLines = DefaultMaxCommandLines
 	}
@@ -108,11 +107,23 @@ func New(st *store.Store, games engine.Registry, tmpl *templates.Set, opts Optio
 		opts:      opts,
 		local:     strings.ToLower(opts.Address[:i]),
 		domain:    strings.ToLower(opts.Address[i+1:]),
-		limiter:   ratelimit.New(ratelimit.Options{Rate: opts.RepliesPerHour, Burst: opts.RepliesPerHour, Per: time.Hour}),
+		limits:    limitsOf(opts),
 		newGameID: store.NewGameID,
 		transient: map[string]int{},
 		log:       log,
 	}, nil
+}
+
+// limitsOf returns the limits opts ask for.
+func limitsOf(opts Options) store.Limits {
+	l := store.DefaultLimits
+	if opts.Limits != nil {
+		l = *opts.Limits
+	}
+	if opts.RepliesPerHour > 0 {
+		l.AnswersPerHour = opts.RepliesPerHour
+	}
+	return l
 }
 
 // Loaded is a game read from the store and replayed.

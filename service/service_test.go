@@ -263,7 +263,7 @@ func TestReceive_replyLimit(t *testing.T) {
 		if res.Status != "rejected" {
 			t.Fatalf("mail %d: %+v", i, res)
 		}
-		if limited := strings.Contains(res.Reason, "reply limit"); limited != (i >= 2) {
+		if limited := strings.Contains(res.Reason, "not sent: limit of 2 answers per hour"); limited != (i >= 2) {
 			t.Errorf("mail %d: reason %q", i, res.Reason)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -59,16 +60,18 @@ func (s *Store) CommitBatch(ctx context.Context, b Batch) error {
 	newIDs := make([]int64, len(commits))
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		var none int64
+		var held []string
+		resetHeld(commits)
 		for i, g := range games {
 			if err := insertGame(ctx, tx, g); err != nil {
 				return err
 			}
-			if err := seats[i].apply(ctx, tx, at, &none); err != nil {
+			if err := seats[i].apply(ctx, tx, at, &none, &held); err != nil {
 				return err
 			}
 		}
 		for i, p := range commits {
-			if err := p.apply(ctx, tx, at, &newIDs[i]); err != nil {
+			if err := p.apply(ctx, tx, at, &newIDs[i], &held); err != nil {
 				return p.wrap(err)
 			}
 		}
@@ -186,24 +189,40 @@ func prepareCommit(c Commit) (preparedCommit, error) {
 }
 
 // apply writes a prepared Commit inside tx, as Commit does; a mail stored with it
-// (c.Inbox) gets its id in *newID.
-func (p preparedCommit) apply(ctx context.Context, tx *sql.Tx, at time.Time, newID *int64) error {
+// (c.Inbox) gets its id in *newID. held collects why mails were not queued (see
+// Commit.Limits) until a commit settles an inbox row: that row's error says so.
+func (p preparedCommit) apply(ctx context.Context, tx *sql.Tx, at time.Time, newID *int64, held *[]string) error {
 	c := p.c
 	if c.GameID != "" {
 		if err := p.applyGame(ctx, tx, at); err != nil {
 			return err
 		}
 	}
-	if err := insertMails(ctx, tx, p.mails); err != nil {
+	mails, err := p.limit(ctx, tx, at, held)
+	if err != nil {
 		return err
+	}
+	if err := insertMails(ctx, tx, mails); err != nil {
+		return err
+	}
+	inboxError := c.InboxError
+	if (c.InboxID != 0 || p.newInbox.DedupeKey != "") && len(*held) > 0 {
+		inboxError = strings.TrimPrefix(inboxError+"; "+strings.Join(*held, "; "), "; ")
+		*held = nil
+	}
+	if c.Writer != "" {
+		if err := noteWriter(ctx, tx, c.Writer, p.now(at)); err != nil {
+			return err
+		}
 	}
 	switch {
 	case c.InboxID != 0:
-		if err := setInboxStatus(ctx, tx, c.InboxID, p.inboxStatus, c.InboxError, p.inboxGame(), at); err != nil {
+		if err := setInboxStatus(ctx, tx, c.InboxID, p.inboxStatus, inboxError, p.inboxGame(), at); err != nil {
 			return fmt.Errorf("settle inbox %d: %w", c.InboxID, err)
 		}
 	case p.newInbox.DedupeKey != "":
 		m := p.newInbox
+		m.Error = inboxError
 		if m.Status != InboxPending {
 			m.ProcessedAt = &at
 		}
@@ -214,6 +233,46 @@ func (p preparedCommit) apply(ctx context.Context, tx *sql.Tx, at time.Time, new
 		*newID = id
 	}
 	return nil
+}
+
+// now is the time the commit's mails are counted at: c.Now, or at.
+func (p preparedCommit) now(at time.Time) time.Time {
+	if p.c.Now.IsZero() {
+		return at
+	}
+	return p.c.Now
+}
+
+// limit returns the commit's mails that its Limits let through, logging them (see
+// limitMail); why the others are not sent is added to held and c.Held.
+func (p preparedCommit) limit(ctx context.Context, tx *sql.Tx, at time.Time, held *[]string) ([]preparedMail, error) {
+	var kept []preparedMail
+	var whys []string
+	for _, m := range p.mails {
+		why, err := limitMail(ctx, tx, p.c.Limits, p.now(at), m)
+		if err != nil {
+			return nil, err
+		}
+		if why != "" {
+			whys = append(whys, why)
+			continue
+		}
+		kept = append(kept, m)
+	}
+	*held = append(*held, whys...)
+	if p.c.Held != nil {
+		*p.c.Held = append(*p.c.Held, whys...) // emptied by resetHeld
+	}
+	return kept, nil
+}
+
+// resetHeld empties the Held lists of commits when a transaction (re)starts.
+func resetHeld(commits []preparedCommit) {
+	for _, p := range commits {
+		if p.c.Held != nil {
+			*p.c.Held = nil
+		}
+	}
 }
 
 // inboxGame is the game the settled inbox row is linked to.

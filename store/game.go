@@ -109,6 +109,17 @@ type Commit struct {
 	Timers []Timer
 	// SetupOutcomes and Settings, when not empty, replace the game's columns.
 	SetupOutcomes, Settings json.RawMessage
+	// Limits, when not nil, are checked at Now for each mail of Outbox with a
+	// class (see OutMail.Class): a mail over a limit is not queued, and why is
+	// added to *Held (when not nil) and to the InboxError of the commit that
+	// settles the mail (this one, or a later one of the same Batch). Nothing
+	// errs: the rest of the commit is written.
+	Limits *Limits
+	Now    time.Time
+	Held   *[]string
+	// Writer, when not "", is the address of the mail settled: it wrote to us (see
+	// ClassContact).
+	Writer string
 }
 
 func validGameStatus(s string) error {
@@ -387,7 +398,11 @@ func (s *Store) Commit(ctx context.Context, c Commit) error {
 	}
 	at := now()
 	var newID int64
-	err = s.write(ctx, func(tx *sql.Tx) error { return p.apply(ctx, tx, at, &newID) })
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		var held []string
+		resetHeld([]preparedCommit{p})
+		return p.apply(ctx, tx, at, &newID, &held)
+	})
 	if err != nil {
 		return p.wrap(err)
 	}

@@ -165,6 +165,29 @@ CREATE INDEX inbox_failed ON inbox (id) WHERE status = 'failed';
 ALTER TABLE outbox ADD COLUMN message_id TEXT NOT NULL DEFAULT '';
 CREATE INDEX outbox_message_id ON outbox (message_id) WHERE message_id != '';
 `,
+	// 7: persistent mail limits (issue #10). mail_log has a row per queued mail
+	// that has a class (answer, notification, contact; see store.Limits): at is
+	// Unix milliseconds, idle marks an answer to a mail that changed nothing, first
+	// a contact to an address that never wrote to us, cause the writer whose mail
+	// caused it. writers are the addresses that wrote to us.
+	`
+CREATE TABLE mail_log (
+	id    INTEGER PRIMARY KEY,
+	at    INTEGER NOT NULL,
+	rcpt  TEXT NOT NULL,
+	class TEXT NOT NULL,
+	idle  INTEGER NOT NULL DEFAULT 0,
+	first INTEGER NOT NULL DEFAULT 0,
+	cause TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX mail_log_rcpt ON mail_log (rcpt, class, at);
+CREATE INDEX mail_log_at ON mail_log (at);
+CREATE INDEX mail_log_first ON mail_log (cause, at) WHERE first;
+CREATE TABLE writers (
+	addr    TEXT PRIMARY KEY,
+	last_at INTEGER NOT NULL
+);
+`,
 }
 
 // migrate applies the migrations the database has not seen yet, each in its own

@@ -37,6 +37,12 @@ type OutMail struct {
 	LastError   string
 	CreatedAt   time.Time // zero means now
 	SentAt      *time.Time
+	// Class says why the mail is sent (ClassAnswer, ClassNotification,
+	// ClassContact; "" for none), Cause whose mail caused it and Idle whether it
+	// answers a mail that changed nothing: a Commit with Limits checks them (see
+	// Limits). They are not stored with the mail.
+	Class, Cause string
+	Idle         bool
 }
 
 type preparedMail struct {

@@ -26,6 +26,9 @@ func TestAutoSubjects(t *testing.T) {
 		"Автоответ: игра 7",
 		"Undeliverable: [turnmail] game 7",
 		"Delivery Status Notification (Failure)",
+		"Re: Automatic reply: [turnmail] game 7",
+		"R: Risposta automatica: [turnmail] partita 7",
+		"RE: AW: Autoreply: game 7",
 	}
 	human := []string{
 		"Re: [turnmail] game 7",
@@ -58,6 +61,10 @@ func TestAutoHeaders(t *testing.T) {
 		{"Precedence: list\nList-Id: <game7.example.org>", ""},
 		{"X-Autorespond: yes", "X-Autorespond"},
 		{"X-Autoreply: no", ""},
+		{"X-Auto-Response-Suppress: All", "X-Auto-Response-Suppress"},
+		{"X-Auto-Response-Suppress: DR, RN, NRN, OOF, AutoReply", "X-Auto-Response-Suppress"},
+		{"X-Autoreply: yes", "X-Autoreply"},
+		{"Precedence: auto_reply", "Precedence"},
 		{"Return-Path: <>", "null Return-Path"},
 		{"Sender: Postmaster@example.org", "sent by postmaster@example.org"},
 		{"From: MAILER-DAEMON@example.org (Mail Delivery System)", "sent by mailer-daemon@example.org"},
