@@ -264,8 +264,9 @@ type destroyTarget struct {
 	owner, region int
 }
 
-// destroyTargets lists the other players' and neutral armies in regions where seat has
-// an army, except those of players immune to attack.
+// destroyTargets lists the armies seat may destroy: any army ("un'armata
+// qualunque": the neutral ones, the other players' and seat's own) in a region where
+// seat has an army, except those of players immune to attack.
 func (s *state) destroyTargets(seat int) []destroyTarget {
 	var out []destroyTarget
 	for r := range s.Armies {
@@ -273,7 +274,7 @@ func (s *state) destroyTargets(seat int) []destroyTarget {
 			continue
 		}
 		for o := 0; o <= s.n(); o++ {
-			if o != seat && s.Armies[r][o] > 0 && !s.immune(o) {
+			if s.Armies[r][o] > 0 && !s.immune(o) {
 				out = append(out, destroyTarget{o, r})
 			}
 		}
@@ -304,8 +305,6 @@ func (s *state) destroy(seat int, arg string) error {
 		return err
 	}
 	switch {
-	case o == seat:
-		return engine.Illegal("destroy another player's army, not your own")
 	case s.Armies[r][seat] == 0:
 		return engine.Illegal("you need an army of your own in region %d", r+1)
 	case s.Armies[r][o] == 0:
@@ -315,7 +314,7 @@ func (s *state) destroy(seat int, arg string) error {
 	}
 	s.Armies[r][o]--
 	s.Pending.Left--
-	if o < s.n() {
+	if o < s.n() && o != seat { // the leaders reward destroying another player's army
 		if s.leader(seat, leaderRedSorceress) {
 			s.Lost[o]++
 		}
