@@ -31,7 +31,7 @@ func (Game) CheckOptions(opts map[string]json.RawMessage) error {
 	}
 	var name string
 	if json.Unmarshal(raw, &name) == nil {
-		if _, ok := builtin.boards[name]; !ok {
+		if _, ok := builtin().boards[name]; !ok {
 			return fmt.Errorf("map=%s: unknown map; use map=%s", name, strings.Join(Maps(), "|"))
 		}
 		return nil

@@ -10,9 +10,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
-//go:embed data/maps/*.json data/races-powers.json
+//go:embed data/maps/*.json data/races-powers.json data/terrains.json
 var dataFS embed.FS
 
 // Terrains of the printed boards.
@@ -34,8 +35,76 @@ const (
 	SymMagic     = "magic"
 )
 
-var knownTerrains = []string{Farmland, Forest, Hill, Mountain, Swamp, Sea, Lake}
-var knownSymbols = []string{SymLostTribe, SymMine, SymCavern, SymMagic}
+// terrainData is one terrain of data/terrains.json: a printed terrain plays as its
+// class (a base terrain: Underground's mud pool as a swamp), may be water (seas and
+// lakes), and may carry symbols (Underground's mine and crystal grove regions count as
+// the mine and magic symbols).
+type terrainData struct {
+	Name    string   `json:"name"`
+	As      string   `json:"as,omitempty"`
+	Water   bool     `json:"water,omitempty"`
+	Symbols []string `json:"symbols,omitempty"`
+}
+
+// terrainTable is the terrain data: terrains by name (class resolved) and the known
+// region symbols in bit order.
+type terrainTable struct {
+	terrains map[string]terrainData
+	names    []string // data order, for messages
+	symbols  []string
+}
+
+// loadTerrains decodes and validates data/terrains.json: names unique, every class a
+// terrain of its own class, symbols known.
+func loadTerrains(raw []byte) (*terrainTable, error) {
+	var d struct {
+		Terrains []terrainData `json:"terrains"`
+		Symbols  []string      `json:"symbols"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&d); err != nil {
+		return nil, fmt.Errorf("terrains: %w", err)
+	}
+	if len(d.Symbols) > 8 {
+		return nil, fmt.Errorf("terrains: %d symbols, at most 8", len(d.Symbols))
+	}
+	// The engine's symbol bits (symLostTribe …) are the first four symbols.
+	if base := []string{SymLostTribe, SymMine, SymCavern, SymMagic}; len(d.Symbols) < len(base) || !slices.Equal(d.Symbols[:len(base)], base) {
+		return nil, fmt.Errorf("terrains: the symbols must start with %v", base)
+	}
+	t := &terrainTable{terrains: map[string]terrainData{}, symbols: d.Symbols}
+	for _, x := range d.Terrains {
+		if _, dup := t.terrains[x.Name]; dup || x.Name == "" {
+			return nil, fmt.Errorf("terrains: %q given twice or empty", x.Name)
+		}
+		if x.As == "" {
+			x.As = x.Name
+		}
+		t.terrains[x.Name] = x
+		t.names = append(t.names, x.Name)
+	}
+	for _, x := range t.terrains {
+		if c, ok := t.terrains[x.As]; !ok || c.As != c.Name {
+			return nil, fmt.Errorf("terrains: %s plays as %q, which is not a base terrain", x.Name, x.As)
+		}
+		for _, sym := range x.Symbols {
+			if !slices.Contains(t.symbols, sym) {
+				return nil, fmt.Errorf("terrains: %s carries unknown symbol %q", x.Name, sym)
+			}
+		}
+	}
+	return t, nil
+}
+
+// terrainsFile is the embedded terrain data, parsed once (see builtinTerrains).
+var builtinTerrains = sync.OnceValues(func() (*terrainTable, error) {
+	raw, err := dataFS.ReadFile("data/terrains.json")
+	if err != nil {
+		return nil, fmt.Errorf("read terrains: %w", err)
+	}
+	return loadTerrains(raw)
+})
 
 // MapData is a board in the data format of shared/data/smallworld/maps: the printed
 // boards are embedded, and the "map" option may give one inline.
@@ -68,8 +137,9 @@ type board struct {
 	coastal []bool      // borders a sea or lake (Tritons)
 	water   []bool      // sea or lake
 	caverns []int       // indexes of cavern regions (Underworld)
-	terrain []string
-	sym     []uint8 // bit set of symbols
+	terrain []string    // as printed
+	class   []string    // the base terrain it plays as (terrains.json)
+	sym     []uint8     // bit set of symbols
 	// ids lists the region ids in index order, as text, for messages.
 	ids []string
 }
@@ -87,18 +157,22 @@ func (b *board) id(r int) int { return b.regions[r].ID }
 
 // parseBoard decodes and validates a map document.
 func parseBoard(raw []byte) (*board, error) {
+	terrains, err := builtinTerrains()
+	if err != nil {
+		return nil, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	var m MapData
 	if err := dec.Decode(&m); err != nil {
 		return nil, fmt.Errorf("map: %w", err)
 	}
-	return newBoard(m)
+	return newBoard(m, terrains)
 }
 
 // newBoard validates m (ids unique and positive, terrains and symbols known, adjacency
 // between known distinct regions without duplicates) and precomputes the derived sets.
-func newBoard(m MapData) (*board, error) {
+func newBoard(m MapData, terrains *terrainTable) (*board, error) {
 	name := m.Map
 	if name == "" {
 		name = "custom"
@@ -117,7 +191,7 @@ func newBoard(m MapData) (*board, error) {
 		name: name, turns: m.Turns, regions: slices.Clone(m.Regions),
 		index: make(map[int]int, n), adj: make([][]int, n), adjSet: make([][]bool, n),
 		entry: make([]bool, n), coastal: make([]bool, n), water: make([]bool, n),
-		terrain: make([]string, n), sym: make([]uint8, n), ids: make([]string, n),
+		terrain: make([]string, n), class: make([]string, n), sym: make([]uint8, n), ids: make([]string, n),
 	}
 	for i, r := range m.Regions {
 		if r.ID < 1 {
@@ -127,20 +201,25 @@ func newBoard(m MapData) (*board, error) {
 			return nil, fail("region id %d given twice", r.ID)
 		}
 		b.index[r.ID] = i
-		if !slices.Contains(knownTerrains, r.Terrain) {
-			return nil, fail("region %d: unknown terrain %q (known: %s)", r.ID, r.Terrain, strings.Join(knownTerrains, ", "))
+		td, ok := terrains.terrains[r.Terrain]
+		if !ok {
+			return nil, fail("region %d: unknown terrain %q (known: %s)", r.ID, r.Terrain, strings.Join(terrains.names, ", "))
 		}
 		b.terrain[i] = r.Terrain
-		b.water[i] = r.Terrain == Sea || r.Terrain == Lake
+		b.class[i] = td.As
+		b.water[i] = td.Water
 		for _, s := range r.Symbols {
-			k := slices.Index(knownSymbols, s)
+			k := slices.Index(terrains.symbols, s)
 			if k < 0 {
-				return nil, fail("region %d: unknown symbol %q (known: %s)", r.ID, s, strings.Join(knownSymbols, ", "))
+				return nil, fail("region %d: unknown symbol %q (known: %s)", r.ID, s, strings.Join(terrains.symbols, ", "))
 			}
 			if b.sym[i]&(1<<k) != 0 {
 				return nil, fail("region %d: symbol %q given twice", r.ID, s)
 			}
 			b.sym[i] |= 1 << k
+		}
+		for _, s := range td.Symbols {
+			b.sym[i] |= 1 << slices.Index(terrains.symbols, s)
 		}
 		if b.water[i] && b.sym[i]&symLostTribe != 0 {
 			return nil, fail("region %d: a %s cannot hold a lost tribe", r.ID, r.Terrain)
@@ -186,7 +265,7 @@ func newBoard(m MapData) (*board, error) {
 			if b.water[j] {
 				b.coastal[i] = true
 			}
-			if b.terrain[j] == Sea && b.regions[j].Edge {
+			if b.class[j] == Sea && b.regions[j].Edge {
 				b.entry[i] = true
 			}
 		}
@@ -219,17 +298,15 @@ type catalogue struct {
 	nameIndex map[string]byte
 }
 
-// builtin is the embedded data, parsed and validated at package initialisation; it is
-// never modified.
-var builtin = mustLoadCatalogue()
-
-func mustLoadCatalogue() *catalogue {
+// builtin returns the embedded data, parsed and validated on first use (after the
+// content files registered their abilities); it is never modified.
+var builtin = sync.OnceValue(func() *catalogue {
 	c, err := loadCatalogue()
 	if err != nil {
 		panic("smallworld: embedded data: " + err.Error())
 	}
 	return c
-}
+})
 
 func loadCatalogue() (*catalogue, error) {
 	c := &catalogue{boards: map[string]*board{}, byPlayers: map[int]string{}, races: map[string]raceData{}, powers: map[string]powerData{}}
@@ -275,8 +352,8 @@ func loadCatalogue() (*catalogue, error) {
 		if _, dup := c.races[r.Name]; dup {
 			return nil, fmt.Errorf("race %s given twice", r.Name)
 		}
-		h, ok := raceRules[r.Name]
-		if !ok {
+		h := abilityOf(r.Name)
+		if h == nil || h.kind != kindRace {
 			return nil, fmt.Errorf("race %s has no rules", r.Name)
 		}
 		if r.Banner < 1 || r.Box < r.Banner+h.attackOnly {
@@ -289,7 +366,7 @@ func loadCatalogue() (*catalogue, error) {
 		if _, dup := c.powers[p.Name]; dup {
 			return nil, fmt.Errorf("power %s given twice", p.Name)
 		}
-		if _, ok := powerRules[p.Name]; !ok {
+		if h := abilityOf(p.Name); h == nil || h.kind != kindPower {
 			return nil, fmt.Errorf("power %s has no rules", p.Name)
 		}
 		if p.Badge < 0 {
@@ -298,14 +375,11 @@ func loadCatalogue() (*catalogue, error) {
 		c.powers[p.Name] = p
 		c.powerNames = append(c.powerNames, p.Name)
 	}
-	for name := range raceRules {
-		if _, ok := c.races[name]; !ok {
-			return nil, fmt.Errorf("race rules for %s but no data", name)
-		}
-	}
-	for name := range powerRules {
-		if _, ok := c.powers[name]; !ok {
-			return nil, fmt.Errorf("power rules for %s but no data", name)
+	for name, h := range reg.abilities {
+		_, race := c.races[name]
+		_, power := c.powers[name]
+		if !race && !power {
+			return nil, fmt.Errorf("%s %s has rules but no data", h.kind, name)
 		}
 	}
 	if len(c.raceNames) == 0 || len(c.powerNames) == 0 {

@@ -39,8 +39,8 @@ type Fixed struct {
 
 // Maps lists the names of the printed boards.
 func Maps() []string {
-	names := make([]string, 0, len(builtin.boards))
-	for n := range builtin.boards {
+	names := make([]string, 0, len(builtin().boards))
+	for n := range builtin().boards {
 		names = append(names, n)
 	}
 	slices.Sort(names)
@@ -51,15 +51,15 @@ func Maps() []string {
 func chooseBoard(opts map[string]json.RawMessage, players int) (*board, error) {
 	raw, ok := opts["map"]
 	if !ok || len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
-		name, ok := builtin.byPlayers[players]
+		name, ok := builtin().byPlayers[players]
 		if !ok {
 			return nil, fmt.Errorf("smallworld: no board for %d players (2–5)", players)
 		}
-		return builtin.boards[name], nil
+		return builtin().boards[name], nil
 	}
 	var name string
 	if err := json.Unmarshal(raw, &name); err == nil {
-		b, ok := builtin.boards[name]
+		b, ok := builtin().boards[name]
 		if !ok {
 			return nil, fmt.Errorf("smallworld: unknown map %q (known: %s)", name, strings.Join(Maps(), ", "))
 		}
@@ -92,7 +92,7 @@ func (Game) New(setup engine.Setup, rng *engine.Rand) (engine.State, error) {
 			return nil, fmt.Errorf("smallworld: setup: %w", err)
 		}
 	}
-	cat := builtin
+	cat := builtin()
 	races, err := stack(rng, "races", cat.raceNames, fixed.Races)
 	if err != nil {
 		return nil, err
