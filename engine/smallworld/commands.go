@@ -228,7 +228,8 @@ func applyDecline(s *state, p int, args []string, _ *engine.Rand) error {
 
 // ---- conquer ----
 
-// conquerArgs parses "R [ghouls] [roll]".
+// conquerArgs parses "R [RACE] [roll]": RACE names a declined race that plays in
+// decline (conquer R ghouls).
 func (s *state) conquerArgs(p int, args []string) (r, slot int, roll bool, err error) {
 	usage := "conquer R, conquer R roll (final conquest with the reinforcement die), conquer R ghouls [roll] (declined Ghouls)"
 	if len(args) == 0 || len(args) > 3 {
@@ -243,16 +244,27 @@ func (s *state) conquerArgs(p int, args []string) (r, slot int, roll bool, err e
 		switch {
 		case w == "roll" && !roll:
 			roll = true
-		case w == "ghouls" && slot == slotActive && !roll:
+		case slot == slotActive && !roll && playsInDecline(w) != "":
 			slot = s.ghoulSlot(p)
-			if slot < 0 {
-				return 0, 0, false, engine.Illegal("you have no declined Ghouls")
+			if slot < 0 || !strings.EqualFold(s.army(p, slot).Race, w) {
+				return 0, 0, false, engine.Illegal("you have no declined %s", playsInDecline(w))
 			}
 		default:
 			return 0, 0, false, engine.Illegal("usage: %s", usage)
 		}
 	}
 	return r, slot, roll, nil
+}
+
+// playsInDecline returns the race named by the command word w when that race plays
+// in decline (ability.playsInDecline), or "".
+func playsInDecline(w string) string {
+	for name, ab := range reg.abilities {
+		if ab.playsInDecline && engine.Normalize(name) == w {
+			return name
+		}
+	}
+	return ""
 }
 
 // ghoulPhase reports whether player p's declined Ghouls may still conquer.
@@ -329,7 +341,7 @@ func legalConquer(s *state, p int, out []string) []string {
 		return out
 	}
 	if g := s.ghoulSlot(p); g >= 0 && s.ghoulPhase(p) {
-		out = s.legalConquerSlot(p, g, " ghouls", out)
+		out = s.legalConquerSlot(p, g, " "+engine.Normalize(s.army(p, g).Race), out)
 	}
 	if s.army(p, slotActive).exists() && !s.T.Closed {
 		out = s.legalConquerSlot(p, slotActive, "", out)

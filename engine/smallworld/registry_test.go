@@ -106,3 +106,13 @@ func TestRegistry(t *testing.T) {
 		}
 	}
 }
+
+// TestDeclinedRaceWord: the word after `conquer R` names the declined race that plays
+// in decline; without one it is refused with that race's name, and other words are a
+// usage error.
+func TestDeclinedRaceWord(t *testing.T) {
+	s := newGame(t, 2, nil, `{"races":["Ratmen"]}`)
+	s = apply(t, s, "alice: pick 1")
+	rejects(t, s, "alice", "conquer 5 ghouls", "you have no declined Ghouls")
+	rejects(t, s, "alice", "conquer 5 ratmen", "usage: conquer R")
+}

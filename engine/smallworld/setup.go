@@ -2,6 +2,27 @@
 // four printed boards, 14 races and 20 special powers of the base game, following the
 // rulebook in shared/rules/smallworld.ro.txt. docs/smallworld.md describes the command
 // language and every judgement call.
+//
+// The package is the engine of the Small World family (Small World Underground and
+// Necromancer Island are to be variants of it). It is one package in two layers:
+//
+//   - The core owns the turn: combos, conquest, losses, decline, scoring,
+//     redeployment, the end (state.go, conquest.go, turn.go, commands.go, legal.go,
+//     view.go), the registry of abilities, piece kinds and variables (ability.go,
+//     pieces.go) and the terrain data with its equivalences (map.go,
+//     data/terrains.json). Its rules name no race or power (a few messages still
+//     do: the Berserk die, Seafaring, Diplomat, Ghouls).
+//   - Content: every race and power is an ability, defined in one place — an entry
+//     of its pack's table (races_base.go, powers_base.go) or a file of its own
+//     (race_halflings.go, power_dragonmaster.go) — with its hooks, the piece kinds
+//     and variables it keeps, and its own commands; its numbers are its line in
+//     data/races-powers.json, looked up by name.
+//
+// Content stays in the core's package rather than in sub-packages because its hooks
+// work on the unexported state (regions, armies, the turn): sub-packages would need
+// that whole state exported, and a variant package would import the content packages
+// while they import the core. Registration by name from init functions keeps each
+// ability in its own file or table entry all the same.
 package smallworld
 
 import (
