@@ -57,6 +57,9 @@ type ability struct {
 	// playsInDecline: the declined army is readied at the start of its owner's turn,
 	// conquers and redeploys before the active race acts (Ghouls).
 	playsInDecline bool
+	// turnStart runs at the start of its owner's turn, after the tokens were readied
+	// (Amazons' tokens set aside come back; a Diplomat's peace ends).
+	turnStart func(s *state, p, slot int)
 	// reinforce returns extra tokens taken from the box when conquests end
 	// (Skeletons); the hook respects the box limit.
 	reinforce func(s *state, p, slot int) int
@@ -71,6 +74,9 @@ type ability struct {
 
 	// ---- decline ----
 
+	// onDecline runs when player p's active race is about to go into decline (a
+	// Diplomat's peace ends).
+	onDecline func(s *state, p int)
 	// keepAllInDecline keeps every token on the map when the race declines (Ghouls).
 	keepAllInDecline bool
 	// spirit: the declined race goes to its own slot, does not count towards the

@@ -322,7 +322,10 @@ func applyHero(s *state, p int, args []string, _ *engine.Rand) error {
 
 var diplomat = &ability{name: nameDiplomat, kind: kindPower,
 	peace: func(s *state, q, p int) bool { return int(s.Players[q].Ally) == p },
-	verbs: []*verb{{name: "ally", rank: rankRedeploy + 13, apply: applyAlly, legal: legalAlly}}}
+	// The peace lasts until the Diplomat's next turn, or its decline.
+	turnStart: func(s *state, p, _ int) { s.Players[p].Ally = -1 },
+	onDecline: func(s *state, p int) { s.Players[p].Ally = -1 },
+	verbs:     []*verb{{name: "ally", rank: rankRedeploy + 13, apply: applyAlly, legal: legalAlly}}}
 
 func legalAlly(s *state, p int, out []string) []string {
 	if !s.ownTurn(p) || !s.has(p, nameDiplomat) {

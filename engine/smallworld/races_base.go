@@ -11,10 +11,14 @@ import (
 // data/races-powers.json.
 func init() {
 	register(
-		&ability{name: "Amazons", kind: kindRace, attackOnly: 4,
+		&ability{name: "Amazons", kind: kindRace, attackOnly: amazonsAttackOnly,
 			// The +4 attack-only tokens stay in hand at the end of the redeployment
 			// and are set aside until the next turn.
-			keepInHand: func(*state, int, int) int { return 4 },
+			keepInHand: func(*state, int, int) int { return amazonsAttackOnly },
+			turnStart: func(s *state, p, slot int) {
+				a := s.army(p, slot)
+				a.Hand, a.Aside = a.Hand+a.Aside, 0
+			},
 			turnEnd: func(s *state, p, slot int) {
 				if a := s.army(p, slot); s.count(p, slot) > 0 {
 					a.Aside, a.Hand = a.Hand, 0
@@ -51,6 +55,9 @@ func init() {
 		&ability{name: "Wizards", kind: kindRace, bonus: countSymbol(symMagic)},
 	)
 }
+
+// amazonsAttackOnly is the Amazons' +4: tokens that only attack.
+const amazonsAttackOnly = 4
 
 // trollLair is placed in every region the Trolls conquer: +1 defence, and it stays
 // when the Trolls decline. (The box holds 10; the engine does not limit them.)

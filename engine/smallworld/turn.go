@@ -6,12 +6,12 @@ import (
 
 // startTurn begins player p's turn: peace made by p ends, and troops are readied —
 // all active tokens but one per region go back to hand (declined Ghouls too, since
-// they play as if active), and tokens set aside (Amazons) come back.
+// they play as if active), then the abilities' turn starts run (Amazons' tokens set
+// aside come back, a Diplomat's peace ends).
 func (s *state) startTurn(p int) {
 	s.Cur = p
 	s.T = turnInfo{Die: -1}
 	pl := &s.Players[p]
-	pl.Ally = -1
 	for slot := range nSlots {
 		a := &pl.Armies[slot]
 		if !a.exists() || (slot != slotActive && slot != s.ghoulSlot(p)) {
@@ -26,9 +26,12 @@ func (s *state) startTurn(p int) {
 				s.T.Readied = append(s.T.Readied, readied{R: int16(r), Slot: int8(slot), N: n})
 			}
 		}
-		if slot == slotActive {
-			a.Hand += a.Aside
-			a.Aside = 0
+	}
+	for slot := range nSlots {
+		for _, ab := range s.abilities(p, slot) {
+			if ab != nil && ab.turnStart != nil {
+				ab.turnStart(s, p, slot)
+			}
 		}
 	}
 }
@@ -172,10 +175,16 @@ func (s *state) declineTurn(p int) {
 // declineActive puts player p's active race into decline: one token stays in each
 // region (Ghouls keep all), the rest and any tokens set aside go back to the box;
 // the badge is discarded (Spirit stays with its race); pieces leave the map unless
-// their kind stays on decline (lairs, fortresses). A previous declined race (not the
-// Spirit one) leaves the map first.
+// their kind stays on decline (lairs, fortresses). The abilities' decline hooks run
+// first (a Diplomat's peace ends). A previous declined race (not the Spirit one)
+// leaves the map first.
 func (s *state) declineActive(p int) {
 	pl := &s.Players[p]
+	for _, ab := range s.abilities(p, slotActive) {
+		if ab != nil && ab.onDecline != nil {
+			ab.onDecline(s, p)
+		}
+	}
 	a := pl.Armies[slotActive]
 	race, power := abilityOf(a.Race), abilityOf(a.Power)
 	spirit := (race != nil && race.spirit) || (power != nil && power.spirit)
@@ -208,7 +217,6 @@ func (s *state) declineActive(p int) {
 	}
 	pl.Armies[dest] = a
 	pl.Armies[slotActive] = army{}
-	pl.Ally = -1
 	if s.count(p, dest) == 0 {
 		s.removeArmy(p, dest)
 	}
