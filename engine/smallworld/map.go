@@ -35,31 +35,44 @@ const (
 	SymMagic     = "magic"
 )
 
+// packBase is the content pack of the base game; terrains, symbols and abilities of
+// other packs (Small World Underground) are only known to the games that use them.
+const packBase = "base"
+
 // terrainData is one terrain of data/terrains.json: a printed terrain plays as its
-// class (a base terrain: Underground's mud pool as a swamp), may be water (seas and
-// lakes), and may carry symbols (Underground's mine and crystal grove regions count as
-// the mine and magic symbols).
+// class (a base terrain: Underground's mud pool plays as a swamp), may be water (seas
+// and lakes; Underground's rivers) or impassable (Underground's chasms), and may carry
+// symbols (Underground's mine and crystal grove regions count as the mine and magic
+// symbols). Pack is the content pack it belongs to (packBase when not given).
 type terrainData struct {
-	Name    string   `json:"name"`
-	As      string   `json:"as,omitempty"`
-	Water   bool     `json:"water,omitempty"`
-	Symbols []string `json:"symbols,omitempty"`
+	Name       string   `json:"name"`
+	Pack       string   `json:"pack,omitempty"`
+	As         string   `json:"as,omitempty"`
+	Water      bool     `json:"water,omitempty"`
+	Impassable bool     `json:"impassable,omitempty"`
+	Symbols    []string `json:"symbols,omitempty"`
 }
 
-// terrainTable is the terrain data: terrains by name (class resolved) and the known
-// region symbols in bit order.
+// symbolData is one region symbol of data/terrains.json.
+type symbolData struct {
+	Name string `json:"name"`
+	Pack string `json:"pack,omitempty"`
+}
+
+// terrainTable is the terrain data: terrains and symbols in data order, classes
+// resolved, symbol bits by position.
 type terrainTable struct {
-	terrains map[string]terrainData
-	names    []string // data order, for messages
-	symbols  []string
+	terrains []terrainData
+	symbols  []symbolData
 }
 
 // loadTerrains decodes and validates data/terrains.json: names unique, every class a
-// terrain of its own class, symbols known.
+// terrain of its own class in the same pack or the base game, symbols known.
 func loadTerrains(raw []byte) (*terrainTable, error) {
+	var t terrainTable
 	var d struct {
 		Terrains []terrainData `json:"terrains"`
-		Symbols  []string      `json:"symbols"`
+		Symbols  []symbolData  `json:"symbols"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
@@ -70,34 +83,80 @@ func loadTerrains(raw []byte) (*terrainTable, error) {
 		return nil, fmt.Errorf("terrains: %d symbols, at most 8", len(d.Symbols))
 	}
 	// The engine's symbol bits (symLostTribe …) are the first four symbols.
-	if base := []string{SymLostTribe, SymMine, SymCavern, SymMagic}; len(d.Symbols) < len(base) || !slices.Equal(d.Symbols[:len(base)], base) {
-		return nil, fmt.Errorf("terrains: the symbols must start with %v", base)
+	for i, name := range []string{SymLostTribe, SymMine, SymCavern, SymMagic} {
+		if i >= len(d.Symbols) || d.Symbols[i].Name != name {
+			return nil, fmt.Errorf("terrains: symbol %d must be %s", i+1, name)
+		}
 	}
-	t := &terrainTable{terrains: map[string]terrainData{}, symbols: d.Symbols}
+	for _, x := range d.Symbols {
+		if x.Pack == "" {
+			x.Pack = packBase
+		}
+		if x.Name == "" || t.symbol(x.Name) >= 0 {
+			return nil, fmt.Errorf("terrains: symbol %q given twice or empty", x.Name)
+		}
+		t.symbols = append(t.symbols, x)
+	}
 	for _, x := range d.Terrains {
-		if _, dup := t.terrains[x.Name]; dup || x.Name == "" {
-			return nil, fmt.Errorf("terrains: %q given twice or empty", x.Name)
+		if x.Pack == "" {
+			x.Pack = packBase
 		}
 		if x.As == "" {
 			x.As = x.Name
 		}
-		t.terrains[x.Name] = x
-		t.names = append(t.names, x.Name)
-	}
-	for _, x := range t.terrains {
-		if c, ok := t.terrains[x.As]; !ok || c.As != c.Name {
-			return nil, fmt.Errorf("terrains: %s plays as %q, which is not a base terrain", x.Name, x.As)
+		if x.Name == "" || t.terrain(x.Name) != nil {
+			return nil, fmt.Errorf("terrains: %q given twice or empty", x.Name)
 		}
 		for _, sym := range x.Symbols {
-			if !slices.Contains(t.symbols, sym) {
+			if t.symbol(sym) < 0 {
 				return nil, fmt.Errorf("terrains: %s carries unknown symbol %q", x.Name, sym)
 			}
 		}
+		t.terrains = append(t.terrains, x)
 	}
-	return t, nil
+	for _, x := range t.terrains {
+		c := t.terrain(x.As)
+		if c == nil || c.As != c.Name || (c.Pack != x.Pack && c.Pack != packBase) {
+			return nil, fmt.Errorf("terrains: %s plays as %q, which is not a terrain class of its pack or the base game", x.Name, x.As)
+		}
+	}
+	return &t, nil
 }
 
-// terrainsFile is the embedded terrain data, parsed once (see builtinTerrains).
+func (t *terrainTable) terrain(name string) *terrainData {
+	for i := range t.terrains {
+		if t.terrains[i].Name == name {
+			return &t.terrains[i]
+		}
+	}
+	return nil
+}
+
+// symbol returns the bit position of symbol name, or -1.
+func (t *terrainTable) symbol(name string) int {
+	return slices.IndexFunc(t.symbols, func(x symbolData) bool { return x.Name == name })
+}
+
+// known lists the terrain names (or symbol names) of packs, in data order.
+func (t *terrainTable) known(packs []string, symbols bool) string {
+	var names []string
+	if symbols {
+		for _, x := range t.symbols {
+			if slices.Contains(packs, x.Pack) {
+				names = append(names, x.Name)
+			}
+		}
+	} else {
+		for _, x := range t.terrains {
+			if slices.Contains(packs, x.Pack) {
+				names = append(names, x.Name)
+			}
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// builtinTerrains is the embedded terrain data, parsed once.
 var builtinTerrains = sync.OnceValues(func() (*terrainTable, error) {
 	raw, err := dataFS.ReadFile("data/terrains.json")
 	if err != nil {
@@ -137,6 +196,7 @@ type board struct {
 	coastal []bool      // borders a sea or lake (Tritons)
 	water   []bool      // sea or lake
 	caverns []int       // indexes of cavern regions (Underworld)
+	blocked []bool      // impassable: never entered (Underground's chasms)
 	terrain []string    // as printed
 	class   []string    // the base terrain it plays as (terrains.json)
 	sym     []uint8     // bit set of symbols
@@ -155,8 +215,12 @@ func (b *board) has(r int, sym uint8) bool { return b.sym[r]&sym != 0 }
 
 func (b *board) id(r int) int { return b.regions[r].ID }
 
-// parseBoard decodes and validates a map document.
-func parseBoard(raw []byte) (*board, error) {
+// parseBoard decodes and validates a map document of the base game.
+func parseBoard(raw []byte) (*board, error) { return parseBoardOf(raw, []string{packBase}) }
+
+// parseBoardOf decodes and validates a map document whose terrains and symbols belong
+// to packs.
+func parseBoardOf(raw []byte, packs []string) (*board, error) {
 	terrains, err := builtinTerrains()
 	if err != nil {
 		return nil, err
@@ -167,12 +231,12 @@ func parseBoard(raw []byte) (*board, error) {
 	if err := dec.Decode(&m); err != nil {
 		return nil, fmt.Errorf("map: %w", err)
 	}
-	return newBoard(m, terrains)
+	return newBoard(m, terrains, packs)
 }
 
 // newBoard validates m (ids unique and positive, terrains and symbols known, adjacency
 // between known distinct regions without duplicates) and precomputes the derived sets.
-func newBoard(m MapData, terrains *terrainTable) (*board, error) {
+func newBoard(m MapData, terrains *terrainTable, packs []string) (*board, error) {
 	name := m.Map
 	if name == "" {
 		name = "custom"
@@ -190,7 +254,7 @@ func newBoard(m MapData, terrains *terrainTable) (*board, error) {
 	b := &board{
 		name: name, turns: m.Turns, regions: slices.Clone(m.Regions),
 		index: make(map[int]int, n), adj: make([][]int, n), adjSet: make([][]bool, n),
-		entry: make([]bool, n), coastal: make([]bool, n), water: make([]bool, n),
+		entry: make([]bool, n), coastal: make([]bool, n), water: make([]bool, n), blocked: make([]bool, n),
 		terrain: make([]string, n), class: make([]string, n), sym: make([]uint8, n), ids: make([]string, n),
 	}
 	for i, r := range m.Regions {
@@ -201,17 +265,18 @@ func newBoard(m MapData, terrains *terrainTable) (*board, error) {
 			return nil, fail("region id %d given twice", r.ID)
 		}
 		b.index[r.ID] = i
-		td, ok := terrains.terrains[r.Terrain]
-		if !ok {
-			return nil, fail("region %d: unknown terrain %q (known: %s)", r.ID, r.Terrain, strings.Join(terrains.names, ", "))
+		td := terrains.terrain(r.Terrain)
+		if td == nil || !slices.Contains(packs, td.Pack) {
+			return nil, fail("region %d: unknown terrain %q (known: %s)", r.ID, r.Terrain, terrains.known(packs, false))
 		}
 		b.terrain[i] = r.Terrain
 		b.class[i] = td.As
 		b.water[i] = td.Water
+		b.blocked[i] = td.Impassable
 		for _, s := range r.Symbols {
-			k := slices.Index(terrains.symbols, s)
-			if k < 0 {
-				return nil, fail("region %d: unknown symbol %q (known: %s)", r.ID, s, strings.Join(terrains.symbols, ", "))
+			k := terrains.symbol(s)
+			if k < 0 || !slices.Contains(packs, terrains.symbols[k].Pack) {
+				return nil, fail("region %d: unknown symbol %q (known: %s)", r.ID, s, terrains.known(packs, true))
 			}
 			if b.sym[i]&(1<<k) != 0 {
 				return nil, fail("region %d: symbol %q given twice", r.ID, s)
@@ -219,7 +284,7 @@ func newBoard(m MapData, terrains *terrainTable) (*board, error) {
 			b.sym[i] |= 1 << k
 		}
 		for _, s := range td.Symbols {
-			b.sym[i] |= 1 << slices.Index(terrains.symbols, s)
+			b.sym[i] |= 1 << terrains.symbol(s)
 		}
 		if b.water[i] && b.sym[i]&symLostTribe != 0 {
 			return nil, fail("region %d: a %s cannot hold a lost tribe", r.ID, r.Terrain)
@@ -260,12 +325,12 @@ func newBoard(m MapData, terrains *terrainTable) (*board, error) {
 		}
 	}
 	for i := range b.regions {
-		b.entry[i] = b.regions[i].Edge
+		b.entry[i] = b.regions[i].Edge && !b.blocked[i]
 		for _, j := range b.adj[i] {
 			if b.water[j] {
 				b.coastal[i] = true
 			}
-			if b.class[j] == Sea && b.regions[j].Edge {
+			if b.class[j] == Sea && b.regions[j].Edge && !b.blocked[i] {
 				b.entry[i] = true
 			}
 		}
