@@ -123,19 +123,23 @@ const (
 // is filled by the content files' init functions (register) and only read afterwards.
 type abilityRegistry struct {
 	abilities map[string]*ability
-	pieces    []*pieceKind // view order
-	defenders []*pieceKind // the kinds that add to defence
-	guards    []*pieceKind // the kinds that make a region immune
+	list      []*ability       // by number; list[0] is nil
+	number    map[string]uint8 // ability name → its index in list
+	pieces    []*pieceKind     // view order
+	defenders []*pieceKind     // the kinds that add to defence
+	guards    []*pieceKind     // the kinds that make a region immune
 	// legacyPieces and legacyVars have a place in the base game's hash encoding
 	// (legacyVars by legacyKey, in legacy order).
 	legacyPieces []*pieceKind
 	legacyVars   [6][]*varKind
+	legacyCounts []int        // pieceSet.Counts indexes summed into the count byte
+	legacyFlags  [2][256]byte // legacy flag bits by low and high byte of pieceSet.Flags
 	vars         []*varKind
 	verbs        []*verb // Legal order
 	verbIndex    map[string]*verb
 }
 
-var reg = &abilityRegistry{abilities: map[string]*ability{}, verbIndex: map[string]*verb{}}
+var reg = &abilityRegistry{abilities: map[string]*ability{}, list: []*ability{nil}, number: map[string]uint8{}, verbIndex: map[string]*verb{}}
 
 // register adds abilities and what they bring; it is called from init functions and
 // panics on a programming error (a name given twice, too many piece kinds).
@@ -145,6 +149,11 @@ func register(abs ...*ability) {
 			panic(fmt.Sprintf("smallworld: ability %q registered twice", ab.name))
 		}
 		reg.abilities[ab.name] = ab
+		if len(reg.list) > 255 {
+			panic("smallworld: more than 255 abilities")
+		}
+		reg.number[ab.name] = uint8(len(reg.list))
+		reg.list = append(reg.list, ab)
 		registerPieces(ab.pieces...)
 		for _, v := range ab.vars {
 			registerVar(v)
@@ -177,11 +186,8 @@ func abilityOf(name string) *ability { return reg.abilities[name] }
 // both while active, those marked inDecline once declined; nil entries otherwise.
 func (s *state) abilities(p, slot int) (out [2]*ability) {
 	a := s.army(p, slot)
-	if slot == slotActive {
-		return a.abs
-	}
-	for i, ab := range a.abs {
-		if ab != nil && ab.inDecline {
+	for i, n := range a.abs {
+		if ab := reg.list[n]; ab != nil && (slot == slotActive || ab.inDecline) {
 			out[i] = ab
 		}
 	}

@@ -5,13 +5,39 @@ import (
 	"slices"
 )
 
-// Room in the state for piece kinds and ability variables (base game: 6 kinds in the
-// state, 5 variables; Small World Underground adds about a dozen kinds).
+// Room in the state for piece kinds and ability variables (base game: 5 flag kinds,
+// 1 counted kind, 5 variables; Small World Underground adds about a dozen kinds).
 const (
-	maxPieceKinds = 16
+	maxFlagKinds  = 16 // bits of pieceSet.Flags
+	maxCountKinds = 6
 	maxArmyVars   = 4
 	maxTurnVars   = 8
 )
+
+// pieceSet holds the pieces of one region: a bit per flag kind (at most one per
+// region) and a count per counted kind. It is a small value, copied with the region.
+type pieceSet struct {
+	Flags  uint16
+	Counts [maxCountKinds]int8
+}
+
+func (ps *pieceSet) get(k *pieceKind) int {
+	if k.flag {
+		return int(ps.Flags>>k.idx) & 1
+	}
+	return int(ps.Counts[k.idx])
+}
+
+func (ps *pieceSet) set(k *pieceKind, n int) {
+	switch {
+	case !k.flag:
+		ps.Counts[k.idx] = int8(n)
+	case n > 0:
+		ps.Flags |= 1 << k.idx
+	default:
+		ps.Flags &^= 1 << k.idx
+	}
+}
 
 // Events after which a piece may stay in its region (pieceKind.stays).
 const (
@@ -57,7 +83,7 @@ type pieceKind struct {
 	// hash is the legacy place in canon (hashCountByte, hashFlag(n)) or hashTrailer.
 	hash int
 
-	idx int // index in region.Pieces (-1 for terrain pieces)
+	idx int // bit or index in pieceSet (-1 for terrain pieces)
 }
 
 // varKind is one number or flag an ability keeps in the state, per army (Halflings'
@@ -93,12 +119,12 @@ func registerPieces(ks ...*pieceKind) {
 		if k.terrain == "" {
 			n := 0
 			for _, o := range reg.pieces {
-				if o.idx >= 0 {
+				if o.idx >= 0 && o.flag == k.flag {
 					n++
 				}
 			}
-			if n >= maxPieceKinds {
-				panic("smallworld: too many piece kinds; raise maxPieceKinds")
+			if (k.flag && n >= maxFlagKinds) || (!k.flag && n >= maxCountKinds) {
+				panic("smallworld: too many piece kinds; raise maxFlagKinds or maxCountKinds")
 			}
 			k.idx = n
 		}
@@ -106,6 +132,7 @@ func registerPieces(ks ...*pieceKind) {
 	}
 	slices.SortStableFunc(reg.pieces, func(a, b *pieceKind) int { return a.order - b.order })
 	reg.legacyPieces = slices.DeleteFunc(slices.Clone(reg.pieces), func(k *pieceKind) bool { return k.idx < 0 || k.hash == hashTrailer })
+	legacyTables()
 	reg.defenders = slices.DeleteFunc(slices.Clone(reg.pieces), func(k *pieceKind) bool { return k.defense == 0 })
 	reg.guards = slices.DeleteFunc(slices.Clone(reg.pieces), func(k *pieceKind) bool { return k.immune == "" })
 }
@@ -142,20 +169,20 @@ func (s *state) pieces(r int, k *pieceKind) int {
 		}
 		return 0
 	}
-	return int(s.Regions[r].Pieces[k.idx])
+	return s.Regions[r].Pieces.get(k)
 }
 
 // setPieces puts n pieces of kind k in region r.
-func (s *state) setPieces(r int, k *pieceKind, n int) { s.Regions[r].Pieces[k.idx] = int8(n) }
+func (s *state) setPieces(r int, k *pieceKind, n int) { s.Regions[r].Pieces.set(k, n) }
 
 // moveFlag takes every piece of kind k off the map and puts one in each region of rs
 // (the dragon, the heroes).
 func (s *state) moveFlag(k *pieceKind, rs ...int) {
 	for r := range s.Regions {
-		s.Regions[r].Pieces[k.idx] = 0
+		s.Regions[r].Pieces.set(k, 0)
 	}
 	for _, r := range rs {
-		s.Regions[r].Pieces[k.idx] = 1
+		s.Regions[r].Pieces.set(k, 1)
 	}
 }
 
@@ -173,20 +200,18 @@ func (s *state) onMap(k *pieceKind, p int) int {
 
 // clearPieces removes from region r the pieces that do not stay after event.
 func (s *state) clearPieces(r int, event uint8) {
-	g := &s.Regions[r]
-	for _, k := range reg.pieces {
-		if k.idx >= 0 && k.stays&event == 0 {
-			g.Pieces[k.idx] = 0
-		}
-	}
+	s.Regions[r].Pieces = s.keptPieces(r, event)
 }
 
 // keptPieces returns the pieces of region r that stay after event.
-func (s *state) keptPieces(r int, event uint8) [maxPieceKinds]int8 {
+func (s *state) keptPieces(r int, event uint8) pieceSet {
 	out := s.Regions[r].Pieces
+	if out == (pieceSet{}) {
+		return out
+	}
 	for _, k := range reg.pieces {
 		if k.idx >= 0 && k.stays&event == 0 {
-			out[k.idx] = 0
+			out.set(k, 0)
 		}
 	}
 	return out
@@ -206,7 +231,7 @@ func (s *state) defense(r int) int {
 // r's defence: a lone token there is not alone (Sorcerers).
 func (s *state) fortified(r int) bool {
 	for _, k := range reg.defenders {
-		if k.idx >= 0 && s.Regions[r].Pieces[k.idx] > 0 {
+		if k.idx >= 0 && s.Regions[r].Pieces.get(k) > 0 {
 			return true
 		}
 	}
@@ -271,16 +296,35 @@ func appendEnc(buf []byte, enc, n int) []byte {
 // appendRegionLegacy encodes a region's pieces as the base game did: the encampment
 // count byte and a flags byte.
 func appendRegionLegacy(buf []byte, g *region) []byte {
-	var count, flags byte
-	for _, k := range reg.legacyPieces {
+	var count byte
+	for _, i := range reg.legacyCounts {
+		count += byte(g.Pieces.Counts[i])
+	}
+	f := g.Pieces.Flags
+	return append(buf, count, reg.legacyFlags[0][f&0xff]|reg.legacyFlags[1][f>>8])
+}
+
+// legacyTables precomputes appendRegionLegacy's lookups: the counted kinds written in
+// the count byte, and for each byte of pieceSet.Flags the legacy flag bits it sets.
+func legacyTables() {
+	reg.legacyCounts = nil
+	reg.legacyFlags = [2][256]byte{}
+	for _, k := range reg.pieces {
 		switch {
-		case k.hash == hashCountByte:
-			count += byte(g.Pieces[k.idx])
-		case g.Pieces[k.idx] != 0:
-			flags |= 1 << (k.hash - 1)
+		case k.idx < 0:
+		case k.hash == hashCountByte && !k.flag:
+			reg.legacyCounts = append(reg.legacyCounts, k.idx)
+		case k.hash > 0 && k.flag:
+			half, bit := k.idx/8, k.idx%8
+			for v := range 256 {
+				if v&(1<<bit) != 0 {
+					reg.legacyFlags[half][v] |= 1 << (k.hash - 1)
+				}
+			}
+		case k.hash != hashTrailer:
+			panic(fmt.Sprintf("smallworld: piece kind %s: a flag kind takes a flag bit, a counted kind the count byte", k.name))
 		}
 	}
-	return append(buf, count, flags)
 }
 
 // appendTrailer encodes what the base game did not have: every non-zero piece count
@@ -298,8 +342,8 @@ func (s *state) appendTrailer(buf []byte) []byte {
 			continue
 		}
 		for r := range s.Regions {
-			if n := s.Regions[r].Pieces[k.idx]; n != 0 {
-				entry('r', r, k.name, int(n))
+			if n := s.Regions[r].Pieces.get(k); n != 0 {
+				entry('r', r, k.name, n)
 			}
 		}
 	}

@@ -40,14 +40,14 @@ type army struct {
 	Hand  int                // tokens in hand
 	Aside int                // tokens set aside off the map until the next turn (Amazons' attack-only)
 	Vars  [maxArmyVars]int16 // the abilities' variables (varKind)
-	// abs caches the abilities of Race and Power (nil for "" and unknown names); it is
-	// derived from them and not part of the hash.
-	abs [2]*ability
+	// abs caches the abilities of Race and Power as indexes in the registry's list (0
+	// for "" and unknown names); it is derived from them and not part of the hash.
+	abs [2]uint8
 }
 
 // newArmy returns a fresh army of race and power with hand tokens.
 func newArmy(race, power string, hand int) army {
-	return army{Race: race, Power: power, Hand: hand, abs: [2]*ability{abilityOf(race), abilityOf(power)}}
+	return army{Race: race, Power: power, Hand: hand, abs: [2]uint8{reg.number[race], reg.number[power]}}
 }
 
 func (a *army) exists() bool { return a.Race != "" }
@@ -66,7 +66,7 @@ type region struct {
 	Owner  int8 // player index, ownerNone or ownerLostTribe
 	Slot   int8 // army slot of the owner
 	Tokens int16
-	Pieces [maxPieceKinds]int8 // count per registered piece kind (pieceKind.idx)
+	Pieces pieceSet // the pieces of the registered kinds
 }
 
 // combo is a race banner with a power badge in the offer column.

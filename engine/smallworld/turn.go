@@ -213,7 +213,7 @@ func (s *state) declineActive(p int) {
 		if a.Power != "" {
 			s.Discard = append(slices.Clip(s.Discard), a.Power)
 		}
-		a.Power, a.abs[1] = "", nil
+		a.Power, a.abs[1] = "", 0
 	}
 	pl.Armies[dest] = a
 	pl.Armies[slotActive] = army{}
