@@ -22,6 +22,8 @@ const (
 type ability struct {
 	name string
 	kind string
+	// pack is the content pack the ability belongs to (packBase when "").
+	pack string
 	// inDecline: the hooks also apply to the army once in decline; they get its slot
 	// (Dwarves' bonus).
 	inDecline bool
@@ -177,6 +179,13 @@ func registerVerbs(vs ...*verb) {
 		reg.verbs = append(reg.verbs, v)
 	}
 	slices.SortStableFunc(reg.verbs, func(a, b *verb) int { return a.rank - b.rank })
+}
+
+func (ab *ability) packName() string {
+	if ab.pack == "" {
+		return packBase
+	}
+	return ab.pack
 }
 
 // abilityOf returns the ability named name, or nil ("" and unknown names).

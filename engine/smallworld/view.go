@@ -9,7 +9,7 @@ import (
 // View is what one viewer sees of a game; it marshals to the archive's state JSON and
 // is the value the mail templates render.
 type View struct {
-	// Game is "smallworld".
+	// Game is the engine's name ("smallworld").
 	Game string `json:"game"`
 	// Map is the board's name.
 	Map string `json:"map"`
@@ -140,7 +140,7 @@ func (ps Pieces) MarshalJSON() ([]byte, error) {
 // other players do not see coins other than their own until the game ends.
 func (s *state) View(viewer string) any {
 	v := &View{
-		Game: "smallworld", Map: s.b.name, Turn: s.TurnNo, Turns: s.b.turns,
+		Game: s.cat.game, Map: s.b.name, Turn: s.TurnNo, Turns: s.b.turns,
 		ToAct: s.ToAct(), Finished: s.Over, Winners: s.Winners(),
 		RacesLeft: len(s.Races), PowersLeft: len(s.Powers), UsedPowers: len(s.Discard),
 	}
