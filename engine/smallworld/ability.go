@@ -2,6 +2,7 @@ package smallworld
 
 import (
 	"fmt"
+	"iter"
 	"slices"
 
 	"github.com/turnmail/turnmail/engine"
@@ -191,20 +192,40 @@ func (ab *ability) packName() string {
 // abilityOf returns the ability named name, or nil ("" and unknown names).
 func abilityOf(name string) *ability { return reg.abilities[name] }
 
-// abilities returns the race and power abilities that act for army (p, slot) now:
-// both while active, those marked inDecline once declined; nil entries otherwise.
-func (s *state) abilities(p, slot int) (out [2]*ability) {
-	a := s.army(p, slot)
-	for i, n := range a.abs {
-		if ab := reg.list[n]; ab != nil && (slot == slotActive || ab.inDecline) {
-			out[i] = ab
+// acting yields the abilities that act for army (p, slot) now: its race and power
+// while active, once declined those marked inDecline; then, when the variant has piece
+// kinds that grant abilities (places, relics), those of the pieces in the army's
+// regions, by the same rule.
+func (s *state) acting(p, slot int) iter.Seq[*ability] {
+	return func(yield func(*ability) bool) {
+		for _, n := range s.army(p, slot).abs {
+			if ab := reg.list[n]; ab != nil && (slot == slotActive || ab.inDecline) && !yield(ab) {
+				return
+			}
+		}
+		if len(s.cat.granting) == 0 {
+			return
+		}
+		for r := range s.Regions {
+			if !s.owns(r, p, slot) {
+				continue
+			}
+			for _, k := range s.cat.granting {
+				if s.pieces(r, k) > 0 && (slot == slotActive || k.grants.inDecline) && !yield(k.grants) {
+					return
+				}
+			}
 		}
 	}
-	return out
 }
 
-// has reports whether player p's active race or power is the ability named name.
+// has reports whether the ability named name acts for player p's active race (its
+// race, its power, or one granted by a piece in its regions).
 func (s *state) has(p int, name string) bool {
-	a := s.army(p, slotActive)
-	return a.exists() && (a.Race == name || a.Power == name)
+	for ab := range s.acting(p, slotActive) {
+		if ab.name == name {
+			return true
+		}
+	}
+	return false
 }

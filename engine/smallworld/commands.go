@@ -197,8 +197,8 @@ func legalDecline(s *state, p int, out []string) []string {
 
 // declineEndsTurn reports whether player p's `decline` ends a normal turn (Stout).
 func (s *state) declineEndsTurn(p int) bool {
-	for _, ab := range s.abilities(p, slotActive) {
-		if ab != nil && ab.declineEndsTurn {
+	for ab := range s.acting(p, slotActive) {
+		if ab.declineEndsTurn {
 			return true
 		}
 	}

@@ -12,8 +12,8 @@ import (
 // plus the abilities' changes (discounts), at least 1.
 func (s *state) cost(p, slot, r int) int {
 	c := 2 + s.defense(r)
-	for _, ab := range s.abilities(p, slot) {
-		if ab != nil && ab.cost != nil {
+	for ab := range s.acting(p, slot) {
+		if ab.cost != nil {
 			c += ab.cost(s, p, slot, r)
 		}
 	}
@@ -28,8 +28,8 @@ func (s *state) atPeace(p, slot, r int) bool {
 		return false
 	}
 	q := int(g.Owner)
-	for _, ab := range s.abilities(q, slotActive) {
-		if ab != nil && ab.peace != nil && ab.peace(s, q, p) {
+	for ab := range s.acting(q, slotActive) {
+		if ab.peace != nil && ab.peace(s, q, p) {
 			return true
 		}
 	}
@@ -44,8 +44,8 @@ func (s *state) adjacentTo(p, slot, r int) bool {
 			return true
 		}
 	}
-	for _, ab := range s.abilities(p, slot) {
-		if ab != nil && ab.adjacent != nil && ab.adjacent(s, p, slot, r) {
+	for ab := range s.acting(p, slot) {
+		if ab.adjacent != nil && ab.adjacent(s, p, slot, r) {
 			return true
 		}
 	}
@@ -56,8 +56,8 @@ func (s *state) adjacentTo(p, slot, r int) bool {
 // goes: the border rule for a first conquest, adjacency otherwise, or an ability that
 // lifts them (Flying, Halflings).
 func (s *state) reachable(p, slot, r int, holds bool) bool {
-	for _, ab := range s.abilities(p, slot) {
-		if ab != nil && ab.reach != nil && ab.reach(s, p, slot, r, holds) {
+	for ab := range s.acting(p, slot) {
+		if ab.reach != nil && ab.reach(s, p, slot, r, holds) {
 			return true
 		}
 	}
@@ -73,8 +73,8 @@ func (s *state) mayEnter(p, slot, r int) bool {
 	if !s.b.water[r] {
 		return true
 	}
-	for _, ab := range s.abilities(p, slot) {
-		if ab != nil && ab.water {
+	for ab := range s.acting(p, slot) {
+		if ab.water {
 			return true
 		}
 	}
@@ -176,8 +176,8 @@ func (s *state) occupy(p, slot, r, n int) {
 	if g.Owner >= 0 {
 		q, qs := int(g.Owner), int(g.Slot)
 		loss := 1
-		for _, ab := range s.abilities(q, qs) {
-			if ab != nil && ab.onLoss != nil {
+		for ab := range s.acting(q, qs) {
+			if ab.onLoss != nil {
 				loss = ab.onLoss(s, q, qs, r, loss)
 			}
 		}
@@ -192,8 +192,8 @@ func (s *state) occupy(p, slot, r, n int) {
 	}
 	s.army(p, slot).Hand -= n
 	s.Regions[r] = region{Owner: int8(p), Slot: int8(slot), Tokens: int16(n), Pieces: s.keptPieces(r, onConquest)}
-	for _, ab := range s.abilities(p, slot) {
-		if ab != nil && ab.onConquer != nil {
+	for ab := range s.acting(p, slot) {
+		if ab.onConquer != nil {
 			ab.onConquer(s, p, slot, r)
 		}
 	}

@@ -80,6 +80,9 @@ type pieceKind struct {
 	// stays is the set of events (onConquest …) after which the piece stays; it is
 	// removed after the others.
 	stays uint8
+	// grants is the ability the piece gives to the army holding its region (a place or
+	// relic of Small World Underground), or nil.
+	grants *ability
 	// hash is the legacy place in canon (hashCountByte, hashFlag(n)) or hashTrailer.
 	hash int
 

@@ -12,11 +12,16 @@ import (
 var (
 	testMarker  = &pieceKind{name: "test_marker", order: 1000}
 	testCounter = &varKind{name: "test counter", turn: true}
+	// testShrine is a place of a pack no variant plays: the active race holding its
+	// region scores 5 more.
+	testShrine = &pieceKind{name: "test_shrine", order: 1001, flag: true, stays: onConquest | onAbandon | onDecline | onRemoval,
+		grants: &ability{name: "Test Shrine", kind: "place", pack: "test", bonus: func(*state, int, int) int { return 5 }}}
 )
 
 func init() {
-	registerPieces(testMarker)
+	registerPieces(testMarker, testShrine)
 	registerVar(testCounter)
+	register(testShrine.grants)
 }
 
 // TestNewKindsHashAndView: a piece or variable without a legacy place changes the
@@ -115,4 +120,37 @@ func TestDeclinedRaceWord(t *testing.T) {
 	s = apply(t, s, "alice: pick 1")
 	rejects(t, s, "alice", "conquer 5 ghouls", "you have no declined Ghouls")
 	rejects(t, s, "alice", "conquer 5 ratmen", "usage: conquer R")
+}
+
+// TestGrantedAbility: a piece that grants an ability (a place) gives its hooks to the
+// active race holding its region, not to a declined one, and moves with the region.
+func TestGrantedAbility(t *testing.T) {
+	s := newGame(t, 2, nil, `{"races":["Ratmen","Elves"],"powers":["Hill","Flying"]}`)
+	if len(s.cat.granting) != 0 {
+		t.Fatalf("Small World has granting pieces %v", s.cat.granting)
+	}
+	// A catalogue of a variant that plays the test pack.
+	c := *s.cat
+	c.granting = []*pieceKind{testShrine}
+	s.cat = &c
+	s = apply(t, s, "alice: pick 1", "alice: conquer 5", "alice: done", "bob: pick 1", "bob: done")
+	r := s.b.index[5]
+	without := apply(t, s, "alice: done")
+	with := s.clone()
+	with.setPieces(r, testShrine, 1)
+	if !with.has(0, "Test Shrine") || with.has(1, "Test Shrine") {
+		t.Fatalf("the shrine acts for alice %v, bob %v", with.has(0, "Test Shrine"), with.has(1, "Test Shrine"))
+	}
+	with = apply(t, with, "alice: done")
+	if got, want := with.Players[0].Coins-without.Players[0].Coins, 5; got != want {
+		t.Errorf("the shrine gave %d coins, want %d", got, want)
+	}
+	// Declined, the race no longer gets the place's bonus.
+	declined := s.clone()
+	declined.setPieces(r, testShrine, 1)
+	declined = apply(t, declined, "alice: decline")
+	base := apply(t, s, "alice: decline")
+	if declined.Players[0].Coins != base.Players[0].Coins {
+		t.Errorf("a declined race scored the shrine: %d vs %d coins", declined.Players[0].Coins, base.Players[0].Coins)
+	}
 }

@@ -28,8 +28,8 @@ func (s *state) startTurn(p int) {
 		}
 	}
 	for slot := range nSlots {
-		for _, ab := range s.abilities(p, slot) {
-			if ab != nil && ab.turnStart != nil {
+		for ab := range s.acting(p, slot) {
+			if ab.turnStart != nil {
 				ab.turnStart(s, p, slot)
 			}
 		}
@@ -53,8 +53,8 @@ func (s *state) closeConquests() {
 // its conquests end.
 func (s *state) reinforcement(p int) int {
 	n := 0
-	for _, ab := range s.abilities(p, slotActive) {
-		if ab != nil && ab.reinforce != nil {
+	for ab := range s.acting(p, slotActive) {
+		if ab.reinforce != nil {
 			n += ab.reinforce(s, p, slotActive)
 		}
 	}
@@ -70,8 +70,8 @@ func (s *state) handTarget(p, slot int) int {
 		return 0
 	}
 	keep := 0
-	for _, ab := range s.abilities(p, slot) {
-		if ab != nil && ab.keepInHand != nil {
+	for ab := range s.acting(p, slot) {
+		if ab.keepInHand != nil {
 			keep += ab.keepInHand(s, p, slot)
 		}
 	}
@@ -146,8 +146,8 @@ func (s *state) finishTurn(p int, thenDecline bool) {
 		}
 	}
 	for slot := range nSlots {
-		for _, ab := range s.abilities(p, slot) {
-			if ab != nil && ab.turnEnd != nil {
+		for ab := range s.acting(p, slot) {
+			if ab.turnEnd != nil {
 				ab.turnEnd(s, p, slot)
 			}
 		}
@@ -180,8 +180,8 @@ func (s *state) declineTurn(p int) {
 // leaves the map first.
 func (s *state) declineActive(p int) {
 	pl := &s.Players[p]
-	for _, ab := range s.abilities(p, slotActive) {
-		if ab != nil && ab.onDecline != nil {
+	for ab := range s.acting(p, slotActive) {
+		if ab.onDecline != nil {
 			ab.onDecline(s, p)
 		}
 	}
@@ -333,8 +333,8 @@ func (s *state) score(p int) {
 		}
 	}
 	for slot := range nSlots {
-		for _, ab := range s.abilities(p, slot) {
-			if ab != nil && ab.bonus != nil {
+		for ab := range s.acting(p, slot) {
+			if ab.bonus != nil {
 				total += ab.bonus(s, p, slot)
 			}
 		}

@@ -72,6 +72,8 @@ type catalogue struct {
 	powerNames []string
 	// nameIndex numbers races (1…) and powers (after the races) for the state hash.
 	nameIndex map[string]byte
+	// granting lists the piece kinds of the variant's packs that grant an ability.
+	granting []*pieceKind
 }
 
 // loadCatalogue reads and validates the variant's boards and its races and powers:
@@ -147,12 +149,17 @@ func (v *variant) loadCatalogue() (*catalogue, error) {
 	for name, h := range reg.abilities {
 		_, race := c.races[name]
 		_, power := c.powers[name]
-		if !race && !power && slices.Contains(v.packs, h.packName()) {
+		if (h.kind == kindRace || h.kind == kindPower) && !race && !power && slices.Contains(v.packs, h.packName()) {
 			return nil, fmt.Errorf("%s %s has rules but no data", h.kind, name)
 		}
 	}
 	if len(c.raceNames) == 0 || len(c.powerNames) == 0 {
 		return nil, errors.New("no races or no powers")
+	}
+	for _, k := range reg.pieces {
+		if k.grants != nil && slices.Contains(v.packs, k.grants.packName()) {
+			c.granting = append(c.granting, k)
+		}
 	}
 	c.nameIndex = map[string]byte{}
 	for i, n := range append(slices.Clone(c.raceNames), c.powerNames...) {
