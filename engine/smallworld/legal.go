@@ -17,7 +17,7 @@ func (s *state) Legal(player string) []string {
 		return nil
 	}
 	out := make([]string, 0, 32)
-	for _, v := range verbs {
+	for _, v := range reg.verbs {
 		out = v.legal(s, p, out)
 	}
 	return out

@@ -2,6 +2,29 @@
 // four printed boards, 14 races and 20 special powers of the base game, following the
 // rulebook in shared/rules/smallworld.ro.txt. docs/smallworld.md describes the command
 // language and every judgement call.
+//
+// The package is the engine of the Small World family (Small World Underground and
+// Necromancer Island are to be variants of it). It is one package in two layers:
+//
+//   - The core owns the turn: combos, conquest, losses, decline, scoring,
+//     redeployment, the end (state.go, conquest.go, turn.go, commands.go, legal.go,
+//     view.go), the registry of abilities, piece kinds and variables (ability.go,
+//     pieces.go) and the terrain data with its equivalences (map.go,
+//     data/terrains.json), and the variants (variant.go: a game of the family is
+//     its content packs, data files and board validation; Small World is
+//     variantBase). Its rules name no race or power (a few messages still do: the
+//     Berserk die, Seafaring, Diplomat, Ghouls).
+//   - Content: every race and power is an ability, defined in one place — an entry
+//     of its pack's table (races_base.go, powers_base.go) or a file of its own
+//     (race_halflings.go, power_dragonmaster.go) — with its hooks, the piece kinds
+//     and variables it keeps, and its own commands; its numbers are its line in
+//     data/races-powers.json, looked up by name.
+//
+// Content stays in the core's package rather than in sub-packages because its hooks
+// work on the unexported state (regions, armies, the turn): sub-packages would need
+// that whole state exported, and a variant package would import the content packages
+// while they import the core. Registration by name from init functions keeps each
+// ability in its own file or table entry all the same.
 package smallworld
 
 import (
@@ -28,7 +51,7 @@ type Game struct{}
 var _ engine.Game = Game{}
 
 // Name implements engine.Game.
-func (Game) Name() string { return "smallworld" }
+func (Game) Name() string { return variantBase.game }
 
 // Fixed is the game-specific part of the archive's "setup" object.
 type Fixed struct {
@@ -38,9 +61,13 @@ type Fixed struct {
 }
 
 // Maps lists the names of the printed boards.
-func Maps() []string {
-	names := make([]string, 0, len(builtin.boards))
-	for n := range builtin.boards {
+func Maps() []string { return variantBase.mapNames() }
+
+// mapNames lists the names of the variant's boards.
+func (v *variant) mapNames() []string {
+	c := v.catalogue()
+	names := make([]string, 0, len(c.boards))
+	for n := range c.boards {
 		names = append(names, n)
 	}
 	slices.Sort(names)
@@ -48,26 +75,27 @@ func Maps() []string {
 }
 
 // chooseBoard resolves the "map" option.
-func chooseBoard(opts map[string]json.RawMessage, players int) (*board, error) {
+func (v *variant) chooseBoard(opts map[string]json.RawMessage, players int) (*board, error) {
+	c := v.catalogue()
 	raw, ok := opts["map"]
 	if !ok || len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
-		name, ok := builtin.byPlayers[players]
+		name, ok := c.byPlayers[players]
 		if !ok {
-			return nil, fmt.Errorf("smallworld: no board for %d players (2–5)", players)
+			return nil, fmt.Errorf("%s: no board for %d players (2–5)", v.game, players)
 		}
-		return builtin.boards[name], nil
+		return c.boards[name], nil
 	}
 	var name string
 	if err := json.Unmarshal(raw, &name); err == nil {
-		b, ok := builtin.boards[name]
+		b, ok := c.boards[name]
 		if !ok {
-			return nil, fmt.Errorf("smallworld: unknown map %q (known: %s)", name, strings.Join(Maps(), ", "))
+			return nil, fmt.Errorf("%s: unknown map %q (known: %s)", v.game, name, strings.Join(v.mapNames(), ", "))
 		}
 		return b, nil
 	}
-	b, err := parseBoard(raw)
+	b, err := v.parseBoard(raw)
 	if err != nil {
-		return nil, fmt.Errorf("smallworld: inline map: %w", err)
+		return nil, fmt.Errorf("%s: inline map: %w", v.game, err)
 	}
 	return b, nil
 }
@@ -76,11 +104,20 @@ func chooseBoard(opts map[string]json.RawMessage, players int) (*board, error) {
 // top), five combos plus the top of the stacks form the offer, lost tribes go on their
 // regions, every player gets five coins, and the first player starts turn 1.
 func (Game) New(setup engine.Setup, rng *engine.Rand) (engine.State, error) {
+	s, err := variantBase.newState(setup, rng)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// newState is New for the variant.
+func (v *variant) newState(setup engine.Setup, rng *engine.Rand) (*state, error) {
 	n := len(setup.Players)
 	if lo, hi := (Game{}).PlayerRange(); n < lo || n > hi {
-		return nil, fmt.Errorf("smallworld: %d players; the game is for %d to %d", n, lo, hi)
+		return nil, fmt.Errorf("%s: %d players; the game is for %d to %d", v.game, n, lo, hi)
 	}
-	b, err := chooseBoard(setup.Options, n)
+	b, err := v.chooseBoard(setup.Options, n)
 	if err != nil {
 		return nil, err
 	}
@@ -89,15 +126,15 @@ func (Game) New(setup engine.Setup, rng *engine.Rand) (engine.State, error) {
 		dec := json.NewDecoder(bytes.NewReader(setup.Fixed))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&fixed); err != nil {
-			return nil, fmt.Errorf("smallworld: setup: %w", err)
+			return nil, fmt.Errorf("%s: setup: %w", v.game, err)
 		}
 	}
-	cat := builtin
-	races, err := stack(rng, "races", cat.raceNames, fixed.Races)
+	cat := v.catalogue()
+	races, err := v.stack(rng, "races", cat.raceNames, fixed.Races)
 	if err != nil {
 		return nil, err
 	}
-	powers, err := stack(rng, "powers", cat.powerNames, fixed.Powers)
+	powers, err := v.stack(rng, "powers", cat.powerNames, fixed.Powers)
 	if err != nil {
 		return nil, err
 	}
@@ -122,19 +159,19 @@ func (Game) New(setup engine.Setup, rng *engine.Rand) (engine.State, error) {
 }
 
 // stack shuffles names from the seed and puts the fixed prefix on top.
-func stack(rng *engine.Rand, name string, names, prefix []string) ([]string, error) {
+func (v *variant) stack(rng *engine.Rand, name string, names, prefix []string) ([]string, error) {
 	for _, x := range prefix {
 		if !slices.Contains(names, x) {
-			return nil, fmt.Errorf("smallworld: setup %s: unknown %q (known: %s)", name, x, strings.Join(names, ", "))
+			return nil, fmt.Errorf("%s: setup %s: unknown %q (known: %s)", v.game, name, x, strings.Join(names, ", "))
 		}
 	}
 	order, err := rng.Shuffle(name, names)
 	if err != nil {
-		return nil, fmt.Errorf("smallworld: shuffle %s: %w", name, err)
+		return nil, fmt.Errorf("%s: shuffle %s: %w", v.game, name, err)
 	}
 	out, err := engine.FixPrefix(order, prefix)
 	if err != nil {
-		return nil, fmt.Errorf("smallworld: setup %s: %w", name, err)
+		return nil, fmt.Errorf("%s: setup %s: %w", v.game, name, err)
 	}
 	return slices.Clip(out), nil
 }

@@ -1,13 +1,15 @@
 package smallworld
 
 import (
+	"strconv"
+
 	"github.com/turnmail/turnmail/engine"
 )
 
 // View is what one viewer sees of a game; it marshals to the archive's state JSON and
 // is the value the mail templates render.
 type View struct {
-	// Game is "smallworld".
+	// Game is the engine's name ("smallworld").
 	Game string `json:"game"`
 	// Map is the board's name.
 	Map string `json:"map"`
@@ -106,22 +108,39 @@ type RegionView struct {
 	Adjacent []int `json:"adjacent"`
 }
 
-// Pieces are the non-race pieces of a region.
-type Pieces struct {
-	Mountain    bool `json:"mountain,omitempty"`
-	Fortress    bool `json:"fortress,omitempty"`
-	TrollLair   bool `json:"troll_lair,omitempty"`
-	Encampments int  `json:"encampments,omitempty"`
-	Hero        bool `json:"hero,omitempty"`
-	Dragon      bool `json:"dragon,omitempty"`
-	Hole        bool `json:"hole,omitempty"`
+// Pieces are the non-race pieces of a region: the number of each piece kind present
+// by its name ("mountain", "fortress", "troll_lair", "encampments", "hero", "dragon",
+// "hole" …). It marshals as an object in the registered kinds' order, a kind that is
+// at most one per region as true, and kinds not present left out.
+type Pieces map[string]int
+
+// MarshalJSON implements json.Marshaler.
+func (ps Pieces) MarshalJSON() ([]byte, error) {
+	buf := []byte{'{'}
+	for _, k := range reg.pieces {
+		n, ok := ps[k.name]
+		if !ok || n == 0 {
+			continue
+		}
+		if len(buf) > 1 {
+			buf = append(buf, ',')
+		}
+		buf = strconv.AppendQuote(buf, k.name)
+		buf = append(buf, ':')
+		if k.flag {
+			buf = strconv.AppendBool(buf, n > 0)
+		} else {
+			buf = strconv.AppendInt(buf, int64(n), 10)
+		}
+	}
+	return append(buf, '}'), nil
 }
 
 // View implements engine.State. viewer "" is the complete state; engine.Observer and
 // other players do not see coins other than their own until the game ends.
 func (s *state) View(viewer string) any {
 	v := &View{
-		Game: "smallworld", Map: s.b.name, Turn: s.TurnNo, Turns: s.b.turns,
+		Game: s.cat.game, Map: s.b.name, Turn: s.TurnNo, Turns: s.b.turns,
 		ToAct: s.ToAct(), Finished: s.Over, Winners: s.Winners(),
 		RacesLeft: len(s.Races), PowersLeft: len(s.Powers), UsedPowers: len(s.Discard),
 	}
@@ -192,9 +211,11 @@ func (s *state) View(viewer string) any {
 			rv.Race = s.Players[g.Owner].Armies[g.Slot].Race
 			rv.Declined = g.Slot != slotActive
 		}
-		rv.Pieces = Pieces{
-			Mountain: rd.Terrain == Mountain, Fortress: g.Fortress, TrollLair: g.Lair,
-			Encampments: int(g.Camps), Hero: g.Hero, Dragon: g.Dragon, Hole: g.Hole,
+		rv.Pieces = Pieces{}
+		for _, k := range reg.pieces {
+			if n := s.pieces(r, k); n > 0 {
+				rv.Pieces[k.name] = n
+			}
 		}
 		v.Regions = append(v.Regions, rv)
 	}
