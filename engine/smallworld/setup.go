@@ -120,6 +120,9 @@ func (v *variant) newState(setup engine.Setup, rng *engine.Rand) (*state, error)
 	if lo, hi := (Game{}).PlayerRange(); n < lo || n > hi {
 		return nil, fmt.Errorf("%s: %d players; the game is for %d to %d", v.game, n, lo, hi)
 	}
+	if _, err := v.load(); err != nil {
+		return nil, fmt.Errorf("%s: %w", v.game, err)
+	}
 	b, err := v.chooseBoard(setup.Options, n)
 	if err != nil {
 		return nil, err
@@ -140,10 +143,7 @@ func (v *variant) newState(setup engine.Setup, rng *engine.Rand) (*state, error)
 	if len(fixed.Pool) > 0 && v.setup == nil {
 		return nil, fmt.Errorf("%s: setup: the game has no places or relics to fix", v.game)
 	}
-	cat, err := v.load()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", v.game, err)
-	}
+	cat := v.catalogue()
 	races, err := v.stack(rng, "races", cat.raceNames, fixed.Races)
 	if err != nil {
 		return nil, err
