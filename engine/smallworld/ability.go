@@ -63,6 +63,9 @@ type ability struct {
 	// turnStart runs at the start of its owner's turn, after the tokens were readied
 	// (Amazons' tokens set aside come back; a Diplomat's peace ends).
 	turnStart func(s *state, p, slot int)
+	// conquestsEnd runs when the army's conquests end, before reinforcements (the
+	// tokens on Small World Underground's rivers leave them).
+	conquestsEnd func(s *state, p, slot int)
 	// reinforce returns extra tokens taken from the box when conquests end
 	// (Skeletons); the hook respects the box limit.
 	reinforce func(s *state, p, slot int) int
@@ -136,7 +139,7 @@ type abilityRegistry struct {
 	legacyPieces []*pieceKind
 	legacyVars   [6][]*varKind
 	legacyCounts []int        // pieceSet.Counts indexes summed into the count byte
-	legacyFlags  [2][256]byte // legacy flag bits by low and high byte of pieceSet.Flags
+	legacyFlags  [4][256]byte // legacy flag bits by each byte of pieceSet.Flags
 	vars         []*varKind
 	verbs        []*verb // Legal order
 	verbIndex    map[string]*verb
@@ -193,7 +196,8 @@ func (ab *ability) packName() string {
 func abilityOf(name string) *ability { return reg.abilities[name] }
 
 // acting yields the abilities that act for army (p, slot) now: its race and power
-// while active, once declined those marked inDecline; then, when the variant has piece
+// while active, once declined those marked inDecline; the variant's own rules (an
+// ability acting for every army, by the same rule); then, when the variant has piece
 // kinds that grant abilities (places, relics), those of the pieces in the army's
 // regions, by the same rule.
 func (s *state) acting(p, slot int) iter.Seq[*ability] {
@@ -202,6 +206,9 @@ func (s *state) acting(p, slot int) iter.Seq[*ability] {
 			if ab := reg.list[n]; ab != nil && (slot == slotActive || ab.inDecline) && !yield(ab) {
 				return
 			}
+		}
+		if ru := s.cat.variant.rules; ru != nil && (slot == slotActive || ru.inDecline) && !yield(ru) {
+			return
 		}
 		if len(s.cat.granting) == 0 {
 			return

@@ -52,6 +52,11 @@ func (s *state) Apply(player, command string, rng *engine.Rand) (engine.State, e
 		}
 		return nil, err
 	}
+	if after := n.cat.variant.afterApply; after != nil {
+		if err := after(s, n, rng); err != nil {
+			return nil, err
+		}
+	}
 	if err := n.refill(rng); err != nil {
 		return nil, err
 	}

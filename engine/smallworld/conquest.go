@@ -68,9 +68,10 @@ func (s *state) reachable(p, slot, r int, holds bool) bool {
 }
 
 // mayEnter reports whether army (p, slot) may conquer region r as far as terrain goes:
-// seas and lakes need an ability (Seafaring).
+// seas and lakes need an ability (Seafaring); anyone may enter Small World
+// Underground's rivers (fords), but only such an ability keeps them.
 func (s *state) mayEnter(p, slot, r int) bool {
-	if !s.b.water[r] {
+	if !s.b.water[r] || s.b.ford[r] {
 		return true
 	}
 	for ab := range s.acting(p, slot) {
@@ -85,6 +86,7 @@ func (s *state) mayEnter(p, slot, r int) bool {
 const (
 	okTarget = iota
 	blockOwn
+	blockChasm
 	blockWater
 	blockImmune
 	blockPeace
@@ -99,6 +101,9 @@ func (s *state) block(p, slot, r int, holds bool) int {
 	g := &s.Regions[r]
 	if s.owns(r, p, slot) {
 		return blockOwn
+	}
+	if s.b.blocked[r] {
+		return blockChasm
 	}
 	if !s.mayEnter(p, slot, r) {
 		return blockWater
@@ -127,6 +132,8 @@ func (s *state) targetReason(p, slot, r int, holds bool) string {
 	switch s.block(p, slot, r, holds) {
 	case blockOwn:
 		return fmt.Sprintf("region %d is already held by your %s", id, s.raceName(p, slot))
+	case blockChasm:
+		return fmt.Sprintf("region %d is a %s: nobody ever enters it; go around", id, s.b.terrain[r])
 	case blockWater:
 		return waterReason(id, s.b.terrain[r])
 	case blockImmune:

@@ -194,6 +194,7 @@ type board struct {
 	entry   []bool      // a first conquest may enter here (edge or sea shore on the edge)
 	coastal []bool      // borders a sea or lake (Tritons)
 	water   []bool      // sea or lake
+	ford    []bool      // water anyone may enter but nobody keeps (Underground's rivers; set by its variant)
 	caverns []int       // indexes of cavern regions (Underworld)
 	blocked []bool      // impassable: never entered (Underground's chasms)
 	terrain []string    // as printed
@@ -253,7 +254,7 @@ func newBoard(m MapData, terrains *terrainTable, packs []string) (*board, error)
 	b := &board{
 		name: name, turns: m.Turns, regions: slices.Clone(m.Regions),
 		index: make(map[int]int, n), adj: make([][]int, n), adjSet: make([][]bool, n),
-		entry: make([]bool, n), coastal: make([]bool, n), water: make([]bool, n), blocked: make([]bool, n),
+		entry: make([]bool, n), coastal: make([]bool, n), water: make([]bool, n), ford: make([]bool, n), blocked: make([]bool, n),
 		terrain: make([]string, n), class: make([]string, n), sym: make([]uint8, n), ids: make([]string, n),
 	}
 	for i, r := range m.Regions {

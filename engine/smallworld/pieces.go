@@ -6,9 +6,10 @@ import (
 )
 
 // Room in the state for piece kinds and ability variables (base game: 5 flag kinds,
-// 1 counted kind, 5 variables; Small World Underground adds about a dozen kinds).
+// 1 counted kind, 5 variables; Small World Underground adds its 15 places and relics
+// and about a dozen more kinds).
 const (
-	maxFlagKinds  = 16 // bits of pieceSet.Flags
+	maxFlagKinds  = 32 // bits of pieceSet.Flags
 	maxCountKinds = 6
 	maxArmyVars   = 4
 	maxTurnVars   = 8
@@ -17,7 +18,7 @@ const (
 // pieceSet holds the pieces of one region: a bit per flag kind (at most one per
 // region) and a count per counted kind. It is a small value, copied with the region.
 type pieceSet struct {
-	Flags  uint16
+	Flags  uint32
 	Counts [maxCountKinds]int8
 }
 
@@ -304,14 +305,14 @@ func appendRegionLegacy(buf []byte, g *region) []byte {
 		count += byte(g.Pieces.Counts[i])
 	}
 	f := g.Pieces.Flags
-	return append(buf, count, reg.legacyFlags[0][f&0xff]|reg.legacyFlags[1][f>>8])
+	return append(buf, count, reg.legacyFlags[0][f&0xff]|reg.legacyFlags[1][f>>8&0xff]|reg.legacyFlags[2][f>>16&0xff]|reg.legacyFlags[3][f>>24])
 }
 
 // legacyTables precomputes appendRegionLegacy's lookups: the counted kinds written in
 // the count byte, and for each byte of pieceSet.Flags the legacy flag bits it sets.
 func legacyTables() {
 	reg.legacyCounts = nil
-	reg.legacyFlags = [2][256]byte{}
+	reg.legacyFlags = [4][256]byte{}
 	for _, k := range reg.pieces {
 		switch {
 		case k.idx < 0:

@@ -50,8 +50,13 @@ func TestSelfPlay(t *testing.T) {
 
 // selfPlay plays one game and returns its archive (hashes and outcomes recorded).
 func selfPlay(t testing.TB, seed int64, players int, board string, check bool) *engine.Archive {
+	return selfPlayGame(t, Game{}, seed, players, board, check)
+}
+
+// selfPlayGame is selfPlay for a game of the family.
+func selfPlayGame(t testing.TB, game engine.Game, seed int64, players int, board string, check bool) *engine.Archive {
 	names := []string{"alice", "bob", "carol", "dave", "erin"}[:players]
-	a := &engine.Archive{Format: engine.ArchiveFormat, Game: "smallworld",
+	a := &engine.Archive{Format: engine.ArchiveFormat, Game: game.Name(),
 		Options: map[string]json.RawMessage{"map": json.RawMessage(strconv.Quote(board))},
 		Setup:   json.RawMessage(fmt.Sprintf(`{"seed": %d}`, seed))}
 	for _, n := range names {
@@ -61,7 +66,7 @@ func selfPlay(t testing.TB, seed int64, players int, board string, check bool) *
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, outcomes, err := engine.Start(Game{}, setup, nil)
+	st, outcomes, err := engine.Start(game, setup, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -346,12 +351,17 @@ func checkInvariants(t testing.TB, before, after *state, who, cmd string) {
 	for r, g := range after.Regions {
 		switch {
 		case g.Owner == ownerNone:
-			if g != (region{Owner: ownerNone}) {
+			// Only pieces that stay when their region is abandoned (places, relics).
+			if g.Tokens != 0 || g.Slot != 0 || after.keptPieces(r, onAbandon) != g.Pieces {
 				fail("empty region %d has %+v", after.b.id(r), g)
 			}
 		case g.Owner == ownerLostTribe:
 			if g.Tokens != 1 {
 				fail("lost tribe region %d has %d tokens", after.b.id(r), g.Tokens)
+			}
+		case g.Owner == ownerMonster:
+			if g.Tokens != monstersPerRegion || before.Regions[r].Owner != ownerMonster {
+				fail("monster region %d has %d tokens (before: owner %d)", after.b.id(r), g.Tokens, before.Regions[r].Owner)
 			}
 		default:
 			if g.Tokens < 1 {
@@ -364,6 +374,10 @@ func checkInvariants(t testing.TB, before, after *state, who, cmd string) {
 				fail("region %d is water held without Seafaring", after.b.id(r))
 			}
 		}
+	}
+	// The face-down pool only shrinks, by a place or relic revealed on the map.
+	if len(after.Pool) > len(before.Pool) || len(before.Pool)-len(after.Pool) != revealed(after)-revealed(before) {
+		fail("pool %v → %v, revealed %d → %d", before.Pool, after.Pool, revealed(before), revealed(after))
 	}
 	if before.TurnNo > after.TurnNo || after.TurnNo > after.b.turns {
 		fail("turn %d → %d of %d", before.TurnNo, after.TurnNo, after.b.turns)
@@ -381,6 +395,15 @@ func checkInvariants(t testing.TB, before, after *state, who, cmd string) {
 			}
 		}
 	}
+}
+
+// revealed counts the places and relics face up on the map.
+func revealed(s *state) int {
+	n := 0
+	for _, f := range foundPieces {
+		n += s.onMap(f.kind, -1)
+	}
+	return n
 }
 
 func sortedCopy(s []string) []string {

@@ -58,6 +58,9 @@ type Fixed struct {
 	Seed   int64    `json:"seed"`
 	Races  []string `json:"races,omitempty"`
 	Powers []string `json:"powers,omitempty"`
+	// Pool fixes the first places and relics drawn into Small World Underground's
+	// face-down pool (draw "pool").
+	Pool []string `json:"pool,omitempty"`
 }
 
 // Maps lists the names of the printed boards.
@@ -117,9 +120,17 @@ func (v *variant) newState(setup engine.Setup, rng *engine.Rand) (*state, error)
 	if lo, hi := (Game{}).PlayerRange(); n < lo || n > hi {
 		return nil, fmt.Errorf("%s: %d players; the game is for %d to %d", v.game, n, lo, hi)
 	}
+	if _, err := v.load(); err != nil {
+		return nil, fmt.Errorf("%s: %w", v.game, err)
+	}
 	b, err := v.chooseBoard(setup.Options, n)
 	if err != nil {
 		return nil, err
+	}
+	if v.prepare != nil {
+		if b, err = v.prepare(b, n, rng); err != nil {
+			return nil, err
+		}
 	}
 	var fixed Fixed
 	if len(setup.Fixed) > 0 {
@@ -128,6 +139,9 @@ func (v *variant) newState(setup engine.Setup, rng *engine.Rand) (*state, error)
 		if err := dec.Decode(&fixed); err != nil {
 			return nil, fmt.Errorf("%s: setup: %w", v.game, err)
 		}
+	}
+	if len(fixed.Pool) > 0 && v.setup == nil {
+		return nil, fmt.Errorf("%s: setup: the game has no places or relics to fix", v.game)
 	}
 	cat := v.catalogue()
 	races, err := v.stack(rng, "races", cat.raceNames, fixed.Races)
@@ -149,6 +163,11 @@ func (v *variant) newState(setup engine.Setup, rng *engine.Rand) (*state, error)
 		s.Regions[r] = region{Owner: ownerNone}
 		if b.has(r, symLostTribe) {
 			s.Regions[r] = region{Owner: ownerLostTribe, Tokens: 1}
+		}
+	}
+	if v.setup != nil {
+		if err := v.setup(s, fixed, rng); err != nil {
+			return nil, err
 		}
 	}
 	if err := s.refill(rng); err != nil {

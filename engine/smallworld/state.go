@@ -22,6 +22,7 @@ const (
 const (
 	ownerNone      int8 = -1
 	ownerLostTribe int8 = -2
+	ownerMonster   int8 = -3 // Small World Underground's monsters: Tokens of them, never moving nor scoring
 )
 
 // Numbers of the rulebook's setup.
@@ -63,7 +64,7 @@ type player struct {
 
 // region is the changing part of a board region.
 type region struct {
-	Owner  int8 // player index, ownerNone or ownerLostTribe
+	Owner  int8 // player index, ownerNone, ownerLostTribe or ownerMonster
 	Slot   int8 // army slot of the owner
 	Tokens int16
 	Pieces pieceSet // the pieces of the registered kinds
@@ -116,8 +117,11 @@ type state struct {
 	Cur     int
 	T       turnInfo
 	Pending []int8 // defenders who must redeploy before the next turn starts
-	Over    bool
-	Win     []string
+	// Pool is Small World Underground's face-down places and relics, sorted (never
+	// modified in place); a conquered monster region reveals one at random.
+	Pool []string
+	Over bool
+	Win  []string
 }
 
 var _ engine.State = (*state)(nil)
@@ -361,6 +365,10 @@ func (s *state) canon(buf []byte) []byte {
 	buf = appendInt(buf, len(s.Pending))
 	for _, q := range s.Pending {
 		buf = appendInt(buf, int(q))
+	}
+	if len(s.Pool) > 0 { // absent from base-game states, whose hashes stay unchanged
+		buf = append(buf, 'P')
+		buf = s.appendNames(buf, s.Pool)
 	}
 	return s.appendTrailer(buf)
 }

@@ -46,6 +46,11 @@ func (s *state) closeConquests() {
 	s.T.Acted = true
 	s.T.ActiveActed = true
 	s.T.Die = -1
+	for ab := range s.acting(s.Cur, slotActive) {
+		if ab.conquestsEnd != nil {
+			ab.conquestsEnd(s, s.Cur, slotActive)
+		}
+	}
 	s.army(s.Cur, slotActive).Hand += s.reinforcement(s.Cur)
 }
 

@@ -6,11 +6,11 @@ import (
 	"slices"
 )
 
-// The boards of Small World Underground, loaded and validated for the variant that
-// will play them (no game uses them yet). Their terrains and symbols belong to the
-// "underground" pack of data/terrains.json.
+// The boards of Small World Underground, loaded and validated for its variant
+// (underground.go). Their terrains and symbols belong to the "underground" pack of
+// data/terrains.json.
 
-//go:embed data/underground/maps/*.json
+//go:embed data/underground/maps/*.json data/underground/races-powers.json
 var undergroundFS embed.FS
 
 const packUnderground = "underground"
@@ -81,6 +81,7 @@ func parseUndergroundBoard(raw []byte) (*board, error) {
 			}
 		}
 		if b.water[r] {
+			b.ford[r] = true // anyone may enter a river; only an ability keeps it
 			rivers = append(rivers, r)
 			if b.regions[r].Edge {
 				ends = append(ends, r)

@@ -2,13 +2,21 @@ package smallworld
 
 import (
 	"bytes"
-	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 	"sync"
+
+	"github.com/turnmail/turnmail/engine"
 )
+
+// dataFiles is where a variant's data lives (an embed.FS; tests may give another).
+type dataFiles interface {
+	fs.ReadDirFS
+	fs.ReadFileFS
+}
 
 // variant is one game of the Small World family: its engine name, the content packs
 // whose terrains, symbols and abilities it knows, where its data lives and how its
@@ -17,25 +25,40 @@ import (
 type variant struct {
 	game      string
 	packs     []string
-	fs        embed.FS
+	fs        dataFiles
 	abilities string // races-powers file
 	maps      string // boards directory
 	// parseBoard decodes and validates one board of the variant.
 	parseBoard func(raw []byte) (*board, error)
-	// catalogue returns the variant's data, loaded and validated on first use (after
-	// the content files registered their abilities); it is never modified.
+
+	// Optional rules of the variant beyond the base game's (Small World Underground):
+	// prepare completes the chosen board at setup for the number of players (monster
+	// and volcano positions the board leaves open); setup runs once the state is
+	// built (monsters, the face-down pool); rules is an ability that acts for every
+	// army (rivers); afterApply runs after every applied command, with its random
+	// source (a conquered monster region reveals a place or relic).
+	prepare    func(b *board, players int, rng *engine.Rand) (*board, error)
+	setup      func(s *state, fixed Fixed, rng *engine.Rand) error
+	rules      *ability
+	afterApply func(before, after *state, rng *engine.Rand) error
+
+	// load returns the variant's data, loaded and validated on first use (after the
+	// content files registered their abilities); catalogue is load that panics on an
+	// error of the embedded data. The catalogue is never modified.
+	load      func() (*catalogue, error)
 	catalogue func() *catalogue
 }
 
 // newVariant returns v ready to use.
 func newVariant(v variant) *variant {
-	v.catalogue = sync.OnceValue(func() *catalogue {
-		c, err := v.loadCatalogue()
+	v.load = sync.OnceValues(v.loadCatalogue)
+	v.catalogue = func() *catalogue {
+		c, err := v.load()
 		if err != nil {
 			panic(v.game + ": embedded data: " + err.Error())
 		}
 		return c
-	})
+	}
 	return &v
 }
 
@@ -74,13 +97,15 @@ type catalogue struct {
 	nameIndex map[string]byte
 	// granting lists the piece kinds of the variant's packs that grant an ability.
 	granting []*pieceKind
+	// variant is the game the catalogue belongs to (its optional rules).
+	variant *variant
 }
 
 // loadCatalogue reads and validates the variant's boards and its races and powers:
 // every race and power of the data has rules of the right kind, and every ability of
 // the variant's packs has its data line.
 func (v *variant) loadCatalogue() (*catalogue, error) {
-	c := &catalogue{game: v.game, boards: map[string]*board{}, byPlayers: map[int]string{}, races: map[string]raceData{}, powers: map[string]powerData{}}
+	c := &catalogue{game: v.game, variant: v, boards: map[string]*board{}, byPlayers: map[int]string{}, races: map[string]raceData{}, powers: map[string]powerData{}}
 	files, err := v.fs.ReadDir(v.maps)
 	if err != nil {
 		return nil, fmt.Errorf("read maps: %w", err)

@@ -40,6 +40,9 @@ type View struct {
 	RacesLeft  int `json:"races_left"`
 	PowersLeft int `json:"powers_left"`
 	UsedPowers int `json:"used_powers"`
+	// Pool counts Small World Underground's face-down places and relics still to be
+	// found under the monsters.
+	Pool int `json:"pool,omitempty"`
 }
 
 // PlayerView is one seat.
@@ -94,7 +97,7 @@ type RegionView struct {
 	Symbols []string `json:"symbols,omitempty"`
 	// Border reports an entry region for a first conquest.
 	Border bool `json:"border"`
-	// Owner is a player name, "lost-tribe", or nil for an empty region.
+	// Owner is a player name, "lost-tribe", "monsters", or nil for an empty region.
 	Owner *string `json:"owner"`
 	// Race is the occupying race ("" when empty or lost tribe).
 	Race string `json:"race,omitempty"`
@@ -143,6 +146,7 @@ func (s *state) View(viewer string) any {
 		Game: s.cat.game, Map: s.b.name, Turn: s.TurnNo, Turns: s.b.turns,
 		ToAct: s.ToAct(), Finished: s.Over, Winners: s.Winners(),
 		RacesLeft: len(s.Races), PowersLeft: len(s.Powers), UsedPowers: len(s.Discard),
+		Pool: len(s.Pool),
 	}
 	if v.ToAct == nil {
 		v.ToAct = []string{}
@@ -194,7 +198,7 @@ func (s *state) View(viewer string) any {
 	if v.Offer == nil {
 		v.Offer = []OfferView{}
 	}
-	lost := "lost-tribe"
+	lost, monsters := "lost-tribe", "monsters"
 	for r, g := range s.Regions {
 		rd := s.b.regions[r]
 		rv := RegionView{ID: rd.ID, Terrain: rd.Terrain, Symbols: rd.Symbols, Border: s.b.entry[r], Tokens: int(g.Tokens)}
@@ -205,6 +209,8 @@ func (s *state) View(viewer string) any {
 		switch {
 		case g.Owner == ownerLostTribe:
 			rv.Owner = &lost
+		case g.Owner == ownerMonster:
+			rv.Owner = &monsters
 		case g.Owner >= 0:
 			name := s.names[g.Owner]
 			rv.Owner = &name
