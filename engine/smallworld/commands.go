@@ -590,6 +590,7 @@ func applyDone(s *state, p int, args []string, _ *engine.Rand) error {
 				s.autoPlace(p, slot, 0)
 			}
 		}
+		s.settle(p, true)
 		s.defenderDone(p)
 		return nil
 	}
