@@ -1,6 +1,11 @@
 package smallworld
 
-import "testing"
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/turnmail/turnmail/engine"
+)
 
 // Scenarios of the rules corrections of rulesCorrected (issue 11 item 6). Their
 // archives carry "rules": 1; bivouacking.json and halflings_heroic.json, without it,
@@ -73,5 +78,37 @@ func init() {
 		},
 	} {
 		scenarios[name] = f
+	}
+}
+
+// TestRulesVersions: new games are stamped with the current rules (a setup that names
+// a version keeps it); the version picks the behaviour (the same commands leave the
+// encampments off the map under the original rules, bivouacking.json, and re-place
+// them under the corrected ones); versions the engine does not know are refused.
+func TestRulesVersions(t *testing.T) {
+	for _, tc := range []struct {
+		setup map[string]json.RawMessage
+		want  string
+	}{
+		{map[string]json.RawMessage{"seed": json.RawMessage("3")}, "1"},
+		{map[string]json.RawMessage{"seed": json.RawMessage("3"), "rules": json.RawMessage("0")}, "0"},
+	} {
+		engine.StampSetup(Game{}, tc.setup)
+		if got := string(tc.setup["rules"]); got != tc.want {
+			t.Errorf("stamped rules %q, want %q", got, tc.want)
+		}
+	}
+	old, fixed := run(t, "bivouacking"), run(t, "bivouacking_one_region")
+	pieces(t, old[10], 10, Pieces{"encampments": 2})
+	pieces(t, fixed[10], 10, Pieces{"encampments": 5})
+	if old[8].Hash() != fixed[8].Hash() {
+		t.Errorf("the versions differ before the first correction applies")
+	}
+	for _, rules := range []string{"2", "-1", "1e9", `"1"`} {
+		setup := engine.Setup{Game: "smallworld", Players: []engine.Player{{Name: "a"}, {Name: "b"}},
+			Fixed: json.RawMessage(`{"seed": 1, "rules": ` + rules + `}`)}
+		if _, _, err := engine.Start(Game{}, setup, nil); err == nil {
+			t.Errorf("rules %s accepted", rules)
+		}
 	}
 }
