@@ -377,7 +377,9 @@ func (s *Service) lobbyNew(ctx context.Context, tx *lobbyTx, from string, args [
 	}
 	optsJSON, _ := json.Marshal(opts)
 	settingsJSON, _ := json.Marshal(settings)
-	setup, _ := json.Marshal(map[string]int64{"seed": mrand.Int64N(1_000_000_000)})
+	stamp := map[string]json.RawMessage{"seed": json.RawMessage(fmt.Sprint(mrand.Int64N(1_000_000_000)))}
+	engine.StampSetup(eng, stamp)
+	setup, _ := json.Marshal(stamp)
 	now := s.opts.Clock()
 	g := store.Game{ID: id, Kind: kind, Options: optsJSON, Setup: setup, Status: store.GameOpen, Host: from,
 		List: settings.List, ThreadID: s.threadRoot(id), CreatedAt: now, UpdatedAt: now, Settings: settingsJSON}

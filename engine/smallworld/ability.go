@@ -75,6 +75,12 @@ type ability struct {
 	// turnEnd runs at the end of the owner's normal turn, after redeployment and before
 	// scoring (Amazons set their tokens aside).
 	turnEnd func(s *state, p, slot int)
+	// settle places what player q's active race must place at the end of another
+	// player's turn (Bivouacking's encampments lost in an attack): what needs no
+	// decision, or everything when force is set (`done`, a missed deadline, the end of
+	// the game); it reports whether q still has a choice to make, which keeps q among
+	// the players to act before the next turn.
+	settle func(s *state, q int, force bool) bool
 	// bonus is the ability's coins at the end of its owner's turn.
 	bonus func(s *state, p, slot int) int
 

@@ -69,7 +69,7 @@ func (s *state) mayAct(p int) error {
 		if slices.Contains(s.Pending, int8(p)) {
 			return nil
 		}
-		return engine.Illegal("it is not your turn: waiting for %s to place the tokens they lost in an attack", strings.Join(s.ToAct(), ", "))
+		return engine.Illegal("it is not your turn: waiting for %s to place the tokens (or encampments) they lost in an attack", strings.Join(s.ToAct(), ", "))
 	}
 	if p != s.Cur {
 		return engine.Illegal("it is not your turn: %s is to play", s.names[s.Cur])
@@ -595,6 +595,7 @@ func applyDone(s *state, p int, args []string, _ *engine.Rand) error {
 				s.autoPlace(p, slot, 0)
 			}
 		}
+		s.settle(p, true)
 		s.defenderDone(p)
 		return nil
 	}

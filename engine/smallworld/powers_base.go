@@ -129,13 +129,60 @@ func applyBerserk(s *state, p int, args []string, rng *engine.Rand) error {
 
 // ---- Bivouacking: camp R=N …, 5 encampments among your regions ----
 
+//
+// The rulebook: "Taberele nu sunt pierdute in timpul unui atac asupra regiunii in care
+// sunt ele: ele sunt reamplasate la sfarsitul turului jucatorului activ." Under
+// rulesCorrected the encampments of a conquered region are kept aside (campsDue) and
+// their owner re-places them at the end of the attacker's turn, among the players who
+// redeploy then: with one region they go there, with several the owner chooses with
+// `camp` (`done`, or a missed deadline, puts each in the region of least defence).
+// Under rulesOriginal they left the map and came back with `camp` in a later turn.
+
 var (
 	bivouacking = &ability{name: nameBivouacking, kind: kindPower, pieces: []*pieceKind{camp},
-		verbs: []*verb{{name: "camp", rank: rankRedeploy + 10, apply: applyCamp, legal: legalCamp}}}
+		vars: []*varKind{campsDue},
+		onLoss: func(s *state, q, slot, r, loss int) int {
+			if s.rules >= rulesCorrected {
+				a := s.army(q, slot)
+				a.set(campsDue, a.get(campsDue)+s.pieces(r, camp))
+			}
+			return loss
+		},
+		settle: settleCamps,
+		verbs:  []*verb{{name: "camp", rank: rankRedeploy + 10, apply: applyCamp, legal: legalCamp}}}
 	// camp is an encampment: +1 defence each; they leave the map when the race
-	// declines or the region is lost.
+	// declines, or when their region is conquered (to be re-placed, see above).
 	camp = &pieceKind{name: "encampments", order: 40, defense: 1, box: 5, hash: hashCountByte}
+	// campsDue counts the encampments lost in attacks this turn, to re-place at its end.
+	campsDue = &varKind{name: "encampments due", enc: encVarint}
 )
+
+// settleCamps re-places player q's encampments lost in attacks (see ability.settle):
+// with one region, or when forced, each goes to the region of least defence (lowest
+// id first); with several regions the player chooses.
+func settleCamps(s *state, q int, force bool) bool {
+	a := s.army(q, slotActive)
+	due := min(a.get(campsDue), camp.box-s.campsOnMap(q))
+	regs := s.held(q, slotActive)
+	if due <= 0 || len(regs) == 0 {
+		a.set(campsDue, 0)
+		return false
+	}
+	if len(regs) > 1 && !force {
+		return true
+	}
+	for ; due > 0; due-- {
+		best := regs[0]
+		for _, r := range regs[1:] {
+			if s.defense(r) < s.defense(best) {
+				best = r
+			}
+		}
+		s.setPieces(best, camp, s.pieces(best, camp)+1)
+	}
+	a.set(campsDue, 0)
+	return false
+}
 
 func (s *state) campsOnMap(p int) int {
 	n := 0
@@ -155,7 +202,11 @@ func legalCamp(s *state, p int, out []string) []string {
 	if len(regs) == 0 {
 		return out
 	}
-	return append(out, fmt.Sprintf("camp <region>=<encampments> … (the region ends with that many; regions %s; %d encampments, %d on the map)", strings.Join(idsOf(s, regs), ","), camp.box, s.campsOnMap(p)))
+	due := ""
+	if n := s.army(p, slotActive).get(campsDue); n > 0 && s.defending(p) {
+		due = fmt.Sprintf("; %d lost in the attack to re-place", n)
+	}
+	return append(out, fmt.Sprintf("camp <region>=<encampments> … (the region ends with that many; regions %s; %d encampments, %d on the map%s)", strings.Join(idsOf(s, regs), ","), camp.box, s.campsOnMap(p), due))
 }
 
 func applyCamp(s *state, p int, args []string, _ *engine.Rand) error {
@@ -184,8 +235,13 @@ func applyCamp(s *state, p int, args []string, _ *engine.Rand) error {
 	if total > camp.box {
 		return engine.Illegal("that puts %d encampments on the map; you have %d", total, camp.box)
 	}
+	added := total - s.campsOnMap(p)
 	for i, r := range rs {
 		s.setPieces(r, camp, ns[i])
+	}
+	if a := s.army(p, slotActive); !own && a.get(campsDue) > 0 {
+		a.set(campsDue, max(0, a.get(campsDue)-added))
+		s.defenderDone(p) // the re-placement may have been all that was left to do
 	}
 	return nil
 }
@@ -262,13 +318,47 @@ func applyFortress(s *state, p int, args []string, _ *engine.Rand) error {
 }
 
 // ---- Heroic: hero R R, the two heroes in two of your regions ----
+//
+// The rulebook: "La sfarsitul turului tau, pune fiecare din cei doi eroi in doua
+// regiuni diferite ocupate de tine. Aceste doua regiuni sunt acum imune […] pana cand
+// se muta eroii." The heroes are placed at the end of every turn and may move each
+// time (`hero` takes both off the map and puts them down again). Under rulesCorrected
+// a player who ends the turn without placing them gets them placed, as lairs and holes
+// are: a hero already in one of the player's regions stays, a missing one goes to the
+// region with the most tokens (lowest id first) that has no hero. Under rulesOriginal
+// heroes were only placed by `hero`.
 
 var (
 	heroic = &ability{name: nameHeroic, kind: kindPower, pieces: []*pieceKind{hero},
+		turnEnd: func(s *state, p, slot int) {
+			if s.rules >= rulesCorrected && slot == slotActive {
+				placeHeroes(s, p)
+			}
+		},
 		verbs: []*verb{{name: "hero", rank: rankRedeploy + 12, apply: applyHero, legal: legalHero}}}
 	// hero: immune; the heroes leave the map when the race declines.
 	hero = &pieceKind{name: "hero", order: 50, flag: true, immune: "a hero", box: 2, hash: hashFlag(2)}
 )
+
+// placeHeroes completes player p's heroes at the end of the turn: one in each of two
+// different regions (one when p holds one region).
+func placeHeroes(s *state, p int) {
+	regs := s.held(p, slotActive)
+	placed := 0
+	for _, r := range regs {
+		placed += s.pieces(r, hero)
+	}
+	for placed < min(len(regs), hero.box) {
+		best := -1
+		for _, r := range regs {
+			if s.pieces(r, hero) == 0 && (best < 0 || s.Regions[r].Tokens > s.Regions[best].Tokens) {
+				best = r
+			}
+		}
+		s.setPieces(best, hero, 1)
+		placed++
+	}
+}
 
 func legalHero(s *state, p int, out []string) []string {
 	if !s.ownTurn(p) || !s.has(p, nameHeroic) {

@@ -22,7 +22,8 @@ var registry = engine.Registry{"smallworld": Game{}}
 var boardNames = []string{"smallworld-2p", "smallworld-3p", "smallworld-4p", "smallworld-5p"}
 
 // TestSelfPlay plays seeded games with random legal commands to the end, checking
-// the invariants after every command and replay determinism at the end.
+// the invariants after every command and replay determinism at the end; games
+// alternate between the original rules and the current ones.
 func TestSelfPlay(t *testing.T) {
 	games := 40
 	if *soak || os.Getenv("TURNMAIL_SOAK") == "1" {
@@ -32,8 +33,9 @@ func TestSelfPlay(t *testing.T) {
 		players := 2 + i%4
 		board := boardNames[(i/4)%4]
 		seed := int64(1000 + i)
-		t.Run(fmt.Sprintf("%dp-%s-%d", players, board, seed), func(t *testing.T) {
-			a := selfPlay(t, seed, players, board, true)
+		rules := []int{rulesOriginal, currentRules}[i%2]
+		t.Run(fmt.Sprintf("%dp-%s-%d-rules%d", players, board, seed, rules), func(t *testing.T) {
+			a := selfPlay(t, seed, players, board, rules, true)
 			s, err := engine.Replay(registry, a, -1)
 			if err != nil {
 				t.Fatalf("replay: %v", err)
@@ -48,17 +50,18 @@ func TestSelfPlay(t *testing.T) {
 	}
 }
 
-// selfPlay plays one game and returns its archive (hashes and outcomes recorded).
-func selfPlay(t testing.TB, seed int64, players int, board string, check bool) *engine.Archive {
-	return selfPlayGame(t, Game{}, seed, players, board, check)
+// selfPlay plays one game under a rules version and returns its archive (hashes and
+// outcomes recorded).
+func selfPlay(t testing.TB, seed int64, players int, board string, rules int, check bool) *engine.Archive {
+	return selfPlayGame(t, Game{}, seed, players, board, rules, check)
 }
 
 // selfPlayGame is selfPlay for a game of the family.
-func selfPlayGame(t testing.TB, game engine.Game, seed int64, players int, board string, check bool) *engine.Archive {
+func selfPlayGame(t testing.TB, game engine.Game, seed int64, players int, board string, rules int, check bool) *engine.Archive {
 	names := []string{"alice", "bob", "carol", "dave", "erin"}[:players]
 	a := &engine.Archive{Format: engine.ArchiveFormat, Game: game.Name(),
 		Options: map[string]json.RawMessage{"map": json.RawMessage(strconv.Quote(board))},
-		Setup:   json.RawMessage(fmt.Sprintf(`{"seed": %d}`, seed))}
+		Setup:   json.RawMessage(fmt.Sprintf(`{"seed": %d, "rules": %d}`, seed, rules))}
 	for _, n := range names {
 		a.Players = append(a.Players, engine.Player{Name: n})
 	}

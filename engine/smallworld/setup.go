@@ -45,7 +45,9 @@ import (
 //
 // Setup fields (the archive's "setup"): "seed", and optional "races" / "powers" lists
 // that fix the top of the race and power stacks in that order; the rest of each stack
-// is shuffled from the seed (draws named "races" and "powers").
+// is shuffled from the seed (draws named "races" and "powers"); "rules", the rules
+// version (see rulesCorrected): new games record the current one (SetupStamp), an
+// archive without it replays under the rules it was played by.
 type Game struct{}
 
 var _ engine.Game = Game{}
@@ -61,6 +63,27 @@ type Fixed struct {
 	// Pool fixes the first places and relics drawn into Small World Underground's
 	// face-down pool (draw "pool").
 	Pool []string `json:"pool,omitempty"`
+	// Rules is the rules version the game is played under (see currentRules).
+	Rules int `json:"rules,omitempty"`
+}
+
+// Rules versions. A correction that changes what recorded commands produce gets a
+// version: games record theirs in the setup and replay under it.
+const (
+	// rulesOriginal is the rules of the archives recorded before versions (no "rules").
+	rulesOriginal = 0
+	// rulesCorrected: encampments lost in an attack are re-placed at the end of the
+	// attacker's turn (Bivouacking); the two heroes are placed at the end of every
+	// turn of their owner, automatically when the player did not (Heroic).
+	rulesCorrected = 1
+	// currentRules is the version new games get.
+	currentRules = rulesCorrected
+)
+
+// SetupStamp implements engine.SetupStamper: new games record the current rules
+// version.
+func (Game) SetupStamp() map[string]json.RawMessage {
+	return map[string]json.RawMessage{"rules": json.RawMessage(fmt.Sprint(currentRules))}
 }
 
 // Maps lists the names of the printed boards.
@@ -143,6 +166,9 @@ func (v *variant) newState(setup engine.Setup, rng *engine.Rand) (*state, error)
 	if len(fixed.Pool) > 0 && v.setup == nil {
 		return nil, fmt.Errorf("%s: setup: the game has no places or relics to fix", v.game)
 	}
+	if fixed.Rules < rulesOriginal || fixed.Rules > currentRules {
+		return nil, fmt.Errorf("%s: setup rules %d: this engine knows rules versions %d to %d", v.game, fixed.Rules, rulesOriginal, currentRules)
+	}
 	cat := v.catalogue()
 	races, err := v.stack(rng, "races", cat.raceNames, fixed.Races)
 	if err != nil {
@@ -152,7 +178,7 @@ func (v *variant) newState(setup engine.Setup, rng *engine.Rand) (*state, error)
 	if err != nil {
 		return nil, err
 	}
-	s := &state{b: b, cat: cat, Races: races, Powers: powers, TurnNo: 1}
+	s := &state{b: b, cat: cat, rules: fixed.Rules, Races: races, Powers: powers, TurnNo: 1}
 	for _, pl := range setup.Players {
 		s.Players = append(s.Players, player{Coins: startCoins, Ally: -1})
 		s.names = append(s.names, pl.Name)

@@ -105,6 +105,7 @@ type turnInfo struct {
 type state struct {
 	b       *board
 	cat     *catalogue
+	rules   int      // the rules version of the setup (rulesOriginal …), never modified
 	names   []string // player names in turn order (shared, never modified)
 	keys    []string // the same, normalized for matching commands
 	Players []player

@@ -250,7 +250,8 @@ func (s *state) endTurn() {
 }
 
 // needsRedeploy places what needs no decision for player q (one region) and reports
-// whether q still has tokens in hand to place on several regions.
+// whether q still has tokens in hand to place on several regions, or pieces its
+// abilities must place (settle).
 func (s *state) needsRedeploy(q int) bool {
 	needs := false
 	for slot := range nSlots {
@@ -266,7 +267,19 @@ func (s *state) needsRedeploy(q int) bool {
 			needs = true
 		}
 	}
-	return needs
+	return s.settle(q, false) || needs
+}
+
+// settle runs the settle hooks of player q's active race (see ability.settle) and
+// reports whether q still has something to place.
+func (s *state) settle(q int, force bool) bool {
+	due := false
+	for ab := range s.acting(q, slotActive) {
+		if ab.settle != nil && ab.settle(s, q, force) {
+			due = true
+		}
+	}
+	return due
 }
 
 // defenderDone removes q from the pending defenders once everything is placed, and
@@ -289,7 +302,8 @@ func (s *state) advance() {
 	s.startTurn(next)
 }
 
-// finish ends the game: tokens defenders still hold are placed automatically (they
+// finish ends the game: tokens (and pieces, settle) defenders still hold are placed
+// automatically (they
 // only matter for the tie-break), and the winners are those with the most coins, ties
 // broken by the most race tokens on the map (active and declined).
 func (s *state) finish() {
@@ -299,6 +313,7 @@ func (s *state) finish() {
 				s.autoPlace(int(q), slot, 0)
 			}
 		}
+		s.settle(int(q), true)
 	}
 	s.Pending = nil
 	s.Over = true

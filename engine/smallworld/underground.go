@@ -60,6 +60,10 @@ func (g Underground) variant() *variant {
 // Name implements engine.Game.
 func (g Underground) Name() string { return g.variant().game }
 
+// SetupStamp implements engine.SetupStamper: new games record the current rules
+// version, as Small World's do (its powers play here too).
+func (Underground) SetupStamp() map[string]json.RawMessage { return Game{}.SetupStamp() }
+
 // PlayerRange implements engine.OptionChecker: 2 to 5 players.
 func (Underground) PlayerRange() (min, max int) { return 2, 5 }
 

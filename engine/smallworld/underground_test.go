@@ -280,7 +280,7 @@ func TestUndergroundSelfPlay(t *testing.T) {
 		board := fmt.Sprintf("underground-%dp", 2+(i/4)%4)
 		seed := int64(5000 + i)
 		t.Run(fmt.Sprintf("%dp-%s-%d", players, board, seed), func(t *testing.T) {
-			a := selfPlayGame(t, ugTest, seed, players, board, true)
+			a := selfPlayGame(t, ugTest, seed, players, board, currentRules, true)
 			s, err := engine.Replay(ugRegistry, a, -1)
 			if err != nil {
 				t.Fatalf("replay: %v", err)
