@@ -114,10 +114,18 @@ func (Game) New(setup engine.Setup, rng *engine.Rand) (engine.State, error) {
 // newState is New for the variant.
 func (v *variant) newState(setup engine.Setup, rng *engine.Rand) (*state, error) {
 	n := len(setup.Players)
-	if lo, hi := (Game{}).PlayerRange(); n < lo || n > hi {
+	lo, hi := (Game{}).PlayerRange()
+	if v.players != [2]int{} {
+		lo, hi = v.players[0], v.players[1]
+	}
+	if n < lo || n > hi {
 		return nil, fmt.Errorf("%s: %d players; the game is for %d to %d", v.game, n, lo, hi)
 	}
-	b, err := v.chooseBoard(setup.Options, n)
+	boardFor := n
+	if v.boardFor != nil {
+		boardFor = v.boardFor(n)
+	}
+	b, err := v.chooseBoard(setup.Options, boardFor)
 	if err != nil {
 		return nil, err
 	}
@@ -149,6 +157,11 @@ func (v *variant) newState(setup engine.Setup, rng *engine.Rand) (*state, error)
 		s.Regions[r] = region{Owner: ownerNone}
 		if b.has(r, symLostTribe) {
 			s.Regions[r] = region{Owner: ownerLostTribe, Tokens: 1}
+		}
+	}
+	if v.prepare != nil {
+		if err := v.prepare(s, setup.Options); err != nil {
+			return nil, fmt.Errorf("%s: %w", v.game, err)
 		}
 	}
 	if err := s.refill(rng); err != nil {

@@ -118,6 +118,9 @@ type state struct {
 	Pending []int8 // defenders who must redeploy before the next turn starts
 	Over    bool
 	Win     []string
+	// Scn is the state and rules of a scenario beside the core's (Necromancer
+	// Island), nil in the other games.
+	Scn scenario
 }
 
 var _ engine.State = (*state)(nil)
@@ -132,6 +135,9 @@ func (s *state) clone() *state {
 	n.Pending = slices.Clone(s.Pending)
 	n.T.Conquered = slices.Clone(s.T.Conquered)
 	n.T.Readied = slices.Clone(s.T.Readied)
+	if s.Scn != nil {
+		n.Scn = s.Scn.copy()
+	}
 	return &n
 }
 
@@ -362,5 +368,9 @@ func (s *state) canon(buf []byte) []byte {
 	for _, q := range s.Pending {
 		buf = appendInt(buf, int(q))
 	}
-	return s.appendTrailer(buf)
+	buf = s.appendTrailer(buf)
+	if s.Scn != nil {
+		buf = s.Scn.canon(s, buf)
+	}
+	return buf
 }

@@ -22,6 +22,14 @@ type variant struct {
 	maps      string // boards directory
 	// parseBoard decodes and validates one board of the variant.
 	parseBoard func(raw []byte) (*board, error)
+	// players is the range of players when it is not the base game's (2–5).
+	players [2]int
+	// boardFor is the number of players whose printed board the game uses for n
+	// players (nil: n; Necromancer Island: n−1).
+	boardFor func(n int) int
+	// prepare completes a new state after the core's setup and before the offer is
+	// formed (the Necromancer's Island, Ghosts and powers); nil for none.
+	prepare func(s *state, opts map[string]json.RawMessage) error
 	// catalogue returns the variant's data, loaded and validated on first use (after
 	// the content files registered their abilities); it is never modified.
 	catalogue func() *catalogue

@@ -40,6 +40,9 @@ type View struct {
 	RacesLeft  int `json:"races_left"`
 	PowersLeft int `json:"powers_left"`
 	UsedPowers int `json:"used_powers"`
+	// Necromancer is the Necromancer's side of a game of Necromancer Island (nil in
+	// the other games).
+	Necromancer *NecromancerView `json:"necromancer,omitempty"`
 }
 
 // PlayerView is one seat.
@@ -218,6 +221,9 @@ func (s *state) View(viewer string) any {
 			}
 		}
 		v.Regions = append(v.Regions, rv)
+	}
+	if s.Scn != nil {
+		s.Scn.view(s, v)
 	}
 	return v
 }
