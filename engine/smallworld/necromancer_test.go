@@ -271,3 +271,19 @@ func TestNecromancerBuysPower(t *testing.T) {
 		t.Errorf("region 9 costs %d, want 2", got)
 	}
 }
+
+// TestNecromancerEnchantFeedsWell: a token the Sorcerers convert is lost in a
+// conquest and goes to the Well; Ghosts, a race in decline, are never converted.
+func TestNecromancerEnchantFeedsWell(t *testing.T) {
+	s := newNecro(t, 3, nil, `{"races":["Sorcerers","Ratmen","Elves"],"powers":["Forest","Hill","Swamp","Merchant","Alchemist","Commando","Flying","Mounted"]}`)
+	s = apply(t, s, "alice: pick 1", "alice: conquer 3", "alice: done", "bob: pick 1", "bob: conquer 2", "bob: done", "carol: keep 1", "carol: buy ghost", "carol: buy ghost", "carol: conquer 9", "carol: done")
+	c := s.clone()
+	c.Regions[c.b.index[2]].Tokens = 1
+	c.Regions[c.b.index[9]].Tokens = 1
+	before := *c.Scn.(*necroState)
+	rejects(t, c, "alice", "enchant 9", "Ghosts", "Sorcerers only convert an active race")
+	c = apply(t, c, "alice: enchant 2")
+	if n := c.Scn.(*necroState); n.WellSouls != before.WellSouls+1 || n.WellGhosts != before.WellGhosts {
+		t.Errorf("Well %d + %d, was %d + %d", n.WellGhosts, n.WellSouls, before.WellGhosts, before.WellSouls)
+	}
+}
