@@ -81,7 +81,8 @@ func TestRealServersBots(t *testing.T) {
 // variantOptions are the options of new (beside players=) that the soak also plays,
 // so that the variants' mail is read by the bots too.
 var variantOptions = map[string][]string{
-	"empire": {"exploration=true fortresses=true encounters=true leaders=true", "swamp=true layout=ring die_tiebreak=true"},
+	"necromancer": {"difficulty=2"},
+	"empire":      {"exploration=true fortresses=true encounters=true leaders=true", "swamp=true layout=ring die_tiebreak=true"},
 }
 
 func playerRange(kind string) (lo, hi int) {

@@ -287,3 +287,38 @@ func TestNecromancerEnchantFeedsWell(t *testing.T) {
 		t.Errorf("Well %d + %d, was %d + %d", n.WellGhosts, n.WellSouls, before.WellGhosts, before.WellSouls)
 	}
 }
+
+// TestNecromancerHostileCommands: malformed or misplaced Necromancer commands are
+// refused with a rule error that says what to do, never a panic — in this game and
+// in Small World, where they do not exist.
+func TestNecromancerHostileCommands(t *testing.T) {
+	s := newNecro(t, 3, nil, necroFixed)
+	s = apply(t, s, "alice: pick 1", "alice: done", "bob: pick 1", "bob: done")
+	kept := apply(t, s, "carol: keep 2")
+	base := newGame(t, 2, nil, "")
+	for _, c := range []struct {
+		s        *state
+		who, cmd string
+		contains string
+	}{
+		{s, "carol", "keep", "usage: keep N"},
+		{s, "carol", "keep 0", "use 1 to 6"},
+		{s, "carol", "keep 7", "use 1 to 6"},
+		{s, "carol", "keep 99999999999999999999999", "use 1 to 6"},
+		{s, "carol", "keep 1 2", "usage: keep N"},
+		{kept, "carol", "keep 1", "you kept Hill already"},
+		{kept, "carol", "buy", "usage: buy ghost"},
+		{kept, "carol", "buy ghosts", "usage: buy ghost"},
+		{kept, "carol", "buy ghost 2", "usage: buy ghost"},
+		{kept, "carol", "buy power", "usage: buy power N"},
+		{kept, "carol", "buy power -1", "use 1 to 5"},
+		{kept, "carol", "buy power x", "use 1 to 5"},
+		{kept, "alice", "buy ghost", "not your turn"},
+		{base, "alice", "buy ghost", "command of Necromancer Island"},
+		{base, "alice", "keep 1", "command of Necromancer Island"},
+	} {
+		rejects(t, c.s, c.who, c.cmd, c.contains)
+	}
+	// Someone else than the Necromancer, on their own turn.
+	rejects(t, newNecro(t, 3, nil, necroFixed), "alice", "buy ghost", "only the Necromancer, carol")
+}
