@@ -45,7 +45,11 @@ func (s *state) SkipCommands(player string) []string {
 	case !s.ownTurn(p):
 		return nil
 	case s.forbidden(p, []string{"done"}) != "":
-		return append(s.Legal(player)[:1:1], "done") // the first choice, then done (Necromancer Island)
+		// A choice must come first (Necromancer Island's keep): the first one, then done.
+		if l := s.Legal(player); len(l) > 0 {
+			return []string{l[0], "done"}
+		}
+		return nil
 	case !s.army(p, slotActive).exists():
 		return []string{"pick 1", "done"}
 	}

@@ -8,8 +8,12 @@ import (
 	"github.com/turnmail/turnmail/engine"
 )
 
-// nameGhosts is the Necromancer's race; it is not a banner of the race stack.
-const nameGhosts = "Ghosts"
+// nameGhosts is the Necromancer's race; it is not a banner of the race stack, and
+// its kind is neither race nor power, so it has no data line.
+const (
+	nameGhosts = "Ghosts"
+	kindGhosts = "ghosts"
+)
 
 // necroState is what Necromancer Island adds to the state (state.Scn). The Ghosts are
 // the Necromancer's active army; the Island is the central lake, held by them with
@@ -32,7 +36,7 @@ var (
 	// his turn (they may all conquer), each region he holds gives a bonus soul, the
 	// Island scores nothing. The Necromancer's own commands are open verbs (they
 	// explain themselves to the other players).
-	ghosts = &ability{name: nameGhosts, kind: packNecromancer, pack: packNecromancer,
+	ghosts = &ability{name: nameGhosts, kind: kindGhosts, pack: packNecromancer,
 		turnStart: ghostsTurnStart,
 		turnEnd: func(s *state, p, slot int) {
 			if n, ok := s.Scn.(*necroState); ok {
