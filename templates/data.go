@@ -97,8 +97,9 @@ type HowToGame struct {
 
 // gameTitles are the printed names of the games, by engine name.
 var gameTitles = map[string]string{
-	"smallworld": "Small World",
-	"empire":     "Eight-Minute Empire: Legends",
+	"smallworld":  "Small World",
+	"necromancer": "Small World: Necromancer Island",
+	"empire":      "Eight-Minute Empire: Legends",
 }
 
 // GameTitle returns the printed name of a game, or its engine name when unknown.

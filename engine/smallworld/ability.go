@@ -216,6 +216,13 @@ func (s *state) acting(p, slot int) iter.Seq[*ability] {
 		if ru := s.cat.variant.rules; ru != nil && (slot == slotActive || ru.inDecline) && !yield(ru) {
 			return
 		}
+		if s.Scn != nil {
+			for _, ab := range s.Scn.acting(s, p, slot) {
+				if !yield(ab) {
+					return
+				}
+			}
+		}
 		if len(s.cat.granting) == 0 {
 			return
 		}

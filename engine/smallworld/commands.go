@@ -45,6 +45,9 @@ func (s *state) Apply(player, command string, rng *engine.Rand) (engine.State, e
 	if v.owner != nil && !s.has(p, v.owner.name) {
 		return nil, &engine.RuleError{Reason: fmt.Sprintf("only %s can use %q", v.owner.name, v.name), Instead: s.Legal(player)}
 	}
+	if why := s.forbidden(p, words); why != "" {
+		return nil, &engine.RuleError{Reason: why, Instead: s.instead(p, v.name)}
+	}
 	n := s.clone()
 	if err := v.apply(n, p, words[1:], rng); err != nil {
 		if re, ok := err.(*engine.RuleError); ok && re.Instead == nil {
@@ -539,7 +542,7 @@ func applyRedeploy(s *state, p int, args []string, _ *engine.Rand) error {
 		switch {
 		case !place:
 			return engine.Illegal("your %s in region %d cannot move", s.raceName(p, slot), id)
-		case ns[i] < 1:
+		case ns[i] < 1 && (s.Scn == nil || !s.Scn.mayBeEmpty(r)):
 			return engine.Illegal("every region you hold keeps at least one token (region %d)", id)
 		case !move && ns[i] < int(g.Tokens):
 			return engine.Illegal("you can only add tokens to region %d (it has %d)", id, g.Tokens)

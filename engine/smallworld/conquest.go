@@ -180,6 +180,9 @@ func (s *state) idList(rs []int) string {
 func (s *state) occupy(p, slot, r, n int) {
 	g := s.Regions[r]
 	nonEmpty := g.Owner != ownerNone
+	if g.Owner == ownerLostTribe && s.Scn != nil {
+		s.Scn.lost(s, int(ownerLostTribe), 0, int(g.Tokens))
+	}
 	if g.Owner >= 0 {
 		q, qs := int(g.Owner), int(g.Slot)
 		loss := 1
@@ -189,6 +192,9 @@ func (s *state) occupy(p, slot, r, n int) {
 			}
 		}
 		s.army(q, qs).Hand += int(g.Tokens) - loss
+		if s.Scn != nil {
+			s.Scn.lost(s, q, qs, loss)
+		}
 		if qs == slotActive && q != p {
 			s.T.Attacked |= 1 << q
 		}

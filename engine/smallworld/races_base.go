@@ -149,6 +149,9 @@ func applyEnchant(s *state, p int, args []string, _ *engine.Rand) error {
 	// The converted token goes back to the box (Elves lose it too); the Sorcerer
 	// token comes from the box, not from hand.
 	s.Regions[r] = region{Owner: int8(p), Slot: slotActive, Tokens: 1, Pieces: s.keptPieces(r, onConquest)}
+	if s.Scn != nil { // a token lost in a conquest (Necromancer Island's Soul Well)
+		s.Scn.lost(s, int(q), slotActive, 1)
+	}
 	s.T.Attacked |= 1 << q
 	s.T.set(enchanted, s.T.get(enchanted)|1<<q)
 	s.T.NonEmpty++

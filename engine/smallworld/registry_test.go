@@ -93,7 +93,7 @@ func TestRegistry(t *testing.T) {
 	for _, v := range reg.verbs {
 		order = append(order, v.name)
 	}
-	want := "pick decline berserk conquer dragon enchant hole abandon redeploy camp fortress hero ally done"
+	want := "pick keep buy decline berserk conquer dragon enchant hole abandon redeploy camp fortress hero ally done"
 	if got := strings.Join(order, " "); got != want {
 		t.Errorf("verbs %q, want %q", got, want)
 	}

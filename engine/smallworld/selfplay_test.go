@@ -17,7 +17,7 @@ import (
 
 var soak = flag.Bool("soak", false, "run the long self-play soak (also TURNMAIL_SOAK=1)")
 
-var registry = engine.Registry{"smallworld": Game{}}
+var registry = engine.Registry{"smallworld": Game{}, "necromancer": Necromancer{}}
 
 var boardNames = []string{"smallworld-2p", "smallworld-3p", "smallworld-4p", "smallworld-5p"}
 
@@ -53,15 +53,20 @@ func TestSelfPlay(t *testing.T) {
 // selfPlay plays one game under a rules version and returns its archive (hashes and
 // outcomes recorded).
 func selfPlay(t testing.TB, seed int64, players int, board string, rules int, check bool) *engine.Archive {
-	return selfPlayGame(t, Game{}, seed, players, board, rules, check)
+	return selfPlayGame(t, Game{}, seed, players, mapOption(board), rules, check)
 }
 
-// selfPlayGame is selfPlay for a game of the family.
-func selfPlayGame(t testing.TB, game engine.Game, seed int64, players int, board string, rules int, check bool) *engine.Archive {
-	names := []string{"alice", "bob", "carol", "dave", "erin"}[:players]
-	a := &engine.Archive{Format: engine.ArchiveFormat, Game: game.Name(),
-		Options: map[string]json.RawMessage{"map": json.RawMessage(strconv.Quote(board))},
-		Setup:   json.RawMessage(fmt.Sprintf(`{"seed": %d, "rules": %d}`, seed, rules))}
+// mapOption is the options of a game on board.
+func mapOption(board string) map[string]json.RawMessage {
+	return map[string]json.RawMessage{"map": json.RawMessage(strconv.Quote(board))}
+}
+
+// selfPlayGame plays one game of g (Small World or a variant) with options, under a
+// rules version.
+func selfPlayGame(t testing.TB, g engine.Game, seed int64, players int, opts map[string]json.RawMessage, rules int, check bool) *engine.Archive {
+	names := []string{"alice", "bob", "carol", "dave", "erin", "frank"}[:players]
+	a := &engine.Archive{Format: engine.ArchiveFormat, Game: g.Name(), Options: opts,
+		Setup: json.RawMessage(fmt.Sprintf(`{"seed": %d, "rules": %d}`, seed, rules))}
 	for _, n := range names {
 		a.Players = append(a.Players, engine.Player{Name: n})
 	}
@@ -69,7 +74,7 @@ func selfPlayGame(t testing.TB, game engine.Game, seed int64, players int, board
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, outcomes, err := engine.Start(game, setup, nil)
+	st, outcomes, err := engine.Start(g, setup, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +145,8 @@ func checkIllegalRejected(t testing.TB, st engine.State, who string, legal []str
 	t.Helper()
 	s := st.(*state)
 	ids := s.b.ids
-	candidates := []string{"decline", "done", "berserk roll", "pick " + strconv.Itoa(1+r.IntN(7)), "hole " + ids[r.IntN(len(ids))], "jump 3", "conquer", "pick x"}
+	candidates := []string{"decline", "done", "berserk roll", "pick " + strconv.Itoa(1+r.IntN(7)), "hole " + ids[r.IntN(len(ids))], "jump 3", "conquer", "pick x",
+		"buy ghost", "buy power " + strconv.Itoa(1+r.IntN(6)), "keep " + strconv.Itoa(1+r.IntN(7)), "buy", "keep"}
 	for range 6 {
 		id := ids[r.IntN(len(ids))]
 		verb := []string{"conquer", "conquer %s roll", "abandon", "dragon", "enchant", "fortress", "conquer %s ghouls"}[r.IntN(7)]
@@ -154,7 +160,7 @@ func checkIllegalRejected(t testing.TB, st engine.State, who string, legal []str
 		candidates = append(candidates, "ally "+n)
 	}
 	for _, c := range candidates {
-		if slices.Contains(legal, c) || slices.Contains(legal, engine.Normalize(c)) {
+		if slices.ContainsFunc(legal, func(l string) bool { return engine.Normalize(l) == engine.Normalize(c) }) {
 			continue
 		}
 		_, _, err := engine.Step(st, seed, seq, who, c, nil)
@@ -240,10 +246,14 @@ func randomRedeploy(s *state, p int, r *rand.Rand) string {
 		if move {
 			total := a.Hand + n.boardTokens(p, slot) - target
 			counts := make([]int, len(regs))
+			placed := 0
 			for i := range counts {
-				counts[i] = 1
+				if n.Scn == nil || !n.Scn.mayBeEmpty(regs[i]) {
+					counts[i] = 1
+					placed++
+				}
 			}
-			for range total - len(regs) {
+			for range total - placed {
 				counts[r.IntN(len(regs))]++
 			}
 			for i, g := range regs {
@@ -298,6 +308,11 @@ func checkInvariants(t testing.TB, before, after *state, who, cmd string) {
 	races = append(races, after.Races...)
 	powers = append(powers, after.Powers...)
 	powers = append(powers, after.Discard...)
+	nec, _ := after.Scn.(*necroState)
+	if nec != nil {
+		powers = append(append(powers, nec.Spare...), nec.Bought...)
+		checkGhosts(before, after, nec, fail)
+	}
 	for _, c := range after.Offer {
 		races, powers = append(races, c.Race), append(powers, c.Power)
 		if c.Coins < 0 {
@@ -312,6 +327,12 @@ func checkInvariants(t testing.TB, before, after *state, who, cmd string) {
 		for slot := range nSlots {
 			a := &pl.Armies[slot]
 			if !a.exists() {
+				continue
+			}
+			if a.Race == nameGhosts {
+				if a.Power != "" {
+					powers = append(powers, a.Power)
+				}
 				continue
 			}
 			races = append(races, a.Race)
@@ -367,13 +388,13 @@ func checkInvariants(t testing.TB, before, after *state, who, cmd string) {
 				fail("monster region %d has %d tokens (before: owner %d)", after.b.id(r), g.Tokens, before.Regions[r].Owner)
 			}
 		default:
-			if g.Tokens < 1 {
+			if g.Tokens < 1 && (nec == nil || r != int(nec.Lake)) {
 				fail("region %d held with %d tokens", after.b.id(r), g.Tokens)
 			}
 			if !after.army(int(g.Owner), int(g.Slot)).exists() {
 				fail("region %d held by a missing army", after.b.id(r))
 			}
-			if !after.mayEnter(int(g.Owner), int(g.Slot), r) && g.Slot == slotActive {
+			if !after.mayEnter(int(g.Owner), int(g.Slot), r) && g.Slot == slotActive && (nec == nil || r != int(nec.Lake)) {
 				fail("region %d is water held without Seafaring", after.b.id(r))
 			}
 		}

@@ -140,13 +140,21 @@ func (Game) New(setup engine.Setup, rng *engine.Rand) (engine.State, error) {
 // newState is New for the variant.
 func (v *variant) newState(setup engine.Setup, rng *engine.Rand) (*state, error) {
 	n := len(setup.Players)
-	if lo, hi := (Game{}).PlayerRange(); n < lo || n > hi {
+	lo, hi := (Game{}).PlayerRange()
+	if v.players != [2]int{} {
+		lo, hi = v.players[0], v.players[1]
+	}
+	if n < lo || n > hi {
 		return nil, fmt.Errorf("%s: %d players; the game is for %d to %d", v.game, n, lo, hi)
 	}
 	if _, err := v.load(); err != nil {
 		return nil, fmt.Errorf("%s: %w", v.game, err)
 	}
-	b, err := v.chooseBoard(setup.Options, n)
+	boardFor := n
+	if v.boardFor != nil {
+		boardFor = v.boardFor(n)
+	}
+	b, err := v.chooseBoard(setup.Options, boardFor)
 	if err != nil {
 		return nil, err
 	}
@@ -194,6 +202,11 @@ func (v *variant) newState(setup engine.Setup, rng *engine.Rand) (*state, error)
 	if v.setup != nil {
 		if err := v.setup(s, fixed, rng); err != nil {
 			return nil, err
+		}
+	}
+	if v.prepareState != nil {
+		if err := v.prepareState(s, setup.Options); err != nil {
+			return nil, fmt.Errorf("%s: %w", v.game, err)
 		}
 	}
 	if err := s.refill(rng); err != nil {

@@ -123,6 +123,9 @@ type state struct {
 	Pool []string
 	Over bool
 	Win  []string
+	// Scn is the state and rules of a scenario beside the core's (Necromancer
+	// Island), nil in the other games.
+	Scn scenario
 }
 
 var _ engine.State = (*state)(nil)
@@ -137,6 +140,9 @@ func (s *state) clone() *state {
 	n.Pending = slices.Clone(s.Pending)
 	n.T.Conquered = slices.Clone(s.T.Conquered)
 	n.T.Readied = slices.Clone(s.T.Readied)
+	if s.Scn != nil {
+		n.Scn = s.Scn.copy()
+	}
 	return &n
 }
 
@@ -371,5 +377,9 @@ func (s *state) canon(buf []byte) []byte {
 		buf = append(buf, 'P')
 		buf = s.appendNames(buf, s.Pool)
 	}
-	return s.appendTrailer(buf)
+	buf = s.appendTrailer(buf)
+	if s.Scn != nil {
+		buf = s.Scn.canon(s, buf)
+	}
+	return buf
 }

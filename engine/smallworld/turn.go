@@ -185,6 +185,9 @@ func (s *state) declineTurn(p int) {
 // leaves the map first.
 func (s *state) declineActive(p int) {
 	pl := &s.Players[p]
+	if s.Scn != nil {
+		s.Scn.declining(s, p)
+	}
 	for ab := range s.acting(p, slotActive) {
 		if ab.onDecline != nil {
 			ab.onDecline(s, p)
@@ -231,6 +234,9 @@ func (s *state) declineActive(p int) {
 // region get them placed there, those with more regions must redeploy (ToAct), and
 // then the next turn starts — or the game ends after the last turn.
 func (s *state) endTurn() {
+	if s.Scn != nil && s.Scn.turnEnded(s) {
+		return
+	}
 	p := s.Cur
 	n := len(s.Players)
 	s.Pending = nil
@@ -321,6 +327,9 @@ func (s *state) finish() {
 	best, bestTokens := -1, -1
 	s.Win = nil
 	for p := range s.Players {
+		if s.Scn != nil && !s.Scn.competes(p) {
+			continue
+		}
 		c, t := s.Players[p].Coins, s.mapTokens(p)
 		switch {
 		case c > best || (c == best && t > bestTokens):

@@ -45,6 +45,19 @@ type variant struct {
 	// load returns the variant's data, loaded and validated on first use (after the
 	// content files registered their abilities); catalogue is load that panics on an
 	// error of the embedded data. The catalogue is never modified.
+
+	// players is the range of players when it is not the base game's (2–5).
+	players [2]int
+	// boardFor is the number of players whose printed board the game uses for n
+	// players (nil: n; Necromancer Island: n−1).
+	boardFor func(n int) int
+	// prepareState completes a new state after the core's setup and before the offer is
+	// formed (the Necromancer's Island, Ghosts and powers); nil for none.
+	prepareState func(s *state, opts map[string]json.RawMessage) error
+
+	// load returns the variant's data, loaded and validated on first use (after the
+	// content files registered their abilities); catalogue is load that panics on an
+	// error of the embedded data. The catalogue is never modified.
 	load      func() (*catalogue, error)
 	catalogue func() *catalogue
 }

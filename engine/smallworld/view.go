@@ -43,6 +43,9 @@ type View struct {
 	// Pool counts Small World Underground's face-down places and relics still to be
 	// found under the monsters.
 	Pool int `json:"pool,omitempty"`
+	// Necromancer is the Necromancer's side of a game of Necromancer Island (nil in
+	// the other games).
+	Necromancer *NecromancerView `json:"necromancer,omitempty"`
 }
 
 // PlayerView is one seat.
@@ -224,6 +227,9 @@ func (s *state) View(viewer string) any {
 			}
 		}
 		v.Regions = append(v.Regions, rv)
+	}
+	if s.Scn != nil {
+		s.Scn.view(s, v)
 	}
 	return v
 }
