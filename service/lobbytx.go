@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -24,6 +25,12 @@ type lobbyTx struct {
 	games map[string]*gameRows
 	// answers are notices to the sender from the command being run, answered with it.
 	answers []templates.Notice
+	// asked counts the confirmations the transaction asks of each address.
+	asked map[string]int
+	// self are the commands of the mail that wait for its sender's confirmation,
+	// by game (see Service.lobbyPending).
+	self map[string]*store.Confirmation
+	selfOrder []string
 }
 
 // gameRows are a game's rows as they will be once the transaction is committed.
@@ -31,10 +38,11 @@ type gameRows struct {
 	game    store.Game
 	players []store.Player
 	events  []store.Event
+	consent map[string]string
 }
 
 func (s *Service) newLobbyTx() *lobbyTx {
-	return &lobbyTx{s: s, games: map[string]*gameRows{}}
+	return &lobbyTx{s: s, games: map[string]*gameRows{}, asked: map[string]int{}, self: map[string]*store.Confirmation{}}
 }
 
 // rows returns a game's rows: those of the transaction, or the stored ones. It
@@ -51,7 +59,11 @@ func (t *lobbyTx) rows(ctx context.Context, id string) (*gameRows, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load game %s: %w", id, err)
 	}
-	r := &gameRows{game: g, players: players, events: events}
+	consent, err := t.s.store.Consents(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("load game %s: %w", id, err)
+	}
+	r := &gameRows{game: g, players: players, events: events, consent: consent}
 	t.games[id] = r
 	return r, nil
 }
@@ -63,7 +75,12 @@ func (t *lobbyTx) load(ctx context.Context, id string) (*Loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	return t.s.replay(r.game, slices.Clone(r.players), slices.Clone(r.events))
+	l, err := t.s.replay(r.game, slices.Clone(r.players), slices.Clone(r.events))
+	if err != nil {
+		return nil, err
+	}
+	l.Consent = maps.Clone(r.consent)
+	return l, nil
 }
 
 // seats returns a game's row and seats as they are in the transaction, without
@@ -100,7 +117,7 @@ func (t *lobbyTx) create(g store.Game, players []store.Player) {
 		players[i].GameID = g.ID
 	}
 	t.batch.Games = append(t.batch.Games, store.NewGame{Game: g, Players: players})
-	t.games[g.ID] = &gameRows{game: g, players: slices.Clone(players)}
+	t.games[g.ID] = &gameRows{game: g, players: slices.Clone(players), consent: map[string]string{}}
 }
 
 // commit adds a change to a game loaded through the transaction (or, with no game
@@ -109,6 +126,14 @@ func (t *lobbyTx) commit(c store.Commit) {
 	t.batch.Commits = append(t.batch.Commits, c)
 	if r, ok := t.games[c.GameID]; ok {
 		r.apply(c)
+	}
+	for _, k := range c.Consents {
+		if r, ok := t.games[k.GameID]; ok {
+			r.consent[strings.ToLower(k.Address)] = k.State
+		}
+	}
+	for _, k := range c.Confirmations {
+		t.asked[strings.ToLower(k.Address)]++
 	}
 }
 

@@ -197,6 +197,9 @@ func (p preparedCommit) apply(ctx context.Context, tx *sql.Tx, at time.Time, new
 	if err := insertMails(ctx, tx, p.mails); err != nil {
 		return err
 	}
+	if err := applyConsent(ctx, tx, c, at); err != nil {
+		return err
+	}
 	switch {
 	case c.InboxID != 0:
 		if err := setInboxStatus(ctx, tx, c.InboxID, p.inboxStatus, c.InboxError, p.inboxGame(), at); err != nil {

@@ -109,6 +109,12 @@ type Commit struct {
 	Timers []Timer
 	// SetupOutcomes and Settings, when not empty, replace the game's columns.
 	SetupOutcomes, Settings json.RawMessage
+	// Confirmations are pending actions stored; Confirmed are the codes of
+	// confirmations used up (deleted). Neither needs a game id.
+	Confirmations []Confirmation
+	Confirmed     []string
+	// Consents are written (replacing the row of the same game and address).
+	Consents []Consent
 }
 
 func validGameStatus(s string) error {
