@@ -244,32 +244,15 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 		return templates.Notice{}, err
 	}
 	n := templates.Notice{Game: s.gameData(l.Game), Host: l.Game.Host}
-	// canonical is the command as the confirmation request shows it: the verb and
-	// the game id as we read them, the rest as written (checked when it runs).
-	canonical := strings.Join(append([]string{verb, id}, args[1:]...), " ")
-	switch verb {
-	case "join", "leave", "observe", "unobserve":
-		if cred.proven {
-			break
+	if verb == "join" || verb == "leave" || verb == "observe" || verb == "unobserve" {
+		if !cred.proven {
+			return s.pendCommand(ctx, tx, l, from, verb, args, msg, lineNo)
 		}
-		canonical = verb + " " + id // what the request to the sender shows: ours
-		if verb == "join" {
-			if why := s.joinRefusal(l, from, args[1:], cred); why != "" {
-				return lobbyError(why), nil
-			}
-			if len(args) > 1 {
-				canonical += " " + strings.ToLower(args[1]) // checked: one word
-			}
-		}
-		return s.pend(ctx, tx, l, from, canonical)
-	default: // host commands
-		if cred.isHost(l, from) {
-			break
-		}
+	} else if !cred.isHost(l, from) { // host commands
 		if l.Game.Host == "" || !strings.EqualFold(from, l.Game.Host) {
-			return lobbyError(fmt.Sprintf("Only the host of game %s may %s it; the host sends host commands to the game's host address.", id, verb)), nil
+			return lobbyError(fmt.Sprintf("Only the host of game %s may send %s; the host sends host commands to the game's host address.", id, verb)), nil
 		}
-		return s.pend(ctx, tx, l, from, canonical)
+		return s.pendCommand(ctx, tx, l, from, verb, args, msg, lineNo)
 	}
 	switch verb {
 	case "join":
@@ -342,6 +325,32 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 		return n, nil
 	}
 	return lobbyError("unknown command " + verb), nil
+}
+
+// pendCommand holds a command that needs a proof the mail lacks until its sender
+// confirms it (pend). The command is tried first, with the proof, on a copy of the
+// transaction: a command that would fail is answered at once with why, and only
+// one that would succeed is held.
+func (s *Service) pendCommand(ctx context.Context, tx *lobbyTx, l *Loaded, from, verb string, args []string, msg *parse.Message, lineNo int) (templates.Notice, error) {
+	id := l.Game.ID
+	try := credential{proven: true}
+	if strings.EqualFold(from, l.Game.Host) {
+		try.game, try.grant = id, grantHost
+	}
+	n, err := s.lobbyCommand(ctx, tx.tryTx(), from, verb, args, msg, lineNo, try)
+	if err != nil || n.Kind == "error" {
+		return n, err
+	}
+	// What the request shows: ours for the commands that act for the sender (a
+	// forged one reaches a stranger); a host's own words for the host.
+	canonical := verb + " " + id
+	switch {
+	case verb == "join" && len(args) > 1:
+		canonical += " " + strings.ToLower(args[1]) // checked: one word
+	case verb != "join" && verb != "leave" && verb != "observe" && verb != "unobserve":
+		canonical = strings.Join(append([]string{verb, id}, args[1:]...), " ")
+	}
+	return s.pend(ctx, tx, l, from, canonical)
 }
 
 // joinRefusal says why from cannot join game l ("" when they can, or play there

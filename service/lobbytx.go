@@ -28,9 +28,13 @@ type lobbyTx struct {
 	// asked counts the confirmations the transaction asks of each address.
 	asked map[string]int
 	// self are the commands of the mail that wait for its sender's confirmation,
-	// by game (see Service.lobbyPending).
-	self map[string]*store.Confirmation
+	// by game, in the order of the mail (see Service.pend).
+	self      map[string]*store.Confirmation
 	selfOrder []string
+	// dry is where the commands held for a confirmation are tried (see
+	// Service.pendCommand): a copy of the transaction that also gets its changes,
+	// so that each command is tried after the ones before it, held or not.
+	dry *lobbyTx
 }
 
 // gameRows are a game's rows as they will be once the transaction is committed.
@@ -43,6 +47,23 @@ type gameRows struct {
 
 func (s *Service) newLobbyTx() *lobbyTx {
 	return &lobbyTx{s: s, games: map[string]*gameRows{}, asked: map[string]int{}, self: map[string]*store.Confirmation{}}
+}
+
+// tryTx returns the transaction to try a held command on (t.dry, made on first use).
+func (t *lobbyTx) tryTx() *lobbyTx {
+	if t.dry == nil {
+		t.dry = t.scratch()
+	}
+	return t.dry
+}
+
+// scratch returns a copy of the transaction: what is done there is thrown away.
+func (t *lobbyTx) scratch() *lobbyTx {
+	c := t.s.newLobbyTx()
+	for id, r := range t.games {
+		c.games[id] = &gameRows{game: r.game, players: slices.Clone(r.players), events: slices.Clone(r.events), consent: maps.Clone(r.consent)}
+	}
+	return c
 }
 
 // rows returns a game's rows: those of the transaction, or the stored ones. It
@@ -118,11 +139,17 @@ func (t *lobbyTx) create(g store.Game, players []store.Player) {
 	}
 	t.batch.Games = append(t.batch.Games, store.NewGame{Game: g, Players: players})
 	t.games[g.ID] = &gameRows{game: g, players: slices.Clone(players), consent: map[string]string{}}
+	if t.dry != nil {
+		t.dry.create(g, slices.Clone(players))
+	}
 }
 
 // commit adds a change to a game loaded through the transaction (or, with no game
 // id, mail about no game) and applies it to the transaction's rows.
 func (t *lobbyTx) commit(c store.Commit) {
+	if t.dry != nil {
+		t.dry.commit(c)
+	}
 	t.batch.Commits = append(t.batch.Commits, c)
 	if r, ok := t.games[c.GameID]; ok {
 		r.apply(c)
