@@ -80,9 +80,9 @@ func TestLobbyAuth_forgedHostCommands(t *testing.T) {
 	victim := h.addr("victim")
 
 	h.send(mallory, svc, "x", "games\n")
-	list := h.waitMail(mallory, "Open games you can join", open)
+	list := h.waitMail(mallory, open)
 	if strings.Contains(list.Body, host) || strings.Contains(list.Body, ".host.") {
-		t.Fatalf("the games list shows the host's address:\n%s", list.Body)
+		t.Errorf("the games list shows the host's address:\n%s", list.Body)
 	}
 	for _, who := range []string{host, ann, ben, mallory, victim} {
 		h.drain(who)
