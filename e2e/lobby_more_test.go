@@ -12,13 +12,8 @@ import (
 // openGame opens a game by mail from host with the given `new` line and returns its id.
 func openGame(t *testing.T, h *harness, host, line string) string {
 	t.Helper()
-	h.send(host, h.addr("turnmail"), "a game", line+"\n")
-	m := h.waitMail(host, "is open", "You are its host")
-	id := openedRe.FindStringSubmatch(m.Body)
-	if id == nil {
-		t.Fatalf("no game id in:\n%s", m.Body)
-	}
-	return id[1]
+	id, _ := openHosted(t, h, host, line)
+	return id
 }
 
 // seatNames returns the names of a game's players (not observers), in seat order.
