@@ -95,6 +95,7 @@ func TestDeadline_pause(t *testing.T) {
 	h.send(ben, h.addr("turnmail"), "x", "resume "+game+"\n")
 	h.waitMail(ben, "Only the host of game "+game)
 	h.send(host, h.addr("turnmail"), "x", "resume "+game+"\n")
+	h.confirm(host, "yes", "    resume "+game) // at the service address: confirmed by reply
 	h.waitMail(host, "Done: resume")
 	h.waitMail(ann, "has resumed")
 	id = h.send(ann, replyTo(t, a), "Re", "add 3\n")

@@ -154,7 +154,9 @@ func (s *Service) askPending(ctx context.Context, tx *lobbyTx) error {
 		}
 		var c store.Commit
 		n := templates.Notice{Game: s.gameData(l.Game), Text: "self", Lines: k.Commands}
-		if err := s.ask(&c, *k, n, l.Consent[strings.ToLower(k.Address)] == ""); err != nil {
+		// A host's own requests are capped per address, not recorded as consent.
+		mark := k.Grant != grantHost && l.Consent[strings.ToLower(k.Address)] == ""
+		if err := s.ask(&c, *k, n, mark); err != nil {
 			return err
 		}
 		tx.asked[strings.ToLower(k.Address)]-- // counted by pend already
