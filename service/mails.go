@@ -164,7 +164,7 @@ func (s *Service) stateMails(l *Loaded, state engine.State, events []store.Event
 		}
 		out = append(out, m)
 	}
-	if list != "" && s.mayMail(l, list) {
+	if list != "" && mayMailList(l, list) && s.mayMail(l, list) {
 		data, err := s.stateData(l, state, store.Player{Role: store.RoleObserver}, events)
 		if err != nil {
 			return nil, err
@@ -177,6 +177,14 @@ func (s *Service) stateMails(l *Loaded, state engine.State, events []store.Event
 		out = append(out, m)
 	}
 	return out, nil
+}
+
+// mayMailList reports whether a game's mailing list may get its mail: not while
+// the request to confirm it waits, nor after it was declined. (A game opened
+// before confirmations existed has no record and keeps its list.)
+func mayMailList(l *Loaded, list string) bool {
+	st := l.Consent[strings.ToLower(list)]
+	return st != store.ConsentAsked && st != store.ConsentNo
 }
 
 // mayMail reports whether a game's stored address can be mailed. Addresses are

@@ -139,6 +139,9 @@ type Loaded struct {
 	// Facts are what the administrative events say (resignations, vacations, a
 	// pending undo) and when each player's turn began.
 	Facts Facts
+	// Consent is the consent state (store.ConsentAsked …) of addresses asked to
+	// confirm something about the game, by lower-case address.
+	Consent map[string]string
 }
 
 // Seats returns the players (not observers) in seat order.
@@ -197,7 +200,16 @@ func (s *Service) Load(ctx context.Context, gameID string) (*Loaded, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load game %s: %w", gameID, err)
 	}
-	return s.replay(g, players, events)
+	consent, err := s.store.Consents(ctx, gameID)
+	if err != nil {
+		return nil, fmt.Errorf("load game %s: %w", gameID, err)
+	}
+	l, err := s.replay(g, players, events)
+	if err != nil {
+		return nil, err
+	}
+	l.Consent = consent
+	return l, nil
 }
 
 // replay builds a Loaded from a game's rows: the settings with the changes its log

@@ -188,6 +188,31 @@ CREATE TABLE writers (
 	last_at INTEGER NOT NULL
 );
 `,
+	// 8: consent before acting or mailing in someone's name (issue #10).
+	// confirmations are pending actions waiting for a reply to a one-time address
+	// (code); consents record, per game and address, whether a confirmation request
+	// was sent ('asked'), answered yes ('yes') or declined ('no').
+	`
+CREATE TABLE confirmations (
+	code       TEXT PRIMARY KEY,
+	address    TEXT NOT NULL,
+	actor      TEXT NOT NULL,
+	game_id    TEXT NOT NULL DEFAULT '',
+	grant      TEXT NOT NULL DEFAULT '',
+	any_from   INTEGER NOT NULL DEFAULT 0,
+	commands   TEXT NOT NULL CHECK (json_valid(commands)),
+	created_at TEXT NOT NULL,
+	expires_at TEXT NOT NULL
+);
+CREATE INDEX confirmations_address ON confirmations (address, expires_at);
+CREATE TABLE consents (
+	game_id TEXT NOT NULL,
+	address TEXT NOT NULL,
+	state   TEXT NOT NULL,
+	at      TEXT NOT NULL,
+	PRIMARY KEY (game_id, address)
+);
+`,
 }
 
 // migrate applies the migrations the database has not seen yet, each in its own
