@@ -39,51 +39,51 @@ func chromium() string {
 	return ""
 }
 
-// browserSamples are the HTML mails the browser test lays out: every sample of the
-// golden test (every notice kind, the lobby, refusals, the Empire states from real
-// views) and Small World state mails and refusals from real engine views of a
-// self-played game (its opening, a state mid-game for the player to move and for the
-// other, and its end).
-func browserSamples(t *testing.T) []sample {
+// realSamples are state mails and refusals from real engine views: the states a
+// self-played game of Small World (3 players) and of Empire (2 players) reaches — its
+// opening, mid-game, late and its end — for two of its players (one to move, or not).
+func realSamples(t *testing.T) []sample {
 	t.Helper()
-	out := append([]sample(nil), samples...)
-	g := games.Registry()["smallworld"]
-	game := Game{ID: "sw-7k3p", Kind: "smallworld", Title: "Small World"}
-	var steps []selfplay.Step
-	_, err := selfplay.Play(g, selfplay.Config{Seed: 3, Players: 3}, func(s selfplay.Step) error {
-		steps = append(steps, s)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pick := map[string]selfplay.Step{"opening": steps[0], "mid": steps[len(steps)/2], "late": steps[len(steps)*4/5], "end": steps[len(steps)-1]}
-	for label, s := range pick {
-		for _, who := range []string{"ann", "ben"} {
-			var view map[string]any
-			b, err := json.Marshal(s.State.View(who))
-			if err != nil {
-				t.Fatal(err)
+	var out []sample
+	for _, kind := range []string{"smallworld", "empire"} {
+		players := map[string]int{"smallworld": 3, "empire": 2}[kind]
+		game := Game{ID: kind[:2] + "-7k3p", Kind: kind, Title: GameTitle(kind)}
+		var steps []selfplay.Step
+		_, err := selfplay.Play(games.Registry()[kind], selfplay.Config{Seed: 3, Players: players}, func(s selfplay.Step) error {
+			steps = append(steps, s)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pick := map[string]selfplay.Step{"opening": steps[0], "mid": steps[len(steps)/2], "late": steps[len(steps)*4/5], "end": steps[len(steps)-1]}
+		for label, s := range pick {
+			for _, who := range []string{"ann", "ben"} {
+				var view map[string]any
+				b, err := json.Marshal(s.State.View(who))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := json.Unmarshal(b, &view); err != nil {
+					t.Fatal(err)
+				}
+				st := State{Game: game, Player: who, Opening: s.N == 0, ToAct: s.State.ToAct(), View: view,
+					Legal: s.State.Legal(who), Finished: s.State.Finished(), ReplyTo: "turnmail+" + game.ID + ".0.xxxxxxxxxxxxxxxx@example.org"}
+				for _, p := range st.ToAct {
+					st.YourTurn = st.YourTurn || p == who
+				}
+				if s.Player != "" {
+					st.Moves = []Move{{Seq: s.N, Player: s.Player, Command: s.Command}}
+					st.Applied = []Line{{N: 1, Text: s.Command}}
+					st.Error = &LineError{Line: Line{N: 2, Text: "conquer 99 with every token I have left in my hand, please"}, Reason: "there is no region 99"}
+				}
+				if st.Finished {
+					st.Winners = []string{"ann"}
+				}
+				name := fmt.Sprintf("%s-%s-%s", game.ID[:2], label, who)
+				out = append(out, sample{name, "state", st}, sample{name + "-refusal", "refusal", Refusal{
+					Game: game, Player: who, Error: st.Error, Legal: st.Legal, ToAct: st.ToAct, ReplyTo: st.ReplyTo}})
 			}
-			if err := json.Unmarshal(b, &view); err != nil {
-				t.Fatal(err)
-			}
-			st := State{Game: game, Player: who, Opening: s.N == 0, ToAct: s.State.ToAct(), View: view,
-				Legal: s.State.Legal(who), Finished: s.State.Finished(), ReplyTo: "turnmail+sw-7k3p.0.xxxxxxxxxxxxxxxx@example.org"}
-			for _, p := range st.ToAct {
-				st.YourTurn = st.YourTurn || p == who
-			}
-			if s.Player != "" {
-				st.Moves = []Move{{Seq: s.N, Player: s.Player, Command: s.Command}}
-				st.Applied = []Line{{N: 1, Text: s.Command}}
-				st.Error = &LineError{Line: Line{N: 2, Text: "conquer 99 with every token I have left in my hand, please"}, Reason: "there is no region 99"}
-			}
-			if st.Finished {
-				st.Winners = []string{"ann"}
-			}
-			out = append(out, sample{"sw-" + label + "-" + who, "state", st})
-			out = append(out, sample{"sw-refusal-" + label + "-" + who, "refusal", Refusal{
-				Game: game, Player: who, Error: st.Error, Legal: st.Legal, ToAct: st.ToAct, ReplyTo: st.ReplyTo}})
 		}
 	}
 	return out
@@ -154,7 +154,7 @@ func TestBrowserLayout(t *testing.T) {
 		t.Fatalf("start Chromium: %v", err)
 	}
 	shots := os.Getenv("TURNMAIL_BROWSER_SHOTS")
-	for _, s := range browserSamples(t) {
+	for _, s := range append(samples, realSamples(t)...) {
 		_, page, err := set.Render(s.kind, s.data)
 		if err != nil {
 			t.Fatalf("%s: %v", s.name, err)
@@ -189,7 +189,7 @@ func TestBrowserLayout(t *testing.T) {
 				for _, p := range problems[1:] {
 					t.Errorf("%s at %d px (%s): %s", s.name, w, scheme, p)
 				}
-				if shots != "" && w == 390 && s.kind == "state" && (strings.HasPrefix(s.name, "sw-") || strings.HasPrefix(s.name, "state-empire")) {
+				if shots != "" && w == 390 && s.kind == "state" && (strings.HasPrefix(s.name, "sm-") || strings.HasPrefix(s.name, "em-") || strings.HasPrefix(s.name, "state-empire")) {
 					png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 					if err != nil {
 						t.Fatal(err)
