@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -9,7 +10,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/turnmail/turnmail/mail/mailserver"
 	"github.com/turnmail/turnmail/store"
@@ -83,5 +86,66 @@ func TestConfigCheck_connect(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for one writer and one reader at a time.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestServe_loginRefusedOnStderr: serve with a wrong IMAP and SMTP password keeps
+// running (retrying) and says so on stderr in a plain line, beside the log.
+func TestServe_loginRefusedOnStderr(t *testing.T) {
+	dir := t.TempDir()
+	st, err := store.Open(context.Background(), filepath.Join(dir, "m.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	srv, err := mailserver.New(st.DB(), &mailserver.Options{WriteTx: st.WriteTx, Domain: "example.test", Password: "secret",
+		IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	file := filepath.Join(dir, "c.yaml")
+	yaml := "database: " + filepath.Join(dir, "t.db") + "\naddress: games@example.test\nimap:\n  addr: " + srv.IMAPAddr() +
+		"\n  security: plain\n  username: games@example.test\n  password: wrong\nsmtp:\n  addr: " + srv.SMTPAddr() + "\n  security: plain\n"
+	if err := os.WriteFile(file, []byte(yaml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errw syncBuffer
+	cmd := newRootCmd(strings.NewReader(""), &out, &errw)
+	cmd.SetArgs([]string{"serve", "--config", file})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- cmd.ExecuteContext(ctx) }()
+	want := "turnmail: reading mail: the server refused the login: login: "
+	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(errw.String(), want) && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("serve: %v", err)
+	}
+	if !strings.Contains(errw.String(), want) {
+		t.Errorf("stderr lacks %q:\n%s", want, errw.String())
 	}
 }
