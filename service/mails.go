@@ -158,7 +158,7 @@ func (s *Service) stateMails(l *Loaded, state engine.State, events []store.Event
 		if err != nil {
 			return nil, err
 		}
-		m, err := s.mail("state", data, l.Game.ID, o.Email, s.address(), "", nil, "auto-generated")
+		m, err := s.mail("state", data, l.Game.ID, o.Email, s.address(), "", map[string]string{"List-Unsubscribe": s.unsubscribe(l.Game.ID)}, "auto-generated")
 		if err != nil {
 			return nil, err
 		}
@@ -169,7 +169,7 @@ func (s *Service) stateMails(l *Loaded, state engine.State, events []store.Event
 		if err != nil {
 			return nil, err
 		}
-		headers := map[string]string{"List-Id": "<" + l.Game.ID + "." + s.domain + ">", "Precedence": "list"}
+		headers := map[string]string{"List-Id": "<" + l.Game.ID + "." + s.domain + ">", "Precedence": "list", "List-Unsubscribe": s.unsubscribe(l.Game.ID)}
 		m, err := s.mail("state", data, l.Game.ID, list, s.address(), "", headers, "auto-generated")
 		if err != nil {
 			return nil, err
@@ -256,6 +256,7 @@ func (s *Service) mail(kind string, data any, gameID, to, replyTo, inReplyTo str
 		AutoSubmitted: auto,
 		Headers:       headers,
 		Text:          text,
+		Flowed:        true, // the templates break long lines softly
 		HTML:          html,
 	}
 	if replyTo != "" {
