@@ -27,7 +27,7 @@ func TestListUnsubscribe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := f.receive(f.mail(carol, svcAddr, "observe "+g+"\n")); res.Status != service.StatusApplied {
+	if res := f.confirmed(carol, "observe "+g+"\n"); res.Status != service.StatusApplied {
 		t.Fatalf("observe: %+v", res)
 	}
 	moved := len(f.rows(t))
@@ -55,8 +55,10 @@ func TestListUnsubscribe(t *testing.T) {
 			t.Errorf("List-Unsubscribe to the player %s = %q", to, h)
 		}
 	}
-	// One click: the client mails the URI's subject and body to its address.
-	res := f.receive(f.mail(carol, svcAddr, "unobserve "+g+"\n"))
+	// The client mails the URI's subject and body to its address; like every
+	// command that acts for its sender, it is confirmed by one reply (a forged
+	// unobserve must not unsubscribe anyone).
+	res := f.confirmed(carol, "unobserve "+g+"\n")
 	if res.Status != service.StatusApplied {
 		t.Fatalf("unobserve: %+v", res)
 	}
