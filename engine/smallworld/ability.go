@@ -49,6 +49,10 @@ type ability struct {
 	// peace forbids player p's active race to attack the active regions of player q,
 	// whose army has this ability (Diplomat).
 	peace func(s *state, q, p int) bool
+	// guard, an ability of the army (q, qslot) holding region r, says why player p
+	// may not conquer r ("" when it may): Liches in decline keep out a player with no
+	// coins.
+	guard func(s *state, q, qslot, p, r int) string
 	// onConquer runs after the army occupied region r (Trolls' lairs, Halflings' holes).
 	onConquer func(s *state, p, slot, r int)
 	// onLoss returns how many tokens the army loses when region r is conquered, given

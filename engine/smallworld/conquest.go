@@ -82,6 +82,24 @@ func (s *state) mayEnter(p, slot, r int) bool {
 	return false
 }
 
+// guarded says why player p may not conquer region r by an ability of its occupant
+// (guard: Liches), or returns "".
+func (s *state) guarded(p, r int) string {
+	g := &s.Regions[r]
+	if g.Owner < 0 {
+		return ""
+	}
+	q, qs := int(g.Owner), int(g.Slot)
+	for ab := range s.acting(q, qs) {
+		if ab.guard != nil {
+			if why := ab.guard(s, q, qs, p, r); why != "" {
+				return why
+			}
+		}
+	}
+	return ""
+}
+
 // Why a region cannot be attacked, whatever the tokens (see block).
 const (
 	okTarget = iota
@@ -90,6 +108,7 @@ const (
 	blockWater
 	blockImmune
 	blockPeace
+	blockGuard
 	blockBorder
 	blockAdjacent
 )
@@ -114,6 +133,9 @@ func (s *state) block(p, slot, r int, holds bool) int {
 		}
 		if s.atPeace(p, slot, r) {
 			return blockPeace
+		}
+		if s.guarded(p, r) != "" {
+			return blockGuard
 		}
 	}
 	if !s.reachable(p, slot, r, holds) {
@@ -140,6 +162,8 @@ func (s *state) targetReason(p, slot, r int, holds bool) string {
 		return fmt.Sprintf("region %d is protected by %s", id, s.immune(r))
 	case blockPeace:
 		return fmt.Sprintf("region %d belongs to %s, who made peace with you (Diplomat) until their next turn", id, s.names[s.Regions[r].Owner])
+	case blockGuard:
+		return s.guarded(p, r)
 	case blockBorder:
 		return fmt.Sprintf("region %d is not a border region: your %s enter the map through a region on the edge of the board or on the shore of a sea that touches it", id, s.raceName(p, slot))
 	case blockAdjacent:

@@ -64,6 +64,30 @@ func TestUndergroundRaces(t *testing.T) {
 			isDeclined(t, s, 21, true)
 			coins(t, s, "alice", 8) // the declined Kraken score their river
 		},
+		// Liches (§3.7; sources §4, ★ §7.12): once in decline, an opponent conquering a
+		// Lich region pays its owner 1 coin; one with no coins cannot conquer it.
+		"Liches": func(t *testing.T) {
+			s := start(t, "Liches") // 5 + 5
+			s = apply(t, s, "alice: conquer 26", "alice: conquer 27", "alice: done")
+			coins(t, s, "alice", 7)
+			s = apply(t, s, "bob: pick 1", "bob: done", "alice: decline")
+			coins(t, s, "alice", 9)
+			coins(t, s, "bob", 5)
+			s = apply(t, s, "bob: conquer 26")
+			coins(t, s, "bob", 4)
+			coins(t, s, "alice", 10)
+			// Active Liches take nothing; the player's own new race pays nothing.
+			s = apply(t, s, "bob: done", "alice: pick 1", "alice: conquer 27")
+			coins(t, s, "alice", 10)
+			// A player with no coins is kept out.
+			s = start(t, "Liches")
+			s = apply(t, s, "alice: conquer 26", "alice: conquer 27", "alice: done", "bob: pick 1", "bob: done", "alice: decline")
+			s.Players[1].Coins = 0
+			rejects(t, s, "bob", "conquer 26", "declined Liches", "no")
+			s.Players[1].Coins = 1
+			s = apply(t, s, "bob: conquer 26")
+			coins(t, s, "bob", 0)
+		},
 	}
 	for name, f := range cases {
 		t.Run(name, f)
