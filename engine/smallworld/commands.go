@@ -454,6 +454,11 @@ func legalRedeploy(s *state, p int, out []string) []string {
 	if !(s.ownTurn(p) && s.army(p, slotActive).exists()) && !s.defending(p) {
 		return out
 	}
+	if s.ownTurn(p) && !s.T.Closed {
+		// What is left once conquests end: tokens leave Underground's rivers.
+		s = s.clone()
+		s.closeConquests()
+	}
 	var regs []int
 	hand := 0
 	for slot := range nSlots {
@@ -468,9 +473,6 @@ func legalRedeploy(s *state, p int, out []string) []string {
 		hand += s.army(p, slot).Hand
 		if slot == slotActive && s.ownTurn(p) {
 			hand -= s.handTarget(p, slot)
-			if !s.T.Closed {
-				hand += s.reinforcement(p)
-			}
 		}
 	}
 	if len(regs) == 0 {

@@ -1,6 +1,9 @@
 package smallworld
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Scenario tests of the Underground races, on the 2-player board (rulebook §3,
 // shared/rules/smallworld-underground.en.md; region 23 is an edge mud pool with two
@@ -92,4 +95,18 @@ func TestUndergroundRaces(t *testing.T) {
 	for name, f := range cases {
 		t.Run(name, f)
 	}
+}
+
+// TestUndergroundRiverOnlyRedeploy: an army that holds only a river holds nothing
+// once conquests end (the token leaves it), so Legal offers no redeploy it could not
+// carry out.
+func TestUndergroundRiverOnlyRedeploy(t *testing.T) {
+	s, _ := newUnderground(t, 2, nil, `{"races":["Ogres","Humans"],"powers":["Spirit","Stout"]}`)
+	s = apply(t, s, "alice: pick 1", "alice: conquer 25")
+	for _, c := range s.Legal("alice") {
+		if strings.HasPrefix(c, "redeploy") {
+			t.Errorf("Legal lists %q", c)
+		}
+	}
+	rejects(t, s, "alice", "redeploy 25=1")
 }
