@@ -91,6 +91,21 @@ func TestUndergroundRaces(t *testing.T) {
 			s = apply(t, s, "bob: conquer 26")
 			coins(t, s, "bob", 0)
 		},
+		// Lizardmen (§3.8, ★ §7.8): a region across a chain of rivers is adjacent; the
+		// rivers are crossed, not conquered. Choice: the first conquest may cross an
+		// edge river.
+		"Lizardmen": func(t *testing.T) {
+			s := start(t, "Lizardmen") // 7 + 5
+			rejects(t, s, "alice", "conquer 12", "not a border region")
+			s = apply(t, s, "alice: conquer 9") // inland, across the edge river 3
+			hand(t, s, "alice", 10)
+			s = apply(t, s, "alice: conquer 22") // across 3 and 21
+			hand(t, s, "alice", 8)
+			held(t, s, 3, "", "", 0)
+			held(t, s, 21, "", "", 0)
+			rejects(t, s, "alice", "conquer 5", "not adjacent")
+			legalHas(t, s, "alice", "conquer 20", "conquer 26", "conquer 13")
+		},
 	}
 	for name, f := range cases {
 		t.Run(name, f)
