@@ -106,6 +106,23 @@ func TestUndergroundRaces(t *testing.T) {
 			rejects(t, s, "alice", "conquer 5", "not adjacent")
 			legalHas(t, s, "alice", "conquer 20", "conquer 26", "conquer 13")
 		},
+		// Mudmen (§3.9): one more Mudman per Mud Pool held when conquests end, up to
+		// the box's 12.
+		"Mudmen": func(t *testing.T) {
+			s := start(t, "Mudmen") // 5 + 5
+			mudmen := func(want int) {
+				t.Helper()
+				if n := view(s).Players[0].Tokens; n != want {
+					t.Errorf("alice has %d Mudmen on the map, want %d", n, want)
+				}
+			}
+			s = apply(t, s, "alice: conquer 27", "alice: conquer 26", "alice: done")
+			mudmen(11) // 10 + 1 mud pool
+			s = apply(t, s, "bob: pick 1", "bob: done", "alice: done")
+			mudmen(12)
+			s = apply(t, s, "bob: done", "alice: done")
+			mudmen(12) // the box is empty
+		},
 	}
 	for name, f := range cases {
 		t.Run(name, f)
