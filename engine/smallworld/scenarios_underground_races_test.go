@@ -123,6 +123,16 @@ func TestUndergroundRaces(t *testing.T) {
 			s = apply(t, s, "bob: done", "alice: done")
 			mudmen(12) // the box is empty
 		},
+		// Spiderines (§3.14, sources §4): a region bordering a chasm counts as adjacent
+		// to their regions; the first conquest may be any region bordering a chasm.
+		"Spiderines": func(t *testing.T) {
+			s := start(t, "Spiderines") // 7 + 5
+			s = apply(t, s, "alice: conquer 10") // inland, borders chasm 15
+			s = apply(t, s, "alice: conquer 18") // borders chasm 24, far from 10
+			hand(t, s, "alice", 8)
+			rejects(t, s, "alice", "conquer 5", "not adjacent")
+			legalHas(t, s, "alice", "conquer 27", "conquer 2", "conquer 11")
+		},
 	}
 	for name, f := range cases {
 		t.Run(name, f)
