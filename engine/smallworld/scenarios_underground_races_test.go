@@ -126,7 +126,7 @@ func TestUndergroundRaces(t *testing.T) {
 		// Spiderines (§3.14, sources §4): a region bordering a chasm counts as adjacent
 		// to their regions; the first conquest may be any region bordering a chasm.
 		"Spiderines": func(t *testing.T) {
-			s := start(t, "Spiderines") // 7 + 5
+			s := start(t, "Spiderines")          // 7 + 5
 			s = apply(t, s, "alice: conquer 10") // inland, borders chasm 15
 			s = apply(t, s, "alice: conquer 18") // borders chasm 24, far from 10
 			hand(t, s, "alice", 8)
