@@ -59,6 +59,10 @@ type ability struct {
 	// the rulebook's loss (one): Elves lose none.
 	onLoss func(s *state, p, slot, r, loss int) int
 
+	// onPick runs when player p has just taken the race and power (Shadow Mimes may
+	// then swap their power).
+	onPick func(s *state, p int)
+
 	// ---- the turn ----
 
 	// playsInDecline: the declined army is readied at the start of its owner's turn,

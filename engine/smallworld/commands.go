@@ -188,6 +188,11 @@ func applyPick(s *state, p int, args []string, _ *engine.Rand) error {
 	s.Offer = slices.Delete(s.Offer, i, i+1)
 	pl.Armies[slotActive] = newArmy(c.Race, c.Power, s.comboTokens(c.Race, c.Power))
 	s.T.Acted = true
+	for ab := range s.acting(p, slotActive) {
+		if ab.onPick != nil {
+			ab.onPick(s, p)
+		}
+	}
 	return nil
 }
 

@@ -133,6 +133,32 @@ func TestUndergroundRaces(t *testing.T) {
 			rejects(t, s, "alice", "conquer 5", "not adjacent")
 			legalHas(t, s, "alice", "conquer 27", "conquer 2", "conquer 11")
 		},
+		// Shadow Mimes (§3.12, ★ §7.19): right after taking them, swap their power with
+		// another visible combo's; its coins stay there; 7 + the new badge's tokens.
+		"Shadow Mimes": func(t *testing.T) {
+			s, _ := newUnderground(t, 2, nil, `{"races":["Humans","Shadow Mimes"],"powers":["Stout","Spirit"]}`)
+			s = apply(t, s, "alice: pick 2") // 7 + Spirit 5; a coin on combo 1
+			hand(t, s, "alice", 12)
+			legalHas(t, s, "alice", "swap 1", "swap 5")
+			rejects(t, s, "bob", "swap 1")
+			rejects(t, s, "alice", "swap 6", "positions 1–5")
+			s = apply(t, s, "alice: swap 1")
+			hand(t, s, "alice", 11) // 7 + Stout 4
+			if a := s.Players[0].Armies[slotActive]; a.Power != "Stout" || s.Offer[0].Power != "Spirit" || s.Offer[0].Coins != 1 {
+				t.Errorf("after the swap: alice %s, combo 1 %+v", a.Power, s.Offer[0])
+			}
+			rejects(t, s, "alice", "swap 2", "right after")
+			s = apply(t, s, "alice: conquer 26", "alice: decline") // Stout: decline ends the turn
+			s = apply(t, s, "bob: pick 1")
+			coins(t, s, "bob", 6)
+			if a := s.Players[1].Armies[slotActive]; a.Race != "Humans" || a.Power != "Spirit" {
+				t.Errorf("bob took %s %s", a.Power, a.Race)
+			}
+			// A swap is refused after a conquest.
+			s, _ = newUnderground(t, 2, nil, `{"races":["Shadow Mimes","Humans"],"powers":["Stout","Spirit"]}`)
+			s = apply(t, s, "alice: pick 1", "alice: conquer 26")
+			rejects(t, s, "alice", "swap 1", "before conquering")
+		},
 	}
 	for name, f := range cases {
 		t.Run(name, f)
