@@ -159,6 +159,25 @@ func TestUndergroundRaces(t *testing.T) {
 			s = apply(t, s, "alice: pick 1", "alice: conquer 26")
 			rejects(t, s, "alice", "swap 1", "before conquering")
 		},
+		// Will-o'-Wisps (§3.15, ★ §7.9): before conquering a Crystal Grove or a region
+		// next to one they hold, name it and roll: it takes the cost minus the roll
+		// (at least 1), conquered at once; a shortfall ends the conquests.
+		"Will-o'-Wisps": func(t *testing.T) {
+			s := start(t, "Will-o'-Wisps") // 6 + 5
+			s = apply(t, s, "alice: conquer 26")
+			rejects(t, s, "alice", "wisp 27", "Crystal Grove")
+			s = stepDie(t, s, "alice", "wisp 22", 3) // a crystal: 2 − 3, at least 1
+			held(t, s, 22, "alice", "Will-o'-Wisps", 1)
+			s = apply(t, s, "alice: conquer 27", "alice: conquer 21") // 5 in hand
+			legalHas(t, s, "alice", "wisp 14", "wisp 16", "wisp 23")
+			won := stepDie(t, s, "alice", "wisp 14", 1) // next to crystal 22: 2 + 2 monsters + 1, − 1
+			held(t, won, 14, "alice", "Will-o'-Wisps", 4)
+			hand(t, won, "alice", 1)
+			s = apply(t, s, "alice: conquer 16") // 2 in hand
+			lost := stepDie(t, s, "alice", "wisp 14", 0)
+			held(t, lost, 14, "monsters", "", 2)
+			rejects(t, lost, "alice", "conquer 15", "over")
+		},
 	}
 	for name, f := range cases {
 		t.Run(name, f)
