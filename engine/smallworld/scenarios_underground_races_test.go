@@ -178,6 +178,31 @@ func TestUndergroundRaces(t *testing.T) {
 			held(t, lost, 14, "monsters", "", 2)
 			rejects(t, lost, "alice", "conquer 15", "over")
 		},
+		// Cultists (§3.1, ★ §7.11): the Great Ancient goes in their first region, which
+		// it makes immune; conquests next to it cost 1 fewer; it moves at the start of
+		// a later turn; it leaves the map when they decline.
+		"Cultists": func(t *testing.T) {
+			s := start(t, "Cultists") // 5 + 5
+			s = apply(t, s, "alice: conquer 26")
+			pieces(t, s, 26, Pieces{"great_ancient": 1})
+			s = apply(t, s, "alice: conquer 27", "alice: conquer 22") // 1 each, next to it
+			hand(t, s, "alice", 6)
+			s = apply(t, s, "alice: conquer 23") // 2 + 2 monsters: not next to it
+			hand(t, s, "alice", 2)
+			pieces(t, s, 27, Pieces{})
+			legalLacks(t, s, "alice", "ancient 27") // not in the turn of the first conquest
+			s = apply(t, s, "alice: done", "bob: pick 1")
+			rejects(t, s, "bob", "conquer 26", "Great Ancient")
+			s = apply(t, s, "bob: conquer 25", "bob: done")
+			rejects(t, s, "alice", "ancient 26", "already")
+			rejects(t, s, "alice", "ancient 20", "not held")
+			s = apply(t, s, "alice: ancient 22")
+			pieces(t, s, 26, Pieces{})
+			pieces(t, s, 22, Pieces{"great_ancient": 1})
+			rejects(t, s, "alice", "ancient 27", "start of your turn")
+			s = apply(t, s, "alice: done", "bob: done", "alice: decline")
+			pieces(t, s, 22, Pieces{})
+		},
 	}
 	for name, f := range cases {
 		t.Run(name, f)
