@@ -77,6 +77,9 @@ type ability struct {
 	// reinforce returns extra tokens taken from the box when conquests end
 	// (Skeletons); the hook respects the box limit.
 	reinforce func(s *state, p, slot int) int
+	// borrowed is how many of the army's tokens in play are not race tokens from the
+	// box (Iron Dwarves' silver hammers); the box count leaves them out.
+	borrowed func(s *state, p, slot int) int
 	// keepInHand is how many tokens the army keeps in hand after its own turn's
 	// redeployment (Amazons' attack-only tokens).
 	keepInHand func(s *state, p, slot int) int

@@ -203,6 +203,31 @@ func TestUndergroundRaces(t *testing.T) {
 			s = apply(t, s, "alice: done", "bob: done", "alice: decline")
 			pieces(t, s, 22, Pieces{})
 		},
+		// Iron Dwarves (§3.5, ★ §7.11): a silver hammer per Mine held at the end of the
+		// redeployment; from the next turn the hammers conquer like tokens, then come
+		// off the map at the end of the redeployment (they never defend).
+		"Iron Dwarves": func(t *testing.T) {
+			s := start(t, "Iron Dwarves") // 7 + 5
+			dwarves := func(hammersHeld, onMap, inPlay int) {
+				t.Helper()
+				if a := s.army(0, slotActive); a.get(hammers) != hammersHeld || view(s).Players[0].Tokens != onMap || s.inPlay("Iron Dwarves") != inPlay {
+					t.Errorf("hammers %d, on the map %d, in play %d; want %d, %d, %d", a.get(hammers), view(s).Players[0].Tokens, s.inPlay("Iron Dwarves"), hammersHeld, onMap, inPlay)
+				}
+			}
+			s = apply(t, s, "alice: conquer 26", "alice: conquer 22", "alice: done")
+			dwarves(1, 12, 12) // mine 26
+			s = apply(t, s, "bob: pick 1", "bob: done")
+			hand(t, s, "alice", 11) // 10 readied + the hammer
+			dwarves(1, 2, 12)
+			s = apply(t, s, "alice: conquer 25", "alice: conquer 19") // 1 + 4 (monsters)
+			hand(t, s, "alice", 6)
+			s = apply(t, s, "alice: done")
+			dwarves(3, 12, 12) // the hammer is back, and one more per mine (26, 19)
+			s = apply(t, s, "bob: done")
+			hand(t, s, "alice", 12) // 9 readied (3 regions) + 3 hammers
+			s = apply(t, s, "alice: decline")
+			dwarves(0, 3, 3)
+		},
 	}
 	for name, f := range cases {
 		t.Run(name, f)
