@@ -41,6 +41,9 @@ type ability struct {
 	// reach makes region r attackable whatever the border rule of a first conquest
 	// (holds false) or the adjacency rule (holds true): Flying, Halflings.
 	reach func(s *state, p, slot, r int, holds bool) bool
+	// entry replaces the border rule of a first conquest: region r may be entered
+	// (Flames enter next to the Volcano).
+	entry func(s *state, p, slot, r int) bool
 	// adjacent makes region r count as adjacent to the army's regions, for conquests and
 	// for every rule that asks for adjacency (Underworld's caverns).
 	adjacent func(s *state, p, slot, r int) bool

@@ -62,6 +62,11 @@ func (s *state) reachable(p, slot, r int, holds bool) bool {
 		}
 	}
 	if !holds {
+		for ab := range s.acting(p, slot) {
+			if ab.entry != nil {
+				return ab.entry(s, p, slot, r)
+			}
+		}
 		return s.b.entry[r]
 	}
 	return s.adjacentTo(p, slot, r)

@@ -228,6 +228,25 @@ func TestUndergroundRaces(t *testing.T) {
 			s = apply(t, s, "alice: decline")
 			dwarves(0, 3, 3)
 		},
+		// Flames (§3.3; sources §4; ★ §7.4, §7.11): the Volcano on a volcano chasm when
+		// taken; they enter next to it; regions next to it, or to Flames regions joined
+		// to it, are conquered as if empty (pieces and Black Mountains still count).
+		"Flames": func(t *testing.T) {
+			s := start(t, "Flames") // 4 + 5
+			pieces(t, s, 1, Pieces{"volcano": 1})
+			rejects(t, s, "alice", "conquer 26", "not a border region")
+			rejects(t, s, "alice", "volcano 17", "volcano symbol")
+			s = apply(t, s, "alice: volcano 15")
+			pieces(t, s, 1, Pieces{})
+			pieces(t, s, 15, Pieces{"volcano": 1})
+			s = apply(t, s, "alice: conquer 14") // 2 monsters ignored; + the Black Mountain
+			hand(t, s, "alice", 6)
+			rejects(t, s, "alice", "volcano 1", "before they conquer")
+			s = apply(t, s, "alice: conquer 22", "alice: conquer 23") // 23 next to 22, joined to the Volcano
+			hand(t, s, "alice", 2)
+			s = apply(t, s, "alice: done", "bob: pick 1", "bob: done", "alice: decline")
+			pieces(t, s, 15, Pieces{})
+		},
 	}
 	for name, f := range cases {
 		t.Run(name, f)
