@@ -52,6 +52,10 @@ type ability struct {
 	// peace forbids player p's active race to attack the active regions of player q,
 	// whose army has this ability (Diplomat).
 	peace func(s *state, q, p int) bool
+	// shield: an opponent's abilities (and places and relics) give him no help to
+	// conquer the army's regions — no cost cut, reach or extra adjacency; increases
+	// still apply (Gnomes). See state.shielded.
+	shield bool
 	// guard, an ability of the army (q, qslot) holding region r, says why player p
 	// may not conquer r ("" when it may): Liches in decline keep out a player with no
 	// coins.

@@ -12,12 +12,30 @@ import (
 // plus the abilities' changes (discounts), at least 1.
 func (s *state) cost(p, slot, r int) int {
 	c := 2 + s.defense(r)
+	shielded := s.shielded(p, r)
 	for ab := range s.acting(p, slot) {
 		if ab.cost != nil {
-			c += ab.cost(s, p, slot, r)
+			if d := ab.cost(s, p, slot, r); d >= 0 || !shielded || ab == s.cat.variant.rules {
+				c += d
+			}
 		}
 	}
 	return max(c, 1)
+}
+
+// shielded reports whether region r is held by another player's army with a shield
+// (Gnomes): player p's abilities then cut no cost and lift no position rule there.
+func (s *state) shielded(p, r int) bool {
+	g := &s.Regions[r]
+	if g.Owner < 0 || int(g.Owner) == p {
+		return false
+	}
+	for ab := range s.acting(int(g.Owner), int(g.Slot)) {
+		if ab.shield {
+			return true
+		}
+	}
+	return false
 }
 
 // atPeace reports whether player p's active race may not attack region r because an
@@ -44,6 +62,9 @@ func (s *state) adjacentTo(p, slot, r int) bool {
 			return true
 		}
 	}
+	if s.shielded(p, r) {
+		return false
+	}
 	for ab := range s.acting(p, slot) {
 		if ab.adjacent != nil && ab.adjacent(s, p, slot, r) {
 			return true
@@ -57,7 +78,7 @@ func (s *state) adjacentTo(p, slot, r int) bool {
 // lifts them (Flying, Halflings).
 func (s *state) reachable(p, slot, r int, holds bool) bool {
 	for ab := range s.acting(p, slot) {
-		if ab.reach != nil && ab.reach(s, p, slot, r, holds) {
+		if ab.reach != nil && ab.reach(s, p, slot, r, holds) && !s.shielded(p, r) {
 			return true
 		}
 	}

@@ -247,6 +247,36 @@ func TestUndergroundRaces(t *testing.T) {
 			s = apply(t, s, "alice: done", "bob: pick 1", "bob: done", "alice: decline")
 			pieces(t, s, 15, Pieces{})
 		},
+		// Gnomes (§3.4, sources §4, ★ §7.10): an opponent's abilities do not help him
+		// conquer a Gnome region: no cost cut, no extra adjacency; increases apply.
+		"Gnomes": func(t *testing.T) {
+			for _, tc := range []struct{ race, moves, target string }{
+				{"Ogres", "bob: conquer 25", "26"},      // −1 ignored
+				{"Mummies", "bob: conquer 25", "26"},    // +1 kept
+				{"Spiderines", "bob: conquer 10", "27"}, // 27 borders chasm 28
+			} {
+				s, _ := newUnderground(t, 2, nil, `{"races":["Gnomes","`+tc.race+`"],"powers":["Spirit","Stout"]}`)
+				s = apply(t, s, "alice: pick 1", "alice: conquer 26", "alice: conquer 27", "alice: done", "bob: pick 1", tc.moves)
+				r := s.b.index[atoi(tc.target)]
+				want := 2 + int(s.Regions[r].Tokens)
+				switch tc.race {
+				case "Mummies":
+					want++
+				case "Spiderines":
+					rejects(t, s, "bob", "conquer 27", "not adjacent")
+					legalHas(t, s, "bob", "conquer 2") // an empty region beside a chasm
+				}
+				if got := s.cost(1, slotActive, r); got != want {
+					t.Errorf("%s attack Gnome region %s for %d, want %d", tc.race, tc.target, got, want)
+				}
+			}
+			// Declined Gnomes are not shielded (★ §7.10: active only).
+			s, _ := newUnderground(t, 2, nil, `{"races":["Gnomes","Ogres"],"powers":["Spirit","Stout"]}`)
+			s = apply(t, s, "alice: pick 1", "alice: conquer 26", "alice: done", "bob: pick 1", "bob: done", "alice: decline", "bob: conquer 25")
+			if got := s.cost(1, slotActive, s.b.index[26]); got != 2 {
+				t.Errorf("Ogres attack a declined Gnome for %d, want 2 + 1 − 1", got)
+			}
+		},
 	}
 	for name, f := range cases {
 		t.Run(name, f)
