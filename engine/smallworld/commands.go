@@ -459,7 +459,7 @@ func legalRedeploy(s *state, p int, out []string) []string {
 	if !(s.ownTurn(p) && s.army(p, slotActive).exists()) && !s.defending(p) {
 		return out
 	}
-	if s.ownTurn(p) && !s.T.Closed {
+	if s.ownTurn(p) && !s.T.Closed && s.cat.variant.rules != nil {
 		// What is left once conquests end: tokens leave Underground's rivers.
 		s = s.clone()
 		s.closeConquests()
@@ -478,6 +478,9 @@ func legalRedeploy(s *state, p int, out []string) []string {
 		hand += s.army(p, slot).Hand
 		if slot == slotActive && s.ownTurn(p) {
 			hand -= s.handTarget(p, slot)
+			if !s.T.Closed {
+				hand += s.reinforcement(p)
+			}
 		}
 	}
 	if len(regs) == 0 {

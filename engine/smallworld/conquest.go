@@ -27,7 +27,7 @@ func (s *state) cost(p, slot, r int) int {
 // (Gnomes): player p's abilities then cut no cost and lift no position rule there.
 func (s *state) shielded(p, r int) bool {
 	g := &s.Regions[r]
-	if g.Owner < 0 || int(g.Owner) == p {
+	if !s.cat.shields || g.Owner < 0 || int(g.Owner) == p {
 		return false
 	}
 	for ab := range s.acting(int(g.Owner), int(g.Slot)) {
