@@ -55,10 +55,15 @@ func selfPlay(t testing.TB, seed int64, players int, board string, check bool) *
 
 // selfPlayGame is selfPlay for a game of the family.
 func selfPlayGame(t testing.TB, game engine.Game, seed int64, players int, board string, check bool) *engine.Archive {
+	return selfPlayFixed(t, game, json.RawMessage(fmt.Sprintf(`{"seed": %d}`, seed)), seed, players, board, check)
+}
+
+// selfPlayFixed is selfPlayGame with the setup fields given (a race stack).
+func selfPlayFixed(t testing.TB, game engine.Game, fixed json.RawMessage, seed int64, players int, board string, check bool) *engine.Archive {
 	names := []string{"alice", "bob", "carol", "dave", "erin"}[:players]
 	a := &engine.Archive{Format: engine.ArchiveFormat, Game: game.Name(),
 		Options: map[string]json.RawMessage{"map": json.RawMessage(strconv.Quote(board))},
-		Setup:   json.RawMessage(fmt.Sprintf(`{"seed": %d}`, seed))}
+		Setup:   fixed}
 	for _, n := range names {
 		a.Players = append(a.Players, engine.Player{Name: n})
 	}
@@ -179,16 +184,23 @@ func checkIllegalRejected(t testing.TB, st engine.State, who string, legal []str
 // develop, and makes patterns concrete.
 func chooseCommand(s *state, who string, legal []string, r *rand.Rand) string {
 	p := s.playerIndex(who)
-	var conquests, others []string
+	var conquests, choices, others []string
 	for _, c := range legal {
 		switch {
-		case strings.HasPrefix(c, "conquer"), strings.HasPrefix(c, "dragon"), strings.HasPrefix(c, "enchant"), c == "berserk roll":
+		case strings.HasPrefix(c, "swap"), strings.HasPrefix(c, "ancient"), strings.HasPrefix(c, "volcano"):
+			// Underground races' choices, taken half the time so that short runs
+			// play them.
+			choices = append(choices, c)
+		case strings.HasPrefix(c, "conquer"), strings.HasPrefix(c, "dragon"), strings.HasPrefix(c, "enchant"), c == "berserk roll", strings.HasPrefix(c, "wisp"):
 			conquests = append(conquests, c)
 		case strings.HasPrefix(c, "pick"):
 			return legal[r.IntN(len(legal))] // only picks (and ghoul conquests) then
 		default:
 			others = append(others, c)
 		}
+	}
+	if len(choices) > 0 && r.IntN(2) == 0 {
+		return choices[r.IntN(len(choices))]
 	}
 	if len(conquests) > 0 && r.IntN(100) < 85 {
 		return conquests[r.IntN(len(conquests))]

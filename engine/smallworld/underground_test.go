@@ -280,7 +280,16 @@ func TestUndergroundSelfPlay(t *testing.T) {
 		board := fmt.Sprintf("underground-%dp", 2+(i/4)%4)
 		seed := int64(5000 + i)
 		t.Run(fmt.Sprintf("%dp-%s-%d", players, board, seed), func(t *testing.T) {
-			a := selfPlayGame(t, ugTest, seed, players, board, true)
+			// The Underground races on top of the stack, a different one first each
+			// game, so that every one of them is played.
+			ug := slices.Clone(ugTest.variant().catalogue().raceNames)
+			ug = slices.DeleteFunc(ug, func(n string) bool { return abilityOf(n).pack != packUnderground })
+			k := i % len(ug)
+			stack, err := json.Marshal(append(ug[k:], ug[:k]...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := selfPlayFixed(t, ugTest, json.RawMessage(fmt.Sprintf(`{"seed": %d, "races": %s}`, seed, stack)), seed, players, board, true)
 			s, err := engine.Replay(ugRegistry, a, -1)
 			if err != nil {
 				t.Fatalf("replay: %v", err)
