@@ -296,3 +296,26 @@ func TestUndergroundRiverOnlyRedeploy(t *testing.T) {
 	}
 	rejects(t, s, "alice", "redeploy 25=1")
 }
+
+// TestIronDwarvesHammerOnlyRegions: when the hammers come off the map and the Dwarves
+// hold more regions than Dwarves, the regions only a hammer holds are abandoned,
+// highest id first (a choice: the rule keeps a Dwarf in every region).
+func TestIronDwarvesHammerOnlyRegions(t *testing.T) {
+	s, _ := newUnderground(t, 2, nil, `{"races":["Iron Dwarves","Humans"],"powers":["Commando","Stout"]}`)
+	s = apply(t, s, "alice: pick 1", "alice: conquer 26", "alice: conquer 27", "alice: conquer 22", "alice: done") // 7 + 4
+	s.army(0, slotActive).set(hammers, hammerBox)                                                                  // as if they had taken all seven
+	s = apply(t, s, "bob: pick 1", "bob: done")
+	hand(t, s, "alice", 15) // 8 readied + 7 hammers
+	for _, id := range []string{"21", "20", "13", "3", "2", "4", "9", "10", "5", "11", "6", "16", "25"} {
+		s = apply(t, s, "alice: conquer "+id) // 1 each with Commando, 2 on Black Mountains
+	}
+	s = apply(t, s, "alice: done")
+	held(t, s, 27, "", "", 0)
+	held(t, s, 26, "", "", 0)
+	if n, k := view(s).Players[0].Tokens, s.count(0, slotActive); n != 11 || k != 11 || s.inPlay("Iron Dwarves") != 11 {
+		t.Errorf("%d Dwarves on the map in %d regions (%d in play), want 11 in 11", n, k, s.inPlay("Iron Dwarves"))
+	}
+	if got := s.army(0, slotActive).get(hammers); got != hammerBox {
+		t.Errorf("%d hammers, want the box's %d", got, hammerBox)
+	}
+}
