@@ -88,6 +88,9 @@ type ability struct {
 	// spirit: the declined race goes to its own slot, does not count towards the
 	// one-declined-race limit and keeps the badge (Spirit).
 	spirit bool
+	// keepBadge: the badge stays with the race in decline (its inDecline hooks keep
+	// acting) and is discarded when the race leaves the map (Muddy, Wise).
+	keepBadge bool
 	// declineEndsTurn: `decline` may end a normal turn (after scoring) instead of
 	// being the whole turn (Stout).
 	declineEndsTurn bool

@@ -68,3 +68,16 @@ func init() {
 		registerPieces(f.kind)
 	}
 }
+
+// foundHeld counts the places (relic false) or relics in the regions of army (p, slot).
+func (s *state) foundHeld(p, slot int, relic bool) int {
+	n := 0
+	for _, r := range s.held(p, slot) {
+		for _, f := range foundPieces {
+			if f.relic == relic && s.pieces(r, f.kind) > 0 {
+				n++
+			}
+		}
+	}
+	return n
+}

@@ -1,0 +1,131 @@
+package smallworld
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/turnmail/turnmail/engine"
+)
+
+// ugPowerGame starts a 2-player Underground game where alice picks Humans with power
+// (Humans score nothing extra underground: no farmland) and bob gets Ratmen + Stout,
+// with the face-down pool's top fixed.
+func ugPowerGame(t *testing.T, power, pool string) *state {
+	t.Helper()
+	s, _ := newUnderground(t, 2, nil, `{"races":["Humans","Ratmen"],"powers":["`+power+`","Stout"],"pool":[`+pool+`]}`)
+	return apply(t, s, "alice: pick 1")
+}
+
+// reveal conquers a monster region with the place or relic found there dictated.
+func reveal(t *testing.T, s *state, who, cmd, found string) *state {
+	t.Helper()
+	s, _ = step(t, s, who, cmd, engine.Outcomes{"reveal": json.RawMessage(`["` + found + `"]`)})
+	return s
+}
+
+// Scenario tests of the Underground powers (rulebook §4,
+// shared/rules/smallworld-underground.en.md), on the 2-player board: 26 is an edge
+// mine, 27 an edge mud pool, 23 an edge mud pool with monsters, 25 an edge river, 4 an
+// edge crystal grove, 5 an edge mushroom forest, 6 an edge Black Mountain, 2 an edge
+// mud pool by river 3.
+func TestUndergroundPowers(t *testing.T) {
+	cases := map[string]func(t *testing.T){
+		// Mining (§4.8): +1 per Mine.
+		"Mining": func(t *testing.T) {
+			s := ugPowerGame(t, "Mining", "")
+			s = apply(t, s, "alice: conquer 26", "alice: conquer 27", "alice: done")
+			coins(t, s, "alice", 8) // 5 + 2 regions + mine 26
+		},
+		// Mystic (§4.10): +1 per Crystal Grove.
+		"Mystic": func(t *testing.T) {
+			s := ugPowerGame(t, "Mystic", "")
+			s = apply(t, s, "alice: conquer 4", "alice: conquer 5", "alice: done")
+			coins(t, s, "alice", 8)
+		},
+		// Stone (§4.15): +1 per Black Mountain (its marker makes it cost 3).
+		"Stone": func(t *testing.T) {
+			s := ugPowerGame(t, "Stone", "")
+			s = apply(t, s, "alice: conquer 6", "alice: conquer 5", "alice: done")
+			coins(t, s, "alice", 8)
+		},
+		// Muddy (§4.9): +1 per Mud Pool, even in decline (the badge stays).
+		"Muddy": func(t *testing.T) {
+			s := ugPowerGame(t, "Muddy", "")
+			s = apply(t, s, "alice: conquer 27", "alice: conquer 26", "alice: done")
+			coins(t, s, "alice", 8)
+			s = apply(t, s, "bob: pick 1", "bob: done", "alice: decline")
+			coins(t, s, "alice", 11) // 2 declined regions + mud pool 27
+			if a := s.army(0, slotDeclined); a.Power != "Muddy" {
+				t.Errorf("declined army has power %q, want Muddy kept", a.Power)
+			}
+		},
+		// Wise (§4.21): +2 at the end of every turn in decline, the decline turn too.
+		"Wise": func(t *testing.T) {
+			s := ugPowerGame(t, "Wise", "")
+			s = apply(t, s, "alice: conquer 26", "alice: conquer 27", "alice: done")
+			coins(t, s, "alice", 7) // nothing while active
+			s = apply(t, s, "bob: pick 1", "bob: done", "alice: decline")
+			coins(t, s, "alice", 11)
+		},
+		// Fisher (§4.2): +1 per two regions bordering a river.
+		"Fisher": func(t *testing.T) {
+			s := ugPowerGame(t, "Fisher", "")
+			s = apply(t, s, "alice: conquer 2", "alice: conquer 9", "alice: conquer 12", "alice: done")
+			coins(t, s, "alice", 9) // 3 regions + (2 and 9 by river 3) / 2
+		},
+		// Frightened (§4.4): +1 per region with at least 3 tokens.
+		"Frightened": func(t *testing.T) {
+			s := ugPowerGame(t, "Frightened", "")
+			s = apply(t, s, "alice: conquer 26", "alice: conquer 27", "alice: conquer 22", "alice: redeploy 26=5 27=3 22=1", "alice: done")
+			coins(t, s, "alice", 10) // 3 regions + 26 and 27
+		},
+		// Flocking (§4.3): +2 when all regions form one group; Quarreling (§4.11):
+		// +1 per group. The river token that joined 20 and 26 leaves it.
+		"Flocking": func(t *testing.T) {
+			s := ugPowerGame(t, "Flocking", "")
+			s = apply(t, s, "alice: conquer 26", "alice: conquer 27", "alice: done")
+			coins(t, s, "alice", 9)
+			s = ugPowerGame(t, "Flocking", "")
+			s = apply(t, s, "alice: conquer 25", "alice: conquer 20", "alice: conquer 26", "alice: done")
+			coins(t, s, "alice", 7) // two groups: no bonus
+		},
+		"Quarreling": func(t *testing.T) {
+			s := ugPowerGame(t, "Quarreling", "")
+			s = apply(t, s, "alice: conquer 25", "alice: conquer 20", "alice: conquer 26", "alice: done")
+			coins(t, s, "alice", 9) // 2 regions + 2 groups
+		},
+		// Thieving (§4.16): 1 coin from each opponent whose active race borders you.
+		"Thieving": func(t *testing.T) {
+			s := ugPowerGame(t, "Thieving", `"Shiny Orb"`)
+			s = apply(t, s, "alice: conquer 26", "alice: conquer 27", "alice: done")
+			coins(t, s, "alice", 7)
+			s = apply(t, s, "bob: pick 1")
+			s = reveal(t, s, "bob", "conquer 23", "Shiny Orb")
+			s = apply(t, s, "bob: done")
+			coins(t, s, "bob", 6)
+			s = apply(t, s, "alice: done")
+			coins(t, s, "alice", 10) // 2 regions + 1 from bob, whose 23 borders 27
+			coins(t, s, "bob", 5)
+		},
+		// Immortal (§4.5): an opponent's conquest costs no token.
+		"Immortal": func(t *testing.T) {
+			s := ugPowerGame(t, "Immortal", "")
+			s = apply(t, s, "alice: conquer 26", "alice: conquer 27", "alice: redeploy 26=5 27=4", "alice: done")
+			s = apply(t, s, "bob: pick 1", "bob: conquer 27", "bob: done")
+			hand(t, s, "alice", 8) // all 4 back, placed on 26, readied: 9 but the one left
+		},
+		// Martyr (§4.7, sources §1): 1 coin each time an opponent conquers a region.
+		"Martyr": func(t *testing.T) {
+			s := ugPowerGame(t, "Martyr", "")
+			s = apply(t, s, "alice: conquer 26", "alice: conquer 27", "alice: redeploy 26=5 27=4", "alice: done")
+			coins(t, s, "alice", 7)
+			s = apply(t, s, "bob: pick 1", "bob: conquer 27")
+			coins(t, s, "alice", 8)
+			s = apply(t, s, "bob: done")
+			hand(t, s, "alice", 7) // one lost as usual: 8 on 26, readied
+		},
+	}
+	for name, f := range cases {
+		t.Run(name, f)
+	}
+}
