@@ -129,3 +129,63 @@ func TestUndergroundPowers(t *testing.T) {
 		t.Run(name, f)
 	}
 }
+
+// Scenario tests of the Places (rulebook §5): alice's Humans (Spirit: no bonus)
+// conquer the monster region 23 (an edge mud pool, 4 tokens) and find the place.
+func TestUndergroundPlaces(t *testing.T) {
+	found := func(t *testing.T, place string) *state {
+		t.Helper()
+		s := ugPowerGame(t, "Spirit", `"`+place+`"`)
+		return reveal(t, s, "alice", "conquer 23", place)
+	}
+	cases := map[string]func(t *testing.T){
+		// Keep (§5): +1 coin and +1 defence, in decline too.
+		"Keep": func(t *testing.T) {
+			s := found(t, "Keep on the Motherland")
+			if d := s.defense(s.b.index[23]); d != 4+1 {
+				t.Errorf("23 defends %d, want 4 tokens + 1", d)
+			}
+			s = apply(t, s, "alice: done")
+			coins(t, s, "alice", 7)
+			s = apply(t, s, "bob: pick 1", "bob: done", "alice: decline")
+			coins(t, s, "alice", 9)
+		},
+		// Mine of the Lost Dwarf (§5): +2, in decline too.
+		"Mine": func(t *testing.T) {
+			s := apply(t, found(t, "Mine of the Lost Dwarf"), "alice: done")
+			coins(t, s, "alice", 8)
+			s = apply(t, s, "bob: pick 1", "bob: done", "alice: decline")
+			coins(t, s, "alice", 11)
+		},
+		// Diamond Fields (§5): +1, and +1 per other region of the same terrain.
+		"Diamond": func(t *testing.T) {
+			s := apply(t, found(t, "Diamond Fields"), "alice: conquer 27", "alice: conquer 26", "alice: done")
+			coins(t, s, "alice", 10) // 3 regions + 23 + mud pool 27
+		},
+		// Fountain of Youth (§5): one more token at the start of each turn.
+		"Fountain": func(t *testing.T) {
+			s := apply(t, found(t, "Fountain of Youth"), "alice: done", "bob: pick 1", "bob: done")
+			hand(t, s, "alice", 9) // all 10 Humans are out (5 + Spirit 5): the box gives none
+			s = ugPowerGame(t, "Commando", `"Fountain of Youth"`) // 5 + 4
+			s = reveal(t, s, "alice", "conquer 23", "Fountain of Youth")
+			s = apply(t, s, "alice: done", "bob: pick 1", "bob: done")
+			hand(t, s, "alice", 9) // 8 readied + 1 from the box
+		},
+		// Great Brass Pipe (§5, ★ §7.7): mud pool 20 is adjacent to the Pipe's 23.
+		"Pipe": func(t *testing.T) {
+			s := found(t, "Great Brass Pipe")
+			s = apply(t, s, "alice: conquer 20")
+			held(t, s, 20, "alice", "Humans", 2)
+		},
+		// Adventurous (§4.1): +1 per Place in your regions.
+		"Adventurous": func(t *testing.T) {
+			s := ugPowerGame(t, "Adventurous", `"Great Brass Pipe"`)
+			s = reveal(t, s, "alice", "conquer 23", "Great Brass Pipe")
+			s = apply(t, s, "alice: done")
+			coins(t, s, "alice", 7) // 1 region + 1 place
+		},
+	}
+	for name, f := range cases {
+		t.Run(name, f)
+	}
+}
