@@ -165,7 +165,7 @@ func TestUndergroundPlaces(t *testing.T) {
 		// Fountain of Youth (§5): one more token at the start of each turn.
 		"Fountain": func(t *testing.T) {
 			s := apply(t, found(t, "Fountain of Youth"), "alice: done", "bob: pick 1", "bob: done")
-			hand(t, s, "alice", 9) // all 10 Humans are out (5 + Spirit 5): the box gives none
+			hand(t, s, "alice", 9)                                // all 10 Humans are out (5 + Spirit 5): the box gives none
 			s = ugPowerGame(t, "Commando", `"Fountain of Youth"`) // 5 + 4
 			s = reveal(t, s, "alice", "conquer 23", "Fountain of Youth")
 			s = apply(t, s, "alice: done", "bob: pick 1", "bob: done")

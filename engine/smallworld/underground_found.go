@@ -81,4 +81,3 @@ func (s *state) foundHeld(p, slot int, relic bool) int {
 	}
 	return n
 }
-
