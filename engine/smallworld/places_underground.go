@@ -50,16 +50,16 @@ var foundRules = map[string]foundRule{
 			}
 			return false
 		}}},
+	// The relics that conquer (relics_underground.go): their verbs check them.
+	"Sword of the Killer Rabbit": {grants: &ability{name: "Sword of the Killer Rabbit", kind: kindRelic, pack: packUnderground}},
+	"Stinky Troll's Socks":       {grants: &ability{name: "Stinky Troll's Socks", kind: kindRelic, pack: packUnderground}},
+	"Flying Doormat":             {grants: &ability{name: "Flying Doormat", kind: kindRelic, pack: packUnderground}},
+	"Shiny Orb":                  {grants: &ability{name: "Shiny Orb", kind: kindRelic, pack: packUnderground}},
 }
 
 // foundRegions lists the regions of army (p, slot) holding the piece named piece.
 func (s *state) foundRegions(p, slot int, piece string) []int {
-	var k *pieceKind
-	for _, x := range reg.pieces {
-		if x.name == piece {
-			k = x
-		}
-	}
+	k := pieceNamed(piece)
 	var out []int
 	for _, r := range s.held(p, slot) {
 		if s.pieces(r, k) > 0 {

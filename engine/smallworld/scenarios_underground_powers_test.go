@@ -189,3 +189,60 @@ func TestUndergroundPlaces(t *testing.T) {
 		t.Run(name, f)
 	}
 }
+
+// Scenario tests of the Relics that conquer (rulebook §5): alice's Humans (5 +
+// Spirit 5, the whole box) find the relic on the monster region 23; it conquers once
+// per turn and moves to the region it conquered.
+func TestUndergroundRelics(t *testing.T) {
+	found := func(t *testing.T, relic string) *state {
+		t.Helper()
+		s := ugPowerGame(t, "Spirit", `"`+relic+`"`)
+		return reveal(t, s, "alice", "conquer 23", relic)
+	}
+	cases := map[string]func(t *testing.T){
+		// Sword: 2 tokens fewer (Black Mountain 16: 3 → 1).
+		"Sword": func(t *testing.T) {
+			s := found(t, "Sword of the Killer Rabbit")
+			legalHas(t, s, "alice", "sword 16")
+			rejects(t, s, "bob", "sword 16", "not your turn")
+			s = apply(t, s, "alice: sword 16")
+			held(t, s, 16, "alice", "Humans", 1)
+			pieces(t, s, 16, Pieces{"mountain": 1, "sword_of_the_killer_rabbit": 1})
+			pieces(t, s, 23, Pieces{})
+			rejects(t, s, "alice", "sword 22", "once per turn")
+		},
+		// Socks: as if empty; the former owner loses no token.
+		"Socks": func(t *testing.T) {
+			s := apply(t, found(t, "Stinky Troll's Socks"), "alice: done", "bob: pick 1", "bob: conquer 27", "bob: done")
+			held(t, s, 27, "bob", "Ratmen", 12)
+			s = apply(t, s, "alice: socks 27")
+			held(t, s, 27, "alice", "Humans", 2)
+			hand(t, s, "bob", 12)
+			pieces(t, s, 27, Pieces{"stinky_trolls_socks": 1})
+		},
+		// Doormat: a region not adjacent, at the normal cost.
+		"Doormat": func(t *testing.T) {
+			s := found(t, "Flying Doormat")
+			rejects(t, s, "alice", "doormat 22", "adjacent to your regions")
+			s = apply(t, s, "alice: doormat 20")
+			held(t, s, 20, "alice", "Humans", 2)
+			pieces(t, s, 20, Pieces{"flying_doormat": 1})
+		},
+		// Orb: a lone active token is replaced (it goes to the box); the Humans' box
+		// is empty, so the token comes from hand.
+		"Orb": func(t *testing.T) {
+			s := apply(t, found(t, "Shiny Orb"), "alice: done", "bob: pick 1", "bob: conquer 27", "bob: conquer 22",
+				"bob: redeploy 27=11 22=1", "bob: done")
+			rejects(t, s, "alice", "orb 27", "lone token")
+			s = apply(t, s, "alice: orb 22")
+			held(t, s, 22, "alice", "Humans", 1)
+			hand(t, s, "alice", 8)
+			if n := s.inPlay("Ratmen"); n != 11 {
+				t.Errorf("%d Ratmen out of the box, want 11 (the lone one back in the box)", n)
+			}
+		},
+	}
+	for name, f := range cases {
+		t.Run(name, f)
+	}
+}
