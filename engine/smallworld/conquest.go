@@ -108,13 +108,13 @@ func (s *state) block(p, slot, r int, holds bool) int {
 	if !s.mayEnter(p, slot, r) {
 		return blockWater
 	}
-	if g.Owner >= 0 {
-		if s.immune(r) != "" {
-			return blockImmune
-		}
-		if s.atPeace(p, slot, r) {
-			return blockPeace
-		}
+	// An immune piece protects an empty region too (Lara's Ghost, ★ §7.13 of Small
+	// World Underground; the base game's never stay in an empty region).
+	if s.immune(r) != "" {
+		return blockImmune
+	}
+	if g.Owner >= 0 && s.atPeace(p, slot, r) {
+		return blockPeace
 	}
 	if !s.reachable(p, slot, r, holds) {
 		if !holds {

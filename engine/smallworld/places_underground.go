@@ -55,6 +55,10 @@ var foundRules = map[string]foundRule{
 	"Stinky Troll's Socks":       {grants: &ability{name: "Stinky Troll's Socks", kind: kindRelic, pack: packUnderground}},
 	"Flying Doormat":             {grants: &ability{name: "Flying Doormat", kind: kindRelic, pack: packUnderground}},
 	"Shiny Orb":                  {grants: &ability{name: "Shiny Orb", kind: kindRelic, pack: packUnderground}},
+	// The pieces moved by a verb (placers_underground.go).
+	"Crypt of the Tomb-raider": {grants: &ability{name: "Crypt of the Tomb-raider", kind: kindPlace, pack: packUnderground}},
+	"Scepter of Avarice":       {grants: &ability{name: "Scepter of Avarice", kind: kindRelic, pack: packUnderground, bonus: scepterBonus}},
+	"Froggy's Ring":            {grants: &ability{name: "Froggy's Ring", kind: kindRelic, pack: packUnderground, bonus: ringBonus}},
 }
 
 // foundRegions lists the regions of army (p, slot) holding the piece named piece.

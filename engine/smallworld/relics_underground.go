@@ -29,6 +29,7 @@ const (
 	usedSocks
 	usedDoormat
 	usedOrb
+	usedAltar
 )
 
 // relicConquest is one conquering relic: its verb, piece, once-per-turn bit, and

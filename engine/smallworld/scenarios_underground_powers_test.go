@@ -23,6 +23,14 @@ func reveal(t *testing.T, s *state, who, cmd, found string) *state {
 	return s
 }
 
+// ugFound starts a game where alice's Humans (5 + Spirit 5, the whole box, no bonus)
+// conquer the monster region 23 (an edge mud pool, 4 tokens) and find what there.
+func ugFound(t *testing.T, what string) *state {
+	t.Helper()
+	s := ugPowerGame(t, "Spirit", `"`+what+`"`)
+	return reveal(t, s, "alice", "conquer 23", what)
+}
+
 // Scenario tests of the Underground powers (rulebook §4,
 // shared/rules/smallworld-underground.en.md), on the 2-player board: 26 is an edge
 // mine, 27 an edge mud pool, 23 an edge mud pool with monsters, 25 an edge river, 4 an
@@ -133,15 +141,10 @@ func TestUndergroundPowers(t *testing.T) {
 // Scenario tests of the Places (rulebook §5): alice's Humans (Spirit: no bonus)
 // conquer the monster region 23 (an edge mud pool, 4 tokens) and find the place.
 func TestUndergroundPlaces(t *testing.T) {
-	found := func(t *testing.T, place string) *state {
-		t.Helper()
-		s := ugPowerGame(t, "Spirit", `"`+place+`"`)
-		return reveal(t, s, "alice", "conquer 23", place)
-	}
 	cases := map[string]func(t *testing.T){
 		// Keep (§5): +1 coin and +1 defence, in decline too.
 		"Keep": func(t *testing.T) {
-			s := found(t, "Keep on the Motherland")
+			s := ugFound(t, "Keep on the Motherland")
 			if d := s.defense(s.b.index[23]); d != 4+1 {
 				t.Errorf("23 defends %d, want 4 tokens + 1", d)
 			}
@@ -152,19 +155,19 @@ func TestUndergroundPlaces(t *testing.T) {
 		},
 		// Mine of the Lost Dwarf (§5): +2, in decline too.
 		"Mine": func(t *testing.T) {
-			s := apply(t, found(t, "Mine of the Lost Dwarf"), "alice: done")
+			s := apply(t, ugFound(t, "Mine of the Lost Dwarf"), "alice: done")
 			coins(t, s, "alice", 8)
 			s = apply(t, s, "bob: pick 1", "bob: done", "alice: decline")
 			coins(t, s, "alice", 11)
 		},
 		// Diamond Fields (§5): +1, and +1 per other region of the same terrain.
 		"Diamond": func(t *testing.T) {
-			s := apply(t, found(t, "Diamond Fields"), "alice: conquer 27", "alice: conquer 26", "alice: done")
+			s := apply(t, ugFound(t, "Diamond Fields"), "alice: conquer 27", "alice: conquer 26", "alice: done")
 			coins(t, s, "alice", 10) // 3 regions + 23 + mud pool 27
 		},
 		// Fountain of Youth (§5): one more token at the start of each turn.
 		"Fountain": func(t *testing.T) {
-			s := apply(t, found(t, "Fountain of Youth"), "alice: done", "bob: pick 1", "bob: done")
+			s := apply(t, ugFound(t, "Fountain of Youth"), "alice: done", "bob: pick 1", "bob: done")
 			hand(t, s, "alice", 9)                                // all 10 Humans are out (5 + Spirit 5): the box gives none
 			s = ugPowerGame(t, "Commando", `"Fountain of Youth"`) // 5 + 4
 			s = reveal(t, s, "alice", "conquer 23", "Fountain of Youth")
@@ -173,7 +176,7 @@ func TestUndergroundPlaces(t *testing.T) {
 		},
 		// Great Brass Pipe (§5, ★ §7.7): mud pool 20 is adjacent to the Pipe's 23.
 		"Pipe": func(t *testing.T) {
-			s := found(t, "Great Brass Pipe")
+			s := ugFound(t, "Great Brass Pipe")
 			s = apply(t, s, "alice: conquer 20")
 			held(t, s, 20, "alice", "Humans", 2)
 		},
@@ -194,15 +197,10 @@ func TestUndergroundPlaces(t *testing.T) {
 // Spirit 5, the whole box) find the relic on the monster region 23; it conquers once
 // per turn and moves to the region it conquered.
 func TestUndergroundRelics(t *testing.T) {
-	found := func(t *testing.T, relic string) *state {
-		t.Helper()
-		s := ugPowerGame(t, "Spirit", `"`+relic+`"`)
-		return reveal(t, s, "alice", "conquer 23", relic)
-	}
 	cases := map[string]func(t *testing.T){
 		// Sword: 2 tokens fewer (Black Mountain 16: 3 → 1).
 		"Sword": func(t *testing.T) {
-			s := found(t, "Sword of the Killer Rabbit")
+			s := ugFound(t, "Sword of the Killer Rabbit")
 			legalHas(t, s, "alice", "sword 16")
 			rejects(t, s, "bob", "sword 16", "not your turn")
 			s = apply(t, s, "alice: sword 16")
@@ -213,7 +211,7 @@ func TestUndergroundRelics(t *testing.T) {
 		},
 		// Socks: as if empty; the former owner loses no token.
 		"Socks": func(t *testing.T) {
-			s := apply(t, found(t, "Stinky Troll's Socks"), "alice: done", "bob: pick 1", "bob: conquer 27", "bob: done")
+			s := apply(t, ugFound(t, "Stinky Troll's Socks"), "alice: done", "bob: pick 1", "bob: conquer 27", "bob: done")
 			held(t, s, 27, "bob", "Ratmen", 12)
 			s = apply(t, s, "alice: socks 27")
 			held(t, s, 27, "alice", "Humans", 2)
@@ -222,7 +220,7 @@ func TestUndergroundRelics(t *testing.T) {
 		},
 		// Doormat: a region not adjacent, at the normal cost.
 		"Doormat": func(t *testing.T) {
-			s := found(t, "Flying Doormat")
+			s := ugFound(t, "Flying Doormat")
 			rejects(t, s, "alice", "doormat 22", "adjacent to your regions")
 			s = apply(t, s, "alice: doormat 20")
 			held(t, s, 20, "alice", "Humans", 2)
@@ -231,7 +229,7 @@ func TestUndergroundRelics(t *testing.T) {
 		// Orb: a lone active token is replaced (it goes to the box); the Humans' box
 		// is empty, so the token comes from hand.
 		"Orb": func(t *testing.T) {
-			s := apply(t, found(t, "Shiny Orb"), "alice: done", "bob: pick 1", "bob: conquer 27", "bob: conquer 22",
+			s := apply(t, ugFound(t, "Shiny Orb"), "alice: done", "bob: pick 1", "bob: conquer 27", "bob: conquer 22",
 				"bob: redeploy 27=11 22=1", "bob: done")
 			rejects(t, s, "alice", "orb 27", "lone token")
 			s = apply(t, s, "alice: orb 22")
@@ -240,6 +238,66 @@ func TestUndergroundRelics(t *testing.T) {
 			if n := s.inPlay("Ratmen"); n != 11 {
 				t.Errorf("%d Ratmen out of the box, want 11 (the lone one back in the box)", n)
 			}
+		},
+	}
+	for name, f := range cases {
+		t.Run(name, f)
+	}
+}
+
+// Scenario tests of the pieces moved by a verb: the Black Queen (Royal, §4.13),
+// Lara's Ghost (Crypt), the Scepter, the Ring and the Altar (§5).
+func TestUndergroundPlacedPieces(t *testing.T) {
+	cases := map[string]func(t *testing.T){
+		// Royal: the Queen is placed at the end of the turn (in the first region
+		// when not placed), makes her region immune and stays in decline.
+		"Royal": func(t *testing.T) {
+			s := ugPowerGame(t, "Royal", "")
+			s = apply(t, s, "alice: conquer 26", "alice: conquer 27", "alice: done")
+			pieces(t, s, 26, Pieces{"black_queen": 1})
+			s = apply(t, s, "bob: pick 1")
+			rejects(t, s, "bob", "conquer 26", "protected by the Black Queen")
+			s = apply(t, s, "bob: done", "alice: queen 27")
+			pieces(t, s, 26, Pieces{})
+			pieces(t, s, 27, Pieces{"black_queen": 1})
+			s = apply(t, s, "alice: done", "bob: done", "alice: decline")
+			pieces(t, s, 27, Pieces{"black_queen": 1})
+		},
+		// Crypt: Lara's Ghost goes anywhere but the Crypt; an empty region with it
+		// is conquered by nobody (★ §7.13).
+		"Crypt": func(t *testing.T) {
+			s := ugFound(t, "Crypt of the Tomb-raider")
+			rejects(t, s, "alice", "ghost 23", "but the Crypt's")
+			s = apply(t, s, "alice: ghost 25", "alice: done", "bob: pick 1")
+			pieces(t, s, 25, Pieces{"laras_ghost": 1})
+			rejects(t, s, "bob", "conquer 25", "protected by Lara's Ghost")
+		},
+		// Scepter: its region's coin is doubled.
+		"Scepter": func(t *testing.T) {
+			s := ugFound(t, "Scepter of Avarice")
+			s = apply(t, s, "alice: conquer 27", "alice: scepter 27", "alice: done")
+			pieces(t, s, 27, Pieces{"scepter_of_avarice": 1})
+			coins(t, s, "alice", 8) // 2 regions + 27 again
+		},
+		// Ring: 1 coin from each player with an active token next to it.
+		"Ring": func(t *testing.T) {
+			s := apply(t, ugFound(t, "Froggy's Ring"), "alice: done")
+			coins(t, s, "alice", 6)
+			s = apply(t, s, "bob: pick 1", "bob: conquer 27", "bob: done")
+			coins(t, s, "bob", 6)
+			s = apply(t, s, "alice: done")
+			coins(t, s, "alice", 8)
+			coins(t, s, "bob", 5)
+		},
+		// Altar: 3 coins for a token of your race in decline, even with the Altar's
+		// race in decline.
+		"Altar": func(t *testing.T) {
+			s := apply(t, ugFound(t, "Altar of Souls"), "alice: conquer 27", "alice: done", "bob: pick 1", "bob: done", "alice: decline")
+			coins(t, s, "alice", 9)
+			s = apply(t, s, "bob: done", "alice: pick 1", "alice: altar 27")
+			coins(t, s, "alice", 12)
+			held(t, s, 27, "", "", 0)
+			rejects(t, s, "alice", "altar 23", "once per turn")
 		},
 	}
 	for name, f := range cases {
