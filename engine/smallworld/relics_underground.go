@@ -17,7 +17,11 @@ import (
 //	doormat R  Flying Doormat: a region not adjacent to yours, at the normal cost
 //	orb R      Shiny Orb: an adjacent region held by a lone active-race token,
 //	           replaced by one of your tokens from the box (from hand when the box is
-//	           empty); the replaced token goes to the box
+//	           empty); the replaced token goes to the box, even an Immortal one
+//
+// The Vampire power (§4.18) conquers as the Orb does, once per turn per opponent:
+//
+//	vampire R
 
 // relicsUsed records the relics (and other once-per-turn uses) used this turn, a bit
 // each.
@@ -30,36 +34,43 @@ const (
 	usedDoormat
 	usedOrb
 	usedAltar
+	usedReborn
+	// usedVampire is shifted by the opponent's seat.
+	usedVampire = 1 << 8
 )
 
 // relicConquest is one conquering relic: its verb, piece, once-per-turn bit, and
 // need, which returns the tokens the conquest of region r takes or why it is not
 // possible (holds: the army holds a region).
 type relicConquest struct {
-	name, verb, piece string
+	name, verb, piece string // piece "": nothing moves (Vampire)
+	holder            *ability
 	bit               int
-	need              func(s *state, p, r int) (int, string)
+	// perOpponent: the bit is shifted by the defender's seat (Vampire: once per turn
+	// per opponent).
+	perOpponent bool
+	need        func(s *state, p, r int) (int, string)
 	// keepLoss: the defender loses nothing (Socks); box: the replaced token goes to
 	// the box and the attacker's token comes from the box (Orb).
 	keepLoss, box bool
 }
 
 var relicConquests = []*relicConquest{
-	{name: "Sword of the Killer Rabbit", verb: "sword", piece: "sword_of_the_killer_rabbit", bit: usedSword,
+	{name: "Sword of the Killer Rabbit", holder: foundRules["Sword of the Killer Rabbit"].grants, verb: "sword", piece: "sword_of_the_killer_rabbit", bit: usedSword,
 		need: func(s *state, p, r int) (int, string) {
 			if why := s.targetReason(p, slotActive, r, s.count(p, slotActive) > 0); why != "" {
 				return 0, why
 			}
 			return max(1, s.cost(p, slotActive, r)-2), ""
 		}},
-	{name: "Stinky Troll's Socks", verb: "socks", piece: "stinky_trolls_socks", bit: usedSocks, keepLoss: true,
+	{name: "Stinky Troll's Socks", holder: foundRules["Stinky Troll's Socks"].grants, verb: "socks", piece: "stinky_trolls_socks", bit: usedSocks, keepLoss: true,
 		need: func(s *state, p, r int) (int, string) {
 			if why := s.targetReason(p, slotActive, r, s.count(p, slotActive) > 0); why != "" {
 				return 0, why
 			}
 			return s.cost(p, slotActive, r) - int(s.Regions[r].Tokens), ""
 		}},
-	{name: "Flying Doormat", verb: "doormat", piece: "flying_doormat", bit: usedDoormat,
+	{name: "Flying Doormat", holder: foundRules["Flying Doormat"].grants, verb: "doormat", piece: "flying_doormat", bit: usedDoormat,
 		need: func(s *state, p, r int) (int, string) {
 			if s.count(p, slotActive) > 0 && s.adjacentTo(p, slotActive, r) {
 				return 0, fmt.Sprintf("region %d is adjacent to your regions: conquer it", s.b.id(r))
@@ -69,12 +80,25 @@ var relicConquests = []*relicConquest{
 			}
 			return s.cost(p, slotActive, r), ""
 		}},
-	{name: "Shiny Orb", verb: "orb", piece: "shiny_orb", bit: usedOrb, box: true,
+	{name: "Shiny Orb", holder: foundRules["Shiny Orb"].grants, verb: "orb", piece: "shiny_orb", bit: usedOrb, box: true,
 		need: func(s *state, p, r int) (int, string) {
 			if why := s.targetReason(p, slotActive, r, s.count(p, slotActive) > 0); why != "" {
 				return 0, why
 			}
 			return lone(s, p, r)
+		}},
+	{name: "Vampire", holder: vampire, verb: "vampire", bit: usedVampire, box: true, perOpponent: true,
+		need: func(s *state, p, r int) (int, string) {
+			if why := s.targetReason(p, slotActive, r, s.count(p, slotActive) > 0); why != "" {
+				return 0, why
+			}
+			if n, why := lone(s, p, r); why != "" {
+				return n, why
+			}
+			if s.T.get(relicsUsed)&(usedVampire<<s.Regions[r].Owner) != 0 {
+				return 0, fmt.Sprintf("you vampirized a token of %s this turn already (once per opponent)", s.names[s.Regions[r].Owner])
+			}
+			return 1, ""
 		}},
 }
 
@@ -97,14 +121,14 @@ func init() {
 	registerVar(relicsUsed)
 	for _, rc := range relicConquests {
 		rc := rc
-		registerVerbs(&verb{name: rc.verb, rank: rankConquer + 20, owner: foundRules[rc.name].grants,
+		registerVerbs(&verb{name: rc.verb, rank: rankConquer + 20, owner: rc.holder,
 			apply: func(s *state, p int, args []string, _ *engine.Rand) error { return rc.apply(s, p, args) },
 			legal: func(s *state, p int, out []string) []string { return rc.legal(s, p, out) }})
 	}
 }
 
 func (rc *relicConquest) ready(s *state, p int) bool {
-	return s.ownTurn(p) && !s.T.Closed && s.T.Die < 0 && s.T.get(relicsUsed)&rc.bit == 0 && s.army(p, slotActive).exists() && s.has(p, rc.name)
+	return s.ownTurn(p) && !s.T.Closed && s.T.Die < 0 && (rc.perOpponent || s.T.get(relicsUsed)&rc.bit == 0) && s.army(p, slotActive).exists() && s.has(p, rc.name)
 }
 
 // available is the number of tokens the army may use with the relic: its hand, and
@@ -142,7 +166,7 @@ func (rc *relicConquest) apply(s *state, p int, args []string) error {
 		return err
 	}
 	switch {
-	case s.T.get(relicsUsed)&rc.bit != 0:
+	case !rc.perOpponent && s.T.get(relicsUsed)&rc.bit != 0:
 		return engine.Illegal("the %s works once per turn", rc.name)
 	case s.T.Die >= 0:
 		return engine.Illegal("you rolled the Berserk die: conquer a region first")
@@ -159,6 +183,10 @@ func (rc *relicConquest) apply(s *state, p int, args []string) error {
 		a.Hand++
 	}
 	g := s.Regions[r]
+	bit := rc.bit
+	if rc.perOpponent {
+		bit <<= g.Owner
+	}
 	var before int
 	if g.Owner >= 0 {
 		before = s.army(int(g.Owner), int(g.Slot)).Hand
@@ -174,8 +202,10 @@ func (rc *relicConquest) apply(s *state, p int, args []string) error {
 			}
 		}
 	}
-	s.moveFlag(pieceNamed(rc.piece), r)
-	s.T.set(relicsUsed, s.T.get(relicsUsed)|rc.bit)
+	if rc.piece != "" {
+		s.moveFlag(pieceNamed(rc.piece), r)
+	}
+	s.T.set(relicsUsed, s.T.get(relicsUsed)|bit)
 	return nil
 }
 

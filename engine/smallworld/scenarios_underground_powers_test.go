@@ -122,6 +122,31 @@ func TestUndergroundPowers(t *testing.T) {
 			s = apply(t, s, "bob: pick 1", "bob: conquer 27", "bob: done")
 			hand(t, s, "alice", 8) // all 4 back, placed on 26, readied: 9 but the one left
 		},
+		// Vampire (§4.18): a lone active token replaced (to the box), once per turn
+		// per opponent.
+		"Vampire": func(t *testing.T) {
+			s := ugPowerGame(t, "Vampire", "")
+			s = apply(t, s, "alice: conquer 26", "alice: done", "bob: pick 1", "bob: conquer 27", "bob: conquer 22",
+				"bob: conquer 16", "bob: redeploy 27=10 22=1 16=1", "bob: done")
+			rejects(t, s, "alice", "vampire 27", "lone token")
+			s = apply(t, s, "alice: vampire 22")
+			held(t, s, 22, "alice", "Humans", 1)
+			if n := s.inPlay("Ratmen"); n != 11 {
+				t.Errorf("%d Ratmen out of the box, want 11", n)
+			}
+			rejects(t, s, "alice", "vampire 16", "once per opponent")
+		},
+		// Tomb (§4.17): in decline every token stays; a conquered region's tokens but
+		// one are redeployed.
+		"Tomb": func(t *testing.T) {
+			s := ugPowerGame(t, "Tomb", "")
+			s = apply(t, s, "alice: conquer 26", "alice: conquer 27", "alice: redeploy 26=5 27=5", "alice: done",
+				"bob: pick 1", "bob: done", "alice: decline")
+			held(t, s, 26, "alice", "Humans", 5)
+			s = apply(t, s, "bob: conquer 27", "bob: done")
+			held(t, s, 26, "alice", "Humans", 9)
+			isDeclined(t, s, 26, true)
+		},
 		// Martyr (§4.7, sources §1): 1 coin each time an opponent conquers a region.
 		"Martyr": func(t *testing.T) {
 			s := ugPowerGame(t, "Martyr", "")
