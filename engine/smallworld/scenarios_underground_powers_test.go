@@ -147,6 +147,64 @@ func TestUndergroundPowers(t *testing.T) {
 			held(t, s, 26, "alice", "Humans", 9)
 			isDeclined(t, s, 26, true)
 		},
+		// Vengeful (§4.20): the attacker gets a marker; conquering his regions costs
+		// 1 fewer until the end of the Vengeful turn.
+		"Vengeful": func(t *testing.T) {
+			s := ugPowerGame(t, "Vengeful", "")
+			s = apply(t, s, "alice: conquer 26", "alice: conquer 27", "alice: done", "bob: pick 1")
+			r27 := s.b.index[27]
+			s = apply(t, s, "bob: conquer 27", "bob: done")
+			if c := s.cost(0, slotActive, r27); c != 2+12-1 {
+				t.Errorf("alice conquers bob's 27 for %d, want 13", c)
+			}
+			s = apply(t, s, "alice: done")
+			if c, d := s.cost(0, slotActive, r27), s.defense(r27); c != 2+d {
+				t.Errorf("after alice's turn 27 costs alice %d, want 2 + %d (markers back)", c, d)
+			}
+		},
+		// Vanishing (§4.19): on decline every token leaves; 2 coins per region.
+		"Vanishing": func(t *testing.T) {
+			s := ugPowerGame(t, "Vanishing", "")
+			s = apply(t, s, "alice: conquer 26", "alice: conquer 27", "alice: done", "bob: pick 1", "bob: done", "alice: decline")
+			coins(t, s, "alice", 11)
+			held(t, s, 26, "", "", 0)
+			held(t, s, 27, "", "", 0)
+			if s.army(0, slotDeclined).exists() {
+				t.Error("the Vanishing race is still on the map")
+			}
+		},
+		// Shield (§4.14): one armour per Mushroom Forest when conquests end, +1
+		// defence; not placed, it goes to the first region.
+		"Shield": func(t *testing.T) {
+			s := ugPowerGame(t, "Shield", "")
+			s = apply(t, s, "alice: conquer 5", "alice: conquer 4")
+			rejects(t, s, "alice", "armour 5", "when your conquests end")
+			s = apply(t, s, "alice: redeploy 5=4 4=4", "alice: armour 5")
+			pieces(t, s, 5, Pieces{"mushroom_armour": 1})
+			if d := s.defense(s.b.index[5]); d != 5 {
+				t.Errorf("5 defends %d, want 4 + 1", d)
+			}
+			rejects(t, s, "alice", "armour 4", "no Mushroom Armour")
+			s = ugPowerGame(t, "Shield", "")
+			s = apply(t, s, "alice: conquer 5", "alice: conquer 4", "alice: done")
+			pieces(t, s, 4, Pieces{"mushroom_armour": 1})
+		},
+		// Reborn (§4.12): in decline, one or two of its regions get a token of the
+		// new active race instead.
+		"Reborn": func(t *testing.T) {
+			s := ugPowerGame(t, "Reborn", "")
+			s = apply(t, s, "alice: conquer 26", "alice: conquer 27", "alice: done", "bob: pick 1", "bob: done",
+				"alice: decline", "bob: done", "alice: pick 1", "alice: reborn 26 27")
+			for _, id := range []int{26, 27} {
+				if g := s.Regions[s.b.index[id]]; g.Owner != 0 || g.Slot != slotActive || g.Tokens != 1 {
+					t.Errorf("region %d: %+v, want one token of alice's active race", id, g)
+				}
+			}
+			if s.army(0, slotDeclined).exists() {
+				t.Error("the Reborn race without regions is still on the map")
+			}
+			rejects(t, s, "alice", "reborn 26", "Reborn race in decline")
+		},
 		// Martyr (§4.7, sources §1): 1 coin each time an opponent conquers a region.
 		"Martyr": func(t *testing.T) {
 			s := ugPowerGame(t, "Martyr", "")
