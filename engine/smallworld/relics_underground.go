@@ -35,6 +35,7 @@ const (
 	usedOrb
 	usedAltar
 	usedReborn
+	usedBalrog
 	// usedVampire is shifted by the opponent's seat.
 	usedVampire = 1 << 8
 )

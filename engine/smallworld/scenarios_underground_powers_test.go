@@ -387,3 +387,25 @@ func TestUndergroundPlacedPieces(t *testing.T) {
 		t.Run(name, f)
 	}
 }
+
+// TestUndergroundPentacle (§5, ★ §7.14): the Pentacle's holder sends the Balrog into a
+// bordering region: its occupant loses 2 tokens, the region belongs to nobody and is
+// immune; next turn it moves on from the Balrog's region.
+func TestUndergroundPentacle(t *testing.T) {
+	s := apply(t, ugFound(t, "Wickedest Pentacle"), "alice: done", "bob: pick 1", "bob: conquer 27", "bob: done")
+	held(t, s, 27, "bob", "Ratmen", 12)
+	legalHas(t, s, "alice", "balrog 27", "balrog 16")
+	legalLacks(t, s, "alice", "balrog 28") // a chasm
+	s = apply(t, s, "alice: balrog 27")
+	held(t, s, 27, "", "", 0)
+	pieces(t, s, 27, Pieces{"balrog": 1})
+	hand(t, s, "bob", 10)
+	rejects(t, s, "alice", "balrog 22", "once per turn")
+	rejects(t, s, "alice", "conquer 27", "protected by the Balrog")
+	s = apply(t, s, "alice: done")
+	rejects(t, s, "bob", "balrog 26", "only Wickedest Pentacle")
+	s = apply(t, s, "bob: done")
+	s = apply(t, s, "alice: balrog 26")
+	pieces(t, s, 27, Pieces{})
+	pieces(t, s, 26, Pieces{"balrog": 1})
+}
