@@ -38,6 +38,8 @@ const (
 	usedBalrog
 	// usedVampire is shifted by the opponent's seat.
 	usedVampire = 1 << 8
+	// bagShift shifts a relic's bit for its copy by the Bag of Wonders.
+	bagShift = 16
 )
 
 // relicConquest is one conquering relic: its verb, piece, once-per-turn bit, and
@@ -122,14 +124,35 @@ func init() {
 	registerVar(relicsUsed)
 	for _, rc := range relicConquests {
 		rc := rc
-		registerVerbs(&verb{name: rc.verb, rank: rankConquer + 20, owner: rc.holder,
+		registerVerbs(&verb{name: rc.verb, rank: rankConquer + 20, owner: rc.owner(),
 			apply: func(s *state, p int, args []string, _ *engine.Rand) error { return rc.apply(s, p, args) },
 			legal: func(s *state, p int, out []string) []string { return rc.legal(s, p, out) }})
 	}
 }
 
+// owner is the verb's owner: the power (Vampire); relics are checked by ready (a
+// Magic race may copy them).
+func (rc *relicConquest) owner() *ability {
+	if rc.piece == "" {
+		return rc.holder
+	}
+	return nil
+}
+
 func (rc *relicConquest) ready(s *state, p int) bool {
-	return s.ownTurn(p) && !s.T.Closed && s.T.Die < 0 && (rc.perOpponent || s.T.get(relicsUsed)&rc.bit == 0) && s.army(p, slotActive).exists() && s.has(p, rc.name)
+	return s.ownTurn(p) && !s.T.Closed && s.T.Die < 0 && s.army(p, slotActive).exists() && (rc.original(s, p) || rc.viaBag(s, p))
+}
+
+// original reports whether player p's active race holds the relic (has the power)
+// and did not use it this turn.
+func (rc *relicConquest) original(s *state, p int) bool {
+	return s.has(p, rc.name) && (rc.perOpponent || s.T.get(relicsUsed)&rc.bit == 0)
+}
+
+// viaBag reports whether player p's Magic race chose this relic for the Bag of
+// Wonders this turn and did not use the copy yet (power_magic.go).
+func (rc *relicConquest) viaBag(s *state, p int) bool {
+	return rc.piece != "" && s.T.get(bagCopy) == bagIndex(rc.verb) && s.T.get(relicsUsed)&(rc.bit<<bagShift) == 0 && s.has(p, nameMagic)
 }
 
 // available is the number of tokens the army may use with the relic: its hand, and
@@ -166,9 +189,10 @@ func (rc *relicConquest) apply(s *state, p int, args []string) error {
 	if err != nil {
 		return err
 	}
+	orig := rc.original(s, p)
 	switch {
-	case !rc.perOpponent && s.T.get(relicsUsed)&rc.bit != 0:
-		return engine.Illegal("the %s works once per turn", rc.name)
+	case !orig && !rc.viaBag(s, p):
+		return engine.Illegal("the %s works once per turn, for the active race holding its region (or a Magic race's Bag of Wonders copying it)", rc.name)
 	case s.T.Die >= 0:
 		return engine.Illegal("you rolled the Berserk die: conquer a region first")
 	}
@@ -185,8 +209,11 @@ func (rc *relicConquest) apply(s *state, p int, args []string) error {
 	}
 	g := s.Regions[r]
 	bit := rc.bit
-	if rc.perOpponent {
+	switch {
+	case rc.perOpponent:
 		bit <<= g.Owner
+	case !orig:
+		bit <<= bagShift
 	}
 	var before int
 	if g.Owner >= 0 {
@@ -203,7 +230,7 @@ func (rc *relicConquest) apply(s *state, p int, args []string) error {
 			}
 		}
 	}
-	if rc.piece != "" {
+	if rc.piece != "" && orig {
 		s.moveFlag(pieceNamed(rc.piece), r)
 	}
 	s.T.set(relicsUsed, s.T.get(relicsUsed)|bit)

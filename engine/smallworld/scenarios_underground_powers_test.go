@@ -409,3 +409,20 @@ func TestUndergroundPentacle(t *testing.T) {
 	pieces(t, s, 27, Pieces{})
 	pieces(t, s, 26, Pieces{"balrog": 1})
 }
+
+// TestUndergroundMagic (§4.6, ★ §7.18): the Bag of Wonders copies a relic on the map,
+// used once per turn independently of the original; the copy moves nothing.
+func TestUndergroundMagic(t *testing.T) {
+	s := ugPowerGame(t, "Magic", `"Sword of the Killer Rabbit"`)
+	legalLacks(t, s, "alice", "bag sword") // no relic on the map yet
+	s = reveal(t, s, "alice", "conquer 23", "Sword of the Killer Rabbit")
+	s = apply(t, s, "alice: sword 16")
+	rejects(t, s, "alice", "sword 22", "once per turn")
+	rejects(t, s, "alice", "bag orb", "relic on the map: sword")
+	s = apply(t, s, "alice: bag sword", "alice: sword 22")
+	held(t, s, 22, "alice", "Humans", 1)
+	pieces(t, s, 22, Pieces{})
+	pieces(t, s, 16, Pieces{"mountain": 1, "sword_of_the_killer_rabbit": 1})
+	rejects(t, s, "alice", "sword 27", "once per turn")
+	rejects(t, s, "alice", "bag sword", "this turn already")
+}

@@ -260,6 +260,9 @@ func randomRedeploy(s *state, p int, r *rand.Rand) string {
 	}
 	if len(parts) == 0 {
 		regs := n.held(p, slotActive)
+		if len(regs) == 0 { // Underground: the only region was a river, left when conquests end
+			return "done"
+		}
 		return fmt.Sprintf("redeploy %s=%d", n.b.ids[regs[0]], n.Regions[regs[0]].Tokens)
 	}
 	r.Shuffle(len(parts), func(i, j int) { parts[i], parts[j] = parts[j], parts[i] })
