@@ -221,7 +221,14 @@ func (s *state) acting(p, slot int) iter.Seq[*ability] {
 				continue
 			}
 			for _, k := range s.cat.granting {
-				if s.pieces(r, k) > 0 && (slot == slotActive || k.grants.inDecline) && !yield(k.grants) {
+				if s.pieces(r, k) == 0 {
+					continue
+				}
+				ab := k.grants
+				if k.grantsOf != nil {
+					ab = k.grantsOf(s, r)
+				}
+				if ab != nil && (slot == slotActive || ab.inDecline) && !yield(ab) {
 					return
 				}
 			}

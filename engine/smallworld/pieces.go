@@ -84,6 +84,9 @@ type pieceKind struct {
 	// grants is the ability the piece gives to the army holding its region (a place or
 	// relic of Small World Underground), or nil.
 	grants *ability
+	// grantsOf, when set, decides the ability granted in region r from the state
+	// (Stonehedge: the power drawn for it); grants then only names the kind's pack.
+	grantsOf func(s *state, r int) *ability
 	// hash is the legacy place in canon (hashCountByte, hashFlag(n)) or hashTrailer.
 	hash int
 

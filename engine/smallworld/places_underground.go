@@ -6,8 +6,9 @@ package smallworld
 
 // foundRule is what a place or relic brings besides being on the map.
 type foundRule struct {
-	grants  *ability
-	defense int
+	grants   *ability
+	grantsOf func(s *state, r int) *ability
+	defense  int
 }
 
 // kindPlace and kindRelic are the kinds of the abilities places and relics grant.
@@ -57,6 +58,7 @@ var foundRules = map[string]foundRule{
 	"Shiny Orb":                  {grants: &ability{name: "Shiny Orb", kind: kindRelic, pack: packUnderground}},
 	// The pieces moved by a verb (placers_underground.go).
 	"Wickedest Pentacle":       {grants: pentacle}, // place_pentacle.go
+	"Stonehedge":               {grants: stonehedge, grantsOf: stonehedgePower}, // place_stonehedge.go
 	"Crypt of the Tomb-raider": {grants: &ability{name: "Crypt of the Tomb-raider", kind: kindPlace, pack: packUnderground}},
 	"Scepter of Avarice":       {grants: &ability{name: "Scepter of Avarice", kind: kindRelic, pack: packUnderground, bonus: scepterBonus}},
 	"Froggy's Ring":            {grants: &ability{name: "Froggy's Ring", kind: kindRelic, pack: packUnderground, bonus: ringBonus}},

@@ -2,6 +2,7 @@ package smallworld
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/turnmail/turnmail/engine"
@@ -425,4 +426,25 @@ func TestUndergroundMagic(t *testing.T) {
 	pieces(t, s, 16, Pieces{"mountain": 1, "sword_of_the_killer_rabbit": 1})
 	rejects(t, s, "alice", "sword 27", "once per turn")
 	rejects(t, s, "alice", "bag sword", "this turn already")
+}
+
+// TestUndergroundStonehedge (§5, ★ §7.15): found, it draws the top badge of the power
+// stack (Mining here), whose rules then act for whoever holds its region.
+func TestUndergroundStonehedge(t *testing.T) {
+	s, _ := newUnderground(t, 2, nil, `{"races":["Humans","Ratmen"],"powers":["Spirit","Stout","Alchemist","Berserk","Commando","Flying","Forest","Mining"],"pool":["Stonehedge"]}`)
+	s = apply(t, s, "alice: pick 1")
+	if s.Powers[0] != "Mining" {
+		t.Fatalf("power stack %v, want Mining on top", s.Powers)
+	}
+	s = reveal(t, s, "alice", "conquer 23", "Stonehedge")
+	if slices.Contains(s.Powers, "Mining") || !s.has(0, "Mining") {
+		t.Fatalf("Mining still in the stack %v, or not alice's", s.Powers)
+	}
+	s = apply(t, s, "alice: conquer 27", "alice: conquer 26", "alice: redeploy 23=1 27=1 26=8", "alice: done")
+	coins(t, s, "alice", 9) // 3 regions + Mining's mine 26
+	// Bob takes the region and the power with it.
+	s = apply(t, s, "bob: pick 1", "bob: conquer 23")
+	if !s.has(1, "Mining") || s.has(0, "Mining") {
+		t.Error("Stonehedge's power did not go with its region")
+	}
 }

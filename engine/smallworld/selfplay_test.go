@@ -298,6 +298,11 @@ func checkInvariants(t testing.TB, before, after *state, who, cmd string) {
 	races = append(races, after.Races...)
 	powers = append(powers, after.Powers...)
 	powers = append(powers, after.Discard...)
+	for r := range after.Regions { // Underground: the power drawn for Stonehedge
+		if ab := stonehedgePower(after, r); ab != nil {
+			powers = append(powers, ab.name)
+		}
+	}
 	for _, c := range after.Offer {
 		races, powers = append(races, c.Race), append(powers, c.Power)
 		if c.Coins < 0 {
@@ -331,7 +336,8 @@ func checkInvariants(t testing.TB, before, after *state, who, cmd string) {
 			// Sorcerers) and never for anyone else's.
 			if b := before.army(p, slot); b.Race == a.Race && after.inPlay(a.Race) > before.inPlay(a.Race) {
 				h := abilityOf(a.Race)
-				if (after.names[p] != who || (h.reinforce == nil && len(h.verbs) == 0)) && !foundTokens(before, p, slot) && !foundTokens(after, p, slot) {
+				own := after.names[p] == who && (h.reinforce != nil || len(h.verbs) > 0 || bringsTokens(before, p))
+				if !own && !foundTokens(before, p, slot) && !foundTokens(after, p, slot) {
 					fail("%s grew from %d to %d tokens", a.Race, before.inPlay(a.Race), after.inPlay(a.Race))
 				}
 			}
@@ -413,6 +419,19 @@ func sortedCopy(s []string) []string {
 	c := slices.Clone(s)
 	slices.Sort(c)
 	return c
+}
+
+// bringsTokens reports whether an Underground power of player p brings tokens from
+// the box by its verb (Vampire; Reborn, on the race in decline).
+func bringsTokens(s *state, p int) bool {
+	for slot := range nSlots {
+		for ab := range s.acting(p, slot) {
+			if ab == vampire || ab == reborn {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // foundTokens reports whether a place or relic of Small World Underground acts for army
