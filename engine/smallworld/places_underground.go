@@ -57,7 +57,7 @@ var foundRules = map[string]foundRule{
 	"Flying Doormat":             {grants: &ability{name: "Flying Doormat", kind: kindRelic, pack: packUnderground}},
 	"Shiny Orb":                  {grants: &ability{name: "Shiny Orb", kind: kindRelic, pack: packUnderground}},
 	// The pieces moved by a verb (placers_underground.go).
-	"Wickedest Pentacle":       {grants: pentacle}, // place_pentacle.go
+	"Wickedest Pentacle":       {grants: pentacle},                              // place_pentacle.go
 	"Stonehedge":               {grants: stonehedge, grantsOf: stonehedgePower}, // place_stonehedge.go
 	"Crypt of the Tomb-raider": {grants: &ability{name: "Crypt of the Tomb-raider", kind: kindPlace, pack: packUnderground}},
 	"Scepter of Avarice":       {grants: &ability{name: "Scepter of Avarice", kind: kindRelic, pack: packUnderground, bonus: scepterBonus}},
