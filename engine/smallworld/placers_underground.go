@@ -32,7 +32,22 @@ var (
 		stays: onConquest | onAbandon | onDecline | onRemoval}
 )
 
-func ownRegion(s *state, p, r int) bool { return s.owns(r, p, slotActive) }
+// ownRegion: a region of player p's active race that it keeps when conquests end (a
+// river is left then unless the race keeps water).
+func ownRegion(s *state, p, r int) bool {
+	if !s.owns(r, p, slotActive) {
+		return false
+	}
+	if s.T.Closed || !s.b.ford[r] {
+		return true
+	}
+	for ab := range s.acting(p, slotActive) {
+		if ab.water {
+			return true
+		}
+	}
+	return false
+}
 
 var placers = []*placer{
 	{verb: "queen", piece: "black_queen", holder: "Royal", where: ownRegion, wrong: "the Black Queen goes to a region of your active race"},
@@ -93,7 +108,7 @@ func (pl *placer) apply(s *state, p int, args []string) error {
 	if s.pieces(r, pieceNamed(pl.piece)) > 0 {
 		return engine.Illegal("it is in region %d already", s.b.id(r))
 	}
-	s.closeConquests()
+	s.closeConquests() // where held before: the region is kept
 	s.moveFlag(pieceNamed(pl.piece), r)
 	return nil
 }

@@ -422,11 +422,12 @@ func sortedCopy(s []string) []string {
 }
 
 // bringsTokens reports whether an Underground power of player p brings tokens from
-// the box by its verb (Vampire; Reborn, on the race in decline).
+// the box by its verb (Vampire; Reborn, on the race in decline; Magic's Bag copying
+// the Shiny Orb).
 func bringsTokens(s *state, p int) bool {
 	for slot := range nSlots {
 		for ab := range s.acting(p, slot) {
-			if ab == vampire || ab == reborn {
+			if ab == vampire || ab == reborn || ab == magic {
 				return true
 			}
 		}
