@@ -346,6 +346,11 @@ func TestUndergroundPlacedPieces(t *testing.T) {
 			pieces(t, s, 27, Pieces{"black_queen": 1})
 			s = apply(t, s, "alice: done", "bob: done", "alice: decline")
 			pieces(t, s, 27, Pieces{"black_queen": 1})
+			// Not on a river the token leaves when conquests end.
+			s = ugPowerGame(t, "Royal", "")
+			s = apply(t, s, "alice: conquer 26", "alice: conquer 25")
+			legalLacks(t, s, "alice", "queen 25")
+			rejects(t, s, "alice", "queen 25", "goes to a region of your active race")
 		},
 		// Crypt: Lara's Ghost goes anywhere but the Crypt; an empty region with it
 		// is conquered by nobody (★ §7.13).
