@@ -8,7 +8,8 @@ package smallworld
 // owner's next scoring.)
 var vanishing = &ability{name: "Vanishing", kind: kindPower, pack: packUnderground, inDecline: true, keepBadge: true,
 	bonus: func(s *state, p, slot int) int {
-		if slot == slotActive {
+		// Its own badge only: drawn for Stonehedge it forces nothing (§5).
+		if slot == slotActive || s.army(p, slot).Power != "Vanishing" {
 			return 0
 		}
 		n := s.count(p, slot)

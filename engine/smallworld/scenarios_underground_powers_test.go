@@ -453,3 +453,17 @@ func TestUndergroundStonehedge(t *testing.T) {
 		t.Error("Stonehedge's power did not go with its region")
 	}
 }
+
+// TestUndergroundStonehedgeVanishing (§5): Vanishing drawn for Stonehedge does not
+// make the race holding it vanish when it declines.
+func TestUndergroundStonehedgeVanishing(t *testing.T) {
+	s, _ := newUnderground(t, 2, nil, `{"races":["Humans","Ratmen"],"powers":["Spirit","Stout","Alchemist","Berserk","Commando","Flying","Forest","Vanishing"],"pool":["Stonehedge"]}`)
+	s = apply(t, s, "alice: pick 1")
+	s = reveal(t, s, "alice", "conquer 23", "Stonehedge")
+	if !s.has(0, "Vanishing") {
+		t.Fatal("Stonehedge did not draw Vanishing")
+	}
+	s = apply(t, s, "alice: done", "bob: pick 1", "bob: done", "alice: decline")
+	held(t, s, 23, "alice", "Humans", 1)
+	isDeclined(t, s, 23, true)
+}
