@@ -112,6 +112,9 @@ type ability struct {
 	// spirit: the declined race goes to its own slot, does not count towards the
 	// one-declined-race limit and keeps the badge (Spirit).
 	spirit bool
+	// keepBadge: the badge stays with the race in decline (its inDecline hooks keep
+	// acting) and is discarded when the race leaves the map (Muddy, Wise).
+	keepBadge bool
 	// declineEndsTurn: `decline` may end a normal turn (after scoring) instead of
 	// being the whole turn (Stout).
 	declineEndsTurn bool
@@ -249,7 +252,14 @@ func (s *state) acting(p, slot int) iter.Seq[*ability] {
 				continue
 			}
 			for _, k := range s.cat.granting {
-				if s.pieces(r, k) > 0 && (slot == slotActive || k.grants.inDecline) && !yield(k.grants) {
+				if s.pieces(r, k) == 0 {
+					continue
+				}
+				ab := k.grants
+				if k.grantsOf != nil {
+					ab = k.grantsOf(s, r)
+				}
+				if ab != nil && (slot == slotActive || ab.inDecline) && !yield(ab) {
 					return
 				}
 			}

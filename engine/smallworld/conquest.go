@@ -153,16 +153,16 @@ func (s *state) block(p, slot, r int, holds bool) int {
 	if !s.mayEnter(p, slot, r) {
 		return blockWater
 	}
-	if g.Owner >= 0 {
-		if s.immune(r) != "" {
-			return blockImmune
-		}
-		if s.atPeace(p, slot, r) {
-			return blockPeace
-		}
-		if s.guarded(p, r) != "" {
-			return blockGuard
-		}
+	// An immune piece protects an empty region too (Lara's Ghost, ★ §7.13 of Small
+	// World Underground; the base game's never stay in an empty region).
+	if s.immune(r) != "" {
+		return blockImmune
+	}
+	if g.Owner >= 0 && s.atPeace(p, slot, r) {
+		return blockPeace
+	}
+	if g.Owner >= 0 && s.guarded(p, r) != "" {
+		return blockGuard
 	}
 	if !s.reachable(p, slot, r, holds) {
 		if !holds {
@@ -228,31 +228,8 @@ func (s *state) idList(rs []int) string {
 // loses one token (onLoss: Elves none) and takes the rest into hand to redeploy at the
 // end of the attacker's turn; pieces go unless their kind stays on conquest.
 func (s *state) occupy(p, slot, r, n int) {
-	g := s.Regions[r]
-	nonEmpty := g.Owner != ownerNone
-	if g.Owner == ownerLostTribe && s.Scn != nil {
-		s.Scn.lost(s, int(ownerLostTribe), 0, int(g.Tokens))
-	}
-	if g.Owner >= 0 {
-		q, qs := int(g.Owner), int(g.Slot)
-		loss := 1
-		for ab := range s.acting(q, qs) {
-			if ab.onLoss != nil {
-				loss = ab.onLoss(s, q, qs, r, loss)
-			}
-		}
-		s.army(q, qs).Hand += int(g.Tokens) - loss
-		if s.Scn != nil {
-			s.Scn.lost(s, q, qs, loss)
-		}
-		if qs == slotActive && q != p {
-			s.T.Attacked |= 1 << q
-		}
-		s.Regions[r] = region{Owner: ownerNone, Pieces: s.keptPieces(r, onConquest)}
-		if qs != slotActive && s.count(q, qs) == 0 {
-			s.removeArmy(q, qs)
-		}
-	}
+	nonEmpty := s.Regions[r].Owner != ownerNone
+	s.defeat(p, r, 1)
 	s.army(p, slot).Hand -= n
 	s.Regions[r] = region{Owner: int8(p), Slot: int8(slot), Tokens: int16(n), Pieces: s.keptPieces(r, onConquest)}
 	for ab := range s.acting(p, slot) {
@@ -266,6 +243,37 @@ func (s *state) occupy(p, slot, r, n int) {
 		if nonEmpty {
 			s.T.NonEmpty++
 			s.T.Conquered = append(s.T.Conquered, int16(r))
+		}
+	}
+}
+
+// defeat empties region r conquered by player p: an enemy (or the player's own
+// declined race) loses loss tokens (onLoss: Elves none; at most those there) and
+// takes the rest into hand to redeploy at the end of the attacker's turn; pieces go
+// unless their kind stays on conquest.
+func (s *state) defeat(p, r, loss int) {
+	g := s.Regions[r]
+	if g.Owner == ownerLostTribe && s.Scn != nil {
+		s.Scn.lost(s, int(ownerLostTribe), 0, int(g.Tokens))
+	}
+	if g.Owner >= 0 {
+		q, qs := int(g.Owner), int(g.Slot)
+		for ab := range s.acting(q, qs) {
+			if ab.onLoss != nil {
+				loss = ab.onLoss(s, q, qs, r, loss)
+			}
+		}
+		loss = min(loss, int(g.Tokens))
+		s.army(q, qs).Hand += int(g.Tokens) - loss
+		if s.Scn != nil {
+			s.Scn.lost(s, q, qs, loss)
+		}
+		if qs == slotActive && q != p {
+			s.T.Attacked |= 1 << q
+		}
+		s.Regions[r] = region{Owner: ownerNone, Pieces: s.keptPieces(r, onConquest)}
+		if qs != slotActive && s.count(q, qs) == 0 {
+			s.removeArmy(q, qs)
 		}
 	}
 }

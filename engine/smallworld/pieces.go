@@ -11,8 +11,8 @@ import (
 const (
 	maxFlagKinds  = 32 // bits of pieceSet.Flags
 	maxCountKinds = 6
-	maxArmyVars   = 4
-	maxTurnVars   = 8
+	maxArmyVars   = 8
+	maxTurnVars   = 16
 )
 
 // pieceSet holds the pieces of one region: a bit per flag kind (at most one per
@@ -84,6 +84,9 @@ type pieceKind struct {
 	// grants is the ability the piece gives to the army holding its region (a place or
 	// relic of Small World Underground), or nil.
 	grants *ability
+	// grantsOf, when set, decides the ability granted in region r from the state
+	// (Stonehedge: the power drawn for it); grants then only names the kind's pack.
+	grantsOf func(s *state, r int) *ability
 	// hash is the legacy place in canon (hashCountByte, hashFlag(n)) or hashTrailer.
 	hash int
 

@@ -284,6 +284,9 @@ func randomRedeploy(s *state, p int, r *rand.Rand) string {
 	}
 	if len(parts) == 0 {
 		regs := n.held(p, slotActive)
+		if len(regs) == 0 { // Underground: the only region was a river, left when conquests end
+			return "done"
+		}
 		return fmt.Sprintf("redeploy %s=%d", n.b.ids[regs[0]], n.Regions[regs[0]].Tokens)
 	}
 	r.Shuffle(len(parts), func(i, j int) { parts[i], parts[j] = parts[j], parts[i] })
@@ -324,6 +327,11 @@ func checkInvariants(t testing.TB, before, after *state, who, cmd string) {
 		powers = append(append(powers, nec.Spare...), nec.Bought...)
 		checkGhosts(before, after, nec, fail)
 	}
+	for r := range after.Regions { // Underground: the power drawn for Stonehedge
+		if ab := stonehedgePower(after, r); ab != nil {
+			powers = append(powers, ab.name)
+		}
+	}
 	for _, c := range after.Offer {
 		races, powers = append(races, c.Race), append(powers, c.Power)
 		if c.Coins < 0 {
@@ -363,7 +371,8 @@ func checkInvariants(t testing.TB, before, after *state, who, cmd string) {
 			// Sorcerers) and never for anyone else's.
 			if b := before.army(p, slot); b.Race == a.Race && after.inPlay(a.Race) > before.inPlay(a.Race) {
 				h := abilityOf(a.Race)
-				if after.names[p] != who || (h.reinforce == nil && len(h.verbs) == 0) {
+				own := after.names[p] == who && (h.reinforce != nil || len(h.verbs) > 0 || bringsTokens(before, p))
+				if !own && !foundTokens(before, p, slot) && !foundTokens(after, p, slot) {
 					fail("%s grew from %d to %d tokens", a.Race, before.inPlay(a.Race), after.inPlay(a.Race))
 				}
 			}
@@ -445,4 +454,30 @@ func sortedCopy(s []string) []string {
 	c := slices.Clone(s)
 	slices.Sort(c)
 	return c
+}
+
+// bringsTokens reports whether an Underground power of player p brings tokens from
+// the box by its verb (Vampire; Reborn, on the race in decline; Magic's Bag copying
+// the Shiny Orb).
+func bringsTokens(s *state, p int) bool {
+	for slot := range nSlots {
+		for ab := range s.acting(p, slot) {
+			if ab == vampire || ab == reborn || ab == magic {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// foundTokens reports whether a place or relic of Small World Underground acts for army
+// (p, slot): they may bring tokens from the box (Fountain of Youth at the start of
+// the turn, Shiny Orb).
+func foundTokens(s *state, p, slot int) bool {
+	for ab := range s.acting(p, slot) {
+		if ab.kind == kindPlace || ab.kind == kindRelic {
+			return true
+		}
+	}
+	return false
 }

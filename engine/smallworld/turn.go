@@ -217,7 +217,7 @@ func (s *state) declineActive(p int) {
 	}
 	a.Hand, a.Aside = 0, 0
 	a.declineVars()
-	if !spirit {
+	if !spirit && (power == nil || !power.keepBadge) {
 		if a.Power != "" {
 			s.Discard = append(slices.Clip(s.Discard), a.Power)
 		}

@@ -255,6 +255,9 @@ func revealFound(before, after *state, rng *engine.Rand) error {
 		i := slices.Index(after.Pool, order[0])
 		after.Pool = slices.Delete(slices.Clone(after.Pool), i, i+1)
 		after.setPieces(r, foundPiece(order[0]), 1)
+		if order[0] == "Stonehedge" {
+			after.drawStonehedge(r)
+		}
 	}
 	return nil
 }

@@ -7,9 +7,8 @@ import "strings"
 // stay on the map whatever happens to their region (conquest, abandon, decline). They
 // are revealed face up on conquered monster regions (revealFound).
 //
-// Their abilities are not implemented yet: the pieces are shown but grant nothing
-// (docs/underground.md); each will get its ability (pieceKind.grants) in a file of
-// its own.
+// Their abilities (foundRules) are given to the army holding their region
+// (pieceKind.grants); those not implemented yet grant nothing (docs/underground.md).
 type found struct {
 	name  string // as printed in English (races-powers.json of the shared data)
 	relic bool
@@ -22,8 +21,9 @@ var foundPieces = func() []found {
 	relics := []string{"Flying Doormat", "Froggy's Ring", "Stinky Troll's Socks", "Scepter of Avarice", "Shiny Orb", "Sword of the Killer Rabbit"}
 	var out []found
 	for i, n := range append(places, relics...) {
+		rule := foundRules[n]
 		out = append(out, found{name: n, relic: i >= len(places), kind: &pieceKind{
-			name: pieceName(n), order: 200 + i, flag: true, box: 1,
+			name: pieceName(n), order: 200 + i, flag: true, box: 1, defense: rule.defense, grants: rule.grants, grantsOf: rule.grantsOf,
 			stays: onConquest | onAbandon | onDecline | onRemoval,
 		}})
 	}
@@ -67,4 +67,17 @@ func init() {
 	for _, f := range foundPieces {
 		registerPieces(f.kind)
 	}
+}
+
+// foundHeld counts the places (relic false) or relics in the regions of army (p, slot).
+func (s *state) foundHeld(p, slot int, relic bool) int {
+	n := 0
+	for _, r := range s.held(p, slot) {
+		for _, f := range foundPieces {
+			if f.relic == relic && s.pieces(r, f.kind) > 0 {
+				n++
+			}
+		}
+	}
+	return n
 }

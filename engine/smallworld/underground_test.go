@@ -42,8 +42,9 @@ var ugTest = func() Underground {
 			panic(fmt.Sprintf("%s: %v", file, err))
 		}
 	}
-	// Heroic, Fortified and Bivouacking check their regions before conquests end and
-	// the river tokens leave: left out until mixing (issue 11 item 4) settles them.
+	// Heroic, Fortified and Bivouacking check their region before conquests end and
+	// the river tokens leave (the soak shows `camp` on a river refused after Legal
+	// listed it): left out until mixing (issue 11 item 4) settles them.
 	base.Powers = slices.DeleteFunc(base.Powers, func(raw json.RawMessage) bool {
 		return strings.Contains(string(raw), `"Heroic"`) || strings.Contains(string(raw), `"Fortified"`) || strings.Contains(string(raw), `"Bivouacking"`)
 	})
@@ -108,16 +109,31 @@ func TestUndergroundData(t *testing.T) {
 			t.Errorf("race %s: %d/%d, want %v", r.Name, r.Banner, r.Box, w)
 		}
 	}
-	for name, ab := range reg.abilities {
-		if ab.packName() == packUnderground && ab.kind == kindRace && !lines[name] {
-			t.Errorf("race %s has rules but no data line", name)
+	// Powers: the shared data's badges; Martyr 4 ([Δ] 4/5, sources §1: medium).
+	wantPower := map[string]int{"Adventurous": 5, "Fisher": 4, "Flocking": 5, "Frightened": 4, "Immortal": 4, "Magic": 5,
+		"Martyr": 4, "Mining": 4, "Muddy": 3, "Mystic": 4, "Quarreling": 3, "Reborn": 5, "Royal": 5, "Shield": 3, "Stone": 4,
+		"Thieving": 4, "Tomb": 5, "Vampire": 5, "Vanishing": 5, "Vengeful": 4, "Wise": 4}
+	var pw struct {
+		Powers []powerData `json:"powers"`
+	}
+	if err := json.Unmarshal(raw, &pw); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pw.Powers {
+		lines[p.Name] = true
+		if w, ok := wantPower[p.Name]; !ok || w != p.Badge {
+			t.Errorf("power %s: badge %d, want %d", p.Name, p.Badge, w)
 		}
 	}
-	if _, err := variantUnderground.load(); err == nil || !strings.Contains(err.Error(), "no races or no powers") {
-		t.Errorf("the production variant loads (%v): register it only when complete", err)
+	for name, ab := range reg.abilities {
+		if ab.packName() == packUnderground && (ab.kind == kindRace || ab.kind == kindPower) && !lines[name] {
+			t.Errorf("%s %s has rules but no data line", ab.kind, name)
+		}
 	}
-	if _, err := (Underground{}).New(engine.Setup{Players: []engine.Player{{Name: "a"}, {Name: "b"}}}, engine.NewRand(1, 0, nil)); err == nil {
-		t.Error("the incomplete variant starts a game")
+	// The production data loads now that powers exist; the game stays unregistered
+	// (engine/games) until every race, power, place and relic does.
+	if _, err := variantUnderground.load(); err != nil {
+		t.Errorf("the production variant does not load: %v", err)
 	}
 }
 

@@ -1,0 +1,70 @@
+package smallworld
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/turnmail/turnmail/engine"
+)
+
+// Magic (Magici, Small World Underground §4.6): the Bag of Wonders copies a Relic on
+// the map (★ §7.18), chosen each turn with `bag RELIC` (sword, socks, doormat, orb);
+// the copy is used as the relic is, independently of the original (its own once per
+// turn), and nothing moves. The Bag is kept by the player, never on the map, so it
+// cannot be taken. (The Scepter and the Ring, which work by their position, are not
+// copied.)
+const nameMagic = "Magic"
+
+var (
+	magic = &ability{name: nameMagic, kind: kindPower, pack: packUnderground, vars: []*varKind{bagCopy},
+		verbs: []*verb{{name: "bag", rank: rankConquer - 15, apply: applyBag, legal: legalBag}}}
+	// bagCopy is the relic the Bag copies this turn: 1 + its index in bagRelics.
+	bagCopy = &varKind{name: "bag", turn: true}
+)
+
+func init() { register(magic) }
+
+// bagRelics are the verbs of the relics the Bag can copy.
+var bagRelics = []string{"sword", "socks", "doormat", "orb"}
+
+func bagIndex(verb string) int { return slices.Index(bagRelics, verb) + 1 }
+
+// bagChoices lists the relics on the map the Bag may copy.
+func (s *state) bagChoices() []string {
+	var out []string
+	for _, rc := range relicConquests {
+		if rc.piece != "" && s.onMap(pieceNamed(rc.piece), -1) > 0 {
+			out = append(out, rc.verb)
+		}
+	}
+	return out
+}
+
+func legalBag(s *state, p int, out []string) []string {
+	if !s.ownTurn(p) || s.T.Closed || s.T.get(bagCopy) != 0 || !s.has(p, nameMagic) {
+		return out
+	}
+	for _, c := range s.bagChoices() {
+		out = append(out, "bag "+c)
+	}
+	return out
+}
+
+func applyBag(s *state, p int, args []string, _ *engine.Rand) error {
+	if err := s.needConquests(p); err != nil {
+		return err
+	}
+	choices := s.bagChoices()
+	if err := wantArgs(args, 1, fmt.Sprintf("bag RELIC (one on the map: %s)", strings.Join(choices, ", "))); err != nil {
+		return err
+	}
+	switch {
+	case s.T.get(bagCopy) != 0:
+		return engine.Illegal("the Bag of Wonders copies %s this turn already", bagRelics[s.T.get(bagCopy)-1])
+	case !slices.Contains(choices, args[0]):
+		return engine.Illegal("the Bag of Wonders copies a relic on the map: %s", strings.Join(choices, ", "))
+	}
+	s.T.set(bagCopy, bagIndex(args[0]))
+	return nil
+}
