@@ -207,7 +207,7 @@ func (r *run) finish(author string, applied []templates.Line, lineErr *templates
 		if author != "" {
 			notes, r.answers, r.wantState = r.answers, nil, false // the author's state mail says it all
 		}
-		mails, err := r.s.stateMails(r.view(), r.state, r.c.Events, author, applied, lineErr, notes, r.inReply)
+		mails, err := r.s.stateMails(r.view(), r.l.State, r.state, r.c.Events, author, applied, lineErr, notes, r.inReply)
 		if err != nil {
 			return err
 		}
@@ -226,7 +226,7 @@ func (r *run) answer(seat store.Player, applied []templates.Line, lineErr *templ
 	var err error
 	switch {
 	case len(r.answers) == 1 && !r.wantState && lineErr == nil:
-		m, err = r.s.notice(r.answers[0], r.l.Game.ID, seat.Email, r.inReply)
+		m, err = r.s.notice(r.answers[0], r.l.threadOf(seat.Email), r.l.Game.ID, seat.Email, r.inReply)
 	case len(r.answers) > 0 || r.wantState:
 		if lineErr == nil {
 			applied = nil // nothing to report beyond the answers
@@ -263,6 +263,8 @@ var inGame = map[string]func(r *run, a actor, args []string) string{
 	"vacation": (*run).cmdVacation,
 	"replace":  (*run).cmdReplace,
 	"set":      (*run).cmdSet,
+	"tz":       (*run).cmdTZ,
+	"notify":   (*run).cmdNotify,
 	"help":     (*run).cmdHelp,
 }
 
@@ -389,7 +391,7 @@ func (r *run) notify(to string, n templates.Notice) {
 		r.answers = append(slices.DeleteFunc(r.answers, func(a templates.Notice) bool { return a.Kind == n.Kind }), n)
 		return
 	}
-	m, err := r.s.notice(n, r.l.Game.ID, to, r.inReply)
+	m, err := r.s.notice(n, r.l.threadOf(to), r.l.Game.ID, to, "") // not an answer: the mail it answers is not the recipient's
 	if err != nil {
 		r.s.log.Error("render notice", "kind", n.Kind, "err", err)
 		return
@@ -409,7 +411,7 @@ func (r *run) notify(to string, n templates.Notice) {
 // noticeTo fills in what a notice to an address of the game says about the game
 // and the recipient.
 func (r *run) noticeTo(to string, n templates.Notice) templates.Notice {
-	n.Game = r.s.gameData(r.l.Game)
+	n.Game = r.s.gameData(r.l.Game, r.l.Players)
 	n.Host = r.l.Game.Host
 	if n.ReplyTo == "" {
 		if p, ok := r.l.playerByEmail(to); ok {
@@ -431,7 +433,7 @@ func (r *run) notifyEach(n templates.Notice, withDue bool) {
 	if withDue {
 		due = map[string]string{}
 		for _, d := range r.view().Deadlines() {
-			due[d.Player] = fmtTime(d.Due)
+			due[d.Player] = r.l.when(d.Player, d.Due)
 		}
 	}
 	seen := map[string]bool{}
@@ -490,12 +492,14 @@ func (r *run) cmdHelp(a actor, _ []string) string {
 func (r *run) dueOf(name string) string {
 	for _, d := range r.view().Deadlines() {
 		if d.Player == name {
-			return fmtTime(d.Due)
+			return r.l.when(name, d.Due)
 		}
 	}
 	return ""
 }
 
+// fmtTime formats a time for the host and the logs (players read times through
+// Loaded.when, in their time zone).
 func fmtTime(t time.Time) string { return t.UTC().Format("Mon 2 Jan 2006 15:04 UTC") }
 
 func (r *run) cmdHistory(a actor, args []string) string {
@@ -517,7 +521,7 @@ func (r *run) cmdHistory(a actor, args []string) string {
 		cmd := engine.MaskCommand(r.state, e.Player, e.Command, a.Name)
 		m := templates.Move{Seq: e.Seq, Player: e.Player, Command: cmd, Kind: e.Kind}
 		if !e.At.IsZero() {
-			m.At = fmtTime(e.At)
+			m.At = r.l.when(a.Name, e.At)
 		}
 		moves = append(moves, m)
 	}

@@ -119,7 +119,7 @@ func (s *Service) lobbyAnswer(tx *lobbyTx, from string, msg *parse.Message, answ
 	for i := range answers {
 		answers[i].Service = s.address()
 	}
-	m, err := s.mail("lobby", templates.Lobby{Service: s.address(), Answers: answers}, "", from, s.address(), inReplyTo(msg), nil, "auto-replied")
+	m, err := s.mail("lobby", templates.Lobby{Service: s.address(), Answers: answers}, "", from, s.address(), inReplyTo(msg), thread{}, nil, "auto-replied")
 	if err != nil {
 		return res, store.Batch{}, err
 	}
@@ -177,7 +177,7 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 	if err != nil {
 		return templates.Notice{}, err
 	}
-	n := templates.Notice{Game: s.gameData(l.Game), Host: l.Game.Host}
+	n := templates.Notice{Game: s.gameData(l.Game, l.Players), Host: l.Game.Host}
 	isHost := strings.EqualFold(from, l.Game.Host)
 	hostOnly := func(what string) templates.Notice {
 		if l.Game.Host == "" {
@@ -200,7 +200,7 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 		}
 		c := store.Commit{GameID: id, ExpectSeq: l.LastSeq(), RemoveSeats: []int{p.Seat}}
 		if l.Game.Host != "" {
-			m, err := s.notice(templates.Notice{Kind: "player-left", Game: n.Game, To: "host", Player: p.Name, Address: from}, id, l.Game.Host, "")
+			m, err := s.notice(templates.Notice{Kind: "player-left", Game: n.Game, To: "host", Player: p.Name, Address: from}, thread{}, id, l.Game.Host, "")
 			if err != nil {
 				return n, err
 			}
@@ -237,10 +237,11 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 			if err != nil {
 				return n, err
 			}
-			m, err := s.mail("state", data, id, from, s.address(), "", nil, "auto-generated")
+			m, err := s.mail("state", data, id, from, s.address(), "", l.threadOf(from), nil, "auto-generated")
 			if err != nil {
 				return n, err
 			}
+			m.Seen = l.LastSeq()
 			c.Outbox = append(c.Outbox, m)
 		}
 		tx.commit(c)
@@ -273,7 +274,7 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 		for _, p := range l.Seats() {
 			inv.ToAct = append(inv.ToAct, p.Name)
 		}
-		m, err := s.notice(inv, id, to, "")
+		m, err := s.notice(inv, thread{}, id, to, "")
 		if err != nil {
 			return n, err
 		}
@@ -334,7 +335,7 @@ func (s *Service) lobbyGames(ctx context.Context, tx *lobbyTx) (templates.Notice
 		if g.Status == store.GameFinished {
 			continue
 		}
-		gi := templates.GameInfo{Game: s.gameData(g), Status: g.Status, Host: g.Host, Seats: settingsOf(g.Settings).MaxPlayers}
+		gi := templates.GameInfo{Game: s.gameData(g, nil), Status: g.Status, Host: g.Host, Seats: settingsOf(g.Settings).MaxPlayers}
 		for _, p := range players {
 			if p.Role != store.RoleObserver {
 				gi.Players = append(gi.Players, p.Name)
@@ -380,10 +381,10 @@ func (s *Service) lobbyNew(ctx context.Context, tx *lobbyTx, from string, args [
 	setup, _ := json.Marshal(map[string]int64{"seed": mrand.Int64N(1_000_000_000)})
 	now := s.opts.Clock()
 	g := store.Game{ID: id, Kind: kind, Options: optsJSON, Setup: setup, Status: store.GameOpen, Host: from,
-		List: settings.List, ThreadID: s.threadRoot(id), CreatedAt: now, UpdatedAt: now, Settings: settingsJSON}
+		List: settings.List, CreatedAt: now, UpdatedAt: now, Settings: settingsJSON}
 	name := seatName(from, nil)
 	tx.create(g, []store.Player{{Seat: 0, Name: name, Email: from, Role: store.RolePlayer, Active: true}})
-	return templates.Notice{Kind: "created", Game: s.gameData(g), Player: name, Lines: settings.Describe(), Host: from}, nil
+	return templates.Notice{Kind: "created", Game: s.gameData(g, nil), Player: name, Lines: settings.Describe(), Host: from}, nil
 }
 
 // checkNewOptions checks the engine options and the number of seats of a new game
@@ -492,7 +493,7 @@ func (s *Service) lobbyJoin(tx *lobbyTx, l *Loaded, from string, args []string, 
 			names = append(names, q.Name)
 		}
 		names = append(names, name)
-		m, err := s.notice(templates.Notice{Kind: "player-joined", Game: n.Game, To: "host", Player: name, Address: from, ToAct: names}, id, l.Game.Host, "")
+		m, err := s.notice(templates.Notice{Kind: "player-joined", Game: n.Game, To: "host", Player: name, Address: from, ToAct: names}, thread{}, id, l.Game.Host, "")
 		if err != nil {
 			return n, err
 		}
@@ -541,7 +542,7 @@ func (s *Service) lobbyStart(tx *lobbyTx, l *Loaded, n templates.Notice) (templa
 	l.Facts = analyse(l, []engine.State{state})
 	outcomesJSON, _ := json.Marshal(outcomes)
 	settingsJSON, _ := json.Marshal(l.Settings)
-	mails, err := s.stateMails(l, state, nil, "", nil, nil, nil, "")
+	mails, err := s.stateMails(l, nil, state, nil, "", nil, nil, nil, "")
 	if err != nil {
 		return n, err
 	}

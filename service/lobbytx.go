@@ -63,7 +63,14 @@ func (t *lobbyTx) load(ctx context.Context, id string) (*Loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	return t.s.replay(r.game, slices.Clone(r.players), slices.Clone(r.events))
+	l, err := t.s.replay(r.game, slices.Clone(r.players), slices.Clone(r.events))
+	if err != nil {
+		return nil, err
+	}
+	if l.Readers, err = t.s.store.Readers(ctx, id); err != nil {
+		return nil, fmt.Errorf("load game %s: %w", id, err)
+	}
+	return l, nil
 }
 
 // seats returns a game's row and seats as they are in the transaction, without

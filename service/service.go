@@ -139,6 +139,8 @@ type Loaded struct {
 	// Facts are what the administrative events say (resignations, vacations, a
 	// pending undo) and when each player's turn began.
 	Facts Facts
+	// Readers are the game's mail threads by lower-case address (see thread).
+	Readers map[string]store.Reader
 }
 
 // Seats returns the players (not observers) in seat order.
@@ -197,7 +199,14 @@ func (s *Service) Load(ctx context.Context, gameID string) (*Loaded, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load game %s: %w", gameID, err)
 	}
-	return s.replay(g, players, events)
+	l, err := s.replay(g, players, events)
+	if err != nil {
+		return nil, err
+	}
+	if l.Readers, err = s.store.Readers(ctx, gameID); err != nil {
+		return nil, fmt.Errorf("load game %s: %w", gameID, err)
+	}
+	return l, nil
 }
 
 // replay builds a Loaded from a game's rows: the settings with the changes its log

@@ -188,6 +188,20 @@ CREATE TABLE writers (
 	last_at INTEGER NOT NULL
 );
 `,
+	// 8: one thread per game and reader (issue #13): the Message-ID of the first
+	// mail of a game an address received (the root its later mails refer to), of
+	// the last one (the parent of the next), and the last event a state mail
+	// accounted for (the next one tells what happened since).
+	`
+CREATE TABLE readers (
+	game_id  TEXT NOT NULL,
+	addr     TEXT NOT NULL,
+	root_id  TEXT NOT NULL,
+	last_id  TEXT NOT NULL,
+	seen_seq INTEGER NOT NULL DEFAULT 0,
+	PRIMARY KEY (game_id, addr)
+);
+`,
 }
 
 // migrate applies the migrations the database has not seen yet, each in its own
