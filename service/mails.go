@@ -346,7 +346,20 @@ func (s *Service) mail(kind string, data any, gameID, to, replyTo, inReplyTo str
 	if err != nil {
 		return store.OutMail{}, fmt.Errorf("compose %s mail: %w", kind, err)
 	}
-	return store.OutMail{GameID: gameID, Kind: kind, From: s.local + "@" + s.domain, To: []string{to}, Raw: raw, Status: "pending"}, nil
+	return store.OutMail{GameID: gameID, Kind: kind, From: s.local + "@" + s.domain, To: []string{to}, Raw: raw, Status: "pending",
+		Thread: gameID != "" && inThread(data)}, nil
+}
+
+// inThread reports whether a mail's data is of a started game's thread: state mails
+// and refusals are; a notice is when it has the game's subject (see gameData).
+func inThread(data any) bool {
+	switch d := data.(type) {
+	case templates.State, templates.Refusal:
+		return true
+	case templates.Notice:
+		return len(d.Game.Players) > 0
+	}
+	return false
 }
 
 // threadHeaders returns a mail's In-Reply-To and References: the parent is the mail

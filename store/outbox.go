@@ -43,13 +43,15 @@ type OutMail struct {
 	// Limits). They are not stored with the mail.
 	Class, Cause string
 	Idle         bool
-	// Seen is the last event a state mail to a game accounts for (0 for other
-	// mail); queuing it records it as the reader's (see Reader).
-	Seen int
+	// Thread marks a mail of a game's thread (not a lobby mail about the game before
+	// it started): queuing it records it as its reader's (see Reader). Seen is the
+	// last event a state mail accounts for (0 for other mail).
+	Thread bool
+	Seen   int
 }
 
 // Reader is what the store remembers of the mail of one game to one address:
-// queuing a mail with a GameID, one recipient and a Message-ID records it.
+// queuing a Thread mail with a GameID, one recipient and a Message-ID records it.
 type Reader struct {
 	// Root is the Message-ID (without brackets) of the first mail of the game the
 	// address was sent: the root of its thread. Last is that of the latest.
@@ -84,7 +86,7 @@ func (s *Store) Readers(ctx context.Context, gameID string) (map[string]Reader, 
 // an address is its root, every mail its last, a state mail's Seen its seen_seq.
 func noteReaders(ctx context.Context, tx *sql.Tx, mails []preparedMail) error {
 	for _, m := range mails {
-		if m.GameID == "" || m.MessageID == "" || len(m.To) != 1 {
+		if !m.Thread || m.GameID == "" || m.MessageID == "" || len(m.To) != 1 {
 			continue
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO readers (game_id, addr, root_id, last_id, seen_seq)

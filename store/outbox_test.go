@@ -46,3 +46,43 @@ func TestStore_OutboxByMessageID(t *testing.T) {
 		}
 	}
 }
+
+// TestStore_Readers: queuing a game's thread mails records each reader's root (the
+// first), last mail and the last event a state mail accounted for; other mail does not.
+func TestStore_Readers(t *testing.T) {
+	ctx := context.Background()
+	s := mustOpen(t)
+	if err := s.CreateGame(ctx, Game{ID: "sw-r001", Kind: "smallworld", Status: GameRunning}, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	mail := func(id, to string, thread bool, seen int) OutMail {
+		return OutMail{GameID: "sw-r001", From: "t@x.org", To: []string{to}, Thread: thread, Seen: seen,
+			Raw: []byte("Message-ID: <" + id + ">\r\nSubject: s\r\n\r\nbody")}
+	}
+	for _, batch := range [][]OutMail{
+		{mail("lobby@x.org", "ann@x.org", false, 0)}, // before the start: no thread
+		{mail("open.ann@x.org", "Ann@x.org", true, 0), mail("open.bob@x.org", "bob@x.org", true, 0)},
+		{mail("state.ann@x.org", "ann@x.org", true, 3), mail("notice.ann@x.org", "ann@x.org", true, 0)},
+		{{GameID: "sw-r001", From: "t@x.org", To: []string{"bob@x.org"}, Thread: true, Raw: []byte("Subject: no id\r\n\r\nbody")}},
+	} {
+		if err := s.Enqueue(ctx, batch...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.Readers(ctx, "sw-r001")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]Reader{
+		"ann@x.org": {Root: "open.ann@x.org", Last: "notice.ann@x.org", Seen: 3},
+		"bob@x.org": {Root: "open.bob@x.org", Last: "open.bob@x.org"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("readers %+v, want %+v", got, want)
+	}
+	for addr, w := range want {
+		if got[addr] != w {
+			t.Errorf("reader %s = %+v, want %+v", addr, got[addr], w)
+		}
+	}
+}
