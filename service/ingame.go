@@ -517,6 +517,9 @@ func (r *run) cmdHistory(a actor, args []string) string {
 	}
 	var moves []templates.Move
 	for _, e := range all {
+		if isPref(e) && e.Player != a.Name {
+			continue // another player's own settings
+		}
 		// Sealed commands (bids) stay sealed in the history as long as the game hides them.
 		cmd := engine.MaskCommand(r.state, e.Player, e.Command, a.Name)
 		m := templates.Move{Seq: e.Seq, Player: e.Player, Command: cmd, Kind: e.Kind}

@@ -93,6 +93,9 @@ func (s *Service) stateData(l *Loaded, state engine.State, p store.Player, event
 	}
 	moves := make([]templates.Move, 0, len(events))
 	for _, e := range events {
+		if isPref(e) {
+			continue // a player's own settings are nobody else's news
+		}
 		moves = append(moves, templates.Move{Seq: e.Seq, Player: e.Player, Command: e.Command, Kind: e.Kind})
 	}
 	moves, cut := lastOf(moves)

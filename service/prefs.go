@@ -56,6 +56,12 @@ func (st Settings) withPref(e store.Event) (Settings, bool) {
 	return st, true
 }
 
+// isPref reports whether e records a player's own setting.
+func isPref(e store.Event) bool {
+	_, ok := Settings{}.withPref(e)
+	return ok
+}
+
 // notifyOf returns a player's notify setting.
 func (st Settings) notifyOf(player string) string {
 	if st.Prefs[player].Notify == NotifyEvery {

@@ -155,6 +155,11 @@ func TestLessMail_smallWorldTurn(t *testing.T) {
 					}
 				}
 			}
+			for _, m := range f.gameMailsTo(alice) {
+				if strings.Contains(m.Body, "notify") && !strings.Contains(m.Body, "notify every|turn") {
+					t.Errorf("alice is told of bob's own setting:\n%s", m.Body)
+				}
+			}
 			if n := len(f.gameMailsTo(alice)); n < 4 {
 				t.Errorf("alice got %d mails, want the opening and an answer to each of her 3", n)
 			}
