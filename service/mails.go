@@ -55,18 +55,33 @@ func (s *Service) readerThread(ctx context.Context, gameID, addr string) thread 
 }
 
 // gameData is what the templates know of a game. A started game's data names its
-// players, which makes every mail of it carry the game's one subject.
+// players, which makes every mail of it carry the game's one subject; the subject
+// stays short: at most subjectNames names of at most subjectName bytes each.
 func (s *Service) gameData(g store.Game, players []store.Player) templates.Game {
 	d := templates.Game{ID: g.ID, Kind: g.Kind, Title: templates.GameTitle(g.Kind)}
-	if g.Status != store.GameOpen {
-		for _, p := range players {
-			if p.Role == "" || p.Role == store.RolePlayer {
-				d.Players = append(d.Players, p.Name)
-			}
+	if g.Status == store.GameOpen {
+		return d
+	}
+	n := 0
+	for _, p := range players {
+		if p.Role != "" && p.Role != store.RolePlayer {
+			continue
 		}
+		if n++; n <= subjectNames {
+			d.Players = append(d.Players, boundText(p.Name, subjectName))
+		}
+	}
+	if n > subjectNames {
+		d.Players[subjectNames-1] = fmt.Sprintf("+%d", n-subjectNames+1)
 	}
 	return d
 }
+
+// Bounds of the players' names in a game's subject.
+const (
+	subjectNames = 5
+	subjectName  = 24
+)
 
 // viewMap decodes an engine view into the map the templates read.
 func viewMap(v any) (map[string]any, error) {

@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -215,5 +216,31 @@ func TestPrefs_refused(t *testing.T) {
 	}
 	if n, _ := f.st.LastSeq(context.Background(), f.game); n != 0 {
 		t.Errorf("%d events recorded, want none", n)
+	}
+}
+
+// TestThread_subjectBounded: many players with long names still give a short subject.
+func TestThread_subjectBounded(t *testing.T) {
+	f := newFixture(t, 30)
+	var players []engine.Player
+	for i := range 8 {
+		players = append(players, engine.Player{Name: fmt.Sprintf("p%d%s", i, strings.Repeat("x", 200)), Email: fmt.Sprintf("p%d@%s", i, domain)})
+	}
+	id, err := f.svc.CreateGame(context.Background(), service.NewGame{Kind: "tally", Seed: 1, Players: players})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, m := range f.queued() {
+		if !strings.Contains(m.Subject, id) {
+			continue
+		}
+		seen++
+		if len(m.Subject) > 200 || !strings.HasSuffix(m.Subject, ", +4") || !strings.Contains(m.Subject, "p0xxx") {
+			t.Errorf("subject %q (%d bytes): want the first 4 names cut short and +4", m.Subject, len(m.Subject))
+		}
+	}
+	if seen != len(players) {
+		t.Errorf("%d opening mails, want %d", seen, len(players))
 	}
 }
