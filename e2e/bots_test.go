@@ -28,14 +28,16 @@ import (
 // botNames are the players' mailbox names (the real-server script creates these).
 var botNames = []string{"alice", "bob", "carol", "dave", "erin"}
 
-// TestBotsByMail plays a complete two-player game of every engine by mail over the
+// TestBotsByMail plays a complete game of every engine, with two players or the
+// fewest it allows (three for Necromancer Island), by mail over the
 // embedded servers, then checks that the exported archive replays to the winners
 // the final mail announced.
 func TestBotsByMail(t *testing.T) {
 	for i, kind := range games.Registry().Names() {
 		t.Run(kind, func(t *testing.T) {
 			h := newHarness(t, harnessOptions{quiet: true})
-			playBots(t, h, kind, 2, int64(100+i))
+			lo, _ := playerRange(kind)
+			playBots(t, h, kind, max(lo, 2), int64(100+i))
 		})
 	}
 }
@@ -79,7 +81,8 @@ func TestRealServersBots(t *testing.T) {
 // variantOptions are the options of new (beside players=) that the soak also plays,
 // so that the variants' mail is read by the bots too.
 var variantOptions = map[string][]string{
-	"empire": {"exploration=true fortresses=true encounters=true leaders=true", "swamp=true layout=ring die_tiebreak=true"},
+	"necromancer": {"difficulty=2"},
+	"empire":      {"exploration=true fortresses=true encounters=true leaders=true", "swamp=true layout=ring die_tiebreak=true"},
 }
 
 func playerRange(kind string) (lo, hi int) {
@@ -152,14 +155,23 @@ func playBots(t *testing.T, h *harness, kind string, n int, seed int64, options 
 	if _, err := h.d.Store.DB().Exec(`UPDATE games SET setup = ? WHERE id = ?`, fmt.Sprintf(`{"seed":%d}`, seed), game); err != nil {
 		t.Fatal(err)
 	}
+	// A join waits for the joiner's confirmation: the bot replies yes to the
+	// request, as it says. (lobbyReply quotes with a random generator of its own,
+	// so that the game's moves are drawn as before for the same seed.)
 	for _, b := range bots[1:] {
-		id := h.send(b.addr, svc, "join", "join "+game+"\n")
+		h.send(b.addr, svc, "join", "join "+game+"\n")
+		req := botWait(t, h, b, func(m *parse.Message) bool {
+			return strings.Contains(m.Body, "    join "+game) && strings.Contains(m.Body, "If it was you, reply to this mail with yes")
+		})
+		id := b.lobbyReply(h, req, "yes")
 		m := botWait(t, h, b, func(m *parse.Message) bool { return m.InReplyTo == id })
 		if !strings.Contains(m.Body, "You play in game "+game) {
 			t.Fatalf("%s could not join:\n%s", b.name, m.Body)
 		}
 	}
-	id = h.send(host.addr, svc, "start", "start "+game+"\n")
+	// The host starts the game by replying to the answer to new: its Reply-To is
+	// the game's host address, where host commands need no confirmation.
+	id = host.lobbyReply(h, opened, "start "+game)
 	m := botWait(t, h, host, func(m *parse.Message) bool { return m.InReplyTo == id })
 	if !strings.Contains(m.Body, "has started") {
 		t.Fatalf("the game did not start:\n%s", m.Body)
@@ -380,6 +392,15 @@ func (b *bot) reply(h *harness, m *parse.Message, cmd string) string {
 	msg := h.rawMail(id, b.addr, replyTo(h.t, m), subject, b.quote(m, cmd), extra...)
 	h.sendRaw(b.addr, replyTo(h.t, m), msg)
 	return id
+}
+
+// lobbyReply is reply with a random generator of its own for the quoting, so
+// that the lobby does not change the moves the bot draws for a seed.
+func (b *bot) lobbyReply(h *harness, m *parse.Message, cmd string) string {
+	h.t.Helper()
+	lobby := *b
+	lobby.rng = rand.New(rand.NewPCG(uint64(len(b.name)), uint64(len(b.mails))))
+	return lobby.reply(h, m, cmd)
 }
 
 // quote writes cmd above or below the quoted mail, as the common clients do.

@@ -95,6 +95,7 @@ func TestDeadline_pause(t *testing.T) {
 	h.send(ben, h.addr("turnmail"), "x", "resume "+game+"\n")
 	h.waitMail(ben, "Only the host of game "+game)
 	h.send(host, h.addr("turnmail"), "x", "resume "+game+"\n")
+	h.confirm(host, "yes", "    resume "+game) // at the service address: confirmed by reply
 	h.waitMail(host, "Done: resume")
 	h.waitMail(ann, "has resumed")
 	id = h.send(ann, replyTo(t, a), "Re", "add 3\n")
@@ -116,8 +117,13 @@ func TestDeadline_replaceAndSubstitute(t *testing.T) {
 	if n := h.tick(); n != 1 {
 		t.Fatalf("%d timers fired", n)
 	}
-	h.waitMail(host, "Please find a substitute", "replace "+game+" ann ADDRESS")
-	h.send(host, h.addr("turnmail"), "x", "replace "+game+" ann "+cy+"\n")
+	sub := h.waitMail(host, "Please find a substitute", "replace "+game+" ann ADDRESS")
+	if !strings.Contains(replyTo(t, sub), ".host.") {
+		t.Errorf("the mail to the host does not carry the host reply address: %s", replyTo(t, sub))
+	}
+	h.send(host, h.addr("turnmail"), "x", "replace "+game+" ann "+cy+"\n") // at the service address
+	h.confirm(host, "yes", "    replace "+game+" ann "+cy)
+	h.confirm(cy, "yes", "asks you to take over")
 	c := h.waitMail(cy, "You take over the seat ann", "It is your move")
 	h.waitMail(ann, "has handed your seat (ann) to another player")
 	h.waitMail(host, "now belongs to "+cy)

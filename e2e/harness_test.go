@@ -469,3 +469,17 @@ func eventually(t *testing.T, what string, cond func() bool) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// confirmMark is in every confirmation request (and nothing else).
+const confirmMark = "This request expires"
+
+// confirm waits for the next confirmation request to addr whose body has every one
+// of want and replies body ("yes", "no") to its one-time address, as a mail client's
+// reply does (quoting the request). It returns the request.
+func (h *harness) confirm(addr, body string, want ...string) *parse.Message {
+	h.t.Helper()
+	m := h.waitMail(addr, append([]string{confirmMark}, want...)...)
+	quoted := "> " + strings.ReplaceAll(strings.TrimSpace(m.Body), "\n", "\n> ")
+	h.send(addr, replyTo(h.t, m), "Re: "+m.Subject, body+"\n\n"+quoted+"\n")
+	return m
+}

@@ -103,13 +103,15 @@ func TestInGame_replaceByHost(t *testing.T) {
 	rb := replyTo(t, h.waitMail(ben, "Waiting for: ann"))
 
 	h.send(ben, rb, "Re", "replace ann "+dan+"\n")
-	h.waitMail(ben, "Only the host of game "+game+" ("+ann+") may hand a seat to another player.")
+	h.waitMail(ben, "Only the host of game "+game+" ("+ann+") may hand a seat to another player.") // ben plays: he knows the host
 	h.send(ann, ra, "Re", "replace zed "+cy+"\n")
 	h.waitMail(ann, `There is no player "zed" in this game.`)
 	h.send(ann, ra, "Re", "replace ben "+ann+"\n")
 	h.waitMail(ann, ann+" plays in this game already.")
 
 	h.send(ann, ra, "Re", "replace ben "+cy+"\n")
+	h.waitMail(ann, cy+" was asked to confirm taking over the seat of ben")
+	h.confirm(cy, "yes", ann+", the host of game "+game+" (tally), asks you to take over", "the seat of ben")
 	c := h.waitMail(cy, "You take over the seat ben", "Waiting for: ann")
 	h.waitMail(ben, "has handed your seat (ben) to another player")
 	h.waitMail(ann, "The seat ben in game "+game+" now belongs to "+cy)

@@ -51,6 +51,7 @@ func TestUndo(t *testing.T) {
 	h.send(ben, rb, "Re", "undo force\n")
 	h.waitMail(ben, "Only the host of game "+game+" ("+host+") may force an undo")
 	h.send(host, h.addr("turnmail"), "x", "undo "+game+" force\n")
+	h.confirm(host, "yes", "    undo "+game+" force") // at the service address: confirmed by reply
 	h.waitMail(host, "Done: undo")
 	h.waitMail(ann, "forced by the host, taking back ann: add 7")
 	if s := score(t, h, game, "ann"); s != 0 {

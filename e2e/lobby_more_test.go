@@ -12,13 +12,8 @@ import (
 // openGame opens a game by mail from host with the given `new` line and returns its id.
 func openGame(t *testing.T, h *harness, host, line string) string {
 	t.Helper()
-	h.send(host, h.addr("turnmail"), "a game", line+"\n")
-	m := h.waitMail(host, "is open", "You are its host")
-	id := openedRe.FindStringSubmatch(m.Body)
-	if id == nil {
-		t.Fatalf("no game id in:\n%s", m.Body)
-	}
-	return id[1]
+	id, _ := openHosted(t, h, host, line)
+	return id
 }
 
 // seatNames returns the names of a game's players (not observers), in seat order.
@@ -46,6 +41,7 @@ func TestLobbyLeave(t *testing.T) {
 	game := openGame(t, h, ann, "new tally turns=true players=2")
 
 	h.send(ben, svc, "x", "join "+game+"\n")
+	h.confirm(ben, "yes", "    join "+game)
 	h.waitMail(ben, "You play in game "+game+" (tally) as ben")
 	h.waitMail(ann, "ben ("+ben+") joined your game "+game)
 	h.send(cy, svc, "x", "join "+game+"\n")
@@ -57,10 +53,11 @@ func TestLobbyLeave(t *testing.T) {
 	h.waitMail(ann, "The host cannot leave the game they opened.")
 
 	h.send(ben, svc, "x", "leave "+game+"\n")
+	h.confirm(ben, "yes", "    leave "+game)
 	h.waitMail(ben, "You left game "+game+".")
 	h.waitMail(ann, "ben ("+ben+") left your game "+game+".")
 	h.send(dan, svc, "x", "games\n")
-	h.waitMail(dan, game, "players: ann (1 of 2)")
+	h.waitMail(dan, game, "players: 1 of 2")
 	if got := seatNames(t, h, game); strings.Join(got, ",") != "ann" {
 		t.Fatalf("players after ben left: %v", got)
 	}
@@ -69,11 +66,12 @@ func TestLobbyLeave(t *testing.T) {
 
 	// The freed seat can be taken.
 	h.send(cy, svc, "x", "join "+game+"\n")
+	h.confirm(cy, "yes", "    join "+game)
 	h.waitMail(cy, "You play in game "+game+" (tally) as cy")
 	h.send(dan, svc, "x", "games\n")
-	h.waitMail(dan, game, "players: ann, cy (2 of 2)")
-
+	h.waitMail(dan, game, "players: 2 of 2")
 	h.send(ann, svc, "go", "start "+game+"\n")
+	h.confirm(ann, "yes", "    start "+game)
 	h.waitMail(ann, "has started with ann, cy")
 	h.waitMail(cy, "A new game of tally", "Waiting for: ann")
 	h.send(cy, svc, "x", "leave "+game+"\n")
@@ -98,14 +96,18 @@ func TestLobbyUnobserve(t *testing.T) {
 	rb := replyTo(t, h.waitMail(ben, "Waiting for: ann"))
 
 	h.send(dan, svc, "x", "observe "+game+"\n")
+	h.confirm(dan, "yes", "    observe "+game)
 	h.waitMail(dan, "You observe game "+game)
 	h.waitMail(dan, "You observe this game", "Waiting for: ann")
+	h.waitMail(ann, dan+" now observes game "+game)
+	h.waitMail(ben, dan+" now observes game "+game)
 	h.send(ann, ra, "Re", "add 3\n")
 	h.waitMail(dan, "ann: add 3", "Waiting for: ben")
 
 	h.send(ann, svc, "x", "unobserve "+game+"\n")
 	h.waitMail(ann, "You do not observe game "+game+".")
 	h.send(dan, svc, "x", "unobserve "+game+"\n")
+	h.confirm(dan, "yes", "    unobserve "+game)
 	h.waitMail(dan, "You no longer observe game "+game+".")
 
 	h.send(ben, rb, "Re", "add 4\n")
@@ -123,36 +125,36 @@ func TestLobbyUnobserve(t *testing.T) {
 	}
 }
 
-// TestLobbyInvite: the host invites an address, which answers the invitation with
-// join; anyone else's invitation, a bad address and an invitation after the start
-// are refused.
+// TestLobbyInvite: the host invites an address, which takes the seat by replying
+// yes to the invitation (a confirmation request); anyone else's invitation, a bad
+// address and an invitation after the start are refused.
 func TestLobbyInvite(t *testing.T) {
 	h := newHarness(t, harnessOptions{games: testRegistry()})
 	ann, ben, cy, dan, svc := h.addr("ann"), h.addr("ben"), h.addr("cy"), h.addr("dan"), h.addr("turnmail")
 	game := openGame(t, h, ann, "new tally turns=true players=3")
 	h.send(ben, svc, "x", "join "+game+"\n")
+	h.confirm(ben, "yes")
 	h.waitMail(ben, "You play in game "+game)
+	hostAddr := replyTo(t, h.waitMail(ann, "ben ("+ben+") joined your game "+game))
 
 	h.send(ben, svc, "x", "invite "+game+" "+dan+"\n")
-	h.waitMail(ben, "Only the host of game "+game+" ("+ann+") may invite players.")
-	h.send(ann, svc, "x", "invite "+game+" not-an-address\n")
+	h.waitMail(ben, "Only the host of game "+game+" may send invite; the host sends host commands to the game's host address.")
+	h.send(ann, hostAddr, "x", "invite "+game+" not-an-address\n")
 	h.waitMail(ann, "not-an-address cannot be used as a mail address: it is not a mail address. Nobody was invited.")
 
-	h.send(ann, svc, "x", "invite "+game+" "+cy+"\n")
+	h.send(ann, hostAddr, "x", "invite "+game+" "+cy+"\n")
 	h.waitMail(ann, "The invitation to game "+game+" went to "+cy+".")
-	inv := h.waitMail(cy, ann+" invites you to play tally in game "+game+" with ann, ben.", "    join "+game)
-	if got := replyTo(t, inv); got != svc {
-		t.Errorf("the invitation's Reply-To is %s, want the service address %s", got, svc)
+	inv := h.confirm(cy, "yes", ann+" invites you to play tally in game "+game+" with ann, ben.")
+	if strings.Contains(inv.Subject, ann) || !strings.Contains(replyTo(t, inv), ".confirm.") {
+		t.Errorf("the invitation's Subject %q names the inviter, or its Reply-To %s is not a one-time address", inv.Subject, replyTo(t, inv))
 	}
-	// cy just replies, quoting the invitation.
-	h.send(cy, replyTo(t, inv), "Re: invitation", "join "+game+"\n\n> "+ann+" invites you to play tally in game "+game+"\n>     join "+game+"\n")
 	h.waitMail(cy, "You play in game "+game+" (tally) as cy")
 	h.waitMail(ann, "cy ("+cy+") joined your game "+game+". Players now: ann, ben, cy.")
 
-	h.send(ann, svc, "go", "start "+game+"\n")
+	h.send(ann, hostAddr, "go", "start "+game+"\n")
 	h.waitMail(ann, "has started with ann, ben, cy")
 	h.waitMail(cy, "A new game of tally", "Waiting for: ann")
-	h.send(ann, svc, "x", "invite "+game+" "+dan+"\n")
+	h.send(ann, hostAddr, "x", "invite "+game+" "+dan+"\n")
 	h.waitMail(ann, "Game "+game+" has started; invite people to observe it instead: observe "+game+".")
 
 	h.quietOutbox()

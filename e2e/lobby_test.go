@@ -33,12 +33,20 @@ func TestLobbyGameByMail(t *testing.T) {
 	}
 
 	// Lobby errors: a non-host start, an unknown command from a known address, a
-	// stranger's chatter (ignored), a missing game id.
+	// stranger's chatter (ignored), a missing game id. A join waits for the
+	// joiner's confirmation; the host's commands go to the host reply address.
 	h.send(ben, svc, "x", "join "+game+"\n")
+	h.confirm(ben, "yes", "    join "+game)
 	h.waitMail(ben, "You play in game "+game+" (tally) as ben")
-	h.waitMail(ann, "ben ("+ben+") joined your game "+game)
+	joined := h.waitMail(ann, "ben ("+ben+") joined your game "+game)
+	hostAddr := replyTo(t, joined)
+	if !strings.Contains(hostAddr, ".host.") || hostAddr != replyTo(t, m) {
+		t.Errorf("the mails to the host carry %s and %s, want the game's host reply address", hostAddr, replyTo(t, m))
+	}
 	h.send(ben, svc, "x", "start "+game+"\n")
-	h.waitMail(ben, "Only the host of game "+game+" ("+ann+") may start it")
+	if refused := h.waitMail(ben, "Only the host of game "+game+" may send start"); strings.Contains(refused.Body, ann) {
+		t.Errorf("the refusal names the host:\n%s", refused.Body)
+	}
 	h.send(ann, svc, "x", "strat "+game+"\n")
 	h.waitMail(ann, "This is not a command turnmail knows", "start GAME-ID")
 	stranger := h.send("nobody@example.org", svc, "hi", "hello there\n")
@@ -48,13 +56,18 @@ func TestLobbyGameByMail(t *testing.T) {
 	h.send(cy, svc, "x", "join\n")
 	h.waitMail(cy, "join needs the game's id")
 	h.send(cy, svc, "x", "games\n")
-	h.waitMail(cy, game, "open", "players: ann, ben (2 of 2)")
+	if list := h.waitMail(cy, game, "players: 2 of 2"); strings.Contains(list.Body, ann) || strings.Contains(list.Body, ben) {
+		t.Errorf("the games list shows addresses:\n%s", list.Body)
+	}
 	h.send(cy, svc, "x", "join "+game+"\n")
 	h.waitMail(cy, "is full")
 	h.send(cy, svc, "x", "rules tally\nobserve "+game+"\n")
-	h.waitMail(cy, "Tally (a test game)", "You observe game "+game)
+	h.waitMail(cy, "Tally (a test game)", "Some of your commands wait for your confirmation")
+	h.confirm(cy, "yes", "    observe "+game)
+	h.waitMail(cy, "You observe game "+game)
+	h.waitMail(ann, cy+" now observes game "+game)
 
-	h.send(ann, svc, "go", "start "+game+"\n")
+	h.send(ann, hostAddr, "go", "start "+game+"\n")
 	h.waitMail(ann, "has started with ann, ben")
 	a := h.waitMail(ann, "A new game of tally", "It is your move")
 	h.waitMail(ben, "A new game of tally", "Waiting for: ann")

@@ -21,6 +21,7 @@ func TestSet_deadlineTakesEffect(t *testing.T) {
 	h.send(ben, svc, "x", "set "+game+" deadline=48h\n")
 	h.waitMail(ben, "Only the host of game "+game)
 	h.send(host, svc, "x", "set "+game+" deadline=48h expiry=pause\n")
+	h.confirm(host, "yes", "    set "+game+" deadline=48h expiry=pause") // at the service address: confirmed by reply
 	h.waitMail(host, "The settings of game "+game+" are now:", "deadline: 2d after the turn begins", "when a deadline passes: pause")
 	h.waitMail(ann, "The host changed the settings of game "+game, "Your current deadline: Wed 25 Nov 09:00 UTC")
 	h.waitMail(ben, "The host changed the settings of game "+game)

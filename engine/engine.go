@@ -46,6 +46,27 @@ type Game interface {
 	New(setup Setup, rng *Rand) (State, error)
 }
 
+// SetupStamper is implemented by games whose rules were corrected after games were
+// recorded: SetupStamp returns the setup fields every new game records (its rules
+// version), so that archives without them replay under the rules they were played by.
+type SetupStamper interface {
+	SetupStamp() map[string]json.RawMessage
+}
+
+// StampSetup adds g's stamp (SetupStamper) to a new game's setup object, keeping the
+// fields the setup already has.
+func StampSetup(g Game, setup map[string]json.RawMessage) {
+	st, ok := g.(SetupStamper)
+	if !ok {
+		return
+	}
+	for k, v := range st.SetupStamp() {
+		if _, set := setup[k]; !set {
+			setup[k] = v
+		}
+	}
+}
+
 // State is an immutable game position. Apply never modifies its receiver.
 type State interface {
 	// Apply validates command for player and returns the resulting state. Rule

@@ -60,7 +60,7 @@ func TestBounds_lobbyAnswersOnce(t *testing.T) {
 	if len(mails) != 1 {
 		t.Fatalf("%d mails, want one answer", len(mails))
 	}
-	for _, w := range []string{"turnmail runs board games", "Games you can join or follow", "Tally (a test game)"} {
+	for _, w := range []string{"turnmail runs board games", "There is no open game", "Tally (a test game)"} {
 		if n := strings.Count(mails[0].Body, w); n != 1 {
 			t.Errorf("the answer has %q %d times, want once:\n%s", w, n, mails[0].Body)
 		}

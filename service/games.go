@@ -72,6 +72,7 @@ func (s *Service) CreateGame(ctx context.Context, ng NewGame) (string, error) {
 	if _, ok := setup["seed"]; !ok {
 		setup["seed"], _ = json.Marshal(ng.Seed)
 	}
+	engine.StampSetup(g, setup)
 	setupJSON, _ := json.Marshal(setup) // re-encoding decoded JSON cannot fail
 	a := &engine.Archive{Format: engine.ArchiveFormat, Game: ng.Kind, Options: ng.Options, Players: ng.Players, Setup: setupJSON}
 	es, err := a.SetupOf()

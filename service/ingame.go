@@ -47,6 +47,11 @@ type run struct {
 	inReply string
 	msgID   string
 	now     time.Time
+	// consented is an address that confirmed from its own mailbox (a confirmation
+	// round trip); asked is set when a command asked another address to confirm
+	// instead of acting.
+	consented string
+	asked     bool
 }
 
 func (s *Service) newRun(l *Loaded, msgID, inReply string) *run {
@@ -419,6 +424,9 @@ func (r *run) noticeTo(to string, n templates.Notice) templates.Notice {
 			if n.To == "" {
 				n.To = p.Name
 			}
+		} else if strings.EqualFold(to, r.l.Game.Host) {
+			n.ReplyTo = r.s.HostAddress(r.l.Game.ID)
+			n.HostReply = n.ReplyTo
 		}
 	}
 	return n
@@ -813,6 +821,20 @@ func (r *run) cmdReplace(a actor, args []string) string {
 	}
 	if r.status == store.GameFinished {
 		return "The game is over."
+	}
+	if !strings.EqualFold(to, r.consented) {
+		// The new address gets the seat only once it confirms from its own mailbox.
+		if !mayAsk(r.l, to) {
+			return fmt.Sprintf("%s was asked about this game before and did not accept; nothing was sent.", to)
+		}
+		k := store.Confirmation{Address: to, Actor: a.Email, GameID: r.l.Game.ID, Grant: grantHost,
+			Commands: []string{"replace " + r.l.Game.ID + " " + p.Name + " " + to}}
+		if err := r.s.ask(&r.c, k, templates.Notice{Game: r.s.gameData(r.l.Game, r.l.Players), Text: "replace", Actor: a.Email, Player: p.Name}, true, a.Email); err != nil {
+			return "internal error: " + err.Error()
+		}
+		r.asked = true
+		r.notify(a.Email, templates.Notice{Kind: "replace-asked", Player: p.Name, Address: to})
+		return ""
 	}
 	old := p.Email
 	r.admin(a.Name, adminReplace+" "+p.Name+" "+to)

@@ -91,7 +91,8 @@ func (g *turnGame) code(name string) string {
 // step is one mail of a scenario and what must come of it.
 type step struct {
 	// from is the writer's name (a player, or "host"). The mail goes to the writer's
-	// reply address, or with lobby to the service address.
+	// reply address, or with lobby to the service address — the host's to the game's
+	// host reply address (the service address needs a confirmation round trip).
 	from  string
 	lobby bool
 	// body is the mail's text; {game} is replaced by the game's id (also in reason)
@@ -114,6 +115,9 @@ func (g *turnGame) play(i int, s step) {
 	to := g.svc.ReplyAddress(g.id, g.seat(s.from))
 	if s.lobby {
 		to = "turnmail@" + domain
+		if s.from == "host" {
+			to = g.svc.HostAddress(g.id)
+		}
 	}
 	res := g.receive(g.mail(g.addr(s.from), to, body))
 	if reason := strings.ReplaceAll(s.reason, "{game}", g.id); res.Status != s.status || !strings.Contains(res.Reason, reason) {
@@ -302,7 +306,7 @@ func TestUndo_consentAndForce(t *testing.T) {
 			wantScores: map[string]int{"alice": 0}, wantToAct: "alice",
 		},
 		{
-			name: "the host forces an undo at the service address",
+			name: "the host forces an undo at the host reply address",
 			steps: []step{
 				{from: "alice", body: "add 5\n", status: "applied"},
 				{from: "bob", body: "add 3\n", status: "applied"},
@@ -338,7 +342,7 @@ func TestUndo_consentAndForce(t *testing.T) {
 			steps: []step{
 				{from: "alice", body: "add 5\n", status: "applied"},
 				{from: "bob", lobby: true, body: "undo {game} force\n", status: "rejected", reason: "lobby: error",
-					mail: map[string]string{"bob": "may force an undo"}},
+					mail: map[string]string{"bob": "may send undo; the host sends host commands"}},
 			},
 			wantScores: map[string]int{"alice": 5}, wantToAct: "bob",
 		},

@@ -64,7 +64,7 @@ func TestLimits_autoResponderStops(t *testing.T) {
 			addr := who + "@elsewhere.example"
 			if who == "host" {
 				lf.lobbyGame(addr, "")
-			} else if res := lf.receive(lf.mail(addr, svcAddr, "observe "+lf.game+"\n")); res.Status != service.StatusApplied {
+			} else if res := lf.confirmed(addr, "observe "+lf.game+"\n"); res.Status != service.StatusApplied {
 				t.Fatalf("observe: %+v", res)
 			}
 			before := len(lf.mailsTo(addr))
@@ -151,7 +151,7 @@ func TestLimits_invitationSpam(t *testing.T) {
 				}
 				fmt.Fprintf(&body, "invite %s %s\n", g, friend)
 				lf.now = lf.now.Add(time.Minute)
-				res := lf.receive(lf.mail(host, svcAddr, body.String()))
+				res := lf.asHost(host, g, body.String())
 				if res.Status == service.StatusFailed {
 					t.Fatalf("invitations: %+v", res)
 				}
@@ -209,14 +209,15 @@ func TestLimits_friendlyGameNeverLimited(t *testing.T) {
 	}
 	g := lf.lobbyGame(alice, "turns=true target=60")
 	lf.now = lf.now.Add(time.Hour)
-	send(alice, svcAddr, "invite "+g+" "+bob+"\n")
+	send(alice, lf.svc.HostAddress(g), "invite "+g+" "+bob+"\n")
 	lf.now = lf.now.Add(3 * time.Hour)
-	send(bob, svcAddr, "join "+g+"\n")
+	send(bob, lf.confirmAddr(bob), "yes\n") // the invitation's reply: bob joins
 	send(carol, svcAddr, "games\n")
 	send(carol, svcAddr, "observe "+g+"\n")
+	send(carol, lf.confirmAddr(carol), "yes\n")
 	lf.now = lf.now.Add(time.Hour)
 	send(alice, svcAddr, "games\n")
-	if res := send(alice, svcAddr, "start "+g+"\n"); res.Status != service.StatusApplied {
+	if res := send(alice, lf.svc.HostAddress(g), "start "+g+"\n"); res.Status != service.StatusApplied {
 		t.Fatalf("start: %+v", res)
 	}
 	reply := map[string]string{alice: lf.svc.ReplyAddress(g, 0), bob: lf.svc.ReplyAddress(g, 1)}

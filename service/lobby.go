@@ -32,11 +32,12 @@ const maxLobbyAnswers = 20
 // observerSeat is the first seat number of observers (players sit below it).
 const observerSeat = 1000
 
-// lobby answers mail to the service address (no reply token): lobby commands when the
-// first line is one; otherwise the how-to for players, the command list for other
-// addresses turnmail knows, and nothing for strangers (no backscatter). The commands'
-// effects and the answer are one batch, committed together (see lobbyTx).
-func (s *Service) lobby(ctx context.Context, from string, msg *parse.Message) (Result, store.Batch, error) {
+// lobby answers mail to the service address (no reply token), or to a game's host
+// reply address (cred proves the host): lobby commands when the first line is one;
+// otherwise the how-to for players, the command list for other addresses turnmail
+// knows, and nothing for strangers (no backscatter). The commands' effects and the
+// answer are one batch, committed together (see lobbyTx).
+func (s *Service) lobby(ctx context.Context, from string, msg *parse.Message, cred credential) (Result, store.Batch, error) {
 	first := ""
 	if len(msg.Commands) > 0 {
 		if f := strings.Fields(engine.Normalize(msg.Commands[0].Text)); len(f) > 0 {
@@ -59,15 +60,28 @@ func (s *Service) lobby(ctx context.Context, from string, msg *parse.Message) (R
 		if len(msg.Commands) > 0 {
 			text = msg.Commands[0].Text
 		}
-		return s.lobbyAnswer(tx, from, msg, []templates.Notice{{Kind: "error", Command: text, Text: "This is not a command turnmail knows."}}, false)
+		return s.lobbyAnswer(ctx, tx, from, msg, []templates.Notice{{Kind: "error", Command: text, Text: "This is not a command turnmail knows."}}, false)
 	}
+	lines, unread := readLines(msg, s.opts.MaxCommandLines)
+	answers, ok, err := s.lobbyLines(ctx, tx, from, lines, msg, cred)
+	if err != nil {
+		return Result{}, store.Batch{}, err
+	}
+	if unread != nil && len(answers) < maxLobbyAnswers {
+		answers = append(answers, *unread)
+	}
+	return s.lobbyAnswer(ctx, tx, from, msg, answers, ok)
+}
+
+// lobbyLines runs lobby command lines for from, with what cred proves, and returns
+// the answers; ok is true when one of them did something.
+func (s *Service) lobbyLines(ctx context.Context, tx *lobbyTx, from string, lines []parse.Line, msg *parse.Message, cred credential) ([]templates.Notice, bool, error) {
 	var answers []templates.Notice
 	ok := false
-	lines, unread := readLines(msg, s.opts.MaxCommandLines)
 	answered := map[string]bool{}
 	for i, line := range lines {
 		if len(answers) >= maxLobbyAnswers {
-			unread = &templates.Notice{Kind: "unread", Count: lines[i-1].N, Limit: maxLobbyAnswers}
+			answers = append(answers, templates.Notice{Kind: "unread", Count: lines[i-1].N, Limit: maxLobbyAnswers})
 			break
 		}
 		if why := lineTooLong(line.Text); why != "" {
@@ -91,35 +105,78 @@ func (s *Service) lobby(ctx context.Context, from string, msg *parse.Message) (R
 			}
 			answered[verb] = true
 		}
-		n, err := s.lobbyCommand(ctx, tx, from, verb, f[1:], msg, line.N)
+		n, err := s.lobbyCommand(ctx, tx, from, verb, f[1:], msg, line.N, cred)
 		if err != nil {
-			return Result{}, store.Batch{}, err
+			return nil, false, err
 		}
 		n.Command = line.Text
-		if n.Kind != "error" {
+		if n.Kind != "error" && n.Kind != "" {
 			ok = true
 		}
 		answers = append(answers, n)
 		answers = append(answers, tx.answers...) // what the command told the sender besides
 		tx.answers = nil
 	}
-	if unread != nil {
-		answers = append(answers, *unread)
-	}
-	return s.lobbyAnswer(tx, from, msg, answers, ok)
+	return answers, ok, nil
 }
 
-// lobbyAnswer adds the answer mail to a lobby mail to its transaction and returns
-// the transaction's batch.
-func (s *Service) lobbyAnswer(tx *lobbyTx, from string, msg *parse.Message, answers []templates.Notice, ok bool) (Result, store.Batch, error) {
-	res := Result{Status: StatusRejected, Reason: "lobby: " + answers[0].Kind}
+// lobbyAnswer sends the confirmation requests the commands wait for, adds the
+// answer mail to a lobby mail to its transaction and returns the transaction's
+// batch. Commands that wait for the sender's confirmation say so in the request
+// (pend): when nothing else is to be said, the request is the only mail, and a
+// command dropped without an answer (Kind "") leaves no trace in it. The answer's
+// Reply-To is the host reply address of the one game it is about when the sender
+// hosts it, else the service address.
+func (s *Service) lobbyAnswer(ctx context.Context, tx *lobbyTx, from string, msg *parse.Message, answers []templates.Notice, ok bool) (Result, store.Batch, error) {
+	if err := s.askPending(ctx, tx); err != nil {
+		return Result{}, store.Batch{}, err
+	}
+	var said []templates.Notice
+	hostOf, pending := "", false
+	for _, n := range answers {
+		switch n.Kind {
+		case "":
+			continue
+		case "pending":
+			pending = true
+			continue
+		}
+		n.Service = s.address()
+		if n.Game.ID != "" && n.Host != "" && strings.EqualFold(n.Host, from) {
+			if hostOf == "" || hostOf == n.Game.ID {
+				hostOf = n.Game.ID
+			} else {
+				hostOf = "-" // about several games: the service address
+			}
+		}
+		said = append(said, n)
+	}
+	res := Result{Status: StatusRejected, Reason: "lobby: nothing done"}
+	switch {
+	case len(said) > 0:
+		res.Reason = "lobby: " + said[0].Kind
+	case pending:
+		res.Reason = "lobby: waiting for a confirmation"
+	}
 	if ok {
 		res.Status = StatusApplied
 	}
-	for i := range answers {
-		answers[i].Service = s.address()
+	if len(said) == 0 {
+		return res, tx.batch, nil
 	}
-	m, err := s.mail("lobby", templates.Lobby{Service: s.address(), Answers: answers}, "", from, s.address(), inReplyTo(msg), thread{}, nil, "auto-replied")
+	if pending {
+		said = append(said, templates.Notice{Kind: "pending", Service: s.address()})
+	}
+	replyTo := s.address()
+	if hostOf != "" && hostOf != "-" {
+		replyTo = s.HostAddress(hostOf)
+		for i := range said {
+			if said[i].Game.ID == hostOf {
+				said[i].HostReply = replyTo
+			}
+		}
+	}
+	m, err := s.mail("lobby", templates.Lobby{Service: s.address(), Answers: said}, "", from, replyTo, inReplyTo(msg), thread{}, nil, "auto-replied")
 	if err != nil {
 		return res, store.Batch{}, err
 	}
@@ -149,7 +206,13 @@ func lobbyError(text string) templates.Notice { return templates.Notice{Kind: "e
 
 // lobbyCommand runs one lobby command and returns its answer. What it changes goes
 // into tx, committed with the answer once every command of the mail has run.
-func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb string, args []string, msg *parse.Message, lineNo int) (templates.Notice, error) {
+//
+// A command that acts for the sender (join, leave, observe, unobserve) needs cred
+// to prove the sender; a host command needs it to prove the host. Without that
+// proof the command waits for the sender's confirmation (pend) — a host command
+// only when the sender is the game's host: anyone else is told only that the host
+// must send it (the answer names no address).
+func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb string, args []string, msg *parse.Message, lineNo int, cred credential) (templates.Notice, error) {
 	switch verb {
 	case "help":
 		return templates.Notice{Kind: "help"}, nil
@@ -178,15 +241,21 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 		return templates.Notice{}, err
 	}
 	n := templates.Notice{Game: s.gameData(l.Game, l.Players), Host: l.Game.Host}
-	isHost := strings.EqualFold(from, l.Game.Host)
-	hostOnly := func(what string) templates.Notice {
-		if l.Game.Host == "" {
-			return lobbyError(fmt.Sprintf("Only the host may %s, and game %s has none.", what, id))
+	if verb == "join" || verb == "leave" || verb == "observe" || verb == "unobserve" {
+		if !cred.proven {
+			return s.pendCommand(ctx, tx, l, from, verb, args, msg, lineNo)
 		}
-		return lobbyError(fmt.Sprintf("Only the host of game %s (%s) may %s.", id, l.Game.Host, what))
+	} else if !cred.isHost(l, from) { // host commands
+		if l.Game.Host == "" || !strings.EqualFold(from, l.Game.Host) {
+			return lobbyError(fmt.Sprintf("Only the host of game %s may send %s; the host sends host commands to the game's host address.", id, verb)), nil
+		}
+		return s.pendCommand(ctx, tx, l, from, verb, args, msg, lineNo)
 	}
 	switch verb {
 	case "join":
+		if why := s.joinRefusal(l, from, args[1:], cred); why != "" {
+			return lobbyError(why), nil
+		}
 		return s.lobbyJoin(tx, l, from, args[1:], n)
 	case "leave":
 		p, ok := l.playerByEmail(from)
@@ -195,58 +264,20 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 			return lobbyError(fmt.Sprintf("You do not play in game %s.", id)), nil
 		case l.Game.Status != store.GameOpen:
 			return lobbyError(fmt.Sprintf("Game %s has started; to stop playing, reply to a game mail with resign.", id)), nil
-		case isHost:
+		case strings.EqualFold(from, l.Game.Host):
 			return lobbyError("The host cannot leave the game they opened."), nil
 		}
 		c := store.Commit{GameID: id, ExpectSeq: l.LastSeq(), RemoveSeats: []int{p.Seat}}
-		if l.Game.Host != "" {
-			m, err := s.notice(templates.Notice{Kind: "player-left", Game: n.Game, To: "host", Player: p.Name, Address: from}, thread{}, id, l.Game.Host, "")
-			if err != nil {
-				return n, err
-			}
-			c.Outbox = append(c.Outbox, m)
+		if err := s.tellHost(&c, l, templates.Notice{Kind: "player-left", Game: n.Game, To: "host", Player: p.Name, Address: from}); err != nil {
+			return n, err
 		}
 		tx.commit(c)
 		n.Kind, n.Player = "left", p.Name
 		return n, nil
 	case "start":
-		if !isHost {
-			return hostOnly("start it"), nil
-		}
 		return s.lobbyStart(tx, l, n)
 	case "observe":
-		for _, p := range l.Players {
-			if strings.EqualFold(p.Email, from) {
-				n.Kind = "observing"
-				return n, nil
-			}
-		}
-		if l.Game.Status == store.GameFinished {
-			return lobbyError(fmt.Sprintf("Game %s is over.", id)), nil
-		}
-		seat := observerSeat
-		for _, p := range l.Players {
-			if p.Seat >= seat {
-				seat = p.Seat + 1
-			}
-		}
-		o := store.Player{Seat: seat, Name: "observer:" + from, Email: from, Role: store.RoleObserver, Active: true}
-		c := store.Commit{GameID: id, ExpectSeq: l.LastSeq(), Players: []store.Player{o}}
-		if l.State != nil {
-			data, err := s.stateData(l, l.State, o, nil)
-			if err != nil {
-				return n, err
-			}
-			m, err := s.mail("state", data, id, from, s.address(), "", l.threadOf(from), nil, "auto-generated")
-			if err != nil {
-				return n, err
-			}
-			m.Seen = l.LastSeq()
-			c.Outbox = append(c.Outbox, m)
-		}
-		tx.commit(c)
-		n.Kind = "observing"
-		return n, nil
+		return s.lobbyObserve(tx, l, from, n, cred)
 	case "unobserve":
 		for _, p := range l.Players {
 			if strings.EqualFold(p.Email, from) && p.Role == store.RoleObserver {
@@ -257,30 +288,7 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 		}
 		return lobbyError(fmt.Sprintf("You do not observe game %s.", id)), nil
 	case "invite":
-		if !isHost {
-			return hostOnly("invite players"), nil
-		}
-		if len(args) != 2 {
-			return lobbyError("Write invite GAME-ID ADDRESS, e.g. invite " + id + " carol@example.org."), nil
-		}
-		if l.Game.Status != store.GameOpen {
-			return lobbyError(fmt.Sprintf("Game %s has started; invite people to observe it instead: observe %s.", id, id)), nil
-		}
-		to, why := recipient(args[1])
-		if why != "" {
-			return lobbyError(why + ". Nobody was invited."), nil
-		}
-		inv := templates.Notice{Kind: "invitation", Game: n.Game, Actor: from, Lines: l.Settings.Describe()}
-		for _, p := range l.Seats() {
-			inv.ToAct = append(inv.ToAct, p.Name)
-		}
-		m, err := s.notice(inv, thread{}, id, to, "")
-		if err != nil {
-			return n, err
-		}
-		tx.commit(store.Commit{GameID: id, ExpectSeq: l.LastSeq(), Outbox: []store.OutMail{contact(m, from)}})
-		n.Kind, n.Address = "invited", to
-		return n, nil
+		return s.lobbyInvite(tx, l, from, args, n)
 	case "pause", "resume", "replace", "undo", "set":
 		if l.State == nil && verb != "set" {
 			return lobbyError(fmt.Sprintf("Game %s has not started.", id)), nil
@@ -295,6 +303,7 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 		}
 		r := s.newRun(l, msg.MessageID, "")
 		r.sender = from // its notices to the sender join the lobby answer
+		r.consented = cred.consented
 		if why := inGame[verb](r, a, rest); why != "" {
 			return lobbyError(why), nil
 		}
@@ -304,7 +313,10 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 		tx.answers = append(tx.answers, r.answers...)
 		tx.commit(r.c)
 		n.Kind, n.Text = "done", verb
-		if verb == "set" {
+		switch {
+		case r.asked:
+			n.Kind = "" // the answer is the notice that the new address was asked
+		case verb == "set":
 			n.Kind, n.Lines = "settings", l.Settings.Describe()
 		}
 		return n, nil
@@ -312,8 +324,192 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 	return lobbyError("unknown command " + verb), nil
 }
 
-// lobbyGames lists the open and running games, as they are after the commands
-// before it in the same mail.
+// pendCommand holds a command that needs a proof the mail lacks until its sender
+// confirms it (pend). The command is tried first, with the proof, on a copy of the
+// transaction: a command that would fail is answered at once with why, and only
+// one that would succeed is held.
+func (s *Service) pendCommand(ctx context.Context, tx *lobbyTx, l *Loaded, from, verb string, args []string, msg *parse.Message, lineNo int) (templates.Notice, error) {
+	id := l.Game.ID
+	try := credential{proven: true}
+	if strings.EqualFold(from, l.Game.Host) {
+		try.game, try.grant = id, grantHost
+	}
+	n, err := s.lobbyCommand(ctx, tx.tryTx(), from, verb, args, msg, lineNo, try)
+	if err != nil || n.Kind == "error" {
+		return n, err
+	}
+	// What the request shows: ours for the commands that act for the sender (a
+	// forged one reaches a stranger); a host's own words for the host.
+	canonical := verb + " " + id
+	switch {
+	case verb == "join" && len(args) > 1:
+		canonical += " " + strings.ToLower(args[1]) // checked: one word
+	case verb != "join" && verb != "leave" && verb != "observe" && verb != "unobserve":
+		canonical = strings.Join(append([]string{verb, id}, args[1:]...), " ")
+	}
+	return s.pend(ctx, tx, l, from, canonical)
+}
+
+// joinRefusal says why from cannot join game l ("" when they can, or play there
+// already): a game that has started, a private game without an invitation, a
+// full game, a player name that is not one word or is taken.
+func (s *Service) joinRefusal(l *Loaded, from string, args []string, cred credential) string {
+	id := l.Game.ID
+	if _, ok := l.playerByEmail(from); ok {
+		return ""
+	}
+	if l.Settings.Private && !(cred.game == id && cred.grant == grantInvite) {
+		return fmt.Sprintf("Game %s takes players by invitation only.", id)
+	}
+	if l.Game.Status != store.GameOpen {
+		return fmt.Sprintf("Game %s has started already; you can follow it with observe %s.", id, id)
+	}
+	if max := s.maxSeats(l); max > 0 && len(l.Seats()) >= max {
+		return fmt.Sprintf("Game %s is full (%d players).", id, max)
+	}
+	if len(args) > 0 {
+		want := strings.ToLower(args[0])
+		if len(args) > 1 || seatName(want+"@x", nil) != want {
+			return "A player name is one word of letters, digits, - or _."
+		}
+		if _, taken := l.playerByName(want); taken {
+			return fmt.Sprintf("The name %s is taken in game %s; choose another: join %s NAME.", want, id, id)
+		}
+	}
+	return ""
+}
+
+// tellHost queues a notice to the host of game l (when it has one) in c, with the
+// host reply address.
+func (s *Service) tellHost(c *store.Commit, l *Loaded, n templates.Notice) error {
+	if l.Game.Host == "" || !s.mayMail(l, l.Game.Host) {
+		return nil
+	}
+	n.ReplyTo = s.HostAddress(l.Game.ID)
+	n.HostReply = n.ReplyTo
+	m, err := s.notice(n, l.threadOf(l.Game.Host), l.Game.ID, l.Game.Host, "")
+	if err != nil {
+		return err
+	}
+	c.Outbox = append(c.Outbox, m)
+	return nil
+}
+
+// lobbyInvite sends an invitation — a confirmation request whose reply joins the
+// game — to an address not asked about the game before.
+func (s *Service) lobbyInvite(tx *lobbyTx, l *Loaded, from string, args []string, n templates.Notice) (templates.Notice, error) {
+	id := l.Game.ID
+	if len(args) != 2 {
+		return lobbyError("Write invite GAME-ID ADDRESS, e.g. invite " + id + " carol@example.org."), nil
+	}
+	if l.Game.Status != store.GameOpen {
+		return lobbyError(fmt.Sprintf("Game %s has started; invite people to observe it instead: observe %s.", id, id)), nil
+	}
+	to, why := recipient(args[1])
+	if why != "" {
+		return lobbyError(why + ". Nobody was invited."), nil
+	}
+	if _, ok := l.playerByEmail(to); ok {
+		return lobbyError(fmt.Sprintf("%s plays in game %s already.", to, id)), nil
+	}
+	if !mayAsk(l, to) {
+		return lobbyError(fmt.Sprintf("%s was asked about game %s before and did not accept; nothing was sent.", to, id)), nil
+	}
+	inv := templates.Notice{Game: n.Game, Text: "invite", Actor: from, Lines: l.Settings.Describe()}
+	for _, p := range l.Seats() {
+		inv.ToAct = append(inv.ToAct, p.Name)
+	}
+	c := store.Commit{}
+	k := store.Confirmation{Address: to, Actor: to, GameID: id, Grant: grantInvite, Commands: []string{"join " + id}}
+	if err := s.ask(&c, k, inv, true, from); err != nil {
+		return n, err
+	}
+	tx.commit(c)
+	n.Kind, n.Address = "invited", to
+	return n, nil
+}
+
+// lobbyObserve makes from an observer of game l (proven by cred). Its players are
+// told. A private game needs its host's approval first: the host is asked (once
+// per address).
+func (s *Service) lobbyObserve(tx *lobbyTx, l *Loaded, from string, n templates.Notice, cred credential) (templates.Notice, error) {
+	id := l.Game.ID
+	for _, p := range l.Players {
+		if strings.EqualFold(p.Email, from) {
+			n.Kind = "observing"
+			return n, nil
+		}
+	}
+	if l.Game.Status == store.GameFinished {
+		return lobbyError(fmt.Sprintf("Game %s is over.", id)), nil
+	}
+	if l.Settings.Private && !(cred.game == id && cred.grant == grantApprove) {
+		if l.Game.Host == "" {
+			return lobbyError(fmt.Sprintf("Game %s is private.", id)), nil
+		}
+		if l.Consent[strings.ToLower(from)] == store.ConsentNo {
+			return templates.Notice{}, nil // denied before: the host is not asked again
+		}
+		c := store.Commit{}
+		k := store.Confirmation{Address: l.Game.Host, Actor: from, GameID: id, Grant: grantApprove, Commands: []string{"observe " + id}}
+		if err := s.ask(&c, k, templates.Notice{Game: n.Game, Text: "approve", Actor: from, HostReply: s.HostAddress(id)}, false, ""); err != nil {
+			return n, err
+		}
+		c.Consents = append(c.Consents, store.Consent{GameID: id, Address: from, State: store.ConsentAsked})
+		tx.commit(c)
+		n.Kind = "approval-asked"
+		return n, nil
+	}
+	seat := observerSeat
+	for _, p := range l.Players {
+		if p.Seat >= seat {
+			seat = p.Seat + 1
+		}
+	}
+	o := store.Player{Seat: seat, Name: "observer:" + from, Email: from, Role: store.RoleObserver, Active: true}
+	c := store.Commit{GameID: id, ExpectSeq: l.LastSeq(), Players: []store.Player{o}}
+	if l.State != nil {
+		data, err := s.stateData(l, l.State, o, nil)
+		if err != nil {
+			return n, err
+		}
+		m, err := s.mail("state", data, id, from, s.address(), "", l.threadOf(from), nil, "auto-generated")
+		if err != nil {
+			return n, err
+		}
+		m.Seen = l.LastSeq()
+		c.Outbox = append(c.Outbox, m)
+	}
+	// The players (and the host) are told who follows their game.
+	told := map[string]bool{}
+	for _, p := range l.Seats() {
+		if told[p.Email] || !s.mayMail(l, p.Email) {
+			continue
+		}
+		told[p.Email] = true
+		note := templates.Notice{Kind: "observer-joined", Game: n.Game, To: p.Name, Address: from}
+		if l.State != nil {
+			note.ReplyTo = s.replyAddr(id, p)
+		}
+		m, err := s.notice(note, l.threadOf(p.Email), id, p.Email, "")
+		if err != nil {
+			return n, err
+		}
+		c.Outbox = append(c.Outbox, m)
+	}
+	if !told[strings.ToLower(l.Game.Host)] {
+		if err := s.tellHost(&c, l, templates.Notice{Kind: "observer-joined", Game: n.Game, To: "host", Address: from}); err != nil {
+			return n, err
+		}
+	}
+	tx.commit(c)
+	n.Kind = "observing"
+	return n, nil
+}
+
+// lobbyGames lists the public open games, as they are after the commands before
+// it in the same mail: no private game, and no address (players are counted, not
+// named: their names come from their addresses).
 func (s *Service) lobbyGames(ctx context.Context, tx *lobbyTx) (templates.Notice, error) {
 	stored, err := s.store.Games(ctx)
 	if err != nil {
@@ -332,13 +528,14 @@ func (s *Service) lobbyGames(ctx context.Context, tx *lobbyTx) (templates.Notice
 		if err != nil {
 			return n, err
 		}
-		if g.Status == store.GameFinished {
+		st := settingsOf(g.Settings)
+		if g.Status != store.GameOpen || st.Private {
 			continue
 		}
-		gi := templates.GameInfo{Game: s.gameData(g, nil), Status: g.Status, Host: g.Host, Seats: settingsOf(g.Settings).MaxPlayers}
+		gi := templates.GameInfo{Game: s.gameData(g, nil), Status: g.Status, Seats: st.MaxPlayers}
 		for _, p := range players {
 			if p.Role != store.RoleObserver {
-				gi.Players = append(gi.Players, p.Name)
+				gi.Count++
 			}
 		}
 		n.Games = append(n.Games, gi)
@@ -378,13 +575,26 @@ func (s *Service) lobbyNew(ctx context.Context, tx *lobbyTx, from string, args [
 	}
 	optsJSON, _ := json.Marshal(opts)
 	settingsJSON, _ := json.Marshal(settings)
-	setup, _ := json.Marshal(map[string]int64{"seed": mrand.Int64N(1_000_000_000)})
+	stamp := map[string]json.RawMessage{"seed": json.RawMessage(fmt.Sprint(mrand.Int64N(1_000_000_000)))}
+	engine.StampSetup(eng, stamp)
+	setup, _ := json.Marshal(stamp)
 	now := s.opts.Clock()
 	g := store.Game{ID: id, Kind: kind, Options: optsJSON, Setup: setup, Status: store.GameOpen, Host: from,
 		List: settings.List, CreatedAt: now, UpdatedAt: now, Settings: settingsJSON}
 	name := seatName(from, nil)
 	tx.create(g, []store.Player{{Seat: 0, Name: name, Email: from, Role: store.RolePlayer, Active: true}})
-	return templates.Notice{Kind: "created", Game: s.gameData(g, nil), Player: name, Lines: settings.Describe(), Host: from}, nil
+	n := templates.Notice{Kind: "created", Game: s.gameData(g, nil), Player: name, Lines: settings.Describe(), Host: from}
+	if settings.List != "" {
+		// The list gets the game's mail once someone on it confirms (mayMailList).
+		var c store.Commit
+		k := store.Confirmation{Address: settings.List, Actor: from, GameID: id, Grant: grantList, AnyFrom: true}
+		if err := s.ask(&c, k, templates.Notice{Game: n.Game, Text: "list", Actor: from, Lines: settings.Describe()}, true, from); err != nil {
+			return n, err
+		}
+		tx.commit(c)
+		n.Address = settings.List
+	}
+	return n, nil
 }
 
 // checkNewOptions checks the engine options and the number of seats of a new game
@@ -454,30 +664,17 @@ func seatName(addr string, players []store.Player) string {
 	return name
 }
 
-// lobbyJoin seats the sender in an open game, up to players= or the engine's most.
+// lobbyJoin seats the sender in an open game (joinRefusal has said they may).
 func (s *Service) lobbyJoin(tx *lobbyTx, l *Loaded, from string, args []string, n templates.Notice) (templates.Notice, error) {
 	id := l.Game.ID
 	if p, ok := l.playerByEmail(from); ok {
 		n.Kind, n.Player = "joined", p.Name
 		return n, nil
 	}
-	if l.Game.Status != store.GameOpen {
-		return lobbyError(fmt.Sprintf("Game %s has started already; you can follow it with observe %s.", id, id)), nil
-	}
 	seats := l.Seats()
-	if max := s.maxSeats(l); max > 0 && len(seats) >= max {
-		return lobbyError(fmt.Sprintf("Game %s is full (%d players).", id, max)), nil
-	}
 	name := seatName(from, l.Players)
 	if len(args) > 0 {
-		want := strings.ToLower(args[0])
-		if seatName(want+"@x", nil) != want {
-			return lobbyError("A player name is one word of letters, digits, - or _."), nil
-		}
-		if _, taken := l.playerByName(want); taken {
-			return lobbyError(fmt.Sprintf("The name %s is taken in game %s; choose another: join %s NAME.", want, id, id)), nil
-		}
-		name = want
+		name = strings.ToLower(args[0])
 	}
 	seat := 0
 	for _, p := range seats {
@@ -487,17 +684,15 @@ func (s *Service) lobbyJoin(tx *lobbyTx, l *Loaded, from string, args []string, 
 	}
 	p := store.Player{Seat: seat, Name: name, Email: from, Role: store.RolePlayer, Active: true}
 	c := store.Commit{GameID: id, ExpectSeq: l.LastSeq(), Players: []store.Player{p}}
-	if l.Game.Host != "" && !strings.EqualFold(l.Game.Host, from) {
+	if !strings.EqualFold(l.Game.Host, from) {
 		var names []string
 		for _, q := range seats {
 			names = append(names, q.Name)
 		}
 		names = append(names, name)
-		m, err := s.notice(templates.Notice{Kind: "player-joined", Game: n.Game, To: "host", Player: name, Address: from, ToAct: names}, thread{}, id, l.Game.Host, "")
-		if err != nil {
+		if err := s.tellHost(&c, l, templates.Notice{Kind: "player-joined", Game: n.Game, To: "host", Player: name, Address: from, ToAct: names}); err != nil {
 			return n, err
 		}
-		c.Outbox = append(c.Outbox, m)
 	}
 	tx.commit(c)
 	n.Kind, n.Player = "joined", name

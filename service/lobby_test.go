@@ -72,21 +72,63 @@ func (f *fixture) mailsTo(addr string) []*parse.Message {
 	return out
 }
 
+// confirmAddr returns the one-time reply address of the newest confirmation
+// request to addr ("" when there is none).
+func (f *fixture) confirmAddr(addr string) string {
+	f.t.Helper()
+	ms := f.mailsTo(addr)
+	for i := len(ms) - 1; i >= 0; i-- {
+		for _, r := range ms[i].ReplyTo {
+			if strings.Contains(r.Address, ".confirm.") {
+				return r.Address
+			}
+		}
+	}
+	return ""
+}
+
+// confirm replies body ("yes", "no") from addr to the newest confirmation request
+// to addr.
+func (f *fixture) confirm(addr, body string) service.Result {
+	f.t.Helper()
+	to := f.confirmAddr(addr)
+	if to == "" {
+		f.t.Fatalf("no confirmation request to %s", addr)
+	}
+	return f.receive(f.mail(addr, to, body+"\n"))
+}
+
+// confirmed sends body from addr to the service address and confirms what it asks
+// for: the result of the confirmation.
+func (f *fixture) confirmed(addr, body string) service.Result {
+	f.t.Helper()
+	if res := f.receive(f.mail(addr, svcAddr, body)); res.Status == service.StatusIgnored {
+		f.t.Fatalf("%q from %s: %+v", body, addr, res)
+	}
+	return f.confirm(addr, "yes")
+}
+
+// asHost sends body from the host of game id to the game's host reply address.
+func (f *fixture) asHost(host, id, body string) service.Result {
+	f.t.Helper()
+	return f.receive(f.mail(host, f.svc.HostAddress(id), body))
+}
+
 // TestLobby_mailIsOneTransaction: when the second command of a lobby mail fails in
-// the database (a fault retrying cannot fix), the first one's effect is not kept
-// either: the mail is quarantined whole, its writer told once. After the fault is
-// fixed, Retry applies both, once, with one answer.
+// the database (a fault retrying cannot fix), the first one's effect (a stored
+// confirmation request) is not kept either: the mail is quarantined whole, its
+// writer told once. After the fault is fixed, Retry applies both, once.
 func TestLobby_mailIsOneTransaction(t *testing.T) {
 	f := newFixture(t, 100)
 	ctx := context.Background()
-	ann, ben, cy := "ann@"+domain, "ben@"+domain, "cy@"+domain
-	g1, g2 := f.lobbyGame(ann, ""), f.lobbyGame(ben, "")
-	trigger := `CREATE TRIGGER inject_failure BEFORE INSERT ON players WHEN NEW.game_id = '` + g2 + `'
+	ann, cy := "ann@"+domain, "cy@"+domain
+	g1 := f.lobbyGame(ann, "")
+	trigger := `CREATE TRIGGER inject_failure BEFORE INSERT ON players WHEN NEW.email = '` + cy + `'
 	BEGIN SELECT RAISE(ABORT, 'injected failure'); END`
 	if _, err := f.st.DB().Exec(trigger); err != nil {
 		t.Fatal(err)
 	}
-	raw := f.mail(cy, svcAddr, "join "+g1+"\njoin "+g2+"\n")
+	raw := f.mail(cy, svcAddr, "join "+g1+"\nnew tally\n")
 	stored := func() []store.InboxMsg {
 		var out []store.InboxMsg
 		rows, err := f.st.DB().Query(`SELECT id, status FROM inbox WHERE raw = ?`, raw)
@@ -103,21 +145,26 @@ func TestLobby_mailIsOneTransaction(t *testing.T) {
 		}
 		return out
 	}
+	confirmations := func() int {
+		var n int
+		if err := f.st.DB().QueryRow(`SELECT count(*) FROM confirmations`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	games := len(f.gameIDs())
 	res, err := f.svc.Receive(ctx, store.InboxMsg{Mailbox: "INBOX", Raw: raw})
 	if err != nil || res.Status != service.StatusFailed || !strings.Contains(res.Reason, "injected failure") {
 		t.Fatalf("the failing mail: %+v, %v; want quarantined with the error", res, err)
 	}
-	if got := f.seats(g1); len(got) != 1 {
-		t.Errorf("the first join was kept: %v", got)
+	if n := confirmations(); n != 0 || len(f.gameIDs()) != games {
+		t.Errorf("the first command's confirmation was kept (%d) or a game opened", n)
 	}
 	if m := stored(); len(m) != 1 || m[0].Status != store.InboxFailed {
 		t.Fatalf("the failed mail is stored as %+v, want once, failed", m)
 	}
 	if m := f.mailsTo(cy); len(m) != 1 || !strings.Contains(m[0].Subject, "could not be processed") {
 		t.Fatalf("cy got %d mails, want one saying the mail could not be processed", len(m))
-	}
-	if m := f.mailsTo(ann); len(m) != 1 { // the answer to new; no "cy joined"
-		t.Errorf("%d mails to the host of %s, want 1", len(m), g1)
 	}
 	if res := f.receive(raw); !res.Duplicate || res.Status != service.StatusFailed {
 		t.Fatalf("the quarantined mail offered again: %+v, want a duplicate, still failed", res)
@@ -139,13 +186,13 @@ func TestLobby_mailIsOneTransaction(t *testing.T) {
 	if m := stored(); len(m) != 1 {
 		t.Errorf("the mail was stored %d times, want once", len(m))
 	}
-	for _, g := range []string{g1, g2} {
-		if got := f.seats(g); len(got) != 2 || got[1] != "cy" {
-			t.Errorf("game %s seats %v, want the host and cy", g, got)
-		}
+	if n := confirmations(); n != 1 || len(f.gameIDs()) != games+1 {
+		t.Errorf("after the retry: %d confirmations, %d new games; want 1 and 1", n, len(f.gameIDs())-games)
 	}
-	if m := f.mailsTo(cy); len(m) != 2 || strings.Count(m[1].Body, "You play in game") != 2 {
-		t.Fatalf("cy got %d mails, want the failure notice and one answering both joins", len(m))
+	// The failure notice, the answer (game opened; the join waits) and the request.
+	if m := f.mailsTo(cy); len(m) != 3 || !strings.Contains(m[1].Body+m[2].Body, "is open") || f.confirmAddr(cy) == "" {
+		dumpMails(f, cy)
+		t.Fatalf("cy got %d mails, want the failure notice, the answer and the confirmation request", len(m))
 	}
 }
 
@@ -155,22 +202,22 @@ func TestLobby_laterCommandsSeeEarlier(t *testing.T) {
 	f := newFixture(t, 100)
 	ann, cy := "ann@"+domain, "cy@"+domain
 	g := f.lobbyGame(ann, "")
-	f.receive(f.mail(cy, svcAddr, "join "+g+"\nleave "+g+"\njoin "+g+" cyrus\ngames\n"))
+	f.confirmed(cy, "join "+g+"\nleave "+g+"\njoin "+g+" cyrus\n")
 	if got := f.seats(g); len(got) != 2 || got[1] != "cyrus" {
 		t.Fatalf("seats %v, want ann and cyrus", got)
 	}
 	m := f.mailsTo(cy)
-	if len(m) != 1 {
-		t.Fatalf("%d answers, want 1", len(m))
+	if len(m) != 2 { // the confirmation request (the only answer to the commands) and the answer
+		t.Fatalf("%d mails, want 2", len(m))
 	}
-	for _, want := range []string{"as cy.", "You left game " + g, "as cyrus.", "players: ann, cyrus"} {
-		if !strings.Contains(m[0].Body, want) {
-			t.Errorf("answer lacks %q:\n%s", want, m[0].Body)
+	for _, want := range []string{"as cy.", "You left game " + g, "as cyrus."} {
+		if !strings.Contains(m[1].Body, want) {
+			t.Errorf("answer lacks %q:\n%s", want, m[1].Body)
 		}
 	}
 	f.receive(f.mail(ann, svcAddr, "new tally\ngames\n"))
 	m = f.mailsTo(ann)
-	if last := m[len(m)-1].Body; strings.Count(last, "tally  open") != 2 {
+	if last := m[len(m)-1].Body; strings.Count(last, "  tally  players: ") != 2 || !strings.Contains(last, g+"  tally  players: 2 ") {
 		t.Errorf("the game list does not show the game opened by the same mail:\n%s", last)
 	}
 }
@@ -240,7 +287,12 @@ func TestLobbyJoin_engineMost(t *testing.T) {
 		}
 	}
 	for i := 1; i <= 4; i++ {
-		f.receive(f.mail("p"+string(rune('0'+i))+"@"+domain, svcAddr, "join "+id+"\n"))
+		addr := "p" + string(rune('0'+i)) + "@" + domain
+		if i < 4 {
+			f.confirmed(addr, "join "+id+"\n")
+		} else {
+			f.receive(f.mail(addr, svcAddr, "join "+id+"\n"))
+		}
 	}
 	if got := f.seats(id); len(got) != 4 {
 		t.Fatalf("seats %v, want 4 (empire is for 2 to 4)", got)
@@ -258,4 +310,11 @@ func newFixtureWith(t *testing.T, reg engine.Registry) *fixture {
 		reg["tally"] = testgame.Tally{}
 	}
 	return newFixtureRegistry(t, 100, reg)
+}
+
+// dumpMails logs the mails queued to addr (for a failing test).
+func dumpMails(f *fixture, addr string) {
+	for _, m := range f.mailsTo(addr) {
+		f.t.Logf("--- %s reply-to %v\n%s", m.Subject, m.ReplyTo, m.Body)
+	}
 }

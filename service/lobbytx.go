@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -24,6 +25,16 @@ type lobbyTx struct {
 	games map[string]*gameRows
 	// answers are notices to the sender from the command being run, answered with it.
 	answers []templates.Notice
+	// asked counts the confirmations the transaction asks of each address.
+	asked map[string]int
+	// self are the commands of the mail that wait for its sender's confirmation,
+	// by game, in the order of the mail (see Service.pend).
+	self      map[string]*store.Confirmation
+	selfOrder []string
+	// dry is where the commands held for a confirmation are tried (see
+	// Service.pendCommand): a copy of the transaction that also gets its changes,
+	// so that each command is tried after the ones before it, held or not.
+	dry *lobbyTx
 }
 
 // gameRows are a game's rows as they will be once the transaction is committed.
@@ -31,10 +42,28 @@ type gameRows struct {
 	game    store.Game
 	players []store.Player
 	events  []store.Event
+	consent map[string]string
 }
 
 func (s *Service) newLobbyTx() *lobbyTx {
-	return &lobbyTx{s: s, games: map[string]*gameRows{}}
+	return &lobbyTx{s: s, games: map[string]*gameRows{}, asked: map[string]int{}, self: map[string]*store.Confirmation{}}
+}
+
+// tryTx returns the transaction to try a held command on (t.dry, made on first use).
+func (t *lobbyTx) tryTx() *lobbyTx {
+	if t.dry == nil {
+		t.dry = t.scratch()
+	}
+	return t.dry
+}
+
+// scratch returns a copy of the transaction: what is done there is thrown away.
+func (t *lobbyTx) scratch() *lobbyTx {
+	c := t.s.newLobbyTx()
+	for id, r := range t.games {
+		c.games[id] = &gameRows{game: r.game, players: slices.Clone(r.players), events: slices.Clone(r.events), consent: maps.Clone(r.consent)}
+	}
+	return c
 }
 
 // rows returns a game's rows: those of the transaction, or the stored ones. It
@@ -51,7 +80,11 @@ func (t *lobbyTx) rows(ctx context.Context, id string) (*gameRows, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load game %s: %w", id, err)
 	}
-	r := &gameRows{game: g, players: players, events: events}
+	consent, err := t.s.store.Consents(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("load game %s: %w", id, err)
+	}
+	r := &gameRows{game: g, players: players, events: events, consent: consent}
 	t.games[id] = r
 	return r, nil
 }
@@ -70,6 +103,7 @@ func (t *lobbyTx) load(ctx context.Context, id string) (*Loaded, error) {
 	if l.Readers, err = t.s.store.Readers(ctx, id); err != nil {
 		return nil, fmt.Errorf("load game %s: %w", id, err)
 	}
+	l.Consent = maps.Clone(r.consent)
 	return l, nil
 }
 
@@ -107,15 +141,29 @@ func (t *lobbyTx) create(g store.Game, players []store.Player) {
 		players[i].GameID = g.ID
 	}
 	t.batch.Games = append(t.batch.Games, store.NewGame{Game: g, Players: players})
-	t.games[g.ID] = &gameRows{game: g, players: slices.Clone(players)}
+	t.games[g.ID] = &gameRows{game: g, players: slices.Clone(players), consent: map[string]string{}}
+	if t.dry != nil {
+		t.dry.create(g, slices.Clone(players))
+	}
 }
 
 // commit adds a change to a game loaded through the transaction (or, with no game
 // id, mail about no game) and applies it to the transaction's rows.
 func (t *lobbyTx) commit(c store.Commit) {
+	if t.dry != nil {
+		t.dry.commit(c)
+	}
 	t.batch.Commits = append(t.batch.Commits, c)
 	if r, ok := t.games[c.GameID]; ok {
 		r.apply(c)
+	}
+	for _, k := range c.Consents {
+		if r, ok := t.games[k.GameID]; ok {
+			r.consent[strings.ToLower(k.Address)] = k.State
+		}
+	}
+	for _, k := range c.Confirmations {
+		t.asked[strings.ToLower(k.Address)]++
 	}
 }
 

@@ -246,7 +246,7 @@ func (s *Service) stateMails(l *Loaded, before, state engine.State, events []sto
 		m.Seen = l.LastSeq()
 		out = append(out, m)
 	}
-	if list != "" && ended && s.mayMail(l, list) {
+	if list != "" && ended && mayMailList(l, list) && s.mayMail(l, list) {
 		data, err := s.stateData(l, state, store.Player{Role: store.RoleObserver}, events)
 		if err != nil {
 			return nil, err
@@ -279,6 +279,14 @@ func turnEnded(before, after engine.State) bool {
 		}
 	}
 	return false
+}
+
+// mayMailList reports whether a game's mailing list may get its mail: not while
+// the request to confirm it waits, nor after it was declined. (A game opened
+// before confirmations existed has no record and keeps its list.)
+func mayMailList(l *Loaded, list string) bool {
+	st := l.Consent[strings.ToLower(list)]
+	return st != store.ConsentAsked && st != store.ConsentNo
 }
 
 // mayMail reports whether a game's stored address can be mailed. Addresses are

@@ -337,6 +337,9 @@ type route struct {
 	bounce   bool
 	gameID   string
 	seat     int
+	// hostGame is the game whose host reply address the mail came to; code the
+	// one-time code of the confirmation address it came to.
+	hostGame, code string
 }
 
 // route parses mail in and finds where it goes, without reading any state.
@@ -385,6 +388,19 @@ func (s *Service) route(in store.InboxMsg) route {
 		}
 		return route{reads: readsAll, msg: msg, from: from}
 	}
+	if auth.IsKinded(token) {
+		// A game's host reply address, or a one-time confirmation address.
+		kind, subject, err := auth.ParseKind(s.opts.Secret, token)
+		switch {
+		case err != nil:
+			return early(StatusRejected, "invalid reply token")
+		case tooLarge:
+			return early(StatusRejected, "mail too large, to a "+kind+" address")
+		case kind == auth.KindHost:
+			return route{reads: readsAll, msg: msg, from: from, hostGame: subject}
+		}
+		return route{reads: readsAll, msg: msg, from: from, code: subject}
+	}
 	gameID, seat, err := auth.Parse(s.opts.Secret, token)
 	if err != nil {
 		return early(StatusRejected, "invalid reply token")
@@ -399,8 +415,17 @@ func (s *Service) decideRoute(ctx context.Context, in store.InboxMsg, rt route) 
 		return rt.early, store.Batch{}, nil
 	case rt.bounce:
 		return s.bounce(ctx, in, rt.msg)
+	case rt.code != "":
+		return s.confirmReply(ctx, rt.from, rt.msg, rt.code)
+	case rt.hostGame != "":
+		cred, why, err := s.hostCredential(ctx, rt.from, rt.hostGame)
+		if err != nil || why != "" {
+			// Like a seat token with another From: no answer.
+			return Result{Status: StatusRejected, Reason: why, GameID: rt.hostGame}, store.Batch{}, err
+		}
+		return s.lobby(ctx, rt.from, rt.msg, cred)
 	case rt.reads == readsAll:
-		return s.lobby(ctx, rt.from, rt.msg)
+		return s.lobby(ctx, rt.from, rt.msg, credential{})
 	}
 	gameID, msg, from := rt.gameID, rt.msg, rt.from
 	l, err := s.Load(ctx, gameID)

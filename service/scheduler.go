@@ -250,7 +250,8 @@ func (s *Service) expire(ctx context.Context, l *Loaded, d Deadline, t store.Tim
 		r.admin(p.Name, adminDeadline+" "+p.Name+": replace")
 		n := base
 		n.Kind, n.Address = "deadline-replace", p.Email
-		n.ReplyTo = s.address()
+		n.ReplyTo = s.HostAddress(l.Game.ID) // replace GAME PLAYER ADDRESS works there at once
+		n.HostReply = n.ReplyTo
 		if l.Game.Host != "" {
 			r.notify(l.Game.Host, n)
 		}

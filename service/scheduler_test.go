@@ -93,9 +93,10 @@ func (f *schedFixture) move(i int, cmd string) {
 	f.send("alice@"+domain, f.svc.ReplyAddress(f.games[i], 0), cmd)
 }
 
-// host sends a lobby command about game i, with the game's id after the verb.
+// host sends a host command about game i to its host reply address, with the
+// game's id after the verb.
 func (f *schedFixture) host(verb string, i int, args string) {
-	f.send(schedHost, "turnmail@"+domain, verb+" "+f.games[i]+" "+args)
+	f.send(schedHost, f.svc.HostAddress(f.games[i]), verb+" "+f.games[i]+" "+args)
 }
 
 // tick runs one scheduler tick and returns the timers it fired and the games it

@@ -141,6 +141,9 @@ type Loaded struct {
 	Facts Facts
 	// Readers are the game's mail threads by lower-case address (see thread).
 	Readers map[string]store.Reader
+	// Consent is the consent state (store.ConsentAsked …) of addresses asked to
+	// confirm something about the game, by lower-case address.
+	Consent map[string]string
 }
 
 // Seats returns the players (not observers) in seat order.
@@ -199,6 +202,10 @@ func (s *Service) Load(ctx context.Context, gameID string) (*Loaded, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load game %s: %w", gameID, err)
 	}
+	consent, err := s.store.Consents(ctx, gameID)
+	if err != nil {
+		return nil, fmt.Errorf("load game %s: %w", gameID, err)
+	}
 	l, err := s.replay(g, players, events)
 	if err != nil {
 		return nil, err
@@ -206,6 +213,7 @@ func (s *Service) Load(ctx context.Context, gameID string) (*Loaded, error) {
 	if l.Readers, err = s.store.Readers(ctx, gameID); err != nil {
 		return nil, fmt.Errorf("load game %s: %w", gameID, err)
 	}
+	l.Consent = consent
 	return l, nil
 }
 

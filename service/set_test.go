@@ -47,7 +47,7 @@ func TestSet_lobby(t *testing.T) {
 	f := newFixture(t, 100)
 	g := f.hostedGame(hostAddr, "")
 	start := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) // the fixture's clock
-	res := f.receive(f.mail(hostAddr, svcAddr, "set "+g+" deadline=48h expiry=pause remind=6h\n"))
+	res := f.asHost(hostAddr, g, "set "+g+" deadline=48h expiry=pause remind=6h\n")
 	if res.Status != service.StatusApplied {
 		t.Fatalf("%+v", res)
 	}
@@ -91,7 +91,7 @@ func TestSet_refused(t *testing.T) {
 	tests := []struct {
 		name, from, line, want string
 	}{
-		{"not the host", "alice@" + domain, "set GAME deadline=48h", "Only the host of game GAME (" + hostAddr + ") may change the game's settings"},
+		{"not the host", "alice@" + domain, "set GAME deadline=48h", "Only the host of game GAME may send set; the host sends host commands to the game's host address."},
 		{"an engine option", hostAddr, "set GAME turns=false", "turns= cannot change once the game is created; set changes deadline=, remind=, expiry=, vacation="},
 		{"the seats", hostAddr, "set GAME players=3", "players= cannot change"},
 		{"a bad value", hostAddr, "set GAME deadline=soon", "deadline=soon: use a duration"},
@@ -160,8 +160,8 @@ func TestSet_inGame(t *testing.T) {
 func TestSet_openGame(t *testing.T) {
 	f := newFixture(t, 100)
 	g := f.lobbyGame(hostAddr, "deadline=24h")
-	f.receive(f.mail("cy@"+domain, svcAddr, "join "+g+"\n"))
-	res := f.receive(f.mail(hostAddr, svcAddr, "set "+g+" deadline=2d vacation=3\n"))
+	f.confirmed("cy@"+domain, "join "+g+"\n")
+	res := f.confirmed(hostAddr, "set "+g+" deadline=2d vacation=3\n")
 	if res.Status != service.StatusApplied {
 		t.Fatalf("%+v", res)
 	}

@@ -35,6 +35,9 @@ type Settings struct {
 	MaxPlayers int `json:"players,omitempty"`
 	// List is the mailing-list address of a list game.
 	List string `json:"list,omitempty"`
+	// Private: the game is not listed by games, takes players only by invitation,
+	// and observers only with the host's approval.
+	Private bool `json:"private,omitempty"`
 	// StartedAt is when the game began (the first deadline counts from it).
 	StartedAt *time.Time `json:"started_at,omitempty"`
 	// TZ is the IANA time zone the game's times are shown in ("" for the zone of a
@@ -57,7 +60,7 @@ const (
 var DefaultRemind = []string{"12h", "1h"}
 
 // settingKeys are the option names that are service settings, not engine options.
-var settingKeys = map[string]bool{"deadline": true, "remind": true, "expiry": true, "vacation": true, "players": true, "list": true, "tz": true}
+var settingKeys = map[string]bool{"deadline": true, "remind": true, "expiry": true, "vacation": true, "players": true, "list": true, "private": true, "tz": true}
 
 // SplitOptions parses "key=value …" words of a `new` command: a word without "="
 // continues the previous value (so "deadline=weekdays 20:00 Europe/Rome" is one
@@ -250,6 +253,15 @@ func (st *Settings) set(k, v string) error {
 			return fmt.Errorf("players=%s: give the number of seats, e.g. players=3", v)
 		}
 		st.MaxPlayers = n
+	case "private":
+		switch strings.ToLower(v) {
+		case "true", "yes":
+			st.Private = true
+		case "false", "no":
+			st.Private = false
+		default:
+			return fmt.Errorf("private=%s: use private=true or private=false", v)
+		}
 	case "list":
 		addr, why := recipient(v)
 		if why != "" {
@@ -338,6 +350,9 @@ func (st Settings) Describe() []string {
 	}
 	if st.TZ != "" {
 		out = append(out, "times shown in: "+st.TZ)
+	}
+	if st.Private {
+		out = append(out, "private: by invitation only")
 	}
 	return out
 }

@@ -215,6 +215,9 @@ func (p preparedCommit) apply(ctx context.Context, tx *sql.Tx, at time.Time, new
 			return err
 		}
 	}
+	if err := applyConsent(ctx, tx, c, at); err != nil {
+		return err
+	}
 	switch {
 	case c.InboxID != 0:
 		if err := setInboxStatus(ctx, tx, c.InboxID, p.inboxStatus, inboxError, p.inboxGame(), at); err != nil {

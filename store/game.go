@@ -120,6 +120,12 @@ type Commit struct {
 	// Writer, when not "", is the address of the mail settled: it wrote to us (see
 	// ClassContact).
 	Writer string
+	// Confirmations are pending actions stored; Confirmed are the codes of
+	// confirmations used up (deleted). Neither needs a game id.
+	Confirmations []Confirmation
+	Confirmed     []string
+	// Consents are written (replacing the row of the same game and address).
+	Consents []Consent
 }
 
 func validGameStatus(s string) error {

@@ -188,7 +188,32 @@ CREATE TABLE writers (
 	last_at INTEGER NOT NULL
 );
 `,
-	// 8: one thread per game and reader (issue #13): the Message-ID of the first
+	// 8: consent before acting or mailing in someone's name (issue #10).
+	// confirmations are pending actions waiting for a reply to a one-time address
+	// (code); consents record, per game and address, whether a confirmation request
+	// was sent ('asked'), answered yes ('yes') or declined ('no').
+	`
+CREATE TABLE confirmations (
+	code       TEXT PRIMARY KEY,
+	address    TEXT NOT NULL,
+	actor      TEXT NOT NULL,
+	game_id    TEXT NOT NULL DEFAULT '',
+	grant      TEXT NOT NULL DEFAULT '',
+	any_from   INTEGER NOT NULL DEFAULT 0,
+	commands   TEXT NOT NULL CHECK (json_valid(commands)),
+	created_at TEXT NOT NULL,
+	expires_at TEXT NOT NULL
+);
+CREATE INDEX confirmations_address ON confirmations (address, expires_at);
+CREATE TABLE consents (
+	game_id TEXT NOT NULL,
+	address TEXT NOT NULL,
+	state   TEXT NOT NULL,
+	at      TEXT NOT NULL,
+	PRIMARY KEY (game_id, address)
+);
+`,
+	// 9: one thread per game and reader (issue #13): the Message-ID of the first
 	// mail of a game an address received (the root its later mails refer to), of
 	// the last one (the parent of the next), and the last event a state mail
 	// accounted for (the next one tells what happened since).

@@ -102,8 +102,9 @@ type HowToGame struct {
 
 // gameTitles are the printed names of the games, by engine name.
 var gameTitles = map[string]string{
-	"smallworld": "Small World",
-	"empire":     "Eight-Minute Empire: Legends",
+	"smallworld":  "Small World",
+	"necromancer": "Small World: Necromancer Island",
+	"empire":      "Eight-Minute Empire: Legends",
 }
 
 // GameTitle returns the printed name of a game, or its engine name when unknown.
@@ -146,15 +147,17 @@ type Notice struct {
 	Service string
 	// ReplyTo is where the recipient's answer goes.
 	ReplyTo string
+	// HostReply is the game's host reply address, shown to its host.
+	HostReply string
 }
 
 // GameInfo is one line of the lobby's game list.
 type GameInfo struct {
-	Game    Game
-	Status  string
-	Players []string
-	Seats   int
-	Host    string
+	Game   Game
+	Status string
+	// Count is the number of players seated, Seats the game's seats (0: not capped).
+	Count int
+	Seats int
 }
 
 // Lobby is the answer to a mail of lobby commands sent to the service address.

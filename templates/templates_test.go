@@ -74,7 +74,7 @@ var playGame = Game{ID: "ta-k3p2", Kind: "tally", Title: "tally", Players: []str
 var noticeSamples = map[string]Notice{
 	"help":             {Kind: "help"},
 	"error":            {Kind: "error", Text: "There is no game zz-0000; send games for the list."},
-	"games":            {Kind: "games", Games: []GameInfo{{Game: noticeGame, Status: "open", Players: []string{"ann", "ben"}, Seats: 3, Host: "ann@example.org"}, {Game: Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World"}, Status: "running", Players: []string{"cy", "di"}, Host: "cy@example.org"}}},
+	"games":            {Kind: "games", Games: []GameInfo{{Game: noticeGame, Status: "open", Count: 2, Seats: 3}, {Game: Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World"}, Status: "open", Count: 1}}},
 	"games-empty":      {Kind: "games"},
 	"rules":            {Kind: "rules", Game: Game{Kind: "smallworld", Title: "Small World"}},
 	"created":          {Kind: "created", Game: noticeGame, Player: "ann", Lines: []string{"deadline: 2d after the turn begins", "reminders: 12h, 1h before the deadline"}},
@@ -86,7 +86,15 @@ var noticeSamples = map[string]Notice{
 	"observing":        {Kind: "observing", Game: noticeGame},
 	"unobserved":       {Kind: "unobserved", Game: noticeGame},
 	"invited":          {Kind: "invited", Game: noticeGame, Address: "cy@example.org"},
-	"invitation":       {Kind: "invitation", Game: noticeGame, Actor: "ann@example.org", ToAct: []string{"ann"}, Lines: []string{"deadline: 1d after the turn begins"}},
+	"confirm-invite":   {Kind: "confirm", Text: "invite", Game: noticeGame, Actor: "ann@example.org", Address: "cy@example.org", ToAct: []string{"ann"}, Lines: []string{"deadline: 1d after the turn begins"}, When: "Mon 30 Nov 2026 12:00 UTC"},
+	"confirm-self":     {Kind: "confirm", Text: "self", Game: noticeGame, Address: "cy@example.org", Lines: []string{"join ta-k3p2", "observe ta-k3p2"}, When: "Mon 30 Nov 2026 12:00 UTC"},
+	"confirm-replace":  {Kind: "confirm", Text: "replace", Game: noticeGame, Actor: "ann@example.org", Address: "cy@example.org", Player: "ben", When: "Mon 30 Nov 2026 12:00 UTC"},
+	"confirm-list":     {Kind: "confirm", Text: "list", Game: noticeGame, Actor: "ann@example.org", Address: "club@lists.example.org", When: "Mon 30 Nov 2026 12:00 UTC"},
+	"confirm-approve":  {Kind: "confirm", Text: "approve", Game: noticeGame, Actor: "cy@example.org", Address: "ann@example.org", When: "Mon 30 Nov 2026 12:00 UTC"},
+	"pending":          {Kind: "pending"},
+	"approval-asked":   {Kind: "approval-asked", Game: noticeGame},
+	"observer-joined":  {Kind: "observer-joined", Game: noticeGame, Address: "cy@example.org", HostReply: "turnmail+ta-k3p2.host.xxxx@example.org"},
+	"replace-asked":    {Kind: "replace-asked", Game: noticeGame, Player: "ben", Address: "cy@example.org"},
 	"done":             {Kind: "done", Game: playGame, Text: "pause"},
 	"settings":         {Kind: "settings", Game: noticeGame, Lines: []string{"deadline: 2d after the turn begins", "when a deadline passes: pause"}},
 	"settings-changed": {Kind: "settings-changed", Game: playGame, To: "ben", Text: "set deadline=48h expiry=pause", Lines: []string{"deadline: 2d after the turn begins", "when a deadline passes: pause"}, Due: "Wed 25 Nov 2026 09:00 UTC"},
@@ -192,7 +200,7 @@ func init() {
 }
 
 // noticeKinds lists every notice kind in a stable order.
-var noticeKinds = []string{"help", "error", "games", "games-empty", "rules", "created", "joined", "player-joined", "left", "player-left", "started", "observing", "unobserved", "invited", "invitation", "done", "settings", "settings-changed", "legal", "history", "resign-confirm", "resigned", "resigned-undo", "undo-request", "undo-asked", "undo-waiting", "paused", "resumed", "reminder", "deadline-skipped", "deadline-noskip", "deadline-paused", "deadline-replace", "vacation", "replaced-old", "replaced-host", "bounce", "failed", "failed-lobby", "failed-host"}
+var noticeKinds = []string{"help", "error", "games", "games-empty", "rules", "created", "joined", "player-joined", "left", "player-left", "started", "observing", "unobserved", "invited", "confirm-invite", "confirm-self", "confirm-replace", "confirm-list", "confirm-approve", "pending", "approval-asked", "observer-joined", "replace-asked", "done", "settings", "settings-changed", "legal", "history", "resign-confirm", "resigned", "resigned-undo", "undo-request", "undo-asked", "undo-waiting", "paused", "resumed", "reminder", "deadline-skipped", "deadline-noskip", "deadline-paused", "deadline-replace", "vacation", "replaced-old", "replaced-host", "bounce", "failed", "failed-lobby", "failed-host"}
 
 func TestRender_golden(t *testing.T) {
 	set, err := Load()
@@ -251,10 +259,10 @@ func TestRender_htmlStructure(t *testing.T) {
 	// want are fragments some kinds must contain.
 	want := map[string][]string{
 		"notice-help":             {"<h2>At turnmail@example.org</h2>", "<table>", "<td><code>set GAME-ID option=value …</code></td>"},
-		"notice-games":            {"<table>", "<td><code>join ta-k3p2</code></td>", "<td>ann, ben (2 of 3)</td>"},
+		"notice-games":            {"<table>", "<td><code>join ta-k3p2</code></td>", "<td>2 of 3</td>"},
 		"notice-created":          {"<li>deadline: 2d after the turn begins</li>", "<code>start ta-k3p2</code>"},
 		"notice-history":          {"<table>", "<td><code>add 3</code></td>"},
-		"notice-invitation":       {`<pre class="legal">join ta-k3p2</pre>`},
+		"notice-confirm-invite":   {"reply to this mail with <code>yes</code>"},
 		"notice-legal":            {`<pre class="legal">add &lt;1-9&gt;`},
 		"notice-settings-changed": {"<code>set deadline=48h expiry=pause</code>", "<li>when a deadline passes: pause</li>", "Wed 25 Nov 2026 09:00 UTC"},
 		"lobby":                   {"<h2>&gt; <code>new tally deadline=2d</code></h2>", "<h2>&gt; <code>strat ta-k3p2</code></h2>", `<p class="err">`},

@@ -10,7 +10,8 @@ import (
 // Registry returns a new registry of every game, keyed by engine name.
 func Registry() engine.Registry {
 	return engine.Registry{
-		"smallworld": smallworld.Game{},
-		"empire":     empire.Game{},
+		"smallworld":  smallworld.Game{},
+		"necromancer": smallworld.Necromancer{},
+		"empire":      empire.Game{},
 	}
 }

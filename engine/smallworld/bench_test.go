@@ -16,7 +16,7 @@ const golden5p = "testdata/selfplay-5p.json"
 func load5p(tb testing.TB) *engine.Archive {
 	tb.Helper()
 	if *update {
-		a := selfPlay(tb, 5005, 5, "smallworld-5p", false)
+		a := selfPlay(tb, 5005, 5, "smallworld-5p", rulesOriginal, false)
 		raw, err := a.Marshal()
 		if err != nil {
 			tb.Fatal(err)

@@ -20,9 +20,15 @@ func (Game) PlayerRange() (min, max int) { return 2, 5 }
 // printed board, or an inline map object (in an archive). New ignores other options;
 // a game opened by mail refuses them, so a misspelt option is not silently dropped.
 func (Game) CheckOptions(opts map[string]json.RawMessage) error {
+	return variantBase.checkOptions(opts)
+}
+
+// checkOptions is CheckOptions for the variant.
+func (v *variant) checkOptions(opts map[string]json.RawMessage) error {
+	names := strings.Join(v.mapNames(), "|")
 	for _, k := range slices.Sorted(maps.Keys(opts)) {
 		if k != "map" {
-			return fmt.Errorf("smallworld has no option %q (its option: map=%s)", k, strings.Join(Maps(), "|"))
+			return fmt.Errorf("%s has no option %q (its option: map=%s)", v.game, k, names)
 		}
 	}
 	raw, ok := opts["map"]
@@ -31,14 +37,14 @@ func (Game) CheckOptions(opts map[string]json.RawMessage) error {
 	}
 	var name string
 	if json.Unmarshal(raw, &name) == nil {
-		if _, ok := builtin.boards[name]; !ok {
-			return fmt.Errorf("map=%s: unknown map; use map=%s", name, strings.Join(Maps(), "|"))
+		if _, ok := v.catalogue().boards[name]; !ok {
+			return fmt.Errorf("map=%s: unknown map; use map=%s", name, names)
 		}
 		return nil
 	}
 	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
-		return fmt.Errorf("map=%s: use map=%s", t, strings.Join(Maps(), "|"))
+		return fmt.Errorf("map=%s: use map=%s", t, names)
 	}
-	_, err := chooseBoard(opts, 0) // an inline map
+	_, err := v.chooseBoard(opts, 0) // an inline map
 	return err
 }

@@ -9,44 +9,16 @@ import (
 	"github.com/turnmail/turnmail/engine"
 )
 
-// verb is one command word: how it applies and which concrete commands or patterns
-// it contributes to Legal. who names the race or power whose active owner alone may
-// use a special verb.
-type verb struct {
-	name  string
-	who   string
-	apply func(s *state, p int, args []string, rng *engine.Rand) error
-	legal func(s *state, p int, out []string) []string
-}
-
-// verbs lists every command in the order Legal presents them; verbIndex finds them.
-// Both are filled by init (the verbs refer back to Legal for error hints).
-var (
-	verbs     []*verb
-	verbIndex map[string]*verb
-)
-
+// The core verbs; the abilities register theirs (ability.verbs) between them.
 func init() {
-	verbs = []*verb{
-		{name: "pick", apply: applyPick, legal: legalPick},
-		{name: "decline", apply: applyDecline, legal: legalDecline},
-		{name: "berserk", who: "Berserk", apply: applyBerserk, legal: legalBerserk},
-		{name: "conquer", apply: applyConquer, legal: legalConquer},
-		{name: "dragon", who: "Dragon Master", apply: applyDragon, legal: legalDragon},
-		{name: "enchant", who: "Sorcerers", apply: applyEnchant, legal: legalEnchant},
-		{name: "hole", apply: applyHole, legal: func(_ *state, _ int, out []string) []string { return out }},
-		{name: "abandon", apply: applyAbandon, legal: legalAbandon},
-		{name: "redeploy", apply: applyRedeploy, legal: legalRedeploy},
-		{name: "camp", who: "Bivouacking", apply: applyCamp, legal: legalCamp},
-		{name: "fortress", who: "Fortified", apply: applyFortress, legal: legalFortress},
-		{name: "hero", who: "Heroic", apply: applyHero, legal: legalHero},
-		{name: "ally", who: "Diplomat", apply: applyAlly, legal: legalAlly},
-		{name: "done", apply: applyDone, legal: legalDone},
-	}
-	verbIndex = make(map[string]*verb, len(verbs))
-	for _, v := range verbs {
-		verbIndex[v.name] = v
-	}
+	registerVerbs(
+		&verb{name: "pick", rank: rankPick, apply: applyPick, legal: legalPick},
+		&verb{name: "decline", rank: rankDecline, apply: applyDecline, legal: legalDecline},
+		&verb{name: "conquer", rank: rankConquer, apply: applyConquer, legal: legalConquer},
+		&verb{name: "abandon", rank: rankAbandon, apply: applyAbandon, legal: legalAbandon},
+		&verb{name: "redeploy", rank: rankRedeploy, apply: applyRedeploy, legal: legalRedeploy},
+		&verb{name: "done", rank: rankDone, apply: applyDone, legal: legalDone},
+	)
 }
 
 // Apply implements engine.State. The command is matched case-insensitively; the
@@ -66,12 +38,15 @@ func (s *state) Apply(player, command string, rng *engine.Rand) (engine.State, e
 	if err := s.mayAct(p); err != nil {
 		return nil, err
 	}
-	v, ok := verbIndex[words[0]]
+	v, ok := reg.verbIndex[words[0]]
 	if !ok {
 		return nil, &engine.RuleError{Reason: fmt.Sprintf("unknown command %q", words[0]), Instead: s.Legal(player)}
 	}
-	if a := s.army(p, slotActive); v.who != "" && a.Race != v.who && a.Power != v.who {
-		return nil, &engine.RuleError{Reason: fmt.Sprintf("only %s can use %q", v.who, v.name), Instead: s.Legal(player)}
+	if v.owner != nil && !s.has(p, v.owner.name) {
+		return nil, &engine.RuleError{Reason: fmt.Sprintf("only %s can use %q", v.owner.name, v.name), Instead: s.Legal(player)}
+	}
+	if why := s.forbidden(p, words); why != "" {
+		return nil, &engine.RuleError{Reason: why, Instead: s.instead(p, v.name)}
 	}
 	n := s.clone()
 	if err := v.apply(n, p, words[1:], rng); err != nil {
@@ -79,6 +54,11 @@ func (s *state) Apply(player, command string, rng *engine.Rand) (engine.State, e
 			re.Instead = s.instead(p, v.name)
 		}
 		return nil, err
+	}
+	if after := n.cat.variant.afterApply; after != nil {
+		if err := after(s, n, rng); err != nil {
+			return nil, err
+		}
 	}
 	if err := n.refill(rng); err != nil {
 		return nil, err
@@ -92,7 +72,7 @@ func (s *state) mayAct(p int) error {
 		if slices.Contains(s.Pending, int8(p)) {
 			return nil
 		}
-		return engine.Illegal("it is not your turn: waiting for %s to place the tokens they lost in an attack", strings.Join(s.ToAct(), ", "))
+		return engine.Illegal("it is not your turn: waiting for %s to place the tokens (or encampments) they lost in an attack", strings.Join(s.ToAct(), ", "))
 	}
 	if p != s.Cur {
 		return engine.Illegal("it is not your turn: %s is to play", s.names[s.Cur])
@@ -154,12 +134,9 @@ func (s *state) needConquests(p int) error {
 	return nil
 }
 
-func (s *state) hasPower(p int, power string) bool {
-	return s.army(p, slotActive).Power == power
-}
-
+// needPower refuses a power's command to a player whose active race lacks the power.
 func (s *state) needPower(p int, power string) error {
-	if !s.hasPower(p, power) {
+	if !s.has(p, power) {
 		return engine.Illegal("only a race with the %s power can do that", power)
 	}
 	return nil
@@ -212,7 +189,7 @@ func applyPick(s *state, p int, args []string, _ *engine.Rand) error {
 	}
 	pl.Coins += c.Coins
 	s.Offer = slices.Delete(s.Offer, i, i+1)
-	pl.Armies[slotActive] = army{Race: c.Race, Power: c.Power, Hand: s.comboTokens(c.Race, c.Power)}
+	pl.Armies[slotActive] = newArmy(c.Race, c.Power, s.comboTokens(c.Race, c.Power))
 	s.T.Acted = true
 	return nil
 }
@@ -220,15 +197,20 @@ func applyPick(s *state, p int, args []string, _ *engine.Rand) error {
 // ---- decline ----
 
 func legalDecline(s *state, p int, out []string) []string {
-	if s.ownTurn(p) && s.army(p, slotActive).exists() && (!s.T.Acted || s.hasPowerFlag(p, func(h powerHook) bool { return h.stout })) {
+	if s.ownTurn(p) && s.army(p, slotActive).exists() && (!s.T.Acted || s.declineEndsTurn(p)) {
 		out = append(out, "decline")
 	}
 	return out
 }
 
-func (s *state) hasPowerFlag(p int, f func(powerHook) bool) bool {
-	a := s.army(p, slotActive)
-	return a.exists() && f(powerRules[a.Power])
+// declineEndsTurn reports whether player p's `decline` ends a normal turn (Stout).
+func (s *state) declineEndsTurn(p int) bool {
+	for ab := range s.acting(p, slotActive) {
+		if ab.declineEndsTurn {
+			return true
+		}
+	}
+	return false
 }
 
 func applyDecline(s *state, p int, args []string, _ *engine.Rand) error {
@@ -241,7 +223,7 @@ func applyDecline(s *state, p int, args []string, _ *engine.Rand) error {
 	if err := s.needActive(p); err != nil {
 		return err
 	}
-	if powerRules[s.army(p, slotActive).Power].stout {
+	if s.declineEndsTurn(p) {
 		s.finishTurn(p, true)
 		return nil
 	}
@@ -254,7 +236,8 @@ func applyDecline(s *state, p int, args []string, _ *engine.Rand) error {
 
 // ---- conquer ----
 
-// conquerArgs parses "R [ghouls] [roll]".
+// conquerArgs parses "R [RACE] [roll]": RACE names a declined race that plays in
+// decline (conquer R ghouls).
 func (s *state) conquerArgs(p int, args []string) (r, slot int, roll bool, err error) {
 	usage := "conquer R, conquer R roll (final conquest with the reinforcement die), conquer R ghouls [roll] (declined Ghouls)"
 	if len(args) == 0 || len(args) > 3 {
@@ -269,16 +252,27 @@ func (s *state) conquerArgs(p int, args []string) (r, slot int, roll bool, err e
 		switch {
 		case w == "roll" && !roll:
 			roll = true
-		case w == "ghouls" && slot == slotActive && !roll:
+		case slot == slotActive && !roll && playsInDecline(w) != "":
 			slot = s.ghoulSlot(p)
-			if slot < 0 {
-				return 0, 0, false, engine.Illegal("you have no declined Ghouls")
+			if slot < 0 || !strings.EqualFold(s.army(p, slot).Race, w) {
+				return 0, 0, false, engine.Illegal("you have no declined %s", playsInDecline(w))
 			}
 		default:
 			return 0, 0, false, engine.Illegal("usage: %s", usage)
 		}
 	}
 	return r, slot, roll, nil
+}
+
+// playsInDecline returns the race named by the command word w when that race plays
+// in decline (ability.playsInDecline), or "".
+func playsInDecline(w string) string {
+	for name, ab := range reg.abilities {
+		if ab.playsInDecline && engine.Normalize(name) == w {
+			return name
+		}
+	}
+	return ""
 }
 
 // ghoulPhase reports whether player p's declined Ghouls may still conquer.
@@ -311,11 +305,11 @@ func applyConquer(s *state, p int, args []string, rng *engine.Rand) error {
 	}
 	cost := s.cost(p, slot, r)
 	id := s.b.id(r)
-	berserk := slot == slotActive && s.T.Berserk >= 0
+	berserk := slot == slotActive && s.T.Die >= 0
 	if roll {
 		switch {
 		case berserk:
-			return engine.Illegal("you rolled the Berserk die already: conquer %d (it takes %d)", id, max(1, cost-int(s.T.Berserk)))
+			return engine.Illegal("you rolled the Berserk die already: conquer %d (it takes %d)", id, max(1, cost-int(s.T.Die)))
 		case a.Hand < 1:
 			return engine.Illegal("you have no tokens in hand")
 		case a.Hand >= cost:
@@ -336,7 +330,7 @@ func applyConquer(s *state, p int, args []string, rng *engine.Rand) error {
 	}
 	need := cost
 	if berserk {
-		need = max(1, cost-int(s.T.Berserk))
+		need = max(1, cost-int(s.T.Die))
 	}
 	if a.Hand < need {
 		hint := ""
@@ -346,7 +340,7 @@ func applyConquer(s *state, p int, args []string, rng *engine.Rand) error {
 		return engine.Illegal("region %d takes %d tokens and you have %d in hand%s", id, need, a.Hand, hint)
 	}
 	s.occupy(p, slot, r, need)
-	s.T.Berserk = -1
+	s.T.Die = -1
 	return nil
 }
 
@@ -355,7 +349,7 @@ func legalConquer(s *state, p int, out []string) []string {
 		return out
 	}
 	if g := s.ghoulSlot(p); g >= 0 && s.ghoulPhase(p) {
-		out = s.legalConquerSlot(p, g, " ghouls", out)
+		out = s.legalConquerSlot(p, g, " "+engine.Normalize(s.army(p, g).Race), out)
 	}
 	if s.army(p, slotActive).exists() && !s.T.Closed {
 		out = s.legalConquerSlot(p, slotActive, "", out)
@@ -369,7 +363,7 @@ func (s *state) legalConquerSlot(p, slot int, suffix string, out []string) []str
 		return out
 	}
 	holds := s.count(p, slot) > 0
-	berserk := slot == slotActive && s.T.Berserk >= 0
+	berserk := slot == slotActive && s.T.Die >= 0
 	for r := range s.Regions {
 		if s.block(p, slot, r, holds) != okTarget {
 			continue
@@ -377,7 +371,7 @@ func (s *state) legalConquerSlot(p, slot int, suffix string, out []string) []str
 		cost := s.cost(p, slot, r)
 		switch {
 		case berserk:
-			if max(1, cost-int(s.T.Berserk)) <= a.Hand {
+			if max(1, cost-int(s.T.Die)) <= a.Hand {
 				out = append(out, "conquer "+s.b.ids[r]+suffix)
 			}
 		case cost <= a.Hand:
@@ -393,7 +387,7 @@ func (s *state) legalConquerSlot(p, slot int, suffix string, out []string) []str
 
 func (s *state) abandonable(p, r int) bool {
 	g := &s.Regions[r]
-	if int(g.Owner) != p || !s.ownTurn(p) || s.T.Berserk >= 0 {
+	if int(g.Owner) != p || !s.ownTurn(p) || s.T.Die >= 0 {
 		return false
 	}
 	if g.Slot == slotActive {
@@ -429,7 +423,7 @@ func applyAbandon(s *state, p int, args []string, _ *engine.Rand) error {
 	switch {
 	case int(g.Owner) != p:
 		return engine.Illegal("region %d is not yours", s.b.id(r))
-	case s.T.Berserk >= 0:
+	case s.T.Die >= 0:
 		return engine.Illegal("you rolled the Berserk die: conquer a region first")
 	case g.Slot == slotActive && s.T.Closed:
 		return engine.Illegal("regions are abandoned during conquests, and yours are over for this turn")
@@ -478,9 +472,7 @@ func legalRedeploy(s *state, p int, out []string) []string {
 		if slot == slotActive && s.ownTurn(p) {
 			hand -= s.handTarget(p, slot)
 			if !s.T.Closed {
-				if rh := raceRules[s.army(p, slot).Race]; rh.reinforce != nil {
-					hand += rh.reinforce(s, p)
-				}
+				hand += s.reinforcement(p)
 			}
 		}
 	}
@@ -550,7 +542,7 @@ func applyRedeploy(s *state, p int, args []string, _ *engine.Rand) error {
 		switch {
 		case !place:
 			return engine.Illegal("your %s in region %d cannot move", s.raceName(p, slot), id)
-		case ns[i] < 1:
+		case ns[i] < 1 && (s.Scn == nil || !s.Scn.mayBeEmpty(r)):
 			return engine.Illegal("every region you hold keeps at least one token (region %d)", id)
 		case !move && ns[i] < int(g.Tokens):
 			return engine.Illegal("you can only add tokens to region %d (it has %d)", id, g.Tokens)
@@ -606,6 +598,7 @@ func applyDone(s *state, p int, args []string, _ *engine.Rand) error {
 				s.autoPlace(p, slot, 0)
 			}
 		}
+		s.settle(p, true)
 		s.defenderDone(p)
 		return nil
 	}

@@ -8,86 +8,75 @@ import (
 	"github.com/turnmail/turnmail/engine"
 )
 
-// defense is what stands in region r: tokens (a lost tribe counts as one), encampments,
-// and one for each mountain, fortress and troll lair.
-func (s *state) defense(r int) int {
-	g := &s.Regions[r]
-	d := int(g.Tokens) + int(g.Camps)
-	if s.b.terrain[r] == Mountain {
-		d++
-	}
-	if g.Fortress {
-		d++
-	}
-	if g.Lair {
-		d++
-	}
-	return d
-}
-
 // cost is the number of tokens army (p, slot) needs to conquer region r: 2 + defense,
-// minus one per applicable race or power discount, at least 1.
+// plus the abilities' changes (discounts), at least 1.
 func (s *state) cost(p, slot, r int) int {
 	c := 2 + s.defense(r)
-	if slot == slotActive {
-		a := s.army(p, slot)
-		if h := raceRules[a.Race]; h.discount != nil && h.discount(s, p, r) {
-			c--
-		}
-		if h := powerRules[a.Power]; h.discount != nil && h.discount(s.b, r) {
-			c--
+	for ab := range s.acting(p, slot) {
+		if ab.cost != nil {
+			c += ab.cost(s, p, slot, r)
 		}
 	}
 	return max(c, 1)
 }
 
-// immune reports whether region r is protected against every army but its own by a
-// hero, the dragon or a hole-in-the-ground.
-func (s *state) immune(r int) string {
-	g := &s.Regions[r]
-	switch {
-	case g.Hero:
-		return "a hero"
-	case g.Dragon:
-		return "the dragon"
-	case g.Hole:
-		return "a hole-in-the-ground"
-	}
-	return ""
-}
-
-// atPeace reports whether player p's active race may not attack region r because its
-// owner is a Diplomat who chose p as ally.
+// atPeace reports whether player p's active race may not attack region r because an
+// ability of its owner's active race forbids it (Diplomat).
 func (s *state) atPeace(p, slot, r int) bool {
 	g := &s.Regions[r]
 	if slot != slotActive || g.Owner < 0 || int(g.Owner) == p || g.Slot != slotActive {
 		return false
 	}
-	q := &s.Players[g.Owner]
-	return int(q.Ally) == p && powerRules[q.Armies[slotActive].Power].diplomat
+	q := int(g.Owner)
+	for ab := range s.acting(q, slotActive) {
+		if ab.peace != nil && ab.peace(s, q, p) {
+			return true
+		}
+	}
+	return false
 }
 
-// reachable reports whether army (p, slot) may attack region r as far as position
-// goes: border rule for a first conquest, adjacency otherwise, Flying, Underworld.
-func (s *state) reachable(p, slot, r int, holds bool) bool {
-	a := s.army(p, slot)
-	ph := powerRules[a.Power]
-	if slot == slotActive && ph.flying {
-		return true
-	}
-	if !holds {
-		return s.b.entry[r] || (slot == slotActive && raceRules[a.Race].enterAnywhere)
-	}
+// adjacentTo reports whether region r borders a region of army (p, slot), or counts
+// as adjacent by an ability (Underworld's caverns).
+func (s *state) adjacentTo(p, slot, r int) bool {
 	for _, n := range s.b.adj[r] {
 		if s.owns(n, p, slot) {
 			return true
 		}
 	}
-	if slot == slotActive && ph.cavernsAdjacent && s.b.has(r, symCavern) {
-		for _, c := range s.b.caverns {
-			if c != r && s.owns(c, p, slot) {
-				return true
-			}
+	for ab := range s.acting(p, slot) {
+		if ab.adjacent != nil && ab.adjacent(s, p, slot, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// reachable reports whether army (p, slot) may attack region r as far as position
+// goes: the border rule for a first conquest, adjacency otherwise, or an ability that
+// lifts them (Flying, Halflings).
+func (s *state) reachable(p, slot, r int, holds bool) bool {
+	for ab := range s.acting(p, slot) {
+		if ab.reach != nil && ab.reach(s, p, slot, r, holds) {
+			return true
+		}
+	}
+	if !holds {
+		return s.b.entry[r]
+	}
+	return s.adjacentTo(p, slot, r)
+}
+
+// mayEnter reports whether army (p, slot) may conquer region r as far as terrain goes:
+// seas and lakes need an ability (Seafaring); anyone may enter Small World
+// Underground's rivers (fords), but only such an ability keeps them.
+func (s *state) mayEnter(p, slot, r int) bool {
+	if !s.b.water[r] || s.b.ford[r] {
+		return true
+	}
+	for ab := range s.acting(p, slot) {
+		if ab.water {
+			return true
 		}
 	}
 	return false
@@ -97,6 +86,7 @@ func (s *state) reachable(p, slot, r int, holds bool) bool {
 const (
 	okTarget = iota
 	blockOwn
+	blockChasm
 	blockWater
 	blockImmune
 	blockPeace
@@ -112,7 +102,10 @@ func (s *state) block(p, slot, r int, holds bool) int {
 	if s.owns(r, p, slot) {
 		return blockOwn
 	}
-	if s.b.water[r] && !(slot == slotActive && powerRules[s.army(p, slot).Power].seafaring) {
+	if s.b.blocked[r] {
+		return blockChasm
+	}
+	if !s.mayEnter(p, slot, r) {
 		return blockWater
 	}
 	if g.Owner >= 0 {
@@ -139,8 +132,10 @@ func (s *state) targetReason(p, slot, r int, holds bool) string {
 	switch s.block(p, slot, r, holds) {
 	case blockOwn:
 		return fmt.Sprintf("region %d is already held by your %s", id, s.raceName(p, slot))
+	case blockChasm:
+		return fmt.Sprintf("region %d is a %s: nobody ever enters it; go around", id, s.b.terrain[r])
 	case blockWater:
-		return fmt.Sprintf("region %d is a %s: only a Seafaring race can conquer seas and lakes", id, s.b.terrain[r])
+		return waterReason(id, s.b.terrain[r])
 	case blockImmune:
 		return fmt.Sprintf("region %d is protected by %s", id, s.immune(r))
 	case blockPeace:
@@ -151,6 +146,10 @@ func (s *state) targetReason(p, slot, r int, holds bool) string {
 		return fmt.Sprintf("region %d is not adjacent to your %s", id, s.raceName(p, slot))
 	}
 	return ""
+}
+
+func waterReason(id int, terrain string) string {
+	return fmt.Sprintf("region %d is a %s: only a Seafaring race can conquer seas and lakes", id, terrain)
 }
 
 // targets lists the regions army (p, slot) may attack, ignoring tokens.
@@ -176,32 +175,40 @@ func (s *state) idList(rs []int) string {
 
 // occupy moves n tokens of army (p, slot) from hand into region r, dealing with the
 // defender: a lost tribe is removed; an enemy (or the player's own declined race)
-// loses one token (Elves none) and takes the rest into hand to redeploy at the end of
-// the attacker's turn; camps go back to their owner, fortresses and lairs are removed.
+// loses one token (onLoss: Elves none) and takes the rest into hand to redeploy at the
+// end of the attacker's turn; pieces go unless their kind stays on conquest.
 func (s *state) occupy(p, slot, r, n int) {
 	g := s.Regions[r]
 	nonEmpty := g.Owner != ownerNone
+	if g.Owner == ownerLostTribe && s.Scn != nil {
+		s.Scn.lost(s, int(ownerLostTribe), 0, int(g.Tokens))
+	}
 	if g.Owner >= 0 {
 		q, qs := int(g.Owner), int(g.Slot)
-		qa := s.army(q, qs)
 		loss := 1
-		if qs == slotActive && raceRules[qa.Race].keepsTokensOnLoss {
-			loss = 0
+		for ab := range s.acting(q, qs) {
+			if ab.onLoss != nil {
+				loss = ab.onLoss(s, q, qs, r, loss)
+			}
 		}
-		qa.Hand += int(g.Tokens) - loss
+		s.army(q, qs).Hand += int(g.Tokens) - loss
+		if s.Scn != nil {
+			s.Scn.lost(s, q, qs, loss)
+		}
 		if qs == slotActive && q != p {
 			s.T.Attacked |= 1 << q
 		}
-		s.Regions[r] = region{Owner: ownerNone}
+		s.Regions[r] = region{Owner: ownerNone, Pieces: s.keptPieces(r, onConquest)}
 		if qs != slotActive && s.count(q, qs) == 0 {
 			s.removeArmy(q, qs)
 		}
 	}
-	a := s.army(p, slot)
-	a.Hand -= n
-	s.Regions[r] = region{Owner: int8(p), Slot: int8(slot), Tokens: int16(n)}
-	if h := raceRules[a.Race]; h.onConquer != nil {
-		h.onConquer(s, p, slot, r)
+	s.army(p, slot).Hand -= n
+	s.Regions[r] = region{Owner: int8(p), Slot: int8(slot), Tokens: int16(n), Pieces: s.keptPieces(r, onConquest)}
+	for ab := range s.acting(p, slot) {
+		if ab.onConquer != nil {
+			ab.onConquer(s, p, slot, r)
+		}
 	}
 	s.T.Acted = true
 	if slot == slotActive {
@@ -213,14 +220,14 @@ func (s *state) occupy(p, slot, r, n int) {
 	}
 }
 
-// vacate empties region r (abandon): tokens go to the owner's hand; pieces that belong
-// to the occupant (fortress, lair, camps, hero, dragon, hole) leave the map.
+// vacate empties region r (abandon): tokens go to the owner's hand; pieces leave the
+// map unless their kind stays on abandon.
 func (s *state) vacate(r int) {
 	g := s.Regions[r]
 	if g.Owner >= 0 {
 		s.army(int(g.Owner), int(g.Slot)).Hand += int(g.Tokens)
 	}
-	s.Regions[r] = region{Owner: ownerNone}
+	s.Regions[r] = region{Owner: ownerNone, Pieces: s.keptPieces(r, onAbandon)}
 }
 
 // removeArmy takes a declined race off the map for good: its tokens go back to the box,
@@ -228,7 +235,7 @@ func (s *state) vacate(r int) {
 func (s *state) removeArmy(p, slot int) {
 	for r := range s.Regions {
 		if s.owns(r, p, slot) {
-			s.Regions[r] = region{Owner: ownerNone}
+			s.Regions[r] = region{Owner: ownerNone, Pieces: s.keptPieces(r, onRemoval)}
 		}
 	}
 	a := s.army(p, slot)
@@ -261,5 +268,11 @@ func (s *state) refill(rng *engine.Rand) error {
 
 // comboTokens is the number of tokens a combo brings: banner + badge (+ attack-only).
 func (s *state) comboTokens(race, power string) int {
-	return s.cat.races[race].Banner + s.cat.powers[power].Badge + raceRules[race].attackOnly
+	n := s.cat.races[race].Banner + s.cat.powers[power].Badge
+	for _, name := range [...]string{race, power} {
+		if ab := abilityOf(name); ab != nil {
+			n += ab.attackOnly
+		}
+	}
+	return n
 }

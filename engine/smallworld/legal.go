@@ -1,6 +1,11 @@
 package smallworld
 
-import "slices"
+import (
+	"slices"
+	"strings"
+
+	"github.com/turnmail/turnmail/engine"
+)
 
 // Legal implements engine.State: every command player may give now. Redeployment,
 // encampments and heroes are combinatorial and listed as patterns (engine.IsPattern).
@@ -17,8 +22,11 @@ func (s *state) Legal(player string) []string {
 		return nil
 	}
 	out := make([]string, 0, 32)
-	for _, v := range verbs {
+	for _, v := range reg.verbs {
 		out = v.legal(s, p, out)
+	}
+	if s.Scn != nil {
+		out = slices.DeleteFunc(out, func(c string) bool { return s.forbidden(p, strings.Fields(engine.Normalize(c))) != "" })
 	}
 	return out
 }
@@ -35,6 +43,12 @@ func (s *state) SkipCommands(player string) []string {
 	case s.defending(p):
 		return []string{"done"}
 	case !s.ownTurn(p):
+		return nil
+	case s.forbidden(p, []string{"done"}) != "":
+		// A choice must come first (Necromancer Island's keep): the first one, then done.
+		if l := s.Legal(player); len(l) > 0 {
+			return []string{l[0], "done"}
+		}
 		return nil
 	case !s.army(p, slotActive).exists():
 		return []string{"pick 1", "done"}

@@ -4,15 +4,15 @@ import (
 	"bytes"
 	"embed"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
-//go:embed data/maps/*.json data/races-powers.json
+//go:embed data/maps/*.json data/races-powers.json data/terrains.json
 var dataFS embed.FS
 
 // Terrains of the printed boards.
@@ -34,8 +34,135 @@ const (
 	SymMagic     = "magic"
 )
 
-var knownTerrains = []string{Farmland, Forest, Hill, Mountain, Swamp, Sea, Lake}
-var knownSymbols = []string{SymLostTribe, SymMine, SymCavern, SymMagic}
+// packBase is the content pack of the base game; terrains, symbols and abilities of
+// other packs (Small World Underground) are only known to the games that use them.
+const packBase = "base"
+
+// terrainData is one terrain of data/terrains.json: a printed terrain plays as its
+// class (a base terrain: Underground's mud pool plays as a swamp), may be water (seas
+// and lakes; Underground's rivers) or impassable (Underground's chasms), and may carry
+// symbols (Underground's mine and crystal grove regions count as the mine and magic
+// symbols). Pack is the content pack it belongs to (packBase when not given).
+type terrainData struct {
+	Name       string   `json:"name"`
+	Pack       string   `json:"pack,omitempty"`
+	As         string   `json:"as,omitempty"`
+	Water      bool     `json:"water,omitempty"`
+	Impassable bool     `json:"impassable,omitempty"`
+	Symbols    []string `json:"symbols,omitempty"`
+}
+
+// symbolData is one region symbol of data/terrains.json.
+type symbolData struct {
+	Name string `json:"name"`
+	Pack string `json:"pack,omitempty"`
+}
+
+// terrainTable is the terrain data: terrains and symbols in data order, classes
+// resolved, symbol bits by position.
+type terrainTable struct {
+	terrains []terrainData
+	symbols  []symbolData
+}
+
+// loadTerrains decodes and validates data/terrains.json: names unique, every class a
+// terrain of its own class in the same pack or the base game, symbols known.
+func loadTerrains(raw []byte) (*terrainTable, error) {
+	var t terrainTable
+	var d struct {
+		Terrains []terrainData `json:"terrains"`
+		Symbols  []symbolData  `json:"symbols"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&d); err != nil {
+		return nil, fmt.Errorf("terrains: %w", err)
+	}
+	if len(d.Symbols) > 8 {
+		return nil, fmt.Errorf("terrains: %d symbols, at most 8", len(d.Symbols))
+	}
+	// The engine's symbol bits (symLostTribe …) are the first four symbols.
+	for i, name := range []string{SymLostTribe, SymMine, SymCavern, SymMagic} {
+		if i >= len(d.Symbols) || d.Symbols[i].Name != name {
+			return nil, fmt.Errorf("terrains: symbol %d must be %s", i+1, name)
+		}
+	}
+	for _, x := range d.Symbols {
+		if x.Pack == "" {
+			x.Pack = packBase
+		}
+		if x.Name == "" || t.symbol(x.Name) >= 0 {
+			return nil, fmt.Errorf("terrains: symbol %q given twice or empty", x.Name)
+		}
+		t.symbols = append(t.symbols, x)
+	}
+	for _, x := range d.Terrains {
+		if x.Pack == "" {
+			x.Pack = packBase
+		}
+		if x.As == "" {
+			x.As = x.Name
+		}
+		if x.Name == "" || t.terrain(x.Name) != nil {
+			return nil, fmt.Errorf("terrains: %q given twice or empty", x.Name)
+		}
+		for _, sym := range x.Symbols {
+			if t.symbol(sym) < 0 {
+				return nil, fmt.Errorf("terrains: %s carries unknown symbol %q", x.Name, sym)
+			}
+		}
+		t.terrains = append(t.terrains, x)
+	}
+	for _, x := range t.terrains {
+		c := t.terrain(x.As)
+		if c == nil || c.As != c.Name || (c.Pack != x.Pack && c.Pack != packBase) {
+			return nil, fmt.Errorf("terrains: %s plays as %q, which is not a terrain class of its pack or the base game", x.Name, x.As)
+		}
+	}
+	return &t, nil
+}
+
+func (t *terrainTable) terrain(name string) *terrainData {
+	for i := range t.terrains {
+		if t.terrains[i].Name == name {
+			return &t.terrains[i]
+		}
+	}
+	return nil
+}
+
+// symbol returns the bit position of symbol name, or -1.
+func (t *terrainTable) symbol(name string) int {
+	return slices.IndexFunc(t.symbols, func(x symbolData) bool { return x.Name == name })
+}
+
+// known lists the terrain names (or symbol names) of packs, in data order.
+func (t *terrainTable) known(packs []string, symbols bool) string {
+	var names []string
+	if symbols {
+		for _, x := range t.symbols {
+			if slices.Contains(packs, x.Pack) {
+				names = append(names, x.Name)
+			}
+		}
+	} else {
+		for _, x := range t.terrains {
+			if slices.Contains(packs, x.Pack) {
+				names = append(names, x.Name)
+			}
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// builtinTerrains is the embedded terrain data, parsed once.
+var builtinTerrains = sync.OnceValues(func() (*terrainTable, error) {
+	raw, err := dataFS.ReadFile("data/terrains.json")
+	if err != nil {
+		return nil, fmt.Errorf("read terrains: %w", err)
+	}
+	return loadTerrains(raw)
+})
 
 // MapData is a board in the data format of shared/data/smallworld/maps: the printed
 // boards are embedded, and the "map" option may give one inline.
@@ -67,9 +194,12 @@ type board struct {
 	entry   []bool      // a first conquest may enter here (edge or sea shore on the edge)
 	coastal []bool      // borders a sea or lake (Tritons)
 	water   []bool      // sea or lake
+	ford    []bool      // water anyone may enter but nobody keeps (Underground's rivers; set by its variant)
 	caverns []int       // indexes of cavern regions (Underworld)
-	terrain []string
-	sym     []uint8 // bit set of symbols
+	blocked []bool      // impassable: never entered (Underground's chasms)
+	terrain []string    // as printed
+	class   []string    // the base terrain it plays as (terrains.json)
+	sym     []uint8     // bit set of symbols
 	// ids lists the region ids in index order, as text, for messages.
 	ids []string
 }
@@ -85,20 +215,28 @@ func (b *board) has(r int, sym uint8) bool { return b.sym[r]&sym != 0 }
 
 func (b *board) id(r int) int { return b.regions[r].ID }
 
-// parseBoard decodes and validates a map document.
-func parseBoard(raw []byte) (*board, error) {
+// parseBoard decodes and validates a map document of the base game.
+func parseBoard(raw []byte) (*board, error) { return parseBoardOf(raw, []string{packBase}) }
+
+// parseBoardOf decodes and validates a map document whose terrains and symbols belong
+// to packs.
+func parseBoardOf(raw []byte, packs []string) (*board, error) {
+	terrains, err := builtinTerrains()
+	if err != nil {
+		return nil, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	var m MapData
 	if err := dec.Decode(&m); err != nil {
 		return nil, fmt.Errorf("map: %w", err)
 	}
-	return newBoard(m)
+	return newBoard(m, terrains, packs)
 }
 
 // newBoard validates m (ids unique and positive, terrains and symbols known, adjacency
 // between known distinct regions without duplicates) and precomputes the derived sets.
-func newBoard(m MapData) (*board, error) {
+func newBoard(m MapData, terrains *terrainTable, packs []string) (*board, error) {
 	name := m.Map
 	if name == "" {
 		name = "custom"
@@ -116,8 +254,8 @@ func newBoard(m MapData) (*board, error) {
 	b := &board{
 		name: name, turns: m.Turns, regions: slices.Clone(m.Regions),
 		index: make(map[int]int, n), adj: make([][]int, n), adjSet: make([][]bool, n),
-		entry: make([]bool, n), coastal: make([]bool, n), water: make([]bool, n),
-		terrain: make([]string, n), sym: make([]uint8, n), ids: make([]string, n),
+		entry: make([]bool, n), coastal: make([]bool, n), water: make([]bool, n), ford: make([]bool, n), blocked: make([]bool, n),
+		terrain: make([]string, n), class: make([]string, n), sym: make([]uint8, n), ids: make([]string, n),
 	}
 	for i, r := range m.Regions {
 		if r.ID < 1 {
@@ -127,20 +265,26 @@ func newBoard(m MapData) (*board, error) {
 			return nil, fail("region id %d given twice", r.ID)
 		}
 		b.index[r.ID] = i
-		if !slices.Contains(knownTerrains, r.Terrain) {
-			return nil, fail("region %d: unknown terrain %q (known: %s)", r.ID, r.Terrain, strings.Join(knownTerrains, ", "))
+		td := terrains.terrain(r.Terrain)
+		if td == nil || !slices.Contains(packs, td.Pack) {
+			return nil, fail("region %d: unknown terrain %q (known: %s)", r.ID, r.Terrain, terrains.known(packs, false))
 		}
 		b.terrain[i] = r.Terrain
-		b.water[i] = r.Terrain == Sea || r.Terrain == Lake
+		b.class[i] = td.As
+		b.water[i] = td.Water
+		b.blocked[i] = td.Impassable
 		for _, s := range r.Symbols {
-			k := slices.Index(knownSymbols, s)
-			if k < 0 {
-				return nil, fail("region %d: unknown symbol %q (known: %s)", r.ID, s, strings.Join(knownSymbols, ", "))
+			k := terrains.symbol(s)
+			if k < 0 || !slices.Contains(packs, terrains.symbols[k].Pack) {
+				return nil, fail("region %d: unknown symbol %q (known: %s)", r.ID, s, terrains.known(packs, true))
 			}
 			if b.sym[i]&(1<<k) != 0 {
 				return nil, fail("region %d: symbol %q given twice", r.ID, s)
 			}
 			b.sym[i] |= 1 << k
+		}
+		for _, s := range td.Symbols {
+			b.sym[i] |= 1 << terrains.symbol(s)
 		}
 		if b.water[i] && b.sym[i]&symLostTribe != 0 {
 			return nil, fail("region %d: a %s cannot hold a lost tribe", r.ID, r.Terrain)
@@ -181,142 +325,15 @@ func newBoard(m MapData) (*board, error) {
 		}
 	}
 	for i := range b.regions {
-		b.entry[i] = b.regions[i].Edge
+		b.entry[i] = b.regions[i].Edge && !b.blocked[i]
 		for _, j := range b.adj[i] {
 			if b.water[j] {
 				b.coastal[i] = true
 			}
-			if b.terrain[j] == Sea && b.regions[j].Edge {
+			if b.class[j] == Sea && b.regions[j].Edge && !b.blocked[i] {
 				b.entry[i] = true
 			}
 		}
 	}
 	return b, nil
-}
-
-// raceData and powerData are the printed numbers of races-powers.json.
-type raceData struct {
-	Name   string `json:"name"`
-	Banner int    `json:"banner_tokens"`
-	Box    int    `json:"box_tokens"`
-}
-
-type powerData struct {
-	Name  string `json:"name"`
-	Badge int    `json:"badge_tokens"`
-}
-
-// catalogue holds the builtin boards and the race and power numbers. It is built once
-// from the embedded data and only read afterwards.
-type catalogue struct {
-	boards     map[string]*board
-	byPlayers  map[int]string
-	races      map[string]raceData
-	powers     map[string]powerData
-	raceNames  []string // data order
-	powerNames []string
-	// nameIndex numbers races (1…) and powers (after the races) for the state hash.
-	nameIndex map[string]byte
-}
-
-// builtin is the embedded data, parsed and validated at package initialisation; it is
-// never modified.
-var builtin = mustLoadCatalogue()
-
-func mustLoadCatalogue() *catalogue {
-	c, err := loadCatalogue()
-	if err != nil {
-		panic("smallworld: embedded data: " + err.Error())
-	}
-	return c
-}
-
-func loadCatalogue() (*catalogue, error) {
-	c := &catalogue{boards: map[string]*board{}, byPlayers: map[int]string{}, races: map[string]raceData{}, powers: map[string]powerData{}}
-	files, err := dataFS.ReadDir("data/maps")
-	if err != nil {
-		return nil, fmt.Errorf("read maps: %w", err)
-	}
-	for _, f := range files {
-		raw, err := dataFS.ReadFile("data/maps/" + f.Name())
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", f.Name(), err)
-		}
-		var m MapData
-		if err := json.Unmarshal(raw, &m); err != nil {
-			return nil, fmt.Errorf("%s: %w", f.Name(), err)
-		}
-		b, err := parseBoard(raw)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f.Name(), err)
-		}
-		if _, dup := c.boards[b.name]; dup {
-			return nil, fmt.Errorf("map %s given twice", b.name)
-		}
-		c.boards[b.name] = b
-		if m.Players != 0 {
-			c.byPlayers[m.Players] = b.name
-		}
-	}
-	raw, err := dataFS.ReadFile("data/races-powers.json")
-	if err != nil {
-		return nil, fmt.Errorf("read races-powers: %w", err)
-	}
-	var rp struct {
-		Races  []raceData  `json:"races"`
-		Powers []powerData `json:"powers"`
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&rp); err != nil {
-		return nil, fmt.Errorf("races-powers: %w", err)
-	}
-	for _, r := range rp.Races {
-		if _, dup := c.races[r.Name]; dup {
-			return nil, fmt.Errorf("race %s given twice", r.Name)
-		}
-		h, ok := raceRules[r.Name]
-		if !ok {
-			return nil, fmt.Errorf("race %s has no rules", r.Name)
-		}
-		if r.Banner < 1 || r.Box < r.Banner+h.attackOnly {
-			return nil, fmt.Errorf("race %s: %d tokens on the banner (+%d) but %d in the box", r.Name, r.Banner, h.attackOnly, r.Box)
-		}
-		c.races[r.Name] = r
-		c.raceNames = append(c.raceNames, r.Name)
-	}
-	for _, p := range rp.Powers {
-		if _, dup := c.powers[p.Name]; dup {
-			return nil, fmt.Errorf("power %s given twice", p.Name)
-		}
-		if _, ok := powerRules[p.Name]; !ok {
-			return nil, fmt.Errorf("power %s has no rules", p.Name)
-		}
-		if p.Badge < 0 {
-			return nil, fmt.Errorf("power %s: negative badge", p.Name)
-		}
-		c.powers[p.Name] = p
-		c.powerNames = append(c.powerNames, p.Name)
-	}
-	for name := range raceRules {
-		if _, ok := c.races[name]; !ok {
-			return nil, fmt.Errorf("race rules for %s but no data", name)
-		}
-	}
-	for name := range powerRules {
-		if _, ok := c.powers[name]; !ok {
-			return nil, fmt.Errorf("power rules for %s but no data", name)
-		}
-	}
-	if len(c.raceNames) == 0 || len(c.powerNames) == 0 {
-		return nil, errors.New("no races or no powers")
-	}
-	c.nameIndex = map[string]byte{}
-	for i, n := range append(slices.Clone(c.raceNames), c.powerNames...) {
-		if _, dup := c.nameIndex[n]; dup {
-			return nil, fmt.Errorf("%s is both a race and a power", n)
-		}
-		c.nameIndex[n] = byte(i + 1)
-	}
-	return c, nil
 }

@@ -2,6 +2,7 @@ package smallworld
 
 import (
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -142,7 +143,7 @@ func legalLacks(t *testing.T, s *state, player string, cmds ...string) {
 
 func pieces(t *testing.T, s *state, id int, want Pieces) {
 	t.Helper()
-	if got := regionView(t, s, id).Pieces; got != want {
+	if got := regionView(t, s, id).Pieces; !maps.Equal(got, want) {
 		t.Errorf("region %d pieces %+v, want %+v", id, got, want)
 	}
 }

@@ -24,7 +24,7 @@ var scenarios = map[string]func(t *testing.T, st []*state){
 		coins(t, st[0], "bob", 5)
 		held(t, st[0], 4, "lost-tribe", "", 1) // a lost tribe on every lost-tribe region
 		held(t, st[0], 5, "", "", 0)
-		pieces(t, st[0], 6, Pieces{Mountain: true})
+		pieces(t, st[0], 6, Pieces{"mountain": 1})
 		legalHas(t, st[0], "alice", "pick 1", "pick 6")
 		legalLacks(t, st[0], "alice", "done", "decline", "pick 7")
 		rejects(t, st[0], "alice", "conquer 5", "pick")

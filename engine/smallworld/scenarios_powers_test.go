@@ -26,7 +26,7 @@ func init() {
 		"bivouacking": func(t *testing.T, st []*state) {
 			rejects(t, st[4], "alice", "camp 5=4 10=2", "6 encampments")
 			rejects(t, st[4], "alice", "conquer 4", "conquests are over")
-			pieces(t, st[4], 5, Pieces{Encampments: 3})
+			pieces(t, st[4], 5, Pieces{"encampments": 3})
 			legalHas(t, st[4], "alice", "camp <region>=<encampments> … (the region ends with that many; regions 5,10; 5 encampments, 5 on the map)")
 			held(t, st[9], 5, "bob", "Humans", 6)
 			pieces(t, st[9], 5, Pieces{})
@@ -34,18 +34,18 @@ func init() {
 			held(t, st[10], 10, "alice", "Ratmen", 1) // 12 on 10, then turn 2 readied 11
 			hand(t, st[10], "alice", 11)
 			legalHas(t, st[10], "alice", "camp <region>=<encampments> … (the region ends with that many; regions 10; 5 encampments, 2 on the map)")
-			pieces(t, st[11], 10, Pieces{Encampments: 5})
+			pieces(t, st[11], 10, Pieces{"encampments": 5})
 			pieces(t, st[14], 10, Pieces{})
 		},
 		// Dragon Master: once per turn, one token; the region is immune until it moves.
 		"dragon_master": func(t *testing.T, st []*state) {
 			held(t, st[3], 4, "alice", "Ratmen", 1)
-			pieces(t, st[3], 4, Pieces{Dragon: true})
+			pieces(t, st[3], 4, Pieces{"dragon": 1})
 			rejects(t, st[3], "alice", "dragon 10", "once per turn")
 			legalLacks(t, st[3], "alice", "dragon 10")
 			rejects(t, st[6], "bob", "conquer 4", "protected by the dragon")
 			pieces(t, st[9], 4, Pieces{})
-			pieces(t, st[9], 10, Pieces{Dragon: true})
+			pieces(t, st[9], 10, Pieces{"dragon": 1})
 			held(t, st[9], 10, "alice", "Ratmen", 1)
 			held(t, st[11], 4, "bob", "Giants", 3)
 		},

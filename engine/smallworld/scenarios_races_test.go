@@ -130,15 +130,15 @@ func init() {
 		// Halflings: enter anywhere; holes in the first two regions conquered. Heroic.
 		"halflings_heroic": func(t *testing.T, st []*state) {
 			held(t, st[2], 14, "alice", "Halflings", 3)
-			pieces(t, st[3], 13, Pieces{Hole: true})
+			pieces(t, st[3], 13, Pieces{"hole": 1})
 			pieces(t, st[4], 19, Pieces{})
 			rejects(t, st[4], "alice", "hole 19", "automatically")
 			rejects(t, st[4], "alice", "hero 19 19", "different")
 			rejects(t, st[4], "alice", "hero 19", "usage")
 			rejects(t, st[4], "alice", "hero 19 5", "not held")
 			legalHas(t, st[4], "alice", "hero <region> <region> (two different regions of 13,14,19)")
-			pieces(t, st[5], 13, Pieces{Hole: true, Hero: true})
-			pieces(t, st[5], 19, Pieces{Hero: true})
+			pieces(t, st[5], 13, Pieces{"hole": 1, "hero": 1})
+			pieces(t, st[5], 19, Pieces{"hero": 1})
 			rejects(t, st[7], "bob", "conquer 19", "protected by a hero")
 			rejects(t, st[7], "bob", "conquer 14", "protected by a hole-in-the-ground")
 			legalLacks(t, st[7], "bob", "conquer 19", "conquer 13", "conquer 14")
@@ -197,10 +197,10 @@ func init() {
 		},
 		// Trolls: a lair in each region, +1 defence, kept in decline. Fortified.
 		"trolls_fortified": func(t *testing.T, st []*state) {
-			pieces(t, st[2], 5, Pieces{TrollLair: true})
+			pieces(t, st[2], 5, Pieces{"troll_lair": 1})
 			rejects(t, st[4], "alice", "conquer 4", "conquests are over")
 			rejects(t, st[4], "alice", "fortress 5", "this turn already")
-			pieces(t, st[6], 10, Pieces{TrollLair: true, Fortress: true})
+			pieces(t, st[6], 10, Pieces{"troll_lair": 1, "fortress": 1})
 			coins(t, st[6], "alice", 8)
 			held(t, st[8], 10, "bob", "Ratmen", 9)
 			pieces(t, st[8], 10, Pieces{})
@@ -210,7 +210,7 @@ func init() {
 			toAct(t, st[9], "alice")
 			held(t, st[10], 5, "alice", "Trolls", 1)
 			isDeclined(t, st[10], 5, true)
-			pieces(t, st[10], 5, Pieces{TrollLair: true})
+			pieces(t, st[10], 5, Pieces{"troll_lair": 1})
 		},
 		// Wizards: +1 per magic region. Wealthy: +7 once.
 		"wizards_wealthy": func(t *testing.T, st []*state) {

@@ -17,12 +17,13 @@ import (
 
 var soak = flag.Bool("soak", false, "run the long self-play soak (also TURNMAIL_SOAK=1)")
 
-var registry = engine.Registry{"smallworld": Game{}}
+var registry = engine.Registry{"smallworld": Game{}, "necromancer": Necromancer{}}
 
 var boardNames = []string{"smallworld-2p", "smallworld-3p", "smallworld-4p", "smallworld-5p"}
 
 // TestSelfPlay plays seeded games with random legal commands to the end, checking
-// the invariants after every command and replay determinism at the end.
+// the invariants after every command and replay determinism at the end; games
+// alternate between the original rules and the current ones.
 func TestSelfPlay(t *testing.T) {
 	games := 40
 	if *soak || os.Getenv("TURNMAIL_SOAK") == "1" {
@@ -32,8 +33,9 @@ func TestSelfPlay(t *testing.T) {
 		players := 2 + i%4
 		board := boardNames[(i/4)%4]
 		seed := int64(1000 + i)
-		t.Run(fmt.Sprintf("%dp-%s-%d", players, board, seed), func(t *testing.T) {
-			a := selfPlay(t, seed, players, board, true)
+		rules := []int{rulesOriginal, currentRules}[i%2]
+		t.Run(fmt.Sprintf("%dp-%s-%d-rules%d", players, board, seed, rules), func(t *testing.T) {
+			a := selfPlay(t, seed, players, board, rules, true)
 			s, err := engine.Replay(registry, a, -1)
 			if err != nil {
 				t.Fatalf("replay: %v", err)
@@ -48,12 +50,23 @@ func TestSelfPlay(t *testing.T) {
 	}
 }
 
-// selfPlay plays one game and returns its archive (hashes and outcomes recorded).
-func selfPlay(t testing.TB, seed int64, players int, board string, check bool) *engine.Archive {
-	names := []string{"alice", "bob", "carol", "dave", "erin"}[:players]
-	a := &engine.Archive{Format: engine.ArchiveFormat, Game: "smallworld",
-		Options: map[string]json.RawMessage{"map": json.RawMessage(strconv.Quote(board))},
-		Setup:   json.RawMessage(fmt.Sprintf(`{"seed": %d}`, seed))}
+// selfPlay plays one game under a rules version and returns its archive (hashes and
+// outcomes recorded).
+func selfPlay(t testing.TB, seed int64, players int, board string, rules int, check bool) *engine.Archive {
+	return selfPlayGame(t, Game{}, seed, players, mapOption(board), rules, check)
+}
+
+// mapOption is the options of a game on board.
+func mapOption(board string) map[string]json.RawMessage {
+	return map[string]json.RawMessage{"map": json.RawMessage(strconv.Quote(board))}
+}
+
+// selfPlayGame plays one game of g (Small World or a variant) with options, under a
+// rules version.
+func selfPlayGame(t testing.TB, g engine.Game, seed int64, players int, opts map[string]json.RawMessage, rules int, check bool) *engine.Archive {
+	names := []string{"alice", "bob", "carol", "dave", "erin", "frank"}[:players]
+	a := &engine.Archive{Format: engine.ArchiveFormat, Game: g.Name(), Options: opts,
+		Setup: json.RawMessage(fmt.Sprintf(`{"seed": %d, "rules": %d}`, seed, rules))}
 	for _, n := range names {
 		a.Players = append(a.Players, engine.Player{Name: n})
 	}
@@ -61,7 +74,7 @@ func selfPlay(t testing.TB, seed int64, players int, board string, check bool) *
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, outcomes, err := engine.Start(Game{}, setup, nil)
+	st, outcomes, err := engine.Start(g, setup, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +145,8 @@ func checkIllegalRejected(t testing.TB, st engine.State, who string, legal []str
 	t.Helper()
 	s := st.(*state)
 	ids := s.b.ids
-	candidates := []string{"decline", "done", "berserk roll", "pick " + strconv.Itoa(1+r.IntN(7)), "hole " + ids[r.IntN(len(ids))], "jump 3", "conquer", "pick x"}
+	candidates := []string{"decline", "done", "berserk roll", "pick " + strconv.Itoa(1+r.IntN(7)), "hole " + ids[r.IntN(len(ids))], "jump 3", "conquer", "pick x",
+		"buy ghost", "buy power " + strconv.Itoa(1+r.IntN(6)), "keep " + strconv.Itoa(1+r.IntN(7)), "buy", "keep"}
 	for range 6 {
 		id := ids[r.IntN(len(ids))]
 		verb := []string{"conquer", "conquer %s roll", "abandon", "dragon", "enchant", "fortress", "conquer %s ghouls"}[r.IntN(7)]
@@ -146,7 +160,7 @@ func checkIllegalRejected(t testing.TB, st engine.State, who string, legal []str
 		candidates = append(candidates, "ally "+n)
 	}
 	for _, c := range candidates {
-		if slices.Contains(legal, c) || slices.Contains(legal, engine.Normalize(c)) {
+		if slices.ContainsFunc(legal, func(l string) bool { return engine.Normalize(l) == engine.Normalize(c) }) {
 			continue
 		}
 		_, _, err := engine.Step(st, seed, seq, who, c, nil)
@@ -232,10 +246,14 @@ func randomRedeploy(s *state, p int, r *rand.Rand) string {
 		if move {
 			total := a.Hand + n.boardTokens(p, slot) - target
 			counts := make([]int, len(regs))
+			placed := 0
 			for i := range counts {
-				counts[i] = 1
+				if n.Scn == nil || !n.Scn.mayBeEmpty(regs[i]) {
+					counts[i] = 1
+					placed++
+				}
 			}
-			for range total - len(regs) {
+			for range total - placed {
 				counts[r.IntN(len(regs))]++
 			}
 			for i, g := range regs {
@@ -265,10 +283,10 @@ func randomCamps(s *state, p int, r *rand.Rand) string {
 	regs := s.held(p, slotActive)
 	if !s.ownTurn(p) {
 		g := regs[r.IntN(len(regs))]
-		return fmt.Sprintf("camp %s=%d", s.b.ids[g], int(s.Regions[g].Camps)+campsInBox-s.campsOnMap(p))
+		return fmt.Sprintf("camp %s=%d", s.b.ids[g], s.pieces(g, camp)+camp.box-s.campsOnMap(p))
 	}
 	counts := make([]int, len(regs))
-	for range r.IntN(campsInBox + 1) {
+	for range r.IntN(camp.box + 1) {
 		counts[r.IntN(len(regs))]++
 	}
 	var parts []string
@@ -290,22 +308,31 @@ func checkInvariants(t testing.TB, before, after *state, who, cmd string) {
 	races = append(races, after.Races...)
 	powers = append(powers, after.Powers...)
 	powers = append(powers, after.Discard...)
+	nec, _ := after.Scn.(*necroState)
+	if nec != nil {
+		powers = append(append(powers, nec.Spare...), nec.Bought...)
+		checkGhosts(before, after, nec, fail)
+	}
 	for _, c := range after.Offer {
 		races, powers = append(races, c.Race), append(powers, c.Power)
 		if c.Coins < 0 {
 			fail("negative coins on the offer")
 		}
 	}
-	fortresses, dragons := 0, 0
 	for p := range after.Players {
 		pl := &after.Players[p]
 		if pl.Coins < 0 {
 			fail("%s has %d coins", after.names[p], pl.Coins)
 		}
-		heroes, holes := 0, 0
 		for slot := range nSlots {
 			a := &pl.Armies[slot]
 			if !a.exists() {
+				continue
+			}
+			if a.Race == nameGhosts {
+				if a.Power != "" {
+					powers = append(powers, a.Power)
+				}
 				continue
 			}
 			races = append(races, a.Race)
@@ -324,28 +351,17 @@ func checkInvariants(t testing.TB, before, after *state, who, cmd string) {
 			// Tokens of a race only grow for its owner's own commands (Skeletons,
 			// Sorcerers) and never for anyone else's.
 			if b := before.army(p, slot); b.Race == a.Race && after.inPlay(a.Race) > before.inPlay(a.Race) {
-				h := raceRules[a.Race]
-				if after.names[p] != who || (h.reinforce == nil && !h.converts) {
+				h := abilityOf(a.Race)
+				if after.names[p] != who || (h.reinforce == nil && len(h.verbs) == 0) {
 					fail("%s grew from %d to %d tokens", a.Race, before.inPlay(a.Race), after.inPlay(a.Race))
 				}
 			}
 		}
-		if c := after.campsOnMap(p); c > campsInBox {
-			fail("%s has %d encampments", after.names[p], c)
-		}
-		for r, g := range after.Regions {
-			if int(g.Owner) == p {
-				if g.Hero {
-					heroes++
-				}
-				if g.Hole {
-					holes++
-				}
-			}
-			_ = r
-		}
-		if heroes > heroesInBox || holes > holesInBox {
-			fail("%s has %d heroes, %d holes", after.names[p], heroes, holes)
+	}
+	// No more pieces of a kind on the map than the box holds.
+	for _, k := range reg.pieces {
+		if n := after.onMap(k, -1); k.box > 0 && n > k.box {
+			fail("%d pieces %s on the map, the box holds %d", n, k.name, k.box)
 		}
 	}
 	slices.Sort(races)
@@ -359,33 +375,33 @@ func checkInvariants(t testing.TB, before, after *state, who, cmd string) {
 	for r, g := range after.Regions {
 		switch {
 		case g.Owner == ownerNone:
-			if g != (region{Owner: ownerNone}) {
+			// Only pieces that stay when their region is abandoned (places, relics).
+			if g.Tokens != 0 || g.Slot != 0 || after.keptPieces(r, onAbandon) != g.Pieces {
 				fail("empty region %d has %+v", after.b.id(r), g)
 			}
 		case g.Owner == ownerLostTribe:
 			if g.Tokens != 1 {
 				fail("lost tribe region %d has %d tokens", after.b.id(r), g.Tokens)
 			}
+		case g.Owner == ownerMonster:
+			if g.Tokens != monstersPerRegion || before.Regions[r].Owner != ownerMonster {
+				fail("monster region %d has %d tokens (before: owner %d)", after.b.id(r), g.Tokens, before.Regions[r].Owner)
+			}
 		default:
-			if g.Tokens < 1 {
+			if g.Tokens < 1 && (nec == nil || r != int(nec.Lake)) {
 				fail("region %d held with %d tokens", after.b.id(r), g.Tokens)
 			}
 			if !after.army(int(g.Owner), int(g.Slot)).exists() {
 				fail("region %d held by a missing army", after.b.id(r))
 			}
-			if after.b.water[r] && g.Slot == slotActive && !powerRules[after.army(int(g.Owner), slotActive).Power].seafaring {
+			if !after.mayEnter(int(g.Owner), int(g.Slot), r) && g.Slot == slotActive && (nec == nil || r != int(nec.Lake)) {
 				fail("region %d is water held without Seafaring", after.b.id(r))
 			}
 		}
-		if g.Fortress {
-			fortresses++
-		}
-		if g.Dragon {
-			dragons++
-		}
 	}
-	if fortresses > maxFortresses || dragons > 1 {
-		fail("%d fortresses, %d dragons", fortresses, dragons)
+	// The face-down pool only shrinks, by a place or relic revealed on the map.
+	if len(after.Pool) > len(before.Pool) || len(before.Pool)-len(after.Pool) != revealed(after)-revealed(before) {
+		fail("pool %v → %v, revealed %d → %d", before.Pool, after.Pool, revealed(before), revealed(after))
 	}
 	if before.TurnNo > after.TurnNo || after.TurnNo > after.b.turns {
 		fail("turn %d → %d of %d", before.TurnNo, after.TurnNo, after.b.turns)
@@ -403,6 +419,15 @@ func checkInvariants(t testing.TB, before, after *state, who, cmd string) {
 			}
 		}
 	}
+}
+
+// revealed counts the places and relics face up on the map.
+func revealed(s *state) int {
+	n := 0
+	for _, f := range foundPieces {
+		n += s.onMap(f.kind, -1)
+	}
+	return n
 }
 
 func sortedCopy(s []string) []string {

@@ -22,16 +22,13 @@ const (
 const (
 	ownerNone      int8 = -1
 	ownerLostTribe int8 = -2
+	ownerMonster   int8 = -3 // Small World Underground's monsters: Tokens of them, never moving nor scoring
 )
 
-// Limits printed in the box.
+// Numbers of the rulebook's setup.
 const (
-	maxFortresses = 6
-	campsInBox    = 5
-	heroesInBox   = 2
-	holesInBox    = 2
-	startCoins    = 5
-	offerSize     = 6
+	startCoins = 5
+	offerSize  = 6
 )
 
 // Reinforcement die faces.
@@ -40,11 +37,18 @@ var dieFaces = []int{0, 0, 0, 1, 2, 3}
 // army is one race of a player: active (slot 0) or declined.
 type army struct {
 	Race  string
-	Power string // "" once declined, except for Spirit
-	Hand  int    // tokens in hand
-	Aside int    // Amazons: attack-only tokens set aside until the next turn
-	Holes int    // Halflings: holes-in-the-ground placed so far
-	Paid  bool   // Wealthy: the one-time bonus was paid
+	Power string             // "" once declined, except for Spirit
+	Hand  int                // tokens in hand
+	Aside int                // tokens set aside off the map until the next turn (Amazons' attack-only)
+	Vars  [maxArmyVars]int16 // the abilities' variables (varKind)
+	// abs caches the abilities of Race and Power as indexes in the registry's list (0
+	// for "" and unknown names); it is derived from them and not part of the hash.
+	abs [2]uint8
+}
+
+// newArmy returns a fresh army of race and power with hand tokens.
+func newArmy(race, power string, hand int) army {
+	return army{Race: race, Power: power, Hand: hand, abs: [2]uint8{reg.number[race], reg.number[power]}}
 }
 
 func (a *army) exists() bool { return a.Race != "" }
@@ -60,15 +64,10 @@ type player struct {
 
 // region is the changing part of a board region.
 type region struct {
-	Owner    int8 // player index, ownerNone or ownerLostTribe
-	Slot     int8 // army slot of the owner
-	Tokens   int16
-	Camps    int8
-	Fortress bool
-	Lair     bool
-	Hero     bool
-	Dragon   bool
-	Hole     bool
+	Owner  int8 // player index, ownerNone, ownerLostTribe or ownerMonster
+	Slot   int8 // army slot of the owner
+	Tokens int16
+	Pieces pieceSet // the pieces of the registered kinds
 }
 
 // combo is a race banner with a power badge in the offer column.
@@ -89,23 +88,24 @@ type readied struct {
 
 // turnInfo is what the current turn has done so far.
 type turnInfo struct {
-	Acted          bool // any command of the turn was applied (decline must come first)
-	ActiveActed    bool // the active race acted (declined Ghouls must conquer before)
-	Closed         bool // conquests are over (redeployment phase)
-	Berserk        int8 // pending Berserk die, -1 when none
-	DragonUsed     bool
-	FortressPlaced bool
-	NonEmpty       int     // occupied regions conquered by the active race (Skeletons)
-	Conquered      []int16 // occupied regions conquered by the active race (Orcs, Pillaging)
-	Attacked       uint8   // bit per player whose active race was attacked (Diplomat)
-	Enchanted      uint8   // bit per player converted by Sorcerers this turn
-	Readied        []readied
+	Acted       bool // any command of the turn was applied (decline must come first)
+	ActiveActed bool // the active race acted (declined Ghouls must conquer before)
+	Closed      bool // conquests are over (redeployment phase)
+	// Die is a reinforcement die rolled before the next conquest, which then costs
+	// that much less (Berserk); -1 when none.
+	Die       int8
+	NonEmpty  int     // occupied regions conquered by the active race (Skeletons)
+	Conquered []int16 // occupied regions conquered by the active race (Orcs, Pillaging)
+	Attacked  uint8   // bit per player whose active race was attacked (Diplomat)
+	Readied   []readied
+	Vars      [maxTurnVars]int32 // the abilities' turn variables (varKind)
 }
 
 // state is an immutable Small World position (Apply works on a copy).
 type state struct {
 	b       *board
 	cat     *catalogue
+	rules   int      // the rules version of the setup (rulesOriginal …), never modified
 	names   []string // player names in turn order (shared, never modified)
 	keys    []string // the same, normalized for matching commands
 	Players []player
@@ -118,8 +118,14 @@ type state struct {
 	Cur     int
 	T       turnInfo
 	Pending []int8 // defenders who must redeploy before the next turn starts
-	Over    bool
-	Win     []string
+	// Pool is Small World Underground's face-down places and relics, sorted (never
+	// modified in place); a conquered monster region reveals one at random.
+	Pool []string
+	Over bool
+	Win  []string
+	// Scn is the state and rules of a scenario beside the core's (Necromancer
+	// Island), nil in the other games.
+	Scn scenario
 }
 
 var _ engine.State = (*state)(nil)
@@ -134,6 +140,9 @@ func (s *state) clone() *state {
 	n.Pending = slices.Clone(s.Pending)
 	n.T.Conquered = slices.Clone(s.T.Conquered)
 	n.T.Readied = slices.Clone(s.T.Readied)
+	if s.Scn != nil {
+		n.Scn = s.Scn.copy()
+	}
 	return &n
 }
 
@@ -194,7 +203,7 @@ func (s *state) inPlay(race string) int {
 // decline (Ghouls), or -1.
 func (s *state) ghoulSlot(p int) int {
 	for slot := slotDeclined; slot < nSlots; slot++ {
-		if a := s.army(p, slot); a.exists() && raceRules[a.Race].conquersInDecline {
+		if a := s.army(p, slot); a.exists() && abilityOf(a.Race) != nil && abilityOf(a.Race).playsInDecline {
 			return slot
 		}
 	}
@@ -260,7 +269,10 @@ func (s *state) ToAct() []string {
 
 // Hash implements engine.State: a digest (engine.HashJSON) of a compact canonical
 // binary encoding of the whole state — every field, in a fixed order, names of races
-// and powers as their index in the data.
+// and powers as their index in the data. The pieces and variables of the base game
+// keep the places they had before abilities were registered (pieceKind.hash,
+// varKind.legacy), and later ones are encoded after them only when present, so a
+// base-game state hashes as it always did.
 func (s *state) Hash() string {
 	return engine.HashJSON(s.canon(make([]byte, 0, 512)))
 }
@@ -318,19 +330,15 @@ func (s *state) canon(buf []byte) []byte {
 			buf = s.appendName(buf, a.Power)
 			buf = appendInt(buf, a.Hand)
 			buf = appendInt(buf, a.Aside)
-			buf = appendInt(buf, a.Holes)
-			buf = appendBool(buf, a.Paid)
+			buf = appendLegacyVars(buf, false, encVarint, a.get)
+			buf = appendLegacyVars(buf, false, encBool, a.get)
 		}
 	}
 	buf = appendInt(buf, len(s.Regions))
-	for _, g := range s.Regions {
-		var flags byte
-		for i, f := range [...]bool{g.Fortress, g.Lair, g.Hero, g.Dragon, g.Hole} {
-			if f {
-				flags |= 1 << i
-			}
-		}
-		buf = append(buf, byte(g.Owner), byte(g.Slot), byte(g.Camps), flags)
+	for i := range s.Regions {
+		g := &s.Regions[i]
+		buf = append(buf, byte(g.Owner), byte(g.Slot))
+		buf = appendRegionLegacy(buf, g)
 		buf = appendInt(buf, int(g.Tokens))
 	}
 	buf = appendInt(buf, len(s.Offer))
@@ -343,12 +351,14 @@ func (s *state) canon(buf []byte) []byte {
 	buf = s.appendNames(buf, s.Powers)
 	buf = s.appendNames(buf, s.Discard)
 	t := &s.T
-	for _, f := range [...]bool{t.Acted, t.ActiveActed, t.Closed, t.DragonUsed, t.FortressPlaced} {
+	for _, f := range [...]bool{t.Acted, t.ActiveActed, t.Closed} {
 		buf = appendBool(buf, f)
 	}
-	buf = appendInt(buf, int(t.Berserk))
+	buf = appendLegacyVars(buf, true, encBool, t.get)
+	buf = appendInt(buf, int(t.Die))
 	buf = appendInt(buf, t.NonEmpty)
-	buf = append(buf, t.Attacked, t.Enchanted)
+	buf = append(buf, t.Attacked)
+	buf = appendLegacyVars(buf, true, encByte, t.get)
 	buf = appendInt(buf, len(t.Conquered))
 	for _, c := range t.Conquered {
 		buf = appendInt(buf, int(c))
@@ -362,6 +372,14 @@ func (s *state) canon(buf []byte) []byte {
 	buf = appendInt(buf, len(s.Pending))
 	for _, q := range s.Pending {
 		buf = appendInt(buf, int(q))
+	}
+	if len(s.Pool) > 0 { // absent from base-game states, whose hashes stay unchanged
+		buf = append(buf, 'P')
+		buf = s.appendNames(buf, s.Pool)
+	}
+	buf = s.appendTrailer(buf)
+	if s.Scn != nil {
+		buf = s.Scn.canon(s, buf)
 	}
 	return buf
 }

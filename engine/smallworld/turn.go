@@ -6,15 +6,15 @@ import (
 
 // startTurn begins player p's turn: peace made by p ends, and troops are readied —
 // all active tokens but one per region go back to hand (declined Ghouls too, since
-// they play as if active), and Amazons get their attack-only tokens back.
+// they play as if active), then the abilities' turn starts run (Amazons' tokens set
+// aside come back, a Diplomat's peace ends).
 func (s *state) startTurn(p int) {
 	s.Cur = p
-	s.T = turnInfo{Berserk: -1}
+	s.T = turnInfo{Die: -1}
 	pl := &s.Players[p]
-	pl.Ally = -1
 	for slot := range nSlots {
 		a := &pl.Armies[slot]
-		if !a.exists() || (slot != slotActive && !raceRules[a.Race].conquersInDecline) {
+		if !a.exists() || (slot != slotActive && slot != s.ghoulSlot(p)) {
 			continue
 		}
 		for r := range s.Regions {
@@ -26,15 +26,18 @@ func (s *state) startTurn(p int) {
 				s.T.Readied = append(s.T.Readied, readied{R: int16(r), Slot: int8(slot), N: n})
 			}
 		}
-		if slot == slotActive {
-			a.Hand += a.Aside
-			a.Aside = 0
+	}
+	for slot := range nSlots {
+		for ab := range s.acting(p, slot) {
+			if ab.turnStart != nil {
+				ab.turnStart(s, p, slot)
+			}
 		}
 	}
 }
 
 // closeConquests ends the conquest phase of the current turn (first redeployment-phase
-// command, the reinforcement roll, `done`); Skeletons get their extra tokens.
+// command, the reinforcement roll, `done`); abilities reinforce (Skeletons).
 func (s *state) closeConquests() {
 	if s.T.Closed {
 		return
@@ -42,28 +45,49 @@ func (s *state) closeConquests() {
 	s.T.Closed = true
 	s.T.Acted = true
 	s.T.ActiveActed = true
-	s.T.Berserk = -1
-	a := s.army(s.Cur, slotActive)
-	if h := raceRules[a.Race]; a.exists() && h.reinforce != nil {
-		a.Hand += h.reinforce(s, s.Cur)
+	s.T.Die = -1
+	for ab := range s.acting(s.Cur, slotActive) {
+		if ab.conquestsEnd != nil {
+			ab.conquestsEnd(s, s.Cur, slotActive)
+		}
 	}
+	s.army(s.Cur, slotActive).Hand += s.reinforcement(s.Cur)
 }
 
-// handTarget is how many tokens army (p, slot) keeps in hand after redeployment:
-// Amazons set their attack-only tokens aside at the end of their own turn's
-// redeployment (as many as they can while leaving one per region), everyone else
-// places everything.
+// reinforcement is the number of tokens player p's active race gets from the box when
+// its conquests end.
+func (s *state) reinforcement(p int) int {
+	n := 0
+	for ab := range s.acting(p, slotActive) {
+		if ab.reinforce != nil {
+			n += ab.reinforce(s, p, slotActive)
+		}
+	}
+	return n
+}
+
+// handTarget is how many tokens army (p, slot) keeps in hand after redeployment: the
+// active race at the end of its own turn's redeployment what its abilities keep
+// (Amazons' attack-only tokens), as many as it can while leaving one per region;
+// everyone else places everything.
 func (s *state) handTarget(p, slot int) int {
-	a := s.army(p, slot)
-	h := raceRules[a.Race]
-	if slot != slotActive || h.attackOnly == 0 || len(s.Pending) > 0 || p != s.Cur {
+	if slot != slotActive || len(s.Pending) > 0 || p != s.Cur {
+		return 0
+	}
+	keep := 0
+	for ab := range s.acting(p, slot) {
+		if ab.keepInHand != nil {
+			keep += ab.keepInHand(s, p, slot)
+		}
+	}
+	if keep == 0 {
 		return 0
 	}
 	k := s.count(p, slot)
 	if k == 0 {
 		return 0
 	}
-	return min(h.attackOnly, a.Hand+s.boardTokens(p, slot)-k)
+	return min(keep, s.army(p, slot).Hand+s.boardTokens(p, slot)-k)
 }
 
 // autoPlace brings army (p, slot)'s hand to target without asking: tokens first go
@@ -115,8 +139,8 @@ func (s *state) autoPlace(p, slot, target int) {
 }
 
 // finishTurn ends player p's normal turn (`done`, or Stout's `decline`): tokens left
-// in hand are placed automatically, Amazons set theirs aside, coins are scored, and a
-// Stout race then goes into decline.
+// in hand are placed automatically, the abilities' turn ends run (Amazons set their
+// tokens aside), coins are scored, and a Stout race then goes into decline.
 func (s *state) finishTurn(p int, thenDecline bool) {
 	s.closeConquests()
 	for slot := range nSlots {
@@ -126,8 +150,12 @@ func (s *state) finishTurn(p int, thenDecline bool) {
 			}
 		}
 	}
-	if a := s.army(p, slotActive); a.exists() && s.count(p, slotActive) > 0 && raceRules[a.Race].attackOnly > 0 {
-		a.Aside, a.Hand = a.Hand, 0
+	for slot := range nSlots {
+		for ab := range s.acting(p, slot) {
+			if ab.turnEnd != nil {
+				ab.turnEnd(s, p, slot)
+			}
+		}
 	}
 	s.score(p)
 	if thenDecline {
@@ -150,21 +178,32 @@ func (s *state) declineTurn(p int) {
 }
 
 // declineActive puts player p's active race into decline: one token stays in each
-// region (Ghouls keep all), the rest and any attack-only tokens go back to the box;
-// the badge is discarded (Spirit stays with its race); heroes, dragon, camps and holes
-// leave the map while lairs and fortresses stay. A previous declined race (not the
-// Spirit one) leaves the map first.
+// region (Ghouls keep all), the rest and any tokens set aside go back to the box;
+// the badge is discarded (Spirit stays with its race); pieces leave the map unless
+// their kind stays on decline (lairs, fortresses). The abilities' decline hooks run
+// first (a Diplomat's peace ends). A previous declined race (not the Spirit one)
+// leaves the map first.
 func (s *state) declineActive(p int) {
 	pl := &s.Players[p]
+	if s.Scn != nil {
+		s.Scn.declining(s, p)
+	}
+	for ab := range s.acting(p, slotActive) {
+		if ab.onDecline != nil {
+			ab.onDecline(s, p)
+		}
+	}
 	a := pl.Armies[slotActive]
+	race, power := abilityOf(a.Race), abilityOf(a.Power)
+	spirit := (race != nil && race.spirit) || (power != nil && power.spirit)
 	dest := slotDeclined
-	if powerRules[a.Power].spirit {
+	if spirit {
 		dest = slotSpirit
 	}
 	if pl.Armies[dest].exists() {
 		s.removeArmy(p, dest)
 	}
-	keepAll := raceRules[a.Race].keepAllInDecline
+	keepAll := (race != nil && race.keepAllInDecline) || (power != nil && power.keepAllInDecline)
 	for r := range s.Regions {
 		g := &s.Regions[r]
 		if !s.owns(r, p, slotActive) {
@@ -174,18 +213,18 @@ func (s *state) declineActive(p int) {
 		if !keepAll {
 			g.Tokens = 1
 		}
-		g.Hero, g.Dragon, g.Hole, g.Camps = false, false, false, 0
+		s.clearPieces(r, onDecline)
 	}
-	a.Hand, a.Aside, a.Holes = 0, 0, 0
-	if !powerRules[a.Power].spirit {
+	a.Hand, a.Aside = 0, 0
+	a.declineVars()
+	if !spirit {
 		if a.Power != "" {
 			s.Discard = append(slices.Clip(s.Discard), a.Power)
 		}
-		a.Power = ""
+		a.Power, a.abs[1] = "", 0
 	}
 	pl.Armies[dest] = a
 	pl.Armies[slotActive] = army{}
-	pl.Ally = -1
 	if s.count(p, dest) == 0 {
 		s.removeArmy(p, dest)
 	}
@@ -195,6 +234,9 @@ func (s *state) declineActive(p int) {
 // region get them placed there, those with more regions must redeploy (ToAct), and
 // then the next turn starts — or the game ends after the last turn.
 func (s *state) endTurn() {
+	if s.Scn != nil && s.Scn.turnEnded(s) {
+		return
+	}
 	p := s.Cur
 	n := len(s.Players)
 	s.Pending = nil
@@ -214,7 +256,8 @@ func (s *state) endTurn() {
 }
 
 // needsRedeploy places what needs no decision for player q (one region) and reports
-// whether q still has tokens in hand to place on several regions.
+// whether q still has tokens in hand to place on several regions, or pieces its
+// abilities must place (settle).
 func (s *state) needsRedeploy(q int) bool {
 	needs := false
 	for slot := range nSlots {
@@ -230,7 +273,19 @@ func (s *state) needsRedeploy(q int) bool {
 			needs = true
 		}
 	}
-	return needs
+	return s.settle(q, false) || needs
+}
+
+// settle runs the settle hooks of player q's active race (see ability.settle) and
+// reports whether q still has something to place.
+func (s *state) settle(q int, force bool) bool {
+	due := false
+	for ab := range s.acting(q, slotActive) {
+		if ab.settle != nil && ab.settle(s, q, force) {
+			due = true
+		}
+	}
+	return due
 }
 
 // defenderDone removes q from the pending defenders once everything is placed, and
@@ -253,7 +308,8 @@ func (s *state) advance() {
 	s.startTurn(next)
 }
 
-// finish ends the game: tokens defenders still hold are placed automatically (they
+// finish ends the game: tokens (and pieces, settle) defenders still hold are placed
+// automatically (they
 // only matter for the tie-break), and the winners are those with the most coins, ties
 // broken by the most race tokens on the map (active and declined).
 func (s *state) finish() {
@@ -263,13 +319,17 @@ func (s *state) finish() {
 				s.autoPlace(int(q), slot, 0)
 			}
 		}
+		s.settle(int(q), true)
 	}
 	s.Pending = nil
 	s.Over = true
-	s.T = turnInfo{Berserk: -1}
+	s.T = turnInfo{Die: -1}
 	best, bestTokens := -1, -1
 	s.Win = nil
 	for p := range s.Players {
+		if s.Scn != nil && !s.Scn.competes(p) {
+			continue
+		}
 		c, t := s.Players[p].Coins, s.mapTokens(p)
 		switch {
 		case c > best || (c == best && t > bestTokens):
@@ -292,8 +352,8 @@ func (s *state) mapTokens(p int) int {
 }
 
 // score pays player p at the end of their turn: one coin per region of every race they
-// have on the map, plus race bonuses (active race, or in decline where the banner
-// says so) and the active race's power bonus.
+// have on the map, plus the bonuses of the abilities that act (active race and power,
+// declined ones where the banner says so).
 func (s *state) score(p int) {
 	total := 0
 	for r := range s.Regions {
@@ -302,16 +362,9 @@ func (s *state) score(p int) {
 		}
 	}
 	for slot := range nSlots {
-		a := s.army(p, slot)
-		if !a.exists() {
-			continue
-		}
-		if h := raceRules[a.Race]; h.bonus != nil && (slot == slotActive || h.bonusInDecline) {
-			total += h.bonus(s, p, slot)
-		}
-		if slot == slotActive {
-			if h := powerRules[a.Power]; h.bonus != nil {
-				total += h.bonus(s, p)
+		for ab := range s.acting(p, slot) {
+			if ab.bonus != nil {
+				total += ab.bonus(s, p, slot)
 			}
 		}
 	}

@@ -62,7 +62,7 @@ func TestBoards(t *testing.T) {
 		}
 	}
 	// Derived entry regions: 22 only borders the edge sea 23; 7 is interior.
-	b := builtin.boards["smallworld-2p"]
+	b := builtin().boards["smallworld-2p"]
 	if !b.entry[b.index[22]] || b.regions[b.index[22]].Edge || b.entry[b.index[7]] || !b.entry[b.index[5]] {
 		t.Errorf("entry regions wrong")
 	}

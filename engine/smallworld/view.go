@@ -1,13 +1,15 @@
 package smallworld
 
 import (
+	"strconv"
+
 	"github.com/turnmail/turnmail/engine"
 )
 
 // View is what one viewer sees of a game; it marshals to the archive's state JSON and
 // is the value the mail templates render.
 type View struct {
-	// Game is "smallworld".
+	// Game is the engine's name ("smallworld").
 	Game string `json:"game"`
 	// Map is the board's name.
 	Map string `json:"map"`
@@ -38,6 +40,12 @@ type View struct {
 	RacesLeft  int `json:"races_left"`
 	PowersLeft int `json:"powers_left"`
 	UsedPowers int `json:"used_powers"`
+	// Pool counts Small World Underground's face-down places and relics still to be
+	// found under the monsters.
+	Pool int `json:"pool,omitempty"`
+	// Necromancer is the Necromancer's side of a game of Necromancer Island (nil in
+	// the other games).
+	Necromancer *NecromancerView `json:"necromancer,omitempty"`
 }
 
 // PlayerView is one seat.
@@ -92,7 +100,7 @@ type RegionView struct {
 	Symbols []string `json:"symbols,omitempty"`
 	// Border reports an entry region for a first conquest.
 	Border bool `json:"border"`
-	// Owner is a player name, "lost-tribe", or nil for an empty region.
+	// Owner is a player name, "lost-tribe", "monsters", or nil for an empty region.
 	Owner *string `json:"owner"`
 	// Race is the occupying race ("" when empty or lost tribe).
 	Race string `json:"race,omitempty"`
@@ -106,24 +114,42 @@ type RegionView struct {
 	Adjacent []int `json:"adjacent"`
 }
 
-// Pieces are the non-race pieces of a region.
-type Pieces struct {
-	Mountain    bool `json:"mountain,omitempty"`
-	Fortress    bool `json:"fortress,omitempty"`
-	TrollLair   bool `json:"troll_lair,omitempty"`
-	Encampments int  `json:"encampments,omitempty"`
-	Hero        bool `json:"hero,omitempty"`
-	Dragon      bool `json:"dragon,omitempty"`
-	Hole        bool `json:"hole,omitempty"`
+// Pieces are the non-race pieces of a region: the number of each piece kind present
+// by its name ("mountain", "fortress", "troll_lair", "encampments", "hero", "dragon",
+// "hole" …). It marshals as an object in the registered kinds' order, a kind that is
+// at most one per region as true, and kinds not present left out.
+type Pieces map[string]int
+
+// MarshalJSON implements json.Marshaler.
+func (ps Pieces) MarshalJSON() ([]byte, error) {
+	buf := []byte{'{'}
+	for _, k := range reg.pieces {
+		n, ok := ps[k.name]
+		if !ok || n == 0 {
+			continue
+		}
+		if len(buf) > 1 {
+			buf = append(buf, ',')
+		}
+		buf = strconv.AppendQuote(buf, k.name)
+		buf = append(buf, ':')
+		if k.flag {
+			buf = strconv.AppendBool(buf, n > 0)
+		} else {
+			buf = strconv.AppendInt(buf, int64(n), 10)
+		}
+	}
+	return append(buf, '}'), nil
 }
 
 // View implements engine.State. viewer "" is the complete state; engine.Observer and
 // other players do not see coins other than their own until the game ends.
 func (s *state) View(viewer string) any {
 	v := &View{
-		Game: "smallworld", Map: s.b.name, Turn: s.TurnNo, Turns: s.b.turns,
+		Game: s.cat.game, Map: s.b.name, Turn: s.TurnNo, Turns: s.b.turns,
 		ToAct: s.ToAct(), Finished: s.Over, Winners: s.Winners(),
 		RacesLeft: len(s.Races), PowersLeft: len(s.Powers), UsedPowers: len(s.Discard),
+		Pool: len(s.Pool),
 	}
 	if v.ToAct == nil {
 		v.ToAct = []string{}
@@ -175,7 +201,7 @@ func (s *state) View(viewer string) any {
 	if v.Offer == nil {
 		v.Offer = []OfferView{}
 	}
-	lost := "lost-tribe"
+	lost, monsters := "lost-tribe", "monsters"
 	for r, g := range s.Regions {
 		rd := s.b.regions[r]
 		rv := RegionView{ID: rd.ID, Terrain: rd.Terrain, Symbols: rd.Symbols, Border: s.b.entry[r], Tokens: int(g.Tokens)}
@@ -186,17 +212,24 @@ func (s *state) View(viewer string) any {
 		switch {
 		case g.Owner == ownerLostTribe:
 			rv.Owner = &lost
+		case g.Owner == ownerMonster:
+			rv.Owner = &monsters
 		case g.Owner >= 0:
 			name := s.names[g.Owner]
 			rv.Owner = &name
 			rv.Race = s.Players[g.Owner].Armies[g.Slot].Race
 			rv.Declined = g.Slot != slotActive
 		}
-		rv.Pieces = Pieces{
-			Mountain: rd.Terrain == Mountain, Fortress: g.Fortress, TrollLair: g.Lair,
-			Encampments: int(g.Camps), Hero: g.Hero, Dragon: g.Dragon, Hole: g.Hole,
+		rv.Pieces = Pieces{}
+		for _, k := range reg.pieces {
+			if n := s.pieces(r, k); n > 0 {
+				rv.Pieces[k.name] = n
+			}
 		}
 		v.Regions = append(v.Regions, rv)
+	}
+	if s.Scn != nil {
+		s.Scn.view(s, v)
 	}
 	return v
 }

@@ -21,6 +21,7 @@ package auth
 
 import (
 	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base32"
 	"errors"
@@ -211,4 +212,83 @@ func validGameID(s string) bool {
 		}
 	}
 	return true
+}
+
+// Besides seat tokens, turnmail issues two other kinds of token, told apart by
+// their middle part, which is never a seat number:
+//
+//	<gameid>.host.<mac>     the host reply address of a game (HostToken)
+//	<code>.confirm.<mac>    a one-time confirmation address (ConfirmToken)
+//
+// Each kind's MAC has its own domain separator, so no token of one kind is ever
+// valid as another: a seat token's middle part is digits, and Parse refuses
+// "host" and "confirm" as seats.
+const (
+	hostSep    = "turnmail/host-token/v1"
+	confirmSep = "turnmail/confirm-token/v1"
+	// KindHost and KindConfirm are the middle parts of host and confirmation tokens.
+	KindHost    = "host"
+	KindConfirm = "confirm"
+)
+
+// kindMAC computes the MAC of a host or confirmation token's subject.
+func kindMAC(secret []byte, sep, subject string) string {
+	h := hmac.New(sha256.New, secret)
+	h.Write([]byte(sep))
+	h.Write([]byte{0})
+	h.Write([]byte(subject))
+	return b32.EncodeToString(h.Sum(nil)[:macBytes])
+}
+
+// HostToken returns the host token of a game: "<gameid>.host.<mac>". Mail to its
+// reply address from the host's address proves the host wrote it.
+func HostToken(secret []byte, gameID string) string {
+	return gameID + "." + KindHost + "." + kindMAC(secret, hostSep, gameID)
+}
+
+// ConfirmToken returns the confirmation token for a one-time code:
+// "<code>.confirm.<mac>". code should match [a-z0-9-]+ (see NewCode); the caller
+// stores it and honours it once.
+func ConfirmToken(secret []byte, code string) string {
+	return code + "." + KindConfirm + "." + kindMAC(secret, confirmSep, code)
+}
+
+// ParseKind checks a host or confirmation token and returns its kind (KindHost
+// or KindConfirm) and subject (the game id, or the code). A seat token gives an
+// error wrapping ErrMalformed: read those with Parse. The error wraps
+// ErrMalformed or ErrBadMAC.
+func ParseKind(secret []byte, token string) (kind, subject string, err error) {
+	token = strings.ToLower(strings.TrimSpace(token))
+	parts := strings.Split(token, ".")
+	if len(parts) != 3 || !validGameID(parts[0]) || len(parts[2]) != MACLen {
+		return "", "", fmt.Errorf("%w: %q is not a host or confirmation token", ErrMalformed, token)
+	}
+	sep := ""
+	switch parts[1] {
+	case KindHost:
+		sep = hostSep
+	case KindConfirm:
+		sep = confirmSep
+	default:
+		return "", "", fmt.Errorf("%w: %q is not a host or confirmation token", ErrMalformed, token)
+	}
+	if !hmac.Equal([]byte(parts[2]), []byte(kindMAC(secret, sep, parts[0]))) {
+		return "", "", fmt.Errorf("%w: %s token for %s", ErrBadMAC, parts[1], parts[0])
+	}
+	return parts[1], parts[0], nil
+}
+
+// IsKinded reports whether a token has the form of a host or confirmation token
+// (without checking its MAC).
+func IsKinded(token string) bool {
+	parts := strings.Split(strings.ToLower(strings.TrimSpace(token)), ".")
+	return len(parts) == 3 && (parts[1] == KindHost || parts[1] == KindConfirm)
+}
+
+// NewCode returns a random one-time code for ConfirmToken: 16 base32 characters
+// (80 bits).
+func NewCode() string {
+	var b [macBytes]byte
+	_, _ = rand.Read(b[:]) // crypto/rand never fails on supported platforms
+	return b32.EncodeToString(b[:])
 }

@@ -225,3 +225,47 @@ func TestBounceToken(t *testing.T) {
 		}
 	}
 }
+
+// TestParseKind: host and confirmation tokens verify as their own kind only; a
+// seat token, a token of one kind with the other kind's middle part, a tampered
+// MAC or another secret's token do not.
+func TestParseKind(t *testing.T) {
+	secret, other := []byte("0123456789abcdef0123"), []byte("another secret 0123456")
+	host, confirm := HostToken(secret, "sw-7k3p"), ConfirmToken(secret, "abcdefgh23456789")
+	swap := func(tok, from, to string) string { return strings.Replace(tok, "."+from+".", "."+to+".", 1) }
+	tests := []struct {
+		name, token, kind, subject string
+		err                        error
+	}{
+		{"host", host, KindHost, "sw-7k3p", nil},
+		{"confirmation", confirm, KindConfirm, "abcdefgh23456789", nil},
+		{"upper case", strings.ToUpper(host), KindHost, "sw-7k3p", nil},
+		{"a seat token", Token(secret, "sw-7k3p", 0), "", "", ErrMalformed},
+		{"host as confirmation", swap(host, KindHost, KindConfirm), "", "", ErrBadMAC},
+		{"confirmation as host", swap(confirm, KindConfirm, KindHost), "", "", ErrBadMAC},
+		{"another game's host mac", "sw-zzzz.host." + strings.Split(host, ".")[2], "", "", ErrBadMAC},
+		{"another secret", HostToken(other, "sw-7k3p"), "", "", ErrBadMAC},
+		{"four parts", "a.b.host." + strings.Split(host, ".")[2], "", "", ErrMalformed},
+		{"empty", "", "", "", ErrMalformed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			kind, subject, err := ParseKind(secret, tt.token)
+			if !errors.Is(err, tt.err) || kind != tt.kind || subject != tt.subject {
+				t.Errorf("ParseKind(%q) = %q, %q, %v; want %q, %q, %v", tt.token, kind, subject, err, tt.kind, tt.subject, tt.err)
+			}
+		})
+	}
+	// Neither kind is ever a seat token.
+	for _, tok := range []string{host, confirm} {
+		if _, _, err := Parse(secret, tok); !errors.Is(err, ErrMalformed) {
+			t.Errorf("Parse(%q) = %v, want ErrMalformed", tok, err)
+		}
+		if !IsKinded(tok) || IsKinded(Token(secret, "sw-7k3p", 3)) {
+			t.Errorf("IsKinded(%q) is wrong", tok)
+		}
+	}
+	if a, b := NewCode(), NewCode(); a == b || len(a) != MACLen {
+		t.Errorf("NewCode: %q, %q", a, b)
+	}
+}

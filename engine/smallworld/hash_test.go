@@ -1,0 +1,79 @@
+package smallworld
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/turnmail/turnmail/engine"
+)
+
+var updateHashes = flag.Bool("update-hashes", false, "regenerate testdata/scenario-hashes.json")
+
+const scenarioHashes = "testdata/scenario-hashes.json"
+
+// TestScenarioHashes pins the hash of every state of every scenario archive (recorded
+// before races and powers became registered abilities): a change to the state's
+// canonical encoding or to the rules that alters a base-game position fails here.
+func TestScenarioHashes(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "scenarios", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scenarios: %v", err)
+	}
+	got := map[string][]string{}
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := engine.ReadArchive(fh)
+		fh.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		all, err := engine.ReplayAll(registry, a, -1)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		for _, s := range all {
+			got[name] = append(got[name], s.Hash())
+		}
+	}
+	if *updateHashes {
+		raw, err := json.MarshalIndent(got, "", " ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(scenarioHashes, append(raw, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	raw, err := os.ReadFile(scenarioHashes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want map[string][]string
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatal(err)
+	}
+	for name, hs := range got {
+		if w, ok := want[name]; !ok {
+			t.Errorf("%s: no pinned hashes (run with -update-hashes)", name)
+		} else if !slices.Equal(hs, w) {
+			for i := range min(len(hs), len(w)) {
+				if hs[i] != w[i] {
+					t.Errorf("%s: state %d hashes %s, pinned %s", name, i, hs[i], w[i])
+					break
+				}
+			}
+			if len(hs) != len(w) {
+				t.Errorf("%s: %d states, pinned %d", name, len(hs), len(w))
+			}
+		}
+	}
+}
