@@ -16,9 +16,9 @@ test:
 	$(GO) test -count=1 -timeout 9m $(PKGS)
 
 ## race: the tests under the race detector (CI runs it after make test; the load,
-## crash and real-server tests are left to make test)
+## crash, real-server and browser tests are left to make test)
 race:
-	$(GO) test -race -count=1 -timeout 15m -skip 'TestLoad|TestCrashSafety|TestRealServers' $(PKGS)
+	$(GO) test -race -count=1 -timeout 15m -skip 'TestLoad|TestCrashSafety|TestRealServers|TestBrowserLayout' $(PKGS)
 
 ## bench: Go benchmarks plus the end-to-end load run; figures go to docs/benchmarks.md
 bench:

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/mail"
+	"os"
 	"strings"
 	"time"
 
@@ -172,7 +173,9 @@ func NewViper() *viper.Viper {
 	return v
 }
 
-// Load reads file (when not empty) into v and decodes the result.
+// Load reads file (when not empty) into v and decodes the result. A key of the file
+// or a TURNMAIL_* environment variable that is no configuration key is an error
+// naming it and the nearest known key.
 func Load(v *viper.Viper, file string) (*Config, error) {
 	if file != "" {
 		v.SetConfigFile(file)
@@ -180,11 +183,12 @@ func Load(v *viper.Viper, file string) (*Config, error) {
 			return nil, fmt.Errorf("read config %s: %w", file, err)
 		}
 	}
+	unknown := unknownKeys(v, file, os.Environ())
 	var c Config
 	if err := v.Unmarshal(&c); err != nil {
-		return nil, fmt.Errorf("decode config: %w", err)
+		return nil, errors.Join(append(unknown, fmt.Errorf("decode config: %w", err))...)
 	}
-	if err := c.Validate(); err != nil {
+	if err := errors.Join(append(unknown, c.Validate())...); err != nil {
 		return nil, err
 	}
 	return &c, nil

@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"os"
@@ -40,8 +41,16 @@ type Options struct {
 	// one minute; the timers themselves are computed from Clock). A negative value
 	// runs no background scheduler: only Daemon.Tick fires timers (tests).
 	TickEvery time.Duration
+	// OutboxPoll is how often Run looks for mail another process queued in the
+	// database (default DefaultOutboxPoll; negative: never).
+	OutboxPoll time.Duration
 	// Logger receives the log (default slog.Default()).
 	Logger *slog.Logger
+	// Problems, when set, receives a plain line for the host, beside the log,
+	// whenever reading or sending mail fails in a way that needs them (a login
+	// refused, a server never reached) and when it works again. serve passes
+	// stderr.
+	Problems io.Writer
 }
 
 func (o *Options) defaults() {
@@ -56,6 +65,9 @@ func (o *Options) defaults() {
 	}
 	if o.TickEvery == 0 {
 		o.TickEvery = time.Minute
+	}
+	if o.OutboxPoll == 0 {
+		o.OutboxPoll = DefaultOutboxPoll
 	}
 }
 
@@ -195,8 +207,10 @@ type Daemon struct {
 	log       *slog.Logger
 	health    *health
 	tickEvery time.Duration
-	imapOpts  imapwatch.Options
-	smtpOpts  smtpsend.Options
+	// outboxPoll is Options.OutboxPoll.
+	outboxPoll time.Duration
+	imapOpts   imapwatch.Options
+	smtpOpts   smtpsend.Options
 }
 
 // New opens the store, builds the service and, in embedded mode, starts the embedded
@@ -207,7 +221,10 @@ func New(ctx context.Context, c *config.Config, opts Options) (*Daemon, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Daemon{Config: c, Store: st, log: opts.Logger, tickEvery: opts.TickEvery, health: &health{clock: opts.Clock}}
+	d := &Daemon{Config: c, Store: st, log: opts.Logger, tickEvery: opts.TickEvery, outboxPoll: opts.OutboxPoll, health: &health{clock: opts.Clock}}
+	if w := opts.Problems; w != nil {
+		d.health.tell = func(line string) { fmt.Fprintf(w, "turnmail: %s\n", line) }
+	}
 	if d.Service, err = NewService(ctx, c, st, opts); err != nil {
 		st.Close()
 		return nil, err
@@ -222,6 +239,7 @@ func New(ctx context.Context, c *config.Config, opts Options) (*Daemon, error) {
 	d.smtpOpts = smtpsend.Options{
 		Addr: c.SMTP.Addr, Security: c.SMTP.Security, Username: c.SMTP.Username, Password: c.SMTP.Password,
 		MaxAttempts: c.SMTP.MaxAttempts, Connections: c.SMTP.Connections, Logger: opts.Logger,
+		Status: d.health.senderStatus,
 	}
 	if c.SMTP.VERP {
 		secret, err := Secret(ctx, c, st)
@@ -285,7 +303,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
-	errs := make(chan error, 3)
+	errs := make(chan error, 5)
 	run := func(name string, f func(context.Context) error) {
 		wg.Add(1)
 		go func() {
@@ -300,6 +318,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 	run("smtp sender", sender.Run)
 	if d.tickEvery > 0 {
 		run("deadline scheduler", d.schedule)
+	}
+	if d.outboxPoll > 0 {
+		run("outbox watch", func(ctx context.Context) error { return watchOutbox(ctx, d.Store, d.outboxPoll) })
 	}
 	if d.Config.HTTPAddr != "" {
 		run("http", func(ctx context.Context) error { return serveHTTP(ctx, d.Config.HTTPAddr, d.HealthHandler()) })

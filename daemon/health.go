@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/turnmail/turnmail/mail/mailnet"
 	"github.com/turnmail/turnmail/store"
 )
 
@@ -19,33 +20,83 @@ const StaleAfter = time.Minute
 // /metrics. It is safe for concurrent use.
 type health struct {
 	clock func() time.Time
+	// tell, when set, is given a plain line for the host whenever a link starts
+	// or stops failing in a way that needs them (serve writes it to stderr).
+	tell func(line string)
 
-	mu sync.Mutex
-	// failingSince is when the watcher's current run of failures began (the
-	// zero time: its last catch-up succeeded); lastErr is the latest failure.
+	mu   sync.Mutex
+	imap link // reading mail (the watcher)
+	smtp link // sending mail (the sender's connections)
+}
+
+// link is how one mail connection fares.
+type link struct {
+	// failingSince is when the current run of failures began (the zero time: the
+	// last attempt worked); lastErr is the latest failure.
 	failingSince time.Time
-	lastErr      string
+	lastErr      error
+	// worked is whether an attempt ever succeeded; told is the line last told.
+	worked bool
+	told   string
 }
 
 // watcherStatus records how the IMAP watcher fares (imapwatch.Options.Status).
-func (h *health) watcherStatus(err error) {
+func (h *health) watcherStatus(err error) { h.status(&h.imap, "reading mail", err) }
+
+// senderStatus records how the SMTP sender's connections fare
+// (smtpsend.Options.Status).
+func (h *health) senderStatus(err error) { h.status(&h.smtp, "sending mail", err) }
+
+func (h *health) status(l *link, what string, err error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if err == nil {
-		h.failingSince, h.lastErr = time.Time{}, ""
+		l.failingSince, l.lastErr, l.worked = time.Time{}, nil, true
+	} else {
+		if l.failingSince.IsZero() {
+			l.failingSince = h.clock()
+		}
+		l.lastErr = err
+	}
+	line := l.urgent(what)
+	if line == l.told || h.tell == nil {
+		l.told = line
 		return
 	}
-	if h.failingSince.IsZero() {
-		h.failingSince = h.clock()
+	if line == "" {
+		h.tell(what + " works again")
+	} else {
+		h.tell(line + " (retrying; /healthz reports it until it works)")
 	}
-	h.lastErr = err.Error()
+	l.told = line
 }
 
-// failing returns since when the watcher has been failing, and why.
-func (h *health) failing() (since time.Time, why string) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.failingSince, h.lastErr
+// urgent is the problem of a link that is reported at once: a login the server
+// refused, or any failure before the link ever worked (a wrong address, a closed
+// port, a TLS mismatch); "" when there is none.
+func (l *link) urgent(what string) string {
+	if l.lastErr == nil {
+		return ""
+	}
+	if refused := (*mailnet.LoginError)(nil); errors.As(l.lastErr, &refused) {
+		return fmt.Sprintf("%s: the server refused the login: %v", what, l.lastErr)
+	}
+	if !l.worked {
+		return fmt.Sprintf("%s has not worked since the start: %v", what, l.lastErr)
+	}
+	return ""
+}
+
+// problem is the link's problem at now: urgent at once, any other failure once it
+// has lasted StaleAfter; "" when there is none.
+func (l *link) problem(what string, now time.Time) string {
+	if p := l.urgent(what); p != "" {
+		return p
+	}
+	if !l.failingSince.IsZero() && now.Sub(l.failingSince) > StaleAfter {
+		return fmt.Sprintf("%s has failed for %s: %v", what, now.Sub(l.failingSince).Round(time.Second), l.lastErr)
+	}
+	return ""
 }
 
 // Report is the state /healthz and /metrics show.
@@ -71,11 +122,14 @@ func (h *health) report(ctx context.Context, st *store.Store) Report {
 	if err := st.ProbeWrite(ctx, now); err != nil {
 		r.Problems = append(r.Problems, "database cannot be written: "+err.Error())
 	}
-	since, why := h.failing()
-	r.MailFailingSince = since
-	if !since.IsZero() && now.Sub(since) > StaleAfter {
-		r.Problems = append(r.Problems, fmt.Sprintf("reading mail has failed for %s: %s", now.Sub(since).Round(time.Second), why))
+	h.mu.Lock()
+	r.MailFailingSince = h.imap.failingSince
+	for _, p := range []string{h.imap.problem("reading mail", now), h.smtp.problem("sending mail", now)} {
+		if p != "" {
+			r.Problems = append(r.Problems, p)
+		}
 	}
+	h.mu.Unlock()
 	var err error
 	if r.Inbox, err = st.InboxHealth(ctx); err != nil {
 		r.Problems = append(r.Problems, err.Error())

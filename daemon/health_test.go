@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/turnmail/turnmail/mail/mailnet"
 	"github.com/turnmail/turnmail/store"
 )
 
@@ -47,14 +49,34 @@ func TestHealth(t *testing.T) {
 	}{
 		{"fresh", func(*testing.T, *store.Store, *health) time.Time { return start }, ""},
 		{"watcher failing briefly", func(_ *testing.T, _ *store.Store, h *health) time.Time {
-			h.watcherStatus(errors.New("login: bad password"))
+			h.watcherStatus(nil)
+			h.watcherStatus(errors.New("dial: connection reset"))
 			return start.Add(StaleAfter / 2)
 		}, ""},
 		{"watcher failing for long", func(_ *testing.T, _ *store.Store, h *health) time.Time {
-			h.watcherStatus(errors.New("login: bad password"))
+			h.watcherStatus(nil)
+			h.watcherStatus(errors.New("dial: connection reset"))
 			h.watcherStatus(errors.New("dial: connection refused"))
 			return start.Add(2 * StaleAfter)
 		}, "reading mail has failed for 2m0s: dial: connection refused"},
+		{"watcher never worked", func(_ *testing.T, _ *store.Store, h *health) time.Time {
+			h.watcherStatus(errors.New("dial: connection refused"))
+			return start
+		}, "reading mail has not worked since the start: dial: connection refused"},
+		{"login refused, at once", func(_ *testing.T, _ *store.Store, h *health) time.Time {
+			h.watcherStatus(nil)
+			h.watcherStatus(fmt.Errorf("login: %w", &mailnet.LoginError{Err: errors.New("NO [AUTHENTICATIONFAILED] bad password")}))
+			return start
+		}, "reading mail: the server refused the login: login: NO [AUTHENTICATIONFAILED] bad password"},
+		{"smtp login refused, at once", func(_ *testing.T, _ *store.Store, h *health) time.Time {
+			h.senderStatus(fmt.Errorf("auth: %w", &mailnet.LoginError{Err: errors.New("535 5.7.8 bad credentials")}))
+			return start
+		}, "sending mail: the server refused the login: auth: 535 5.7.8 bad credentials"},
+		{"smtp failing for long", func(_ *testing.T, _ *store.Store, h *health) time.Time {
+			h.senderStatus(nil)
+			h.senderStatus(errors.New("dial: i/o timeout"))
+			return start.Add(2 * StaleAfter)
+		}, "sending mail has failed for 2m0s: dial: i/o timeout"},
 		{"watcher recovered", func(_ *testing.T, _ *store.Store, h *health) time.Time {
 			h.watcherStatus(errors.New("login: bad password"))
 			h.watcherStatus(nil)
@@ -126,5 +148,27 @@ func TestMetrics(t *testing.T) {
 		if !strings.Contains(body, want) {
 			t.Errorf("/metrics lacks %q:\n%s", want, body)
 		}
+	}
+}
+
+// TestHealth_tellsTheHost: a login refused, or a link that never worked, is told
+// to the host at once in one plain line, once (not at every retry), and again when
+// it works; a passing failure of a link that worked is not.
+func TestHealth_tellsTheHost(t *testing.T) {
+	var told []string
+	h := &health{clock: time.Now, tell: func(l string) { told = append(told, l) }}
+	refused := fmt.Errorf("login: %w", &mailnet.LoginError{Err: errors.New("NO bad password")})
+	h.watcherStatus(refused)
+	h.watcherStatus(refused)
+	h.watcherStatus(nil)
+	h.watcherStatus(errors.New("dial: connection reset"))
+	h.senderStatus(errors.New("dial tcp 127.0.0.1:25: connection refused"))
+	want := []string{
+		"reading mail: the server refused the login: login: NO bad password (retrying; /healthz reports it until it works)",
+		"reading mail works again",
+		"sending mail has not worked since the start: dial tcp 127.0.0.1:25: connection refused (retrying; /healthz reports it until it works)",
+	}
+	if strings.Join(told, "\n") != strings.Join(want, "\n") {
+		t.Errorf("told\n%s\nwant\n%s", strings.Join(told, "\n"), strings.Join(want, "\n"))
 	}
 }

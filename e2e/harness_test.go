@@ -315,8 +315,9 @@ func (h *harness) inbox(addr string) []*parse.Message {
 	return out
 }
 
-// waitMail waits for the next mail to addr whose body contains every one of want;
-// mails that do not match stay unread for later calls.
+// waitMail waits for the next mail to addr whose body contains every one of want
+// (where the text breaks a long line, as spaces); mails that do not match stay
+// unread for later calls.
 func (h *harness) waitMail(addr string, want ...string) *parse.Message {
 	h.t.Helper()
 	deadline := time.Now().Add(waitLimit)
@@ -325,7 +326,7 @@ func (h *harness) waitMail(addr string, want ...string) *parse.Message {
 		for i, m := range h.unread[addr] {
 			ok := true
 			for _, w := range want {
-				ok = ok && strings.Contains(m.Body, w)
+				ok = ok && (strings.Contains(m.Body, w) || strings.Contains(strings.Join(strings.Fields(m.Body), " "), strings.Join(strings.Fields(w), " ")))
 			}
 			if ok {
 				h.unread[addr] = append(h.unread[addr][:i:i], h.unread[addr][i+1:]...)

@@ -239,7 +239,7 @@ func (s *Service) stateMails(l *Loaded, before, state engine.State, events []sto
 		if err != nil {
 			return nil, err
 		}
-		m, err := s.mail("state", data, l.Game.ID, o.Email, s.address(), "", l.threadOf(o.Email), nil, "auto-generated")
+		m, err := s.mail("state", data, l.Game.ID, o.Email, s.address(), "", l.threadOf(o.Email), map[string]string{"List-Unsubscribe": s.unsubscribe(l.Game.ID)}, "auto-generated")
 		if err != nil {
 			return nil, err
 		}
@@ -251,7 +251,7 @@ func (s *Service) stateMails(l *Loaded, before, state engine.State, events []sto
 		if err != nil {
 			return nil, err
 		}
-		headers := map[string]string{"List-Id": "<" + l.Game.ID + "." + s.domain + ">", "Precedence": "list"}
+		headers := map[string]string{"List-Id": "<" + l.Game.ID + "." + s.domain + ">", "Precedence": "list", "List-Unsubscribe": s.unsubscribe(l.Game.ID)}
 		m, err := s.mail("state", data, l.Game.ID, list, s.address(), "", l.threadOf(list), headers, "auto-generated")
 		if err != nil {
 			return nil, err
@@ -362,6 +362,7 @@ func (s *Service) mail(kind string, data any, gameID, to, replyTo, inReplyTo str
 		AutoSubmitted: auto,
 		Headers:       headers,
 		Text:          text,
+		Flowed:        true, // the templates break long lines softly
 		HTML:          html,
 	}
 	if replyTo != "" {

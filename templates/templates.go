@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	texttemplate "text/template"
+	"unicode/utf8"
 )
 
 //go:embed *.tmpl
@@ -135,9 +136,69 @@ func tidy(s string) string {
 		} else {
 			blank = 0
 		}
-		out = append(out, l)
+		out = append(out, wrap(l)...)
 	}
 	return strings.TrimRight(strings.Join(out, "\n"), "\n") + "\n"
+}
+
+// MaxLine is the longest line of a plain-text part, in characters, so that text
+// clients and quoting ("> ") do not break lines (RFC 5322 recommends 78).
+const MaxLine = 78
+
+// commandIndent is the indentation of a line that is a command to copy.
+const commandIndent = "    "
+
+// wrap breaks a line longer than MaxLine at spaces. A command line — indented by
+// exactly four spaces, a command with perhaps a "# note" — is kept whole, so that it
+// can be copied into a reply; a table row (four spaces, a first column, a gap of two
+// spaces or more, the rest) continues under its second column; any other line
+// continues under its own indentation. A word longer than the width stays whole.
+// Breaks in a line without indentation are soft (RFC 3676 format=flowed: the
+// broken line ends in a space), so that clients that reflow join them again.
+func wrap(l string) []string {
+	if utf8.RuneCountInString(l) <= MaxLine {
+		return []string{l}
+	}
+	body := strings.TrimLeft(l, " ")
+	cut := len(l) - len(body) // the text before cut is kept as it is, the rest is wrapped
+	if l[:cut] == commandIndent {
+		gap := strings.Index(body, "  ")
+		if gap < 0 || strings.HasPrefix(strings.TrimLeft(body[gap:], " "), "#") {
+			return []string{l}
+		}
+		col := cut + gap + len(body[gap:]) - len(strings.TrimLeft(body[gap:], " "))
+		if utf8.RuneCountInString(l[:col]) <= MaxLine/2 {
+			cut = col
+		}
+	}
+	prefix, pad := l[:cut], strings.Repeat(" ", utf8.RuneCountInString(l[:cut]))
+	soft := "" // a line without indentation breaks softly (format=flowed)
+	if cut == 0 {
+		soft = " "
+	}
+	rest := strings.TrimRight(l[cut:], " ")
+	var out []string
+	for utf8.RuneCountInString(prefix+rest) > MaxLine {
+		room := MaxLine - len(soft) - utf8.RuneCountInString(prefix) // in characters
+		at := -1                                                     // the byte index of the break
+		for i, n := 0, 0; i < len(rest); i++ {
+			if rest[i] == ' ' && strings.TrimLeft(rest[:i], " ") != "" && (n <= room || at < 0) {
+				at = i
+			}
+			if utf8.RuneStart(rest[i]) {
+				n++
+			}
+			if n > room && at >= 0 {
+				break
+			}
+		}
+		if at < 0 {
+			break // one word longer than the line
+		}
+		out = append(out, prefix+strings.TrimRight(rest[:at], " ")+soft)
+		prefix, rest = pad, strings.TrimLeft(rest[at:], " ")
+	}
+	return append(out, prefix+rest)
 }
 
 // Title turns a name like "dragon-master" or "lost-tribe" into "Dragon Master".

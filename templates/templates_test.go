@@ -267,13 +267,14 @@ func TestRender_htmlStructure(t *testing.T) {
 		"notice-settings-changed": {"<code>set deadline=48h expiry=pause</code>", "<li>when a deadline passes: pause</li>", "Wed 25 Nov 2026 09:00 UTC"},
 		"lobby":                   {"<h2>&gt; <code>new tally deadline=2d</code></h2>", "<h2>&gt; <code>strat ta-k3p2</code></h2>", `<p class="err">`},
 		"state-empire-play": {
-			"<tr><td>ann</td><td>12</td><td>5 (13)</td><td>0</td><td>0</td><td>1</td><td>0</td><td>Ancient Sage</td></tr>", // bid 0, revealed
+			"<tr><td>ann</td><td>12</td><td>5 (13)</td><td>0</td><td>0</td><td>1</td><td>0</td></tr>", // bid 0, revealed
+			`<tr><td colspan="7"><small>ann · cards: Ancient Sage</small></td></tr>`,
 			"<th>Card</th><th>Cost</th><th>Action</th><th>Ability</th>", "<td>Night Hydra</td><td>0</td><td>move 5 and destroy 1</td><td>&#43;1 army</td>",
 			"ann is carrying out Ancient Sage: move 3 (3 left).", "<td>Crown</td><td>1, 2, 3, 4, 5</td><td>neutral</td>",
 			"<tr><td>3</td><td>neutral×10 </td><td></td><td>neutral</td><td>1, 4, 5</td><td></td></tr>",
 			`<pre class="legal">move 5&gt;1 # 2 points`,
 		},
-		"state-empire-bid": {"<tr><td>ann</td><td>12</td><td>5 (13)</td><td>0</td><td>0</td><td>0</td><td>0</td><td></td></tr>" /* her own sealed bid */, "Waiting for: ben."},
+		"state-empire-bid": {"<tr><td>ann</td><td>12</td><td>5 (13)</td><td>0</td><td>0</td><td>0</td><td>0</td></tr>" /* her own sealed bid */, "Waiting for: ben."},
 	}
 	for _, s := range samples {
 		if !htmlGolden[s.kind] && !htmlGolden[s.name] {

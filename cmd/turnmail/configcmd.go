@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -10,18 +12,24 @@ import (
 	"github.com/turnmail/turnmail/config"
 	"github.com/turnmail/turnmail/daemon"
 	"github.com/turnmail/turnmail/mail/auth"
+	"github.com/turnmail/turnmail/mail/mailcheck"
+	"github.com/turnmail/turnmail/mail/mailnet"
 )
 
 func newConfigCmd(a *app) *cobra.Command {
 	cfg := &cobra.Command{Use: "config", Short: "Configuration tools"}
-	cfg.AddCommand(&cobra.Command{
+	var connect bool
+	check := &cobra.Command{
 		Use:   "check",
 		Short: "Validate the configuration and print what serve would do (configured secrets hidden)",
 		Long: `Validate the configuration and print what serve would do: the embedded servers and
 the addresses they would listen on, or the real servers it would connect to, and the
 passwords in effect. The embedded service mailbox's password is generated (on first
 use) and printed; configured secrets are not. A plain-text listener or connection off
-loopback is refused (exit 2).`,
+loopback is refused (exit 2); so is a key or TURNMAIL_* variable that is no
+configuration key. With --connect it also logs in to the IMAP and SMTP servers (the
+embedded ones of a running turnmail serve, in embedded mode) and says which step
+fails: DNS, connect, TLS, greeting or login (exit 1).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, err := a.config()
@@ -35,10 +43,53 @@ loopback is refused (exit 2).`,
 				}
 			}
 			printConfig(a.out, c, mb)
+			if connect {
+				return checkConnect(cmd.Context(), a.out, c, mb)
+			}
 			return nil
 		},
-	})
+	}
+	check.Flags().BoolVar(&connect, "connect", false, "also log in to the IMAP and SMTP servers")
+	cfg.AddCommand(check)
 	return cfg
+}
+
+// checkConnect logs in to the IMAP and SMTP servers serve would use and prints
+// what works and which step fails; it returns an exit error 1 when one fails.
+func checkConnect(ctx context.Context, w io.Writer, c *config.Config, mb daemon.Mailboxes) error {
+	imapS := mailcheck.Server{Addr: c.IMAP.Addr, Security: c.IMAP.Security, Username: c.IMAP.Username, Password: c.IMAP.Password}
+	smtpS := mailcheck.Server{Addr: c.SMTP.Addr, Security: c.SMTP.Security, Username: c.SMTP.Username, Password: c.SMTP.Password}
+	hint := ""
+	if c.EmbeddedMode() {
+		imapS = mailcheck.Server{Addr: c.Embedded.IMAPAddr, Security: mailnet.SecurityPlain, Username: c.Address, Password: mb.ServicePassword}
+		smtpS = mailcheck.Server{Addr: c.Embedded.SMTPAddr, Security: mailnet.SecurityPlain}
+		hint = " (embedded mode: is turnmail serve running?)"
+	}
+	failed := 0
+	for _, x := range []struct {
+		name  string
+		check func(context.Context, mailcheck.Server) error
+		s     mailcheck.Server
+	}{{"imap", mailcheck.IMAP, imapS}, {"smtp", mailcheck.SMTP, smtpS}} {
+		err := x.check(ctx, x.s)
+		var ce *mailcheck.Error
+		switch {
+		case err == nil && x.s.Username != "":
+			fmt.Fprintf(w, "  %s:      connected to %s and logged in as %s\n", x.name, x.s.Addr, x.s.Username)
+		case err == nil:
+			fmt.Fprintf(w, "  %s:      connected to %s (no login configured)\n", x.name, x.s.Addr)
+		case errors.As(err, &ce):
+			failed++
+			fmt.Fprintf(w, "  %s:      FAILED at %s: %v%s\n", x.name, ce.Step, ce.Err, hint)
+		default:
+			failed++
+			fmt.Fprintf(w, "  %s:      FAILED: %v%s\n", x.name, err, hint)
+		}
+	}
+	if failed > 0 {
+		return &exitError{code: 1, err: fmt.Errorf("%d of 2 mail servers could not be logged in to", failed)}
+	}
+	return nil
 }
 
 // printConfig prints what serve does with c: the servers it runs or connects to and

@@ -38,7 +38,7 @@ With --demo, a demo game between alice and bob is created when there is no game 
 
 func serve(ctx context.Context, a *app, c *config.Config, demo bool) error {
 	log := newLogger(a, c)
-	d, err := daemon.New(ctx, c, daemon.Options{Logger: log})
+	d, err := daemon.New(ctx, c, daemon.Options{Logger: log, Problems: a.errw})
 	if err != nil {
 		return err
 	}

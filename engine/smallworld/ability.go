@@ -41,6 +41,9 @@ type ability struct {
 	// reach makes region r attackable whatever the border rule of a first conquest
 	// (holds false) or the adjacency rule (holds true): Flying, Halflings.
 	reach func(s *state, p, slot, r int, holds bool) bool
+	// entry replaces the border rule of a first conquest: region r may be entered
+	// (Flames enter next to the Volcano).
+	entry func(s *state, p, slot, r int) bool
 	// adjacent makes region r count as adjacent to the army's regions, for conquests and
 	// for every rule that asks for adjacency (Underworld's caverns).
 	adjacent func(s *state, p, slot, r int) bool
@@ -49,11 +52,23 @@ type ability struct {
 	// peace forbids player p's active race to attack the active regions of player q,
 	// whose army has this ability (Diplomat).
 	peace func(s *state, q, p int) bool
+	// shield: an opponent's abilities (and places and relics) give him no help to
+	// conquer the army's regions — no cost cut, reach or extra adjacency; increases
+	// still apply (Gnomes). See state.shielded.
+	shield bool
+	// guard, an ability of the army (q, qslot) holding region r, says why player p
+	// may not conquer r ("" when it may): Liches in decline keep out a player with no
+	// coins.
+	guard func(s *state, q, qslot, p, r int) string
 	// onConquer runs after the army occupied region r (Trolls' lairs, Halflings' holes).
 	onConquer func(s *state, p, slot, r int)
 	// onLoss returns how many tokens the army loses when region r is conquered, given
 	// the rulebook's loss (one): Elves lose none.
 	onLoss func(s *state, p, slot, r, loss int) int
+
+	// onPick runs when player p has just taken the race and power (Shadow Mimes may
+	// then swap their power).
+	onPick func(s *state, p int)
 
 	// ---- the turn ----
 
@@ -69,6 +84,9 @@ type ability struct {
 	// reinforce returns extra tokens taken from the box when conquests end
 	// (Skeletons); the hook respects the box limit.
 	reinforce func(s *state, p, slot int) int
+	// borrowed is how many of the army's tokens in play are not race tokens from the
+	// box (Iron Dwarves' silver hammers); the box count leaves them out.
+	borrowed func(s *state, p, slot int) int
 	// keepInHand is how many tokens the army keeps in hand after its own turn's
 	// redeployment (Amazons' attack-only tokens).
 	keepInHand func(s *state, p, slot int) int

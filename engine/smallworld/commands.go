@@ -191,6 +191,11 @@ func applyPick(s *state, p int, args []string, _ *engine.Rand) error {
 	s.Offer = slices.Delete(s.Offer, i, i+1)
 	pl.Armies[slotActive] = newArmy(c.Race, c.Power, s.comboTokens(c.Race, c.Power))
 	s.T.Acted = true
+	for ab := range s.acting(p, slotActive) {
+		if ab.onPick != nil {
+			ab.onPick(s, p)
+		}
+	}
 	return nil
 }
 
@@ -456,6 +461,11 @@ func (s *state) redeployable(p, slot int) (move, place bool) {
 func legalRedeploy(s *state, p int, out []string) []string {
 	if !(s.ownTurn(p) && s.army(p, slotActive).exists()) && !s.defending(p) {
 		return out
+	}
+	if s.ownTurn(p) && !s.T.Closed && s.cat.variant.rules != nil {
+		// What is left once conquests end: tokens leave Underground's rivers.
+		s = s.clone()
+		s.closeConquests()
 	}
 	var regs []int
 	hand := 0

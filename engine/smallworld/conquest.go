@@ -12,12 +12,30 @@ import (
 // plus the abilities' changes (discounts), at least 1.
 func (s *state) cost(p, slot, r int) int {
 	c := 2 + s.defense(r)
+	shielded := s.shielded(p, r)
 	for ab := range s.acting(p, slot) {
 		if ab.cost != nil {
-			c += ab.cost(s, p, slot, r)
+			if d := ab.cost(s, p, slot, r); d >= 0 || !shielded || ab == s.cat.variant.rules {
+				c += d
+			}
 		}
 	}
 	return max(c, 1)
+}
+
+// shielded reports whether region r is held by another player's army with a shield
+// (Gnomes): player p's abilities then cut no cost and lift no position rule there.
+func (s *state) shielded(p, r int) bool {
+	g := &s.Regions[r]
+	if !s.cat.shields || g.Owner < 0 || int(g.Owner) == p {
+		return false
+	}
+	for ab := range s.acting(int(g.Owner), int(g.Slot)) {
+		if ab.shield {
+			return true
+		}
+	}
+	return false
 }
 
 // atPeace reports whether player p's active race may not attack region r because an
@@ -44,6 +62,9 @@ func (s *state) adjacentTo(p, slot, r int) bool {
 			return true
 		}
 	}
+	if s.shielded(p, r) {
+		return false
+	}
 	for ab := range s.acting(p, slot) {
 		if ab.adjacent != nil && ab.adjacent(s, p, slot, r) {
 			return true
@@ -57,11 +78,16 @@ func (s *state) adjacentTo(p, slot, r int) bool {
 // lifts them (Flying, Halflings).
 func (s *state) reachable(p, slot, r int, holds bool) bool {
 	for ab := range s.acting(p, slot) {
-		if ab.reach != nil && ab.reach(s, p, slot, r, holds) {
+		if ab.reach != nil && ab.reach(s, p, slot, r, holds) && !s.shielded(p, r) {
 			return true
 		}
 	}
 	if !holds {
+		for ab := range s.acting(p, slot) {
+			if ab.entry != nil {
+				return ab.entry(s, p, slot, r)
+			}
+		}
 		return s.b.entry[r]
 	}
 	return s.adjacentTo(p, slot, r)
@@ -82,6 +108,24 @@ func (s *state) mayEnter(p, slot, r int) bool {
 	return false
 }
 
+// guarded says why player p may not conquer region r by an ability of its occupant
+// (guard: Liches), or returns "".
+func (s *state) guarded(p, r int) string {
+	g := &s.Regions[r]
+	if g.Owner < 0 {
+		return ""
+	}
+	q, qs := int(g.Owner), int(g.Slot)
+	for ab := range s.acting(q, qs) {
+		if ab.guard != nil {
+			if why := ab.guard(s, q, qs, p, r); why != "" {
+				return why
+			}
+		}
+	}
+	return ""
+}
+
 // Why a region cannot be attacked, whatever the tokens (see block).
 const (
 	okTarget = iota
@@ -90,6 +134,7 @@ const (
 	blockWater
 	blockImmune
 	blockPeace
+	blockGuard
 	blockBorder
 	blockAdjacent
 )
@@ -114,6 +159,9 @@ func (s *state) block(p, slot, r int, holds bool) int {
 		}
 		if s.atPeace(p, slot, r) {
 			return blockPeace
+		}
+		if s.guarded(p, r) != "" {
+			return blockGuard
 		}
 	}
 	if !s.reachable(p, slot, r, holds) {
@@ -140,6 +188,8 @@ func (s *state) targetReason(p, slot, r int, holds bool) string {
 		return fmt.Sprintf("region %d is protected by %s", id, s.immune(r))
 	case blockPeace:
 		return fmt.Sprintf("region %d belongs to %s, who made peace with you (Diplomat) until their next turn", id, s.names[s.Regions[r].Owner])
+	case blockGuard:
+		return s.guarded(p, r)
 	case blockBorder:
 		return fmt.Sprintf("region %d is not a border region: your %s enter the map through a region on the edge of the board or on the shore of a sea that touches it", id, s.raceName(p, slot))
 	case blockAdjacent:

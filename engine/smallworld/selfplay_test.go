@@ -64,9 +64,13 @@ func mapOption(board string) map[string]json.RawMessage {
 // selfPlayGame plays one game of g (Small World or a variant) with options, under a
 // rules version.
 func selfPlayGame(t testing.TB, g engine.Game, seed int64, players int, opts map[string]json.RawMessage, rules int, check bool) *engine.Archive {
+	return selfPlayFixed(t, g, json.RawMessage(fmt.Sprintf(`{"seed": %d, "rules": %d}`, seed, rules)), seed, players, opts, check)
+}
+
+// selfPlayFixed is selfPlayGame with the setup fields given (a race stack).
+func selfPlayFixed(t testing.TB, g engine.Game, fixed json.RawMessage, seed int64, players int, opts map[string]json.RawMessage, check bool) *engine.Archive {
 	names := []string{"alice", "bob", "carol", "dave", "erin", "frank"}[:players]
-	a := &engine.Archive{Format: engine.ArchiveFormat, Game: g.Name(), Options: opts,
-		Setup: json.RawMessage(fmt.Sprintf(`{"seed": %d, "rules": %d}`, seed, rules))}
+	a := &engine.Archive{Format: engine.ArchiveFormat, Game: g.Name(), Options: opts, Setup: fixed}
 	for _, n := range names {
 		a.Players = append(a.Players, engine.Player{Name: n})
 	}
@@ -188,16 +192,23 @@ func checkIllegalRejected(t testing.TB, st engine.State, who string, legal []str
 // develop, and makes patterns concrete.
 func chooseCommand(s *state, who string, legal []string, r *rand.Rand) string {
 	p := s.playerIndex(who)
-	var conquests, others []string
+	var conquests, choices, others []string
 	for _, c := range legal {
 		switch {
-		case strings.HasPrefix(c, "conquer"), strings.HasPrefix(c, "dragon"), strings.HasPrefix(c, "enchant"), c == "berserk roll":
+		case strings.HasPrefix(c, "swap"), strings.HasPrefix(c, "ancient"), strings.HasPrefix(c, "volcano"):
+			// Underground races' choices, taken half the time so that short runs
+			// play them.
+			choices = append(choices, c)
+		case strings.HasPrefix(c, "conquer"), strings.HasPrefix(c, "dragon"), strings.HasPrefix(c, "enchant"), c == "berserk roll", strings.HasPrefix(c, "wisp"):
 			conquests = append(conquests, c)
 		case strings.HasPrefix(c, "pick"):
 			return legal[r.IntN(len(legal))] // only picks (and ghoul conquests) then
 		default:
 			others = append(others, c)
 		}
+	}
+	if len(choices) > 0 && r.IntN(2) == 0 {
+		return choices[r.IntN(len(choices))]
 	}
 	if len(conquests) > 0 && r.IntN(100) < 85 {
 		return conquests[r.IntN(len(conquests))]

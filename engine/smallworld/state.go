@@ -192,7 +192,13 @@ func (s *state) inPlay(race string) int {
 		for slot := range nSlots {
 			a := s.army(p, slot)
 			if a.Race == race {
-				return s.boardTokens(p, slot) + a.Hand + a.Aside
+				n := s.boardTokens(p, slot) + a.Hand + a.Aside
+				for ab := range s.acting(p, slot) {
+					if ab.borrowed != nil {
+						n -= ab.borrowed(s, p, slot)
+					}
+				}
+				return n
 			}
 		}
 	}

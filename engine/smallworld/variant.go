@@ -112,6 +112,9 @@ type catalogue struct {
 	granting []*pieceKind
 	// variant is the game the catalogue belongs to (its optional rules).
 	variant *variant
+	// shields: an ability of the catalogue has a shield (Gnomes); without one the
+	// core skips the check.
+	shields bool
 }
 
 // loadCatalogue reads and validates the variant's boards and its races and powers:
@@ -198,6 +201,14 @@ func (v *variant) loadCatalogue() (*catalogue, error) {
 		if k.grants != nil && slices.Contains(v.packs, k.grants.packName()) {
 			c.granting = append(c.granting, k)
 		}
+	}
+	for _, name := range append(slices.Clone(c.raceNames), c.powerNames...) {
+		if ab := abilityOf(name); ab != nil && ab.shield {
+			c.shields = true
+		}
+	}
+	for _, k := range c.granting {
+		c.shields = c.shields || k.grants.shield
 	}
 	c.nameIndex = map[string]byte{}
 	for i, n := range append(slices.Clone(c.raceNames), c.powerNames...) {

@@ -64,6 +64,10 @@ type Mail struct {
 	Headers map[string]string
 	// Text is the plain-text body. It must be complete on its own.
 	Text string
+	// Flowed marks Text as RFC 3676 format=flowed: a line that ends in a space
+	// continues on the next, so clients that reflow join it again. Build
+	// space-stuffs the lines that need it.
+	Flowed bool
 	// HTML is an optional HTML alternative.
 	HTML string
 }
@@ -103,13 +107,17 @@ func Build(m Mail) ([]byte, error) {
 		return nil, err
 	}
 	var buf bytes.Buffer
+	text, textParams := m.Text, map[string]string{"charset": "utf-8"}
+	if m.Flowed {
+		text, textParams["format"] = stuff(text), "flowed"
+	}
 	if m.HTML == "" {
-		h.SetContentType("text/plain", map[string]string{"charset": "utf-8"})
+		h.SetContentType("text/plain", textParams)
 		w, err := gomail.CreateSingleInlineWriter(&buf, h)
 		if err != nil {
 			return nil, fmt.Errorf("compose: write header: %w", err)
 		}
-		if err := writeBody(w, m.Text); err != nil {
+		if err := writeBody(w, text); err != nil {
 			return nil, err
 		}
 		return buf.Bytes(), nil
@@ -119,9 +127,12 @@ func Build(m Mail) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compose: write header: %w", err)
 	}
-	for _, p := range []struct{ typ, body string }{{"text/plain", m.Text}, {"text/html", m.HTML}} {
+	for _, p := range []struct {
+		typ, body string
+		params    map[string]string
+	}{{"text/plain", text, textParams}, {"text/html", m.HTML, map[string]string{"charset": "utf-8"}}} {
 		var ph gomail.InlineHeader
-		ph.SetContentType(p.typ, map[string]string{"charset": "utf-8"})
+		ph.SetContentType(p.typ, p.params)
 		w, err := iw.CreatePart(ph)
 		if err != nil {
 			return nil, fmt.Errorf("compose: create %s part: %w", p.typ, err)
@@ -134,6 +145,18 @@ func Build(m Mail) ([]byte, error) {
 		return nil, fmt.Errorf("compose: close multipart: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// stuff space-stuffs format=flowed text (RFC 3676 section 4.4): a line that starts
+// with a space, ">" or "From " gets one more space, which readers remove.
+func stuff(text string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, " ") || strings.HasPrefix(l, ">") || strings.HasPrefix(l, "From ") {
+			lines[i] = " " + l
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 func writeBody(w io.WriteCloser, body string) error {

@@ -9,7 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/emersion/go-message"
 	gomail "github.com/emersion/go-message/mail"
+
+	mailparse "github.com/turnmail/turnmail/mail/parse"
 )
 
 type part struct {
@@ -334,6 +337,51 @@ func TestBuild_nameControls(t *testing.T) {
 		h, _, _ := parse(t, raw)
 		if got := addrs(t, h, "To"); got[0].Name != want || h.Get("Bcc") != "" {
 			t.Errorf("name %q: To %v, Bcc %q; want the name %q", name, got, h.Get("Bcc"), want)
+		}
+	}
+}
+
+// TestBuild_flowed: a Flowed text part is declared format=flowed, its lines that
+// start with a space, ">" or "From " are space-stuffed, and a reader of flowed text
+// (mail/parse) gets the text back with its soft breaks joined.
+func TestBuild_flowed(t *testing.T) {
+	text := "It is your turn, and this sentence is long enough to be broken \nin two.\n\nLegal now:\n    conquer 12\n>not a quote\nFrom here on\n-- \nturnmail\n"
+	for _, alternative := range []bool{false, true} {
+		m := base()
+		m.Text, m.Flowed = text, true
+		if alternative {
+			m.HTML = "<p>It is your turn.</p>\n"
+		}
+		raw, err := Build(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := message.Read(bytes.NewReader(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := e.Header
+		if mr := e.MultipartReader(); mr != nil {
+			p, err := mr.NextPart()
+			if err != nil {
+				t.Fatal(err)
+			}
+			h = p.Header
+		}
+		if _, params, _ := h.ContentType(); params["format"] != "flowed" {
+			t.Errorf("alternative %v: text part params %v, want format=flowed", alternative, params)
+		}
+		_, _, parts := parse(t, raw)
+		want := "It is your turn, and this sentence is long enough to be broken \nin two.\n\nLegal now:\n     conquer 12\n >not a quote\n From here on\n-- \nturnmail\n"
+		if parts[0].body != want {
+			t.Errorf("alternative %v: text part\n%q\nwant\n%q", alternative, parts[0].body, want)
+		}
+		got, err := mailparse.Parse(raw, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(got.Body, "long enough to be broken in two.\n\nLegal now:\n    conquer 12\n") {
+			t.Errorf("alternative %v: read back as\n%s", alternative, got.Body)
 		}
 	}
 }

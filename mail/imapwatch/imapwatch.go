@@ -383,6 +383,10 @@ func (w *Watcher) session(ctx context.Context) (synced bool, err error) {
 	defer context.AfterFunc(ctx, func() { c.Close() })()
 
 	if err := c.Login(w.opts.Username, w.opts.Password).Wait(); err != nil {
+		var refused *imap.Error
+		if errors.As(err, &refused) {
+			err = &mailnet.LoginError{Err: err}
+		}
 		return false, fmt.Errorf("login: %w", err)
 	}
 	if err := w.ensureFolders(c); err != nil {

@@ -62,3 +62,11 @@ func Backoff(attempts int, base, max time.Duration) time.Duration {
 	}
 	return d
 }
+
+// LoginError is a server's refusal of the configured username and password (an
+// IMAP NO to LOGIN, an SMTP error reply to AUTH): retrying will not help until the
+// configuration changes. Its text is the server's.
+type LoginError struct{ Err error }
+
+func (e *LoginError) Error() string { return e.Err.Error() }
+func (e *LoginError) Unwrap() error { return e.Err }

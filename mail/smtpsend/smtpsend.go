@@ -136,6 +136,10 @@ type Options struct {
 	// a retry scheduled by this Sender fires; it catches retries scheduled
 	// by an earlier process. Default 1 min.
 	PollInterval time.Duration
+	// Status, when set, is told how connecting fares: nil after every
+	// connection made (logged in), the error when connecting fails (a login
+	// refused is a *mailnet.LoginError). It must not block.
+	Status func(err error)
 	// Timeout bounds dialing and each SMTP command. Default 1 min.
 	Timeout time.Duration
 	// Clock returns the current time. Default time.Now.
@@ -394,6 +398,9 @@ func (s *Sender) sendLane(ctx context.Context, batch []Outgoing) (err error) {
 		if c == nil {
 			var err error
 			c, err = s.dial(ctx)
+			if ctx.Err() == nil && s.opts.Status != nil {
+				s.opts.Status(err)
+			}
 			if err != nil {
 				if ctx.Err() != nil {
 					return nil
@@ -570,6 +577,10 @@ func (s *Sender) dial(ctx context.Context) (*conn, error) {
 	}
 	if s.opts.Username != "" {
 		if err := c.Auth(sasl.NewPlainClient("", s.opts.Username, s.opts.Password)); err != nil {
+			var refused *smtp.SMTPError
+			if errors.As(err, &refused) {
+				err = &mailnet.LoginError{Err: err}
+			}
 			return fail(fmt.Errorf("auth: %w", err))
 		}
 	}

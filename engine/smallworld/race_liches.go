@@ -1,0 +1,23 @@
+package smallworld
+
+// Liches (Small World Underground, Lich): once in decline, an opponent who conquers
+// one of their regions pays their owner one coin, and an opponent with no coins
+// cannot conquer them (sources §4: in-decline Lich regions only, ★ §7.12). Active
+// Liches have no ability. The player's own active race conquers them freely.
+var liches = &ability{name: "Liches", kind: kindRace, pack: packUnderground, inDecline: true,
+	guard: func(s *state, q, qslot, p, r int) string {
+		if qslot == slotActive || p == q || s.Players[p].Coins > 0 {
+			return ""
+		}
+		return "region " + s.b.ids[r] + " is held by " + s.names[q] + "'s declined Liches: conquering it costs you a coin, and you have none"
+	},
+	onLoss: func(s *state, q, qslot, _, loss int) int {
+		if p := s.Cur; qslot != slotActive && p != q && s.Players[p].Coins > 0 {
+			s.Players[p].Coins--
+			s.Players[q].Coins++
+		}
+		return loss
+	},
+}
+
+func init() { register(liches) }

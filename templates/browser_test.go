@@ -1,0 +1,204 @@
+package templates
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+
+	"github.com/turnmail/turnmail/engine/games"
+	"github.com/turnmail/turnmail/internal/selfplay"
+)
+
+// sample is one mail to render: a name, its kind and its data.
+type sample = struct {
+	name, kind string
+	data       any
+}
+
+// browserWidths are the window widths every mail is laid out at: a phone and a desktop.
+var browserWidths = []int64{390, 1000}
+
+// chromium returns the path of a Chromium binary, or "" when there is none.
+func chromium() string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// realSamples are state mails and refusals from real engine views: the states a
+// self-played game of Small World (3 players) and of Empire (2 players) reaches — its
+// opening, mid-game, late and its end — for two of its players (one to move, or not).
+func realSamples(t *testing.T) []sample {
+	t.Helper()
+	var out []sample
+	for _, kind := range []string{"smallworld", "empire"} {
+		players := map[string]int{"smallworld": 3, "empire": 2}[kind]
+		game := Game{ID: kind[:2] + "-7k3p", Kind: kind, Title: GameTitle(kind)}
+		var steps []selfplay.Step
+		_, err := selfplay.Play(games.Registry()[kind], selfplay.Config{Seed: 3, Players: players}, func(s selfplay.Step) error {
+			steps = append(steps, s)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pick := map[string]selfplay.Step{"opening": steps[0], "mid": steps[len(steps)/2], "late": steps[len(steps)*4/5], "end": steps[len(steps)-1]}
+		for label, s := range pick {
+			for _, who := range []string{"ann", "ben"} {
+				var view map[string]any
+				b, err := json.Marshal(s.State.View(who))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := json.Unmarshal(b, &view); err != nil {
+					t.Fatal(err)
+				}
+				st := State{Game: game, Player: who, Opening: s.N == 0, ToAct: s.State.ToAct(), View: view,
+					Legal: s.State.Legal(who), Finished: s.State.Finished(), ReplyTo: "turnmail+" + game.ID + ".0.xxxxxxxxxxxxxxxx@example.org"}
+				for _, p := range st.ToAct {
+					st.YourTurn = st.YourTurn || p == who
+				}
+				if s.Player != "" {
+					st.Moves = []Move{{Seq: s.N, Player: s.Player, Command: s.Command}}
+					st.Applied = []Line{{N: 1, Text: s.Command}}
+					st.Error = &LineError{Line: Line{N: 2, Text: "conquer 99 with every token I have left in my hand, please"}, Reason: "there is no region 99"}
+				}
+				if st.Finished {
+					st.Winners = []string{"ann"}
+				}
+				name := fmt.Sprintf("%s-%s-%s", game.ID[:2], label, who)
+				out = append(out, sample{name, "state", st}, sample{name + "-refusal", "refusal", Refusal{
+					Game: game, Player: who, Error: st.Error, Legal: st.Legal, ToAct: st.ToAct, ReplyTo: st.ReplyTo}})
+			}
+		}
+	}
+	return out
+}
+
+// externalRef matches what would make a mail load something from outside.
+var externalRef = regexp.MustCompile(`(?i)\b(src|href)\s*=|url\(|@import|https?://`)
+
+// layoutCheck is run in the page: it returns one line per problem — the document wider
+// than the window, an element reaching beyond the window's right edge or whose content
+// spills out of it, text whose colour is too close to its background (WCAG contrast
+// below 4.5), a light page when dark mode is asked for — and the window's layout
+// width first.
+const layoutCheck = `(() => {
+  const doc = document.documentElement, W = doc.clientWidth, out = [String(W)];
+  if (doc.scrollWidth > W) out.push("document is " + doc.scrollWidth + " px wide in a " + W + " px window");
+  const lum = c => { const m = c.match(/[\d.]+/g).map(Number); const f = v => { v /= 255; return v <= 0.03928 ? v/12.92 : Math.pow((v+0.055)/1.055, 2.4); }; return [0.2126*f(m[0]) + 0.7152*f(m[1]) + 0.0722*f(m[2]), m.length > 3 ? m[3] : 1]; };
+  const dark = matchMedia("(prefers-color-scheme: dark)").matches;
+  const canvas = () => dark && getComputedStyle(doc).colorScheme.includes("dark") ? lum("rgb(18, 18, 18)")[0] : 1;
+  const bg = el => { for (; el; el = el.parentElement) { const [l, a] = lum(getComputedStyle(el).backgroundColor); if (a > 0) return l; } return canvas(); };
+  if (dark && bg(document.body) > 0.2) out.push("the page stays light in dark mode");
+  const what = el => el.tagName.toLowerCase() + (el.className ? "." + el.className : "") + " " + JSON.stringify((el.innerText || "").slice(0, 60));
+  const reported = [];
+  for (const el of document.body.querySelectorAll("*")) {
+    const r = el.getBoundingClientRect(), inside = reported.some(p => p.contains(el));
+    if (r.right > W + 0.5 && !inside) { out.push(what(el) + " reaches " + Math.round(r.right) + " px"); reported.push(el); continue; }
+    if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1 && !inside) { out.push(what(el) + " content is " + el.scrollWidth + " px in " + el.clientWidth + " px"); reported.push(el); }
+    if ([...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim())) {
+      const [fl] = lum(getComputedStyle(el).color), bl = bg(el);
+      const ratio = (Math.max(fl, bl) + 0.05) / (Math.min(fl, bl) + 0.05);
+      if (ratio < 4.5) out.push(what(el) + " contrast " + ratio.toFixed(2) + " (" + getComputedStyle(el).color + ")");
+    }
+  }
+  return out;
+})()`
+
+// TestBrowserLayout lays out the HTML part of every kind of mail in headless Chromium
+// at a phone's width (390 px, as a phone: the page's viewport decides the layout
+// width) and at a desktop's (1000 px), in light and in dark mode, and fails when the
+// document is wider than the window, an element overflows, text has too little
+// contrast with its background, or the mail refers to anything outside itself.
+// Without Chromium it skips, unless TURNMAIL_BROWSER_REQUIRED=1 (CI). With
+// TURNMAIL_BROWSER_SHOTS=DIR it saves a PNG of each Small World and Empire state mail at 390 px.
+func TestBrowserLayout(t *testing.T) {
+	bin := chromium()
+	if bin == "" {
+		if os.Getenv("TURNMAIL_BROWSER_REQUIRED") == "1" {
+			t.Fatal("no Chromium (chromium, chromium-browser or google-chrome) on PATH and TURNMAIL_BROWSER_REQUIRED=1")
+		}
+		t.Skip("no Chromium on PATH (apt-get install chromium); TURNMAIL_BROWSER_REQUIRED=1 makes this a failure")
+	}
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	ctx, cancel := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(bin), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck, chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(filepath.Join(dir, "profile")))
+	defer cancel()
+	ctx, cancel = chromedp.NewContext(ctx)
+	defer cancel()
+	ctx, cancel = context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start Chromium: %v", err)
+	}
+	shots := os.Getenv("TURNMAIL_BROWSER_SHOTS")
+	for _, s := range append(samples, realSamples(t)...) {
+		_, page, err := set.Render(s.kind, s.data)
+		if err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		if m := externalRef.FindString(page); m != "" {
+			t.Errorf("%s: the HTML refers outside the mail (%q)", s.name, m)
+		}
+		file := filepath.Join(dir, s.name+".html")
+		if err := os.WriteFile(file, []byte(page), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range browserWidths {
+			for _, scheme := range []string{"light", "dark"} {
+				err := chromedp.Do(ctx,
+					chromedp.EmulateViewport(w, 800, chromedp.EmulateMobile, chromedp.EmulateScale(1)),
+					chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+						_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+							Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
+						return err
+					}),
+					chromedp.Navigate("file://"+file))
+				if err != nil {
+					t.Fatalf("%s at %d px: %v", s.name, w, err)
+				}
+				problems, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](layoutCheck))
+				if err != nil {
+					t.Fatalf("%s at %d px: %v", s.name, w, err)
+				}
+				if got := problems[0]; got != fmt.Sprint(w) {
+					t.Errorf("%s at %d px (%s): laid out %s px wide (no viewport meta?)", s.name, w, scheme, got)
+				}
+				for _, p := range problems[1:] {
+					t.Errorf("%s at %d px (%s): %s", s.name, w, scheme, p)
+				}
+				if shots != "" && w == 390 && s.kind == "state" && (strings.HasPrefix(s.name, "sm-") || strings.HasPrefix(s.name, "em-") || strings.HasPrefix(s.name, "state-empire")) {
+					png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(filepath.Join(shots, fmt.Sprintf("%s-%s.png", s.name, scheme)), png, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}
+	}
+}
