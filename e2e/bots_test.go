@@ -231,6 +231,10 @@ func playBots(t *testing.T, h *harness, kind string, n int, seed int64, options 
 		progress = time.Now()
 	}
 
+	for _, b := range bots {
+		checkThread(t, b, game)
+	}
+
 	// Everyone was told the same winners, and the exported archive replays to them.
 	want := bots[0].winners
 	for _, b := range bots {
@@ -266,6 +270,37 @@ func playBots(t *testing.T, h *harness, kind string, n int, seed int64, options 
 	t.Logf("%s %v with %d players: %d events, winners %v; patterns chosen: %v", kind, options, n, len(arch.Events), want, filled)
 	if dir := os.Getenv("TURNMAIL_BOTS_DUMP"); dir != "" {
 		dumpMails(t, dir, kind, bots)
+	}
+}
+
+// checkThread checks that b's mails of game stay in one thread: the opening mail is
+// the root, and every later one has its subject, References starting with the root's
+// Message-ID and an In-Reply-To.
+func checkThread(t *testing.T, b *bot, game string) {
+	t.Helper()
+	var root *parse.Message
+	for _, m := range b.mails {
+		if !strings.Contains(m.Body, gameFooter+game) {
+			continue
+		}
+		if root == nil {
+			if !strings.Contains(m.Body, "A new game of") {
+				continue // the lobby's mails before the start
+			}
+			if !strings.HasPrefix(m.Subject, "["+game+"] ") || len(m.References) != 0 {
+				t.Errorf("%s's opening mail: subject %q, References %q; want the game's subject and no References", b.name, m.Subject, m.References)
+			}
+			root = m
+			continue
+		}
+		if m.Subject != root.Subject || len(m.References) == 0 || m.References[0] != root.MessageID || m.InReplyTo == "" {
+			t.Errorf("%s's mail of %s leaves the thread: subject %q References %q In-Reply-To %q; the root is %q %q\n%s",
+				b.name, game, m.Subject, m.References, m.InReplyTo, root.Subject, root.MessageID, m.Body)
+			return
+		}
+	}
+	if root == nil {
+		t.Errorf("%s got no mail of %s", b.name, game)
 	}
 }
 

@@ -34,7 +34,7 @@ func TestDeadline_skipAndRemindersAcrossRestart(t *testing.T) {
 	h := newHarness(t, opts)
 	ann, ben := h.addr("ann"), h.addr("ben")
 	game := turnGame(t, h, h.addr("host"), service.Settings{})
-	h.waitMail(ann, "It is your move", "Your deadline: Tue 24 Nov 2026 09:00 UTC")
+	h.waitMail(ann, "It is your move", "Your deadline: Tue 24 Nov 09:00 UTC")
 
 	clock.Advance(11 * time.Hour)
 	if n := h.tick(); n != 0 {
@@ -144,13 +144,13 @@ func TestDeadline_replaceAndSubstitute(t *testing.T) {
 
 // TestDeadline_vacation: a vacation stretches the player's deadline.
 func TestDeadline_vacation(t *testing.T) {
-	clock := newFakeClock() // Mon 23 Nov 2026 09:00 UTC; deadline Tue 09:00
+	clock := newFakeClock() // Mon 23 Nov 09:00 UTC; deadline Tue 09:00
 	h := newHarness(t, harnessOptions{games: testRegistry(), clock: clock})
 	ann := h.addr("ann")
 	game := turnGame(t, h, h.addr("host"), service.Settings{Remind: []string{"none"}})
 	a := h.waitMail(ann, "It is your move")
 	h.send(ann, replyTo(t, a), "Re", "vacation 2026-11-24 2026-11-25\n")
-	h.waitMail(ann, "Your vacation 2026-11-24 to 2026-11-25 is recorded", "used 2 of 14 days", "Thu 26 Nov 2026 09:00 UTC")
+	h.waitMail(ann, "Your vacation 2026-11-24 to 2026-11-25 is recorded", "used 2 of 14 days", "Thu 26 Nov 09:00 UTC")
 	l, err := h.d.Service.Load(context.Background(), game)
 	if err != nil {
 		t.Fatal(err)

@@ -36,11 +36,11 @@ func settledAs(t *testing.T, h *harness, id, status, reason string) {
 // and no deadline fires; after the resume the deadlines count from it, and each
 // state mail shows the deadline of its reader's new turn.
 func TestInGame_pauseResume(t *testing.T) {
-	clock := newFakeClock() // Mon 23 Nov 2026 09:00 UTC
+	clock := newFakeClock() // Mon 23 Nov 09:00 UTC
 	h := newHarness(t, harnessOptions{games: testRegistry(), clock: clock})
 	ann, ben := h.addr("ann"), h.addr("ben")
 	game := turnGame(t, h, ann, service.Settings{Remind: []string{"none"}})
-	ra := replyTo(t, h.waitMail(ann, "It is your move", "Your deadline: Tue 24 Nov 2026 09:00 UTC"))
+	ra := replyTo(t, h.waitMail(ann, "It is your move", "Your deadline: Tue 24 Nov 09:00 UTC"))
 	rb := replyTo(t, h.waitMail(ben, "Waiting for: ann"))
 
 	h.send(ben, rb, "Re", "pause\n")
@@ -78,19 +78,19 @@ func TestInGame_pauseResume(t *testing.T) {
 		t.Fatalf("%d timers fired right after the resume", n)
 	}
 	h.send(ann, ra, "Re", "status\n")
-	h.waitMail(ann, "It is your move", "Your deadline: Thu 26 Nov 2026 09:00 UTC")
+	h.waitMail(ann, "It is your move", "Your deadline: Thu 26 Nov 09:00 UTC")
 
 	clock.Advance(time.Hour)
 	id = h.send(ann, ra, "Re", "add 3\n")
 	settledAs(t, h, id, "applied", "")
-	h.waitMail(ben, "ann: add 3", "It is your move", "Your deadline: Thu 26 Nov 2026 10:00 UTC")
+	h.waitMail(ben, "ann: add 3", "It is your move", "Your deadline: Thu 26 Nov 10:00 UTC")
 
 	clock.Advance(24*time.Hour + time.Minute)
 	if n := h.tick(); n != 1 {
 		t.Fatalf("%d timers fired at ben's deadline, want 1", n)
 	}
 	h.waitMail(ben, "Your deadline in game "+game+" passed")
-	h.waitMail(ann, "ben: pass", "It is your move", "Your deadline: Fri 27 Nov 2026 10:01 UTC")
+	h.waitMail(ann, "ben: pass", "It is your move", "Your deadline: Fri 27 Nov 10:01 UTC")
 }
 
 // TestInGame_replaceByHost: the host (who plays) hands a seat to another address by

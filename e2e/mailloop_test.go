@@ -90,6 +90,12 @@ func playOpening(t *testing.T, h *harness, allCases bool) {
 		}
 	}
 
+	// bob wants a mail after every move of alice's, not only when her turn ends.
+	if status, reason := h.settled(h.send(bob, rb, "Re: game", "notify every\n")); status != "applied" {
+		t.Fatalf("notify every: status %q (%s)", status, reason)
+	}
+	wait(bob, "Done: notify every")
+
 	// A legal move, then its duplicate: applied once, both players told.
 	id := h.send(alice, ra, "Re: game", pick+"\n")
 	if status, reason := h.settled(id); status != "applied" {
@@ -100,9 +106,9 @@ func playOpening(t *testing.T, h *harness, allCases bool) {
 	if allCases {
 		h.sendRaw(alice, ra, h.rawMail(id, alice, ra, "Re: game", pick+"\n"))
 		marker := h.send("stranger@example.org", service, "after the duplicate", "hello\n")
-		h.settled(marker) // mail is handled in order: the duplicate was handled before
-		if n := h.events(game); n != 1 {
-			t.Fatalf("after a duplicate Message-ID the game has %d events, want 1", n)
+		h.settled(marker)                // mail is handled in order: the duplicate was handled before
+		if n := h.events(game); n != 2 { // notify every, pick
+			t.Fatalf("after a duplicate Message-ID the game has %d events, want 2", n)
 		}
 	}
 
@@ -117,8 +123,8 @@ func playOpening(t *testing.T, h *harness, allCases bool) {
 	}
 	wait(alice, "line 2: "+conquer, "NOT applied — line 3: conquer 999")
 	wait(bob, "alice: "+conquer)
-	if n := h.events(game); n != 2 {
-		t.Fatalf("the game has %d events, want 2", n)
+	if n := h.events(game); n != 3 { // notify every, pick, conquer
+		t.Fatalf("the game has %d events, want 3", n)
 	}
 }
 

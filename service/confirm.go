@@ -98,13 +98,16 @@ func (s *Service) ask(c *store.Commit, k store.Confirmation, n templates.Notice,
 	k.Code = auth.NewCode()
 	k.CreatedAt, k.ExpiresAt = now, now.Add(confirmTTL)
 	n.Kind = "confirm"
+	// A request is a lobby mail with a subject of its own, never in a game's thread
+	// (see gameData, inThread): it goes to someone who may not want the game's mail.
+	n.Game.Players = nil
 	n.ReplyTo = s.confirmAddress(k.Code)
 	n.Address = k.Address
 	n.When = fmtTime(k.ExpiresAt)
 	if n.Game.ID == "" && k.GameID != "" {
 		n.Game.ID = k.GameID
 	}
-	m, err := s.notice(n, k.GameID, k.Address, "")
+	m, err := s.notice(n, thread{}, k.GameID, k.Address, "")
 	if err != nil {
 		return err
 	}
@@ -148,7 +151,7 @@ func (s *Service) pend(ctx context.Context, tx *lobbyTx, l *Loaded, from, comman
 		tx.asked[strings.ToLower(from)]++
 	}
 	k.Commands = append(k.Commands, command)
-	return templates.Notice{Kind: "pending", Game: s.gameData(l.Game), Text: command}, nil
+	return templates.Notice{Kind: "pending", Game: s.gameData(l.Game, l.Players), Text: command}, nil
 }
 
 // askPending sends the requests for the commands pend held, one per game.
@@ -160,7 +163,7 @@ func (s *Service) askPending(ctx context.Context, tx *lobbyTx) error {
 			return err
 		}
 		var c store.Commit
-		n := templates.Notice{Game: s.gameData(l.Game), Text: "self", Lines: k.Commands}
+		n := templates.Notice{Game: s.gameData(l.Game, l.Players), Text: "self", Lines: k.Commands}
 		// A host's own requests are capped per address, not recorded as consent.
 		mark := k.Grant != grantHost && l.Consent[strings.ToLower(k.Address)] == ""
 		if err := s.ask(&c, *k, n, mark, ""); err != nil {

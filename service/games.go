@@ -96,7 +96,7 @@ func (s *Service) CreateGame(ctx context.Context, ng NewGame) (string, error) {
 		game.List = st.List
 		l := &Loaded{Game: game, Players: players, State: state, Settings: st}
 		l.Facts = analyse(l, []engine.State{state})
-		mails, err := s.stateMails(l, state, nil, "", nil, nil, nil, "")
+		mails, err := s.stateMails(l, nil, state, nil, "", nil, nil, nil, "")
 		if err != nil {
 			return "", err
 		}
@@ -175,7 +175,7 @@ func (s *Service) importOnce(ctx context.Context, a *engine.Archive, states []en
 		game.Status = "finished"
 	}
 	l := &Loaded{Game: game, Players: players, State: final, Settings: settingsOf(game.Settings)}
-	mails, err := s.stateMails(l, final, nil, "", nil, nil, nil, "")
+	mails, err := s.stateMails(l, nil, final, nil, "", nil, nil, nil, "")
 	if err != nil {
 		return "", err
 	}
@@ -206,7 +206,6 @@ func (s *Service) newGameRecord(a *engine.Archive, setupOutcomes engine.Outcomes
 		ID: s.newGameID(a.Game), Kind: a.Game, Options: optionsJSON, Setup: a.Setup,
 		SetupOutcomes: outcomesJSON, Status: "running", CreatedAt: now, UpdatedAt: now,
 	}
-	game.ThreadID = s.threadRoot(game.ID)
 	players := make([]store.Player, len(a.Players))
 	for i, p := range a.Players {
 		players[i] = store.Player{GameID: game.ID, Seat: i, Name: p.Name, Email: emails[i], Role: "player", Active: true}

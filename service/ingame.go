@@ -212,7 +212,7 @@ func (r *run) finish(author string, applied []templates.Line, lineErr *templates
 		if author != "" {
 			notes, r.answers, r.wantState = r.answers, nil, false // the author's state mail says it all
 		}
-		mails, err := r.s.stateMails(r.view(), r.state, r.c.Events, author, applied, lineErr, notes, r.inReply)
+		mails, err := r.s.stateMails(r.view(), r.l.State, r.state, r.c.Events, author, applied, lineErr, notes, r.inReply)
 		if err != nil {
 			return err
 		}
@@ -231,7 +231,7 @@ func (r *run) answer(seat store.Player, applied []templates.Line, lineErr *templ
 	var err error
 	switch {
 	case len(r.answers) == 1 && !r.wantState && lineErr == nil:
-		m, err = r.s.notice(r.answers[0], r.l.Game.ID, seat.Email, r.inReply)
+		m, err = r.s.notice(r.answers[0], r.l.threadOf(seat.Email), r.l.Game.ID, seat.Email, r.inReply)
 	case len(r.answers) > 0 || r.wantState:
 		if lineErr == nil {
 			applied = nil // nothing to report beyond the answers
@@ -268,6 +268,8 @@ var inGame = map[string]func(r *run, a actor, args []string) string{
 	"vacation": (*run).cmdVacation,
 	"replace":  (*run).cmdReplace,
 	"set":      (*run).cmdSet,
+	"tz":       (*run).cmdTZ,
+	"notify":   (*run).cmdNotify,
 	"help":     (*run).cmdHelp,
 }
 
@@ -394,7 +396,7 @@ func (r *run) notify(to string, n templates.Notice) {
 		r.answers = append(slices.DeleteFunc(r.answers, func(a templates.Notice) bool { return a.Kind == n.Kind }), n)
 		return
 	}
-	m, err := r.s.notice(n, r.l.Game.ID, to, r.inReply)
+	m, err := r.s.notice(n, r.l.threadOf(to), r.l.Game.ID, to, "") // not an answer: the mail it answers is not the recipient's
 	if err != nil {
 		r.s.log.Error("render notice", "kind", n.Kind, "err", err)
 		return
@@ -414,7 +416,7 @@ func (r *run) notify(to string, n templates.Notice) {
 // noticeTo fills in what a notice to an address of the game says about the game
 // and the recipient.
 func (r *run) noticeTo(to string, n templates.Notice) templates.Notice {
-	n.Game = r.s.gameData(r.l.Game)
+	n.Game = r.s.gameData(r.l.Game, r.l.Players)
 	n.Host = r.l.Game.Host
 	if n.ReplyTo == "" {
 		if p, ok := r.l.playerByEmail(to); ok {
@@ -439,7 +441,7 @@ func (r *run) notifyEach(n templates.Notice, withDue bool) {
 	if withDue {
 		due = map[string]string{}
 		for _, d := range r.view().Deadlines() {
-			due[d.Player] = fmtTime(d.Due)
+			due[d.Player] = r.l.when(d.Player, d.Due)
 		}
 	}
 	seen := map[string]bool{}
@@ -498,12 +500,14 @@ func (r *run) cmdHelp(a actor, _ []string) string {
 func (r *run) dueOf(name string) string {
 	for _, d := range r.view().Deadlines() {
 		if d.Player == name {
-			return fmtTime(d.Due)
+			return r.l.when(name, d.Due)
 		}
 	}
 	return ""
 }
 
+// fmtTime formats a time for the host and the logs (players read times through
+// Loaded.when, in their time zone).
 func fmtTime(t time.Time) string { return t.UTC().Format("Mon 2 Jan 2006 15:04 UTC") }
 
 func (r *run) cmdHistory(a actor, args []string) string {
@@ -521,11 +525,14 @@ func (r *run) cmdHistory(a actor, args []string) string {
 	}
 	var moves []templates.Move
 	for _, e := range all {
+		if isPref(e) && e.Player != a.Name {
+			continue // another player's own settings
+		}
 		// Sealed commands (bids) stay sealed in the history as long as the game hides them.
 		cmd := engine.MaskCommand(r.state, e.Player, e.Command, a.Name)
 		m := templates.Move{Seq: e.Seq, Player: e.Player, Command: cmd, Kind: e.Kind}
 		if !e.At.IsZero() {
-			m.At = fmtTime(e.At)
+			m.At = r.l.when(a.Name, e.At)
 		}
 		moves = append(moves, m)
 	}
@@ -822,7 +829,7 @@ func (r *run) cmdReplace(a actor, args []string) string {
 		}
 		k := store.Confirmation{Address: to, Actor: a.Email, GameID: r.l.Game.ID, Grant: grantHost,
 			Commands: []string{"replace " + r.l.Game.ID + " " + p.Name + " " + to}}
-		if err := r.s.ask(&r.c, k, templates.Notice{Game: r.s.gameData(r.l.Game), Text: "replace", Actor: a.Email, Player: p.Name}, true, a.Email); err != nil {
+		if err := r.s.ask(&r.c, k, templates.Notice{Game: r.s.gameData(r.l.Game, r.l.Players), Text: "replace", Actor: a.Email, Player: p.Name}, true, a.Email); err != nil {
 			return "internal error: " + err.Error()
 		}
 		r.asked = true

@@ -176,7 +176,7 @@ func (s *Service) lobbyAnswer(ctx context.Context, tx *lobbyTx, from string, msg
 			}
 		}
 	}
-	m, err := s.mail("lobby", templates.Lobby{Service: s.address(), Answers: said}, "", from, replyTo, inReplyTo(msg), nil, "auto-replied")
+	m, err := s.mail("lobby", templates.Lobby{Service: s.address(), Answers: said}, "", from, replyTo, inReplyTo(msg), thread{}, nil, "auto-replied")
 	if err != nil {
 		return res, store.Batch{}, err
 	}
@@ -240,7 +240,7 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 	if err != nil {
 		return templates.Notice{}, err
 	}
-	n := templates.Notice{Game: s.gameData(l.Game), Host: l.Game.Host}
+	n := templates.Notice{Game: s.gameData(l.Game, l.Players), Host: l.Game.Host}
 	if verb == "join" || verb == "leave" || verb == "observe" || verb == "unobserve" {
 		if !cred.proven {
 			return s.pendCommand(ctx, tx, l, from, verb, args, msg, lineNo)
@@ -387,7 +387,7 @@ func (s *Service) tellHost(c *store.Commit, l *Loaded, n templates.Notice) error
 	}
 	n.ReplyTo = s.HostAddress(l.Game.ID)
 	n.HostReply = n.ReplyTo
-	m, err := s.notice(n, l.Game.ID, l.Game.Host, "")
+	m, err := s.notice(n, l.threadOf(l.Game.Host), l.Game.ID, l.Game.Host, "")
 	if err != nil {
 		return err
 	}
@@ -473,10 +473,11 @@ func (s *Service) lobbyObserve(tx *lobbyTx, l *Loaded, from string, n templates.
 		if err != nil {
 			return n, err
 		}
-		m, err := s.mail("state", data, id, from, s.address(), "", nil, "auto-generated")
+		m, err := s.mail("state", data, id, from, s.address(), "", l.threadOf(from), nil, "auto-generated")
 		if err != nil {
 			return n, err
 		}
+		m.Seen = l.LastSeq()
 		c.Outbox = append(c.Outbox, m)
 	}
 	// The players (and the host) are told who follows their game.
@@ -490,7 +491,7 @@ func (s *Service) lobbyObserve(tx *lobbyTx, l *Loaded, from string, n templates.
 		if l.State != nil {
 			note.ReplyTo = s.replyAddr(id, p)
 		}
-		m, err := s.notice(note, id, p.Email, "")
+		m, err := s.notice(note, l.threadOf(p.Email), id, p.Email, "")
 		if err != nil {
 			return n, err
 		}
@@ -531,7 +532,7 @@ func (s *Service) lobbyGames(ctx context.Context, tx *lobbyTx) (templates.Notice
 		if g.Status != store.GameOpen || st.Private {
 			continue
 		}
-		gi := templates.GameInfo{Game: s.gameData(g), Status: g.Status, Seats: st.MaxPlayers}
+		gi := templates.GameInfo{Game: s.gameData(g, nil), Status: g.Status, Seats: st.MaxPlayers}
 		for _, p := range players {
 			if p.Role != store.RoleObserver {
 				gi.Count++
@@ -579,10 +580,10 @@ func (s *Service) lobbyNew(ctx context.Context, tx *lobbyTx, from string, args [
 	setup, _ := json.Marshal(stamp)
 	now := s.opts.Clock()
 	g := store.Game{ID: id, Kind: kind, Options: optsJSON, Setup: setup, Status: store.GameOpen, Host: from,
-		List: settings.List, ThreadID: s.threadRoot(id), CreatedAt: now, UpdatedAt: now, Settings: settingsJSON}
+		List: settings.List, CreatedAt: now, UpdatedAt: now, Settings: settingsJSON}
 	name := seatName(from, nil)
 	tx.create(g, []store.Player{{Seat: 0, Name: name, Email: from, Role: store.RolePlayer, Active: true}})
-	n := templates.Notice{Kind: "created", Game: s.gameData(g), Player: name, Lines: settings.Describe(), Host: from}
+	n := templates.Notice{Kind: "created", Game: s.gameData(g, nil), Player: name, Lines: settings.Describe(), Host: from}
 	if settings.List != "" {
 		// The list gets the game's mail once someone on it confirms (mayMailList).
 		var c store.Commit
@@ -736,7 +737,7 @@ func (s *Service) lobbyStart(tx *lobbyTx, l *Loaded, n templates.Notice) (templa
 	l.Facts = analyse(l, []engine.State{state})
 	outcomesJSON, _ := json.Marshal(outcomes)
 	settingsJSON, _ := json.Marshal(l.Settings)
-	mails, err := s.stateMails(l, state, nil, "", nil, nil, nil, "")
+	mails, err := s.stateMails(l, nil, state, nil, "", nil, nil, nil, "")
 	if err != nil {
 		return n, err
 	}

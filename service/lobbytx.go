@@ -100,6 +100,9 @@ func (t *lobbyTx) load(ctx context.Context, id string) (*Loaded, error) {
 	if err != nil {
 		return nil, err
 	}
+	if l.Readers, err = t.s.store.Readers(ctx, id); err != nil {
+		return nil, fmt.Errorf("load game %s: %w", id, err)
+	}
 	l.Consent = maps.Clone(r.consent)
 	return l, nil
 }

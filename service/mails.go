@@ -2,6 +2,7 @@ package service
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -21,13 +22,66 @@ func (s *Service) ReplyAddress(gameID string, seat int) string {
 	return auth.ReplyAddress(s.local, s.domain, auth.Token(s.opts.Secret, gameID, seat))
 }
 
-// threadRoot is the Message-ID every mail of a game refers to, so that mail clients
-// show one thread per game.
-func (s *Service) threadRoot(gameID string) string { return gameID + "@" + s.domain }
-
-func (s *Service) gameData(g store.Game) templates.Game {
-	return templates.Game{ID: g.ID, Kind: g.Kind, Title: templates.GameTitle(g.Kind)}
+// thread is where a mail stands in its reader's thread of a game. Every reader has
+// a thread of their own: its root is the first mail of the game they were sent
+// (for a player the opening mail), because a Message-ID names one message and each
+// reader's opening mail is a different message. The store records the root and the
+// latest mail per reader as the mails are queued (store.Reader). A mail with an empty
+// root is the first: it starts the thread.
+type thread struct {
+	root, parent string
+	// seen is the last event the reader's last state mail accounted for; known is
+	// false when the store has no record of the reader (mail queued before it kept one).
+	seen  int
+	known bool
 }
+
+// threadOf returns the thread of a reader's mail of the game.
+func (l *Loaded) threadOf(addr string) thread {
+	r, ok := l.Readers[strings.ToLower(addr)]
+	return thread{root: r.Root, parent: r.Last, seen: r.Seen, known: ok}
+}
+
+// readerThread reads a reader's thread from the store, for the mail of a game that
+// was not loaded; a failure to read it gives a mail that starts a thread (logged).
+func (s *Service) readerThread(ctx context.Context, gameID, addr string) thread {
+	readers, err := s.store.Readers(ctx, gameID)
+	if err != nil {
+		s.log.Warn("thread of a reader not readable", "game", gameID, "err", err)
+		return thread{}
+	}
+	l := Loaded{Readers: readers}
+	return l.threadOf(addr)
+}
+
+// gameData is what the templates know of a game. A started game's data names its
+// players, which makes every mail of it carry the game's one subject; the subject
+// stays short: at most subjectNames names of at most subjectName bytes each.
+func (s *Service) gameData(g store.Game, players []store.Player) templates.Game {
+	d := templates.Game{ID: g.ID, Kind: g.Kind, Title: templates.GameTitle(g.Kind)}
+	if g.Status == store.GameOpen {
+		return d
+	}
+	n := 0
+	for _, p := range players {
+		if p.Role != "" && p.Role != store.RolePlayer {
+			continue
+		}
+		if n++; n <= subjectNames {
+			d.Players = append(d.Players, boundText(p.Name, subjectName))
+		}
+	}
+	if n > subjectNames {
+		d.Players[subjectNames-1] = fmt.Sprintf("+%d", n-subjectNames+1)
+	}
+	return d
+}
+
+// Bounds of the players' names in a game's subject.
+const (
+	subjectNames = 5
+	subjectName  = 24
+)
 
 // viewMap decodes an engine view into the map the templates read.
 func viewMap(v any) (map[string]any, error) {
@@ -49,8 +103,14 @@ func (s *Service) address() string { return s.local + "@" + s.domain }
 // stateData is the state mail's data for one seat (or, with an observer seat, the
 // public view). It lists the last stateMoves of events.
 func (s *Service) stateData(l *Loaded, state engine.State, p store.Player, events []store.Event) (templates.State, error) {
+	if th := l.threadOf(p.Email); th.known && p.Email != "" {
+		events = eventsAfter(l.Events, th.seen)
+	}
 	moves := make([]templates.Move, 0, len(events))
 	for _, e := range events {
+		if isPref(e) {
+			continue // a player's own settings are nobody else's news
+		}
 		moves = append(moves, templates.Move{Seq: e.Seq, Player: e.Player, Command: e.Command, Kind: e.Kind})
 	}
 	moves, cut := lastOf(moves)
@@ -72,7 +132,7 @@ func (s *Service) stateData(l *Loaded, state engine.State, p store.Player, event
 		return templates.State{}, err
 	}
 	data := templates.State{
-		Game: s.gameData(l.Game), Player: p.Name, Opening: len(l.Events) == 0 && len(events) == 0,
+		Game: s.gameData(l.Game, l.Players), Player: p.Name, Opening: len(l.Events) == 0 && len(events) == 0,
 		Moves: moves, MovesCut: cut, ToAct: toAct, Finished: finished, Winners: winners, View: view, Observer: observer,
 	}
 	if observer {
@@ -87,7 +147,7 @@ func (s *Service) stateData(l *Loaded, state engine.State, p store.Player, event
 	if data.YourTurn && l.Game.Status == store.GameRunning {
 		for _, d := range l.Deadlines() {
 			if d.Player == p.Name {
-				data.Deadline = fmtTime(d.Due)
+				data.Deadline = l.when(p.Name, d.Due)
 			}
 		}
 	}
@@ -107,7 +167,19 @@ func (s *Service) stateMail(l *Loaded, state engine.State, p store.Player, event
 	if inReply != "" {
 		auto = "auto-replied"
 	}
-	return s.mail("state", data, l.Game.ID, p.Email, data.ReplyTo, inReply, nil, auto)
+	m, err := s.mail("state", data, l.Game.ID, p.Email, data.ReplyTo, inReply, l.threadOf(p.Email), nil, auto)
+	m.Seen = l.LastSeq()
+	return m, err
+}
+
+// eventsAfter returns the events after seq.
+func eventsAfter(events []store.Event, seq int) []store.Event {
+	for i, e := range events {
+		if e.Seq > seq {
+			return events[i:]
+		}
+	}
+	return nil
 }
 
 // stateMails renders the state mail for every seat after events were appended. The
@@ -116,7 +188,12 @@ func (s *Service) stateMail(l *Loaded, state engine.State, p store.Player, event
 // Observers get the public view. In a mailing-list game the public view goes once to
 // the list; a player gets a personal mail only when they must act, wrote the mail,
 // or see more than the public view.
-func (s *Service) stateMails(l *Loaded, state engine.State, events []store.Event, author string, applied []templates.Line, lineErr *templates.LineError, notes []templates.Notice, replyTo string) ([]store.OutMail, error) {
+//
+// before is the state the events started from (nil when everyone is to be mailed,
+// as at the start). While a turn goes on, a player who did not write the mail gets
+// none unless they asked for every one (notify=every), and observers and the list
+// get none: see turnEnded.
+func (s *Service) stateMails(l *Loaded, before, state engine.State, events []store.Event, author string, applied []templates.Line, lineErr *templates.LineError, notes []templates.Notice, replyTo string) ([]store.OutMail, error) {
 	var out []store.OutMail
 	list := l.Game.List
 	if list == "" {
@@ -128,9 +205,13 @@ func (s *Service) stateMails(l *Loaded, state engine.State, events []store.Event
 		public = string(b)
 	}
 	finished, _ := gameOver(l, state)
+	ended := finished || turnEnded(before, state)
 	for _, p := range l.Seats() {
 		if !s.mayMail(l, p.Email) {
 			continue
+		}
+		if p.Name != author && !ended && !contains(state.ToAct(), p.Name) && l.Settings.notifyOf(p.Name) != NotifyEvery {
+			continue // waits: told when the turn ends, with all that happened in it
 		}
 		if list != "" && p.Name != author && !finished && !contains(state.ToAct(), p.Name) {
 			b, _ := json.Marshal(state.View(p.Name))
@@ -151,32 +232,53 @@ func (s *Service) stateMails(l *Loaded, state engine.State, events []store.Event
 		out = append(out, m)
 	}
 	for _, o := range l.Observers() {
-		if !s.mayMail(l, o.Email) {
+		if !ended || !s.mayMail(l, o.Email) {
 			continue
 		}
 		data, err := s.stateData(l, state, o, events)
 		if err != nil {
 			return nil, err
 		}
-		m, err := s.mail("state", data, l.Game.ID, o.Email, s.address(), "", map[string]string{"List-Unsubscribe": s.unsubscribe(l.Game.ID)}, "auto-generated")
+		m, err := s.mail("state", data, l.Game.ID, o.Email, s.address(), "", l.threadOf(o.Email), map[string]string{"List-Unsubscribe": s.unsubscribe(l.Game.ID)}, "auto-generated")
 		if err != nil {
 			return nil, err
 		}
+		m.Seen = l.LastSeq()
 		out = append(out, m)
 	}
-	if list != "" && mayMailList(l, list) && s.mayMail(l, list) {
+	if list != "" && ended && mayMailList(l, list) && s.mayMail(l, list) {
 		data, err := s.stateData(l, state, store.Player{Role: store.RoleObserver}, events)
 		if err != nil {
 			return nil, err
 		}
 		headers := map[string]string{"List-Id": "<" + l.Game.ID + "." + s.domain + ">", "Precedence": "list", "List-Unsubscribe": s.unsubscribe(l.Game.ID)}
-		m, err := s.mail("state", data, l.Game.ID, list, s.address(), "", headers, "auto-generated")
+		m, err := s.mail("state", data, l.Game.ID, list, s.address(), "", l.threadOf(list), headers, "auto-generated")
 		if err != nil {
 			return nil, err
 		}
+		m.Seen = l.LastSeq()
 		out = append(out, m)
 	}
 	return out, nil
+}
+
+// turnEnded reports whether the move from before to after ends a turn for the
+// players who wait: the players to act changed (a turn passed, a phase or a bid
+// round ended, someone became to act). A nil before counts as a change.
+func turnEnded(before, after engine.State) bool {
+	if before == nil {
+		return true
+	}
+	b, a := before.ToAct(), after.ToAct()
+	if len(a) != len(b) {
+		return true
+	}
+	for _, name := range a {
+		if !contains(b, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // mayMailList reports whether a game's mailing list may get its mail: not while
@@ -198,8 +300,8 @@ func (s *Service) mayMail(l *Loaded, addr string) bool {
 	return true
 }
 
-// notice renders a notice mail to one address.
-func (s *Service) notice(n templates.Notice, gameID, to, inReply string) (store.OutMail, error) {
+// notice renders a notice mail to one address, in the thread th of a game's mail.
+func (s *Service) notice(n templates.Notice, th thread, gameID, to, inReply string) (store.OutMail, error) {
 	n.Service = s.address()
 	if n.ReplyTo == "" {
 		n.ReplyTo = s.address()
@@ -208,13 +310,13 @@ func (s *Service) notice(n templates.Notice, gameID, to, inReply string) (store.
 	if inReply != "" {
 		auto = "auto-replied"
 	}
-	return s.mail("notice", n, gameID, to, n.ReplyTo, inReply, nil, auto)
+	return s.mail("notice", n, gameID, to, n.ReplyTo, inReply, th, nil, auto)
 }
 
 // refusal renders the answer to a mail from which nothing was applied.
 func (s *Service) refusal(l *Loaded, p store.Player, reason string, lineErr *templates.LineError, replyTo string) (store.OutMail, error) {
 	data := templates.Refusal{
-		Game:    s.gameData(l.Game),
+		Game:    s.gameData(l.Game, l.Players),
 		Player:  p.Name,
 		Error:   lineErr,
 		ToAct:   l.State.ToAct(),
@@ -224,15 +326,19 @@ func (s *Service) refusal(l *Loaded, p store.Player, reason string, lineErr *tem
 	if lineErr == nil {
 		data.Reason = reason
 	}
-	return s.mail("refusal", data, l.Game.ID, p.Email, data.ReplyTo, replyTo, nil, "auto-replied")
+	return s.mail("refusal", data, l.Game.ID, p.Email, data.ReplyTo, replyTo, l.threadOf(p.Email), nil, "auto-replied")
 }
 
-// mail renders a mail kind and builds the outbox row. Its header inputs are made
+// mail renders a mail kind and builds the outbox row. A mail of a game stands in its
+// reader's thread th: In-Reply-To names its parent (the mail it answers, else the
+// reader's previous mail of the game) and References the root and the parent, which
+// Gmail, Outlook and Thunderbird follow (with the game's one subject) to keep the game
+// in one conversation; a mail without a root starts the thread. Its header inputs are made
 // safe before compose sees them: an In-Reply-To that compose.ValidMessageID refuses
 // is dropped (the subject is one line, see templates.Set.Subject, and compose encodes
 // what is not plain ASCII), and a recipient that compose.CheckAddress refuses is an error naming it (addresses are
 // checked where they enter, so that is a bug or a row stored before the check).
-func (s *Service) mail(kind string, data any, gameID, to, replyTo, inReplyTo string, headers map[string]string, auto string) (store.OutMail, error) {
+func (s *Service) mail(kind string, data any, gameID, to, replyTo, inReplyTo string, th thread, headers map[string]string, auto string) (store.OutMail, error) {
 	if err := compose.CheckAddress(to); err != nil {
 		return store.OutMail{}, fmt.Errorf("%s mail: %w", kind, err)
 	}
@@ -262,20 +368,49 @@ func (s *Service) mail(kind string, data any, gameID, to, replyTo, inReplyTo str
 	if replyTo != "" {
 		m.ReplyTo = mail.Address{Name: s.opts.Name, Address: replyTo}
 	}
-	if gameID != "" {
-		root := s.threadRoot(gameID)
-		m.References = []string{root}
-		m.InReplyTo = root
-	}
-	if inReplyTo != "" {
-		m.InReplyTo = inReplyTo
-		m.References = append(m.References, inReplyTo)
-	}
+	m.InReplyTo, m.References = threadHeaders(th, inReplyTo)
 	raw, err := s.build(m)
 	if err != nil {
 		return store.OutMail{}, fmt.Errorf("compose %s mail: %w", kind, err)
 	}
-	return store.OutMail{GameID: gameID, Kind: kind, From: s.local + "@" + s.domain, To: []string{to}, Raw: raw, Status: "pending"}, nil
+	return store.OutMail{GameID: gameID, Kind: kind, From: s.local + "@" + s.domain, To: []string{to}, Raw: raw, Status: "pending",
+		Thread: gameID != "" && inThread(data)}, nil
+}
+
+// inThread reports whether a mail's data is of a started game's thread: state mails
+// and refusals are; a notice is when it has the game's subject (see gameData).
+func inThread(data any) bool {
+	switch d := data.(type) {
+	case templates.State, templates.Refusal:
+		return true
+	case templates.Notice:
+		return len(d.Game.Players) > 0
+	}
+	return false
+}
+
+// threadHeaders returns a mail's In-Reply-To and References: the parent is the mail
+// answered (inReplyTo) or else the previous mail of the thread; References are the
+// root and the parent. Stored ids that compose would refuse are left out.
+func threadHeaders(th thread, inReplyTo string) (string, []string) {
+	root, parent := th.root, inReplyTo
+	if parent == "" {
+		parent = th.parent
+	}
+	if !compose.ValidMessageID(root) {
+		root = ""
+	}
+	if !compose.ValidMessageID(parent) {
+		parent = ""
+	}
+	var refs []string
+	if root != "" {
+		refs = append(refs, root)
+	}
+	if parent != "" && parent != root {
+		refs = append(refs, parent)
+	}
+	return parent, refs
 }
 
 func (s *Service) newMessageID(gameID string) string {

@@ -517,7 +517,7 @@ func (s *Service) howTo(ctx context.Context, from string, msg *parse.Message) (R
 		return Result{Status: StatusIgnored, Reason: "unknown sender without a reply token"}, store.Commit{}, nil
 	}
 	res := Result{Status: StatusRejected, Reason: "no reply token; told the player how to reply"}
-	out, err := s.mail("howto", data, "", from, "", inReplyTo(msg), nil, "auto-replied")
+	out, err := s.mail("howto", data, "", from, "", inReplyTo(msg), thread{}, nil, "auto-replied")
 	if err != nil {
 		return res, store.Commit{}, err
 	}

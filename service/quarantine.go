@@ -108,18 +108,18 @@ func (s *Service) quarantine(ctx context.Context, in store.InboxMsg, rt route, c
 	}
 	game := templates.Game{}
 	if g.ID != "" {
-		game = s.gameData(g)
+		game = s.gameData(g, players)
 	}
 	subject := boundText(oneLine(rt.msg.Subject), 120)
 	if s.mayTell(rt, players) {
 		n := templates.Notice{Kind: "failed", Game: game, Text: subject, Host: g.Host}
-		if m, err := s.safeNotice(n, g.ID, rt.from, inReplyTo(rt.msg)); err == nil {
+		if m, err := s.safeNotice(ctx, n, g.ID, rt.from, inReplyTo(rt.msg)); err == nil {
 			c.Outbox = append(c.Outbox, m)
 		}
 	}
 	if g.Host != "" {
 		n := templates.Notice{Kind: "failed-host", Game: game, Address: rt.from, Text: reason, Lines: []string{subject}}
-		if m, err := s.safeNotice(n, g.ID, g.Host, ""); err == nil {
+		if m, err := s.safeNotice(ctx, n, g.ID, g.Host, ""); err == nil {
 			c.Outbox = append(c.Outbox, m)
 		}
 	}
@@ -145,11 +145,15 @@ func (s *Service) mayTell(rt route, players []store.Player) bool {
 }
 
 // safeNotice is notice with panics and errors turned into a logged omission.
-func (s *Service) safeNotice(n templates.Notice, gameID, to, inReply string) (store.OutMail, error) {
+func (s *Service) safeNotice(ctx context.Context, n templates.Notice, gameID, to, inReply string) (store.OutMail, error) {
 	var m store.OutMail
 	err := s.guard("building a notice", func() error {
 		var err error
-		m, err = s.notice(n, gameID, to, inReply)
+		var th thread
+		if gameID != "" {
+			th = s.readerThread(ctx, gameID, to)
+		}
+		m, err = s.notice(n, th, gameID, to, inReply)
 		return err
 	})
 	if err != nil {

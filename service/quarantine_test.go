@@ -65,7 +65,7 @@ func TestQuarantine(t *testing.T) {
 			}
 			var toWriter, toHost int
 			for _, q := range f.queued()[before:] {
-				if !strings.Contains(q.Subject, "could not be processed") {
+				if !strings.Contains(q.Subject+q.Body, "could not be processed") {
 					continue
 				}
 				switch strings.ToLower(q.To[0].Address) {

@@ -124,7 +124,7 @@ func (r *renderRun) step(s selfplay.Step) error {
 		}
 	}
 	where := fmt.Sprintf("after command %d (%s: %q)", s.N, s.Player, s.Command)
-	out, err := r.svc.stateMails(l, s.State, events, s.Player, applied, lineErr, nil, "<move@example.org>")
+	out, err := r.svc.stateMails(l, nil, s.State, events, s.Player, applied, lineErr, nil, "<move@example.org>")
 	if err != nil {
 		return fmt.Errorf("%s: state mails: %w", where, err)
 	}

@@ -168,9 +168,9 @@ func (s *Service) remind(ctx context.Context, l *Loaded, d Deadline, done map[st
 	}
 	id := l.Game.ID
 	p, _ := seatOf(l, d.Seat)
-	n := templates.Notice{Kind: "reminder", Game: s.gameData(l.Game), To: p.Name, Player: p.Name, Due: fmtTime(d.Due),
+	n := templates.Notice{Kind: "reminder", Game: s.gameData(l.Game, l.Players), To: p.Name, Player: p.Name, Due: l.when(p.Name, d.Due),
 		Text: fmtDuration(d.Due.Sub(now).Round(time.Minute)), Legal: l.State.Legal(p.Name), ReplyTo: s.replyAddr(id, p), Host: l.Game.Host}
-	m, err := s.notice(n, id, p.Email, "")
+	m, err := s.notice(n, l.threadOf(p.Email), id, p.Email, "")
 	if err != nil {
 		return 0, err
 	}
@@ -217,7 +217,7 @@ func (s *Service) expire(ctx context.Context, l *Loaded, d Deadline, t store.Tim
 	r := s.newRun(l, "", "")
 	r.c.Timers = []store.Timer{t}
 	policy := l.Settings.expiry()
-	base := templates.Notice{Player: p.Name, Due: fmtTime(d.Due)}
+	base := templates.Notice{Player: p.Name, Due: l.when("", d.Due)} // to several readers: the game's zone
 	switch policy {
 	case ExpirySkip:
 		var cmds []string

@@ -139,6 +139,8 @@ type Loaded struct {
 	// Facts are what the administrative events say (resignations, vacations, a
 	// pending undo) and when each player's turn began.
 	Facts Facts
+	// Readers are the game's mail threads by lower-case address (see thread).
+	Readers map[string]store.Reader
 	// Consent is the consent state (store.ConsentAsked …) of addresses asked to
 	// confirm something about the game, by lower-case address.
 	Consent map[string]string
@@ -207,6 +209,9 @@ func (s *Service) Load(ctx context.Context, gameID string) (*Loaded, error) {
 	l, err := s.replay(g, players, events)
 	if err != nil {
 		return nil, err
+	}
+	if l.Readers, err = s.store.Readers(ctx, gameID); err != nil {
+		return nil, fmt.Errorf("load game %s: %w", gameID, err)
 	}
 	l.Consent = consent
 	return l, nil

@@ -65,7 +65,7 @@ func TestSet_lobby(t *testing.T) {
 		t.Errorf("the stored settings changed too (%s): the log is the record", raw)
 	}
 	wants := map[string][]string{
-		"alice@" + domain: {"The host changed the settings of game " + g + " (set deadline=48h expiry=pause remind=6h)", "deadline: 2d after the turn begins", "Your current deadline: Tue 24 Nov 2026 12:00 UTC"},
+		"alice@" + domain: {"The host changed the settings of game " + g + " (set deadline=48h expiry=pause remind=6h)", "deadline: 2d after the turn begins", "Your current deadline: Tue 24 Nov 12:00 UTC"},
 		"bob@" + domain:   {"The host changed the settings", "when a deadline passes: pause"},
 		hostAddr:          {"> set " + g, "The settings of game " + g + " are now:", "reminders: 6h before the deadline"},
 	}
@@ -147,7 +147,7 @@ func TestSet_inGame(t *testing.T) {
 		t.Errorf("deadlines %+v", d)
 	}
 	m := f.mailsTo("alice@" + domain)
-	if last := m[len(m)-1].Body; !strings.Contains(last, "due Mon 23 Nov 2026 19:00 UTC") {
+	if last := m[len(m)-1].Body; !strings.Contains(last, "due Mon 23 Nov 20:00 CET") {
 		t.Errorf("legal after set does not show the new deadline:\n%s", last)
 	}
 	if m := f.mailsTo("bob@" + domain); !strings.Contains(m[len(m)-1].Body, "set deadline=weekdays 20:00 Europe/Rome") {

@@ -40,6 +40,11 @@ type Settings struct {
 	Private bool `json:"private,omitempty"`
 	// StartedAt is when the game began (the first deadline counts from it).
 	StartedAt *time.Time `json:"started_at,omitempty"`
+	// TZ is the IANA time zone the game's times are shown in ("" for the zone of a
+	// daily or weekday deadline, else UTC).
+	TZ string `json:"tz,omitempty"`
+	// Prefs are the players' own settings, from the log (see withPref).
+	Prefs map[string]Prefs `json:"-"`
 }
 
 // Defaults of Settings.
@@ -55,7 +60,7 @@ const (
 var DefaultRemind = []string{"12h", "1h"}
 
 // settingKeys are the option names that are service settings, not engine options.
-var settingKeys = map[string]bool{"deadline": true, "remind": true, "expiry": true, "vacation": true, "players": true, "list": true, "private": true}
+var settingKeys = map[string]bool{"deadline": true, "remind": true, "expiry": true, "vacation": true, "players": true, "list": true, "private": true, "tz": true}
 
 // SplitOptions parses "key=value …" words of a `new` command: a word without "="
 // continues the previous value (so "deadline=weekdays 20:00 Europe/Rome" is one
@@ -108,7 +113,7 @@ func optionWords(words []string) ([]option, error) {
 }
 
 // changeableKeys are the settings the host may change after a game was created (set).
-var changeableKeys = []string{"deadline", "remind", "expiry", "vacation"}
+var changeableKeys = []string{"deadline", "remind", "expiry", "vacation", "tz"}
 
 // change applies "key=value …" words of a set command to a copy of st. Only
 // changeableKeys may change: the engine's options, the seats and the mailing list
@@ -139,6 +144,10 @@ func (st Settings) change(words []string) (Settings, string, error) {
 // "set key=value …") applied in order.
 func (st Settings) withChanges(events []store.Event) Settings {
 	for _, e := range events {
+		if next, ok := st.withPref(e); ok {
+			st = next
+			continue
+		}
 		if words, ok := settingChange(e); ok {
 			if next, _, err := st.change(words); err == nil {
 				st = next // validated when recorded; an invalid one changes nothing
@@ -168,6 +177,8 @@ func (st Settings) value(k string) string {
 		return st.expiry()
 	case "vacation":
 		return strconv.Itoa(st.vacationDays())
+	case "tz":
+		return st.TZ
 	}
 	return ""
 }
@@ -230,6 +241,12 @@ func (st *Settings) set(k, v string) error {
 		if n == 0 {
 			st.VacationDays = -1 // explicitly none
 		}
+	case "tz":
+		loc, err := zoneNamed(v)
+		if err != nil {
+			return fmt.Errorf("tz=%w", err)
+		}
+		st.TZ = loc.String()
 	case "players":
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > 20 {
@@ -330,6 +347,9 @@ func (st Settings) Describe() []string {
 	}
 	if st.List != "" {
 		out = append(out, "mailing list: "+st.List)
+	}
+	if st.TZ != "" {
+		out = append(out, "times shown in: "+st.TZ)
 	}
 	if st.Private {
 		out = append(out, "private: by invitation only")

@@ -3,6 +3,7 @@ package service_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -21,7 +22,7 @@ func TestListUnsubscribe(t *testing.T) {
 	f := newFixture(t, 100)
 	ctx := context.Background()
 	club, carol := "club@lists.example", "carol@"+domain
-	g, err := f.svc.CreateGame(ctx, service.NewGame{Kind: "tally", Players: []engine.Player{
+	g, err := f.svc.CreateGame(ctx, service.NewGame{Kind: "tally", Options: map[string]json.RawMessage{"turns": json.RawMessage("true")}, Players: []engine.Player{
 		{Name: "alice", Email: "alice@" + domain}, {Name: "bob", Email: "bob@" + domain}},
 		Settings: service.Settings{List: club}})
 	if err != nil {
@@ -31,6 +32,7 @@ func TestListUnsubscribe(t *testing.T) {
 		t.Fatalf("observe: %+v", res)
 	}
 	moved := len(f.rows(t))
+	// The move ends alice's turn (observers and the list get a mail per turn).
 	if res := f.receive(f.mail("alice@"+domain, f.svc.ReplyAddress(g, 0), "add 3\n")); res.Status != service.StatusApplied {
 		t.Fatalf("move: %+v", res)
 	}

@@ -213,6 +213,32 @@ CREATE TABLE consents (
 	PRIMARY KEY (game_id, address)
 );
 `,
+	// 9: one thread per game and reader (issue #13): the Message-ID of the first
+	// mail of a game an address received (the root its later mails refer to), of
+	// the last one (the parent of the next), and the last event a state mail
+	// accounted for (the next one tells what happened since).
+	`
+CREATE TABLE readers (
+	game_id  TEXT NOT NULL,
+	addr     TEXT NOT NULL,
+	root_id  TEXT NOT NULL,
+	last_id  TEXT NOT NULL,
+	seen_seq INTEGER NOT NULL DEFAULT 0,
+	PRIMARY KEY (game_id, addr)
+);
+-- The games already running: each reader's thread goes on from their first state
+-- mail (the opening mail) and their last mail, and the account from the last event.
+INSERT OR IGNORE INTO readers (game_id, addr, root_id, last_id, seen_seq)
+SELECT o.game_id, lower(json_extract(o.rcpt, '$[0]')),
+	(SELECT f.message_id FROM outbox f WHERE f.game_id = o.game_id AND f.rcpt = o.rcpt
+		AND f.kind = 'state' AND f.message_id != '' ORDER BY f.id LIMIT 1),
+	(SELECT l.message_id FROM outbox l WHERE l.game_id = o.game_id AND l.rcpt = o.rcpt
+		AND l.message_id != '' ORDER BY l.id DESC LIMIT 1),
+	(SELECT coalesce(max(e.seq), 0) FROM events e WHERE e.game_id = o.game_id)
+FROM outbox o
+WHERE o.game_id IS NOT NULL AND o.kind = 'state' AND o.message_id != '' AND json_array_length(o.rcpt) = 1
+GROUP BY o.game_id, o.rcpt;
+`,
 }
 
 // migrate applies the migrations the database has not seen yet, each in its own

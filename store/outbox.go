@@ -43,6 +43,61 @@ type OutMail struct {
 	// Limits). They are not stored with the mail.
 	Class, Cause string
 	Idle         bool
+	// Thread marks a mail of a game's thread (not a lobby mail about the game before
+	// it started): queuing it records it as its reader's (see Reader). Seen is the
+	// last event a state mail accounts for (0 for other mail).
+	Thread bool
+	Seen   int
+}
+
+// Reader is what the store remembers of the mail of one game to one address:
+// queuing a Thread mail with a GameID, one recipient and a Message-ID records it.
+type Reader struct {
+	// Root is the Message-ID (without brackets) of the first mail of the game the
+	// address was sent: the root of its thread. Last is that of the latest.
+	Root, Last string
+	// Seen is the last event a state mail to the address accounted for.
+	Seen int
+}
+
+// Readers returns the readers of a game by lower-case address.
+func (s *Store) Readers(ctx context.Context, gameID string) (map[string]Reader, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT addr, root_id, last_id, seen_seq FROM readers WHERE game_id = ?`, gameID)
+	if err != nil {
+		return nil, fmt.Errorf("readers of %s: %w", gameID, err)
+	}
+	defer rows.Close()
+	out := map[string]Reader{}
+	for rows.Next() {
+		var addr string
+		var r Reader
+		if err := rows.Scan(&addr, &r.Root, &r.Last, &r.Seen); err != nil {
+			return nil, fmt.Errorf("readers of %s: %w", gameID, err)
+		}
+		out[addr] = r
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("readers of %s: %w", gameID, err)
+	}
+	return out, nil
+}
+
+// noteReaders records queued game mails in the readers table: the first mail to
+// an address is its root, every mail its last, a state mail's Seen its seen_seq.
+func noteReaders(ctx context.Context, tx *sql.Tx, mails []preparedMail) error {
+	for _, m := range mails {
+		if !m.Thread || m.GameID == "" || m.MessageID == "" || len(m.To) != 1 {
+			continue
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO readers (game_id, addr, root_id, last_id, seen_seq)
+	VALUES (?, ?, ?, ?, ?)
+	ON CONFLICT (game_id, addr) DO UPDATE SET last_id = excluded.last_id, seen_seq = max(seen_seq, excluded.seen_seq)`,
+			m.GameID, strings.ToLower(m.To[0]), m.MessageID, m.MessageID, m.Seen)
+		if err != nil {
+			return fmt.Errorf("note reader of %s: %w", m.GameID, err)
+		}
+	}
+	return nil
 }
 
 type preparedMail struct {
@@ -94,7 +149,7 @@ func insertMails(ctx context.Context, tx *sql.Tx, mails []preparedMail) error {
 			return fmt.Errorf("enqueue mail to %v: %w", m.To, err)
 		}
 	}
-	return nil
+	return noteReaders(ctx, tx, mails)
 }
 
 // Enqueue queues mails in one transaction and wakes Notify.

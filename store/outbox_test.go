@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"testing"
 )
 
@@ -44,5 +45,90 @@ func TestStore_OutboxByMessageID(t *testing.T) {
 		case tt.want != "" && (len(got) != 1 || got[0].To[0] != tt.want || got[0].MessageID != tt.id):
 			t.Errorf("%q: found %+v, want one mail to %s", tt.id, got, tt.want)
 		}
+	}
+}
+
+// TestStore_Readers: queuing a game's thread mails records each reader's root (the
+// first), last mail and the last event a state mail accounted for; other mail does not.
+func TestStore_Readers(t *testing.T) {
+	ctx := context.Background()
+	s := mustOpen(t)
+	if err := s.CreateGame(ctx, Game{ID: "sw-r001", Kind: "smallworld", Status: GameRunning}, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	mail := func(id, to string, thread bool, seen int) OutMail {
+		return OutMail{GameID: "sw-r001", From: "t@x.org", To: []string{to}, Thread: thread, Seen: seen,
+			Raw: []byte("Message-ID: <" + id + ">\r\nSubject: s\r\n\r\nbody")}
+	}
+	for _, batch := range [][]OutMail{
+		{mail("lobby@x.org", "ann@x.org", false, 0)}, // before the start: no thread
+		{mail("open.ann@x.org", "Ann@x.org", true, 0), mail("open.bob@x.org", "bob@x.org", true, 0)},
+		{mail("state.ann@x.org", "ann@x.org", true, 3), mail("notice.ann@x.org", "ann@x.org", true, 0)},
+		{{GameID: "sw-r001", From: "t@x.org", To: []string{"bob@x.org"}, Thread: true, Raw: []byte("Subject: no id\r\n\r\nbody")}},
+	} {
+		if err := s.Enqueue(ctx, batch...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.Readers(ctx, "sw-r001")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]Reader{
+		"ann@x.org": {Root: "open.ann@x.org", Last: "notice.ann@x.org", Seen: 3},
+		"bob@x.org": {Root: "open.bob@x.org", Last: "open.bob@x.org"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("readers %+v, want %+v", got, want)
+	}
+	for addr, w := range want {
+		if got[addr] != w {
+			t.Errorf("reader %s = %+v, want %+v", addr, got[addr], w)
+		}
+	}
+}
+
+// TestStore_readersMigration: a database from before the readers table gets a reader
+// per state-mail recipient of each game: root their first state mail, last their
+// last mail, seen the game's last event.
+func TestStore_readersMigration(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "old.db")
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateGame(ctx, Game{ID: "sw-m001", Kind: "smallworld", Status: GameRunning}, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	mail := func(kind, id, to string) OutMail {
+		return OutMail{GameID: "sw-m001", Kind: kind, From: "t@x.org", To: []string{to}, Raw: []byte("Message-ID: <" + id + ">\r\n\r\nbody")}
+	}
+	if err := s.Enqueue(ctx, mail("notice", "joined@x.org", "ann@x.org"), mail("state", "open.ann@x.org", "ann@x.org"),
+		mail("state", "open.bob@x.org", "bob@x.org"), mail("notice", "later.ann@x.org", "ann@x.org")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Commit(ctx, Commit{GameID: "sw-m001", Events: []Event{{Player: "ann", Command: "pick 1"}}}); err != nil {
+		t.Fatal(err)
+	}
+	// Back to schema version 8.
+	if _, err := s.DB().Exec(`DROP TABLE readers; DELETE FROM schema_version WHERE version = 9`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if s, err = Open(ctx, path); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	got, err := s.Readers(ctx, "sw-m001")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]Reader{
+		"ann@x.org": {Root: "open.ann@x.org", Last: "later.ann@x.org", Seen: 1},
+		"bob@x.org": {Root: "open.bob@x.org", Last: "open.bob@x.org", Seen: 1},
+	}
+	if len(got) != len(want) || got["ann@x.org"] != want["ann@x.org"] || got["bob@x.org"] != want["bob@x.org"] {
+		t.Errorf("readers after the migration %+v, want %+v", got, want)
 	}
 }

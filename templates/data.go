@@ -1,5 +1,7 @@
 package templates
 
+import "time"
+
 // Line is one command line of a player's mail, numbered as in the reply text.
 type Line struct {
 	N    int
@@ -28,6 +30,9 @@ type Game struct {
 	ID    string
 	Kind  string // engine name, e.g. "smallworld"
 	Title string // e.g. "Small World"
+	// Players are the seats' names, set once the game has started: every mail of a
+	// started game then has the game's one subject (see subject-game).
+	Players []string
 }
 
 // State is the data of a state mail: what happened, the state as the recipient may see
@@ -159,4 +164,13 @@ type GameInfo struct {
 type Lobby struct {
 	Service string
 	Answers []Notice
+}
+
+// When formats a time for a reader in the time zone loc, e.g. "Tue 24 Nov 21:00 CET":
+// every time a player reads goes through it (the next language gets its words here).
+func When(t time.Time, loc *time.Location) string {
+	if loc == nil {
+		loc = time.UTC
+	}
+	return t.In(loc).Format("Mon 2 Jan 15:04 MST")
 }

@@ -72,7 +72,7 @@ func (s *Set) Render(kind string, data any) (text, html string, err error) {
 }
 
 // NoticePage is the data of a notice's HTML part: the notice and, as the page's
-// title, the mail's subject.
+// title, the mail's subject (what it is about, for a notice of a started game).
 type NoticePage struct {
 	Title string
 	Notice
@@ -90,6 +90,10 @@ type LobbyPage struct {
 func (s *Set) page(kind string, data any) (any, error) {
 	switch d := data.(type) {
 	case Notice:
+		if len(d.Game.Players) > 0 { // the game's one subject: the title says what it is about
+			title, err := s.line("topic-notice", data)
+			return NoticePage{Title: title, Notice: d}, err
+		}
 		title, err := s.Subject(kind, data)
 		return NoticePage{Title: title, Notice: d}, err
 	case Lobby:
@@ -100,10 +104,13 @@ func (s *Set) page(kind string, data any) (any, error) {
 }
 
 // Subject executes the one-line template "subject-KIND" and returns it trimmed.
-func (s *Set) Subject(kind string, data any) (string, error) {
+func (s *Set) Subject(kind string, data any) (string, error) { return s.line("subject-"+kind, data) }
+
+// line executes the text template name with data as one line of words.
+func (s *Set) line(name string, data any) (string, error) {
 	var b bytes.Buffer
-	if err := s.text.ExecuteTemplate(&b, "subject-"+kind, data); err != nil {
-		return "", fmt.Errorf("render subject %s: %w", kind, err)
+	if err := s.text.ExecuteTemplate(&b, name, data); err != nil {
+		return "", fmt.Errorf("render %s: %w", name, err)
 	}
 	return strings.Join(strings.Fields(b.String()), " "), nil
 }

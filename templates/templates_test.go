@@ -22,7 +22,7 @@ var samples = []struct {
 	data       any
 }{
 	{"state-opening", "state", State{
-		Game: Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World"}, Player: "alice", Opening: true,
+		Game: Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World", Players: []string{"alice", "bob"}}, Player: "alice", Opening: true,
 		ToAct: []string{"alice"}, YourTurn: true, Legal: []string{"pick 1", "pick 2 (1 coin)"},
 		View: map[string]any{"turn": 1.0, "players": []any{
 			map[string]any{"name": "alice", "score": 5.0, "hand": 0.0},
@@ -35,7 +35,7 @@ var samples = []struct {
 		ReplyTo: "turnmail+sw-ab12.0.xxxx@example.org",
 	}},
 	{"state-after-move", "state", State{
-		Game: Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World"}, Player: "alice",
+		Game: Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World", Players: []string{"alice", "bob"}}, Player: "alice",
 		Moves:   []Move{{Seq: 1, Player: "alice", Command: "pick 1"}, {Seq: 2, Player: "alice", Command: "conquer 4"}},
 		Applied: []Line{{N: 1, Text: "pick 1"}, {N: 2, Text: "conquer 4"}},
 		Error:   &LineError{Line: Line{N: 3, Text: "conquer 99"}, Reason: "there is no region 99"},
@@ -44,20 +44,20 @@ var samples = []struct {
 		ReplyTo: "turnmail+sw-ab12.0.xxxx@example.org",
 	}},
 	{"state-waiting", "state", State{
-		Game: Game{ID: "ta-1", Kind: "tally", Title: "tally"}, Player: "bob", ToAct: []string{"alice"},
+		Game: Game{ID: "ta-1", Kind: "tally", Title: "tally", Players: []string{"alice", "bob"}}, Player: "bob", ToAct: []string{"alice"},
 		View: map[string]any{"turn": 3.0, "players": []any{map[string]any{"name": "alice", "score": 7.0}}},
 	}},
 	{"state-finished", "state", State{
-		Game: Game{ID: "ta-1", Kind: "tally", Title: "tally"}, Player: "bob", Finished: true, Winners: []string{"alice", "bob"},
+		Game: Game{ID: "ta-1", Kind: "tally", Title: "tally", Players: []string{"alice", "bob"}}, Player: "bob", Finished: true, Winners: []string{"alice", "bob"},
 		View: map[string]any{"turn": 9.0, "players": []any{map[string]any{"name": "alice", "score": 7.0}, map[string]any{"name": "bob", "score": 7.0}}},
 	}},
 	{"refusal-line", "refusal", Refusal{
-		Game: Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World"}, Player: "alice",
+		Game: Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World", Players: []string{"alice", "bob"}}, Player: "alice",
 		Error: &LineError{Line: Line{N: 1, Text: "conquer 99"}, Reason: "there is no region 99; possible: conquer 4, conquer 7"},
 		Legal: []string{"conquer 4", "conquer 7"}, ReplyTo: "turnmail+sw-ab12.0.xxxx@example.org",
 	}},
 	{"refusal-not-your-turn", "refusal", Refusal{
-		Game: Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World"}, Player: "bob",
+		Game: Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World", Players: []string{"alice", "bob"}}, Player: "bob",
 		Reason: "The game is paused by its host.", ToAct: []string{"alice"},
 	}},
 	{"howto", "howto", HowTo{Player: "alice", Service: "turnmail@example.org", Games: []HowToGame{
@@ -66,6 +66,9 @@ var samples = []struct {
 
 // noticeGame is the game of the notice samples.
 var noticeGame = Game{ID: "ta-k3p2", Kind: "tally", Title: "tally"}
+
+// playGame is noticeGame once started: its mails have the game's one subject.
+var playGame = Game{ID: "ta-k3p2", Kind: "tally", Title: "tally", Players: []string{"ann", "ben"}}
 
 // noticeSamples are one Notice per kind, with the fields that kind reads.
 var noticeSamples = map[string]Notice{
@@ -92,35 +95,35 @@ var noticeSamples = map[string]Notice{
 	"approval-asked":   {Kind: "approval-asked", Game: noticeGame},
 	"observer-joined":  {Kind: "observer-joined", Game: noticeGame, Address: "cy@example.org", HostReply: "turnmail+ta-k3p2.host.xxxx@example.org"},
 	"replace-asked":    {Kind: "replace-asked", Game: noticeGame, Player: "ben", Address: "cy@example.org"},
-	"done":             {Kind: "done", Game: noticeGame, Text: "pause"},
+	"done":             {Kind: "done", Game: playGame, Text: "pause"},
 	"settings":         {Kind: "settings", Game: noticeGame, Lines: []string{"deadline: 2d after the turn begins", "when a deadline passes: pause"}},
-	"settings-changed": {Kind: "settings-changed", Game: noticeGame, To: "ben", Text: "set deadline=48h expiry=pause", Lines: []string{"deadline: 2d after the turn begins", "when a deadline passes: pause"}, Due: "Wed 25 Nov 2026 09:00 UTC"},
-	"legal":            {Kind: "legal", Game: noticeGame, To: "ann", Legal: []string{"add <1-9>", "pass"}, ToAct: []string{"ann"}, Due: "Mon 23 Nov 2026 12:00 UTC", ReplyTo: "turnmail+ta-k3p2.0.xxxx@example.org"},
-	"history":          {Kind: "history", Game: noticeGame, To: "ann", Count: 3, Moves: []Move{{Seq: 1, Player: "ann", Command: "add 3", At: "Sun 22 Nov 2026 12:00 UTC"}, {Seq: 2, Player: "ann", Command: "undo request", Kind: "admin"}, {Seq: 3, Command: "agreed by ben, taking back ann: add 3", Kind: "undo"}}},
-	"resign-confirm":   {Kind: "resign-confirm", Game: noticeGame, To: "ann", Text: "resign confirm abcdefgh"},
-	"resigned":         {Kind: "resigned", Game: noticeGame, To: "ben", Player: "ann"},
-	"resigned-undo":    {Kind: "resigned", Game: noticeGame, To: "ben", Player: "ann", Text: "cy: add 3"},
-	"undo-request":     {Kind: "undo-request", Game: noticeGame, To: "ben", Player: "ann", Text: "ann: add 3"},
-	"undo-asked":       {Kind: "undo-asked", Game: noticeGame, To: "ann", Text: "ann: add 3", ToAct: []string{"ben"}},
-	"undo-waiting":     {Kind: "undo-waiting", Game: noticeGame, To: "ben", Player: "ann", ToAct: []string{"cy"}},
-	"paused":           {Kind: "paused", Game: noticeGame, To: "ben", Actor: "the host"},
-	"resumed":          {Kind: "resumed", Game: noticeGame, To: "ben", ToAct: []string{"ann"}},
-	"reminder":         {Kind: "reminder", Game: noticeGame, To: "ann", Player: "ann", Due: "Mon 23 Nov 2026 12:00 UTC", Text: "12h", Legal: []string{"add <1-9>", "pass"}, ReplyTo: "turnmail+ta-k3p2.0.xxxx@example.org"},
-	"deadline-skipped": {Kind: "deadline-skipped", Game: noticeGame, To: "ann", Player: "ann", Due: "Mon 23 Nov 2026 12:00 UTC", Lines: []string{"pass"}},
-	"deadline-noskip":  {Kind: "deadline-noskip", Game: noticeGame, To: "host", Player: "ann", Due: "Mon 23 Nov 2026 12:00 UTC"},
-	"deadline-paused":  {Kind: "deadline-paused", Game: noticeGame, To: "ben", Player: "ann", Due: "Mon 23 Nov 2026 12:00 UTC"},
-	"deadline-replace": {Kind: "deadline-replace", Game: noticeGame, To: "host", Player: "ann", Address: "ann@example.org", Due: "Mon 23 Nov 2026 12:00 UTC"},
-	"vacation":         {Kind: "vacation", Game: noticeGame, To: "ann", Text: "2026-12-24 to 2026-12-27", Count: 4, Limit: 14, Due: "Mon 28 Dec 2026 12:00 UTC"},
-	"replaced-old":     {Kind: "replaced-old", Game: noticeGame, To: "ben", Player: "ben"},
-	"replaced-host":    {Kind: "replaced-host", Game: noticeGame, To: "host", Player: "ben", Address: "cy@example.org"},
-	"bounce":           {Kind: "bounce", Game: noticeGame, To: "host", Player: "ben", Address: "ben@example.org", Text: "5.1.1 user unknown"},
-	"failed":           {Kind: "failed", Game: noticeGame, Text: "Re: [ta-k3p2] Tally", Host: "ann@example.org"},
+	"settings-changed": {Kind: "settings-changed", Game: playGame, To: "ben", Text: "set deadline=48h expiry=pause", Lines: []string{"deadline: 2d after the turn begins", "when a deadline passes: pause"}, Due: "Wed 25 Nov 2026 09:00 UTC"},
+	"legal":            {Kind: "legal", Game: playGame, To: "ann", Legal: []string{"add <1-9>", "pass"}, ToAct: []string{"ann"}, Due: "Mon 23 Nov 13:00 CET", ReplyTo: "turnmail+ta-k3p2.0.xxxx@example.org"},
+	"history":          {Kind: "history", Game: playGame, To: "ann", Count: 3, Moves: []Move{{Seq: 1, Player: "ann", Command: "add 3", At: "Sun 22 Nov 2026 12:00 UTC"}, {Seq: 2, Player: "ann", Command: "undo request", Kind: "admin"}, {Seq: 3, Command: "agreed by ben, taking back ann: add 3", Kind: "undo"}}},
+	"resign-confirm":   {Kind: "resign-confirm", Game: playGame, To: "ann", Text: "resign confirm abcdefgh"},
+	"resigned":         {Kind: "resigned", Game: playGame, To: "ben", Player: "ann"},
+	"resigned-undo":    {Kind: "resigned", Game: playGame, To: "ben", Player: "ann", Text: "cy: add 3"},
+	"undo-request":     {Kind: "undo-request", Game: playGame, To: "ben", Player: "ann", Text: "ann: add 3"},
+	"undo-asked":       {Kind: "undo-asked", Game: playGame, To: "ann", Text: "ann: add 3", ToAct: []string{"ben"}},
+	"undo-waiting":     {Kind: "undo-waiting", Game: playGame, To: "ben", Player: "ann", ToAct: []string{"cy"}},
+	"paused":           {Kind: "paused", Game: playGame, To: "ben", Actor: "the host"},
+	"resumed":          {Kind: "resumed", Game: playGame, To: "ben", ToAct: []string{"ann"}},
+	"reminder":         {Kind: "reminder", Game: playGame, To: "ann", Player: "ann", Due: "Mon 23 Nov 13:00 CET", Text: "12h", Legal: []string{"add <1-9>", "pass"}, ReplyTo: "turnmail+ta-k3p2.0.xxxx@example.org"},
+	"deadline-skipped": {Kind: "deadline-skipped", Game: playGame, To: "ann", Player: "ann", Due: "Mon 23 Nov 13:00 CET", Lines: []string{"pass"}},
+	"deadline-noskip":  {Kind: "deadline-noskip", Game: playGame, To: "host", Player: "ann", Due: "Mon 23 Nov 13:00 CET"},
+	"deadline-paused":  {Kind: "deadline-paused", Game: playGame, To: "ben", Player: "ann", Due: "Mon 23 Nov 13:00 CET"},
+	"deadline-replace": {Kind: "deadline-replace", Game: playGame, To: "host", Player: "ann", Address: "ann@example.org", Due: "Mon 23 Nov 13:00 CET"},
+	"vacation":         {Kind: "vacation", Game: playGame, To: "ann", Text: "2026-12-24 to 2026-12-27", Count: 4, Limit: 14, Due: "Mon 28 Dec 2026 12:00 UTC"},
+	"replaced-old":     {Kind: "replaced-old", Game: playGame, To: "ben", Player: "ben"},
+	"replaced-host":    {Kind: "replaced-host", Game: playGame, To: "host", Player: "ben", Address: "cy@example.org"},
+	"bounce":           {Kind: "bounce", Game: playGame, To: "host", Player: "ben", Address: "ben@example.org", Text: "5.1.1 user unknown"},
+	"failed":           {Kind: "failed", Game: playGame, Text: "Re: [ta-k3p2] Tally", Host: "ann@example.org"},
 	"failed-lobby":     {Kind: "failed", Text: "new tally"},
-	"failed-host":      {Kind: "failed-host", Game: noticeGame, Address: "ben@example.org", Text: "processing failed: render state: boom", Lines: []string{"Re: [ta-k3p2] Tally"}},
+	"failed-host":      {Kind: "failed-host", Game: playGame, Address: "ben@example.org", Text: "processing failed: render state: boom", Lines: []string{"Re: [ta-k3p2] Tally"}},
 }
 
 // empireGame is the game of the Empire samples.
-var empireGame = Game{ID: "em-q7r2", Kind: "empire", Title: "Eight-Minute Empire: Legends"}
+var empireGame = Game{ID: "em-q7r2", Kind: "empire", Title: "Eight-Minute Empire: Legends", Players: []string{"ann", "ben"}}
 
 // loadView reads an engine view saved in testdata (as the service decodes it).
 func loadView(name string) map[string]any {
@@ -183,13 +186,13 @@ func init() {
 		name, kind string
 		data       any
 	}{"state-observer", "state", State{
-		Game: noticeGame, Observer: true, ToAct: []string{"ann"},
+		Game: playGame, Observer: true, ToAct: []string{"ann"},
 		View: map[string]any{"turn": 2.0, "players": []any{map[string]any{"name": "ann", "score": 3.0}}},
 	}}, struct {
 		name, kind string
 		data       any
 	}{"state-substitute", "state", State{
-		Game: noticeGame, Player: "ben", ToAct: []string{"ben"}, YourTurn: true, Legal: []string{"add <1-9>"}, Deadline: "Mon 23 Nov 2026 12:00 UTC",
+		Game: playGame, Player: "ben", ToAct: []string{"ben"}, YourTurn: true, Legal: []string{"add <1-9>"}, Deadline: "Mon 23 Nov 13:00 CET",
 		Notes:   []Notice{{Kind: "replaced-new", Player: "ben", Host: "ann@example.org"}},
 		View:    map[string]any{"turn": 2.0, "players": []any{map[string]any{"name": "ben", "score": 3.0}}},
 		ReplyTo: "turnmail+ta-k3p2.10001.xxxx@example.org",

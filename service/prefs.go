@@ -1,0 +1,142 @@
+package service
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/store"
+	"github.com/turnmail/turnmail/templates"
+)
+
+// Per-player settings, each an administrative event of the player's ("tz ZONE",
+// "notify every|turn"), so that they survive restarts and travel with the archive.
+const (
+	adminTZ     = "tz"
+	adminNotify = "notify"
+)
+
+// Values of a player's notify setting.
+const (
+	// NotifyTurn (the default) mails a player who waits once when the turn ends.
+	NotifyTurn = "turn"
+	// NotifyEvery mails a player who waits after every mail that moved the game.
+	NotifyEvery = "every"
+)
+
+// Prefs are one player's own settings.
+type Prefs struct {
+	TZ     string // an IANA zone name; "" for the game's
+	Notify string // NotifyTurn or NotifyEvery; "" for NotifyTurn
+}
+
+// withPref returns st with a recorded per-player setting applied, and whether e
+// was one.
+func (st Settings) withPref(e store.Event) (Settings, bool) {
+	if e.Kind != engine.KindAdmin || e.Player == "" {
+		return st, false
+	}
+	verb, arg, _ := strings.Cut(e.Command, " ")
+	if verb != adminTZ && verb != adminNotify {
+		return st, false
+	}
+	prefs := make(map[string]Prefs, len(st.Prefs)+1)
+	for k, v := range st.Prefs {
+		prefs[k] = v
+	}
+	p := prefs[e.Player]
+	if verb == adminTZ {
+		p.TZ = arg
+	} else {
+		p.Notify = arg
+	}
+	prefs[e.Player] = p
+	st.Prefs = prefs
+	return st, true
+}
+
+// isPref reports whether e records a player's own setting.
+func isPref(e store.Event) bool {
+	_, ok := Settings{}.withPref(e)
+	return ok
+}
+
+// notifyOf returns a player's notify setting.
+func (st Settings) notifyOf(player string) string {
+	if st.Prefs[player].Notify == NotifyEvery {
+		return NotifyEvery
+	}
+	return NotifyTurn
+}
+
+// location returns the time zone a player reads times in: their own tz, else the
+// game's tz=, else the zone of a daily or weekday deadline, else UTC.
+func (st Settings) location(player string) *time.Location {
+	for _, name := range []string{st.Prefs[player].TZ, st.TZ} {
+		if name == "" {
+			continue
+		}
+		if loc, err := loadZone(name); err == nil { // validated when set
+			return loc
+		}
+	}
+	if loc := st.deadline().loc; loc != nil {
+		return loc
+	}
+	return time.UTC
+}
+
+// when formats a time for a player to read, in their time zone.
+func (l *Loaded) when(player string, t time.Time) string {
+	return templates.When(t, l.Settings.location(player))
+}
+
+// zoneNamed loads the time zone a player or host named (any case, see loadZone);
+// a name that is too long, "Local" or unknown is an error saying what to write.
+func zoneNamed(name string) (*time.Location, error) {
+	bad := fmt.Errorf("%q is not a time zone; write one like Europe/Rome or UTC", boundText(name, 64))
+	if name == "" || len(name) > 64 || strings.EqualFold(name, "local") {
+		return nil, bad
+	}
+	loc, err := loadZone(name)
+	if err != nil {
+		return nil, bad
+	}
+	return loc, nil
+}
+
+// cmdTZ sets the time zone the player reads times in: tz ZONE.
+func (r *run) cmdTZ(a actor, args []string) string {
+	if a.Seat == nil {
+		return "tz is for players: reply to a game mail."
+	}
+	if len(args) != 1 {
+		return "Write tz ZONE, e.g. tz Europe/Rome (or tz UTC)."
+	}
+	loc, err := zoneNamed(args[0])
+	if err != nil {
+		return err.Error() + "."
+	}
+	return r.setPref(a, adminTZ+" "+loc.String(), "times are now shown in "+loc.String())
+}
+
+// cmdNotify sets when a waiting player gets mail: notify every|turn.
+func (r *run) cmdNotify(a actor, args []string) string {
+	if a.Seat == nil {
+		return "notify is for players: reply to a game mail."
+	}
+	if len(args) != 1 || (strings.ToLower(args[0]) != NotifyEvery && strings.ToLower(args[0]) != NotifyTurn) {
+		return "Write notify turn (one mail when a turn ends) or notify every (a mail after every move)."
+	}
+	v := strings.ToLower(args[0])
+	return r.setPref(a, adminNotify+" "+v, "notify "+v)
+}
+
+// setPref records a per-player setting and confirms it to the player.
+func (r *run) setPref(a actor, command, done string) string {
+	r.admin(a.Name, command)
+	r.l.Settings, _ = r.l.Settings.withPref(store.Event{Kind: engine.KindAdmin, Player: a.Name, Command: command})
+	r.notify(a.Email, templates.Notice{Kind: "done", To: a.Name, Text: done})
+	return ""
+}
