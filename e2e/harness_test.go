@@ -49,6 +49,10 @@ type harness struct {
 
 	mu     sync.Mutex
 	seen   map[string]uint32           // address → highest UID fetched
+	// fetched holds the UIDs fetched per address: a real server may make a mail
+	// visible after one with a higher UID (parallel deliveries), so inbox looks
+	// again a little below the highest.
+	fetched map[string]map[uint32]bool
 	unread map[string][]*parse.Message // fetched but not yet matched by waitMail
 }
 
@@ -114,7 +118,7 @@ func (h *harness) restart(o harnessOptions) *harness {
 	h.stop()
 	o.database = h.cfg.Database
 	h2 := newHarness(h.t, o)
-	h2.seen, h2.unread = h.seen, h.unread
+	h2.seen, h2.unread, h2.fetched = h.seen, h.unread, h.fetched
 	return h2
 }
 
@@ -160,7 +164,7 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 	if !o.defaultLimits {
 		liftLimits(&c.Limits)
 	}
-	h := &harness{t: t, cfg: c, seen: map[string]uint32{}, unread: map[string][]*parse.Message{}}
+	h := &harness{t: t, cfg: c, seen: map[string]uint32{}, unread: map[string][]*parse.Message{}, fetched: map[string]map[uint32]bool{}}
 	if o.real != nil {
 		c.Address = "turnmail@" + o.real.domain
 		c.IMAP.Addr, c.IMAP.Security, c.IMAP.Username, c.IMAP.Password = o.real.imapAddr, "plain", "turnmail", o.real.password
@@ -285,7 +289,10 @@ func (h *harness) inbox(addr string) []*parse.Message {
 		h.t.Fatalf("select: %v", err)
 	}
 	h.mu.Lock()
-	from := h.seen[addr] + 1
+	from := max(h.seen[addr], lateWindow) + 1 - lateWindow
+	if h.fetched[addr] == nil {
+		h.fetched[addr] = map[uint32]bool{}
+	}
 	h.mu.Unlock()
 	var set imap.UIDSet
 	set.AddRange(imap.UID(from), 0)
@@ -295,14 +302,16 @@ func (h *harness) inbox(addr string) []*parse.Message {
 	}
 	var out []*parse.Message
 	for _, m := range msgs {
-		if uint32(m.UID) < from {
-			continue // "N:*" matches the last message even below N
-		}
 		h.mu.Lock()
+		done := uint32(m.UID) < from || h.fetched[addr][uint32(m.UID)] // "N:*" matches the last message even below N
+		h.fetched[addr][uint32(m.UID)] = true
 		if uint32(m.UID) > h.seen[addr] {
 			h.seen[addr] = uint32(m.UID)
 		}
 		h.mu.Unlock()
+		if done {
+			continue
+		}
 		for _, body := range m.BodySection {
 			p, err := parse.Parse(body.Bytes, nil)
 			if err != nil {
@@ -314,6 +323,10 @@ func (h *harness) inbox(addr string) []*parse.Message {
 	_ = c.Logout().Wait()
 	return out
 }
+
+// lateWindow is how far below the highest UID fetched inbox looks again for mail a
+// real server made visible late.
+const lateWindow = 32
 
 // waitMail waits for the next mail to addr whose body contains every one of want
 // (where the text breaks a long line, as spaces); mails that do not match stay
