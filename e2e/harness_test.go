@@ -47,13 +47,13 @@ type harness struct {
 	cancel context.CancelFunc
 	done   chan error
 
-	mu     sync.Mutex
-	seen   map[string]uint32           // address → highest UID fetched
+	mu   sync.Mutex
+	seen map[string]uint32 // address → highest UID fetched
 	// fetched holds the UIDs fetched per address: a real server may make a mail
 	// visible after one with a higher UID (parallel deliveries), so inbox looks
 	// again a little below the highest.
 	fetched map[string]map[uint32]bool
-	unread map[string][]*parse.Message // fetched but not yet matched by waitMail
+	unread  map[string][]*parse.Message // fetched but not yet matched by waitMail
 }
 
 type harnessOptions struct {
