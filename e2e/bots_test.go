@@ -326,11 +326,15 @@ func botWait(t *testing.T, h *harness, b *bot, ok func(*parse.Message) bool) *pa
 	t.Helper()
 	deadline := time.Now().Add(waitLimit)
 	for time.Now().Before(deadline) {
+		var found *parse.Message
 		for _, m := range h.inbox(b.addr) {
-			b.mails = append(b.mails, m)
-			if ok(m) {
-				return m
+			b.mails = append(b.mails, m) // every mail read, also those after the awaited one
+			if found == nil && ok(m) {
+				found = m
 			}
+		}
+		if found != nil {
+			return found
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
