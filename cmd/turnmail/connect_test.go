@@ -25,20 +25,7 @@ import (
 // and the key meant.
 func TestConfigCheck_connect(t *testing.T) {
 	dir := t.TempDir()
-	st, err := store.Open(context.Background(), filepath.Join(dir, "m.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	srv, err := mailserver.New(st.DB(), &mailserver.Options{WriteTx: st.WriteTx, Domain: "example.test", Password: "secret",
-		IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := startMailServer(t, dir)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -111,20 +98,7 @@ func (s *syncBuffer) String() string {
 // running (retrying) and says so on stderr in a plain line, beside the log.
 func TestServe_loginRefusedOnStderr(t *testing.T) {
 	dir := t.TempDir()
-	st, err := store.Open(context.Background(), filepath.Join(dir, "m.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	srv, err := mailserver.New(st.DB(), &mailserver.Options{WriteTx: st.WriteTx, Domain: "example.test", Password: "secret",
-		IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := startMailServer(t, dir)
 	file := filepath.Join(dir, "c.yaml")
 	yaml := "database: " + filepath.Join(dir, "t.db") + "\naddress: games@example.test\nimap:\n  addr: " + srv.IMAPAddr() +
 		"\n  security: plain\n  username: games@example.test\n  password: wrong\nsmtp:\n  addr: " + srv.SMTPAddr() + "\n  security: plain\n"
@@ -148,4 +122,25 @@ func TestServe_loginRefusedOnStderr(t *testing.T) {
 	if !strings.Contains(errw.String(), want) {
 		t.Errorf("stderr lacks %q:\n%s", want, errw.String())
 	}
+}
+
+// startMailServer starts embedded mail servers for example.test (password
+// "secret") on a database in dir, stopped at the end of the test.
+func startMailServer(t *testing.T, dir string) *mailserver.Server {
+	t.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(dir, "m.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	srv, err := mailserver.New(st.DB(), &mailserver.Options{WriteTx: st.WriteTx, Domain: "example.test", Password: "secret",
+		IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv
 }
