@@ -107,11 +107,40 @@ type Skipper interface {
 // ErrIllegal is matched (errors.Is) by every rule violation.
 var ErrIllegal = errors.New("illegal command")
 
+// Text is player-visible text an engine produces, kept language-neutral so that the
+// service can render it in the reader's language. Key is the English text with fmt
+// verbs; it is also the key of the translations in the message catalogues
+// (golang.org/x/text/message). Args are its arguments; an argument of type Term is a
+// game term (a race, power, card or terrain name) that is translated too.
+type Text struct {
+	Key  string `json:"key"`
+	Args []any  `json:"args,omitempty"`
+}
+
+// Textf returns the Text of key with args.
+func Textf(key string, args ...any) Text { return Text{Key: key, Args: args} }
+
+// String renders t in English.
+func (t Text) String() string {
+	if len(t.Args) == 0 {
+		return t.Key
+	}
+	return fmt.Sprintf(t.Key, t.Args...)
+}
+
+// Term is a game term used as a Text argument — a race, power, place, card, leader or
+// terrain name, in English — which catalogues translate like a message.
+type Term string
+
 // RuleError is a rule violation a player can act on: what is wrong and what is
 // possible instead.
 type RuleError struct {
-	// Reason says what is wrong, for example "region 12 is not adjacent to your Ratmen".
+	// Reason says what is wrong, in English, for example "region 12 is not adjacent
+	// to your Ratmen".
 	Reason string
+	// Text is Reason as a translatable text; its Key is empty for errors built
+	// without Illegal, whose Reason is then the only form.
+	Text Text
 	// Instead lists what the player may do instead (possibly empty).
 	Instead []string
 }
@@ -129,7 +158,8 @@ func (e *RuleError) Is(target error) bool { return target == ErrIllegal }
 
 // Illegal returns a *RuleError with a formatted reason.
 func Illegal(format string, args ...any) *RuleError {
-	return &RuleError{Reason: fmt.Sprintf(format, args...)}
+	t := Textf(format, args...)
+	return &RuleError{Reason: t.String(), Text: t}
 }
 
 // Normalize returns the canonical text of a command: lower case, single spaces, and
