@@ -55,7 +55,17 @@ func (s *Service) Tick(ctx context.Context) (int, error) {
 		fired += n
 		if err != nil {
 			s.log.Error("deadline timers", "game", g.ID, "err", err)
-			continue // its due time stays: the next tick tries again
+			s.mu.Lock()
+			stalled := s.mustQuarantine("timers:"+g.ID, err)
+			s.mu.Unlock()
+			if !stalled {
+				continue // its due time stays: the next tick tries again
+			}
+			if perr := s.pauseStalled(ctx, g.ID, err); perr != nil {
+				s.log.Error("pausing a game whose timers fail", "game", g.ID, "err", perr)
+				continue
+			}
+			g.At = time.Time{} // paused: no timer until it resumes
 		}
 		g.At = at
 		next = append(next, g)
@@ -263,5 +273,38 @@ func (s *Service) expire(ctx context.Context, l *Loaded, d Deadline, t store.Tim
 		return err
 	}
 	s.log.Info("deadline passed", "game", l.Game.ID, "player", p.Name, "policy", policy)
+	return nil
+}
+
+// pauseStalled pauses game id after firing its deadline timers failed with cause in
+// a way that trying again cannot fix (an engine panic on a skip, a render error), so
+// that one game's defect neither stalls it silently nor fills the log every minute:
+// the players are told the game is paused and the host gets the error; resume, after
+// the fault is fixed or the deadline changed, starts the deadlines again.
+func (s *Service) pauseStalled(ctx context.Context, id string, cause error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l, err := s.Load(ctx, id)
+	if err != nil {
+		return fmt.Errorf("pause stalled game %s: %w", id, err)
+	}
+	if l.Game.Status != store.GameRunning {
+		return nil
+	}
+	r := s.newRun(l, "", "")
+	r.admin("", adminPause)
+	r.status = store.GamePaused
+	r.notifyAll(templates.Notice{Kind: "paused", Actor: "the service"})
+	if l.Game.Host != "" {
+		reply := s.HostAddress(l.Game.ID)
+		r.notify(l.Game.Host, templates.Notice{Kind: "timers-failed", Text: boundText(cause.Error(), maxReasonBytes), ReplyTo: reply, HostReply: reply})
+	}
+	if err := r.finish("", nil, nil); err != nil {
+		return fmt.Errorf("pause stalled game %s: %w", id, err)
+	}
+	if err := s.store.Commit(ctx, s.limited(r.c, "", false)); err != nil {
+		return fmt.Errorf("pause stalled game %s: %w", id, err)
+	}
+	s.log.Warn("game paused: its deadline timers fail", "game", id, "err", cause)
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -23,6 +24,7 @@ import (
 // on a clock the test moves.
 type schedFixture struct {
 	tb    testing.TB
+	game  engine.Game // the tally game, or a variant of it
 	st    *store.Store
 	svc   *service.Service
 	now   time.Time
@@ -39,7 +41,7 @@ func newSchedFixture(tb testing.TB, games int) *schedFixture {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { st.Close() })
-	f := &schedFixture{tb: tb, st: st, now: time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)}
+	f := &schedFixture{tb: tb, st: st, game: testgame.Tally{}, now: time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)}
 	f.restart()
 	for len(f.games) < games {
 		id, err := f.svc.CreateGame(context.Background(), service.NewGame{
@@ -65,7 +67,7 @@ func (f *schedFixture) restart() {
 	if err != nil {
 		f.tb.Fatal(err)
 	}
-	f.svc, err = service.New(f.st, engine.Registry{"tally": testgame.Tally{}}, tmpl, service.Options{
+	f.svc, err = service.New(f.st, engine.Registry{"tally": f.game}, tmpl, service.Options{
 		Address: "turnmail@" + domain, Secret: []byte("0123456789abcdef0123"), RepliesPerHour: 1000,
 		Clock: func() time.Time { return f.now }, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
@@ -160,6 +162,86 @@ func TestTick_replaysOnlyDueGames(t *testing.T) {
 		if fired != st.wantFired || replays != st.wantReplays {
 			t.Errorf("step %d (%s): fired %d and replayed %d games, want %d and %d", i+1, st.name, fired, replays, st.wantFired, st.wantReplays)
 		}
+	}
+}
+
+// skipPanics is the tally game whose SkipCommands panics: an engine defect met
+// only when a deadline passes.
+type skipPanics struct{ testgame.Tally }
+
+func (g skipPanics) New(setup engine.Setup, rng *engine.Rand) (engine.State, error) {
+	s, err := g.Tally.New(setup, rng)
+	return skipPanicsState{s}, err
+}
+
+type skipPanicsState struct{ engine.State }
+
+func (s skipPanicsState) Apply(player, command string, rng *engine.Rand) (engine.State, error) {
+	next, err := s.State.Apply(player, command, rng)
+	if err != nil {
+		return nil, err
+	}
+	return skipPanicsState{next}, nil
+}
+
+func (skipPanicsState) SkipCommands(string) []string { panic("defect in SkipCommands") }
+
+// TestTick_failingTimerPausesItsGame: a deadline whose firing fails for good (the
+// engine panics) pauses that game with a notice to its players and the error to its
+// host, instead of failing every minute; the other games' timers still fire, the
+// tick does not fail, and resume starts the deadlines again.
+func TestTick_failingTimerPausesItsGame(t *testing.T) {
+	ctx := context.Background()
+	f := newSchedFixture(t, 0)
+	f.game = skipPanics{}
+	f.restart()
+	f.games = nil
+	for len(f.games) < 1 { // game 0 panics at its deadline
+		id, err := f.svc.CreateGame(ctx, service.NewGame{
+			Kind: "tally", Options: map[string]json.RawMessage{"turns": json.RawMessage("true")}, Host: schedHost,
+			Players: []engine.Player{{Name: "alice", Email: "alice@" + domain}, {Name: "bob", Email: "bob@" + domain}},
+		})
+		if err != nil && !errors.Is(err, store.ErrDuplicate) {
+			t.Fatal(err)
+		}
+		if err == nil {
+			f.games = append(f.games, id)
+		}
+	}
+	f.tick()
+	f.now = f.now.Add(25 * time.Hour)
+	f.tick() // the deadline passed: firing it panics
+	g, _, err := f.st.Game(ctx, f.games[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Status != store.GamePaused {
+		t.Fatalf("game status %q after its deadline failed, want %q", g.Status, store.GamePaused)
+	}
+	mails, err := f.st.Outbox(ctx, f.games[0], "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var toHost, toPlayers int
+	for _, m := range mails {
+		body := string(m.Raw)
+		switch {
+		case strings.Contains(body, "To: <"+schedHost+">") && strings.Contains(body, "a deadline could not be applied") && strings.Contains(body, "defect in SkipC"):
+			toHost++
+		case !strings.Contains(body, "To: <"+schedHost+">") && strings.Contains(body, "is paused by the service"):
+			toPlayers++
+		}
+	}
+	if toHost != 1 || toPlayers != 2 {
+		t.Errorf("%d host notices with the error and %d pause notices to players, want 1 and 2", toHost, toPlayers)
+	}
+	if fired, replays := f.tick(); fired != 0 || replays != 0 {
+		t.Errorf("the tick after the pause fired %d and replayed %d games, want none", fired, replays)
+	}
+	f.host("resume", 0, "")
+	f.now = f.now.Add(12 * time.Hour)
+	if fired, _ := f.tick(); fired != 1 {
+		t.Errorf("12h after resume %d timers fired, want the 12h reminder", fired)
 	}
 }
 
