@@ -66,6 +66,9 @@ func (s *state) Narrate(player, command string, after engine.State, viewer strin
 	case "neutral":
 		add(engine.HapMove, nil, "%s placed a neutral army in region %s", who, rest)
 	case "first":
+		if o := s.seat(rest); o >= 0 {
+			rest = s.name(o)
+		}
 		add(engine.HapOther, nil, "%s chose %s to play first", who, rest)
 	case "bid":
 		if viewer == "" || s.seat(viewer) == seat || a.Phase != phBid {
