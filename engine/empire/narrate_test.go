@@ -19,9 +19,9 @@ func TestNarrate(t *testing.T) {
 	s5 := mustApply(t, s4, "bob", "first bob")
 	s6 := mustApply(t, s5, "bob", "take 1")
 	tests := []struct {
-		name                 string
-		before, after        engine.State
-		player, cmd, viewer  string
+		name                string
+		before, after       engine.State
+		player, cmd, viewer string
 		kind, want, notWant string
 	}{
 		{"settle", s0, s1, "Alice", "settle 5", "Bob", engine.HapMove, "Alice placed everyone's first army in region 5", ""},
