@@ -42,7 +42,7 @@ func TestEmpireSecretBidByMail(t *testing.T) {
 		t.Fatalf("alice's bid: %s %s", status, reason)
 	}
 	for _, p := range []string{"bob", "carol"} {
-		m := h.waitMail(h.addr(p), "alice: bid")
+		m := h.waitMail(h.addr(p), "alice made a secret bid")
 		if strings.Contains(m.Body, "bid 7") || strings.Contains(m.Body, "(bid 7)") {
 			t.Fatalf("%s's mail reveals alice's bid:\n%s", p, m.Body)
 		}
@@ -64,7 +64,7 @@ func TestEmpireSecretBidByMail(t *testing.T) {
 		}
 	}
 	// All bids are in: alice, the highest bidder, chooses who starts.
-	m := h.waitMail(h.addr("alice"), "carol: bid", "It is your move")
+	m := h.waitMail(h.addr("alice"), "the bids were", "It is your move")
 	if !strings.Contains(m.Body, "first alice") {
 		t.Fatalf("alice may not choose the first player:\n%s", m.Body)
 	}

@@ -102,7 +102,7 @@ func playOpening(t *testing.T, h *harness, allCases bool) {
 		t.Fatalf("legal move: status %q (%s)", status, reason)
 	}
 	a = wait(alice, "Applied from your mail", "line 1: "+pick)
-	wait(bob, "alice: "+pick)
+	wait(bob, "alice took ") // the account names the combo
 	if allCases {
 		h.sendRaw(alice, ra, h.rawMail(id, alice, ra, "Re: game", pick+"\n"))
 		marker := h.send("stranger@example.org", service, "after the duplicate", "hello\n")
@@ -122,7 +122,7 @@ func playOpening(t *testing.T, h *harness, allCases bool) {
 		t.Fatalf("multi-line mail: status %q reason %q, want applied with an error on line 3", status, reason)
 	}
 	wait(alice, "line 2: "+conquer, "NOT applied — line 3: conquer 999")
-	wait(bob, "alice: "+conquer)
+	wait(bob, "conquered region "+strings.TrimPrefix(conquer, "conquer ")+" ")
 	if n := h.events(game); n != 3 { // notify every, pick, conquer
 		t.Fatalf("the game has %d events, want 3", n)
 	}

@@ -130,6 +130,11 @@ func (r *run) view() *Loaded {
 	if r.l.State == nil {
 		return &v
 	}
+	if len(r.l.States) == len(r.l.Events)+1 {
+		v.States = append(append([]engine.State{}, r.l.States...), r.after...)
+	} else {
+		v.States = nil
+	}
 	before, started := r.l.State, r.l.startedAt()
 	for i, e := range r.c.Events {
 		v.Facts.TurnStart = nextTurnStart(v.Facts.TurnStart, e, before, r.after[i], started)

@@ -126,6 +126,9 @@ func (s *Service) stateData(l *Loaded, state engine.State, p store.Player, event
 	}
 	for i := range moves {
 		moves[i].Command = engine.MaskCommand(state, moves[i].Player, moves[i].Command, viewer)
+		if e, ok := eventAt(l.Events, moves[i].Seq); ok {
+			moves[i].Happened = l.happened(e, viewer, p.Name)
+		}
 	}
 	view, err := viewMap(state.View(viewer))
 	if err != nil {
@@ -134,6 +137,9 @@ func (s *Service) stateData(l *Loaded, state engine.State, p store.Player, event
 	data := templates.State{
 		Game: s.gameData(l.Game, l.Players), Player: p.Name, Opening: len(l.Events) == 0 && len(events) == 0,
 		Moves: moves, MovesCut: cut, ToAct: toAct, Finished: finished, Winners: winners, View: view, Observer: observer,
+	}
+	if finished {
+		data.Scores = finalScores(state)
 	}
 	if observer {
 		data.Player = ""
@@ -167,9 +173,29 @@ func (s *Service) stateMail(l *Loaded, state engine.State, p store.Player, event
 	if inReply != "" {
 		auto = "auto-replied"
 	}
-	m, err := s.mail("state", data, l.Game.ID, p.Email, data.ReplyTo, inReply, l.threadOf(p.Email), nil, auto)
+	var files []compose.Attachment
+	if data.Finished {
+		if f, ok := s.archiveFile(l); ok {
+			files = append(files, f)
+			data.Archive = &templates.Attachment{Name: f.Name}
+		}
+	}
+	m, err := s.mail("state", data, l.Game.ID, p.Email, data.ReplyTo, inReply, l.threadOf(p.Email), nil, auto, files...)
 	m.Seen = l.LastSeq()
 	return m, err
+}
+
+// eventAt returns the event numbered seq.
+func eventAt(events []store.Event, seq int) (store.Event, bool) {
+	if i := seq - 1; i >= 0 && i < len(events) && events[i].Seq == seq {
+		return events[i], true
+	}
+	for _, e := range events {
+		if e.Seq == seq {
+			return e, true
+		}
+	}
+	return store.Event{}, false
 }
 
 // eventsAfter returns the events after seq.
@@ -333,12 +359,12 @@ func (s *Service) refusal(l *Loaded, p store.Player, reason string, lineErr *tem
 // reader's thread th: In-Reply-To names its parent (the mail it answers, else the
 // reader's previous mail of the game) and References the root and the parent, which
 // Gmail, Outlook and Thunderbird follow (with the game's one subject) to keep the game
-// in one conversation; a mail without a root starts the thread. Its header inputs are made
+// in one conversation; a mail without a root starts the thread. files are attached. Its header inputs are made
 // safe before compose sees them: an In-Reply-To that compose.ValidMessageID refuses
 // is dropped (the subject is one line, see templates.Set.Subject, and compose encodes
 // what is not plain ASCII), and a recipient that compose.CheckAddress refuses is an error naming it (addresses are
 // checked where they enter, so that is a bug or a row stored before the check).
-func (s *Service) mail(kind string, data any, gameID, to, replyTo, inReplyTo string, th thread, headers map[string]string, auto string) (store.OutMail, error) {
+func (s *Service) mail(kind string, data any, gameID, to, replyTo, inReplyTo string, th thread, headers map[string]string, auto string, files ...compose.Attachment) (store.OutMail, error) {
 	if err := compose.CheckAddress(to); err != nil {
 		return store.OutMail{}, fmt.Errorf("%s mail: %w", kind, err)
 	}
@@ -364,6 +390,7 @@ func (s *Service) mail(kind string, data any, gameID, to, replyTo, inReplyTo str
 		Text:          text,
 		Flowed:        true, // the templates break long lines softly
 		HTML:          html,
+		Attachments:   files,
 	}
 	if replyTo != "" {
 		m.ReplyTo = mail.Address{Name: s.opts.Name, Address: replyTo}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/emersion/go-message"
 
+	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/engine/games"
 	"github.com/turnmail/turnmail/internal/selfplay"
 	"github.com/turnmail/turnmail/store"
@@ -118,10 +119,15 @@ func (r *renderRun) step(s selfplay.Step) error {
 	if s.Player != "" {
 		e := store.Event{Seq: s.N, Kind: "move", Player: s.Player, Command: s.Command}
 		events = []store.Event{e}
+		// The account of the move: the events with the states after each.
+		l.Events, l.States = append(l.Events, e), append(l.States, s.State)
 		applied = []templates.Line{{N: 1, Text: s.Command}}
 		if s.N%3 == 0 { // now and then a refused second line
 			lineErr = &templates.LineError{Line: templates.Line{N: 2, Text: "conquer 99"}, Reason: "there is no region 99"}
 		}
+	}
+	if s.Player == "" {
+		l.States = []engine.State{s.State}
 	}
 	where := fmt.Sprintf("after command %d (%s: %q)", s.N, s.Player, s.Command)
 	out, err := r.svc.stateMails(l, nil, s.State, events, s.Player, applied, lineErr, nil, "<move@example.org>")
@@ -141,7 +147,6 @@ func (r *renderRun) step(s selfplay.Step) error {
 		}
 	}
 	r.mails += len(out)
-	l.Events = append(l.Events, events...)
 	return nil
 }
 
@@ -179,34 +184,39 @@ func (r *renderRun) check(m store.OutMail) error {
 	return nil
 }
 
-// mailParts returns the decoded parts of a composed mail by media type.
+// mailParts returns the decoded parts of a composed mail by media type (the parts
+// of nested multiparts too: a finished game's mail has an attachment around them).
 func mailParts(raw []byte) (map[string]string, error) {
 	e, err := message.Read(bytes.NewReader(raw))
 	if err != nil {
 		return nil, fmt.Errorf("read mail: %w", err)
 	}
 	out := map[string]string{}
+	return out, entityParts(e, out)
+}
+
+func entityParts(e *message.Entity, out map[string]string) error {
 	mr := e.MultipartReader()
 	if mr == nil {
 		t, _, _ := e.Header.ContentType()
 		b, err := io.ReadAll(e.Body)
+		if err != nil {
+			return fmt.Errorf("read %s part: %w", t, err)
+		}
 		out[t] = strings.ReplaceAll(string(b), "\r\n", "\n")
-		return out, err
+		return nil
 	}
 	for {
 		p, err := mr.NextPart()
 		if err == io.EOF {
-			return out, nil
+			return nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("read part: %w", err)
+			return fmt.Errorf("read part: %w", err)
 		}
-		t, _, _ := p.Header.ContentType()
-		b, err := io.ReadAll(p.Body)
-		if err != nil {
-			return nil, fmt.Errorf("read %s part: %w", t, err)
+		if err := entityParts(p, out); err != nil {
+			return err
 		}
-		out[t] = strings.ReplaceAll(string(b), "\r\n", "\n")
 	}
 }
 

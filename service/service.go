@@ -133,7 +133,10 @@ type Loaded struct {
 	Events  []store.Event
 	// State is the current state; nil while the game is open (not started).
 	State engine.State
-	Seed  int64
+	// States are the states after each event (States[0] is the setup's), for the
+	// account of what each move did; nil for a game not replayed event by event.
+	States []engine.State
+	Seed   int64
 	// Settings are the game's service settings (deadlines, list …).
 	Settings Settings
 	// Facts are what the administrative events say (resignations, vacations, a
@@ -234,7 +237,7 @@ func (s *Service) replay(g store.Game, players []store.Player, events []store.Ev
 	if err != nil {
 		return nil, fmt.Errorf("replay game %s: %w", g.ID, err)
 	}
-	l.State = states[len(states)-1]
+	l.State, l.States = states[len(states)-1], states
 	l.Facts = analyse(l, states)
 	return l, nil
 }

@@ -150,10 +150,16 @@ func TestLessMail_smallWorldTurn(t *testing.T) {
 				t.Errorf("bob's last mail does not give him the move:\n%s", last)
 			}
 			if tc.want == 1 {
-				for _, m := range moves {
-					if !strings.Contains(last, "alice: "+m) {
-						t.Errorf("bob's mail does not tell %q:\n%s", m, last)
+				// The account in words: the combo taken, the region conquered; alice's
+				// score is hers alone, so bob reads her "done".
+				region := strings.TrimPrefix(moves[1], "conquer ")
+				for _, w := range []string{"alice took ", "alice (", "conquered region " + region + " ", "alice: done"} {
+					if !strings.Contains(last, w) {
+						t.Errorf("bob's mail does not tell %q:\n%s", w, last)
 					}
+				}
+				if strings.Contains(last, "alice scored") {
+					t.Errorf("bob's mail tells alice's secret score:\n%s", last)
 				}
 			}
 			for _, m := range f.gameMailsTo(alice) {

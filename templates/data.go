@@ -23,6 +23,33 @@ type Move struct {
 	Kind string
 	// At is when it happened, formatted ("" when unknown).
 	At string
+	// Happened says what the move did, in words (the account); empty when the game
+	// does not say, and the command speaks for itself.
+	Happened []Happening
+}
+
+// Happening is one thing a move did (engine.Happening put into words).
+type Happening struct {
+	// Kind is the engine's kind of happening (conquest, score, card …).
+	Kind string
+	Text string
+	// Details are the lines under it (a score's breakdown).
+	Details []string
+	// You is true when it hit the reader (their region conquered, their army
+	// destroyed).
+	You bool
+}
+
+// Score is a player's final score with its breakdown.
+type Score struct {
+	Player string
+	Total  int
+	Parts  []string
+}
+
+// Attachment names the file a mail carries.
+type Attachment struct {
+	Name string
 }
 
 // Game identifies the game a mail is about.
@@ -60,6 +87,10 @@ type State struct {
 	Legal    []string
 	Finished bool
 	Winners  []string
+	// Scores are the final scores with their breakdown, in a finished game's mail.
+	Scores []Score
+	// Archive is the game's archive attached to a finished game's mail (nil when none).
+	Archive *Attachment
 	// View is the engine's view for the recipient, decoded from its JSON.
 	View map[string]any
 	// ReplyTo is the recipient's personal reply address.

@@ -152,7 +152,8 @@ const commandIndent = "    "
 // exactly four spaces, a command with perhaps a "# note" — is kept whole, so that it
 // can be copied into a reply; a table row (four spaces, a first column, a gap of two
 // spaces or more, the rest) continues under its second column; any other line
-// continues under its own indentation. A word longer than the width stays whole.
+// continues under its own indentation, an indented list item ("- ", "! ") under its
+// text. A word longer than the width stays whole.
 // Breaks in a line without indentation are soft (RFC 3676 format=flowed: the
 // broken line ends in a space), so that clients that reflow join them again.
 func wrap(l string) []string {
@@ -161,7 +162,9 @@ func wrap(l string) []string {
 	}
 	body := strings.TrimLeft(l, " ")
 	cut := len(l) - len(body) // the text before cut is kept as it is, the rest is wrapped
-	if l[:cut] == commandIndent {
+	if cut > 0 && (strings.HasPrefix(body, "- ") || strings.HasPrefix(body, "! ")) {
+		cut += 2 // a list item ("- " or "! ") continues under its text
+	} else if l[:cut] == commandIndent {
 		gap := strings.Index(body, "  ")
 		if gap < 0 || strings.HasPrefix(strings.TrimLeft(body[gap:], " "), "#") {
 			return []string{l}

@@ -36,7 +36,10 @@ var samples = []struct {
 	}},
 	{"state-after-move", "state", State{
 		Game: Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World", Players: []string{"alice", "bob"}}, Player: "alice",
-		Moves:   []Move{{Seq: 1, Player: "alice", Command: "pick 1"}, {Seq: 2, Player: "alice", Command: "conquer 4"}},
+		Moves: []Move{{Seq: 1, Player: "alice", Command: "pick 1", Happened: []Happening{{Kind: "combo", Text: "alice took Flying Ratmen (offer position 1) with 13 tokens: paid 0 coins, took the 0 coins on it"}}},
+			{Seq: 2, Player: "bob", Command: "conquer 4", Happened: []Happening{{Kind: "conquest", Text: "bob (Hill Elves) conquered region 4 from alice (Ratmen) with 3 tokens: alice lost 1 tokens, 1 back in hand", You: true}}},
+			{Seq: 3, Player: "bob", Command: "done", Happened: []Happening{{Kind: "score", Text: "bob scored 4 coins (9 in all)", Details: []string{"regions: 3", "Hill: 1"}}}},
+			{Seq: 4, Kind: "undo", Command: "bob took back conquer 4"}},
 		Applied: []Line{{N: 1, Text: "pick 1"}, {N: 2, Text: "conquer 4"}},
 		Error:   &LineError{Line: Line{N: 3, Text: "conquer 99"}, Reason: "there is no region 99"},
 		ToAct:   []string{"alice"}, YourTurn: true, Legal: []string{"conquer 5", "redeploy <region>=<tokens> …", "done"},
@@ -49,6 +52,8 @@ var samples = []struct {
 	}},
 	{"state-finished", "state", State{
 		Game: Game{ID: "ta-1", Kind: "tally", Title: "tally", Players: []string{"alice", "bob"}}, Player: "bob", Finished: true, Winners: []string{"alice", "bob"},
+		Scores:  []Score{{Player: "alice", Total: 7, Parts: []string{"regions: 5", "race abilities: 2"}}, {Player: "bob", Total: 7, Parts: []string{"regions: 7"}}},
+		Archive: &Attachment{Name: "ta-1.json"}, ReplyTo: "turnmail+ta-1.1.xxxx@example.org",
 		View: map[string]any{"turn": 9.0, "players": []any{map[string]any{"name": "alice", "score": 7.0}, map[string]any{"name": "bob", "score": 7.0}}},
 	}},
 	{"refusal-line", "refusal", Refusal{

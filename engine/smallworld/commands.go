@@ -49,6 +49,7 @@ func (s *state) Apply(player, command string, rng *engine.Rand) (engine.State, e
 		return nil, &engine.RuleError{Reason: why, Instead: s.instead(p, v.name)}
 	}
 	n := s.clone()
+	n.story, n.actor = nil, p
 	if err := v.apply(n, p, words[1:], rng); err != nil {
 		if re, ok := err.(*engine.RuleError); ok && re.Instead == nil {
 			re.Instead = s.instead(p, v.name)
@@ -190,6 +191,8 @@ func applyPick(s *state, p int, args []string, _ *engine.Rand) error {
 	pl.Coins += c.Coins
 	s.Offer = slices.Delete(s.Offer, i, i+1)
 	pl.Armies[slotActive] = newArmy(c.Race, c.Power, s.comboTokens(c.Race, c.Power))
+	pl.tally.Combos += c.Coins - i
+	s.tell(-1, engine.HapCombo, -1, "%s took %s (offer position %d) with %d tokens: paid %d coins, took the %d coins on it", s.names[p], engine.Term(c.Power+" "+c.Race), i+1, pl.Armies[slotActive].Hand, i, c.Coins)
 	s.T.Acted = true
 	for ab := range s.acting(p, slotActive) {
 		if ab.onPick != nil {
@@ -327,7 +330,10 @@ func applyConquer(s *state, p int, args []string, rng *engine.Rand) error {
 			return fmt.Errorf("reinforcement die: %w", err)
 		}
 		if a.Hand+die >= cost {
+			s.tell(-1, engine.HapOther, -1, "%s rolled %d on the reinforcement die: enough for region %d", s.names[p], die, id)
 			s.occupy(p, slot, r, a.Hand)
+		} else {
+			s.tell(-1, engine.HapOther, -1, "%s rolled %d on the reinforcement die: not enough for region %d (it takes %d)", s.names[p], die, id, cost)
 		}
 		s.T.Acted = true
 		s.closeConquests()
@@ -436,6 +442,7 @@ func applyAbandon(s *state, p int, args []string, _ *engine.Rand) error {
 		return engine.Illegal("your declined %s cannot abandon region %d (only declined Ghouls can, before your active race acts, and not their last region)", s.army(p, int(g.Slot)).Race, s.b.id(r))
 	}
 	s.vacate(r)
+	s.tell(-1, engine.HapMove, -1, "%s abandoned region %d", s.names[p], s.b.id(r))
 	s.T.Acted = true
 	if g.Slot == slotActive {
 		s.T.ActiveActed = true
@@ -583,6 +590,7 @@ func applyRedeploy(s *state, p int, args []string, _ *engine.Rand) error {
 		s.army(p, int(g.Slot)).Hand += int(g.Tokens) - ns[i]
 		g.Tokens = int16(ns[i])
 	}
+	s.tellRedeploy(p, args)
 	if !own {
 		s.defenderDone(p)
 	}

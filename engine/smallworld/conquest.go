@@ -229,7 +229,8 @@ func (s *state) idList(rs []int) string {
 // end of the attacker's turn; pieces go unless their kind stays on conquest.
 func (s *state) occupy(p, slot, r, n int) {
 	nonEmpty := s.Regions[r].Owner != ownerNone
-	s.defeat(p, r, 1)
+	b := s.defeat(p, r, 1)
+	s.tellConquest(p, slot, r, n, b)
 	s.army(p, slot).Hand -= n
 	s.Regions[r] = region{Owner: int8(p), Slot: int8(slot), Tokens: int16(n), Pieces: s.keptPieces(r, onConquest)}
 	for ab := range s.acting(p, slot) {
@@ -251,8 +252,9 @@ func (s *state) occupy(p, slot, r, n int) {
 // declined race) loses loss tokens (onLoss: Elves none; at most those there) and
 // takes the rest into hand to redeploy at the end of the attacker's turn; pieces go
 // unless their kind stays on conquest.
-func (s *state) defeat(p, r, loss int) {
+func (s *state) defeat(p, r, loss int) beaten {
 	g := s.Regions[r]
+	b := beaten{owner: g.Owner, tokens: int(g.Tokens)}
 	if g.Owner == ownerLostTribe && s.Scn != nil {
 		s.Scn.lost(s, int(ownerLostTribe), 0, int(g.Tokens))
 	}
@@ -264,6 +266,7 @@ func (s *state) defeat(p, r, loss int) {
 			}
 		}
 		loss = min(loss, int(g.Tokens))
+		b.race, b.declined, b.lost, b.back = s.army(q, qs).Race, qs != slotActive, loss, int(g.Tokens)-loss
 		s.army(q, qs).Hand += int(g.Tokens) - loss
 		if s.Scn != nil {
 			s.Scn.lost(s, q, qs, loss)
@@ -276,6 +279,7 @@ func (s *state) defeat(p, r, loss int) {
 			s.removeArmy(q, qs)
 		}
 	}
+	return b
 }
 
 // vacate empties region r (abandon): tokens go to the owner's hand; pieces leave the
@@ -297,6 +301,7 @@ func (s *state) removeArmy(p, slot int) {
 		}
 	}
 	a := s.army(p, slot)
+	s.tell(-1, engine.HapDecline, p, "%s's declined %s left the map", s.names[p], engine.Term(a.Race))
 	s.Races = append(slices.Clip(s.Races), a.Race)
 	if a.Power != "" {
 		s.Discard = append(slices.Clip(s.Discard), a.Power)

@@ -82,7 +82,9 @@ func applyBalrog(s *state, p int, args []string, _ *engine.Rand) error {
 	if !ok {
 		return engine.Illegal("the Balrog goes to a region bordering the Pentacle or the Balrog, not a chasm nor an immune one: %s", s.idList(s.balrogTargets(p)))
 	}
-	s.defeat(p, r, 2)
+	if b := s.defeat(p, r, 2); b.owner >= 0 {
+		s.tell(-1, engine.HapLoss, int(b.owner), "%s's Balrog struck region %d: %s (%s) lost %d tokens, %d back in hand", s.names[p], s.b.id(r), s.names[b.owner], engine.Term(b.race), b.lost, b.back)
+	}
 	s.Regions[r] = region{Owner: ownerNone, Pieces: s.keptPieces(r, onConquest)}
 	s.moveFlag(balrog, r)
 	s.T.set(relicsUsed, s.T.get(relicsUsed)|usedBalrog)

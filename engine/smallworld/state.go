@@ -60,6 +60,8 @@ type player struct {
 	Armies [nSlots]army
 	// Ally is the player at peace with this Diplomat until its next turn, or -1.
 	Ally int8
+	// tally is where Coins came from (not hashed: derived from the events).
+	tally tally
 }
 
 // region is the changing part of a board region.
@@ -126,6 +128,10 @@ type state struct {
 	// Scn is the state and rules of a scenario beside the core's (Necromancer
 	// Island), nil in the other games.
 	Scn scenario
+	// story is what the command that gave this state did, and actor the player who
+	// gave it (see Narrate); neither is hashed: a replay records them again.
+	story []tale
+	actor int
 }
 
 var _ engine.State = (*state)(nil)

@@ -2,6 +2,8 @@ package smallworld
 
 import (
 	"slices"
+
+	"github.com/turnmail/turnmail/engine"
 )
 
 // startTurn begins player p's turn: peace made by p ends, and troops are readied —
@@ -194,6 +196,7 @@ func (s *state) declineActive(p int) {
 		}
 	}
 	a := pl.Armies[slotActive]
+	s.tell(-1, engine.HapDecline, -1, "%s put the %s into decline", s.names[p], engine.Term(a.Power+" "+a.Race))
 	race, power := abilityOf(a.Race), abilityOf(a.Power)
 	spirit := (race != nil && race.spirit) || (power != nil && power.spirit)
 	dest := slotDeclined
@@ -355,19 +358,38 @@ func (s *state) mapTokens(p int) int {
 // have on the map, plus the bonuses of the abilities that act (active race and power,
 // declined ones where the banner says so).
 func (s *state) score(p int) {
-	total := 0
+	regions := 0
 	for r := range s.Regions {
 		if int(s.Regions[r].Owner) == p {
-			total++
+			regions++
 		}
 	}
+	total := regions
+	t := &s.Players[p].tally
+	t.Regions += regions
+	var parts []engine.Text
 	for slot := range nSlots {
 		for ab := range s.acting(p, slot) {
-			if ab.bonus != nil {
-				total += ab.bonus(s, p, slot)
+			if ab.bonus == nil {
+				continue
 			}
+			n := ab.bonus(s, p, slot)
+			if n == 0 {
+				continue
+			}
+			total += n
+			switch ab.kind {
+			case kindRace:
+				t.Race += n
+			case kindPower:
+				t.Power += n
+			default:
+				t.Places += n
+			}
+			parts = append(parts, engine.Textf("%s: %d", engine.Term(ab.name), n))
 		}
 	}
 	s.Players[p].Coins += total
 	s.Players[p].Scored = total
+	s.tellScore(p, regions, parts, total)
 }

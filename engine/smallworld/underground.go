@@ -255,6 +255,7 @@ func revealFound(before, after *state, rng *engine.Rand) error {
 		i := slices.Index(after.Pool, order[0])
 		after.Pool = slices.Delete(slices.Clone(after.Pool), i, i+1)
 		after.setPieces(r, foundPiece(order[0]), 1)
+		after.tell(-1, engine.HapOther, -1, "the monster of region %d guarded %s", after.b.id(r), engine.Term(order[0]))
 		if order[0] == "Stonehedge" {
 			after.drawStonehedge(r)
 		}

@@ -70,6 +70,16 @@ type Mail struct {
 	Flowed bool
 	// HTML is an optional HTML alternative.
 	HTML string
+	// Attachments are files sent with the mail (multipart/mixed around the text and
+	// HTML parts; a mail without HTML has none).
+	Attachments []Attachment
+}
+
+// Attachment is a file attached to a Mail.
+type Attachment struct {
+	// Name is the file name offered to the reader; ContentType its MIME type.
+	Name, ContentType string
+	Data              []byte
 }
 
 // ErrInvalid is wrapped by every error Build returns for a bad Mail.
@@ -123,7 +133,15 @@ func Build(m Mail) ([]byte, error) {
 		return buf.Bytes(), nil
 	}
 
-	iw, err := gomail.CreateInlineWriter(&buf, h)
+	var mw *gomail.Writer
+	var iw *gomail.InlineWriter
+	if len(m.Attachments) > 0 {
+		if mw, err = gomail.CreateWriter(&buf, h); err == nil {
+			iw, err = mw.CreateInline()
+		}
+	} else {
+		iw, err = gomail.CreateInlineWriter(&buf, h)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("compose: write header: %w", err)
 	}
@@ -144,7 +162,39 @@ func Build(m Mail) ([]byte, error) {
 	if err := iw.Close(); err != nil {
 		return nil, fmt.Errorf("compose: close multipart: %w", err)
 	}
+	if mw != nil {
+		if err := attach(mw, m.Attachments); err != nil {
+			return nil, err
+		}
+	}
 	return buf.Bytes(), nil
+}
+
+// attach writes the attachments after the text and closes the multipart/mixed writer.
+func attach(mw *gomail.Writer, files []Attachment) error {
+	for _, f := range files {
+		if err := checkLine("attachment name", f.Name); err != nil {
+			return err
+		}
+		var ah gomail.AttachmentHeader
+		ah.SetContentType(f.ContentType, nil)
+		ah.SetFilename(f.Name)
+		ah.Set("Content-Transfer-Encoding", "base64")
+		w, err := mw.CreateAttachment(ah)
+		if err != nil {
+			return fmt.Errorf("compose: create attachment %s: %w", f.Name, err)
+		}
+		if _, err := w.Write(f.Data); err != nil {
+			return fmt.Errorf("compose: write attachment %s: %w", f.Name, err)
+		}
+		if err := w.Close(); err != nil {
+			return fmt.Errorf("compose: close attachment %s: %w", f.Name, err)
+		}
+	}
+	if err := mw.Close(); err != nil {
+		return fmt.Errorf("compose: close multipart: %w", err)
+	}
+	return nil
 }
 
 // stuff space-stuffs format=flowed text (RFC 3676 section 4.4): a line that starts

@@ -385,3 +385,55 @@ func TestBuild_flowed(t *testing.T) {
 		}
 	}
 }
+
+// TestBuild_attachment: a mail with an attachment is multipart/mixed: the text and
+// HTML first (as inline parts a client shows), then the file under its name, with its
+// bytes intact; a name with a line break is refused.
+func TestBuild_attachment(t *testing.T) {
+	m := base()
+	m.HTML = "<p>Game over.</p>\n"
+	data := []byte("{\"format\":\"turnmail-archive/1\",\"players\":[{\"name\":\"zoë\"}]}\n")
+	m.Attachments = []Attachment{{Name: "sw-7k3p.json", ContentType: "application/json", Data: data}}
+	raw, err := Build(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := gomail.CreateReader(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mt, _, _ := r.Header.ContentType(); mt != "multipart/mixed" {
+		t.Errorf("Content-Type = %q, want multipart/mixed", mt)
+	}
+	var texts []string
+	var name string
+	var got []byte
+	for {
+		p, err := r.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(p.Body)
+		switch h := p.Header.(type) {
+		case *gomail.InlineHeader:
+			ct, _, _ := h.ContentType()
+			texts = append(texts, ct)
+		case *gomail.AttachmentHeader:
+			name, _ = h.Filename()
+			got = b
+		}
+	}
+	if !reflect.DeepEqual(texts, []string{"text/plain", "text/html"}) {
+		t.Errorf("inline parts %v, want text/plain and text/html", texts)
+	}
+	if name != "sw-7k3p.json" || !bytes.Equal(got, data) {
+		t.Errorf("attachment %q = %q, want sw-7k3p.json = %q", name, got, data)
+	}
+	m.Attachments[0].Name = "a\r\nBcc: x@example.org"
+	if _, err := Build(m); !errors.Is(err, ErrInvalid) {
+		t.Errorf("attachment name with a line break: err = %v, want ErrInvalid", err)
+	}
+}

@@ -1,0 +1,140 @@
+package empire
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/turnmail/turnmail/engine"
+)
+
+var (
+	_ engine.Narrator = (*state)(nil)
+	_ engine.Scorer   = (*state)(nil)
+)
+
+// Narrate implements engine.Narrator, from the command and the two states: the card
+// taken with what it gives, armies placed, moved and destroyed, cities, bids (a bid
+// stays secret from the others until the last one reveals them all) and the scores
+// when a game ends.
+func (s *state) Narrate(player, command string, after engine.State, viewer string) []engine.Happening {
+	a, ok := after.(*state)
+	seat := s.seat(player)
+	if !ok || seat < 0 {
+		return nil
+	}
+	who := s.name(seat)
+	var out []engine.Happening
+	add := func(kind string, hit []string, key string, args ...any) {
+		out = append(out, engine.Happening{Kind: kind, Actor: who, Hit: hit, Text: engine.Textf(key, args...)})
+	}
+	verb, rest, _ := strings.Cut(engine.Normalize(command), " ")
+	switch verb {
+	case "take":
+		pos, err := strconv.Atoi(rest)
+		if err != nil || pos < 1 || pos > len(s.Row) || pos > len(s.cfg.costs) {
+			break
+		}
+		c := s.cfg.cards[s.Row[pos-1]]
+		ability, action := c.describe()
+		if ability == "" {
+			ability = "no ability"
+		}
+		add(engine.HapCard, nil, "%s took %s (position %d, %d coins): %s; action %s", who, engine.Term(c.Name), pos, s.cfg.costs[pos-1], engine.Term(ability), engine.Term(action))
+	case acPlace:
+		add(engine.HapMove, nil, "%s placed armies: %s", who, rest)
+	case acMove:
+		add(engine.HapMove, nil, "%s moved armies: %s", who, rest)
+	case acCity:
+		add(engine.HapBuild, nil, "%s built a city in region %s", who, rest)
+	case acDestroy:
+		if i := strings.LastIndexByte(rest, ' '); i > 0 {
+			victim := rest[:i]
+			var hit []string
+			if o := s.seat(victim); o >= 0 {
+				victim = s.name(o)
+				hit = []string{victim}
+			}
+			add(engine.HapLoss, hit, "%s destroyed an army of %s in region %s", who, victim, rest[i+1:])
+		}
+	case "skip":
+		add(engine.HapOther, nil, "%s skipped the rest of the action", who)
+	case "pass":
+		add(engine.HapOther, nil, "%s passed", who)
+	case "settle":
+		add(engine.HapMove, nil, "%s placed everyone's first army in region %s", who, rest)
+	case "neutral":
+		add(engine.HapMove, nil, "%s placed a neutral army in region %s", who, rest)
+	case "first":
+		if o := s.seat(rest); o >= 0 {
+			rest = s.name(o)
+		}
+		add(engine.HapOther, nil, "%s chose %s to play first", who, rest)
+	case "bid":
+		if viewer == "" || s.seat(viewer) == seat || a.Phase != phBid {
+			add(engine.HapBid, nil, "%s bid %s coins", who, rest)
+		} else {
+			add(engine.HapBid, nil, "%s made a secret bid", who)
+		}
+		if s.Phase == phBid && a.Phase != phBid {
+			out = append(out, s.revealed(a))
+		}
+	}
+	out = append(out, s.scored(a)...)
+	return out
+}
+
+// revealed is the happening of the last bid: every bid and who won.
+func (s *state) revealed(a *state) engine.Happening {
+	bids := make([]string, 0, s.n())
+	for i := range s.n() {
+		bids = append(bids, fmt.Sprintf("%s %d", s.name(i), a.Bids[i]))
+	}
+	w := a.BidWinner
+	return engine.Happening{Kind: engine.HapBid, Text: engine.Textf("the bids were %s: %s won and paid %d coins", strings.Join(bids, ", "), a.name(w), s.Coins[w]-a.Coins[w])}
+}
+
+// scored is the happening of a game's end (the last game of a long game too): every
+// player's score with its breakdown.
+func (s *state) scored(a *state) []engine.Happening {
+	var sheets []Sheet
+	switch {
+	case a.Phase == phOver && s.Phase != phOver:
+		sheets = a.sheets()
+	case a.GameNo > s.GameNo && len(a.Past) > 0:
+		sheets = a.Past[len(a.Past)-1]
+	default:
+		return nil
+	}
+	out := make([]engine.Happening, 0, len(sheets))
+	for i, sh := range sheets {
+		out = append(out, engine.Happening{Kind: engine.HapScore, Actor: a.name(i),
+			Text: engine.Textf("%s scored %d VP", a.name(i), sh.Total), Details: sheetParts(sh)})
+	}
+	return out
+}
+
+// sheetParts are a score sheet's lines.
+func sheetParts(sh Sheet) []engine.Text {
+	out := []engine.Text{engine.Textf("regions: %d VP", sh.Regions), engine.Textf("islands: %d VP", sh.Islands)}
+	for _, it := range sh.Items {
+		out = append(out, engine.Textf("%s: %d VP", engine.Term(it.Source), it.VP))
+	}
+	return out
+}
+
+// Scores implements engine.Scorer: each player's VP (summed over a long game's games)
+// with the sheet of the last game.
+func (s *state) Scores() []engine.Score {
+	cur := s.sheets()
+	tot := s.totals(cur)
+	out := make([]engine.Score, 0, len(cur))
+	for i, sh := range cur {
+		parts := sheetParts(sh)
+		if d := tot[i] - sh.Total; d != 0 {
+			parts = append(parts, engine.Textf("earlier games: %d VP", d))
+		}
+		out = append(out, engine.Score{Player: s.name(i), Total: tot[i], Parts: parts})
+	}
+	return out
+}

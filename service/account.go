@@ -1,0 +1,81 @@
+package service
+
+import (
+	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/mail/compose"
+	"github.com/turnmail/turnmail/store"
+	"github.com/turnmail/turnmail/templates"
+)
+
+// words puts an engine's text into words: the one place where the account, the
+// scores and the notes of an engine become text (the reader's language comes here).
+func words(t engine.Text) string { return t.String() }
+
+// stateAt returns the states before and after events[i] of the game (nil when the
+// game was not replayed event by event).
+func (l *Loaded) stateAt(seq int) (before, after engine.State) {
+	i := seq - 1
+	if i < 0 || i >= len(l.Events) || l.Events[i].Seq != seq || i+1 >= len(l.States) {
+		return nil, nil
+	}
+	return l.States[i], l.States[i+1]
+}
+
+// happened says what move e did, as viewer may learn it; reader is the name the
+// happenings that hit them are marked for. It is nil when the game does not narrate
+// or e is not a move (then the command is shown).
+func (l *Loaded) happened(e store.Event, viewer, reader string) []templates.Happening {
+	if e.Kind != engine.KindMove {
+		return nil
+	}
+	before, after := l.stateAt(e.Seq)
+	if before == nil {
+		return nil
+	}
+	hs := engine.Narrate(before, e.Player, e.Command, after, viewer)
+	out := make([]templates.Happening, 0, len(hs))
+	for _, h := range hs {
+		th := templates.Happening{Kind: h.Kind, Text: words(h.Text), You: reader != "" && contains(h.Hit, reader)}
+		for _, d := range h.Details {
+			th.Details = append(th.Details, words(d))
+		}
+		out = append(out, th)
+	}
+	return out
+}
+
+// finalScores are the scores of a finished game with their breakdown (nil when the
+// game does not explain them).
+func finalScores(state engine.State) []templates.Score {
+	sc, ok := state.(engine.Scorer)
+	if !ok {
+		return nil
+	}
+	var out []templates.Score
+	for _, s := range sc.Scores() {
+		ts := templates.Score{Player: s.Player, Total: s.Total}
+		for _, p := range s.Parts {
+			ts.Parts = append(ts.Parts, words(p))
+		}
+		out = append(out, ts)
+	}
+	return out
+}
+
+// archiveFile is the game's archive as a file for the players, without what is
+// nobody else's business (the players' addresses, the Message-IDs of their mails);
+// ok is false when it would not fit in a mail (the host's `turnmail export` has it).
+func (s *Service) archiveFile(l *Loaded) (compose.Attachment, bool) {
+	a := l.Archive()
+	for i := range a.Players {
+		a.Players[i].Email = ""
+	}
+	for i := range a.Events {
+		a.Events[i].MessageID = ""
+	}
+	b, err := a.Marshal()
+	if err != nil || int64(len(b)) > s.opts.MaxMailBytes/3 {
+		return compose.Attachment{}, false
+	}
+	return compose.Attachment{Name: l.Game.ID + ".json", ContentType: "application/json", Data: b}, true
+}
