@@ -31,7 +31,7 @@ var botNames = []string{"alice", "bob", "carol", "dave", "erin"}
 // TestBotsByMail plays a complete game of every engine, with two players or the
 // fewest it allows (three for Necromancer Island), by mail over the
 // embedded servers, then checks that the exported archive replays to the winners
-// the final mail announced.
+// the final mail announced; and the games of boardOptions.
 func TestBotsByMail(t *testing.T) {
 	for i, kind := range games.Registry().Names() {
 		t.Run(kind, func(t *testing.T) {
@@ -39,7 +39,21 @@ func TestBotsByMail(t *testing.T) {
 			lo, _ := playerRange(kind)
 			playBots(t, h, kind, max(lo, 2), int64(100+i))
 		})
+		for j, opts := range boardOptions[kind] {
+			t.Run(kind+"-"+opts, func(t *testing.T) {
+				h := newHarness(t, harnessOptions{quiet: true})
+				lo, _ := playerRange(kind)
+				playBots(t, h, kind, max(lo, 2), int64(150+10*i+j), opts)
+			})
+		}
 	}
+}
+
+// boardOptions are boards that TestBotsByMail also plays with two players: the
+// Underground board for five players, whose monsters and volcanoes are placed at
+// setup.
+var boardOptions = map[string][]string{
+	"underground": {"map=underground-5p"},
 }
 
 // TestBotsByMail_soak plays games of every engine with every player count from 3
@@ -82,6 +96,7 @@ func TestRealServersBots(t *testing.T) {
 // so that the variants' mail is read by the bots too.
 var variantOptions = map[string][]string{
 	"necromancer": {"difficulty=2"},
+	"underground": {"map=underground-2p"},
 	"empire":      {"exploration=true fortresses=true encounters=true leaders=true", "swamp=true layout=ring die_tiebreak=true"},
 }
 

@@ -135,6 +135,7 @@ type HowToGame struct {
 var gameTitles = map[string]string{
 	"smallworld":  "Small World",
 	"necromancer": "Small World: Necromancer Island",
+	"underground": "Small World Underground",
 	"empire":      "Eight-Minute Empire: Legends",
 }
 

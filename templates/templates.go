@@ -36,6 +36,7 @@ func Load() (*Set, error) {
 		"str":    func(v any) string { return Str(v) },
 		"strs":   Strs,
 		"pieces": Pieces,
+		"verbs":  Verbs,
 		"has":    func(m map[string]any, k string) bool { _, ok := m[k]; return ok },
 		"helpOf": func(n Notice) Notice { return Notice{Kind: "help", Service: n.Service} },
 		"indent": func(n int, s string) string {
@@ -290,6 +291,24 @@ func Strs(v any) []string {
 	out := make([]string, len(list))
 	for i, x := range list {
 		out[i] = Str(x)
+	}
+	return out
+}
+
+// Verbs returns the distinct first words of the commands that are among known, in
+// the order of known: the verbs of a legal list that a template explains.
+func Verbs(commands []string, known ...string) []string {
+	have := map[string]bool{}
+	for _, c := range commands {
+		if f := strings.Fields(c); len(f) > 0 {
+			have[strings.ToLower(f[0])] = true
+		}
+	}
+	var out []string
+	for _, k := range known {
+		if have[k] {
+			out = append(out, k)
+		}
 	}
 	return out
 }

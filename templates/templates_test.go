@@ -165,6 +165,18 @@ func init() {
 		Game: empireGame, Player: "ann", ToAct: []string{"ben"}, View: bid,
 		Moves: []Move{{Seq: 12, Player: "ann", Command: "bid 0"}}, ReplyTo: "turnmail+em-q7r2.0.xxxx@example.org",
 	}})
+	// A real Small World Underground view (2 players, seed 1, ann to move in turn 2),
+	// with pieces of every Underground kind, a found Stonehedge, the races' counters
+	// and more verbs added so that one mail shows them all.
+	ug := loadView("underground.view.json")
+	samples = append(samples, struct {
+		name, kind string
+		data       any
+	}{"state-underground", "state", State{
+		Game: Game{ID: "un-4f2a", Kind: "underground", Title: GameTitle("underground"), Players: []string{"ann", "ben"}}, Player: "ann",
+		ToAct: []string{"ann"}, YourTurn: true, Moves: []Move{{Seq: 11, Player: "ben", Command: "done"}},
+		Legal: legalOf(ug), View: ug, ReplyTo: "turnmail+un-4f2a.0.xxxx@example.org",
+	}})
 	for _, k := range noticeKinds {
 		n, ok := noticeSamples[k]
 		if !ok {
@@ -234,7 +246,7 @@ func TestRender_golden(t *testing.T) {
 }
 
 // htmlGolden are the mail kinds and samples whose HTML part has golden files too.
-var htmlGolden = map[string]bool{"notice": true, "lobby": true, "state-empire-play": true, "state-empire-bid": true}
+var htmlGolden = map[string]bool{"notice": true, "lobby": true, "state-empire-play": true, "state-empire-bid": true, "state-underground": true}
 
 // golden compares got with the file at path (rewritten with -update).
 func golden(t *testing.T, path, got string) {
@@ -278,6 +290,11 @@ func TestRender_htmlStructure(t *testing.T) {
 			"ann is carrying out Ancient Sage: move 3 (3 left).", "<td>Crown</td><td>1, 2, 3, 4, 5</td><td>neutral</td>",
 			"<tr><td>3</td><td>neutral×10 </td><td></td><td>neutral</td><td>1, 4, 5</td><td></td></tr>",
 			`<pre class="legal">move 5&gt;1 # 2 points`,
+		},
+		"state-underground": {
+			"Places and relics: 1 still face down under the monsters; face up:", "<li>Stonehedge (place, gives the power Fisher) in region <b>14</b> — nobody holds it</li>",
+			"<li>Flying Doormat (relic) in region <b>19</b> — held by ann Flames</li>", "<small>silver hammers: 2, joining the hand at the start of the next turn</small>",
+			"<li><code>sword R</code>: conquer R with 2 tokens fewer (at least 1); the Sword goes there</li>", "Map key:",
 		},
 		"state-empire-bid": {"<tr><td>ann</td><td>12</td><td>5 (13)</td><td>0</td><td>0</td><td>0</td><td>0</td></tr>" /* her own sealed bid */, "Waiting for: ben."},
 	}

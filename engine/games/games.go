@@ -12,6 +12,7 @@ func Registry() engine.Registry {
 	return engine.Registry{
 		"smallworld":  smallworld.Game{},
 		"necromancer": smallworld.Necromancer{},
+		"underground": smallworld.Underground{},
 		"empire":      empire.Game{},
 	}
 }

@@ -119,6 +119,13 @@ type ability struct {
 	// being the whole turn (Stout).
 	declineEndsTurn bool
 
+	// ---- what players see ----
+
+	// view adds to marks what the army's owner and the others see of the ability's
+	// counters and open choices, by the key the mail templates know (Iron Dwarves'
+	// "hammers", Shadow Mimes' "may_swap").
+	view func(s *state, p, slot int, marks map[string]int)
+
 	// ---- what it brings ----
 
 	// pieces are the piece kinds the ability puts on the map.

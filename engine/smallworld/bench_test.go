@@ -85,3 +85,47 @@ func BenchmarkLegal(b *testing.B) {
 		i++
 	}
 }
+
+// underground5p plays a 5-player game of Small World Underground (the registered
+// variant: its own races and powers, the 5-player board with its monsters and
+// volcanoes placed at setup), for the Underground benchmarks.
+func underground5p(b *testing.B) (*engine.Archive, engine.Registry) {
+	b.Helper()
+	a := selfPlayGame(b, Underground{}, 5005, 5, nil, currentRules, false)
+	return a, engine.Registry{"underground": Underground{}}
+}
+
+func BenchmarkUndergroundReplay5p(b *testing.B) {
+	a, reg := underground5p(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := engine.Replay(reg, a, -1); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(a.Events)), "events")
+}
+
+func BenchmarkUndergroundLegal(b *testing.B) {
+	a, reg := underground5p(b)
+	states, err := engine.ReplayAll(reg, a, -1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var mid []engine.State // turns 3 to 6, someone to act
+	for _, s := range states {
+		if s.Turn() >= 3 && s.Turn() <= 6 && len(s.ToAct()) > 0 {
+			mid = append(mid, s)
+		}
+	}
+	if len(mid) == 0 {
+		b.Fatal("no mid-game state")
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		s := mid[i%len(mid)]
+		_ = s.Legal(s.ToAct()[0])
+		i++
+	}
+}

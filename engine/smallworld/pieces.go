@@ -87,6 +87,9 @@ type pieceKind struct {
 	// grantsOf, when set, decides the ability granted in region r from the state
 	// (Stonehedge: the power drawn for it); grants then only names the kind's pack.
 	grantsOf func(s *state, r int) *ability
+	// hidden keeps the kind out of the view's pieces (the view shows it in another
+	// way: the power drawn for Stonehedge).
+	hidden bool
 	// hash is the legacy place in canon (hashCountByte, hashFlag(n)) or hashTrailer.
 	hash int
 

@@ -10,7 +10,7 @@ package smallworld
 // stonehedge_power: 1 + its number in the catalogue.
 var (
 	stonehedge      = &ability{name: "Stonehedge", kind: kindPlace, pack: packUnderground}
-	stonehedgeDrawn = &pieceKind{name: "stonehedge_power", order: 84, box: 0,
+	stonehedgeDrawn = &pieceKind{name: "stonehedge_power", order: 84, box: 0, hidden: true,
 		stays: onConquest | onAbandon | onDecline | onRemoval}
 )
 
@@ -29,6 +29,15 @@ func stonehedgePower(s *state, r int) *ability {
 		}
 	}
 	return nil
+}
+
+// stonehedgeName is the name of the power drawn for the Stonehedge in region r, or
+// "".
+func stonehedgeName(s *state, r int) string {
+	if ab := stonehedgePower(s, r); ab != nil {
+		return ab.name
+	}
+	return ""
 }
 
 // drawStonehedge draws the power of the Stonehedge found in region r.

@@ -29,6 +29,11 @@ var (
 			}
 			s.T.set(armourDue, 0)
 		},
+		view: func(s *state, p, slot int, marks map[string]int) {
+			if slot == slotActive && s.ownTurn(p) {
+				marks["armours_to_place"] = s.T.get(armourDue)
+			}
+		},
 		verbs: []*verb{{name: "armour", rank: rankRedeploy + 22, apply: applyArmour, legal: legalArmour}}}
 	armour    = &pieceKind{name: "mushroom_armour", order: 82, defense: 1, box: 8, stays: onDecline}
 	armourDue = &varKind{name: "armour due", turn: true}

@@ -38,7 +38,12 @@ var (
 		onDecline: func(s *state, _ int) { s.moveFlag(volcanoPiece) },
 		pieces:    []*pieceKind{volcanoPiece},
 		vars:      []*varKind{flamesMayMove},
-		verbs:     []*verb{{name: "volcano", rank: rankPick + 2, apply: applyVolcano, legal: legalVolcano}},
+		view: func(s *state, p, _ int, marks map[string]int) {
+			if s.mayMoveVolcano(p) {
+				marks["may_move_volcano"] = 1
+			}
+		},
+		verbs: []*verb{{name: "volcano", rank: rankPick + 2, apply: applyVolcano, legal: legalVolcano}},
 	}
 	// volcanoPiece is the Flames' Volcano, on a chasm nobody holds (it stays there
 	// until they decline).

@@ -30,6 +30,10 @@ var (
 			a.set(hammers, min(hammerBox, out+countSymbol(symMine)(s, p, slot)))
 		},
 		vars: []*varKind{hammers, hammersOut},
+		view: func(s *state, p, slot int, marks map[string]int) {
+			marks["hammers"] = s.army(p, slot).get(hammers)
+			marks["hammers_in_play"] = s.hammersOut(p)
+		},
 	}
 	// hammers counts the Iron Dwarves' silver hammers; hammersOut those in play this
 	// turn (in hand or on the map).

@@ -15,7 +15,12 @@ var (
 	shadowMimes = &ability{name: "Shadow Mimes", kind: kindRace, pack: packUnderground,
 		onPick: func(s *state, _ int) { s.T.set(mimesMaySwap, 1) },
 		vars:   []*varKind{mimesMaySwap},
-		verbs:  []*verb{{name: "swap", rank: rankPick + 1, apply: applySwap, legal: legalSwap}},
+		view: func(s *state, p, _ int, marks map[string]int) {
+			if s.maySwap(p) {
+				marks["may_swap"] = swappable(s)
+			}
+		},
+		verbs: []*verb{{name: "swap", rank: rankPick + 1, apply: applySwap, legal: legalSwap}},
 	}
 	// mimesMaySwap: the Shadow Mimes were taken this turn and have not swapped nor
 	// conquered yet.

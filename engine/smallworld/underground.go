@@ -27,8 +27,7 @@ import (
 //   - the 4- and 5-player boards, which print no monster or volcano positions, get
 //     them at setup by a seeded rule (prepareUnderground).
 //
-// The variant is not registered in engine/games until every race, power, place and
-// relic exists; docs/underground.md says what does.
+// docs/underground.md describes the commands and every choice made.
 var variantUnderground = newVariant(variant{
 	game: "underground", packs: []string{packUnderground}, fs: undergroundFS,
 	abilities: "data/underground/races-powers.json", maps: "data/underground/maps",
@@ -48,6 +47,7 @@ type Underground struct {
 var (
 	_ engine.Game          = Underground{}
 	_ engine.OptionChecker = Underground{}
+	_ engine.Sampler       = Underground{}
 )
 
 func (g Underground) variant() *variant {
@@ -66,6 +66,12 @@ func (Underground) SetupStamp() map[string]json.RawMessage { return Game{}.Setup
 
 // PlayerRange implements engine.OptionChecker: 2 to 5 players.
 func (Underground) PlayerRange() (min, max int) { return 2, 5 }
+
+// SampleOptions implements engine.Sampler: the 5-player board (its monsters and
+// volcanoes placed at setup) besides the default board for the number of players.
+func (Underground) SampleOptions() []map[string]json.RawMessage {
+	return []map[string]json.RawMessage{{"map": json.RawMessage(`"underground-5p"`)}}
+}
 
 // CheckOptions implements engine.OptionChecker: the one option is map.
 func (g Underground) CheckOptions(opts map[string]json.RawMessage) error {

@@ -154,8 +154,8 @@ func TestUndergroundSetup(t *testing.T) {
 			}
 		}
 		v := view(s)
-		if n != monsters || len(s.Pool) != monsters || v.Pool != monsters || len(v.Offer) != 6 {
-			t.Errorf("%dp: %d monster regions, pool %d (view %d), offer %d; want %d", players, n, len(s.Pool), v.Pool, len(v.Offer), monsters)
+		if n != monsters || len(s.Pool) != monsters || v.Pool == nil || *v.Pool != monsters || len(v.Offer) != 6 {
+			t.Errorf("%dp: %d monster regions, pool %d (view %v), offer %d; want %d", players, n, len(s.Pool), v.Pool, len(v.Offer), monsters)
 		}
 		if _, ok := out["pool"]; !ok {
 			t.Errorf("%dp: the pool draw is not recorded: %v", players, out)
@@ -259,8 +259,11 @@ func TestUndergroundCore(t *testing.T) {
 		t.Errorf("reveal outcome %s", out["reveal"])
 	}
 	pieces(t, s, 23, Pieces{"shiny_orb": 1})
-	if len(s.Pool) != 3 || slices.Contains(s.Pool, "Shiny Orb") || view(s).Pool != 3 {
+	if len(s.Pool) != 3 || slices.Contains(s.Pool, "Shiny Orb") || *view(s).Pool != 3 {
 		t.Errorf("pool after reveal %v", s.Pool)
+	}
+	if f := view(s).Found; len(f) != 1 || f[0].Name != "Shiny Orb" || f[0].Kind != "relic" || f[0].Region != 23 || f[0].Holder == nil || *f[0].Holder != "alice" || f[0].Race != "Humans" {
+		t.Errorf("found after reveal: %+v; want the Shiny Orb, a relic in 23 held by alice's Humans", f)
 	}
 	s = apply(t, s, "alice: conquer 27", "alice: conquer 26", "alice: conquer 25")
 	held(t, s, 25, "alice", "Humans", 1) // an empty river: one token

@@ -1,6 +1,7 @@
 package smallworld
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/turnmail/turnmail/engine"
@@ -41,8 +42,10 @@ type View struct {
 	PowersLeft int `json:"powers_left"`
 	UsedPowers int `json:"used_powers"`
 	// Pool counts Small World Underground's face-down places and relics still to be
-	// found under the monsters.
-	Pool int `json:"pool,omitempty"`
+	// found under the monsters (nil in games without places and relics).
+	Pool *int `json:"pool,omitempty"`
+	// Found lists the places and relics face up on the map, in the box's order.
+	Found []FoundView `json:"found,omitempty"`
 	// Necromancer is the Necromancer's side of a game of Necromancer Island (nil in
 	// the other games).
 	Necromancer *NecromancerView `json:"necromancer,omitempty"`
@@ -79,6 +82,32 @@ type RaceView struct {
 	Hand int `json:"hand"`
 	// Aside counts Amazon attack-only tokens set aside until the next turn.
 	Aside int `json:"aside,omitempty"`
+	// Marks are the race's and power's counters and open choices, by a key the
+	// mail templates know: "hammers" (Iron Dwarves' silver hammers joining the hand
+	// next turn), "hammers_in_play" (of the tokens in hand or on the map, those that
+	// are hammers), "may_swap" (Shadow Mimes may still swap their power: the number
+	// of combos to choose from), "may_move_volcano" (Flames), "armours_to_place"
+	// (Shield). Keys with 0 are left out.
+	Marks map[string]int `json:"marks,omitempty"`
+}
+
+// FoundView is a place or relic of Small World Underground face up on the map.
+type FoundView struct {
+	// Name is its printed English name ("Shiny Orb").
+	Name string `json:"name"`
+	// Kind is "place" or "relic".
+	Kind string `json:"kind"`
+	// Region is the id of the region it is in.
+	Region int `json:"region"`
+	// Holder is the player holding that region, nil when nobody does (it is empty,
+	// or the Balrog's).
+	Holder *string `json:"holder"`
+	// Race is the holder's race there; Declined reports it in decline (a place
+	// works for a race in decline only when its text says so).
+	Race     string `json:"race,omitempty"`
+	Declined bool   `json:"declined,omitempty"`
+	// Power is the power Stonehedge gives (drawn when it was found).
+	Power string `json:"power,omitempty"`
 }
 
 // OfferView is one combo of the offer column.
@@ -149,7 +178,6 @@ func (s *state) View(viewer string) any {
 		Game: s.cat.game, Map: s.b.name, Turn: s.TurnNo, Turns: s.b.turns,
 		ToAct: s.ToAct(), Finished: s.Over, Winners: s.Winners(),
 		RacesLeft: len(s.Races), PowersLeft: len(s.Powers), UsedPowers: len(s.Discard),
-		Pool: len(s.Pool),
 	}
 	if v.ToAct == nil {
 		v.ToAct = []string{}
@@ -181,7 +209,7 @@ func (s *state) View(viewer string) any {
 			if !a.exists() {
 				continue
 			}
-			rv := RaceView{Race: a.Race, Power: a.Power, Hand: a.Hand, Aside: a.Aside}
+			rv := RaceView{Race: a.Race, Power: a.Power, Hand: a.Hand, Aside: a.Aside, Marks: s.marks(p, slot)}
 			pv.Regions += s.count(p, slot)
 			if slot == slotActive {
 				pv.Active = &rv
@@ -222,14 +250,78 @@ func (s *state) View(viewer string) any {
 		}
 		rv.Pieces = Pieces{}
 		for _, k := range reg.pieces {
-			if n := s.pieces(r, k); n > 0 {
+			if n := s.pieces(r, k); n > 0 && !k.hidden {
 				rv.Pieces[k.name] = n
 			}
 		}
 		v.Regions = append(v.Regions, rv)
 	}
+	if s.hasFound() {
+		pool := len(s.Pool)
+		v.Pool = &pool
+		v.Found = s.foundView()
+	}
 	if s.Scn != nil {
 		s.Scn.view(s, v)
 	}
 	return v
+}
+
+// marks collects what the abilities acting for army (p, slot) show (ability.view),
+// or nil when nothing.
+func (s *state) marks(p, slot int) map[string]int {
+	var m map[string]int
+	for ab := range s.acting(p, slot) {
+		if ab.view == nil {
+			continue
+		}
+		if m == nil {
+			m = map[string]int{}
+		}
+		ab.view(s, p, slot, m)
+	}
+	for k, n := range m {
+		if n == 0 {
+			delete(m, k)
+		}
+	}
+	if len(m) == 0 {
+		return nil
+	}
+	return m
+}
+
+// hasFound reports whether the game has Small World Underground's places and relics.
+func (s *state) hasFound() bool {
+	for _, f := range foundPieces {
+		if slices.Contains(s.cat.granting, f.kind) {
+			return true
+		}
+	}
+	return false
+}
+
+// foundView lists the places and relics face up on the map, in the box's order.
+func (s *state) foundView() []FoundView {
+	var out []FoundView
+	for _, f := range foundPieces {
+		for r, g := range s.Regions {
+			if s.pieces(r, f.kind) == 0 {
+				continue
+			}
+			fv := FoundView{Name: f.name, Kind: kindPlace, Region: s.b.id(r)}
+			if f.relic {
+				fv.Kind = kindRelic
+			}
+			if g.Owner >= 0 {
+				name := s.names[g.Owner]
+				fv.Holder, fv.Race, fv.Declined = &name, s.Players[g.Owner].Armies[g.Slot].Race, g.Slot != slotActive
+			}
+			if f.name == "Stonehedge" {
+				fv.Power = stonehedgeName(s, r)
+			}
+			out = append(out, fv)
+		}
+	}
+	return out
 }
