@@ -29,6 +29,11 @@ type ability struct {
 	// (Dwarves' bonus).
 	inDecline bool
 
+	// needs lists the board features the ability refers to (terrain classes, feat…
+	// in mixing.go), any one of which must be in play for it to make sense; an ability
+	// whose features are all missing is left out of the stacks (mixing.go).
+	needs []string
+
 	// attackOnly tokens come with the banner but only attack (Amazons +4): the combo
 	// brings them, and the box must hold them.
 	attackOnly int

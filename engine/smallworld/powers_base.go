@@ -30,23 +30,23 @@ func init() {
 		diplomat,
 		dragonMaster,
 		&ability{name: "Flying", kind: kindPower, reach: func(*state, int, int, int, bool) bool { return true }},
-		&ability{name: "Forest", kind: kindPower, bonus: countTerrain(Forest)},
+		&ability{name: "Forest", kind: kindPower, needs: []string{Forest}, bonus: countTerrain(Forest)},
 		fortified,
 		heroic,
-		&ability{name: "Hill", kind: kindPower, bonus: countTerrain(Hill)},
+		&ability{name: "Hill", kind: kindPower, needs: []string{Hill}, bonus: countTerrain(Hill)},
 		&ability{name: "Merchant", kind: kindPower, bonus: func(s *state, p, slot int) int { return s.count(p, slot) }},
-		&ability{name: "Mounted", kind: kindPower, cost: func(s *state, _, _, r int) int {
+		&ability{name: "Mounted", kind: kindPower, needs: []string{Hill, Farmland}, cost: func(s *state, _, _, r int) int {
 			if c := s.b.class[r]; c == Hill || c == Farmland {
 				return -1
 			}
 			return 0
 		}},
 		&ability{name: "Pillaging", kind: kindPower, bonus: conqueredBonus},
-		&ability{name: "Seafaring", kind: kindPower, water: true},
+		&ability{name: "Seafaring", kind: kindPower, needs: []string{featWater}, water: true},
 		&ability{name: "Spirit", kind: kindPower, spirit: true},
 		&ability{name: "Stout", kind: kindPower, declineEndsTurn: true},
-		&ability{name: "Swamp", kind: kindPower, bonus: countTerrain(Swamp)},
-		&ability{name: "Underworld", kind: kindPower,
+		&ability{name: "Swamp", kind: kindPower, needs: []string{Swamp}, bonus: countTerrain(Swamp)},
+		&ability{name: "Underworld", kind: kindPower, needs: []string{featCavern},
 			cost: func(s *state, _, _, r int) int {
 				if s.b.has(r, symCavern) {
 					return -1

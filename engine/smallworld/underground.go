@@ -35,6 +35,7 @@ var variantUnderground = newVariant(variant{
 	parseBoard: parseUndergroundBoard,
 	prepare:    prepareUnderground, setup: setupUnderground, rules: undergroundRules,
 	afterApply: revealFound,
+	mix:        variantBase,
 })
 
 // Underground is the Small World Underground engine (game name "underground"). Its
@@ -67,7 +68,8 @@ func (Underground) SetupStamp() map[string]json.RawMessage { return Game{}.Setup
 // PlayerRange implements engine.OptionChecker: 2 to 5 players.
 func (Underground) PlayerRange() (min, max int) { return 2, 5 }
 
-// CheckOptions implements engine.OptionChecker: the one option is map.
+// CheckOptions implements engine.OptionChecker: map (an Underground board or a surface
+// one) and races=underground|surface|all (mixing.go).
 func (g Underground) CheckOptions(opts map[string]json.RawMessage) error {
 	if _, err := g.variant().load(); err != nil {
 		return fmt.Errorf("%s: %w", g.Name(), err)
@@ -104,7 +106,8 @@ func undergroundSymbols() (monster, volcano uint8) {
 
 // prepareUnderground places monsters and volcanoes on a board that prints none (the
 // 4- and 5-player boards; an inline map that marks them is used as it is), by this
-// seeded rule (issue 11, from what the 2- and 3-player boards show):
+// seeded rule (issue 11, from what the 2- and 3-player boards show; a surface board
+// gets its monsters by prepareSurface):
 //
 //   - players + 2 monster regions (at most 7): the land regions are shuffled (draw
 //     "monsters"); a first pass takes, in that order, a region of each land terrain
@@ -114,9 +117,10 @@ func undergroundSymbols() (monster, volcano uint8) {
 //     taken.
 func prepareUnderground(b *board, players int, rng *engine.Rand) (*board, error) {
 	monster, volcano := undergroundSymbols()
-	var hasMonster, hasVolcano bool
+	var hasMonster, hasVolcano, hasTribes bool
 	var land, chasms []string
 	for r := range b.regions {
+		hasTribes = hasTribes || b.has(r, symLostTribe)
 		hasMonster = hasMonster || b.has(r, monster)
 		hasVolcano = hasVolcano || b.has(r, volcano)
 		switch {
@@ -128,6 +132,9 @@ func prepareUnderground(b *board, players int, rng *engine.Rand) (*board, error)
 	}
 	if hasMonster && (hasVolcano || len(chasms) == 0) {
 		return b, nil
+	}
+	if hasTribes && !hasMonster {
+		return prepareSurface(b, players, rng) // a surface board (mixing.go)
 	}
 	add := map[int]string{} // region index → symbol
 	if !hasMonster {
@@ -167,22 +174,7 @@ func prepareUnderground(b *board, players int, rng *engine.Rand) (*board, error)
 			add[b.index[atoi(id)]] = "volcano"
 		}
 	}
-	m := MapData{Map: b.name, Turns: b.turns, Regions: slices.Clone(b.regions)}
-	for r, sym := range add {
-		m.Regions[r].Symbols = append(slices.Clone(m.Regions[r].Symbols), sym)
-	}
-	for a := range b.adj {
-		for _, c := range b.adj[a] {
-			if a < c {
-				m.Adjacent = append(m.Adjacent, []int{b.id(a), b.id(c)})
-			}
-		}
-	}
-	raw, err := json.Marshal(m)
-	if err != nil {
-		return nil, fmt.Errorf("map %s: %w", b.name, err)
-	}
-	return parseUndergroundBoard(raw)
+	return b.withSymbols(add, "")
 }
 
 func atoi(id string) int {
