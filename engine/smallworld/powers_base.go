@@ -198,7 +198,7 @@ func legalCamp(s *state, p int, out []string) []string {
 	if !s.has(p, nameBivouacking) || !(s.ownTurn(p) || s.defending(p)) {
 		return out
 	}
-	regs := s.held(p, slotActive)
+	regs := s.kept(p)
 	if len(regs) == 0 {
 		return out
 	}
@@ -224,8 +224,8 @@ func applyCamp(s *state, p int, args []string, _ *engine.Rand) error {
 	total := s.campsOnMap(p)
 	for i, r := range rs {
 		have := s.pieces(r, camp)
-		if !s.owns(r, p, slotActive) {
-			return engine.Illegal("region %d is not held by your %s", s.b.id(r), s.army(p, slotActive).Race)
+		if why := s.keptReason(p, r); why != "" {
+			return engine.Illegal("%s", why)
 		}
 		if !own && ns[i] < have {
 			return engine.Illegal("you can only add encampments outside your turn (region %d has %d)", s.b.id(r), have)
@@ -284,7 +284,7 @@ func legalFortress(s *state, p int, out []string) []string {
 		return out
 	}
 	for r := range s.Regions {
-		if s.owns(r, p, slotActive) && s.pieces(r, fortress) == 0 {
+		if ownRegion(s, p, r) && s.pieces(r, fortress) == 0 {
 			out = append(out, "fortress "+s.b.ids[r])
 		}
 	}
@@ -306,8 +306,8 @@ func applyFortress(s *state, p int, args []string, _ *engine.Rand) error {
 		return err
 	}
 	switch {
-	case !s.owns(r, p, slotActive):
-		return engine.Illegal("region %d is not held by your %s", s.b.id(r), s.army(p, slotActive).Race)
+	case s.keptReason(p, r) != "":
+		return engine.Illegal("%s", s.keptReason(p, r))
 	case s.pieces(r, fortress) > 0:
 		return engine.Illegal("region %d has a fortress already (one per region)", s.b.id(r))
 	}
@@ -364,7 +364,7 @@ func legalHero(s *state, p int, out []string) []string {
 	if !s.ownTurn(p) || !s.has(p, nameHeroic) {
 		return out
 	}
-	regs := s.held(p, slotActive)
+	regs := s.kept(p)
 	switch len(regs) {
 	case 0:
 		return out
@@ -381,7 +381,7 @@ func applyHero(s *state, p int, args []string, _ *engine.Rand) error {
 	if err := s.needPower(p, nameHeroic); err != nil {
 		return err
 	}
-	regs := s.held(p, slotActive)
+	regs := s.kept(p)
 	want := min(len(regs), hero.box)
 	if want == 0 {
 		return engine.Illegal("you hold no region to put a hero in")
@@ -395,8 +395,8 @@ func applyHero(s *state, p int, args []string, _ *engine.Rand) error {
 		if err != nil {
 			return err
 		}
-		if !s.owns(r, p, slotActive) {
-			return engine.Illegal("region %d is not held by your %s", s.b.id(r), s.army(p, slotActive).Race)
+		if why := s.keptReason(p, r); why != "" {
+			return engine.Illegal("%s", why)
 		}
 		if slices.Contains(rs, r) {
 			return engine.Illegal("the two heroes go to two different regions")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -281,6 +282,38 @@ func TestUndergroundSelfPlay(t *testing.T) {
 			}
 			a := selfPlayFixed(t, ugTest, json.RawMessage(fmt.Sprintf(`{"seed": %d, "rules": %d, "races": %s}`, seed, currentRules, stack)), seed, players, mapOption(board), true)
 			s, err := engine.Replay(ugRegistry, a, -1)
+			if err != nil {
+				t.Fatalf("replay: %v", err)
+			}
+			if got, want := s.Hash(), a.Events[len(a.Events)-1].Hash; !s.Finished() || got != want {
+				t.Fatalf("replay hash %s, recorded %s (finished %v)", got, want, s.Finished())
+			}
+		})
+	}
+}
+
+// TestUndergroundMixedSelfPlay plays seeded games of the production engine on the
+// Underground and the surface boards with each races= pool (mixing.go), checking
+// Legal/Apply agreement both ways, the invariants (box limits, monsters, the pool, no
+// ability in play that makes no sense on the board) and replay determinism.
+func TestUndergroundMixedSelfPlay(t *testing.T) {
+	games := 12
+	if *soak {
+		games = 300
+	}
+	reg := engine.Registry{"underground": Underground{}}
+	pools := []string{racesUnderground, racesSurface, racesAll}
+	for i := range games {
+		players := 2 + i%4
+		kind := []string{"underground", "smallworld"}[(i/4)%2]
+		board := fmt.Sprintf("%s-%dp", kind, 2+(i/8)%4)
+		pool := pools[i%3]
+		seed := int64(7000 + i)
+		t.Run(fmt.Sprintf("%dp-%s-%s-%d", players, board, pool, seed), func(t *testing.T) {
+			opts := mapOption(board)
+			opts["races"] = json.RawMessage(strconv.Quote(pool))
+			a := selfPlayFixed(t, Underground{}, json.RawMessage(fmt.Sprintf(`{"seed": %d, "rules": %d}`, seed, currentRules)), seed, players, opts, true)
+			s, err := engine.Replay(reg, a, -1)
 			if err != nil {
 				t.Fatalf("replay: %v", err)
 			}
