@@ -173,7 +173,8 @@ func scepterBonus(s *state, p, slot int) int {
 }
 
 // ringBonus takes 1 coin from each other player with an active race token in a
-// region bordering the Ring's (nothing from an empty purse).
+// region bordering the Ring's and not protected against the holder (state.protected:
+// immune, Gnomes); nothing from an empty purse.
 func ringBonus(s *state, p, slot int) int {
 	n := 0
 	for _, r := range s.foundRegions(p, slot, "froggys_ring") {
@@ -182,7 +183,7 @@ func ringBonus(s *state, p, slot int) int {
 				continue
 			}
 			for _, x := range s.b.adj[r] {
-				if s.owns(x, q, slotActive) {
+				if s.owns(x, q, slotActive) && s.protected(p, x) == "" {
 					s.Players[q].Coins--
 					n++
 					break

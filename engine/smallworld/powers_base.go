@@ -141,7 +141,7 @@ func applyBerserk(s *state, p int, args []string, rng *engine.Rand) error {
 var (
 	bivouacking = &ability{name: nameBivouacking, kind: kindPower, pieces: []*pieceKind{camp},
 		vars: []*varKind{campsDue},
-		onLoss: func(s *state, q, slot, r, loss int) int {
+		onLoss: func(s *state, q, slot, r, _, loss int) int {
 			if s.rules >= rulesCorrected {
 				a := s.army(q, slot)
 				a.set(campsDue, a.get(campsDue)+s.pieces(r, camp))

@@ -40,8 +40,8 @@ func init() {
 			}},
 		// Immortal (§4.5): an opponent's conquest costs you no token.
 		&ability{name: "Immortal", kind: kindPower, pack: packUnderground,
-			onLoss: func(s *state, q, _, _, loss int) int {
-				if s.Cur != q {
+			onLoss: func(s *state, q, _, _, by, loss int) int {
+				if by != q {
 					return 0
 				}
 				return loss
@@ -49,8 +49,8 @@ func init() {
 		// Martyr (§4.7, sources §1): 1 coin from the bank each time an opponent
 		// conquers one of your (active) regions, paid at once.
 		&ability{name: "Martyr", kind: kindPower, pack: packUnderground,
-			onLoss: func(s *state, q, _, _, loss int) int {
-				if s.Cur != q {
+			onLoss: func(s *state, q, _, _, by, loss int) int {
+				if by != q {
 					s.Players[q].Coins++
 				}
 				return loss
@@ -67,7 +67,8 @@ func init() {
 		// Stone (§4.15): +1 per Black Mountain (a mountain).
 		&ability{name: "Stone", kind: kindPower, pack: packUnderground, needs: []string{Mountain}, bonus: countTerrain(Mountain)},
 		// Thieving (§4.16): at the end of your turn, 1 coin from each opponent whose
-		// active race borders your regions (nothing from an empty purse, ★ §7.16).
+		// active race borders your regions (nothing from an empty purse, ★ §7.16) in a
+		// region not protected against you (state.protected: immune, Gnomes).
 		&ability{name: "Thieving", kind: kindPower, pack: packUnderground,
 			bonus: func(s *state, p, slot int) int {
 				n := 0
@@ -91,11 +92,12 @@ func init() {
 	)
 }
 
-// borders reports whether a region of army (q, qs) borders a region of army (p, slot).
+// borders reports whether a region of army (q, qs) not protected against player p
+// borders a region of army (p, slot).
 func (s *state) borders(q, qs, p, slot int) bool {
 	for _, r := range s.held(p, slot) {
 		for _, x := range s.b.adj[r] {
-			if s.owns(x, q, qs) {
+			if s.owns(x, q, qs) && s.protected(p, x) == "" {
 				return true
 			}
 		}

@@ -25,7 +25,7 @@ func init() {
 				}
 			}},
 		&ability{name: "Dwarves", kind: kindRace, needs: []string{featMine}, inDecline: true, bonus: countSymbol(symMine)},
-		&ability{name: "Elves", kind: kindRace, onLoss: func(*state, int, int, int, int) int { return 0 }},
+		&ability{name: "Elves", kind: kindRace, onLoss: func(*state, int, int, int, int, int) int { return 0 }},
 		&ability{name: "Ghouls", kind: kindRace, keepAllInDecline: true, playsInDecline: true},
 		&ability{name: "Giants", kind: kindRace, needs: []string{Mountain}, cost: func(s *state, p, _, r int) int {
 			for _, n := range s.b.adj[r] {

@@ -112,6 +112,9 @@ func lone(s *state, p, r int) (int, string) {
 	if g.Owner < 0 || int(g.Owner) == p || g.Slot != slotActive || g.Tokens != 1 {
 		return 0, fmt.Sprintf("region %d is not held by a lone token of an opponent's active race", s.b.id(r))
 	}
+	if why := s.protected(p, r); why != "" {
+		return 0, fmt.Sprintf("region %d is protected by %s", s.b.id(r), why)
+	}
 	return 1, ""
 }
 

@@ -226,7 +226,7 @@ func chooseCommand(s *state, who string, legal []string, r *rand.Rand) string {
 	case strings.HasPrefix(c, "camp"):
 		return randomCamps(s, p, r)
 	case strings.HasPrefix(c, "hero <"):
-		regs := s.held(p, slotActive)
+		regs := s.kept(p)
 		i := r.IntN(len(regs))
 		j := (i + 1 + r.IntN(len(regs)-1)) % len(regs)
 		return "hero " + s.b.ids[regs[i]] + " " + s.b.ids[regs[j]]
@@ -294,7 +294,7 @@ func randomRedeploy(s *state, p int, r *rand.Rand) string {
 }
 
 func randomCamps(s *state, p int, r *rand.Rand) string {
-	regs := s.held(p, slotActive)
+	regs := s.kept(p) // not a river about to be left (Underground)
 	if !s.ownTurn(p) {
 		g := regs[r.IntN(len(regs))]
 		return fmt.Sprintf("camp %s=%d", s.b.ids[g], s.pieces(g, camp)+camp.box-s.campsOnMap(p))
