@@ -71,7 +71,9 @@ var relicConquests = []*relicConquest{
 			if why := s.targetReason(p, slotActive, r, s.count(p, slotActive) > 0); why != "" {
 				return 0, why
 			}
-			return s.cost(p, slotActive, r) - int(s.Regions[r].Tokens), ""
+			// As if empty: the cost without the tokens, at least one token (the core's
+			// minimum may have hidden discounts larger than 2 + defences: Ogres, Commando).
+			return max(1, s.cost(p, slotActive, r)-int(s.Regions[r].Tokens)), ""
 		}},
 	{name: "Flying Doormat", holder: foundRules["Flying Doormat"].grants, verb: "doormat", piece: "flying_doormat", bit: usedDoormat,
 		need: func(s *state, p, r int) (int, string) {

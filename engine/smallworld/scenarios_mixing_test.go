@@ -2,6 +2,7 @@ package smallworld
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -143,6 +144,28 @@ func TestUndergroundMixing(t *testing.T) {
 			again, _, err := startMixed(t, opts, "", out)
 			if err != nil || again.Hash() != s.Hash() {
 				t.Errorf("replay with the recorded outcomes differs: %v", err)
+			}
+			// On the board printed for their number, players + 1 monster regions always fit.
+			for players := 2; players <= 5; players++ {
+				for seed := range int64(10) {
+					setup := engine.Setup{Game: "underground", Seed: seed, Options: map[string]json.RawMessage{"map": json.RawMessage(strconv.Quote(fmt.Sprintf("smallworld-%dp", players)))}}
+					for i := range players {
+						setup.Players = append(setup.Players, engine.Player{Name: fmt.Sprint("p", i)})
+					}
+					st, _, err := engine.Start(Underground{}, setup, nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					n := 0
+					for _, g := range st.(*state).Regions {
+						if g.Owner == ownerMonster {
+							n++
+						}
+					}
+					if n != players+1 || len(st.(*state).Pool) != n {
+						t.Errorf("%d players, seed %d: %d monster regions, pool %v", players, seed, n, st.(*state).Pool)
+					}
+				}
 			}
 		},
 		// Surface board: a monster region reveals a place or relic; Shrooms score their

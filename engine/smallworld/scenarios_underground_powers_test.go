@@ -302,6 +302,14 @@ func TestUndergroundRelics(t *testing.T) {
 			hand(t, s, "bob", 12)
 			pieces(t, s, 27, Pieces{"stinky_trolls_socks": 1})
 		},
+		// Socks with discounts beyond the region's fixed cost (Ogres −1, Commando −1):
+		// still at least one token goes in (the soak found a region taken with none).
+		"Socks discounted": func(t *testing.T) {
+			s, _ := newUnderground(t, 2, nil, `{"races":["Ogres","Ratmen"],"powers":["Commando","Stout"],"pool":["Stinky Troll's Socks"]}`)
+			s = reveal(t, apply(t, s, "alice: pick 1"), "alice", "conquer 23", "Stinky Troll's Socks")
+			s = apply(t, s, "alice: done", "bob: pick 1", "bob: conquer 27", "bob: done", "alice: socks 27")
+			held(t, s, 27, "alice", "Ogres", 1)
+		},
 		// Doormat: a region not adjacent, at the normal cost.
 		"Doormat": func(t *testing.T) {
 			s := ugFound(t, "Flying Doormat")
