@@ -188,6 +188,19 @@ func TestUndergroundMixing(t *testing.T) {
 			s = apply(t, s, "bob: pick 1", "bob: conquer 1", "bob: done")
 			held(t, s, 1, "bob", "Kraken", 9)
 		},
+		// Reborn on a surface board: a declined Reborn Kraken's sea is not given to an
+		// active race that may not hold seas (the soak found one there).
+		"Reborn sea": func(t *testing.T) {
+			s, _, err := startMixed(t, map[string]string{"map": "smallworld-2p", "races": racesAll},
+				`{"races":["Kraken","Ratmen","Liches"],"powers":["Reborn","Stout","Alchemist"]}`, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s = apply(t, s, "alice: pick 1", "alice: conquer 1", "alice: conquer 2", "alice: done", "bob: pick 1", "bob: done",
+				"alice: decline", "bob: done", "alice: pick 1")
+			legalHas(t, s, "alice", "reborn 2")
+			rejects(t, s, "alice", "reborn 1", "region 1 is a sea")
+		},
 		// Fortified, Heroic, Bivouacking on an Underground board: their pieces go only
 		// on regions the race keeps when conquests end, never on a river its token is
 		// about to leave; Seafaring keeps a river ("Seafaring keeping Rivers").

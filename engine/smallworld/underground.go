@@ -27,8 +27,8 @@ import (
 //   - the 4- and 5-player boards, which print no monster or volcano positions, get
 //     them at setup by a seeded rule (prepareUnderground).
 //
-// The variant is not registered in engine/games until every race, power, place and
-// relic exists; docs/underground.md says what does.
+// Its boards, races and powers mix with Small World's (mix, mixing.go);
+// docs/underground.md says what exists.
 var variantUnderground = newVariant(variant{
 	game: "underground", packs: []string{packUnderground}, fs: undergroundFS,
 	abilities: "data/underground/races-powers.json", maps: "data/underground/maps",
@@ -39,10 +39,11 @@ var variantUnderground = newVariant(variant{
 })
 
 // Underground is the Small World Underground engine (game name "underground"). Its
-// options and setup fields are those of Game, plus the setup field "pool".
+// options are "map" (an Underground or a surface board, or an inline map) and "races"
+// (underground, surface or all: mixing.go); its setup fields are those of Game, plus
+// "pool".
 type Underground struct {
-	// v is the variant played (nil: Small World Underground); tests give one with a
-	// provisional pool of races and powers.
+	// v is the variant played (nil: Small World Underground).
 	v *variant
 }
 
