@@ -29,6 +29,11 @@ type ability struct {
 	// (Dwarves' bonus).
 	inDecline bool
 
+	// needs lists the board features the ability refers to (terrain classes, feat…
+	// in mixing.go), any one of which must be in play for it to make sense; an ability
+	// whose features are all missing is left out of the stacks (mixing.go).
+	needs []string
+
 	// attackOnly tokens come with the banner but only attack (Amazons +4): the combo
 	// brings them, and the box must hold them.
 	attackOnly int
@@ -62,9 +67,12 @@ type ability struct {
 	guard func(s *state, q, qslot, p, r int) string
 	// onConquer runs after the army occupied region r (Trolls' lairs, Halflings' holes).
 	onConquer func(s *state, p, slot, r int)
-	// onLoss returns how many tokens the army loses when region r is conquered, given
-	// the rulebook's loss (one): Elves lose none.
-	onLoss func(s *state, p, slot, r, loss int) int
+	// onLoss returns how many tokens the army loses when region r is conquered by
+	// player by, given the rulebook's loss (one): Elves lose none.
+	onLoss func(s *state, p, slot, r, by, loss int) int
+	// attacked runs for player p's active race when player by (another player)
+	// conquers a region of any of p's races (Vengeful).
+	attacked func(s *state, p, by int)
 
 	// onPick runs when player p has just taken the race and power (Shadow Mimes may
 	// then swap their power).

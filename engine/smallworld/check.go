@@ -27,7 +27,14 @@ func (Game) CheckOptions(opts map[string]json.RawMessage) error {
 func (v *variant) checkOptions(opts map[string]json.RawMessage) error {
 	names := strings.Join(v.mapNames(), "|")
 	for _, k := range slices.Sorted(maps.Keys(opts)) {
-		if k != "map" {
+		switch {
+		case k == "races" && v.mix != nil:
+			if _, err := racesOption(opts); err != nil {
+				return err
+			}
+		case k != "map" && v.mix != nil:
+			return fmt.Errorf("%s has no option %q (its options: map=%s, races=%s|%s|%s)", v.game, k, names, racesUnderground, racesSurface, racesAll)
+		case k != "map":
 			return fmt.Errorf("%s has no option %q (its option: map=%s)", v.game, k, names)
 		}
 	}

@@ -38,6 +38,29 @@ func (s *state) shielded(p, r int) bool {
 	return false
 }
 
+// protected names what puts region r out of reach of player p's abilities, places
+// and relics, or returns "": an immune piece (the Balrog, Lara's Ghost, the Great
+// Ancient, the Black Queen; a hero, the dragon, a hole-in-the-ground) in a region p
+// does not hold, or the shield of its occupant's active race (Gnomes) on p's turn.
+// Every ability that acts on another player's region without conquering it by the
+// core's rule asks it: Vampire and the Orb (their lone token), the Balrog, Thieving
+// and the Ring (the coins they take). The Underground rulebook: an immune region "non
+// subisce gli effetti delle Abilità e dei Poteri speciali avversari" nor of their
+// places and relics; Gnomes: opponents may not use them "contro di te".
+func (s *state) protected(p, r int) string {
+	g := &s.Regions[r]
+	if g.Owner >= 0 && int(g.Owner) == p {
+		return ""
+	}
+	if why := s.immune(r); why != "" {
+		return why
+	}
+	if s.shielded(p, r) {
+		return s.names[g.Owner] + "'s " + s.army(int(g.Owner), int(g.Slot)).Race
+	}
+	return ""
+}
+
 // atPeace reports whether player p's active race may not attack region r because an
 // ability of its owner's active race forbids it (Diplomat).
 func (s *state) atPeace(p, slot, r int) bool {
@@ -262,7 +285,14 @@ func (s *state) defeat(p, r, loss int) beaten {
 		q, qs := int(g.Owner), int(g.Slot)
 		for ab := range s.acting(q, qs) {
 			if ab.onLoss != nil {
-				loss = ab.onLoss(s, q, qs, r, loss)
+				loss = ab.onLoss(s, q, qs, r, p, loss)
+			}
+		}
+		if q != p {
+			for ab := range s.acting(q, slotActive) {
+				if ab.attacked != nil {
+					ab.attacked(s, q, p)
+				}
 			}
 		}
 		loss = min(loss, int(g.Tokens))

@@ -6,7 +6,10 @@ import "github.com/turnmail/turnmail/engine"
 // the active race holding the Pentacle's region may, once per turn during its turn
 // (the turn it finds it too: ★ §7.14 summoned on discovery, by the verb), send the
 // Balrog with `balrog R` into a region bordering the Pentacle's or the Balrog's
-// (★ §7.14), not a chasm nor an immune region. The Balrog conquers it: its
+// (★ §7.14), not a chasm nor a protected region (state.protected: immune, or Gnomes;
+// "Anche il Balrog non può conquistare una Regione occupata dagli Gnomi"), nor a
+// region whose occupant's guard keeps the holder out (declined Liches against a
+// player with no coins: the Balrog's conquest is the holder's, who pays the Liches). The Balrog conquers it: its
 // occupant loses 2 tokens instead of 1 (those it has; onLoss abilities apply),
 // monsters are removed, and the region is left to the Balrog: it belongs to nobody,
 // scores for nobody, and is immune (nobody enters it while the Balrog stands there).
@@ -34,7 +37,7 @@ func (s *state) balrogTargets(p int) []int {
 	}
 	var out []int
 	for r := range s.Regions {
-		if s.b.blocked[r] || s.immune(r) != "" {
+		if s.b.blocked[r] || s.immune(r) != "" || s.protected(p, r) != "" || s.guarded(p, r) != "" {
 			continue
 		}
 		for _, x := range from {
@@ -80,7 +83,7 @@ func applyBalrog(s *state, p int, args []string, _ *engine.Rand) error {
 		ok = ok || x == r
 	}
 	if !ok {
-		return engine.Illegal("the Balrog goes to a region bordering the Pentacle or the Balrog, not a chasm nor an immune one: %s", s.idList(s.balrogTargets(p)))
+		return engine.Illegal("the Balrog goes to a region bordering the Pentacle or the Balrog, not a chasm, an immune or shielded one, nor one whose occupant keeps you out: %s", s.idList(s.balrogTargets(p)))
 	}
 	if b := s.defeat(p, r, 2); b.owner >= 0 {
 		s.tell(-1, engine.HapLoss, int(b.owner), "%s's Balrog struck region %d: %s (%s) lost %d tokens, %d back in hand", s.names[p], s.b.id(r), s.names[b.owner], engine.Term(b.race), b.lost, b.back)

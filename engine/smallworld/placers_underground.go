@@ -1,6 +1,11 @@
 package smallworld
 
-import "github.com/turnmail/turnmail/engine"
+import (
+	"fmt"
+	"slices"
+
+	"github.com/turnmail/turnmail/engine"
+)
 
 // Pieces of Small World Underground a player moves by a verb during their own turn
 // (it ends the conquests): the Black Queen (Royal), Lara's Ghost (the Crypt of the
@@ -32,8 +37,27 @@ var (
 		stays: onConquest | onAbandon | onDecline | onRemoval}
 )
 
+// kept lists the regions of player p's active race that it keeps when conquests end
+// (see ownRegion): where pieces placed during the turn may go.
+func (s *state) kept(p int) []int {
+	return slices.DeleteFunc(s.held(p, slotActive), func(r int) bool { return !ownRegion(s, p, r) })
+}
+
+// keptReason says why region r cannot take a piece of player p's active race (it is
+// not theirs, or a river they leave when conquests end), or returns "".
+func (s *state) keptReason(p, r int) string {
+	switch {
+	case !s.owns(r, p, slotActive):
+		return fmt.Sprintf("region %d is not held by your %s", s.b.id(r), s.army(p, slotActive).Race)
+	case !ownRegion(s, p, r):
+		return fmt.Sprintf("region %d is a river your %s leave when conquests end; choose a region you keep", s.b.id(r), s.army(p, slotActive).Race)
+	}
+	return ""
+}
+
 // ownRegion: a region of player p's active race that it keeps when conquests end (a
-// river is left then unless the race keeps water).
+// river is left then unless the race keeps water). Pieces placed during the turn go
+// only there (Heroic, Fortified, Bivouacking, Royal, the Scepter, the Ring).
 func ownRegion(s *state, p, r int) bool {
 	if !s.owns(r, p, slotActive) {
 		return false
@@ -149,7 +173,8 @@ func scepterBonus(s *state, p, slot int) int {
 }
 
 // ringBonus takes 1 coin from each other player with an active race token in a
-// region bordering the Ring's (nothing from an empty purse).
+// region bordering the Ring's and not protected against the holder (state.protected:
+// immune, Gnomes); nothing from an empty purse.
 func ringBonus(s *state, p, slot int) int {
 	n := 0
 	for _, r := range s.foundRegions(p, slot, "froggys_ring") {
@@ -158,7 +183,7 @@ func ringBonus(s *state, p, slot int) int {
 				continue
 			}
 			for _, x := range s.b.adj[r] {
-				if s.owns(x, q, slotActive) {
+				if s.owns(x, q, slotActive) && s.protected(p, x) == "" {
 					s.Players[q].Coins--
 					n++
 					break

@@ -17,7 +17,7 @@ import (
 const nameMagic = "Magic"
 
 var (
-	magic = &ability{name: nameMagic, kind: kindPower, pack: packUnderground, vars: []*varKind{bagCopy},
+	magic = &ability{name: nameMagic, kind: kindPower, pack: packUnderground, needs: []string{featRelics}, vars: []*varKind{bagCopy},
 		verbs: []*verb{{name: "bag", rank: rankConquer - 15, apply: applyBag, legal: legalBag}}}
 	// bagCopy is the relic the Bag copies this turn: 1 + its index in bagRelics.
 	bagCopy = &varKind{name: "bag", turn: true}

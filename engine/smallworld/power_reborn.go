@@ -9,7 +9,8 @@ import (
 // Reborn (Rinati, Small World Underground §4.12): while the Reborn race is in
 // decline (the badge stays with it), once per turn before conquests end, `reborn R
 // [R]` empties one or two of its regions and puts in each one token of the player's
-// active race, from the box (from hand when the box is empty).
+// active race, from the box (from hand when the box is empty) — not a sea or lake
+// the active race could not enter (a declined Kraken's, on a surface board).
 // nameReborn is the power's name (its verb looks for it on the declined race).
 const nameReborn = "Reborn"
 
@@ -44,7 +45,9 @@ func legalReborn(s *state, p int, out []string) []string {
 		return out
 	}
 	for _, r := range s.held(p, s.rebornSlot(p)) {
-		out = append(out, "reborn "+s.b.ids[r])
+		if s.mayEnter(p, slotActive, r) {
+			out = append(out, "reborn "+s.b.ids[r])
+		}
 	}
 	return out
 }
@@ -73,6 +76,9 @@ func applyReborn(s *state, p int, args []string, _ *engine.Rand) error {
 		}
 		if !s.owns(r, p, slot) || slices.Contains(rs, r) {
 			return engine.Illegal("region %d is not one more region of your Reborn %s", s.b.id(r), s.army(p, slot).Race)
+		}
+		if !s.mayEnter(p, slotActive, r) { // a sea the declined Kraken kept (surface boards)
+			return engine.Illegal("%s", waterReason(s.b.id(r), s.b.terrain[r]))
 		}
 		rs = append(rs, r)
 	}

@@ -13,7 +13,7 @@ import "github.com/turnmail/turnmail/engine"
 const nameShield = "Shield"
 
 var (
-	shield = &ability{name: nameShield, kind: kindPower, pack: packUnderground, pieces: []*pieceKind{armour}, vars: []*varKind{armourDue},
+	shield = &ability{name: nameShield, kind: kindPower, pack: packUnderground, needs: []string{Forest}, pieces: []*pieceKind{armour}, vars: []*varKind{armourDue},
 		conquestsEnd: func(s *state, p, slot int) {
 			n := 0
 			for _, r := range s.held(p, slot) {

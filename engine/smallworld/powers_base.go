@@ -30,23 +30,23 @@ func init() {
 		diplomat,
 		dragonMaster,
 		&ability{name: "Flying", kind: kindPower, reach: func(*state, int, int, int, bool) bool { return true }},
-		&ability{name: "Forest", kind: kindPower, bonus: countTerrain(Forest)},
+		&ability{name: "Forest", kind: kindPower, needs: []string{Forest}, bonus: countTerrain(Forest)},
 		fortified,
 		heroic,
-		&ability{name: "Hill", kind: kindPower, bonus: countTerrain(Hill)},
+		&ability{name: "Hill", kind: kindPower, needs: []string{Hill}, bonus: countTerrain(Hill)},
 		&ability{name: "Merchant", kind: kindPower, bonus: func(s *state, p, slot int) int { return s.count(p, slot) }},
-		&ability{name: "Mounted", kind: kindPower, cost: func(s *state, _, _, r int) int {
+		&ability{name: "Mounted", kind: kindPower, needs: []string{Hill, Farmland}, cost: func(s *state, _, _, r int) int {
 			if c := s.b.class[r]; c == Hill || c == Farmland {
 				return -1
 			}
 			return 0
 		}},
 		&ability{name: "Pillaging", kind: kindPower, bonus: conqueredBonus},
-		&ability{name: "Seafaring", kind: kindPower, water: true},
+		&ability{name: "Seafaring", kind: kindPower, needs: []string{featWater}, water: true},
 		&ability{name: "Spirit", kind: kindPower, spirit: true},
 		&ability{name: "Stout", kind: kindPower, declineEndsTurn: true},
-		&ability{name: "Swamp", kind: kindPower, bonus: countTerrain(Swamp)},
-		&ability{name: "Underworld", kind: kindPower,
+		&ability{name: "Swamp", kind: kindPower, needs: []string{Swamp}, bonus: countTerrain(Swamp)},
+		&ability{name: "Underworld", kind: kindPower, needs: []string{featCavern},
 			cost: func(s *state, _, _, r int) int {
 				if s.b.has(r, symCavern) {
 					return -1
@@ -141,7 +141,7 @@ func applyBerserk(s *state, p int, args []string, rng *engine.Rand) error {
 var (
 	bivouacking = &ability{name: nameBivouacking, kind: kindPower, pieces: []*pieceKind{camp},
 		vars: []*varKind{campsDue},
-		onLoss: func(s *state, q, slot, r, loss int) int {
+		onLoss: func(s *state, q, slot, r, _, loss int) int {
 			if s.rules >= rulesCorrected {
 				a := s.army(q, slot)
 				a.set(campsDue, a.get(campsDue)+s.pieces(r, camp))
@@ -198,7 +198,7 @@ func legalCamp(s *state, p int, out []string) []string {
 	if !s.has(p, nameBivouacking) || !(s.ownTurn(p) || s.defending(p)) {
 		return out
 	}
-	regs := s.held(p, slotActive)
+	regs := s.kept(p)
 	if len(regs) == 0 {
 		return out
 	}
@@ -224,8 +224,8 @@ func applyCamp(s *state, p int, args []string, _ *engine.Rand) error {
 	total := s.campsOnMap(p)
 	for i, r := range rs {
 		have := s.pieces(r, camp)
-		if !s.owns(r, p, slotActive) {
-			return engine.Illegal("region %d is not held by your %s", s.b.id(r), s.army(p, slotActive).Race)
+		if why := s.keptReason(p, r); why != "" {
+			return engine.Illegal("%s", why)
 		}
 		if !own && ns[i] < have {
 			return engine.Illegal("you can only add encampments outside your turn (region %d has %d)", s.b.id(r), have)
@@ -284,7 +284,7 @@ func legalFortress(s *state, p int, out []string) []string {
 		return out
 	}
 	for r := range s.Regions {
-		if s.owns(r, p, slotActive) && s.pieces(r, fortress) == 0 {
+		if ownRegion(s, p, r) && s.pieces(r, fortress) == 0 {
 			out = append(out, "fortress "+s.b.ids[r])
 		}
 	}
@@ -306,8 +306,8 @@ func applyFortress(s *state, p int, args []string, _ *engine.Rand) error {
 		return err
 	}
 	switch {
-	case !s.owns(r, p, slotActive):
-		return engine.Illegal("region %d is not held by your %s", s.b.id(r), s.army(p, slotActive).Race)
+	case s.keptReason(p, r) != "":
+		return engine.Illegal("%s", s.keptReason(p, r))
 	case s.pieces(r, fortress) > 0:
 		return engine.Illegal("region %d has a fortress already (one per region)", s.b.id(r))
 	}
@@ -364,7 +364,7 @@ func legalHero(s *state, p int, out []string) []string {
 	if !s.ownTurn(p) || !s.has(p, nameHeroic) {
 		return out
 	}
-	regs := s.held(p, slotActive)
+	regs := s.kept(p)
 	switch len(regs) {
 	case 0:
 		return out
@@ -381,7 +381,7 @@ func applyHero(s *state, p int, args []string, _ *engine.Rand) error {
 	if err := s.needPower(p, nameHeroic); err != nil {
 		return err
 	}
-	regs := s.held(p, slotActive)
+	regs := s.kept(p)
 	want := min(len(regs), hero.box)
 	if want == 0 {
 		return engine.Illegal("you hold no region to put a hero in")
@@ -395,8 +395,8 @@ func applyHero(s *state, p int, args []string, _ *engine.Rand) error {
 		if err != nil {
 			return err
 		}
-		if !s.owns(r, p, slotActive) {
-			return engine.Illegal("region %d is not held by your %s", s.b.id(r), s.army(p, slotActive).Race)
+		if why := s.keptReason(p, r); why != "" {
+			return engine.Illegal("%s", why)
 		}
 		if slices.Contains(rs, r) {
 			return engine.Illegal("the two heroes go to two different regions")

@@ -6,10 +6,10 @@ package smallworld
 func init() {
 	register(
 		// Adventurous (§4.1): +1 per Place in your regions (★ §7.17: Places only).
-		&ability{name: "Adventurous", kind: kindPower, pack: packUnderground,
+		&ability{name: "Adventurous", kind: kindPower, pack: packUnderground, needs: []string{featPlaces},
 			bonus: func(s *state, p, slot int) int { return s.foundHeld(p, slot, false) }},
 		// Fisher (§4.2): +1 per two regions bordering a river (rivers themselves not).
-		&ability{name: "Fisher", kind: kindPower, pack: packUnderground,
+		&ability{name: "Fisher", kind: kindPower, pack: packUnderground, needs: []string{featWater},
 			bonus: func(s *state, p, slot int) int {
 				n := 0
 				for _, r := range s.held(p, slot) {
@@ -40,8 +40,8 @@ func init() {
 			}},
 		// Immortal (§4.5): an opponent's conquest costs you no token.
 		&ability{name: "Immortal", kind: kindPower, pack: packUnderground,
-			onLoss: func(s *state, q, _, _, loss int) int {
-				if s.Cur != q {
+			onLoss: func(s *state, q, _, _, by, loss int) int {
+				if by != q {
 					return 0
 				}
 				return loss
@@ -49,25 +49,26 @@ func init() {
 		// Martyr (§4.7, sources §1): 1 coin from the bank each time an opponent
 		// conquers one of your (active) regions, paid at once.
 		&ability{name: "Martyr", kind: kindPower, pack: packUnderground,
-			onLoss: func(s *state, q, _, _, loss int) int {
-				if s.Cur != q {
+			onLoss: func(s *state, q, _, _, by, loss int) int {
+				if by != q {
 					s.Players[q].Coins++
 				}
 				return loss
 			}},
 		// Mining (§4.8): +1 per Mine.
-		&ability{name: "Mining", kind: kindPower, pack: packUnderground, bonus: countSymbol(symMine)},
+		&ability{name: "Mining", kind: kindPower, pack: packUnderground, needs: []string{featMine}, bonus: countSymbol(symMine)},
 		// Muddy (§4.9): +1 per Mud Pool (a swamp), even in decline.
-		&ability{name: "Muddy", kind: kindPower, pack: packUnderground, inDecline: true, keepBadge: true, bonus: countTerrain(Swamp)},
+		&ability{name: "Muddy", kind: kindPower, pack: packUnderground, needs: []string{Swamp}, inDecline: true, keepBadge: true, bonus: countTerrain(Swamp)},
 		// Mystic (§4.10): +1 per Crystal Grove (a magic source).
-		&ability{name: "Mystic", kind: kindPower, pack: packUnderground, bonus: countSymbol(symMagic)},
+		&ability{name: "Mystic", kind: kindPower, pack: packUnderground, needs: []string{featMagic}, bonus: countSymbol(symMagic)},
 		// Quarreling (§4.11): +1 per isolated group of your regions.
 		&ability{name: "Quarreling", kind: kindPower, pack: packUnderground,
 			bonus: func(s *state, p, slot int) int { return s.groups(p, slot) }},
 		// Stone (§4.15): +1 per Black Mountain (a mountain).
-		&ability{name: "Stone", kind: kindPower, pack: packUnderground, bonus: countTerrain(Mountain)},
+		&ability{name: "Stone", kind: kindPower, pack: packUnderground, needs: []string{Mountain}, bonus: countTerrain(Mountain)},
 		// Thieving (§4.16): at the end of your turn, 1 coin from each opponent whose
-		// active race borders your regions (nothing from an empty purse, ★ §7.16).
+		// active race borders your regions (nothing from an empty purse, ★ §7.16) in a
+		// region not protected against you (state.protected: immune, Gnomes).
 		&ability{name: "Thieving", kind: kindPower, pack: packUnderground,
 			bonus: func(s *state, p, slot int) int {
 				n := 0
@@ -91,11 +92,12 @@ func init() {
 	)
 }
 
-// borders reports whether a region of army (q, qs) borders a region of army (p, slot).
+// borders reports whether a region of army (q, qs) not protected against player p
+// borders a region of army (p, slot).
 func (s *state) borders(q, qs, p, slot int) bool {
 	for _, r := range s.held(p, slot) {
 		for _, x := range s.b.adj[r] {
-			if s.owns(x, q, qs) {
+			if s.owns(x, q, qs) && s.protected(p, x) == "" {
 				return true
 			}
 		}

@@ -15,7 +15,7 @@ import (
 // (★ §7.4: 2 + Black Mountain, Keep, armour …). The Volcano leaves the map when they
 // decline (★ §7.11).
 var (
-	flames = &ability{name: "Flames", kind: kindRace, pack: packUnderground,
+	flames = &ability{name: "Flames", kind: kindRace, pack: packUnderground, needs: []string{featVolcano},
 		onPick: func(s *state, _ int) {
 			if cs := volcanoRegions(s); len(cs) > 0 {
 				s.moveFlag(volcanoPiece, cs[0])

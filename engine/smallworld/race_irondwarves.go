@@ -8,7 +8,7 @@ package smallworld
 // id first — a choice: the rule keeps a Dwarf in every region) and wait for the next
 // turn, so they never defend. They are discarded when the Dwarves decline (★ §7.11).
 var (
-	ironDwarves = &ability{name: "Iron Dwarves", kind: kindRace, pack: packUnderground,
+	ironDwarves = &ability{name: "Iron Dwarves", kind: kindRace, pack: packUnderground, needs: []string{featMine},
 		turnStart: func(s *state, p, slot int) {
 			a := s.army(p, slot)
 			a.Hand += a.get(hammers)

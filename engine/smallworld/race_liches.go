@@ -11,9 +11,9 @@ var liches = &ability{name: "Liches", kind: kindRace, pack: packUnderground, inD
 		}
 		return "region " + s.b.ids[r] + " is held by " + s.names[q] + "'s declined Liches: conquering it costs you a coin, and you have none"
 	},
-	onLoss: func(s *state, q, qslot, _, loss int) int {
-		if p := s.Cur; qslot != slotActive && p != q && s.Players[p].Coins > 0 {
-			s.Players[p].Coins--
+	onLoss: func(s *state, q, qslot, _, by, loss int) int {
+		if qslot != slotActive && by != q && s.Players[by].Coins > 0 {
+			s.Players[by].Coins--
 			s.Players[q].Coins++
 		}
 		return loss

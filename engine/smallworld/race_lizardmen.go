@@ -6,7 +6,7 @@ package smallworld
 // a surface board alike, by the compatibility section). Choice (§7.8 leaves it
 // open): their first conquest may cross an edge river, which is an entry region.
 // Conquering a river is normal and its tokens leave it as usual.
-var lizardmen = &ability{name: "Lizardmen", kind: kindRace, pack: packUnderground,
+var lizardmen = &ability{name: "Lizardmen", kind: kindRace, pack: packUnderground, needs: []string{featWater},
 	adjacent: func(s *state, p, slot, r int) bool {
 		return acrossWater(s, r, func(x int) bool { return s.owns(x, p, slot) })
 	},

@@ -1,17 +1,9 @@
 package smallworld
 
 // Shrooms (Small World Underground, Funghi): at the end of their turn, one coin per
-// Mushroom Forest they occupy.
-var shrooms = &ability{name: "Shrooms", kind: kindRace, pack: packUnderground,
-	bonus: func(s *state, p, slot int) int {
-		n := 0
-		for _, r := range s.held(p, slot) {
-			if s.b.terrain[r] == "mushroom" {
-				n++
-			}
-		}
-		return n
-	},
+// Mushroom Forest (a forest on a surface board) they occupy.
+var shrooms = &ability{name: "Shrooms", kind: kindRace, pack: packUnderground, needs: []string{Forest},
+	bonus: countTerrain(Forest), // Mushroom Forest = Forest (compatibility section)
 }
 
 func init() { register(shrooms) }

@@ -5,7 +5,7 @@ package smallworld
 // reading, which the Flocking example fits; en §7.6 ★ would ask that the Spiderine
 // region border a chasm too), and their first conquest may be any region bordering a
 // chasm.
-var spiderines = &ability{name: "Spiderines", kind: kindRace, pack: packUnderground,
+var spiderines = &ability{name: "Spiderines", kind: kindRace, pack: packUnderground, needs: []string{featChasm},
 	adjacent: func(s *state, p, slot, r int) bool { return bordersChasm(s, r) && s.count(p, slot) > 0 },
 	reach:    func(s *state, _, _, r int, holds bool) bool { return !holds && bordersChasm(s, r) },
 }

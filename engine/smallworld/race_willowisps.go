@@ -12,7 +12,7 @@ import (
 // §4), the conquest then takes the cost minus the roll (at least 1) and is made at
 // once if they have that many in hand; otherwise their conquests end, as after a
 // failed final attempt.
-var willOWisps = &ability{name: willOWispsName, kind: kindRace, pack: packUnderground,
+var willOWisps = &ability{name: willOWispsName, kind: kindRace, pack: packUnderground, needs: []string{featMagic},
 	verbs: []*verb{{name: "wisp", rank: rankConquer - 5, apply: applyWisp, legal: legalWisp}},
 }
 

@@ -24,10 +24,10 @@ func init() {
 					a.Aside, a.Hand = a.Hand, 0
 				}
 			}},
-		&ability{name: "Dwarves", kind: kindRace, inDecline: true, bonus: countSymbol(symMine)},
-		&ability{name: "Elves", kind: kindRace, onLoss: func(*state, int, int, int, int) int { return 0 }},
+		&ability{name: "Dwarves", kind: kindRace, needs: []string{featMine}, inDecline: true, bonus: countSymbol(symMine)},
+		&ability{name: "Elves", kind: kindRace, onLoss: func(*state, int, int, int, int, int) int { return 0 }},
 		&ability{name: "Ghouls", kind: kindRace, keepAllInDecline: true, playsInDecline: true},
-		&ability{name: "Giants", kind: kindRace, cost: func(s *state, p, _, r int) int {
+		&ability{name: "Giants", kind: kindRace, needs: []string{Mountain}, cost: func(s *state, p, _, r int) int {
 			for _, n := range s.b.adj[r] {
 				if s.b.class[n] == Mountain && s.owns(n, p, slotActive) {
 					return -1
@@ -36,7 +36,7 @@ func init() {
 			return 0
 		}},
 		halflings,
-		&ability{name: "Humans", kind: kindRace, bonus: countTerrain(Farmland)},
+		&ability{name: "Humans", kind: kindRace, needs: []string{Farmland}, bonus: countTerrain(Farmland)},
 		&ability{name: "Orcs", kind: kindRace, bonus: conqueredBonus},
 		&ability{name: "Ratmen", kind: kindRace},
 		&ability{name: "Skeletons", kind: kindRace, reinforce: func(s *state, p, _ int) int {
@@ -44,7 +44,7 @@ func init() {
 			return max(0, min(extra, s.cat.races["Skeletons"].Box-s.inPlay("Skeletons")))
 		}},
 		sorcerers,
-		&ability{name: "Tritons", kind: kindRace, cost: func(s *state, _, _, r int) int {
+		&ability{name: "Tritons", kind: kindRace, needs: []string{featWater}, cost: func(s *state, _, _, r int) int {
 			if s.b.coastal[r] {
 				return -1
 			}
@@ -52,7 +52,7 @@ func init() {
 		}},
 		&ability{name: "Trolls", kind: kindRace, pieces: []*pieceKind{trollLair},
 			onConquer: func(s *state, _, _, r int) { s.setPieces(r, trollLair, 1) }},
-		&ability{name: "Wizards", kind: kindRace, bonus: countSymbol(symMagic)},
+		&ability{name: "Wizards", kind: kindRace, needs: []string{featMagic}, bonus: countSymbol(symMagic)},
 	)
 }
 

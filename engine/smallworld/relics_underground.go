@@ -71,7 +71,9 @@ var relicConquests = []*relicConquest{
 			if why := s.targetReason(p, slotActive, r, s.count(p, slotActive) > 0); why != "" {
 				return 0, why
 			}
-			return s.cost(p, slotActive, r) - int(s.Regions[r].Tokens), ""
+			// As if empty: the cost without the tokens, at least one token (the core's
+			// minimum may have hidden discounts larger than 2 + defences: Ogres, Commando).
+			return max(1, s.cost(p, slotActive, r)-int(s.Regions[r].Tokens)), ""
 		}},
 	{name: "Flying Doormat", holder: foundRules["Flying Doormat"].grants, verb: "doormat", piece: "flying_doormat", bit: usedDoormat,
 		need: func(s *state, p, r int) (int, string) {
@@ -111,6 +113,9 @@ func lone(s *state, p, r int) (int, string) {
 	g := &s.Regions[r]
 	if g.Owner < 0 || int(g.Owner) == p || g.Slot != slotActive || g.Tokens != 1 {
 		return 0, fmt.Sprintf("region %d is not held by a lone token of an opponent's active race", s.b.id(r))
+	}
+	if why := s.protected(p, r); why != "" {
+		return 0, fmt.Sprintf("region %d is protected by %s", s.b.id(r), why)
 	}
 	return 1, ""
 }

@@ -8,12 +8,12 @@ import (
 	"github.com/turnmail/turnmail/engine"
 )
 
-// ugPowerGame starts a 2-player Underground game where alice picks Humans with power
-// (Humans score nothing extra underground: no farmland) and bob gets Ratmen + Stout,
+// ugPowerGame starts a 2-player Underground game where alice picks Liches with power
+// (Liches score nothing extra underground: no farmland) and bob gets Ratmen + Stout,
 // with the face-down pool's top fixed.
 func ugPowerGame(t *testing.T, power, pool string) *state {
 	t.Helper()
-	s, _ := newUnderground(t, 2, nil, `{"races":["Humans","Ratmen"],"powers":["`+power+`","Stout"],"pool":[`+pool+`]}`)
+	s, _ := newUnderground(t, 2, nil, `{"races":["Liches","Ratmen"],"powers":["`+power+`","Stout"],"pool":[`+pool+`]}`)
 	return apply(t, s, "alice: pick 1")
 }
 
@@ -24,7 +24,7 @@ func reveal(t *testing.T, s *state, who, cmd, found string) *state {
 	return s
 }
 
-// ugFound starts a game where alice's Humans (5 + Spirit 5, the whole box, no bonus)
+// ugFound starts a game where alice's Liches (5 + Spirit 5, the whole box, no bonus)
 // conquer the monster region 23 (an edge mud pool, 4 tokens) and find what there.
 func ugFound(t *testing.T, what string) *state {
 	t.Helper()
@@ -131,7 +131,7 @@ func TestUndergroundPowers(t *testing.T) {
 				"bob: conquer 16", "bob: redeploy 27=10 22=1 16=1", "bob: done")
 			rejects(t, s, "alice", "vampire 27", "lone token")
 			s = apply(t, s, "alice: vampire 22")
-			held(t, s, 22, "alice", "Humans", 1)
+			held(t, s, 22, "alice", "Liches", 1)
 			if n := s.inPlay("Ratmen"); n != 11 {
 				t.Errorf("%d Ratmen out of the box, want 11", n)
 			}
@@ -143,9 +143,9 @@ func TestUndergroundPowers(t *testing.T) {
 			s := ugPowerGame(t, "Tomb", "")
 			s = apply(t, s, "alice: conquer 26", "alice: conquer 27", "alice: redeploy 26=5 27=5", "alice: done",
 				"bob: pick 1", "bob: done", "alice: decline")
-			held(t, s, 26, "alice", "Humans", 5)
+			held(t, s, 26, "alice", "Liches", 5)
 			s = apply(t, s, "bob: conquer 27", "bob: done")
-			held(t, s, 26, "alice", "Humans", 9)
+			held(t, s, 26, "alice", "Liches", 9)
 			isDeclined(t, s, 26, true)
 		},
 		// Vengeful (§4.20): the attacker gets a marker; conquering his regions costs
@@ -222,7 +222,7 @@ func TestUndergroundPowers(t *testing.T) {
 	}
 }
 
-// Scenario tests of the Places (rulebook §5): alice's Humans (Spirit: no bonus)
+// Scenario tests of the Places (rulebook §5): alice's Liches (Spirit: no bonus)
 // conquer the monster region 23 (an edge mud pool, 4 tokens) and find the place.
 func TestUndergroundPlaces(t *testing.T) {
 	cases := map[string]func(t *testing.T){
@@ -252,7 +252,7 @@ func TestUndergroundPlaces(t *testing.T) {
 		// Fountain of Youth (§5): one more token at the start of each turn.
 		"Fountain": func(t *testing.T) {
 			s := apply(t, ugFound(t, "Fountain of Youth"), "alice: done", "bob: pick 1", "bob: done")
-			hand(t, s, "alice", 9)                                // all 10 Humans are out (5 + Spirit 5): the box gives none
+			hand(t, s, "alice", 9)                                // all 10 Liches are out (5 + Spirit 5): the box gives none
 			s = ugPowerGame(t, "Commando", `"Fountain of Youth"`) // 5 + 4
 			s = reveal(t, s, "alice", "conquer 23", "Fountain of Youth")
 			s = apply(t, s, "alice: done", "bob: pick 1", "bob: done")
@@ -262,7 +262,7 @@ func TestUndergroundPlaces(t *testing.T) {
 		"Pipe": func(t *testing.T) {
 			s := ugFound(t, "Great Brass Pipe")
 			s = apply(t, s, "alice: conquer 20")
-			held(t, s, 20, "alice", "Humans", 2)
+			held(t, s, 20, "alice", "Liches", 2)
 		},
 		// Adventurous (§4.1): +1 per Place in your regions.
 		"Adventurous": func(t *testing.T) {
@@ -277,7 +277,7 @@ func TestUndergroundPlaces(t *testing.T) {
 	}
 }
 
-// Scenario tests of the Relics that conquer (rulebook §5): alice's Humans (5 +
+// Scenario tests of the Relics that conquer (rulebook §5): alice's Liches (5 +
 // Spirit 5, the whole box) find the relic on the monster region 23; it conquers once
 // per turn and moves to the region it conquered.
 func TestUndergroundRelics(t *testing.T) {
@@ -288,7 +288,7 @@ func TestUndergroundRelics(t *testing.T) {
 			legalHas(t, s, "alice", "sword 16")
 			rejects(t, s, "bob", "sword 16", "not your turn")
 			s = apply(t, s, "alice: sword 16")
-			held(t, s, 16, "alice", "Humans", 1)
+			held(t, s, 16, "alice", "Liches", 1)
 			pieces(t, s, 16, Pieces{"mountain": 1, "sword_of_the_killer_rabbit": 1})
 			pieces(t, s, 23, Pieces{})
 			rejects(t, s, "alice", "sword 22", "once per turn")
@@ -298,26 +298,34 @@ func TestUndergroundRelics(t *testing.T) {
 			s := apply(t, ugFound(t, "Stinky Troll's Socks"), "alice: done", "bob: pick 1", "bob: conquer 27", "bob: done")
 			held(t, s, 27, "bob", "Ratmen", 12)
 			s = apply(t, s, "alice: socks 27")
-			held(t, s, 27, "alice", "Humans", 2)
+			held(t, s, 27, "alice", "Liches", 2)
 			hand(t, s, "bob", 12)
 			pieces(t, s, 27, Pieces{"stinky_trolls_socks": 1})
+		},
+		// Socks with discounts beyond the region's fixed cost (Ogres −1, Commando −1):
+		// still at least one token goes in (the soak found a region taken with none).
+		"Socks discounted": func(t *testing.T) {
+			s, _ := newUnderground(t, 2, nil, `{"races":["Ogres","Ratmen"],"powers":["Commando","Stout"],"pool":["Stinky Troll's Socks"]}`)
+			s = reveal(t, apply(t, s, "alice: pick 1"), "alice", "conquer 23", "Stinky Troll's Socks")
+			s = apply(t, s, "alice: done", "bob: pick 1", "bob: conquer 27", "bob: done", "alice: socks 27")
+			held(t, s, 27, "alice", "Ogres", 1)
 		},
 		// Doormat: a region not adjacent, at the normal cost.
 		"Doormat": func(t *testing.T) {
 			s := ugFound(t, "Flying Doormat")
 			rejects(t, s, "alice", "doormat 22", "adjacent to your regions")
 			s = apply(t, s, "alice: doormat 20")
-			held(t, s, 20, "alice", "Humans", 2)
+			held(t, s, 20, "alice", "Liches", 2)
 			pieces(t, s, 20, Pieces{"flying_doormat": 1})
 		},
-		// Orb: a lone active token is replaced (it goes to the box); the Humans' box
+		// Orb: a lone active token is replaced (it goes to the box); the Liches' box
 		// is empty, so the token comes from hand.
 		"Orb": func(t *testing.T) {
 			s := apply(t, ugFound(t, "Shiny Orb"), "alice: done", "bob: pick 1", "bob: conquer 27", "bob: conquer 22",
 				"bob: redeploy 27=11 22=1", "bob: done")
 			rejects(t, s, "alice", "orb 27", "lone token")
 			s = apply(t, s, "alice: orb 22")
-			held(t, s, 22, "alice", "Humans", 1)
+			held(t, s, 22, "alice", "Liches", 1)
 			hand(t, s, "alice", 8)
 			if n := s.inPlay("Ratmen"); n != 11 {
 				t.Errorf("%d Ratmen out of the box, want 11 (the lone one back in the box)", n)
@@ -426,7 +434,7 @@ func TestUndergroundMagic(t *testing.T) {
 	rejects(t, s, "alice", "sword 22", "once per turn")
 	rejects(t, s, "alice", "bag orb", "relic on the map: sword")
 	s = apply(t, s, "alice: bag sword", "alice: sword 22")
-	held(t, s, 22, "alice", "Humans", 1)
+	held(t, s, 22, "alice", "Liches", 1)
 	pieces(t, s, 22, Pieces{})
 	pieces(t, s, 16, Pieces{"mountain": 1, "sword_of_the_killer_rabbit": 1})
 	rejects(t, s, "alice", "sword 27", "once per turn")
@@ -436,7 +444,7 @@ func TestUndergroundMagic(t *testing.T) {
 // TestUndergroundStonehedge (§5, ★ §7.15): found, it draws the top badge of the power
 // stack (Mining here), whose rules then act for whoever holds its region.
 func TestUndergroundStonehedge(t *testing.T) {
-	s, _ := newUnderground(t, 2, nil, `{"races":["Humans","Ratmen"],"powers":["Spirit","Stout","Alchemist","Berserk","Commando","Flying","Forest","Mining"],"pool":["Stonehedge"]}`)
+	s, _ := newUnderground(t, 2, nil, `{"races":["Liches","Ratmen"],"powers":["Spirit","Stout","Alchemist","Berserk","Commando","Flying","Forest","Mining"],"pool":["Stonehedge"]}`)
 	s = apply(t, s, "alice: pick 1")
 	if s.Powers[0] != "Mining" {
 		t.Fatalf("power stack %v, want Mining on top", s.Powers)
@@ -457,13 +465,13 @@ func TestUndergroundStonehedge(t *testing.T) {
 // TestUndergroundStonehedgeVanishing (§5): Vanishing drawn for Stonehedge does not
 // make the race holding it vanish when it declines.
 func TestUndergroundStonehedgeVanishing(t *testing.T) {
-	s, _ := newUnderground(t, 2, nil, `{"races":["Humans","Ratmen"],"powers":["Spirit","Stout","Alchemist","Berserk","Commando","Flying","Forest","Vanishing"],"pool":["Stonehedge"]}`)
+	s, _ := newUnderground(t, 2, nil, `{"races":["Liches","Ratmen"],"powers":["Spirit","Stout","Alchemist","Berserk","Commando","Flying","Forest","Vanishing"],"pool":["Stonehedge"]}`)
 	s = apply(t, s, "alice: pick 1")
 	s = reveal(t, s, "alice", "conquer 23", "Stonehedge")
 	if !s.has(0, "Vanishing") {
 		t.Fatal("Stonehedge did not draw Vanishing")
 	}
 	s = apply(t, s, "alice: done", "bob: pick 1", "bob: done", "alice: decline")
-	held(t, s, 23, "alice", "Humans", 1)
+	held(t, s, 23, "alice", "Liches", 1)
 	isDeclined(t, s, 23, true)
 }

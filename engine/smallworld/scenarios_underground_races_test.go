@@ -9,9 +9,14 @@ import (
 // shared/rules/smallworld-underground.en.md; region 23 is an edge mud pool with two
 // monsters, 25 and 3 the edge rivers, 26 an edge mine, 27 an edge mud pool).
 func TestUndergroundRaces(t *testing.T) {
+	// Bob plays active Liches (no ability while active), or Ratmen against Liches.
 	start := func(t *testing.T, race string) *state {
 		t.Helper()
-		s, _ := newUnderground(t, 2, nil, `{"races":["`+race+`","Humans"],"powers":["Spirit","Stout"]}`)
+		other := "Liches"
+		if race == other {
+			other = "Ratmen"
+		}
+		s, _ := newUnderground(t, 2, nil, `{"races":["`+race+`","`+other+`"],"powers":["Spirit","Stout"]}`)
 		return apply(t, s, "alice: pick 1")
 	}
 	cases := map[string]func(t *testing.T){
@@ -55,9 +60,9 @@ func TestUndergroundRaces(t *testing.T) {
 			held(t, s, 3, "alice", "Kraken", 5)
 			held(t, s, 21, "alice", "Kraken", 5)
 			coins(t, s, "alice", 7)
-			// Bob's Humans (5 + 4) take river 3 at 2 + 5 Kraken tokens, and leave it.
+			// Bob's Liches (5 + 4) take river 3 at 2 + 5 Kraken tokens, and leave it.
 			s = apply(t, s, "bob: pick 1", "bob: conquer 3")
-			held(t, s, 3, "bob", "Humans", 7)
+			held(t, s, 3, "bob", "Liches", 7)
 			s = apply(t, s, "bob: done")
 			held(t, s, 3, "", "", 0)
 			hand(t, s, "alice", 8) // 21 readied: 5 + the 4 left after losing one, but one
@@ -136,7 +141,7 @@ func TestUndergroundRaces(t *testing.T) {
 		// Shadow Mimes (§3.12, ★ §7.19): right after taking them, swap their power with
 		// another visible combo's; its coins stay there; 7 + the new badge's tokens.
 		"Shadow Mimes": func(t *testing.T) {
-			s, _ := newUnderground(t, 2, nil, `{"races":["Humans","Shadow Mimes"],"powers":["Stout","Spirit"]}`)
+			s, _ := newUnderground(t, 2, nil, `{"races":["Liches","Shadow Mimes"],"powers":["Stout","Spirit"]}`)
 			s = apply(t, s, "alice: pick 2") // 7 + Spirit 5; a coin on combo 1
 			hand(t, s, "alice", 12)
 			legalHas(t, s, "alice", "swap 1", "swap 5")
@@ -151,11 +156,11 @@ func TestUndergroundRaces(t *testing.T) {
 			s = apply(t, s, "alice: conquer 26", "alice: decline") // Stout: decline ends the turn
 			s = apply(t, s, "bob: pick 1")
 			coins(t, s, "bob", 6)
-			if a := s.Players[1].Armies[slotActive]; a.Race != "Humans" || a.Power != "Spirit" {
+			if a := s.Players[1].Armies[slotActive]; a.Race != "Liches" || a.Power != "Spirit" {
 				t.Errorf("bob took %s %s", a.Power, a.Race)
 			}
 			// A swap is refused after a conquest.
-			s, _ = newUnderground(t, 2, nil, `{"races":["Shadow Mimes","Humans"],"powers":["Stout","Spirit"]}`)
+			s, _ = newUnderground(t, 2, nil, `{"races":["Shadow Mimes","Liches"],"powers":["Stout","Spirit"]}`)
 			s = apply(t, s, "alice: pick 1", "alice: conquer 26")
 			rejects(t, s, "alice", "swap 1", "before conquering")
 		},
@@ -287,7 +292,7 @@ func TestUndergroundRaces(t *testing.T) {
 // once conquests end (the token leaves it), so Legal offers no redeploy it could not
 // carry out.
 func TestUndergroundRiverOnlyRedeploy(t *testing.T) {
-	s, _ := newUnderground(t, 2, nil, `{"races":["Ogres","Humans"],"powers":["Spirit","Stout"]}`)
+	s, _ := newUnderground(t, 2, nil, `{"races":["Ogres","Liches"],"powers":["Spirit","Stout"]}`)
 	s = apply(t, s, "alice: pick 1", "alice: conquer 25")
 	for _, c := range s.Legal("alice") {
 		if strings.HasPrefix(c, "redeploy") {
@@ -301,7 +306,7 @@ func TestUndergroundRiverOnlyRedeploy(t *testing.T) {
 // hold more regions than Dwarves, the regions only a hammer holds are abandoned,
 // highest id first (a choice: the rule keeps a Dwarf in every region).
 func TestIronDwarvesHammerOnlyRegions(t *testing.T) {
-	s, _ := newUnderground(t, 2, nil, `{"races":["Iron Dwarves","Humans"],"powers":["Commando","Stout"]}`)
+	s, _ := newUnderground(t, 2, nil, `{"races":["Iron Dwarves","Liches"],"powers":["Commando","Stout"]}`)
 	s = apply(t, s, "alice: pick 1", "alice: conquer 26", "alice: conquer 27", "alice: conquer 22", "alice: done") // 7 + 4
 	s.army(0, slotActive).set(hammers, hammerBox)                                                                  // as if they had taken all seven
 	s = apply(t, s, "bob: pick 1", "bob: done")

@@ -226,7 +226,7 @@ func chooseCommand(s *state, who string, legal []string, r *rand.Rand) string {
 	case strings.HasPrefix(c, "camp"):
 		return randomCamps(s, p, r)
 	case strings.HasPrefix(c, "hero <"):
-		regs := s.held(p, slotActive)
+		regs := s.kept(p)
 		i := r.IntN(len(regs))
 		j := (i + 1 + r.IntN(len(regs)-1)) % len(regs)
 		return "hero " + s.b.ids[regs[i]] + " " + s.b.ids[regs[j]]
@@ -294,7 +294,7 @@ func randomRedeploy(s *state, p int, r *rand.Rand) string {
 }
 
 func randomCamps(s *state, p int, r *rand.Rand) string {
-	regs := s.held(p, slotActive)
+	regs := s.kept(p) // not a river about to be left (Underground)
 	if !s.ownTurn(p) {
 		g := regs[r.IntN(len(regs))]
 		return fmt.Sprintf("camp %s=%d", s.b.ids[g], s.pieces(g, camp)+camp.box-s.campsOnMap(p))
@@ -317,23 +317,11 @@ func checkInvariants(t testing.TB, before, after *state, who, cmd string) {
 		t.Helper()
 		t.Fatalf("after %s %q: %s", who, cmd, fmt.Sprintf(format, args...))
 	}
-	// Banners and badges are all somewhere, once.
-	var races, powers []string
-	races = append(races, after.Races...)
-	powers = append(powers, after.Powers...)
-	powers = append(powers, after.Discard...)
 	nec, _ := after.Scn.(*necroState)
 	if nec != nil {
-		powers = append(append(powers, nec.Spare...), nec.Bought...)
 		checkGhosts(before, after, nec, fail)
 	}
-	for r := range after.Regions { // Underground: the power drawn for Stonehedge
-		if ab := stonehedgePower(after, r); ab != nil {
-			powers = append(powers, ab.name)
-		}
-	}
 	for _, c := range after.Offer {
-		races, powers = append(races, c.Race), append(powers, c.Power)
 		if c.Coins < 0 {
 			fail("negative coins on the offer")
 		}
@@ -349,14 +337,7 @@ func checkInvariants(t testing.TB, before, after *state, who, cmd string) {
 				continue
 			}
 			if a.Race == nameGhosts {
-				if a.Power != "" {
-					powers = append(powers, a.Power)
-				}
 				continue
-			}
-			races = append(races, a.Race)
-			if a.Power != "" {
-				powers = append(powers, a.Power)
 			}
 			if a.Hand < 0 || a.Aside < 0 {
 				fail("%s %s hand %d aside %d", after.names[p], a.Race, a.Hand, a.Aside)
@@ -384,13 +365,23 @@ func checkInvariants(t testing.TB, before, after *state, who, cmd string) {
 			fail("%d pieces %s on the map, the box holds %d", n, k.name, k.box)
 		}
 	}
-	slices.Sort(races)
-	slices.Sort(powers)
-	if !slices.Equal(races, sortedCopy(after.cat.raceNames)) {
-		fail("banners %v", races)
+	// Banners and badges are all somewhere, once: those of the catalogue, or in a
+	// mixed game those of its stacks at setup, each fitting the board (mixing.go).
+	races, powers := bannersAndBadges(after)
+	wantRaces, wantPowers := bannersAndBadges(before)
+	if after.cat.mixed == nil {
+		wantRaces, wantPowers = sortedCopy(after.cat.raceNames), sortedCopy(after.cat.powerNames)
 	}
-	if !slices.Equal(powers, sortedCopy(after.cat.powerNames)) {
-		fail("badges %v", powers)
+	if !slices.Equal(races, wantRaces) || len(slices.Compact(slices.Clone(races))) != len(races) {
+		fail("banners %v, want %v", races, wantRaces)
+	}
+	if !slices.Equal(powers, wantPowers) || len(slices.Compact(slices.Clone(powers))) != len(powers) {
+		fail("badges %v, want %v", powers, wantPowers)
+	}
+	for _, n := range append(slices.Clone(races), powers...) {
+		if !abilityOf(n).fits(after.b) && after.cat.mixed != nil {
+			fail("%s makes no sense on map %s but is in play", n, after.b.name)
+		}
 	}
 	for r, g := range after.Regions {
 		switch {
@@ -480,4 +471,39 @@ func foundTokens(s *state, p, slot int) bool {
 		}
 	}
 	return false
+}
+
+// bannersAndBadges lists, sorted, every race banner and power badge of the game
+// wherever it is: stacks, offer, discard, armies, Stonehedge, the Necromancer's.
+func bannersAndBadges(s *state) (races, powers []string) {
+	races = append(races, s.Races...)
+	powers = append(append(powers, s.Powers...), s.Discard...)
+	if nec, _ := s.Scn.(*necroState); nec != nil {
+		powers = append(append(powers, nec.Spare...), nec.Bought...)
+	}
+	for r := range s.Regions { // Underground: the power drawn for Stonehedge
+		if ab := stonehedgePower(s, r); ab != nil {
+			powers = append(powers, ab.name)
+		}
+	}
+	for _, c := range s.Offer {
+		races, powers = append(races, c.Race), append(powers, c.Power)
+	}
+	for p := range s.Players {
+		for slot := range nSlots {
+			a := &s.Players[p].Armies[slot]
+			if !a.exists() {
+				continue
+			}
+			if a.Race != nameGhosts {
+				races = append(races, a.Race)
+			}
+			if a.Power != "" {
+				powers = append(powers, a.Power)
+			}
+		}
+	}
+	slices.Sort(races)
+	slices.Sort(powers)
+	return races, powers
 }

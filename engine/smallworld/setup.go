@@ -178,11 +178,15 @@ func (v *variant) newState(setup engine.Setup, rng *engine.Rand) (*state, error)
 		return nil, fmt.Errorf("%s: setup rules %d: this engine knows rules versions %d to %d", v.game, fixed.Rules, rulesOriginal, currentRules)
 	}
 	cat := v.catalogue()
-	races, err := v.stack(rng, "races", cat.raceNames, fixed.Races)
+	raceNames, powerNames, err := v.pools(cat, b, setup.Options)
 	if err != nil {
 		return nil, err
 	}
-	powers, err := v.stack(rng, "powers", cat.powerNames, fixed.Powers)
+	races, err := v.stack(rng, "races", raceNames, fixed.Races)
+	if err != nil {
+		return nil, err
+	}
+	powers, err := v.stack(rng, "powers", powerNames, fixed.Powers)
 	if err != nil {
 		return nil, err
 	}

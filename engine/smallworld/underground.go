@@ -27,6 +27,7 @@ import (
 //   - the 4- and 5-player boards, which print no monster or volcano positions, get
 //     them at setup by a seeded rule (prepareUnderground).
 //
+// Its boards, races and powers mix with Small World's (mix, mixing.go);
 // docs/underground.md describes the commands and every choice made.
 var variantUnderground = newVariant(variant{
 	game: "underground", packs: []string{packUnderground}, fs: undergroundFS,
@@ -34,13 +35,15 @@ var variantUnderground = newVariant(variant{
 	parseBoard: parseUndergroundBoard,
 	prepare:    prepareUnderground, setup: setupUnderground, rules: undergroundRules,
 	afterApply: revealFound,
+	mix:        variantBase,
 })
 
 // Underground is the Small World Underground engine (game name "underground"). Its
-// options and setup fields are those of Game, plus the setup field "pool".
+// options are "map" (an Underground or a surface board, or an inline map) and "races"
+// (underground, surface or all: mixing.go); its setup fields are those of Game, plus
+// "pool".
 type Underground struct {
-	// v is the variant played (nil: Small World Underground); tests give one with a
-	// provisional pool of races and powers.
+	// v is the variant played (nil: Small World Underground).
 	v *variant
 }
 
@@ -68,12 +71,17 @@ func (Underground) SetupStamp() map[string]json.RawMessage { return Game{}.Setup
 func (Underground) PlayerRange() (min, max int) { return 2, 5 }
 
 // SampleOptions implements engine.Sampler: the 5-player board (its monsters and
-// volcanoes placed at setup) besides the default board for the number of players.
+// volcanoes placed at setup) and a mixed game (both race pools on a surface board)
+// besides the default board for the number of players.
 func (Underground) SampleOptions() []map[string]json.RawMessage {
-	return []map[string]json.RawMessage{{"map": json.RawMessage(`"underground-5p"`)}}
+	return []map[string]json.RawMessage{
+		{"map": json.RawMessage(`"underground-5p"`)},
+		{"map": json.RawMessage(`"smallworld-5p"`), "races": json.RawMessage(`"all"`)},
+	}
 }
 
-// CheckOptions implements engine.OptionChecker: the one option is map.
+// CheckOptions implements engine.OptionChecker: map (an Underground board or a surface
+// one) and races=underground|surface|all (mixing.go).
 func (g Underground) CheckOptions(opts map[string]json.RawMessage) error {
 	if _, err := g.variant().load(); err != nil {
 		return fmt.Errorf("%s: %w", g.Name(), err)
@@ -110,7 +118,8 @@ func undergroundSymbols() (monster, volcano uint8) {
 
 // prepareUnderground places monsters and volcanoes on a board that prints none (the
 // 4- and 5-player boards; an inline map that marks them is used as it is), by this
-// seeded rule (issue 11, from what the 2- and 3-player boards show):
+// seeded rule (issue 11, from what the 2- and 3-player boards show; a surface board
+// gets its monsters by prepareSurface):
 //
 //   - players + 2 monster regions (at most 7): the land regions are shuffled (draw
 //     "monsters"); a first pass takes, in that order, a region of each land terrain
@@ -120,9 +129,10 @@ func undergroundSymbols() (monster, volcano uint8) {
 //     taken.
 func prepareUnderground(b *board, players int, rng *engine.Rand) (*board, error) {
 	monster, volcano := undergroundSymbols()
-	var hasMonster, hasVolcano bool
+	var hasMonster, hasVolcano, hasTribes bool
 	var land, chasms []string
 	for r := range b.regions {
+		hasTribes = hasTribes || b.has(r, symLostTribe)
 		hasMonster = hasMonster || b.has(r, monster)
 		hasVolcano = hasVolcano || b.has(r, volcano)
 		switch {
@@ -134,6 +144,9 @@ func prepareUnderground(b *board, players int, rng *engine.Rand) (*board, error)
 	}
 	if hasMonster && (hasVolcano || len(chasms) == 0) {
 		return b, nil
+	}
+	if hasTribes && !hasMonster {
+		return prepareSurface(b, players, rng) // a surface board (mixing.go)
 	}
 	add := map[int]string{} // region index → symbol
 	if !hasMonster {
@@ -173,22 +186,7 @@ func prepareUnderground(b *board, players int, rng *engine.Rand) (*board, error)
 			add[b.index[atoi(id)]] = "volcano"
 		}
 	}
-	m := MapData{Map: b.name, Turns: b.turns, Regions: slices.Clone(b.regions)}
-	for r, sym := range add {
-		m.Regions[r].Symbols = append(slices.Clone(m.Regions[r].Symbols), sym)
-	}
-	for a := range b.adj {
-		for _, c := range b.adj[a] {
-			if a < c {
-				m.Adjacent = append(m.Adjacent, []int{b.id(a), b.id(c)})
-			}
-		}
-	}
-	raw, err := json.Marshal(m)
-	if err != nil {
-		return nil, fmt.Errorf("map %s: %w", b.name, err)
-	}
-	return parseUndergroundBoard(raw)
+	return b.withSymbols(add, "")
 }
 
 func atoi(id string) int {

@@ -70,8 +70,8 @@ func parseUndergroundBoard(raw []byte) (*board, error) {
 			return nil, fail("region %d: monsters stand on land, not on a %s", b.id(r), b.terrain[r])
 		case b.has(r, volcano) && !b.blocked[r]:
 			return nil, fail("region %d: a volcano symbol on a %s; volcanoes are on chasms", b.id(r), b.terrain[r])
-		case b.has(r, symLostTribe):
-			return nil, fail("region %d: Underground boards have monsters, not lost tribes", b.id(r))
+		case b.has(r, symLostTribe) && b.has(r, monster):
+			return nil, fail("region %d: monsters or a lost tribe, not both", b.id(r))
 		}
 		if b.has(r, monster) {
 			for _, n := range b.adj[r] {
@@ -80,7 +80,7 @@ func parseUndergroundBoard(raw []byte) (*board, error) {
 				}
 			}
 		}
-		if b.water[r] {
+		if b.water[r] && b.terrain[r] == "river" { // a surface board's seas and lakes stay seas
 			b.ford[r] = true // anyone may enter a river; only an ability keeps it
 			rivers = append(rivers, r)
 			if b.regions[r].Edge {

@@ -2,6 +2,7 @@ package smallworld
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -91,9 +92,10 @@ func TestUndergroundBoardChecks(t *testing.T) {
 			m.Regions[a[0]-1].Symbols = []string{"monster"}
 			m.Regions[a[1]-1].Symbols = []string{"monster"}
 		}, "border each other"},
-		"lost tribe": {func(m *MapData) {
-			m.Regions[find(*m, "mine", 0)].Symbols = []string{"lost-tribe"}
-		}, "not lost tribes"},
+		"lost tribe and monsters": {func(m *MapData) {
+			r := slices.IndexFunc(m.Regions, func(g RegionData) bool { return slices.Contains(g.Symbols, "monster") })
+			m.Regions[r].Symbols = append(m.Regions[r].Symbols, "lost-tribe")
+		}, "monsters or a lost tribe, not both"},
 		"third river end": {func(m *MapData) {
 			m.Regions[find(*m, "river", 0)].Edge = true
 			m.Regions[find(*m, "river", 1)].Edge = true

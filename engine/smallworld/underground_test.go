@@ -3,60 +3,35 @@ package smallworld
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/turnmail/turnmail/engine"
 )
 
-// ugTest is Small World Underground with a provisional pool for tests: the
-// Underground races that exist (data/underground/races-powers.json) and the base
-// game's races and powers (which the rulebook's compatibility section lets play
-// underground), until Underground's own powers exist.
-var ugTest = func() Underground {
-	fsys := fstest.MapFS{}
-	files, err := undergroundFS.ReadDir("data/underground/maps")
-	if err != nil {
-		panic(err)
-	}
-	for _, f := range files {
-		raw, err := undergroundFS.ReadFile("data/underground/maps/" + f.Name())
-		if err != nil {
-			panic(err)
+// ugTest is Small World Underground with races=all unless a test's options say
+// otherwise: the Underground races and powers and the base game's (the rulebook's
+// compatibility section lets them play underground), so that a scenario may name any.
+var ugTest = ugAll{}
+
+// ugAll is Underground whose "races" option defaults to "all".
+type ugAll struct{ Underground }
+
+// New implements engine.Game.
+func (g ugAll) New(setup engine.Setup, rng *engine.Rand) (engine.State, error) {
+	if _, ok := setup.Options["races"]; !ok {
+		opts := maps.Clone(setup.Options)
+		if opts == nil {
+			opts = map[string]json.RawMessage{}
 		}
-		fsys["maps/"+f.Name()] = &fstest.MapFile{Data: raw}
+		opts["races"] = json.RawMessage(`"all"`)
+		setup.Options = opts
 	}
-	type pool struct {
-		Races  []json.RawMessage `json:"races"`
-		Powers []json.RawMessage `json:"powers"`
-	}
-	var ug, base pool
-	for file, into := range map[string]*pool{"data/underground/races-powers.json": &ug, "data/races-powers.json": &base} {
-		raw, err := undergroundFS.ReadFile(file)
-		if err != nil {
-			raw, err = dataFS.ReadFile(file)
-		}
-		if err != nil || json.Unmarshal(raw, into) != nil {
-			panic(fmt.Sprintf("%s: %v", file, err))
-		}
-	}
-	// Heroic, Fortified and Bivouacking check their region before conquests end and
-	// the river tokens leave (the soak shows `camp` on a river refused after Legal
-	// listed it): left out until mixing (issue 11 item 4) settles them.
-	base.Powers = slices.DeleteFunc(base.Powers, func(raw json.RawMessage) bool {
-		return strings.Contains(string(raw), `"Heroic"`) || strings.Contains(string(raw), `"Fortified"`) || strings.Contains(string(raw), `"Bivouacking"`)
-	})
-	raw, err := json.Marshal(pool{Races: append(ug.Races, base.Races...), Powers: append(ug.Powers, base.Powers...)})
-	if err != nil {
-		panic(err)
-	}
-	fsys["pool.json"] = &fstest.MapFile{Data: raw}
-	v := *variantUnderground
-	v.fs, v.abilities, v.maps = fsys, "pool.json", "maps"
-	return Underground{v: newVariant(v)}
-}()
+	return g.Underground.New(setup, rng)
+}
 
 var ugRegistry = engine.Registry{"underground": ugTest}
 
@@ -87,8 +62,7 @@ func step(t *testing.T, s *state, who, cmd string, dictated engine.Outcomes) (*s
 }
 
 // TestUndergroundData: every race and power of the Underground pack has its line in
-// data/underground/races-powers.json with the shared data's numbers, and the
-// production variant is not playable until powers exist (it is not registered).
+// data/underground/races-powers.json with the shared data's numbers.
 func TestUndergroundData(t *testing.T) {
 	raw, err := undergroundFS.ReadFile("data/underground/races-powers.json")
 	if err != nil {
@@ -246,7 +220,7 @@ func TestUndergroundPlacement(t *testing.T) {
 // draw "reveal" and dictatable; a Black Mountain adds one to the defence; rivers
 // score for nobody.
 func TestUndergroundCore(t *testing.T) {
-	s, _ := newUnderground(t, 2, nil, `{"races":["Humans","Ogres"],"powers":["Spirit","Stout"],"pool":["Shiny Orb"]}`)
+	s, _ := newUnderground(t, 2, nil, `{"races":["Liches","Ogres"],"powers":["Spirit","Stout"],"pool":["Shiny Orb"]}`)
 	if g := regionView(t, s, 23); g.Owner == nil || *g.Owner != "monsters" || g.Tokens != 2 {
 		t.Errorf("region 23: %+v", g)
 	}
@@ -254,7 +228,7 @@ func TestUndergroundCore(t *testing.T) {
 	hand(t, s, "alice", 10)
 	rejects(t, s, "alice", "conquer 1", "region 1 is a chasm", "nobody ever enters")
 	s, out := step(t, s, "alice", "conquer 23", engine.Outcomes{"reveal": json.RawMessage(`["Shiny Orb"]`)})
-	held(t, s, 23, "alice", "Humans", 4)
+	held(t, s, 23, "alice", "Liches", 4)
 	if !strings.HasPrefix(string(out["reveal"]), `["Shiny Orb"`) {
 		t.Errorf("reveal outcome %s", out["reveal"])
 	}
@@ -262,11 +236,11 @@ func TestUndergroundCore(t *testing.T) {
 	if len(s.Pool) != 3 || slices.Contains(s.Pool, "Shiny Orb") || *view(s).Pool != 3 {
 		t.Errorf("pool after reveal %v", s.Pool)
 	}
-	if f := view(s).Found; len(f) != 1 || f[0].Name != "Shiny Orb" || f[0].Kind != "relic" || f[0].Region != 23 || f[0].Holder == nil || *f[0].Holder != "alice" || f[0].Race != "Humans" {
-		t.Errorf("found after reveal: %+v; want the Shiny Orb, a relic in 23 held by alice's Humans", f)
+	if f := view(s).Found; len(f) != 1 || f[0].Name != "Shiny Orb" || f[0].Kind != "relic" || f[0].Region != 23 || f[0].Holder == nil || *f[0].Holder != "alice" || f[0].Race != "Liches" {
+		t.Errorf("found after reveal: %+v; want the Shiny Orb, a relic in 23 held by alice's Liches", f)
 	}
 	s = apply(t, s, "alice: conquer 27", "alice: conquer 26", "alice: conquer 25")
-	held(t, s, 25, "alice", "Humans", 1) // an empty river: one token
+	held(t, s, 25, "alice", "Liches", 1) // an empty river: one token
 	hand(t, s, "alice", 1)
 	// Black Mountain 16: 2 + 1 marker = 3 tokens; with 1 in hand only the die may do it.
 	legalLacks(t, s, "alice", "conquer 16")
@@ -310,6 +284,38 @@ func TestUndergroundSelfPlay(t *testing.T) {
 			}
 			a := selfPlayFixed(t, ugTest, json.RawMessage(fmt.Sprintf(`{"seed": %d, "rules": %d, "races": %s}`, seed, currentRules, stack)), seed, players, mapOption(board), true)
 			s, err := engine.Replay(ugRegistry, a, -1)
+			if err != nil {
+				t.Fatalf("replay: %v", err)
+			}
+			if got, want := s.Hash(), a.Events[len(a.Events)-1].Hash; !s.Finished() || got != want {
+				t.Fatalf("replay hash %s, recorded %s (finished %v)", got, want, s.Finished())
+			}
+		})
+	}
+}
+
+// TestUndergroundMixedSelfPlay plays seeded games of the production engine on the
+// Underground and the surface boards with each races= pool (mixing.go), checking
+// Legal/Apply agreement both ways, the invariants (box limits, monsters, the pool, no
+// ability in play that makes no sense on the board) and replay determinism.
+func TestUndergroundMixedSelfPlay(t *testing.T) {
+	games := 12
+	if *soak {
+		games = 300
+	}
+	reg := engine.Registry{"underground": Underground{}}
+	pools := []string{racesUnderground, racesSurface, racesAll}
+	for i := range games {
+		players := 2 + i%4
+		kind := []string{"underground", "smallworld"}[(i/4)%2]
+		board := fmt.Sprintf("%s-%dp", kind, 2+(i/8)%4)
+		pool := pools[i%3]
+		seed := int64(7000 + i)
+		t.Run(fmt.Sprintf("%dp-%s-%s-%d", players, board, pool, seed), func(t *testing.T) {
+			opts := mapOption(board)
+			opts["races"] = json.RawMessage(strconv.Quote(pool))
+			a := selfPlayFixed(t, Underground{}, json.RawMessage(fmt.Sprintf(`{"seed": %d, "rules": %d}`, seed, currentRules)), seed, players, opts, true)
+			s, err := engine.Replay(reg, a, -1)
 			if err != nil {
 				t.Fatalf("replay: %v", err)
 			}

@@ -46,6 +46,11 @@ type variant struct {
 	// content files registered their abilities); catalogue is load that panics on an
 	// error of the embedded data. The catalogue is never modified.
 
+	// mix is the variant whose boards, races and powers may join this one's (Small
+	// World for Underground: its rulebook's compatibility section); the "races" option
+	// chooses the stacks (see racePool).
+	mix *variant
+
 	// players is the range of players when it is not the base game's (2–5).
 	players [2]int
 	// boardFor is the number of players whose printed board the game uses for n
@@ -115,77 +120,25 @@ type catalogue struct {
 	// shields: an ability of the catalogue has a shield (Gnomes); without one the
 	// core skips the check.
 	shields bool
+	// mixed names the races and powers that come from the mixed-in variant (nil
+	// without mixing).
+	mixed map[string]bool
 }
 
 // loadCatalogue reads and validates the variant's boards and its races and powers:
 // every race and power of the data has rules of the right kind, and every ability of
-// the variant's packs has its data line.
+// the variant's packs has its data line. A variant that mixes (mix) gets the other
+// variant's boards, races and powers after its own.
 func (v *variant) loadCatalogue() (*catalogue, error) {
 	c := &catalogue{game: v.game, variant: v, boards: map[string]*board{}, byPlayers: map[int]string{}, races: map[string]raceData{}, powers: map[string]powerData{}}
-	files, err := v.fs.ReadDir(v.maps)
-	if err != nil {
-		return nil, fmt.Errorf("read maps: %w", err)
+	if err := c.read(v.fs, v.maps, v.abilities, v.parseBoard, true); err != nil {
+		return nil, err
 	}
-	for _, f := range files {
-		raw, err := v.fs.ReadFile(v.maps + "/" + f.Name())
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", f.Name(), err)
+	if v.mix != nil {
+		c.mixed = map[string]bool{}
+		if err := c.read(v.mix.fs, v.mix.maps, v.mix.abilities, v.parseBoard, false); err != nil {
+			return nil, fmt.Errorf("%s: %w", v.mix.game, err)
 		}
-		var m MapData
-		if err := json.Unmarshal(raw, &m); err != nil {
-			return nil, fmt.Errorf("%s: %w", f.Name(), err)
-		}
-		b, err := v.parseBoard(raw)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f.Name(), err)
-		}
-		if _, dup := c.boards[b.name]; dup {
-			return nil, fmt.Errorf("map %s given twice", b.name)
-		}
-		c.boards[b.name] = b
-		if m.Players != 0 {
-			c.byPlayers[m.Players] = b.name
-		}
-	}
-	raw, err := v.fs.ReadFile(v.abilities)
-	if err != nil {
-		return nil, fmt.Errorf("read races-powers: %w", err)
-	}
-	var rp struct {
-		Races  []raceData  `json:"races"`
-		Powers []powerData `json:"powers"`
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&rp); err != nil {
-		return nil, fmt.Errorf("races-powers: %w", err)
-	}
-	for _, r := range rp.Races {
-		if _, dup := c.races[r.Name]; dup {
-			return nil, fmt.Errorf("race %s given twice", r.Name)
-		}
-		h := abilityOf(r.Name)
-		if h == nil || h.kind != kindRace {
-			return nil, fmt.Errorf("race %s has no rules", r.Name)
-		}
-		if r.Banner < 1 || r.Box < r.Banner+h.attackOnly {
-			return nil, fmt.Errorf("race %s: %d tokens on the banner (+%d) but %d in the box", r.Name, r.Banner, h.attackOnly, r.Box)
-		}
-		c.races[r.Name] = r
-		c.raceNames = append(c.raceNames, r.Name)
-	}
-	for _, p := range rp.Powers {
-		if _, dup := c.powers[p.Name]; dup {
-			return nil, fmt.Errorf("power %s given twice", p.Name)
-		}
-		if h := abilityOf(p.Name); h == nil || h.kind != kindPower {
-			return nil, fmt.Errorf("power %s has no rules", p.Name)
-		}
-		if p.Badge < 0 {
-			return nil, fmt.Errorf("power %s: negative badge", p.Name)
-		}
-		c.powers[p.Name] = p
-		c.powerNames = append(c.powerNames, p.Name)
 	}
 	for name, h := range reg.abilities {
 		_, race := c.races[name]
@@ -210,12 +163,97 @@ func (v *variant) loadCatalogue() (*catalogue, error) {
 	for _, k := range c.granting {
 		c.shields = c.shields || k.grants.shield
 	}
+	// The variant's own names first, the mixed ones after: mixing leaves the numbers
+	// (and so the hashes) of a game without it unchanged.
 	c.nameIndex = map[string]byte{}
-	for i, n := range append(slices.Clone(c.raceNames), c.powerNames...) {
+	all := append(slices.Clone(c.raceNames), c.powerNames...)
+	own := slices.DeleteFunc(slices.Clone(all), func(n string) bool { return c.mixed[n] })
+	mixed := slices.DeleteFunc(all, func(n string) bool { return !c.mixed[n] })
+	for i, n := range append(own, mixed...) {
 		if _, dup := c.nameIndex[n]; dup {
 			return nil, fmt.Errorf("%s is both a race and a power", n)
 		}
 		c.nameIndex[n] = byte(i + 1)
 	}
 	return c, nil
+}
+
+// read adds the boards of directory maps (parsed by parse) and the races and powers of
+// file abilities to the catalogue; own tells whether they are the variant's own (a
+// board of its own may be the default for its number of players) or mixed in.
+func (c *catalogue) read(fsys dataFiles, maps, abilities string, parse func([]byte) (*board, error), own bool) error {
+	files, err := fsys.ReadDir(maps)
+	if err != nil {
+		return fmt.Errorf("read maps: %w", err)
+	}
+	for _, f := range files {
+		raw, err := fsys.ReadFile(maps + "/" + f.Name())
+		if err != nil {
+			return fmt.Errorf("read %s: %w", f.Name(), err)
+		}
+		var m MapData
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return fmt.Errorf("%s: %w", f.Name(), err)
+		}
+		b, err := parse(raw)
+		if err != nil {
+			return fmt.Errorf("%s: %w", f.Name(), err)
+		}
+		if _, dup := c.boards[b.name]; dup {
+			return fmt.Errorf("map %s given twice", b.name)
+		}
+		c.boards[b.name] = b
+		if m.Players != 0 && own {
+			c.byPlayers[m.Players] = b.name
+		}
+	}
+	raw, err := fsys.ReadFile(abilities)
+	if err != nil {
+		return fmt.Errorf("read races-powers: %w", err)
+	}
+	var rp struct {
+		Races  []raceData  `json:"races"`
+		Powers []powerData `json:"powers"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&rp); err != nil {
+		return fmt.Errorf("races-powers: %w", err)
+	}
+	for _, r := range rp.Races {
+		if _, dup := c.races[r.Name]; dup {
+			return fmt.Errorf("race %s given twice", r.Name)
+		}
+		h := abilityOf(r.Name)
+		if h == nil || h.kind != kindRace {
+			return fmt.Errorf("race %s has no rules", r.Name)
+		}
+		if r.Banner < 1 || r.Box < r.Banner+h.attackOnly {
+			return fmt.Errorf("race %s: %d tokens on the banner (+%d) but %d in the box", r.Name, r.Banner, h.attackOnly, r.Box)
+		}
+		c.races[r.Name] = r
+		c.raceNames = append(c.raceNames, r.Name)
+	}
+	for _, p := range rp.Powers {
+		if _, dup := c.powers[p.Name]; dup {
+			return fmt.Errorf("power %s given twice", p.Name)
+		}
+		if h := abilityOf(p.Name); h == nil || h.kind != kindPower {
+			return fmt.Errorf("power %s has no rules", p.Name)
+		}
+		if p.Badge < 0 {
+			return fmt.Errorf("power %s: negative badge", p.Name)
+		}
+		c.powers[p.Name] = p
+		c.powerNames = append(c.powerNames, p.Name)
+	}
+	if !own {
+		for _, r := range rp.Races {
+			c.mixed[r.Name] = true
+		}
+		for _, p := range rp.Powers {
+			c.mixed[p.Name] = true
+		}
+	}
+	return nil
 }

@@ -37,13 +37,13 @@ func TestUndergroundViewMarks(t *testing.T) {
 		{"dwarves: no hammer yet", "Iron Dwarves", nil, nil, "hammers"},
 		{"dwarves: a hammer for next turn", "Iron Dwarves", []string{"alice: conquer 26", "alice: done"}, map[string]int{"hammers": 1}, "hammers_in_play"},
 		{"dwarves: the hammer in play", "Iron Dwarves", []string{"alice: conquer 26", "alice: done", "bob: pick 1", "bob: done"}, map[string]int{"hammers": 1, "hammers_in_play": 1}, ""},
-		{"no counters", "Humans", nil, nil, ""},
+		{"no counters", "Ratmen", nil, nil, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			other := "Humans"
-			if tt.race == "Humans" {
-				other = "Ratmen"
+			other := "Ratmen"
+			if tt.race == "Ratmen" {
+				other = "Liches"
 			}
 			s, _ := newUnderground(t, 2, nil, `{"races":["`+tt.race+`","`+other+`"],"powers":["Spirit","Stout"]}`)
 			s = apply(t, s, append([]string{"alice: pick 1"}, tt.cmds...)...)
@@ -66,7 +66,7 @@ func TestUndergroundViewMarks(t *testing.T) {
 // entry of the places found, with the holder, and keeps the catalogue number the
 // state stores out of the region's pieces.
 func TestUndergroundViewStonehedge(t *testing.T) {
-	s, _ := newUnderground(t, 2, nil, `{"races":["Humans","Ratmen"],"powers":["Spirit","Stout","Alchemist","Berserk","Commando","Flying","Forest","Mining"],"pool":["Stonehedge"]}`)
+	s, _ := newUnderground(t, 2, nil, `{"races":["Liches","Ratmen"],"powers":["Spirit","Stout","Alchemist","Berserk","Commando","Flying","Forest","Mining"],"pool":["Stonehedge"]}`)
 	s = apply(t, s, "alice: pick 1")
 	s = reveal(t, s, "alice", "conquer 23", "Stonehedge")
 	v := view(s)
