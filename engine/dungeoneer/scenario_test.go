@@ -243,7 +243,7 @@ func TestDoors(t *testing.T) {
 	if s.Movement != 2 || s.Seats[0].Glory != 2 || s.Seats[0].Peril != 2 {
 		t.Fatalf("open door: movement %d glory %d peril %d", s.Movement, s.Seats[0].Glory, s.Seats[0].Peril)
 	}
-	illegal(t, s, "Alice", "move w") // wall
+	illegal(t, s, "Alice", "move w")         // wall
 	s = do(t, s, "Alice", "move e", dice(1)) // trapped 3: 1+2 = 3 succeeds
 	if s.Seats[0].Life != 6 || s.Seats[0].X != 1 {
 		t.Fatalf("trapped door passed: life %d x %d", s.Seats[0].Life, s.Seats[0].X)
@@ -363,7 +363,7 @@ func TestBuild(t *testing.T) {
 	if !slices.Contains(legal, "build m02 at 0,-1 rot 0") || slices.Contains(legal, "build m02 at 0,-1 rot 90") {
 		t.Fatalf("m02 (open n/s, walls e/w) placements %v", legal)
 	}
-	illegal(t, s, "Alice", "build m02 at 2,2 rot 0")  // not next to the map
+	illegal(t, s, "Alice", "build m02 at 2,2 rot 0")   // not next to the map
 	illegal(t, s, "Alice", "build m02 at 0,-1 rot 45") // not aligned
 	illegal(t, s, "Alice", "build m17 at 0,-1 rot 0")  // not the drawn card
 	s = do(t, s, "Alice", "build m02 at 0,-1 rot 0", nil)
