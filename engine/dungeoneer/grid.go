@@ -195,7 +195,7 @@ func DrawMap(cells []MapCell) string {
 		minX, maxX = min(minX, c.X), max(maxX, c.X)
 		minY, maxY = min(minY, c.Y), max(maxY, c.Y)
 	}
-	const w, h = 14, 5 // box width and height in characters
+	const w, h = 16, 5 // box width and height in characters
 	rows := make([][]string, (maxY-minY+1)*h)
 	for i := range rows {
 		rows[i] = slices.Repeat([]string{" "}, (maxX-minX+1)*w)

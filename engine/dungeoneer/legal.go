@@ -3,6 +3,8 @@ package dungeoneer
 import (
 	"fmt"
 	"slices"
+
+	"github.com/turnmail/turnmail/engine"
 )
 
 // candidates lists every command that might be legal for seat now; Legal keeps those
@@ -87,17 +89,30 @@ func (s *state) Legal(player string) []string {
 
 // SkipCommands implements engine.Skipper: what a player whose deadline passed does —
 // no Encounters, no response, the first legal placement, the end of the hero phase,
-// the first card discarded.
+// the first card discarded — until the player has nothing pending.
 func (s *state) SkipCommands(player string) []string {
-	legal := s.Legal(player)
-	if len(legal) == 0 {
-		return nil
+	var out []string
+	cur := s
+	for range 8 {
+		legal := cur.Legal(player)
+		if len(legal) == 0 {
+			break
+		}
+		cmd := legal[0]
+		switch cur.Phase {
+		case phLord, phHero:
+			cmd = "end"
+		case phRespond:
+			cmd = "pass"
+		}
+		out = append(out, cmd)
+		// Draws on the way (the next map card, a reshuffle) use a throwaway source; the
+		// service applies the commands with the real one.
+		next, err := cur.Apply(player, cmd, engine.NewRand(0, 0, nil))
+		if err != nil {
+			break
+		}
+		cur = next.(*state)
 	}
-	switch s.Phase {
-	case phLord, phHero:
-		return []string{"end"}
-	case phRespond:
-		return []string{"pass"}
-	}
-	return legal[:1]
+	return out
 }
