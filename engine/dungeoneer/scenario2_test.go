@@ -19,8 +19,8 @@ func TestQuests(t *testing.T) {
 		s.Seats[0].Y, s.Seats[0].Quests, s.Seats[0].Hand = -1, []string{"q05", "q09"}, []string{"a01"}
 		s.startTurn(0)
 		s = toHero(t, s)
-		illegal(t, s, "Alice", "quest q09") // done elsewhere
-		illegal(t, s, "Alice", "quest q06") // not hers
+		illegal(t, s, "Alice", "quest q09")         // done elsewhere
+		illegal(t, s, "Alice", "quest q06")         // not hers
 		s = do(t, s, "Alice", "quest q05", dice(1)) // 1+1 < 5: 1 wound, free first try
 		if s.Seats[0].Life != 5 || s.Movement != 3 {
 			t.Fatalf("failed fetch: life %d movement %d", s.Seats[0].Life, s.Movement)
