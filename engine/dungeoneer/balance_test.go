@@ -10,17 +10,17 @@ import (
 
 // balanceReport plays games bot games of 2 to 4 players and reports the rounds and the
 // win rates per hero and per seat (a win shared by several counts for each).
-func balanceReport(t *testing.T, games int) (rounds []int, heroWins, heroGames map[string]int, seatWins, seatGames [4]int, lordWins int) {
+func balanceReport(t *testing.T, games int) (rounds []int, heroWins, heroGames map[string]int, seatWins, seatGames [5][4]int, lordWins int) {
 	heroWins, heroGames = map[string]int{}, map[string]int{}
 	for g := range games {
 		_, s := play(t, 2+g%3, int64(10000+g), 0, botPick)
 		rounds = append(rounds, s.Round)
 		for i, h := range s.Seats {
 			heroGames[h.Hero]++
-			seatGames[i]++
+			seatGames[len(s.Seats)][i]++
 			if slices.Contains(s.Win, i) {
 				heroWins[h.Hero]++
-				seatWins[i]++
+				seatWins[len(s.Seats)][i]++
 				if len(h.Done) < questsWin {
 					lordWins++
 				}
@@ -59,7 +59,11 @@ func TestBalance(t *testing.T) {
 	for _, h := range cards.Heroes {
 		fmt.Printf("| %s %s | %d | %d | %.0f%% |\n", h.ID, h.Name.En, hg[h.ID], hw[h.ID], 100*float64(hw[h.ID])/float64(hg[h.ID]))
 	}
-	for i := range 4 {
-		fmt.Printf("| seat %d | %d | %d | %.0f%% |\n", i+1, sg[i], sw[i], 100*float64(sw[i])/float64(max(sg[i], 1)))
+	for n := 2; n <= 4; n++ {
+		fmt.Printf("| %d players |", n)
+		for i := range n {
+			fmt.Printf(" %.0f%% |", 100*float64(sw[n][i])/float64(max(sg[n][i], 1)))
+		}
+		fmt.Println()
 	}
 }

@@ -2,6 +2,7 @@ package dungeoneer
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -296,5 +297,35 @@ func TestSkip(t *testing.T) {
 	}
 	if s.SkipCommands("Bob") != nil {
 		t.Fatal("Bob has nothing pending")
+	}
+}
+
+// TestHostileCommands: junk from a mail gets a rule error, never a panic, in every
+// phase a test game passes through.
+func TestHostileCommands(t *testing.T) {
+	junk := []string{"", "   ", "build m02 at 99999999999999999999,1 rot 0", "build m02 at 1,2,3 rot 0",
+		"build m02 at , rot", "move", "move n e", "play", "play a01 on", "play a01 on bob melee extra",
+		"quest", "quest q01 melee magic", "discard", "discard a01 a02", "challenge", "challenge bob",
+		"pass now", "end end", strings.Repeat("x", 10000), "plày à01", "# only a comment", "play a01 on bob\x00"}
+	a, _ := play(t, 3, 7, 0, botPick)
+	states, err := engine.ReplayAll(registry, a, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, st := range states {
+		if i%5 != 0 {
+			continue
+		}
+		for _, p := range append(names[:3], "Mallory") {
+			for _, cmd := range junk {
+				_, err := st.Apply(p, cmd, engine.NewRand(1, 1, nil))
+				if err == nil {
+					t.Fatalf("state %d: %s %q accepted", i, p, cmd)
+				}
+				if !errors.Is(err, engine.ErrIllegal) {
+					t.Fatalf("state %d: %s %q: %v is not a rule error", i, p, cmd, err)
+				}
+			}
+		}
 	}
 }
