@@ -1,0 +1,338 @@
+package dungeoneer
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/turnmail/turnmail/engine"
+)
+
+// Apply implements engine.State.
+func (s *state) Apply(player, command string, rng *engine.Rand) (engine.State, error) {
+	seat := s.seat(player)
+	if seat < 0 {
+		return nil, engine.Illegal("%q is not a player of this game", player)
+	}
+	cmd := engine.Normalize(command)
+	if err := s.do(seat, cmd, nil); err != nil {
+		var re *engine.RuleError
+		if errors.As(err, &re) && re.Instead == nil {
+			re.Instead = s.Legal(player)
+			if len(re.Instead) > 12 {
+				re.Instead = append(re.Instead[:12:12], "…")
+			}
+		}
+		return nil, err
+	}
+	ns := s.clone()
+	if err := ns.do(seat, cmd, rng); err != nil {
+		return nil, err // cannot happen: the dry run accepted it
+	}
+	return ns, nil
+}
+
+// do checks command of seat and, when rng is not nil, carries it out. With a nil rng
+// it only validates and never modifies s: Legal and Apply share this one gate.
+func (s *state) do(seat int, cmd string, rng *engine.Rand) error {
+	if s.Phase == phOver {
+		return engine.Illegal("the game is over")
+	}
+	if !slices.Contains(s.ToAct(), s.Seats[seat].Name) {
+		return engine.Illegal("it is not your turn: waiting for %s", strings.Join(s.ToAct(), ", "))
+	}
+	f := strings.Fields(cmd)
+	if len(f) == 0 {
+		return engine.Illegal("empty command")
+	}
+	verb, args := f[0], f[1:]
+	want := func(verbs ...string) error {
+		if slices.Contains(verbs, verb) {
+			return nil
+		}
+		return engine.Illegal("%q is not possible in the %s phase; say %s", cmd, s.Phase, strings.Join(verbs, " or "))
+	}
+	switch s.Phase {
+	case phLord:
+		if err := want("play", "end"); err != nil {
+			return err
+		}
+		if verb == "end" {
+			return s.lordEnd(args, rng)
+		}
+		return s.lordPlay(seat, args, rng)
+	case phRespond:
+		if err := want("play", "pass"); err != nil {
+			return err
+		}
+		if verb == "pass" {
+			if len(args) > 0 {
+				return engine.Illegal("say just pass")
+			}
+			if rng != nil {
+				s.Responders = slices.DeleteFunc(s.Responders, func(r int) bool { return r == seat })
+				if len(s.Responders) == 0 {
+					s.resolve(rng)
+				}
+			}
+			return nil
+		}
+		return s.respond(seat, args, rng)
+	case phBuild, phPlace:
+		if err := want("build"); err != nil {
+			return err
+		}
+		return s.build(args, rng)
+	case phHero:
+		return s.heroAction(seat, verb, args, rng)
+	case phDiscard:
+		if err := want("discard"); err != nil {
+			return err
+		}
+		return s.discard(seat, args, rng)
+	}
+	return engine.Illegal("nothing to do")
+}
+
+// findTarget returns the seat a command names by its token.
+func (s *state) findTarget(tok string) int {
+	for i, h := range s.Seats {
+		if token(h.Name) == tok {
+			return i
+		}
+	}
+	return -1
+}
+
+// lordPlay declares an Encounter or Bane: play <card> on <player> [form].
+func (s *state) lordPlay(seat int, args []string, rng *engine.Rand) error {
+	if len(args) < 3 || args[1] != "on" {
+		return engine.Illegal("say play <card> on <player> [melee|magic|speed]")
+	}
+	id := args[0]
+	a := cards.adv[id]
+	h := &s.Seats[seat]
+	inHand := slices.Contains(h.Hand, id)
+	pi := slices.IndexFunc(h.Pack, func(m PackMonster) bool { return m.ID == id })
+	if a == nil || (!inHand && pi < 0) {
+		return engine.Illegal("%s is not in your hand or pack", id)
+	}
+	if a.Kind != kMonster && a.Kind != kTrap && a.Kind != kBane {
+		return engine.Illegal("%s is not an Encounter or a Bane", id)
+	}
+	t := s.findTarget(args[2])
+	if t < 0 || t == seat || s.Seats[t].Out {
+		return engine.Illegal("%s is not an opponent in the game", args[2])
+	}
+	form := ""
+	if a.Kind == kMonster {
+		if len(args) != 4 || !slices.Contains(forms, args[3]) || !a.stat(args[3]).Std {
+			return engine.Illegal("say which standard attack of %s: %s", id, strings.Join(stdForms(&a.Monster), " or "))
+		}
+		form = args[3]
+	} else if len(args) != 3 {
+		return engine.Illegal("say play %s on <player>", id)
+	}
+	if s.Seats[t].Peril < a.Cost {
+		return engine.Illegal("%s has %d Peril, %s costs %d", s.Seats[t].Name, s.Seats[t].Peril, id, a.Cost)
+	}
+	if rng == nil {
+		return nil
+	}
+	s.Seats[t].Peril -= a.Cost
+	p := Pending{Card: id, Target: t, Form: form}
+	if inHand {
+		i := slices.Index(h.Hand, id)
+		h.Hand = slices.Delete(h.Hand, i, i+1)
+	} else {
+		p.FromPack, p.Wounds = true, h.Pack[pi].Wounds
+		h.Pack = slices.Delete(h.Pack, pi, pi+1)
+	}
+	s.Pending = append(s.Pending, p)
+	s.logf("%s plays %s on %s", h.Name, engine.Term(a.Name.En), s.Seats[t].Name)
+	return nil
+}
+
+func stdForms(m *Monster) []string {
+	var out []string
+	for _, f := range forms {
+		if m.stat(f).Std {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// lordEnd closes the declarations: the targets who can respond are asked, else the
+// Encounters resolve at once.
+func (s *state) lordEnd(args []string, rng *engine.Rand) error {
+	if len(args) > 0 {
+		return engine.Illegal("say just end")
+	}
+	if rng == nil {
+		return nil
+	}
+	s.Responders = nil
+	for _, i := range s.alive() {
+		if slices.ContainsFunc(s.Pending, func(p Pending) bool { return p.Target == i }) && len(s.responses(i)) > 0 {
+			s.Responders = append(s.Responders, i)
+		}
+	}
+	if len(s.Responders) > 0 {
+		s.Phase = phRespond
+		return nil
+	}
+	s.resolve(rng)
+	return nil
+}
+
+// responses lists the response commands seat could give now.
+func (s *state) responses(seat int) []string {
+	h := &s.Seats[seat]
+	var out []string
+	for _, id := range h.Hand {
+		a := cards.adv[id]
+		if a.Kind != kFavor || (a.Use != useResponse && a.Use != useAlways) || a.Cost > h.Glory {
+			continue
+		}
+		if a.Effects[0].Op == opCancel {
+			for _, p := range s.Pending {
+				if p.Target == seat && !p.Cancelled {
+					out = append(out, "play "+id+" "+p.Card)
+				}
+			}
+			continue
+		}
+		out = append(out, "play "+id)
+	}
+	return out
+}
+
+// respond plays a response or "always" Favor: play <card> [<cancelled card>].
+func (s *state) respond(seat int, args []string, rng *engine.Rand) error {
+	if len(args) == 0 || len(args) > 2 {
+		return engine.Illegal("say play <card> or play <card> <encounter>")
+	}
+	h := &s.Seats[seat]
+	a := cards.adv[args[0]]
+	if a == nil || !slices.Contains(h.Hand, args[0]) || a.Kind != kFavor || (a.Use != useResponse && a.Use != useAlways) {
+		return engine.Illegal("%s is not a response or always Favor in your hand", args[0])
+	}
+	if a.Cost > h.Glory {
+		return engine.Illegal("%s costs %d Glory, you have %d", args[0], a.Cost, h.Glory)
+	}
+	cancel := a.Effects[0].Op == opCancel
+	pi := -1
+	if cancel {
+		if len(args) != 2 {
+			return engine.Illegal("say which Encounter or Bane %s cancels", args[0])
+		}
+		pi = slices.IndexFunc(s.Pending, func(p Pending) bool { return p.Card == args[1] && p.Target == seat && !p.Cancelled })
+		if pi < 0 {
+			return engine.Illegal("%s is not played on you", args[1])
+		}
+	} else if len(args) != 1 {
+		return engine.Illegal("say play %s", args[0])
+	}
+	if rng == nil {
+		return nil
+	}
+	s.payFavor(seat, args[0])
+	if cancel {
+		s.Pending[pi].Cancelled = true
+		s.logf("%s cancels %s", h.Name, engine.Term(cards.adv[args[1]].Name.En))
+	} else {
+		s.apply(seat, a.Effects, rng)
+	}
+	if len(s.responses(seat)) == 0 {
+		s.Responders = slices.DeleteFunc(s.Responders, func(r int) bool { return r == seat })
+		if len(s.Responders) == 0 {
+			s.resolve(rng)
+		}
+	}
+	return nil
+}
+
+// payFavor takes an instant card from seat's hand, pays its Glory and discards it.
+func (s *state) payFavor(seat int, id string) {
+	h := &s.Seats[seat]
+	i := slices.Index(h.Hand, id)
+	h.Hand = slices.Delete(h.Hand, i, i+1)
+	h.Glory -= cards.adv[id].Cost
+	s.Discard = append(s.Discard, id)
+	s.logf("%s plays %s", h.Name, engine.Term(cards.adv[id].Name.En))
+}
+
+// build places the drawn map card: build <card> at x,y rot r.
+func (s *state) build(args []string, rng *engine.Rand) error {
+	if len(args) != 5 || args[1] != "at" || args[3] != "rot" {
+		return engine.Illegal("say build %s at <x>,<y> rot <0|90|180|270>", s.Drawn)
+	}
+	if args[0] != s.Drawn {
+		return engine.Illegal("the map card to place is %s", s.Drawn)
+	}
+	xs, ys, ok := strings.Cut(args[2], ",")
+	x, err1 := strconv.Atoi(xs)
+	y, err2 := strconv.Atoi(ys)
+	rot, err3 := strconv.Atoi(args[4])
+	if !ok || err1 != nil || err2 != nil || err3 != nil {
+		return engine.Illegal("%q is not a place: say <x>,<y> rot <0|90|180|270>", strings.Join(args[2:], " "))
+	}
+	if !slices.Contains(placements(s.Grid, s.Drawn), placement{x, y, rot}) {
+		return engine.Illegal("%s cannot be placed at %d,%d rot %d", s.Drawn, x, y, rot)
+	}
+	if rng == nil {
+		return nil
+	}
+	s.Grid = append(s.Grid, Placed{ID: s.Drawn, X: x, Y: y, Rot: rot})
+	s.logf("%s is placed at %d,%d", engine.Term(cards.mapc[s.Drawn].Name.En), x, y)
+	s.Drawn = ""
+	s.Phase = phHero
+	return nil
+}
+
+// discard discards exactly one card (hand, Treasure or pack monster), then the turn ends.
+func (s *state) discard(seat int, args []string, rng *engine.Rand) error {
+	h := &s.Seats[seat]
+	if len(args) != 1 {
+		return engine.Illegal("say discard <card>")
+	}
+	id := args[0]
+	pi := slices.IndexFunc(h.Pack, func(m PackMonster) bool { return m.ID == id })
+	if !slices.Contains(h.Hand, id) && !slices.Contains(h.Treasures, id) && pi < 0 {
+		return engine.Illegal("%s is not in your hand, Treasures or pack", id)
+	}
+	if rng == nil {
+		return nil
+	}
+	switch {
+	case slices.Contains(h.Hand, id):
+		i := slices.Index(h.Hand, id)
+		h.Hand = slices.Delete(h.Hand, i, i+1)
+	case slices.Contains(h.Treasures, id):
+		i := slices.Index(h.Treasures, id)
+		h.Treasures = slices.Delete(h.Treasures, i, i+1)
+	default:
+		h.Pack = slices.Delete(h.Pack, pi, pi+1)
+	}
+	s.Discard = append(s.Discard, id)
+	s.finishTurn(rng)
+	return nil
+}
+
+func sideOf(word string) int { return slices.Index(sideNames, word) }
+
+// spend checks that the hero can spend n movement (standing if prone).
+func (s *state) spend(n int, standing bool) error {
+	if s.Seats[s.Current].Prone && !standing {
+		return engine.Illegal("your hero is knocked down: stand first")
+	}
+	if s.Movement < n {
+		return engine.Illegal("you have %d movement left", s.Movement)
+	}
+	return nil
+}
+
+func doorKey(x, y, side int) string { return fmt.Sprintf("%d,%d,%s", x, y, sideNames[side]) }

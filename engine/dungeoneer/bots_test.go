@@ -1,0 +1,135 @@
+package dungeoneer
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+)
+
+// distance returns the number of steps from grid card i to the card with map id
+// through passable doors, or -1, and the first side to take.
+func distance(grid []Placed, i int, id string) (int, int) {
+	type node struct{ at, first, d int }
+	seen := map[int]bool{i: true}
+	queue := []node{{i, -1, 0}}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		if grid[n.at].ID == id {
+			return n.d, n.first
+		}
+		for side := range 4 {
+			j, ok := passable(grid, n.at, side)
+			if !ok || seen[j] {
+				continue
+			}
+			seen[j] = true
+			first := n.first
+			if first < 0 {
+				first = side
+			}
+			queue = append(queue, node{j, first, n.d + 1})
+		}
+	}
+	return -1, -1
+}
+
+// goals lists the map cards seat's hero wants to reach for its quests.
+func (s *state) goals(seat int) []string {
+	h := &s.Seats[seat]
+	var out []string
+	for _, q := range append(slices.Clone(h.Quests), s.Global) {
+		if q == "" {
+			continue
+		}
+		c := cards.quest[q]
+		if c.Kind == "escort" && h.Carrying == q {
+			out = append(out, c.To)
+		} else if h.Carrying == "" || c.Kind != "escort" {
+			out = append(out, c.At)
+		}
+	}
+	return out
+}
+
+// botPick is a simple strategy: the Dungeon Lord plays whatever it can, heroes take
+// quests, ready cards and walk towards their nearest quest, exploring when it is not
+// on the map.
+func botPick(r *rand.Rand, s *state, seat int, legal []string) string {
+	has := func(c string) bool { return slices.Contains(legal, c) }
+	with := func(prefix string) []string {
+		var out []string
+		for _, c := range legal {
+			if strings.HasPrefix(c, prefix) {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	h := &s.Seats[seat]
+	switch s.Phase {
+	case phLord:
+		if plays := with("play "); len(plays) > 0 && r.IntN(4) > 0 {
+			return plays[r.IntN(len(plays))]
+		}
+		return "end"
+	case phRespond:
+		if plays := with("play "); len(plays) > 0 {
+			return plays[0]
+		}
+		return "pass"
+	case phHero:
+		// Quests first, with the hero's best standard attack for a kill.
+		if qs := with("quest "); len(qs) > 0 {
+			best, bv := qs[0], -1
+			for _, q := range qs {
+				f := strings.Fields(q)
+				v := 0
+				if len(f) == 3 {
+					v = s.stat(seat, f[2])
+				}
+				if v > bv {
+					best, bv = q, v
+				}
+			}
+			return best
+		}
+		for _, p := range with("play ") {
+			a := cards.adv[strings.Fields(p)[1]]
+			heal := slices.ContainsFunc(a.Effects, func(e Effect) bool { return e.Op == opHeal })
+			if !heal || h.Life < maxLife {
+				return p
+			}
+		}
+		if has("stand") {
+			return "stand"
+		}
+		bestD, bestSide := -1, -1
+		for _, g := range s.goals(seat) {
+			d, side := distance(s.Grid, s.cell(seat), g)
+			if d >= 0 && (bestD < 0 || d < bestD) {
+				bestD, bestSide = d, side
+			}
+		}
+		if bestD > 0 && has("move "+sideNames[bestSide]) {
+			return "move " + sideNames[bestSide]
+		}
+		if bestD < 0 && has("explore") {
+			return "explore"
+		}
+		if bestD < 0 {
+			if moves := with("move "); len(moves) > 0 && r.IntN(2) == 0 {
+				return moves[r.IntN(len(moves))]
+			}
+		}
+		return "end"
+	case phDiscard:
+		// Keep Favors and Treasures, discard an Encounter or Bane when there is one.
+		for _, c := range legal {
+			if a := cards.adv[strings.Fields(c)[1]]; a.Kind == kBane || a.Kind == kTrap {
+				return c
+			}
+		}
+	}
+	return legal[r.IntN(len(legal))]
+}

@@ -1,0 +1,542 @@
+package dungeoneer
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"slices"
+)
+
+//go:embed data/cards.json
+var cardsJSON []byte
+
+// Names is a card's name or text in English and Italian.
+type Names struct {
+	En string `json:"en"`
+	It string `json:"it"`
+}
+
+// Effect is one entry of the effect vocabulary (docs/dungeoneer.md lists it): Op names
+// what happens, N how much, Stat which score when the op needs one.
+type Effect struct {
+	Op   string `json:"op"`
+	N    int    `json:"n"`
+	Stat string `json:"stat,omitempty"`
+}
+
+// Effect ops the engine implements.
+const (
+	opWound     = "wound"      // the hero takes N wounds
+	opHeal      = "heal"       // the hero heals N, up to 6 life
+	opGlory     = "glory"      // the hero gains N Glory
+	opPeril     = "peril"      // the hero gains N Peril
+	opLoseGlory = "lose_glory" // the hero loses N Glory (not below 0)
+	opMove      = "move"       // N more Movement this turn
+	opProne     = "prone"      // the hero is knocked down
+	opDiscard   = "discard"    // N random cards of the hand are discarded
+	opTeleport  = "teleport"   // the hero goes back to the Entrance
+	opMalus     = "malus"      // permanent bane: Stat -N
+	opBonus     = "bonus"      // permanent favor or treasure: Stat +N
+	opDefense   = "defense"    // +N to defense rolls in combat
+	opCancel    = "cancel"     // response: cancel one Encounter or Bane on you
+	opWard      = "ward"       // response: +N to your rolls this Dungeon Lord phase
+	opLevel     = "level"      // quest reward: N levels up
+	// Hero abilities only.
+	opRegen      = "regen"       // heal N at the start of the turn when below 4 life
+	opTrapBonus  = "trap_bonus"  // +N to every peril test
+	opKillGlory  = "kill_glory"  // +N Glory for each wound dealt to a monster
+	opGloryStart = "glory_start" // +N Glory at the start of the turn
+)
+
+var cardOps = []string{opWound, opHeal, opGlory, opPeril, opLoseGlory, opMove, opProne, opDiscard,
+	opTeleport, opMalus, opBonus, opDefense, opCancel, opWard, opLevel}
+var abilityOps = []string{opRegen, opTrapBonus, opKillGlory, opGloryStart, opDefense, opMove}
+
+// Stats and attack forms.
+const (
+	melee = "melee"
+	magic = "magic"
+	speed = "speed"
+)
+
+var forms = []string{melee, magic, speed}
+
+// Stat is one attack form of a monster: its value and whether it is a standard attack
+// (else only a counter-attack).
+type Stat struct {
+	V   int  `json:"v"`
+	Std bool `json:"std"`
+}
+
+// Hero is a hero card.
+type Hero struct {
+	ID            string           `json:"id"`
+	Name          Names            `json:"name"`
+	Levels        []map[string]int `json:"levels"`
+	Standard      []string         `json:"standard"`
+	Life          int              `json:"life"`
+	FavorLimit    int              `json:"favor_limit"`
+	TreasureLimit int              `json:"treasure_limit"`
+	Ability       Effect           `json:"ability"`
+	AbilityText   Names            `json:"ability_text"`
+}
+
+// Door is one side of a map card.
+type Door struct {
+	// Kind is open, locked, trapped or wall.
+	Kind string `json:"kind"`
+	// V is the peril value of a locked or trapped door.
+	V int `json:"v,omitempty"`
+}
+
+// Door kinds.
+const (
+	doorOpen    = "open"
+	doorLocked  = "locked"
+	doorTrapped = "trapped"
+	doorWall    = "wall"
+)
+
+// Obstacle is what stands in the middle of a map card.
+type Obstacle struct {
+	// Kind is pit, spikes, risk, sewer, terrain or portal.
+	Kind    string `json:"kind"`
+	Stat    string `json:"stat,omitempty"`
+	V       int    `json:"v,omitempty"`
+	Mod     int    `json:"mod,omitempty"`
+	Pair    string `json:"pair,omitempty"`
+	Terrain string `json:"terrain,omitempty"`
+}
+
+// MapCard is a map card; Doors are north, east, south, west before rotation.
+type MapCard struct {
+	ID       string    `json:"id"`
+	Type     string    `json:"type"`
+	Name     Names     `json:"name"`
+	Doors    []Door    `json:"doors"`
+	Glory    int       `json:"glory"`
+	Peril    int       `json:"peril"`
+	Tower    bool      `json:"tower,omitempty"`
+	Obstacle *Obstacle `json:"obstacle,omitempty"`
+	OnEnter  []Effect  `json:"on_enter,omitempty"`
+}
+
+// Monster is a monster, on an Encounter card or a kill quest.
+type Monster struct {
+	Name  Names               `json:"name"`
+	Life  int                 `json:"life"`
+	Melee Stat                `json:"melee"`
+	Magic Stat                `json:"magic"`
+	Speed Stat                `json:"speed"`
+	Hit   map[string][]Effect `json:"hit,omitempty"`
+}
+
+func (m Monster) stat(form string) Stat {
+	switch form {
+	case melee:
+		return m.Melee
+	case magic:
+		return m.Magic
+	}
+	return m.Speed
+}
+
+// Test is a peril: a die plus Stat must reach V.
+type Test struct {
+	Stat string `json:"stat"`
+	V    int    `json:"v"`
+}
+
+// Quest is a quest card.
+type Quest struct {
+	ID   string `json:"id"`
+	Kind string `json:"kind"` // kill, fetch, visit or escort
+	Name Names  `json:"name"`
+	Text Names  `json:"text"`
+	// At is the map card where the quest is done (escort: where the component is taken).
+	At string `json:"at"`
+	// To is where an escort delivers.
+	To      string   `json:"to,omitempty"`
+	Monster *Monster `json:"monster,omitempty"`
+	Test    *Test    `json:"test,omitempty"`
+	Fail    []Effect `json:"fail,omitempty"`
+	Cost    []Effect `json:"cost,omitempty"`
+	Reward  []Effect `json:"reward"`
+}
+
+// Adventure is an Adventure card.
+type Adventure struct {
+	ID   string `json:"id"`
+	Kind string `json:"kind"` // monster, trap, bane, favor, treasure
+	Name Names  `json:"name"`
+	Text Names  `json:"text"`
+	// Cost is paid in the target's Peril (monster, trap, bane) or own Glory.
+	Cost int `json:"cost"`
+	// Use (favors) is hero, response or always.
+	Use       string   `json:"use,omitempty"`
+	Permanent bool     `json:"permanent,omitempty"`
+	Upkeep    int      `json:"upkeep,omitempty"`
+	Category  string   `json:"category,omitempty"`
+	Effects   []Effect `json:"effects,omitempty"`
+	Test      *Test    `json:"test,omitempty"`
+	Success   []Effect `json:"success,omitempty"`
+	Fail      []Effect `json:"fail,omitempty"`
+	Monster
+}
+
+// Adventure kinds.
+const (
+	kMonster  = "monster"
+	kTrap     = "trap"
+	kBane     = "bane"
+	kFavor    = "favor"
+	kTreasure = "treasure"
+)
+
+// Favor uses.
+const (
+	useHero     = "hero"
+	useResponse = "response"
+	useAlways   = "always"
+)
+
+// CardSet is the whole card set of data/cards.json.
+type CardSet struct {
+	Provenance string      `json:"provenance"`
+	Heroes     []Hero      `json:"heroes"`
+	Maps       []MapCard   `json:"maps"`
+	Quests     []Quest     `json:"quests"`
+	Adventures []Adventure `json:"adventures"`
+
+	hero  map[string]*Hero
+	mapc  map[string]*MapCard
+	quest map[string]*Quest
+	adv   map[string]*Adventure
+}
+
+// cards is the embedded card set, loaded once and never modified.
+var cards = mustLoad(cardsJSON)
+
+func mustLoad(b []byte) *CardSet {
+	cs, err := loadCards(b)
+	if err != nil {
+		panic("dungeoneer: embedded data/cards.json: " + err.Error())
+	}
+	return cs
+}
+
+// loadCards parses and validates a card set.
+func loadCards(b []byte) (*CardSet, error) {
+	var cs CardSet
+	if err := json.Unmarshal(b, &cs); err != nil {
+		return nil, fmt.Errorf("parse cards: %w", err)
+	}
+	if err := cs.validate(); err != nil {
+		return nil, err
+	}
+	return &cs, nil
+}
+
+func checkEffects(where string, effs []Effect, ops []string) error {
+	for _, e := range effs {
+		if !slices.Contains(ops, e.Op) {
+			return fmt.Errorf("%s: unknown effect %q", where, e.Op)
+		}
+		if e.N < 1 || e.N > 3 {
+			return fmt.Errorf("%s: effect %s: n %d out of 1..3", where, e.Op, e.N)
+		}
+		if (e.Op == opBonus || e.Op == opMalus) && !slices.Contains(forms, e.Stat) {
+			return fmt.Errorf("%s: effect %s needs a stat (melee, magic, speed)", where, e.Op)
+		}
+	}
+	return nil
+}
+
+func checkNames(where string, n Names) error {
+	if n.En == "" || n.It == "" {
+		return fmt.Errorf("%s: a name or text lacks English or Italian", where)
+	}
+	return nil
+}
+
+func checkTest(where string, t *Test) error {
+	if t == nil {
+		return fmt.Errorf("%s: no test", where)
+	}
+	if !slices.Contains(forms, t.Stat) || t.V < 2 || t.V > 9 {
+		return fmt.Errorf("%s: bad test %s %d", where, t.Stat, t.V)
+	}
+	return nil
+}
+
+func checkMonster(where string, m *Monster) error {
+	if m == nil {
+		return fmt.Errorf("%s: no monster", where)
+	}
+	if m.Life < 1 || m.Life > 4 {
+		return fmt.Errorf("%s: life %d out of 1..4", where, m.Life)
+	}
+	std := false
+	for _, f := range forms {
+		s := m.stat(f)
+		if s.V < 0 || s.V > 6 {
+			return fmt.Errorf("%s: %s %d out of 0..6", where, f, s.V)
+		}
+		std = std || s.Std
+	}
+	if !std {
+		return fmt.Errorf("%s: no standard attack", where)
+	}
+	for f, effs := range m.Hit {
+		if !slices.Contains(forms, f) {
+			return fmt.Errorf("%s: hit effect for unknown form %q", where, f)
+		}
+		if err := checkEffects(where, effs, cardOps); err != nil {
+			return err
+		}
+	}
+	return checkNames(where, m.Name)
+}
+
+// validate checks the composition of the box and every card; it also builds the
+// indexes by id.
+func (cs *CardSet) validate() error {
+	if cs.Provenance != "original" {
+		return fmt.Errorf("provenance %q, want original", cs.Provenance)
+	}
+	if len(cs.Heroes) != 6 || len(cs.Maps) != 20 || len(cs.Quests) != 14 || len(cs.Adventures) != 62 {
+		return fmt.Errorf("composition %d heroes, %d maps, %d quests, %d adventures; want 6, 20, 14, 62",
+			len(cs.Heroes), len(cs.Maps), len(cs.Quests), len(cs.Adventures))
+	}
+	seen := map[string]bool{}
+	unique := func(id string) error {
+		if id == "" || seen[id] {
+			return fmt.Errorf("card id %q empty or repeated", id)
+		}
+		seen[id] = true
+		return nil
+	}
+	cs.hero, cs.mapc, cs.quest, cs.adv = map[string]*Hero{}, map[string]*MapCard{}, map[string]*Quest{}, map[string]*Adventure{}
+	for i := range cs.Heroes {
+		h := &cs.Heroes[i]
+		if err := unique(h.ID); err != nil {
+			return err
+		}
+		if err := checkNames(h.ID, h.Name); err != nil {
+			return err
+		}
+		if err := checkNames(h.ID, h.AbilityText); err != nil {
+			return err
+		}
+		if len(h.Levels) != maxLevel || h.Life != 6 || h.FavorLimit < 1 || h.TreasureLimit < 1 || len(h.Standard) == 0 {
+			return fmt.Errorf("%s: want %d levels, life 6, limits and a standard attack", h.ID, maxLevel)
+		}
+		for _, lv := range h.Levels {
+			for _, f := range forms {
+				if v, ok := lv[f]; !ok || v < 0 || v > 6 {
+					return fmt.Errorf("%s: level lacks %s or it is out of 0..6", h.ID, f)
+				}
+			}
+		}
+		for _, f := range h.Standard {
+			if !slices.Contains(forms, f) {
+				return fmt.Errorf("%s: unknown standard attack %q", h.ID, f)
+			}
+		}
+		if err := checkEffects(h.ID, []Effect{h.Ability}, abilityOps); err != nil {
+			return err
+		}
+		cs.hero[h.ID] = h
+	}
+	entrances, passages := 0, 0
+	for i := range cs.Maps {
+		m := &cs.Maps[i]
+		if err := unique(m.ID); err != nil {
+			return err
+		}
+		if err := checkNames(m.ID, m.Name); err != nil {
+			return err
+		}
+		if len(m.Doors) != 4 {
+			return fmt.Errorf("%s: %d doors, want 4", m.ID, len(m.Doors))
+		}
+		walls := 0
+		for _, d := range m.Doors {
+			switch d.Kind {
+			case doorOpen, doorWall:
+				if d.V != 0 {
+					return fmt.Errorf("%s: %s door with a value", m.ID, d.Kind)
+				}
+			case doorLocked, doorTrapped:
+				if d.V < 2 || d.V > 7 {
+					return fmt.Errorf("%s: %s door value %d out of 2..7", m.ID, d.Kind, d.V)
+				}
+			default:
+				return fmt.Errorf("%s: unknown door %q", m.ID, d.Kind)
+			}
+			if d.Kind == doorWall {
+				walls++
+			}
+		}
+		if walls > 3 {
+			return fmt.Errorf("%s: four walls", m.ID)
+		}
+		switch m.Type {
+		case "entrance":
+			entrances++
+			if !m.Tower || walls > 0 {
+				return fmt.Errorf("%s: the entrance has the tower and four doors", m.ID)
+			}
+		case "passage":
+			passages++
+			if walls > 2 {
+				return fmt.Errorf("%s: a passage has at least two doors", m.ID)
+			}
+		case "room":
+		default:
+			return fmt.Errorf("%s: unknown type %q", m.ID, m.Type)
+		}
+		if m.Glory < 0 || m.Glory > 3 || m.Peril < 0 || m.Peril > 3 {
+			return fmt.Errorf("%s: glory and peril are 0..3", m.ID)
+		}
+		if o := m.Obstacle; o != nil {
+			switch o.Kind {
+			case "pit", "spikes":
+				if err := checkTest(m.ID, &Test{Stat: o.Stat, V: o.V}); err != nil {
+					return err
+				}
+			case "risk":
+				if o.Mod < 1 || o.Mod > 3 {
+					return fmt.Errorf("%s: risk modifier %d out of 1..3", m.ID, o.Mod)
+				}
+			case "sewer":
+				if o.Pair == "" {
+					return fmt.Errorf("%s: sewer without a pair letter", m.ID)
+				}
+			case "terrain":
+				if o.Terrain == "" {
+					return fmt.Errorf("%s: terrain without a name", m.ID)
+				}
+			case "portal":
+			default:
+				return fmt.Errorf("%s: unknown obstacle %q", m.ID, o.Kind)
+			}
+		}
+		if err := checkEffects(m.ID, m.OnEnter, cardOps); err != nil {
+			return err
+		}
+		cs.mapc[m.ID] = m
+	}
+	if entrances != 1 || passages < 4 {
+		return fmt.Errorf("%d entrances and %d passages; want 1 and at least 4", entrances, passages)
+	}
+	if cs.Maps[0].Type != "entrance" {
+		return fmt.Errorf("the first map card must be the entrance")
+	}
+	for _, m := range cs.Maps {
+		if o := m.Obstacle; o != nil && o.Kind == "sewer" {
+			n := 0
+			for _, m2 := range cs.Maps {
+				if o2 := m2.Obstacle; o2 != nil && o2.Kind == "sewer" && o2.Pair == o.Pair {
+					n++
+				}
+			}
+			if n != 2 {
+				return fmt.Errorf("%s: sewer %s has %d ends, want 2", m.ID, o.Pair, n)
+			}
+		}
+	}
+	for i := range cs.Quests {
+		q := &cs.Quests[i]
+		if err := unique(q.ID); err != nil {
+			return err
+		}
+		if err := checkNames(q.ID, q.Name); err != nil {
+			return err
+		}
+		if err := checkNames(q.ID, q.Text); err != nil {
+			return err
+		}
+		if cs.mapc[q.At] == nil {
+			return fmt.Errorf("%s: unknown map card %q", q.ID, q.At)
+		}
+		var err error
+		switch q.Kind {
+		case "kill":
+			err = checkMonster(q.ID, q.Monster)
+		case "fetch":
+			err = checkTest(q.ID, q.Test)
+			if err == nil {
+				err = checkEffects(q.ID, q.Fail, cardOps)
+			}
+		case "visit":
+			if len(q.Cost) == 0 {
+				err = fmt.Errorf("%s: a visit quest has a cost", q.ID)
+			} else {
+				err = checkEffects(q.ID, q.Cost, cardOps)
+			}
+		case "escort":
+			if cs.mapc[q.To] == nil || q.To == q.At {
+				err = fmt.Errorf("%s: escort needs another map card to deliver to", q.ID)
+			}
+		default:
+			err = fmt.Errorf("%s: unknown quest kind %q", q.ID, q.Kind)
+		}
+		if err != nil {
+			return err
+		}
+		if err := checkEffects(q.ID, q.Reward, cardOps); err != nil {
+			return err
+		}
+		cs.quest[q.ID] = q
+	}
+	for i := range cs.Adventures {
+		a := &cs.Adventures[i]
+		if err := unique(a.ID); err != nil {
+			return err
+		}
+		if err := checkNames(a.ID, a.Name); err != nil {
+			return err
+		}
+		if err := checkNames(a.ID, a.Text); err != nil {
+			return err
+		}
+		if a.Cost < 0 || a.Cost > 5 {
+			return fmt.Errorf("%s: cost %d out of 0..5", a.ID, a.Cost)
+		}
+		var err error
+		switch a.Kind {
+		case kMonster:
+			a.Monster.Name = a.Name
+			err = checkMonster(a.ID, &a.Monster)
+		case kTrap:
+			err = checkTest(a.ID, a.Test)
+			if err == nil {
+				err = checkEffects(a.ID, append(slices.Clone(a.Success), a.Fail...), cardOps)
+			}
+		case kBane, kTreasure:
+			err = checkEffects(a.ID, a.Effects, cardOps)
+			if err == nil && len(a.Effects) == 0 {
+				err = fmt.Errorf("%s: no effect", a.ID)
+			}
+			if err == nil && a.Kind == kTreasure && a.Category == "" {
+				err = fmt.Errorf("%s: a treasure has a category", a.ID)
+			}
+		case kFavor:
+			if !slices.Contains([]string{useHero, useResponse, useAlways}, a.Use) {
+				err = fmt.Errorf("%s: favor use %q", a.ID, a.Use)
+			} else if len(a.Effects) == 0 {
+				err = fmt.Errorf("%s: no effect", a.ID)
+			} else {
+				err = checkEffects(a.ID, a.Effects, cardOps)
+			}
+		default:
+			err = fmt.Errorf("%s: unknown kind %q", a.ID, a.Kind)
+		}
+		if err != nil {
+			return err
+		}
+		cs.adv[a.ID] = a
+	}
+	return nil
+}

@@ -1,0 +1,103 @@
+package dungeoneer
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestCardSet checks the composition of the embedded set: the box's counts by kind.
+func TestCardSet(t *testing.T) {
+	count := map[string]int{}
+	for _, a := range cards.Adventures {
+		count[a.Kind]++
+		if a.Kind == kFavor {
+			count["favor "+a.Use]++
+		}
+	}
+	for _, m := range cards.Maps {
+		count["map "+m.Type]++
+		for _, d := range m.Doors {
+			count["door "+d.Kind]++
+		}
+		if m.Obstacle != nil {
+			count["obstacle "+m.Obstacle.Kind]++
+		}
+	}
+	for _, q := range cards.Quests {
+		count["quest "+q.Kind]++
+	}
+	for _, k := range []string{kMonster, kTrap, kBane, kFavor, kTreasure, "favor response", "favor always", "favor hero",
+		"map entrance", "map passage", "map room", "door open", "door locked", "door trapped", "door wall",
+		"obstacle pit", "obstacle spikes", "obstacle risk", "obstacle sewer", "obstacle terrain", "obstacle portal",
+		"quest kill", "quest fetch", "quest visit", "quest escort"} {
+		if count[k] == 0 {
+			t.Errorf("the card set has no %s", k)
+		}
+	}
+	if count["map entrance"] != 1 {
+		t.Errorf("%d entrances", count["map entrance"])
+	}
+}
+
+// TestValidate corrupts the embedded set one way at a time; each is rejected with a
+// message naming the fault.
+func TestValidate(t *testing.T) {
+	tests := []struct {
+		name, want string
+		edit       func(cs map[string]any)
+	}{
+		{"provenance", "provenance", func(cs map[string]any) { cs["provenance"] = "printed" }},
+		{"one adventure less", "composition", func(cs map[string]any) {
+			a := cs["adventures"].([]any)
+			cs["adventures"] = a[1:]
+		}},
+		{"repeated id", "repeated", func(cs map[string]any) { card(cs, "adventures", 1)["id"] = "a01" }},
+		{"unknown effect", "unknown effect", func(cs map[string]any) {
+			card(cs, "adventures", 0)["hit"] = map[string]any{"melee": []any{map[string]any{"op": "explode", "n": 1}}}
+		}},
+		{"free text effect", "unknown effect", func(cs map[string]any) {
+			card(cs, "adventures", 40)["effects"] = []any{map[string]any{"op": "do whatever the text says", "n": 1}}
+		}},
+		{"effect size", "out of 1..3", func(cs map[string]any) {
+			card(cs, "adventures", 40)["effects"] = []any{map[string]any{"op": "heal", "n": 9}}
+		}},
+		{"missing italian", "Italian", func(cs map[string]any) { card(cs, "maps", 3)["name"] = map[string]any{"en": "x"} }},
+		{"bad door", "unknown door", func(cs map[string]any) {
+			card(cs, "maps", 3)["doors"].([]any)[0] = map[string]any{"kind": "curtain"}
+		}},
+		{"entrance wall", "entrance", func(cs map[string]any) {
+			card(cs, "maps", 0)["doors"].([]any)[0] = map[string]any{"kind": "wall"}
+		}},
+		{"bad obstacle", "unknown obstacle", func(cs map[string]any) { card(cs, "maps", 5)["obstacle"] = map[string]any{"kind": "lava"} }},
+		{"lonely sewer", "ends", func(cs map[string]any) { card(cs, "maps", 11)["obstacle"] = map[string]any{"kind": "portal"} }},
+		{"quest elsewhere", "unknown map card", func(cs map[string]any) { card(cs, "quests", 0)["at"] = "m99" }},
+		{"monster without standard attack", "no standard attack", func(cs map[string]any) {
+			c := card(cs, "adventures", 0)
+			c["melee"] = map[string]any{"v": 1, "std": false}
+		}},
+		{"favor use", "favor use", func(cs map[string]any) { card(cs, "adventures", 40)["use"] = "sometimes" }},
+		{"hero levels", "levels", func(cs map[string]any) { card(cs, "heroes", 0)["levels"] = []any{} }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var cs map[string]any
+			if err := json.Unmarshal(cardsJSON, &cs); err != nil {
+				t.Fatal(err)
+			}
+			tt.edit(cs)
+			b, _ := json.Marshal(cs)
+			_, err := loadCards(b)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("got %v, want an error about %q", err, tt.want)
+			}
+		})
+	}
+	if _, err := loadCards(cardsJSON); err != nil {
+		t.Fatalf("embedded set: %v", err)
+	}
+}
+
+func card(cs map[string]any, kind string, i int) map[string]any {
+	return cs[kind].([]any)[i].(map[string]any)
+}

@@ -1,0 +1,420 @@
+package dungeoneer
+
+import (
+	"slices"
+
+	"github.com/turnmail/turnmail/engine"
+)
+
+// heroAction carries out one command of the hero phase.
+func (s *state) heroAction(seat int, verb string, args []string, rng *engine.Rand) error {
+	h := &s.Seats[seat]
+	noArgs := func() error {
+		if len(args) > 0 {
+			return engine.Illegal("say just %s", verb)
+		}
+		return nil
+	}
+	switch verb {
+	case "end":
+		if err := noArgs(); err != nil {
+			return err
+		}
+		if rng != nil {
+			s.beginDiscard(rng)
+		}
+		return nil
+	case "stand":
+		if err := noArgs(); err != nil {
+			return err
+		}
+		if !h.Prone {
+			return engine.Illegal("your hero is standing")
+		}
+		if err := s.spend(1, true); err != nil {
+			return err
+		}
+		if rng != nil {
+			s.Movement--
+			h.Prone = false
+		}
+		return nil
+	case "move":
+		if len(args) != 1 || sideOf(args[0]) < 0 {
+			return engine.Illegal("say move n, e, s or w")
+		}
+		return s.move(seat, sideOf(args[0]), rng)
+	case "explore":
+		if err := noArgs(); err != nil {
+			return err
+		}
+		if err := s.spend(1, false); err != nil {
+			return err
+		}
+		if !slices.ContainsFunc(s.MapDeck, func(id string) bool { return len(placements(s.Grid, id)) > 0 }) {
+			return engine.Illegal("no map card left can be placed")
+		}
+		if rng != nil {
+			s.Movement--
+			s.draw()
+			s.Phase = phPlace
+		}
+		return nil
+	case "sewer", "portal":
+		if err := noArgs(); err != nil {
+			return err
+		}
+		if err := s.spend(1, false); err != nil {
+			return err
+		}
+		dest := -1
+		here := s.cellCard(seat)
+		if o := here.Obstacle; o != nil && o.Kind == verb {
+			if verb == "portal" {
+				dest = 0
+			}
+			for i, p := range s.Grid {
+				o2 := cards.mapc[p.ID].Obstacle
+				if verb == "sewer" && p.ID != here.ID && o2 != nil && o2.Kind == "sewer" && o2.Pair == o.Pair {
+					dest = i
+				}
+			}
+		}
+		if dest < 0 {
+			return engine.Illegal("there is no %s here leading to a placed map card", verb)
+		}
+		if rng != nil {
+			s.Movement--
+			s.enter(seat, dest, rng)
+		}
+		return nil
+	case "play":
+		if len(args) != 1 {
+			return engine.Illegal("say play <card>")
+		}
+		return s.playOwn(seat, args[0], rng)
+	case "challenge":
+		return s.challenge(seat, args, rng)
+	case "quest":
+		return s.quest(seat, args, rng)
+	}
+	return engine.Illegal("%q is not a command of the hero phase (move, explore, quest, play, challenge, stand, sewer, portal, end)", verb)
+}
+
+// move crosses the door on side: the door of the space left is resolved as a peril.
+func (s *state) move(seat, side int, rng *engine.Rand) error {
+	h := &s.Seats[seat]
+	if err := s.spend(1, false); err != nil {
+		return err
+	}
+	i := s.cell(seat)
+	j, ok := passable(s.Grid, i, side)
+	if j < 0 {
+		return engine.Illegal("no map card lies %s of you: explore first", sideNames[side])
+	}
+	if !ok {
+		return engine.Illegal("a wall blocks the way %s", sideNames[side])
+	}
+	if rng == nil {
+		return nil
+	}
+	key := doorKey(h.X, h.Y, side)
+	d := s.Grid[i].door(side)
+	if (d.Kind == doorLocked || d.Kind == doorTrapped) && !slices.Contains(s.Opened, key) {
+		ok := s.test(seat, speed, d.V, 0, rng)
+		s.Opened = append(s.Opened, key)
+		if !ok && d.Kind == doorTrapped {
+			s.wound(seat, 1)
+			if s.Seats[seat].Out {
+				s.nextTurn()
+				return nil
+			}
+		}
+		if !ok && d.Kind == doorLocked {
+			s.Movement--
+			if s.Movement == 0 {
+				s.logf("%s stands on the threshold", h.Name)
+				return nil
+			}
+		}
+	}
+	s.Movement--
+	s.enter(seat, j, rng)
+	return nil
+}
+
+// enter moves seat's hero into grid card j during its turn: a space new this turn
+// gives its Glory and Peril and springs its obstacle and effects.
+func (s *state) enter(seat, j int, rng *engine.Rand) {
+	h := &s.Seats[seat]
+	p := s.Grid[j]
+	h.X, h.Y = p.X, p.Y
+	s.Moved = true
+	key := cellKey(p.X, p.Y)
+	if slices.Contains(s.Visited, key) {
+		return
+	}
+	s.Visited = append(s.Visited, key)
+	c := cards.mapc[p.ID]
+	h.Glory += c.Glory
+	h.Peril += c.Peril
+	if o := c.Obstacle; o != nil {
+		switch o.Kind {
+		case "pit":
+			if !s.test(seat, o.Stat, o.V, 0, rng) {
+				h.Prone = true
+				s.logf("%s falls into the pit", h.Name)
+			}
+		case "spikes":
+			if !s.test(seat, o.Stat, o.V, 0, rng) {
+				s.wound(seat, 1)
+			}
+		}
+	}
+	s.apply(seat, c.OnEnter, rng)
+	if s.Seats[seat].Out && s.Phase != phOver {
+		s.nextTurn()
+	}
+}
+
+// playOwn readies a Favor or Treasure from the hand, paying its Glory.
+func (s *state) playOwn(seat int, id string, rng *engine.Rand) error {
+	h := &s.Seats[seat]
+	a := cards.adv[id]
+	if a == nil || !slices.Contains(h.Hand, id) {
+		return engine.Illegal("%s is not in your hand", id)
+	}
+	if a.Kind != kFavor && a.Kind != kTreasure {
+		return engine.Illegal("%s is not a Favor or a Treasure", id)
+	}
+	if a.Kind == kFavor && a.Use == useResponse {
+		return engine.Illegal("%s is a response: it is played when an Encounter or Bane is played on you", id)
+	}
+	if a.Cost > h.Glory {
+		return engine.Illegal("%s costs %d Glory, you have %d", id, a.Cost, h.Glory)
+	}
+	if a.Effects[0].Op == opCancel || a.Effects[0].Op == opWard {
+		return engine.Illegal("%s only works against an Encounter or Bane", id)
+	}
+	if a.Permanent {
+		hero := s.hero(seat)
+		switch {
+		case a.Kind == kFavor && len(h.Favors) >= hero.FavorLimit:
+			return engine.Illegal("your hero has %d Favors ready, the most it can", len(h.Favors))
+		case a.Kind == kTreasure && len(h.Treasures) >= hero.TreasureLimit:
+			return engine.Illegal("your hero has %d Treasures ready, the most it can", len(h.Treasures))
+		case a.Kind == kTreasure && slices.ContainsFunc(h.Treasures, func(t string) bool { return cards.adv[t].Category == a.Category }):
+			return engine.Illegal("your hero already has a Treasure of category %s ready", a.Category)
+		}
+	}
+	if rng == nil {
+		return nil
+	}
+	if !a.Permanent {
+		s.payFavor(seat, id)
+		s.apply(seat, a.Effects, rng)
+		return nil
+	}
+	i := slices.Index(h.Hand, id)
+	h.Hand = slices.Delete(h.Hand, i, i+1)
+	h.Glory -= a.Cost
+	if a.Kind == kFavor {
+		h.Favors = append(h.Favors, id)
+	} else {
+		h.Treasures = append(h.Treasures, id)
+	}
+	s.logf("%s readies %s", h.Name, engine.Term(a.Name.En))
+	return nil
+}
+
+// heroStd reports whether seat's hero has a standard attack in form.
+func (s *state) heroStd(seat int, form string) bool {
+	return slices.Contains(s.hero(seat).Standard, form)
+}
+
+// challenge: challenge <player> <form>, another hero in the same space, once a turn
+// for 1 movement; the hero who hits gains 1 Glory per wound.
+func (s *state) challenge(seat int, args []string, rng *engine.Rand) error {
+	if len(args) != 2 {
+		return engine.Illegal("say challenge <player> <melee|magic|speed>")
+	}
+	if s.Challenged {
+		return engine.Illegal("your hero has made its standard attack this turn")
+	}
+	if err := s.spend(1, false); err != nil {
+		return err
+	}
+	t := s.findTarget(args[0])
+	h := &s.Seats[seat]
+	if t < 0 || t == seat || s.Seats[t].Out || s.Seats[t].X != h.X || s.Seats[t].Y != h.Y {
+		return engine.Illegal("%s is not another hero in your space", args[0])
+	}
+	if !s.heroStd(seat, args[1]) {
+		return engine.Illegal("your hero has no standard attack in %s", args[1])
+	}
+	if rng == nil {
+		return nil
+	}
+	s.Movement--
+	s.Challenged = true
+	toA, toD := s.fight(fighter{seat: seat, name: h.Name}, fighter{seat: t, name: s.Seats[t].Name}, args[1], rng)
+	if toD > 0 && !s.Seats[seat].Out {
+		s.Seats[seat].Glory += toD
+	}
+	if toA > 0 && !s.Seats[t].Out {
+		s.Seats[t].Glory += toA
+	}
+	if s.Seats[seat].Out && s.Phase != phOver {
+		s.nextTurn()
+	}
+	return nil
+}
+
+// quest attempts a quest: quest <card> [form] (a form for kill quests).
+func (s *state) quest(seat int, args []string, rng *engine.Rand) error {
+	h := &s.Seats[seat]
+	if len(args) == 0 || len(args) > 2 {
+		return engine.Illegal("say quest <card> [melee|magic|speed]")
+	}
+	id := args[0]
+	q := cards.quest[id]
+	if q == nil || (!slices.Contains(h.Quests, id) && s.Global != id) {
+		return engine.Illegal("%s is neither one of your quests nor the global quest", id)
+	}
+	if s.QuestDone {
+		return engine.Illegal("you have completed a quest this turn")
+	}
+	if h.Prone {
+		return engine.Illegal("your hero is knocked down: stand first")
+	}
+	here := s.Grid[s.cell(seat)].ID
+	at := q.At
+	if q.Kind == "escort" && h.Carrying == id {
+		at = q.To
+	}
+	if here != at {
+		return engine.Illegal("%s is done at %s (%s)", id, at, cards.mapc[at].Name.En)
+	}
+	cost := 0
+	switch q.Kind {
+	case "kill":
+		if len(args) != 2 || !s.heroStd(seat, args[1]) {
+			return engine.Illegal("say quest %s with a standard attack of your hero: %v", id, s.hero(seat).Standard)
+		}
+		if s.Challenged {
+			return engine.Illegal("your hero has made its standard attack this turn")
+		}
+		cost = 1
+	case "fetch":
+		if s.QuestTries > 0 {
+			cost = 1
+		}
+	case "visit":
+		for _, e := range q.Cost {
+			if e.Op == opLoseGlory && h.Glory < e.N {
+				return engine.Illegal("%s costs %d Glory, you have %d", id, e.N, h.Glory)
+			}
+		}
+	case "escort":
+		if h.Carrying != "" && h.Carrying != id {
+			return engine.Illegal("your hero already carries %s", h.Carrying)
+		}
+	}
+	if q.Kind != "kill" && len(args) != 1 {
+		return engine.Illegal("say quest %s", id)
+	}
+	if err := s.spend(cost, false); err != nil {
+		return err
+	}
+	if rng == nil {
+		return nil
+	}
+	s.Movement -= cost
+	s.QuestTries++
+	switch q.Kind {
+	case "kill":
+		m := *q.Monster
+		mon := fighter{seat: -1, monster: &m, wounds: s.QuestWounds[id], name: m.Name.En}
+		if !slices.Contains(s.QuestAttacked, id) {
+			s.QuestAttacked = append(s.QuestAttacked, id)
+			toM, _ := s.fight(mon, fighter{seat: seat, name: h.Name}, stdForms(&m)[0], rng)
+			s.QuestWounds[id] += toM
+			mon.wounds = s.QuestWounds[id]
+		}
+		if !h.Out && s.QuestWounds[id] < m.Life {
+			s.Challenged = true
+			_, toM := s.fight(fighter{seat: seat, name: h.Name}, mon, args[1], rng)
+			s.QuestWounds[id] += toM
+		}
+		if h.Out {
+			if s.Phase != phOver {
+				s.nextTurn()
+			}
+			return nil
+		}
+		if s.QuestWounds[id] >= m.Life {
+			s.complete(seat, q, rng)
+		}
+	case "fetch":
+		if s.test(seat, q.Test.Stat, q.Test.V, 0, rng) {
+			s.complete(seat, q, rng)
+			return nil
+		}
+		s.apply(seat, q.Fail, rng)
+		if h.Out && s.Phase != phOver {
+			s.nextTurn()
+		}
+	case "visit":
+		s.apply(seat, q.Cost, rng)
+		if h.Out {
+			if s.Phase != phOver {
+				s.nextTurn()
+			}
+			return nil
+		}
+		s.complete(seat, q, rng)
+	case "escort":
+		if h.Carrying == "" {
+			h.Carrying = id
+			s.logf("%s takes up the quest %s", h.Name, engine.Term(q.Name.En))
+			if s.Global == id {
+				h.Quests = append(h.Quests, id)
+				s.newGlobal()
+			}
+			return nil
+		}
+		h.Carrying = ""
+		s.complete(seat, q, rng)
+	}
+	return nil
+}
+
+// newGlobal turns up the next global quest.
+func (s *state) newGlobal() {
+	s.Global = ""
+	if len(s.QDeck) > 0 {
+		s.Global, s.QDeck = s.QDeck[0], s.QDeck[1:]
+	}
+}
+
+// complete completes quest q for seat: the reward, the win at three, and the turn goes
+// straight to the discard/draw phase.
+func (s *state) complete(seat int, q *Quest, rng *engine.Rand) {
+	h := &s.Seats[seat]
+	if i := slices.Index(h.Quests, q.ID); i >= 0 {
+		h.Quests = slices.Delete(h.Quests, i, i+1)
+	} else {
+		s.newGlobal()
+	}
+	delete(s.QuestWounds, q.ID)
+	h.Done = append(h.Done, q.ID)
+	s.QuestDone = true
+	s.logf("%s completes the quest %s", h.Name, engine.Term(q.Name.En))
+	s.apply(seat, q.Reward, rng)
+	if len(h.Done) >= questsWin {
+		s.logf("%s completes a third quest and wins", h.Name)
+		s.over([]int{seat})
+		return
+	}
+	s.beginDiscard(rng)
+}

@@ -1,0 +1,118 @@
+package dungeoneer
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/turnmail/turnmail/engine"
+)
+
+// candidates lists every command that might be legal for seat now; Legal keeps those
+// the rules gate accepts, so Legal and Apply agree by construction.
+func (s *state) candidates(seat int) []string {
+	h := &s.Seats[seat]
+	var out []string
+	switch s.Phase {
+	case phLord:
+		own := slices.Clone(h.Hand)
+		for _, m := range h.Pack {
+			own = append(own, m.ID)
+		}
+		for _, id := range own {
+			a := cards.adv[id]
+			for _, t := range s.alive() {
+				if t == seat {
+					continue
+				}
+				cmd := fmt.Sprintf("play %s on %s", id, token(s.Seats[t].Name))
+				if a.Kind != kMonster {
+					out = append(out, cmd)
+					continue
+				}
+				for _, f := range stdForms(&a.Monster) {
+					out = append(out, cmd+" "+f)
+				}
+			}
+		}
+		out = append(out, "end")
+	case phRespond:
+		out = append(s.responses(seat), "pass")
+	case phBuild, phPlace:
+		for _, pl := range placements(s.Grid, s.Drawn) {
+			out = append(out, pl.command(s.Drawn))
+		}
+	case phHero:
+		for _, side := range sideNames {
+			out = append(out, "move "+side)
+		}
+		out = append(out, "explore", "stand", "sewer", "portal")
+		for _, q := range append(slices.Clone(h.Quests), s.Global) {
+			out = append(out, "quest "+q)
+			for _, f := range forms {
+				out = append(out, "quest "+q+" "+f)
+			}
+		}
+		for _, id := range h.Hand {
+			out = append(out, "play "+id)
+		}
+		for _, t := range s.alive() {
+			for _, f := range forms {
+				out = append(out, fmt.Sprintf("challenge %s %s", token(s.Seats[t].Name), f))
+			}
+		}
+		out = append(out, "end")
+	case phDiscard:
+		for _, id := range slices.Concat(h.Hand, h.Treasures) {
+			out = append(out, "discard "+id)
+		}
+		for _, m := range h.Pack {
+			out = append(out, "discard "+m.ID)
+		}
+	}
+	return out
+}
+
+// Legal implements engine.State: the concrete commands player may give now.
+func (s *state) Legal(player string) []string {
+	seat := s.seat(player)
+	if seat < 0 || s.Phase == phOver || !slices.Contains(s.ToAct(), s.Seats[seat].Name) {
+		return nil
+	}
+	var out []string
+	for _, c := range s.candidates(seat) {
+		if s.do(seat, c, nil) == nil && !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// SkipCommands implements engine.Skipper: what a player whose deadline passed does —
+// no Encounters, no response, the first legal placement, the end of the hero phase,
+// the first card discarded — until the player has nothing pending.
+func (s *state) SkipCommands(player string) []string {
+	var out []string
+	cur := s
+	for range 8 {
+		legal := cur.Legal(player)
+		if len(legal) == 0 {
+			break
+		}
+		cmd := legal[0]
+		switch cur.Phase {
+		case phLord, phHero:
+			cmd = "end"
+		case phRespond:
+			cmd = "pass"
+		}
+		out = append(out, cmd)
+		// Draws on the way (the next map card, a reshuffle) use a throwaway source; the
+		// service applies the commands with the real one.
+		next, err := cur.Apply(player, cmd, engine.NewRand(0, 0, nil))
+		if err != nil {
+			break
+		}
+		cur = next.(*state)
+	}
+	return out
+}

@@ -1,0 +1,213 @@
+package dungeoneer
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/turnmail/turnmail/engine"
+)
+
+var registry = engine.Registry{"dungeoneer": Game{}}
+
+var names = []string{"Alice", "Bob", "Carol", "Dave"}
+
+// newArchive starts an archive of n players with seed.
+func newArchive(t testing.TB, n int, seed int64) (*engine.Archive, engine.State) {
+	t.Helper()
+	a := &engine.Archive{Format: engine.ArchiveFormat, Game: "dungeoneer",
+		Setup: json.RawMessage(fmt.Sprintf(`{"seed":%d}`, seed))}
+	for i := range n {
+		a.Players = append(a.Players, engine.Player{Name: names[i]})
+	}
+	setup, err := a.SetupOf()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, out, err := engine.Start(Game{}, setup, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.SetupOutcomes = out
+	return a, st
+}
+
+// randomCommand makes up a command, legal or not, to probe Legal/Apply agreement.
+func randomCommand(r *rand.Rand, s *state) string {
+	card := func() string {
+		switch r.IntN(3) {
+		case 0:
+			return fmt.Sprintf("a%02d", r.IntN(65))
+		case 1:
+			return fmt.Sprintf("m%02d", r.IntN(22))
+		}
+		return fmt.Sprintf("q%02d", r.IntN(16))
+	}
+	who := func() string { return strings.ToLower(names[r.IntN(5)%4]) }
+	form := func() string { return []string{"melee", "magic", "speed", "fire"}[r.IntN(4)] }
+	switch r.IntN(12) {
+	case 0:
+		return fmt.Sprintf("play %s on %s %s", card(), who(), form())
+	case 1:
+		return fmt.Sprintf("play %s on %s", card(), who())
+	case 2:
+		return "play " + card()
+	case 3:
+		return fmt.Sprintf("build %s at %d,%d rot %d", card(), r.IntN(7)-3, r.IntN(7)-3, 90*r.IntN(5))
+	case 4:
+		return "move " + []string{"n", "e", "s", "w", "up"}[r.IntN(5)]
+	case 5:
+		return "quest " + card() + " " + form()
+	case 6:
+		return "quest " + card()
+	case 7:
+		return "discard " + card()
+	case 8:
+		return fmt.Sprintf("challenge %s %s", who(), form())
+	case 9:
+		return fmt.Sprintf("play %s %s", card(), card())
+	}
+	return []string{"end", "pass", "explore", "stand", "sewer", "portal", "", "end now", "build", "hello"}[r.IntN(10)]
+}
+
+// picker chooses a command among the legal ones.
+type picker func(r *rand.Rand, s *state, seat int, legal []string) string
+
+func randomPick(r *rand.Rand, _ *state, _ int, legal []string) string {
+	return legal[r.IntN(len(legal))]
+}
+
+// play plays one game to its end with pick, probing Legal/Apply agreement with probes
+// random commands a step, and returns the archive and final state.
+func play(t testing.TB, n int, seed int64, probes int, pick picker) (*engine.Archive, *state) {
+	t.Helper()
+	a, st := newArchive(t, n, seed)
+	r := rand.New(rand.NewPCG(uint64(seed), 7))
+	for step := 0; !st.Finished(); step++ {
+		where := fmt.Sprintf("seed %d step %d", seed, step)
+		if step > 20000 {
+			t.Fatalf("%s: no end in sight", where)
+		}
+		s := st.(*state)
+		toAct := st.ToAct()
+		if len(toAct) == 0 {
+			t.Fatalf("%s: nobody to act", where)
+		}
+		p := toAct[r.IntN(len(toAct))]
+		legal := st.Legal(p)
+		if len(legal) == 0 {
+			t.Fatalf("%s: %s must act but has no legal command (phase %s)", where, p, s.Phase)
+		}
+		for _, other := range names[:n] {
+			if !slices.Contains(toAct, other) && len(st.Legal(other)) > 0 {
+				t.Fatalf("%s: %s is not to act but has legal commands", where, other)
+			}
+		}
+		seq := len(a.Events) + 1
+		for range probes {
+			cmd := randomCommand(r, s)
+			_, err := st.Apply(p, cmd, engine.NewRand(seed, seq, nil))
+			listed := slices.Contains(legal, engine.Normalize(cmd))
+			switch {
+			case listed && err != nil:
+				t.Fatalf("%s: %q is listed but Apply says %v", where, cmd, err)
+			case !listed && err == nil:
+				t.Fatalf("%s: %q is not listed (%q) but Apply accepts it", where, cmd, legal)
+			case err != nil && !errors.Is(err, engine.ErrIllegal):
+				t.Fatalf("%s: %q: %v is not a rule error", where, cmd, err)
+			}
+		}
+		if probes > 0 {
+			for _, c := range legal {
+				if _, err := st.Apply(p, c, engine.NewRand(seed, seq, nil)); err != nil {
+					t.Fatalf("%s: listed %q fails: %v", where, c, err)
+				}
+			}
+		}
+		cmd := pick(r, s, s.seat(p), legal)
+		next, outcomes, err := engine.Step(st, seed, seq, p, cmd, nil)
+		if err != nil {
+			t.Fatalf("%s: %s %q: %v", where, p, cmd, err)
+		}
+		checkInvariants(t, next.(*state), where)
+		a.Events = append(a.Events, engine.Event{Player: p, Command: cmd, Outcomes: outcomes, Hash: next.Hash()})
+		st = next
+	}
+	if len(st.Winners()) == 0 {
+		t.Fatalf("seed %d: finished without winners", seed)
+	}
+	return a, st.(*state)
+}
+
+// checkInvariants checks that no card is lost or doubled and scores stay in range.
+func checkInvariants(t testing.TB, s *state, where string) {
+	t.Helper()
+	all := slices.Concat(s.Deck, s.Discard)
+	for _, p := range s.Pending {
+		all = append(all, p.Card)
+	}
+	for _, h := range s.Seats {
+		all = slices.Concat(all, h.Hand, h.Favors, h.Treasures, h.Banes)
+		for _, m := range h.Pack {
+			all = append(all, m.ID)
+		}
+		if h.Life < 0 || h.Life > maxLife || h.Glory < 0 || h.Peril < 0 || h.Level < 1 || h.Level > maxLevel {
+			t.Fatalf("%s: %s out of range: %+v", where, h.Name, h)
+		}
+		if len(h.Pack) > packSize {
+			t.Fatalf("%s: %s has %d monsters in the pack", where, h.Name, len(h.Pack))
+		}
+		if !h.Out && cellAt(s.Grid, h.X, h.Y) < 0 {
+			t.Fatalf("%s: %s stands off the map", where, h.Name)
+		}
+	}
+	slices.Sort(all)
+	if len(all) != len(cards.Adventures) || len(slices.Compact(all)) != len(cards.Adventures) {
+		t.Fatalf("%s: %d adventure cards in play, want %d each once", where, len(all), len(cards.Adventures))
+	}
+	if len(s.Grid)+len(s.MapDeck)+min(len(s.Drawn), 1) != len(cards.Maps) {
+		t.Fatalf("%s: map cards lost", where)
+	}
+}
+
+// replay checks that the archive replays to the same final state.
+func replay(t testing.TB, a *engine.Archive) {
+	t.Helper()
+	b, err := a.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := engine.ReadArchive(strings.NewReader(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	final, err := engine.Replay(registry, back, -1)
+	if err != nil {
+		t.Fatalf("replay: %v", err)
+	}
+	if final.Hash() != a.Events[len(a.Events)-1].Hash || !final.Finished() {
+		t.Fatal("replay ends in a different state")
+	}
+}
+
+// TestSelfPlay plays random legal games of 2 to 4 players, probing Legal/Apply
+// agreement both ways, and replays each (TURNMAIL_SOAK=1 for many more).
+func TestSelfPlay(t *testing.T) {
+	games, probes := 9, 3
+	if os.Getenv("TURNMAIL_SOAK") == "1" {
+		games, probes = 300, 8
+	}
+	for g := range games {
+		a, _ := play(t, 2+g%3, int64(100+g), probes, botPick)
+		replay(t, a)
+	}
+	for g := range games / 3 {
+		a, _ := play(t, 2+g%3, int64(500+g), probes, randomPick)
+		replay(t, a)
+	}
+}

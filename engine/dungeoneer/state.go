@@ -1,0 +1,364 @@
+package dungeoneer
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/turnmail/turnmail/engine"
+)
+
+const (
+	maxLevel  = 4
+	maxLife   = 6
+	handSize  = 5
+	packSize  = 3
+	questsWin = 3
+)
+
+// Phases of a turn (the start phase is carried out at once).
+const (
+	phLord    = "lord"    // Dungeon Lord: declare Encounters and Banes
+	phRespond = "respond" // the targets may respond
+	phBuild   = "build"   // place the drawn map card
+	phHero    = "hero"    // move, explore, quest, play Favors and Treasures
+	phPlace   = "place"   // place the map card drawn by exploring
+	phDiscard = "discard" // discard exactly one
+	phOver    = "over"
+)
+
+// PackMonster is a monster in a player's pack with the wounds it carries.
+type PackMonster struct {
+	ID     string `json:"id"`
+	Wounds int    `json:"wounds"`
+}
+
+// HeroState is one seat: the hero, its scores, position and cards.
+type HeroState struct {
+	Name      string        `json:"name"`
+	Hero      string        `json:"hero"`
+	Level     int           `json:"level"`
+	Life      int           `json:"life"`
+	Glory     int           `json:"glory"`
+	Peril     int           `json:"peril"`
+	X         int           `json:"x"`
+	Y         int           `json:"y"`
+	Prone     bool          `json:"prone,omitempty"`
+	Out       bool          `json:"out,omitempty"`
+	Hand      []string      `json:"hand"`
+	Favors    []string      `json:"favors"`
+	Treasures []string      `json:"treasures"`
+	Banes     []string      `json:"banes"`
+	Pack      []PackMonster `json:"pack"`
+	Quests    []string      `json:"quests"`
+	Done      []string      `json:"done"`
+	Carrying  string        `json:"carrying,omitempty"`
+	Saved     int           `json:"saved"`
+	Ward      int           `json:"ward,omitempty"`
+}
+
+// Pending is an Encounter or Bane declared in the Dungeon Lord phase.
+type Pending struct {
+	Card      string `json:"card"`
+	Target    int    `json:"target"`
+	Form      string `json:"form,omitempty"`
+	FromPack  bool   `json:"from_pack,omitempty"`
+	Wounds    int    `json:"wounds,omitempty"`
+	Cancelled bool   `json:"cancelled,omitempty"`
+}
+
+// state is the complete game state; every field is exported for JSON (Hash, clone).
+type state struct {
+	Seats   []HeroState `json:"seats"`
+	Deck    []string    `json:"deck"`
+	Discard []string    `json:"discard"`
+	MapDeck []string    `json:"map_deck"`
+	Grid    []Placed    `json:"grid"`
+	QDeck   []string    `json:"quest_deck"`
+	Global  string      `json:"global"`
+	// QuestWounds are the wounds on quest monsters.
+	QuestWounds map[string]int `json:"quest_wounds"`
+
+	Current int    `json:"current"`
+	Round   int    `json:"round"`
+	Phase   string `json:"phase"`
+	// The turn's bookkeeping.
+	Movement   int      `json:"movement"`
+	Moved      bool     `json:"moved"`
+	Visited    []string `json:"visited"`
+	Opened     []string `json:"opened"`
+	QuestDone  bool     `json:"quest_done"`
+	QuestTries int      `json:"quest_tries"`
+	Challenged bool     `json:"challenged"`
+	// QuestAttacked lists the quest monsters that attacked this turn.
+	QuestAttacked []string  `json:"quest_attacked"`
+	Drawn         string    `json:"drawn,omitempty"`
+	Pending       []Pending `json:"pending"`
+	Responders    []int     `json:"responders"`
+	Win           []int     `json:"winners"`
+	// Log is what the last command did, for the players' mail.
+	Log []engine.Text `json:"log"`
+}
+
+func (s *state) clone() *state {
+	c := *s
+	c.Seats = slices.Clone(s.Seats)
+	for i := range c.Seats {
+		h := &c.Seats[i]
+		h.Hand, h.Favors, h.Treasures, h.Banes = slices.Clone(h.Hand), slices.Clone(h.Favors), slices.Clone(h.Treasures), slices.Clone(h.Banes)
+		h.Pack, h.Quests, h.Done = slices.Clone(h.Pack), slices.Clone(h.Quests), slices.Clone(h.Done)
+	}
+	c.Deck, c.Discard, c.MapDeck, c.Grid, c.QDeck = slices.Clone(s.Deck), slices.Clone(s.Discard), slices.Clone(s.MapDeck), slices.Clone(s.Grid), slices.Clone(s.QDeck)
+	c.QuestWounds = maps.Clone(s.QuestWounds)
+	if c.QuestWounds == nil {
+		c.QuestWounds = map[string]int{}
+	}
+	c.Visited, c.Opened, c.QuestAttacked = slices.Clone(s.Visited), slices.Clone(s.Opened), slices.Clone(s.QuestAttacked)
+	c.Pending, c.Responders, c.Win = slices.Clone(s.Pending), slices.Clone(s.Responders), slices.Clone(s.Win)
+	c.Log = nil
+	return &c
+}
+
+func (s *state) logf(key string, args ...any) { s.Log = append(s.Log, engine.Textf(key, args...)) }
+
+// Game is the Dungeoneer engine.
+type Game struct{}
+
+var _ engine.Game = Game{}
+
+// Name implements engine.Game.
+func (Game) Name() string { return "dungeoneer" }
+
+// PlayerRange implements engine.OptionChecker.
+func (Game) PlayerRange() (min, max int) { return 2, 4 }
+
+// CheckOptions implements engine.OptionChecker: Dungeoneer has no options yet.
+func (Game) CheckOptions(options map[string]json.RawMessage) error {
+	for k := range options {
+		return fmt.Errorf("dungeoneer has no option %q", k)
+	}
+	return nil
+}
+
+// token is how commands name a player: lower case, spaces as underscores.
+func token(name string) string {
+	return strings.ReplaceAll(strings.ToLower(name), " ", "_")
+}
+
+var dieFaces = []int{1, 2, 3, 4, 5, 6}
+
+// New implements engine.Game: initiative roll, heroes, quests, the Entrance with four
+// passages, hands of five.
+func (Game) New(setup engine.Setup, rng *engine.Rand) (engine.State, error) {
+	if err := (Game{}).CheckOptions(setup.Options); err != nil {
+		return nil, err
+	}
+	n := len(setup.Players)
+	if n < 2 || n > 4 {
+		return nil, fmt.Errorf("dungeoneer is for 2 to 4 players, not %d", n)
+	}
+	seen := map[string]bool{}
+	for _, p := range setup.Players {
+		t := token(p.Name)
+		if t == "" || seen[t] {
+			return nil, fmt.Errorf("player name %q is empty or repeated", p.Name)
+		}
+		seen[t] = true
+	}
+	// Initiative: everybody rolls, ties among the highest roll again.
+	contenders := make([]int, n)
+	for i := range contenders {
+		contenders[i] = i
+	}
+	for len(contenders) > 1 {
+		best, top := 0, []int(nil)
+		for _, c := range contenders {
+			v, err := rng.Pick("initiative", dieFaces)
+			if err != nil {
+				return nil, err
+			}
+			switch {
+			case v > best:
+				best, top = v, []int{c}
+			case v == best:
+				top = append(top, c)
+			}
+		}
+		contenders = top
+	}
+	first := contenders[0]
+	var ids []string
+	for _, h := range cards.Heroes {
+		ids = append(ids, h.ID)
+	}
+	heroes, err := rng.Shuffle("heroes", ids)
+	if err != nil {
+		return nil, err
+	}
+	ids = ids[:0]
+	for _, q := range cards.Quests {
+		ids = append(ids, q.ID)
+	}
+	quests, err := rng.Shuffle("quests", ids)
+	if err != nil {
+		return nil, err
+	}
+	ids = nil
+	for _, m := range cards.Maps[1:] {
+		ids = append(ids, m.ID)
+	}
+	maps, err := rng.Shuffle("maps", ids)
+	if err != nil {
+		return nil, err
+	}
+	ids = nil
+	for _, a := range cards.Adventures {
+		ids = append(ids, a.ID)
+	}
+	deck, err := rng.Shuffle("deck", ids)
+	if err != nil {
+		return nil, err
+	}
+	s := &state{QuestWounds: map[string]int{}, Round: 1}
+	// Seats in turn order starting with the initiative winner.
+	for i := range n {
+		p := setup.Players[(first+i)%n]
+		h := HeroState{Name: p.Name, Hero: heroes[i], Level: 1, Life: maxLife, Glory: 1, Peril: 1,
+			Quests: slices.Clone(quests[2*i : 2*i+2]), Hand: slices.Clone(deck[handSize*i : handSize*(i+1)])}
+		s.Seats = append(s.Seats, h)
+	}
+	s.Global = quests[2*n]
+	s.QDeck = slices.Clone(quests[2*n+1:])
+	s.Deck = slices.Clone(deck[handSize*n:])
+	s.Grid = []Placed{{ID: cards.Maps[0].ID}}
+	side := 0
+	for _, id := range maps {
+		if side == 4 || cards.mapc[id].Type != "passage" {
+			s.MapDeck = append(s.MapDeck, id)
+			continue
+		}
+		p := Placed{ID: id, X: dx[side], Y: dy[side]}
+		for p.door((side+2)%4).Kind == doorWall {
+			p.Rot += 90
+		}
+		s.Grid = append(s.Grid, p)
+		side++
+	}
+	if side != 4 {
+		return nil, fmt.Errorf("the card set has fewer than four passages")
+	}
+	s.startTurn(0)
+	return s, nil
+}
+
+func (s *state) n() int { return len(s.Seats) }
+
+// seat returns the seat of player (by name, case-insensitive), or -1.
+func (s *state) seat(player string) int {
+	for i, h := range s.Seats {
+		if strings.EqualFold(h.Name, player) || token(h.Name) == token(player) {
+			return i
+		}
+	}
+	return -1
+}
+
+// ToAct implements engine.State.
+func (s *state) ToAct() []string {
+	if s.Phase == phOver {
+		return nil
+	}
+	if s.Phase == phRespond {
+		var out []string
+		for _, r := range s.Responders {
+			out = append(out, s.Seats[r].Name)
+		}
+		return out
+	}
+	return []string{s.Seats[s.Current].Name}
+}
+
+// Turn implements engine.State: the round.
+func (s *state) Turn() int { return s.Round }
+
+// Finished implements engine.State.
+func (s *state) Finished() bool { return s.Phase == phOver }
+
+// Winners implements engine.State.
+func (s *state) Winners() []string {
+	var out []string
+	for _, w := range s.Win {
+		out = append(out, s.Seats[w].Name)
+	}
+	return out
+}
+
+// Hash implements engine.State.
+func (s *state) Hash() string {
+	c := *s
+	c.Log = nil
+	return engine.HashJSON(&c)
+}
+
+func (s *state) hero(seat int) *Hero { return cards.hero[s.Seats[seat].Hero] }
+
+// alive lists the seats still in the game.
+func (s *state) alive() []int {
+	var out []int
+	for i, h := range s.Seats {
+		if !h.Out {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// cell is the grid index of the card seat stands on.
+func (s *state) cell(seat int) int {
+	return cellAt(s.Grid, s.Seats[seat].X, s.Seats[seat].Y)
+}
+
+func (s *state) cellCard(seat int) *MapCard { return cards.mapc[s.Grid[s.cell(seat)].ID] }
+
+// stat is seat's score in form: the hero's level, permanent Favors and Treasures,
+// Banes.
+func (s *state) stat(seat int, form string) int {
+	h := &s.Seats[seat]
+	v := s.hero(seat).Levels[h.Level-1][form]
+	for _, id := range slices.Concat(h.Favors, h.Treasures, h.Banes) {
+		for _, e := range cards.adv[id].Effects {
+			switch {
+			case e.Op == opBonus && e.Stat == form:
+				v += e.N
+			case e.Op == opMalus && e.Stat == form:
+				v -= e.N
+			}
+		}
+	}
+	return max(v, 0)
+}
+
+// ability returns the size of seat's hero ability op (0 when it has another).
+func (s *state) ability(seat int, op string) int {
+	if a := s.hero(seat).Ability; a.Op == op {
+		return a.N
+	}
+	return 0
+}
+
+// defense is the bonus of seat to defense rolls in combat.
+func (s *state) defense(seat int) int {
+	v := s.ability(seat, opDefense) + s.Seats[seat].Ward
+	for _, id := range slices.Concat(s.Seats[seat].Favors, s.Seats[seat].Treasures) {
+		for _, e := range cards.adv[id].Effects {
+			if e.Op == opDefense {
+				v += e.N
+			}
+		}
+	}
+	return v
+}
+
+func cellKey(x, y int) string { return fmt.Sprintf("%d,%d", x, y) }

@@ -1,0 +1,394 @@
+package dungeoneer
+
+import (
+	"slices"
+
+	"github.com/turnmail/turnmail/engine"
+)
+
+// startTurn carries out the start phase of seat's turn: doors reset, movement from
+// Speed, the saved movement lapses, upkeep is paid or the card returns to the hand,
+// abilities; then the Dungeon Lord phase begins.
+func (s *state) startTurn(seat int) {
+	s.Current = seat
+	h := &s.Seats[seat]
+	s.Opened, s.QuestAttacked, s.Pending, s.Responders = nil, nil, nil, nil
+	s.Visited = []string{cellKey(h.X, h.Y)}
+	s.Moved, s.QuestDone, s.Challenged, s.QuestTries = false, false, false, 0
+	for i := range s.Seats {
+		s.Seats[i].Ward = 0
+	}
+	h.Saved = 0
+	var kept []string
+	for _, id := range h.Favors {
+		if up := cards.adv[id].Upkeep; up > 0 {
+			if h.Glory < up {
+				h.Hand = append(h.Hand, id)
+				s.logf("%s cannot pay the upkeep of %s: it returns to the hand", h.Name, engine.Term(cards.adv[id].Name.En))
+				continue
+			}
+			h.Glory -= up
+		}
+		kept = append(kept, id)
+	}
+	h.Favors = kept
+	if n := s.ability(seat, opRegen); n > 0 && h.Life < 4 {
+		h.Life = min(h.Life+n, maxLife)
+	}
+	h.Glory += s.ability(seat, opGloryStart)
+	s.Movement = s.stat(seat, speed) + s.ability(seat, opMove)
+	s.Phase = phLord
+}
+
+// nextTurn passes the turn to the next seat still in the game.
+func (s *state) nextTurn() {
+	if s.Phase == phOver {
+		return
+	}
+	next := s.Current
+	for {
+		next = (next + 1) % s.n()
+		if next == 0 {
+			s.Round++
+		}
+		if !s.Seats[next].Out {
+			break
+		}
+	}
+	s.startTurn(next)
+}
+
+// roll rolls one die for a named draw.
+func roll(rng *engine.Rand) int {
+	v, err := rng.Pick("die", dieFaces)
+	if err != nil {
+		// A dictated outcome out of range: the archive is wrong; a 1 keeps replay defined.
+		return 1
+	}
+	return v
+}
+
+// test rolls a peril test of seat: die + stat + bonus ≥ value.
+func (s *state) test(seat int, stat string, value, bonus int, rng *engine.Rand) bool {
+	d := roll(rng)
+	total := d + s.stat(seat, stat) + bonus + s.ability(seat, opTrapBonus) + s.Seats[seat].Ward
+	ok := total >= value
+	s.logf("%s rolls %d: %s %d against %d, %s", s.Seats[seat].Name, d, engine.Term(stat), total, value, engine.Term(map[bool]string{true: "success", false: "failure"}[ok]))
+	return ok
+}
+
+// wound deals n wounds to seat's hero and reports how many counted (capped by life).
+func (s *state) wound(seat, n int) int {
+	h := &s.Seats[seat]
+	if h.Out {
+		return 0
+	}
+	n = min(n, h.Life)
+	h.Life -= n
+	if h.Life == 0 {
+		s.defeat(seat)
+	}
+	return n
+}
+
+// defeat takes seat's hero out of the game: its cards are discarded, its personal
+// quests go under the quest deck.
+func (s *state) defeat(seat int) {
+	h := &s.Seats[seat]
+	h.Out = true
+	s.logf("%s is defeated and leaves the game", h.Name)
+	s.Discard = append(s.Discard, h.Hand...)
+	s.Discard = append(s.Discard, h.Favors...)
+	s.Discard = append(s.Discard, h.Treasures...)
+	s.Discard = append(s.Discard, h.Banes...)
+	for _, m := range h.Pack {
+		s.Discard = append(s.Discard, m.ID)
+	}
+	s.QDeck = append(s.QDeck, h.Quests...)
+	h.Hand, h.Favors, h.Treasures, h.Banes, h.Pack, h.Quests, h.Carrying = nil, nil, nil, nil, nil, nil, ""
+	s.Responders = slices.DeleteFunc(s.Responders, func(r int) bool { return r == seat })
+	if alive := s.alive(); len(alive) == 1 {
+		s.logf("%s wins as Dungeon Lord", s.Seats[alive[0]].Name)
+		s.over(alive)
+	}
+}
+
+func (s *state) over(winners []int) {
+	s.Win = winners
+	s.Phase = phOver
+	s.Responders = nil
+}
+
+// apply applies effects to seat's hero.
+func (s *state) apply(seat int, effs []Effect, rng *engine.Rand) {
+	for _, e := range effs {
+		h := &s.Seats[seat]
+		if h.Out || s.Phase == phOver {
+			return
+		}
+		switch e.Op {
+		case opWound:
+			s.wound(seat, e.N)
+		case opHeal:
+			h.Life = min(h.Life+e.N, maxLife)
+		case opGlory:
+			h.Glory += e.N
+		case opPeril:
+			h.Peril += e.N
+		case opLoseGlory:
+			h.Glory = max(h.Glory-e.N, 0)
+		case opMove:
+			if seat == s.Current {
+				s.Movement += e.N
+			}
+		case opProne:
+			h.Prone = true
+		case opDiscard:
+			for range e.N {
+				if len(h.Hand) == 0 {
+					break
+				}
+				i, _ := rng.Pick("discard", seq(len(h.Hand)))
+				s.Discard = append(s.Discard, h.Hand[i])
+				h.Hand = slices.Delete(h.Hand, i, i+1)
+			}
+		case opTeleport:
+			h.X, h.Y, h.Prone = 0, 0, false
+		case opLevel:
+			if h.Level < maxLevel {
+				h.Level = min(h.Level+e.N, maxLevel)
+				h.Life = min(h.Life+1, maxLife)
+			}
+		case opWard:
+			h.Ward += e.N
+		}
+	}
+}
+
+func seq(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// fight resolves one standard attack: the attacker's die plus its score in form against
+// the defender's die plus its score (a counter-attack). The higher total hits: the
+// attacker with its hit effect, the defender with 1 wound. It returns the wounds each
+// side took. A side is a seat (≥0) or a monster.
+type fighter struct {
+	seat    int // -1 for a monster
+	monster *Monster
+	wounds  int // wounds a monster already carries
+	name    string
+}
+
+func (s *state) score(f fighter, form string) int {
+	if f.seat >= 0 {
+		return s.stat(f.seat, form)
+	}
+	return f.monster.stat(form).V
+}
+
+// fight returns the wounds dealt to the attacker and to the defender.
+func (s *state) fight(att, def fighter, form string, rng *engine.Rand) (toAtt, toDef int) {
+	a, d := roll(rng), roll(rng)
+	ta, td := a+s.score(att, form), d+s.score(def, form)
+	if def.seat >= 0 {
+		td += s.defense(def.seat)
+	}
+	s.logf("%s attacks %s with %s: %d against %d", engine.Term(att.name), engine.Term(def.name), engine.Term(form), ta, td)
+	switch {
+	case ta > td:
+		if att.seat < 0 && def.seat >= 0 {
+			effs := att.monster.Hit[form]
+			if len(effs) == 0 {
+				effs = []Effect{{Op: opWound, N: 1}}
+			}
+			before := s.Seats[def.seat].Life
+			s.apply(def.seat, effs, rng)
+			return 0, before - s.Seats[def.seat].Life
+		}
+		if def.seat >= 0 {
+			return 0, s.wound(def.seat, 1)
+		}
+		return 0, min(1, def.monster.Life-def.wounds)
+	case td > ta:
+		if att.seat >= 0 {
+			return s.wound(att.seat, 1), 0
+		}
+		return min(1, att.monster.Life-att.wounds), 0
+	}
+	return 0, 0
+}
+
+// heroWoundsMonster rewards seat for wounds dealt to a monster (capped by the
+// monster's remaining life, which fight already did).
+func (s *state) heroWoundsMonster(seat, wounds int) {
+	if wounds > 0 && !s.Seats[seat].Out {
+		s.Seats[seat].Glory += wounds + s.ability(seat, opKillGlory)
+	}
+}
+
+// resolve resolves the declared Encounters and Banes in order, then the build phase.
+func (s *state) resolve(rng *engine.Rand) {
+	lord := s.Current
+	for len(s.Pending) > 0 {
+		if s.Phase == phOver {
+			return
+		}
+		p := s.Pending[0]
+		s.Pending = s.Pending[1:]
+		a := cards.adv[p.Card]
+		t := &s.Seats[p.Target]
+		if p.Cancelled || t.Out {
+			s.returnMonster(lord, p, 0)
+			continue
+		}
+		switch a.Kind {
+		case kBane:
+			if a.Permanent {
+				t.Banes = append(t.Banes, p.Card)
+			} else {
+				s.Discard = append(s.Discard, p.Card)
+			}
+			s.logf("%s suffers %s", t.Name, engine.Term(a.Name.En))
+			s.apply(p.Target, a.Effects, rng)
+		case kTrap:
+			s.logf("%s springs on %s", engine.Term(a.Name.En), t.Name)
+			s.Discard = append(s.Discard, p.Card)
+			mod := 0
+			if o := cards.mapc[s.Grid[s.cell(p.Target)].ID].Obstacle; o != nil && o.Kind == "risk" {
+				mod = o.Mod
+			}
+			x, y := t.X, t.Y
+			for _, v := range s.alive() {
+				if s.Seats[v].X != x || s.Seats[v].Y != y {
+					continue
+				}
+				if s.test(v, a.Test.Stat, a.Test.V+mod, 0, rng) {
+					s.apply(v, a.Success, rng)
+				} else {
+					s.apply(v, a.Fail, rng)
+				}
+			}
+		case kMonster:
+			m := a.Monster
+			toM, toH := s.fight(fighter{seat: -1, monster: &m, wounds: p.Wounds, name: a.Name.En},
+				fighter{seat: p.Target, name: t.Name}, p.Form, rng)
+			if toH > 0 && !s.Seats[p.Target].Out {
+				s.Seats[p.Target].Peril += toH
+			}
+			s.heroWoundsMonster(p.Target, toM)
+			s.returnMonster(lord, p, toM)
+		}
+	}
+	if s.Phase == phOver {
+		return
+	}
+	s.Pending = nil
+	if s.Seats[lord].Out {
+		s.nextTurn()
+		return
+	}
+	s.beginBuild()
+}
+
+// returnMonster puts a monster back after its attack: discarded when defeated, to the
+// pack when wounded, to the hand when unhurt; a pack over three loses its most wounded.
+func (s *state) returnMonster(lord int, p Pending, newWounds int) {
+	a := cards.adv[p.Card]
+	if p.Cancelled {
+		s.Discard = append(s.Discard, p.Card)
+		return
+	}
+	if a.Kind != kMonster {
+		if s.Seats[p.Target].Out {
+			s.Discard = append(s.Discard, p.Card)
+		}
+		return
+	}
+	w := p.Wounds + newWounds
+	h := &s.Seats[lord]
+	switch {
+	case w >= a.Life:
+		s.logf("%s is slain", engine.Term(a.Name.En))
+		s.Discard = append(s.Discard, p.Card)
+	case w > 0 || p.FromPack:
+		h.Pack = append(h.Pack, PackMonster{ID: p.Card, Wounds: w})
+		if len(h.Pack) > packSize {
+			worst := 0
+			for i, m := range h.Pack {
+				if m.Wounds > h.Pack[worst].Wounds {
+					worst = i
+				}
+			}
+			s.Discard = append(s.Discard, h.Pack[worst].ID)
+			h.Pack = slices.Delete(h.Pack, worst, worst+1)
+		}
+	default:
+		h.Hand = append(h.Hand, p.Card)
+	}
+}
+
+// beginBuild draws a map card for the build phase; with no card or no legal spot the
+// phase passes.
+func (s *state) beginBuild() {
+	s.Phase = phBuild
+	if !s.draw() {
+		s.Phase = phHero
+	}
+}
+
+// draw draws the next placeable map card into Drawn; cards with no legal spot go to
+// the bottom of the map deck. It reports whether a card was drawn.
+func (s *state) draw() bool {
+	for range len(s.MapDeck) {
+		id := s.MapDeck[0]
+		s.MapDeck = s.MapDeck[1:]
+		if len(placements(s.Grid, id)) > 0 {
+			s.Drawn = id
+			return true
+		}
+		s.MapDeck = append(s.MapDeck, id)
+	}
+	return false
+}
+
+// beginDiscard enters the discard/draw phase: points for staying, one saved movement;
+// a player with nothing to discard draws and ends the turn at once.
+func (s *state) beginDiscard(rng *engine.Rand) {
+	h := &s.Seats[s.Current]
+	if !s.Moved {
+		c := s.cellCard(s.Current)
+		h.Glory += c.Glory
+		h.Peril += c.Peril
+	}
+	h.Saved = min(s.Movement, 1)
+	s.Phase = phDiscard
+	if len(h.Hand)+len(h.Treasures)+len(h.Pack) == 0 {
+		s.finishTurn(rng)
+	}
+}
+
+// finishTurn draws up to five (reshuffling the discards when the deck runs out) and
+// passes the turn.
+func (s *state) finishTurn(rng *engine.Rand) {
+	h := &s.Seats[s.Current]
+	for len(h.Hand) < handSize {
+		if len(s.Deck) == 0 {
+			if len(s.Discard) == 0 || rng == nil {
+				break
+			}
+			d, err := rng.Shuffle("reshuffle", s.Discard)
+			if err != nil {
+				break
+			}
+			s.Deck, s.Discard = d, nil
+		}
+		h.Hand = append(h.Hand, s.Deck[0])
+		s.Deck = s.Deck[1:]
+	}
+	s.nextTurn()
+}

@@ -1,0 +1,124 @@
+package dungeoneer
+
+import (
+	"slices"
+
+	"github.com/turnmail/turnmail/engine"
+)
+
+// View is the state JSON of a game as one viewer may see it. Hands are shown only to
+// their owner; the order of the decks is shown to nobody but the archive (empty viewer).
+type View struct {
+	Game     string   `json:"game"`
+	Turn     int      `json:"turn"`
+	Current  *string  `json:"current"`
+	ToAct    []string `json:"to_act"`
+	Finished bool     `json:"finished"`
+	Winners  []string `json:"winners"`
+	Legal    []string `json:"legal"`
+	// Phase is lord, respond, build, hero, place, discard or over.
+	Phase string `json:"phase"`
+	// Movement is the current hero's movement left.
+	Movement int `json:"movement"`
+	// Drawn is the map card to place (build and place phases).
+	Drawn string `json:"drawn,omitempty"`
+	// Map is the dungeon; DrawMap draws it as text.
+	Map []MapCell `json:"map"`
+	// Global is the global quest.
+	Global   string        `json:"global"`
+	Pending  []Pending     `json:"pending,omitempty"`
+	Deck     int           `json:"deck"`
+	MapDeck  int           `json:"map_deck"`
+	Discard  []string      `json:"discard"`
+	Players  []PlayerView  `json:"players"`
+	Log      []engine.Text `json:"log,omitempty"`
+	Complete *state        `json:"complete,omitempty"`
+}
+
+// PlayerView is one seat as a viewer sees it.
+type PlayerView struct {
+	Seat      int           `json:"seat"`
+	Name      string        `json:"name"`
+	Hero      string        `json:"hero"`
+	HeroName  Names         `json:"hero_name"`
+	Level     int           `json:"level"`
+	Life      int           `json:"life"`
+	Glory     int           `json:"glory"`
+	Peril     int           `json:"peril"`
+	X         int           `json:"x"`
+	Y         int           `json:"y"`
+	Prone     bool          `json:"prone,omitempty"`
+	Out       bool          `json:"out,omitempty"`
+	Melee     int           `json:"melee"`
+	Magic     int           `json:"magic"`
+	Speed     int           `json:"speed"`
+	HandSize  int           `json:"hand_size"`
+	Hand      []string      `json:"hand,omitempty"`
+	Favors    []string      `json:"favors"`
+	Treasures []string      `json:"treasures"`
+	Banes     []string      `json:"banes"`
+	Pack      []PackMonster `json:"pack"`
+	Quests    []string      `json:"quests"`
+	Done      []string      `json:"done"`
+	Carrying  string        `json:"carrying,omitempty"`
+	Saved     int           `json:"saved"`
+}
+
+// View implements engine.State.
+func (s *state) View(viewer string) any {
+	v := View{Game: "dungeoneer", Turn: s.Round, ToAct: s.ToAct(), Finished: s.Finished(), Winners: s.Winners(),
+		Phase: s.Phase, Movement: s.Movement, Drawn: s.Drawn, Global: s.Global, Pending: s.Pending,
+		Deck: len(s.Deck), MapDeck: len(s.MapDeck), Discard: s.Discard, Log: s.Log, Map: s.mapCells()}
+	if v.ToAct == nil {
+		v.ToAct = []string{}
+	}
+	if s.Phase != phOver {
+		name := s.Seats[s.Current].Name
+		v.Current = &name
+	}
+	seat := s.seat(viewer)
+	switch {
+	case viewer == "":
+		v.Complete = s
+		if len(v.ToAct) > 0 {
+			v.Legal = s.Legal(v.ToAct[0])
+		}
+	case seat >= 0:
+		v.Legal = s.Legal(viewer)
+	}
+	for i, h := range s.Seats {
+		pv := PlayerView{Seat: i + 1, Name: h.Name, Hero: h.Hero, HeroName: s.hero(i).Name, Level: h.Level, Life: h.Life,
+			Glory: h.Glory, Peril: h.Peril, X: h.X, Y: h.Y, Prone: h.Prone, Out: h.Out,
+			Melee: s.stat(i, melee), Magic: s.stat(i, magic), Speed: s.stat(i, speed), HandSize: len(h.Hand),
+			Favors: h.Favors, Treasures: h.Treasures, Banes: h.Banes, Pack: h.Pack, Quests: h.Quests, Done: h.Done,
+			Carrying: h.Carrying, Saved: h.Saved}
+		if viewer == "" || i == seat {
+			pv.Hand = slices.Clone(h.Hand)
+		}
+		v.Players = append(v.Players, pv)
+	}
+	return v
+}
+
+// mapCells lists the placed map cards with their rotated doors and heroes.
+func (s *state) mapCells() []MapCell {
+	var out []MapCell
+	for _, p := range s.Grid {
+		c := cards.mapc[p.ID]
+		mc := MapCell{X: p.X, Y: p.Y, ID: p.ID, Name: c.Name, Type: c.Type, Glory: c.Glory, Peril: c.Peril,
+			Obstacle: obstacleText(c.Obstacle)}
+		for side := range 4 {
+			mc.Doors[side] = doorText(p.door(side))
+			if slices.Contains(s.Opened, doorKey(p.X, p.Y, side)) {
+				mc.Doors[side] = doorOpen
+			}
+		}
+		for i, h := range s.Seats {
+			if !h.Out && h.X == p.X && h.Y == p.Y {
+				mc.Heroes = append(mc.Heroes, i+1)
+			}
+		}
+		out = append(out, mc)
+	}
+	return out
+}
