@@ -1,0 +1,249 @@
+package i18n
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/turnmail/turnmail/engine"
+)
+
+func load(t *testing.T) *Bundle {
+	t.Helper()
+	b, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// formats returns the literal format strings given as argument arg of every call to
+// a function or method called name in the non-test Go files of dir.
+func formats(t *testing.T, dir, name string, arg int) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no Go files in %s: %v", dir, err)
+	}
+	seen := map[string]bool{}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		fs := token.NewFileSet()
+		af, err := parser.ParseFile(fs, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(af, func(n ast.Node) bool {
+			c, ok := n.(*ast.CallExpr)
+			if !ok || len(c.Args) <= arg {
+				return true
+			}
+			var fn string
+			switch f := c.Fun.(type) {
+			case *ast.SelectorExpr:
+				fn = f.Sel.Name
+			case *ast.Ident:
+				fn = f.Name
+			}
+			if fn != name {
+				return true
+			}
+			lit, ok := c.Args[arg].(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				t.Errorf("%s: %s with a format that is not a literal string", fs.Position(c.Pos()), name)
+				return true
+			}
+			s, err := strconv.Unquote(lit.Value)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen[s] = true
+			return true
+		})
+	}
+	var out []string
+	for s := range seen {
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestEngineCatalogues checks both ways that every engine.Illegal format of each
+// engine has an Italian translation with the same arguments (Load checks the
+// arguments), and that the catalogue holds no format the engine no longer uses.
+func TestEngineCatalogues(t *testing.T) {
+	b := load(t)
+	for _, game := range []string{"smallworld", "empire"} {
+		used := formats(t, filepath.Join("..", "engine", game), "Illegal", 0)
+		if len(used) < 10 {
+			t.Fatalf("%s: only %d Illegal formats found", game, len(used))
+		}
+		for _, f := range used {
+			if !b.Has(Italian, game, f) {
+				t.Errorf("%s: no Italian for %q", game, f)
+			}
+		}
+		for _, k := range b.Keys(Italian, game) {
+			if !slices.Contains(used, k) {
+				t.Errorf("%s: Italian catalogue has %q, which %s no longer uses", game, k, game)
+			}
+		}
+	}
+}
+
+func TestVerbs(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"no verbs", nil},
+		{"%d of %s", []string{"1:d", "2:s"}},
+		{"%[2]s then %[1]d", []string{"1:d", "2:s"}},
+		{"100%% %q %5.2f", []string{"1:q", "2:f"}},
+		{"%[2]s %s", []string{"2:s", "3:s"}},
+		{"bad %", []string{"bad"}},
+		{"bad %[x]d", []string{"bad"}},
+	} {
+		if got := Verbs(c.in); !slices.Equal(got, c.want) {
+			t.Errorf("Verbs(%q) = %v, want %v", c.in, got, c.want)
+		}
+	}
+}
+
+func TestCheckEntry(t *testing.T) {
+	for _, c := range []struct {
+		key string
+		e   entry
+		ok  bool
+	}{
+		{"region %d", entry{Text: "regione %d"}, true},
+		{"region %d", entry{Text: "regione %s"}, false},
+		{"region %d", entry{Text: "regione"}, false},
+		{"region %d", entry{Text: ""}, false},
+		{"%s plays %d", entry{Text: "%[2]d: %[1]s"}, true},
+		{"%d coins", entry{Arg: 1, One: "una moneta", Other: "%d monete"}, true},
+		{"%d coins", entry{Arg: 1, One: "una moneta", Other: "%s monete"}, false},
+		{"%d coins", entry{Arg: 2, One: "x", Other: "y"}, false},
+	} {
+		if err := checkEntry(c.key, c.e); (err == nil) != c.ok {
+			t.Errorf("checkEntry(%q, %+v) = %v, want ok %v", c.key, c.e, err, c.ok)
+		}
+	}
+}
+
+func TestSprintf(t *testing.T) {
+	b := load(t)
+	for _, c := range []struct {
+		lang Lang
+		key  string
+		args []any
+		want string
+	}{
+		{English, "region %d is not yours", []any{4}, "region 4 is not yours"},
+		{Italian, "region %d is not yours", []any{4}, "la regione 4 non è tua"},
+		{Italian, "you already play the %s %s; a new race comes after a decline", []any{engine.Term("Flying"), engine.Term("Ratmen")},
+			"giochi già con Uomini Ratto Volanti; una nuova razza arriva dopo un declino"},
+		{Italian, "you have no declined %s", []any{"Ghouls"}, "non hai Ghoul in declino"},
+		{Italian, "not in any catalogue %d", []any{3}, "not in any catalogue 3"},
+		{Italian, "%s", []any{engine.Textf("region %d is not yours", 2)}, "la regione 2 non è tua"},
+	} {
+		if got := b.Sprintf(c.lang, c.key, c.args...); got != c.want {
+			t.Errorf("Sprintf(%s, %q) = %q, want %q", c.lang, c.key, got, c.want)
+		}
+	}
+}
+
+func TestTerms(t *testing.T) {
+	b := load(t)
+	if got := b.Term(Italian, "Will-o'-Wisps"); got != "Fuochi fatui" {
+		t.Errorf("Will-o'-Wisps = %q", got)
+	}
+	if got := b.Term(English, "Ratmen"); got != "Ratmen" {
+		t.Errorf("English Ratmen = %q", got)
+	}
+	for name, want := range map[string]string{"uomini ratto": "Ratmen", "RATMEN": "Ratmen", "Fuochi Fatui": "Will-o'-Wisps", "nobody": ""} {
+		if got, _ := b.TermOf(name); got != want {
+			t.Errorf("TermOf(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+func TestCanonical(t *testing.T) {
+	b := load(t)
+	for _, c := range []struct {
+		game, in, want string
+		it             bool
+	}{
+		{"smallworld", "prendi 1", "pick 1", true},
+		{"smallworld", "Conquista 4 tira", "conquer 4 roll", true},
+		{"smallworld", "conquer 4 roll", "conquer 4 roll", false},
+		{"smallworld", "abbandona 3", "abandon 3", true},
+		{"smallworld", "abbandona la partita", "resign", true},
+		{"smallworld", "compra fantasma", "buy ghost", true},
+		{"smallworld", "fatto", "done", true},
+		{"empire", "prendi 2", "take 2", true},
+		{"empire", "città 4", "city 4", true},
+		{"", "nuova smallworld lang=it", "new smallworld lang=it", true},
+		{"", "osserva sw-AB12", "observe sw-AB12", true},
+		{"", "smetti  di osservare sw-1", "unobserve sw-1", true},
+		{"", "fuso Europe/Rome", "tz Europe/Rome", true},
+		{"", "prendi 1", "prendi 1", false}, // a game's word is no service command
+		{"", "", "", false},
+	} {
+		got, it := b.Canonical(c.game, c.in)
+		if got != c.want || it != c.it {
+			t.Errorf("Canonical(%q, %q) = %q %v, want %q %v", c.game, c.in, got, it, c.want, c.it)
+		}
+	}
+}
+
+func TestCommand(t *testing.T) {
+	b := load(t)
+	for _, c := range []struct {
+		game string
+		lang Lang
+		in   string
+		want string
+	}{
+		{"smallworld", English, "pick 1", "pick 1"},
+		{"smallworld", Italian, "pick 1", "prendi 1"},
+		{"smallworld", Italian, "conquer <4…7> roll", "conquista <4…7> tira"},
+		{"smallworld", Italian, "status", "stato"},
+		{"smallworld", Italian, "resign", "abbandona la partita"},
+		{"empire", Italian, "skip # untranslated note", "salta # untranslated note"},
+		{"empire", Italian, "first ann", "primo ann"},
+	} {
+		if got := b.Command(c.game, c.lang, c.in); got != c.want {
+			t.Errorf("Command(%q, %s, %q) = %q, want %q", c.game, c.lang, c.in, got, c.want)
+		}
+		back, _ := b.Canonical(c.game, strings.SplitN(b.Command(c.game, c.lang, c.in), " #", 2)[0])
+		if want := strings.SplitN(c.in, " #", 2)[0]; back != want {
+			t.Errorf("round trip of %q: %q", c.in, back)
+		}
+	}
+}
+
+// TestWordsUnique: no Italian verb of a game is a service verb too (one would hide the
+// other).
+func TestWordsUnique(t *testing.T) {
+	b := load(t)
+	svc := b.words[ServiceDomain]
+	for game, w := range b.words {
+		if game == ServiceDomain {
+			continue
+		}
+		for ph := range w.verbs {
+			if c, ok := svc.verbs[ph]; ok {
+				t.Errorf("%s: %q is also the service's %s", game, ph, c)
+			}
+		}
+	}
+}
