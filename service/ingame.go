@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/mail/parse"
 	"github.com/turnmail/turnmail/store"
 	"github.com/turnmail/turnmail/templates"
@@ -52,12 +53,18 @@ type run struct {
 	// instead of acting.
 	consented string
 	asked     bool
+	// lang is the language of the sender's answers.
+	lang i18n.Lang
 }
 
 func (s *Service) newRun(l *Loaded, msgID, inReply string) *run {
 	return &run{s: s, l: l, c: store.Commit{GameID: l.Game.ID, ExpectSeq: l.LastSeq()}, state: l.State,
-		status: l.Game.Status, msgID: msgID, inReply: inReply, now: s.opts.Clock().UTC()}
+		status: l.Game.Status, msgID: msgID, inReply: inReply, now: s.opts.Clock().UTC(), lang: s.langOf(l.Settings, "")}
 }
+
+// t renders a service sentence (an English fmt format, the key of its translations)
+// in the language of the sender's answers.
+func (r *run) t(format string, args ...any) string { return r.s.tr.Sprintf(r.lang, format, args...) }
 
 func (r *run) seq() int { return r.l.LastSeq() + len(r.c.Events) + 1 }
 
@@ -270,6 +277,7 @@ var inGame = map[string]func(r *run, a actor, args []string) string{
 	"set":      (*run).cmdSet,
 	"tz":       (*run).cmdTZ,
 	"notify":   (*run).cmdNotify,
+	"lang":     (*run).cmdLang,
 	"help":     (*run).cmdHelp,
 }
 
@@ -300,6 +308,7 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 	}
 	a := actor{Name: player.Name, Email: player.Email, Seat: &player}
 	r.sender = player.Email
+	r.lang = s.langOf(l.Settings, player.Name)
 	lines, unread := readLines(msg, s.opts.MaxCommandLines)
 	var applied []templates.Line
 	var lineErr *templates.LineError
@@ -314,7 +323,7 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 			stop(why)
 			break
 		}
-		cmd := engine.Normalize(line.Text)
+		cmd, _ := s.tr.Canonical(l.Game.Kind, engine.Normalize(line.Text)) // the log keeps the canonical command
 		f := strings.Fields(cmd)
 		if len(f) == 0 {
 			continue
@@ -347,7 +356,7 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 				if !errors.Is(err, engine.ErrIllegal) {
 					s.log.Warn("engine error", "game", l.Game.ID, "command", cmd, "err", err)
 				}
-				why = reasonOf(err)
+				why = s.reasonIn(r.lang, l.Game.Kind, err)
 			}
 		}
 		if why != "" {
@@ -487,7 +496,7 @@ func (r *run) cmdLegal(a actor, _ []string) string {
 	if a.Seat == nil {
 		return "legal is for players: reply to a game mail."
 	}
-	r.notify(a.Email, templates.Notice{Kind: "legal", To: a.Name, ToAct: r.state.ToAct(), Legal: r.state.Legal(a.Name), Due: r.dueOf(a.Name)})
+	r.notify(a.Email, templates.Notice{Kind: "legal", To: a.Name, ToAct: r.state.ToAct(), Legal: r.s.legalIn(r.l, r.state, a.Name), Due: r.dueOf(a.Name)})
 	return ""
 }
 
