@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/mail/parse"
 	"github.com/turnmail/turnmail/store"
 	"github.com/turnmail/turnmail/templates"
@@ -38,13 +39,15 @@ const observerSeat = 1000
 // knows, and nothing for strangers (no backscatter). The commands' effects and the
 // answer are one batch, committed together (see lobbyTx).
 func (s *Service) lobby(ctx context.Context, from string, msg *parse.Message, cred credential) (Result, store.Batch, error) {
+	tx := s.newLobbyTx()
 	first := ""
 	if len(msg.Commands) > 0 {
-		if f := strings.Fields(engine.Normalize(msg.Commands[0].Text)); len(f) > 0 {
+		canon, _ := s.tr.Canonical("", engine.Normalize(msg.Commands[0].Text))
+		if f := strings.Fields(canon); len(f) > 0 {
 			first = f[0]
 		}
 	}
-	tx := s.newLobbyTx()
+	tx.lang = s.lobbyLang(msg)
 	if !lobbyVerbs[first] {
 		res, c, err := s.howTo(ctx, from, msg)
 		if err != nil || res.Status != StatusIgnored {
@@ -73,6 +76,24 @@ func (s *Service) lobby(ctx context.Context, from string, msg *parse.Message, cr
 	return s.lobbyAnswer(ctx, tx, from, msg, answers, ok)
 }
 
+// lobbyLang is the language of the answer to a lobby mail: Italian when its commands
+// use Italian words or ask for Italian (lang=it, lingua it), else the default.
+func (s *Service) lobbyLang(msg *parse.Message) i18n.Lang {
+	for i, c := range msg.Commands {
+		if i >= s.opts.MaxCommandLines {
+			break
+		}
+		canon, it := s.tr.Canonical("", engine.Normalize(c.Text))
+		if it || strings.Contains(canon, "lang=it") || strings.Contains(canon, "lang=italiano") {
+			return i18n.Italian
+		}
+		if strings.Contains(canon, "lang=en") {
+			return i18n.English
+		}
+	}
+	return s.opts.Language
+}
+
 // lobbyLines runs lobby command lines for from, with what cred proves, and returns
 // the answers; ok is true when one of them did something.
 func (s *Service) lobbyLines(ctx context.Context, tx *lobbyTx, from string, lines []parse.Line, msg *parse.Message, cred credential) ([]templates.Notice, bool, error) {
@@ -94,6 +115,7 @@ func (s *Service) lobbyLines(ctx context.Context, tx *lobbyTx, from string, line
 		if i := strings.IndexByte(cmd, '#'); i >= 0 {
 			cmd = strings.TrimSpace(cmd[:i])
 		}
+		cmd, _ = s.tr.Canonical("", cmd)
 		f := strings.Fields(cmd)
 		if len(f) == 0 {
 			continue
@@ -568,6 +590,9 @@ func (s *Service) lobbyNew(ctx context.Context, tx *lobbyTx, from string, args [
 	}
 	if why := checkNewOptions(eng, settings, opts); why != "" {
 		return lobbyError(why), nil
+	}
+	if settings.Lang == "" && tx.lang != s.opts.Language {
+		settings.Lang = tx.lang // a host who writes Italian opens an Italian game
 	}
 	id, err := s.newLobbyGameID(ctx, tx, kind, msg.MessageID, lineNo)
 	if err != nil {
