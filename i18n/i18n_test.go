@@ -23,23 +23,51 @@ func load(t *testing.T) *Bundle {
 }
 
 // formats returns the literal format strings given as argument arg of every call to
-// a function or method called name in the non-test Go files of dir.
+// a function or method called name in the non-test Go files of dir (a constant of the
+// package counts as a literal).
 func formats(t *testing.T, dir, name string, arg int) []string {
+	return formatsOf(t, dir, name, arg, true)
+}
+
+// formatsOf is formats; strict reports a format that is neither a literal nor a
+// constant, else such calls are left out.
+func formatsOf(t *testing.T, dir, name string, arg int, strict bool) []string {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no Go files in %s: %v", dir, err)
 	}
 	seen := map[string]bool{}
+	consts := map[string]string{}
+	fs := token.NewFileSet()
+	var parsed []*ast.File
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
 			continue
 		}
-		fs := token.NewFileSet()
 		af, err := parser.ParseFile(fs, f, nil, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
+		parsed = append(parsed, af)
+		for _, d := range af.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.CONST {
+				continue
+			}
+			for _, sp := range g.Specs {
+				vs := sp.(*ast.ValueSpec)
+				for i, n := range vs.Names {
+					if i < len(vs.Values) {
+						if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+							consts[n.Name], _ = strconv.Unquote(lit.Value)
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, af := range parsed {
 		ast.Inspect(af, func(n ast.Node) bool {
 			c, ok := n.(*ast.CallExpr)
 			if !ok || len(c.Args) <= arg {
@@ -55,9 +83,15 @@ func formats(t *testing.T, dir, name string, arg int) []string {
 			if fn != name {
 				return true
 			}
+			if id, ok := c.Args[arg].(*ast.Ident); ok && consts[id.Name] != "" {
+				seen[consts[id.Name]] = true
+				return true
+			}
 			lit, ok := c.Args[arg].(*ast.BasicLit)
 			if !ok || lit.Kind != token.STRING {
-				t.Errorf("%s: %s with a format that is not a literal string", fs.Position(c.Pos()), name)
+				if strict {
+					t.Errorf("%s: %s with a format that is not a literal string", fs.Position(c.Pos()), name)
+				}
 				return true
 			}
 			s, err := strconv.Unquote(lit.Value)
@@ -95,6 +129,29 @@ func TestEngineCatalogues(t *testing.T) {
 			if !slices.Contains(used, k) {
 				t.Errorf("%s: Italian catalogue has %q, which %s no longer uses", game, k, game)
 			}
+		}
+	}
+}
+
+// TestServiceCatalogue checks both ways that every sentence the service renders
+// through the catalogue (run.t, lobbyTx.t, Bundle.Sprintf) has an Italian translation,
+// and that the Italian catalogue holds no sentence the service no longer uses.
+func TestServiceCatalogue(t *testing.T) {
+	b := load(t)
+	dir := filepath.Join("..", "service")
+	used := formats(t, dir, "t", 0)
+	used = append(used, formatsOf(t, dir, "Sprintf", 1, false)...)
+	if len(used) < 40 {
+		t.Fatalf("only %d service sentences found", len(used))
+	}
+	for _, f := range used {
+		if !b.Has(Italian, "service", f) {
+			t.Errorf("no Italian for %q", f)
+		}
+	}
+	for _, k := range b.Keys(Italian, "service") {
+		if !slices.Contains(used, k) {
+			t.Errorf("the Italian catalogue has %q, which the service no longer uses", k)
 		}
 	}
 }

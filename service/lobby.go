@@ -63,7 +63,7 @@ func (s *Service) lobby(ctx context.Context, from string, msg *parse.Message, cr
 		if len(msg.Commands) > 0 {
 			text = msg.Commands[0].Text
 		}
-		return s.lobbyAnswer(ctx, tx, from, msg, []templates.Notice{{Kind: "error", Command: text, Text: "This is not a command turnmail knows."}}, false)
+		return s.lobbyAnswer(ctx, tx, from, msg, []templates.Notice{{Kind: "error", Command: text, Text: tx.t("This is not a command turnmail knows.")}}, false)
 	}
 	lines, unread := readLines(msg, s.opts.MaxCommandLines)
 	answers, ok, err := s.lobbyLines(ctx, tx, from, lines, msg, cred)
@@ -242,7 +242,7 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 		return s.lobbyGames(ctx, tx)
 	case "rules":
 		if len(args) != 1 {
-			return lobbyError("Write rules GAME, e.g. rules " + s.games.Names()[0] + "."), nil
+			return lobbyError(tx.t("Write rules GAME, e.g. rules %s.", s.games.Names()[0])), nil
 		}
 		if _, err := s.games.Lookup(strings.ToLower(args[0])); err != nil {
 			return lobbyError(err.Error()), nil
@@ -252,12 +252,12 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 		return s.lobbyNew(ctx, tx, from, args, msg, lineNo)
 	}
 	if len(args) == 0 {
-		return lobbyError(fmt.Sprintf("%s needs the game's id, e.g. %s sw-7k3p.", verb, verb)), nil
+		return lobbyError(tx.t("%s needs the game's id, e.g. %s sw-7k3p.", s.tr.Word(i18n.ServiceDomain, tx.lang, verb), s.tr.Word(i18n.ServiceDomain, tx.lang, verb))), nil
 	}
 	id := strings.ToLower(args[0])
 	l, err := tx.load(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return lobbyError(fmt.Sprintf("There is no game %s; send games for the list.", id)), nil
+		return lobbyError(tx.t("There is no game %s; send games for the list.", id)), nil
 	}
 	if err != nil {
 		return templates.Notice{}, err
@@ -269,13 +269,13 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 		}
 	} else if !cred.isHost(l, from) { // host commands
 		if l.Game.Host == "" || !strings.EqualFold(from, l.Game.Host) {
-			return lobbyError(fmt.Sprintf("Only the host of game %s may send %s; the host sends host commands to the game's host address.", id, verb)), nil
+			return lobbyError(tx.t("Only the host of game %s may send %s; the host sends host commands to the game's host address.", id, s.tr.Word(i18n.ServiceDomain, tx.lang, verb))), nil
 		}
 		return s.pendCommand(ctx, tx, l, from, verb, args, msg, lineNo)
 	}
 	switch verb {
 	case "join":
-		if why := s.joinRefusal(l, from, args[1:], cred); why != "" {
+		if why := s.joinRefusal(tx.lang, l, from, args[1:], cred); why != "" {
 			return lobbyError(why), nil
 		}
 		return s.lobbyJoin(tx, l, from, args[1:], n)
@@ -283,11 +283,11 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 		p, ok := l.playerByEmail(from)
 		switch {
 		case !ok:
-			return lobbyError(fmt.Sprintf("You do not play in game %s.", id)), nil
+			return lobbyError(tx.t("You do not play in game %s.", id)), nil
 		case l.Game.Status != store.GameOpen:
-			return lobbyError(fmt.Sprintf("Game %s has started; to stop playing, reply to a game mail with resign.", id)), nil
+			return lobbyError(tx.t("Game %s has started; to stop playing, reply to a game mail with resign.", id)), nil
 		case strings.EqualFold(from, l.Game.Host):
-			return lobbyError("The host cannot leave the game they opened."), nil
+			return lobbyError(tx.t("The host cannot leave the game they opened.")), nil
 		}
 		c := store.Commit{GameID: id, ExpectSeq: l.LastSeq(), RemoveSeats: []int{p.Seat}}
 		if err := s.tellHost(&c, l, templates.Notice{Kind: "player-left", Game: n.Game, To: "host", Player: p.Name, Address: from}); err != nil {
@@ -308,12 +308,12 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 				return n, nil
 			}
 		}
-		return lobbyError(fmt.Sprintf("You do not observe game %s.", id)), nil
+		return lobbyError(tx.t("You do not observe game %s.", id)), nil
 	case "invite":
 		return s.lobbyInvite(tx, l, from, args, n)
 	case "pause", "resume", "replace", "undo", "set":
 		if l.State == nil && verb != "set" {
-			return lobbyError(fmt.Sprintf("Game %s has not started.", id)), nil
+			return lobbyError(tx.t("Game %s has not started.", id)), nil
 		}
 		a := actor{Name: "host", Email: from}
 		if p, ok := l.playerByEmail(from); ok {
@@ -343,7 +343,7 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 		}
 		return n, nil
 	}
-	return lobbyError("unknown command " + verb), nil
+	return lobbyError(tx.t("unknown command %s", verb)), nil
 }
 
 // pendCommand holds a command that needs a proof the mail lacks until its sender
@@ -375,27 +375,28 @@ func (s *Service) pendCommand(ctx context.Context, tx *lobbyTx, l *Loaded, from,
 // joinRefusal says why from cannot join game l ("" when they can, or play there
 // already): a game that has started, a private game without an invitation, a
 // full game, a player name that is not one word or is taken.
-func (s *Service) joinRefusal(l *Loaded, from string, args []string, cred credential) string {
+func (s *Service) joinRefusal(lang i18n.Lang, l *Loaded, from string, args []string, cred credential) string {
 	id := l.Game.ID
+	t := func(format string, args ...any) string { return s.tr.Sprintf(lang, format, args...) }
 	if _, ok := l.playerByEmail(from); ok {
 		return ""
 	}
 	if l.Settings.Private && !(cred.game == id && cred.grant == grantInvite) {
-		return fmt.Sprintf("Game %s takes players by invitation only.", id)
+		return t("Game %s takes players by invitation only.", id)
 	}
 	if l.Game.Status != store.GameOpen {
-		return fmt.Sprintf("Game %s has started already; you can follow it with observe %s.", id, id)
+		return t("Game %s has started already; you can follow it with observe %s.", id, id)
 	}
 	if max := s.maxSeats(l); max > 0 && len(l.Seats()) >= max {
-		return fmt.Sprintf("Game %s is full (%d players).", id, max)
+		return t("Game %s is full (%d players).", id, max)
 	}
 	if len(args) > 0 {
 		want := strings.ToLower(args[0])
 		if len(args) > 1 || seatName(want+"@x", nil) != want {
-			return "A player name is one word of letters, digits, - or _."
+			return t("A player name is one word of letters, digits, - or _.")
 		}
 		if _, taken := l.playerByName(want); taken {
-			return fmt.Sprintf("The name %s is taken in game %s; choose another: join %s NAME.", want, id, id)
+			return t("The name %s is taken in game %s; choose another: join %s NAME.", want, id, id)
 		}
 	}
 	return ""
@@ -422,20 +423,20 @@ func (s *Service) tellHost(c *store.Commit, l *Loaded, n templates.Notice) error
 func (s *Service) lobbyInvite(tx *lobbyTx, l *Loaded, from string, args []string, n templates.Notice) (templates.Notice, error) {
 	id := l.Game.ID
 	if len(args) != 2 {
-		return lobbyError("Write invite GAME-ID ADDRESS, e.g. invite " + id + " carol@example.org."), nil
+		return lobbyError(tx.t("Write invite GAME-ID ADDRESS, e.g. invite %s carol@example.org.", id)), nil
 	}
 	if l.Game.Status != store.GameOpen {
-		return lobbyError(fmt.Sprintf("Game %s has started; invite people to observe it instead: observe %s.", id, id)), nil
+		return lobbyError(tx.t("Game %s has started; invite people to observe it instead: observe %s.", id, id)), nil
 	}
 	to, why := recipient(args[1])
 	if why != "" {
 		return lobbyError(why + ". Nobody was invited."), nil
 	}
 	if _, ok := l.playerByEmail(to); ok {
-		return lobbyError(fmt.Sprintf("%s plays in game %s already.", to, id)), nil
+		return lobbyError(tx.t("%s plays in game %s already.", to, id)), nil
 	}
 	if !mayAsk(l, to) {
-		return lobbyError(fmt.Sprintf("%s was asked about game %s before and did not accept; nothing was sent.", to, id)), nil
+		return lobbyError(tx.t("%s was asked about game %s before and did not accept; nothing was sent.", to, id)), nil
 	}
 	inv := templates.Notice{Game: n.Game, Text: "invite", Actor: from, Lines: l.Settings.Describe()}
 	for _, p := range l.Seats() {
@@ -463,11 +464,11 @@ func (s *Service) lobbyObserve(tx *lobbyTx, l *Loaded, from string, n templates.
 		}
 	}
 	if l.Game.Status == store.GameFinished {
-		return lobbyError(fmt.Sprintf("Game %s is over.", id)), nil
+		return lobbyError(tx.t("Game %s is over.", id)), nil
 	}
 	if l.Settings.Private && !(cred.game == id && cred.grant == grantApprove) {
 		if l.Game.Host == "" {
-			return lobbyError(fmt.Sprintf("Game %s is private.", id)), nil
+			return lobbyError(tx.t("Game %s is private.", id)), nil
 		}
 		if l.Consent[strings.ToLower(from)] == store.ConsentNo {
 			return templates.Notice{}, nil // denied before: the host is not asked again
@@ -569,7 +570,7 @@ func (s *Service) lobbyGames(ctx context.Context, tx *lobbyTx) (templates.Notice
 // checked through the engine first: nothing is created when one is wrong.
 func (s *Service) lobbyNew(ctx context.Context, tx *lobbyTx, from string, args []string, msg *parse.Message, lineNo int) (templates.Notice, error) {
 	if len(args) == 0 {
-		return lobbyError("Write new GAME [option=value …], e.g. new smallworld deadline=48h. Games: " + strings.Join(s.games.Names(), ", ") + "."), nil
+		return lobbyError(tx.t("Write new GAME [option=value …], e.g. new smallworld deadline=48h. Games: %s.", strings.Join(s.games.Names(), ", "))), nil
 	}
 	kind := strings.ToLower(args[0])
 	eng, err := s.games.Lookup(kind)
@@ -591,7 +592,7 @@ func (s *Service) lobbyNew(ctx context.Context, tx *lobbyTx, from string, args [
 	if why := checkNewOptions(eng, settings, opts); why != "" {
 		return lobbyError(why), nil
 	}
-	if settings.Lang == "" && tx.lang != s.opts.Language {
+	if settings.Lang == "" {
 		settings.Lang = tx.lang // a host who writes Italian opens an Italian game
 	}
 	id, err := s.newLobbyGameID(ctx, tx, kind, msg.MessageID, lineNo)
@@ -753,7 +754,7 @@ func (s *Service) lobbyStart(tx *lobbyTx, l *Loaded, n templates.Notice) (templa
 	g, _ := s.games.Lookup(l.Game.Kind)
 	state, outcomes, err := engine.Start(g, setup, nil)
 	if err != nil {
-		return lobbyError(fmt.Sprintf("Game %s cannot start with %d players: %v", id, len(a.Players), err)), nil
+		return lobbyError(tx.t("Game %s cannot start with %d players: %v", id, len(a.Players), err)), nil
 	}
 	now := s.opts.Clock().UTC()
 	l.Settings.StartedAt = &now

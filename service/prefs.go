@@ -95,7 +95,8 @@ func (st Settings) location(player string) *time.Location {
 
 // when formats a time for a player to read, in their time zone.
 func (l *Loaded) when(player string, t time.Time) string {
-	return templates.When(t, l.Settings.location(player))
+	lang := l.Settings.Prefs[player].Lang.Or(l.Settings.Lang)
+	return templates.WhenIn(string(lang), t, l.Settings.location(player))
 }
 
 // zoneNamed loads the time zone a player or host named (any case, see loadZone);
@@ -115,25 +116,25 @@ func zoneNamed(name string) (*time.Location, error) {
 // cmdTZ sets the time zone the player reads times in: tz ZONE.
 func (r *run) cmdTZ(a actor, args []string) string {
 	if a.Seat == nil {
-		return "tz is for players: reply to a game mail."
+		return r.t("tz is for players: reply to a game mail.")
 	}
 	if len(args) != 1 {
-		return "Write tz ZONE, e.g. tz Europe/Rome (or tz UTC)."
+		return r.t("Write tz ZONE, e.g. tz Europe/Rome (or tz UTC).")
 	}
 	loc, err := zoneNamed(args[0])
 	if err != nil {
 		return err.Error() + "."
 	}
-	return r.setPref(a, adminTZ+" "+loc.String(), "times are now shown in "+loc.String())
+	return r.setPref(a, adminTZ+" "+loc.String(), r.t("times are now shown in %s", loc.String()))
 }
 
 // cmdNotify sets when a waiting player gets mail: notify every|turn.
 func (r *run) cmdNotify(a actor, args []string) string {
 	if a.Seat == nil {
-		return "notify is for players: reply to a game mail."
+		return r.t("notify is for players: reply to a game mail.")
 	}
 	if len(args) != 1 || (strings.ToLower(args[0]) != NotifyEvery && strings.ToLower(args[0]) != NotifyTurn) {
-		return "Write notify turn (one mail when a turn ends) or notify every (a mail after every move)."
+		return r.t("Write notify turn (one mail when a turn ends) or notify every (a mail after every move).")
 	}
 	v := strings.ToLower(args[0])
 	return r.setPref(a, adminNotify+" "+v, "notify "+v)
