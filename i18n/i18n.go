@@ -8,7 +8,7 @@
 // readers), and plural.Selectf picks the CLDR plural form of each language.
 //
 // The catalogues are embedded data, one file per language and domain
-// (catalog/LANG/DOMAIN.json: service, smallworld, empire, terms, words), loaded and
+// (catalog/LANG/DOMAIN.json: service, smallworld, empire, terms, templates, words), loaded and
 // validated by Load: a translation must use the same arguments with the same verbs as
 // its key.
 package i18n
@@ -73,7 +73,7 @@ func (l Lang) tag() language.Tag {
 }
 
 // Domains are the message catalogues of a language, one file each.
-var Domains = []string{"service", "smallworld", "empire", "terms"}
+var Domains = []string{"service", "smallworld", "empire", "terms", "templates"}
 
 // Bundle is the loaded catalogues, term names and command words. It is immutable
 // once loaded and safe for concurrent use.
@@ -86,6 +86,8 @@ type Bundle struct {
 	terms map[Lang]map[string]string
 	back  map[string]string
 	words map[string]*gameWords
+	// plural maps a key with plural forms to the argument (1-based) that selects them.
+	plural map[string]int
 }
 
 // message is one catalogue entry: a plain translation, or plural forms chosen by
@@ -109,7 +111,7 @@ func (e *entry) UnmarshalJSON(b []byte) error {
 // Load reads and validates the embedded catalogues.
 func Load() (*Bundle, error) {
 	b := &Bundle{printers: map[Lang]*message.Printer{}, keys: map[Lang]map[string]map[string]bool{},
-		terms: map[Lang]map[string]string{}, back: map[string]string{}}
+		terms: map[Lang]map[string]string{}, back: map[string]string{}, plural: map[string]int{}}
 	cat := catalog.NewBuilder(catalog.Fallback(language.English))
 	for _, l := range Langs {
 		b.keys[l] = map[string]map[string]bool{}
@@ -135,6 +137,9 @@ func Load() (*Bundle, error) {
 					b.back[strings.ToLower(e.Text)] = key
 					b.back[strings.ToLower(key)] = key
 					continue
+				}
+				if e.Arg > 0 {
+					b.plural[key] = e.Arg
 				}
 				if err := setEntry(cat, l.tag(), key, e); err != nil {
 					return nil, fmt.Errorf("catalog %s/%s %q: %w", l, d, key, err)
@@ -271,8 +276,28 @@ func (b *Bundle) Sprintf(lang Lang, key string, args ...any) string {
 	tr := make([]any, len(args))
 	for i, a := range args {
 		tr[i] = b.arg(lang, a)
+		if i+1 != b.plural[key] {
+			tr[i] = plainNumber(tr[i])
+		}
 	}
 	return p.Sprintf(key, tr...)
+}
+
+// plain formats a number as fmt does: the Printer would group digits ("5,000",
+// "2.026"), which region numbers, counts and years must not be.
+type plain struct{ v any }
+
+// Format implements fmt.Formatter.
+func (p plain) Format(f fmt.State, verb rune) { fmt.Fprintf(f, fmt.FormatString(f, verb), p.v) }
+
+// plainNumber wraps an integer so that it prints without digit grouping; the
+// argument that selects a plural form stays a number.
+func plainNumber(a any) any {
+	switch a.(type) {
+	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+		return plain{a}
+	}
+	return a
 }
 
 func (b *Bundle) arg(lang Lang, a any) any {

@@ -4,7 +4,9 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -156,6 +158,46 @@ func TestServiceCatalogue(t *testing.T) {
 	}
 }
 
+// templateKeyRe matches the key of a translated template text: {{t .Lang "key" …}}.
+var templateKeyRe = regexp.MustCompile(`\{\{-?\s*t\s+\$?[a-zA-Z]*\.Lang\s+("(?:[^"\\]|\\.)*")`)
+
+// TestTemplateCatalogue checks both ways that every text the templates translate
+// has an Italian translation and that the catalogue holds no text they no longer use.
+func TestTemplateCatalogue(t *testing.T) {
+	b := load(t)
+	files, err := filepath.Glob(filepath.Join("..", "templates", "*.tmpl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no templates: %v", err)
+	}
+	var used []string
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range templateKeyRe.FindAllStringSubmatch(string(raw), -1) {
+			key, err := strconv.Unquote(m[1])
+			if err != nil {
+				t.Fatalf("%s: %s: %v", f, m[1], err)
+			}
+			used = append(used, key)
+		}
+	}
+	if len(used) < 30 {
+		t.Fatalf("only %d translated template texts found", len(used))
+	}
+	for _, k := range used {
+		if !b.Has(Italian, "templates", k) {
+			t.Errorf("no Italian for the template text %q", k)
+		}
+	}
+	for _, k := range b.Keys(Italian, "templates") {
+		if !slices.Contains(used, k) {
+			t.Errorf("the Italian catalogue has %q, which no template uses", k)
+		}
+	}
+}
+
 func TestVerbs(t *testing.T) {
 	for _, c := range []struct {
 		in   string
@@ -210,6 +252,18 @@ func TestSprintf(t *testing.T) {
 			"giochi già con Uomini Ratto Volanti; una nuova razza arriva dopo un declino"},
 		{Italian, "you have no declined %s", []any{"Ghouls"}, "non hai Ghoul in declino"},
 		{Italian, "not in any catalogue %d", []any{3}, "not in any catalogue 3"},
+		{English, "the last %d of %d events", []any{50, 5000}, "the last 50 of 5000 events"},
+		{English, "That is %d days; you have used %d of the %d days of vacation this game allows.", []any{1, 3, 14},
+			"That is 1 day; you have used 3 of the 14 days of vacation this game allows."},
+		{English, "That is %d days; you have used %d of the %d days of vacation this game allows.", []any{20, 3, 14},
+			"That is 20 days; you have used 3 of the 14 days of vacation this game allows."},
+		{Italian, "That is %d days; you have used %d of the %d days of vacation this game allows.", []any{1, 3, 14},
+			"È 1 giorno; hai già usato 3 dei 14 giorni di vacanza che questa partita concede."},
+		// The count that selects a plural form is a quantity: the Printer groups its digits.
+		{Italian, "That is %d days; you have used %d of the %d days of vacation this game allows.", []any{1000, 0, 14},
+			"Sono 1.000 giorni; hai già usato 0 dei 14 giorni di vacanza che questa partita concede."},
+		{Italian, "region %d is not yours", []any{2026}, "la regione 2026 non è tua"},
+		{English, "%5.1f%%|%-4d|%x", []any{2.5, 7, 255}, "  2.5%|7   |ff"},
 		{Italian, "%s", []any{engine.Textf("region %d is not yours", 2)}, "la regione 2 non è tua"},
 	} {
 		if got := b.Sprintf(c.lang, c.key, c.args...); got != c.want {

@@ -427,6 +427,10 @@ func (r *run) notify(to string, n templates.Notice) {
 func (r *run) noticeTo(to string, n templates.Notice) templates.Notice {
 	n.Game = r.s.gameData(r.l.Game, r.l.Players)
 	n.Host = r.l.Game.Host
+	n.Lang = string(r.s.langOf(r.l.Settings, ""))
+	if p, ok := r.l.playerByEmail(to); ok {
+		n.Lang = string(r.s.langOf(r.l.Settings, p.Name))
+	}
 	if n.ReplyTo == "" {
 		if p, ok := r.l.playerByEmail(to); ok {
 			n.ReplyTo = r.s.replyAddr(r.l.Game.ID, p)

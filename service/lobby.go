@@ -164,6 +164,7 @@ func (s *Service) lobbyAnswer(ctx context.Context, tx *lobbyTx, from string, msg
 			continue
 		}
 		n.Service = s.address()
+		n.Lang = string(tx.lang)
 		if n.Game.ID != "" && n.Host != "" && strings.EqualFold(n.Host, from) {
 			if hostOf == "" || hostOf == n.Game.ID {
 				hostOf = n.Game.ID
@@ -198,7 +199,7 @@ func (s *Service) lobbyAnswer(ctx context.Context, tx *lobbyTx, from string, msg
 			}
 		}
 	}
-	m, err := s.mail("lobby", templates.Lobby{Service: s.address(), Answers: said}, "", from, replyTo, inReplyTo(msg), thread{}, nil, "auto-replied")
+	m, err := s.mail("lobby", templates.Lobby{Service: s.address(), Answers: said, Lang: string(tx.lang)}, "", from, replyTo, inReplyTo(msg), thread{}, nil, "auto-replied")
 	if err != nil {
 		return res, store.Batch{}, err
 	}

@@ -135,6 +135,7 @@ func (s *Service) stateData(l *Loaded, state engine.State, p store.Player, event
 	data := templates.State{
 		Game: s.gameData(l.Game, l.Players), Player: p.Name, Opening: len(l.Events) == 0 && len(events) == 0,
 		Moves: moves, MovesCut: cut, ToAct: toAct, Finished: finished, Winners: winners, View: view, Observer: observer,
+		Lang: string(lang),
 	}
 	if observer {
 		data.Player = ""
@@ -328,6 +329,7 @@ func (s *Service) refusal(l *Loaded, p store.Player, reason string, lineErr *tem
 		ToAct:   l.State.ToAct(),
 		Legal:   s.legalIn(l, l.State, p.Name),
 		ReplyTo: s.replyAddr(l.Game.ID, p),
+		Lang:    string(s.langOf(l.Settings, p.Name)),
 	}
 	if lineErr == nil {
 		data.Reason = reason
