@@ -12,21 +12,9 @@ import (
 	"github.com/turnmail/turnmail/service"
 )
 
-// italianLegal returns the indented commands listed after "Tocca a te." in an Italian
-// state mail, ready to copy.
-func italianLegal(m *parse.Message) []string {
-	_, rest, ok := strings.Cut(m.Body, "Tocca a te.")
-	if !ok {
-		return nil
-	}
-	var out []string
-	for _, l := range strings.Split(rest, "\n") {
-		if strings.HasPrefix(l, "    ") && strings.TrimSpace(l) != "" {
-			out = append(out, strings.TrimSpace(l))
-		}
-	}
-	return out
-}
+// italianLegal returns the commands listed after "Tocca a te." in an Italian state
+// mail, ready to copy.
+func italianLegal(m *parse.Message) []string { return legalAfter(m, "Tocca a te.") }
 
 // englishLeft returns the English sentences (or the fixed parts of a format, at
 // least 16 characters long) of the catalogues' translated texts that body contains.

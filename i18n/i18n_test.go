@@ -112,6 +112,22 @@ func formatsOf(t *testing.T, dir, name string, arg int, strict bool) []string {
 	return out
 }
 
+// bothWays checks that every key used has an Italian translation in domain, and that
+// domain holds no key that is not used.
+func bothWays(t *testing.T, b *Bundle, domain string, used []string) {
+	t.Helper()
+	for _, k := range used {
+		if !b.Has(Italian, domain, k) {
+			t.Errorf("%s: no Italian for %q", domain, k)
+		}
+	}
+	for _, k := range b.Keys(Italian, domain) {
+		if !slices.Contains(used, k) {
+			t.Errorf("%s: the Italian catalogue has %q, which is no longer used", domain, k)
+		}
+	}
+}
+
 // TestEngineCatalogues checks both ways that every engine.Illegal format of each
 // engine has an Italian translation with the same arguments (Load checks the
 // arguments), and that the catalogue holds no format the engine no longer uses.
@@ -122,16 +138,7 @@ func TestEngineCatalogues(t *testing.T) {
 		if len(used) < 10 {
 			t.Fatalf("%s: only %d Illegal formats found", game, len(used))
 		}
-		for _, f := range used {
-			if !b.Has(Italian, game, f) {
-				t.Errorf("%s: no Italian for %q", game, f)
-			}
-		}
-		for _, k := range b.Keys(Italian, game) {
-			if !slices.Contains(used, k) {
-				t.Errorf("%s: Italian catalogue has %q, which %s no longer uses", game, k, game)
-			}
-		}
+		bothWays(t, b, game, used)
 	}
 }
 
@@ -146,16 +153,7 @@ func TestServiceCatalogue(t *testing.T) {
 	if len(used) < 40 {
 		t.Fatalf("only %d service sentences found", len(used))
 	}
-	for _, f := range used {
-		if !b.Has(Italian, "service", f) {
-			t.Errorf("no Italian for %q", f)
-		}
-	}
-	for _, k := range b.Keys(Italian, "service") {
-		if !slices.Contains(used, k) {
-			t.Errorf("the Italian catalogue has %q, which the service no longer uses", k)
-		}
-	}
+	bothWays(t, b, "service", used)
 }
 
 // templateKeyRe matches the key of a translated template text: {{t .Lang "key" …}}.
@@ -186,16 +184,7 @@ func TestTemplateCatalogue(t *testing.T) {
 	if len(used) < 30 {
 		t.Fatalf("only %d translated template texts found", len(used))
 	}
-	for _, k := range used {
-		if !b.Has(Italian, "templates", k) {
-			t.Errorf("no Italian for the template text %q", k)
-		}
-	}
-	for _, k := range b.Keys(Italian, "templates") {
-		if !slices.Contains(used, k) {
-			t.Errorf("the Italian catalogue has %q, which no template uses", k)
-		}
-	}
+	bothWays(t, b, "templates", used)
 }
 
 func TestVerbs(t *testing.T) {
