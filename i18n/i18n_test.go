@@ -347,3 +347,31 @@ func TestWordsUnique(t *testing.T) {
 		}
 	}
 }
+
+// codeSpan matches a Markdown code span; the words are the command as typed.
+var codeSpan = regexp.MustCompile("`([^`]+)`")
+
+// TestDocsIt checks that docs/it documents every Italian command word: each verb and
+// keyword of a domain appears in code (`…`) on the domain's page.
+func TestDocsIt(t *testing.T) {
+	b := load(t)
+	pages := map[string]string{ServiceDomain: "comandi.md", "smallworld": "smallworld.md", "empire": "empire.md"}
+	for domain, page := range pages {
+		raw, err := os.ReadFile(filepath.Join("..", "docs", "it", page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		shown := " "
+		for _, m := range codeSpan.FindAllStringSubmatch(string(raw), -1) {
+			shown += m[1] + " "
+		}
+		for _, w := range b.Words(domain) {
+			if !strings.Contains(shown, " "+w[1]+" ") {
+				t.Errorf("docs/it/%s does not show %q (%s)", page, w[1], w[0])
+			}
+		}
+	}
+	if len(pages) != len(b.words) {
+		t.Errorf("%d command domains, %d pages in docs/it", len(b.words), len(pages))
+	}
+}
