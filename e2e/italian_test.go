@@ -141,4 +141,9 @@ func TestItalianGameByMail(t *testing.T) {
 	if !strings.Contains(open.Subject, "è aperta") {
 		t.Errorf("the answer to nuova is not Italian: %q", open.Subject)
 	}
+	// Once known, the sender's language is used for English commands too.
+	h.send(ann, h.addr("turnmail"), "list", "games\n")
+	h.waitMail(ann, "scrivi aiuto per i comandi", "sw-")
+	h.send("cy@"+h.domain, h.addr("turnmail"), "list", "games\n")
+	h.waitMail("cy@"+h.domain, "write help for the commands")
 }

@@ -47,7 +47,7 @@ func (s *Service) lobby(ctx context.Context, from string, msg *parse.Message, cr
 			first = f[0]
 		}
 	}
-	tx.lang = s.lobbyLang(msg)
+	tx.lang = s.lobbyLang(ctx, from, msg)
 	if !lobbyVerbs[first] {
 		res, c, err := s.howTo(ctx, from, msg)
 		if err != nil || res.Status != StatusIgnored {
@@ -77,8 +77,32 @@ func (s *Service) lobby(ctx context.Context, from string, msg *parse.Message, cr
 }
 
 // lobbyLang is the language of the answer to a lobby mail: Italian when its commands
-// use Italian words or ask for Italian (lang=it, lingua it), else the default.
-func (s *Service) lobbyLang(msg *parse.Message) i18n.Lang {
+// use Italian words or ask for Italian (lang=it, lingua it); else the language of one
+// of the sender's games that has one (the sender's language is known); else the default.
+func (s *Service) lobbyLang(ctx context.Context, from string, msg *parse.Message) i18n.Lang {
+	if lang := s.commandsLang(msg); lang != "" {
+		return lang
+	}
+	seats, err := s.store.SeatsOf(ctx, from)
+	if err != nil {
+		return s.opts.Language // only the language of an answer is at stake
+	}
+	for i := len(seats) - 1; i >= 0 && i >= len(seats)-maxLobbyAnswers; i-- {
+		g, _, err := s.store.Game(ctx, seats[i].GameID)
+		if err != nil {
+			continue
+		}
+		var st Settings
+		if json.Unmarshal(g.Settings, &st) == nil && st.Lang != "" {
+			return st.Lang
+		}
+	}
+	return s.opts.Language
+}
+
+// commandsLang is the language a lobby mail's commands are written in or ask for
+// ("" when they do not tell).
+func (s *Service) commandsLang(msg *parse.Message) i18n.Lang {
 	for i, c := range msg.Commands {
 		if i >= s.opts.MaxCommandLines {
 			break
@@ -91,7 +115,7 @@ func (s *Service) lobbyLang(msg *parse.Message) i18n.Lang {
 			return i18n.English
 		}
 	}
-	return s.opts.Language
+	return ""
 }
 
 // lobbyLines runs lobby command lines for from, with what cred proves, and returns
