@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/viper"
 
+	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/mail/mailnet"
 )
 
@@ -29,6 +30,9 @@ type Config struct {
 	Address string `mapstructure:"address"`
 	// Name is the display name on turnmail's mails.
 	Name string `mapstructure:"name"`
+	// Language is what the lobby answers in until a sender's language is known, and
+	// the language of games opened without lang=: en or it.
+	Language string `mapstructure:"language"`
 
 	IMAP     IMAP     `mapstructure:"imap"`
 	SMTP     SMTP     `mapstructure:"smtp"`
@@ -124,6 +128,7 @@ var Defaults = map[string]any{
 	"database":                               "var/turnmail.db",
 	"secret":                                 "",
 	"address":                                "turnmail@turnmail.localhost",
+	"language":                               "en",
 	"name":                                   "turnmail",
 	"imap.addr":                              "",
 	"imap.security":                          "tls",
@@ -228,6 +233,9 @@ func (c *Config) Validate() error {
 	var errs []error
 	if c.Database == "" {
 		errs = append(errs, errors.New("database: empty"))
+	}
+	if _, ok := i18n.ParseLang(c.Language); !ok {
+		errs = append(errs, fmt.Errorf("language: %q is not en or it", c.Language))
 	}
 	if a, err := mail.ParseAddress(c.Address); err != nil || a.Address != c.Address || !strings.Contains(c.Address, "@") {
 		errs = append(errs, fmt.Errorf("address: %q is not a plain mail address like turnmail@example.org", c.Address))

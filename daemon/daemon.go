@@ -21,6 +21,7 @@ import (
 	"github.com/turnmail/turnmail/config"
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/engine/games"
+	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/mail/auth"
 	"github.com/turnmail/turnmail/mail/imapwatch"
 	"github.com/turnmail/turnmail/mail/mailserver"
@@ -190,7 +191,7 @@ func NewService(ctx context.Context, c *config.Config, st *store.Store, opts Opt
 			FirstContactsPerWriterPerDay: c.Limits.FirstContactsPerHostPerDay, FirstContactsPerDay: c.Limits.FirstContactsPerDay,
 		},
 		MaxCommandLines: c.Limits.MaxCommandLines, MaxMailBytes: c.Limits.MaxMailBytes,
-		Clock: opts.Clock, Logger: opts.Logger,
+		Clock: opts.Clock, Logger: opts.Logger, Language: i18n.Lang(c.Language),
 	})
 }
 

@@ -417,8 +417,12 @@ func replyTo(t *testing.T, m *parse.Message) string {
 
 // legalLines returns the indented command lines listed after "It is your move" in a
 // state mail.
-func legalLines(m *parse.Message) []string {
-	_, rest, ok := strings.Cut(m.Body, "It is your move.")
+func legalLines(m *parse.Message) []string { return legalAfter(m, "It is your move.") }
+
+// legalAfter returns the indented command lines listed after header (the sentence
+// that introduces them in the reader's language) in a state mail.
+func legalAfter(m *parse.Message, header string) []string {
+	_, rest, ok := strings.Cut(m.Body, header)
 	if !ok {
 		return nil
 	}

@@ -7,10 +7,6 @@ import (
 	"github.com/turnmail/turnmail/templates"
 )
 
-// words puts an engine's text into words: the one place where the account, the
-// scores and the notes of an engine become text (the reader's language comes here).
-func words(t engine.Text) string { return t.String() }
-
 // stateAt returns the states before and after events[i] of the game (nil when the
 // game was not replayed event by event).
 func (l *Loaded) stateAt(seq int) (before, after engine.State) {
@@ -23,8 +19,9 @@ func (l *Loaded) stateAt(seq int) (before, after engine.State) {
 
 // happened says what move e did, as viewer may learn it; reader is the name the
 // happenings that hit them are marked for. It is nil when the game does not narrate
-// or e is not a move (then the command is shown).
-func (l *Loaded) happened(e store.Event, viewer, reader string) []templates.Happening {
+// or e is not a move (then the command is shown). words renders a text in the
+// reader's language.
+func (l *Loaded) happened(e store.Event, viewer, reader string, words func(engine.Text) string) []templates.Happening {
 	if e.Kind != engine.KindMove {
 		return nil
 	}
@@ -46,7 +43,7 @@ func (l *Loaded) happened(e store.Event, viewer, reader string) []templates.Happ
 
 // finalScores are the scores of a finished game with their breakdown (nil when the
 // game does not explain them).
-func finalScores(state engine.State) []templates.Score {
+func finalScores(state engine.State, words func(engine.Text) string) []templates.Score {
 	sc, ok := state.(engine.Scorer)
 	if !ok {
 		return nil

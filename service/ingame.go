@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/mail/parse"
 	"github.com/turnmail/turnmail/store"
 	"github.com/turnmail/turnmail/templates"
@@ -52,12 +53,18 @@ type run struct {
 	// instead of acting.
 	consented string
 	asked     bool
+	// lang is the language of the sender's answers.
+	lang i18n.Lang
 }
 
 func (s *Service) newRun(l *Loaded, msgID, inReply string) *run {
 	return &run{s: s, l: l, c: store.Commit{GameID: l.Game.ID, ExpectSeq: l.LastSeq()}, state: l.State,
-		status: l.Game.Status, msgID: msgID, inReply: inReply, now: s.opts.Clock().UTC()}
+		status: l.Game.Status, msgID: msgID, inReply: inReply, now: s.opts.Clock().UTC(), lang: s.langOf(l.Settings, "")}
 }
+
+// t renders a service sentence (an English fmt format, the key of its translations)
+// in the language of the sender's answers.
+func (r *run) t(format string, args ...any) string { return r.s.tr.Sprintf(r.lang, format, args...) }
 
 func (r *run) seq() int { return r.l.LastSeq() + len(r.c.Events) + 1 }
 
@@ -275,6 +282,7 @@ var inGame = map[string]func(r *run, a actor, args []string) string{
 	"set":      (*run).cmdSet,
 	"tz":       (*run).cmdTZ,
 	"notify":   (*run).cmdNotify,
+	"lang":     (*run).cmdLang,
 	"help":     (*run).cmdHelp,
 }
 
@@ -301,10 +309,11 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 		return s.refuse(l, player, r.inReply, reason, lineErr)
 	}
 	if len(msg.Commands) == 0 {
-		return refuse(noCommand, nil)
+		return refuse(r.t(noCommand), nil)
 	}
 	a := actor{Name: player.Name, Email: player.Email, Seat: &player}
 	r.sender = player.Email
+	r.lang = s.langOf(l.Settings, player.Name)
 	lines, unread := readLines(msg, s.opts.MaxCommandLines)
 	var applied []templates.Line
 	var lineErr *templates.LineError
@@ -319,7 +328,7 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 			stop(why)
 			break
 		}
-		cmd := engine.Normalize(line.Text)
+		cmd, _ := s.tr.Canonical(l.Game.Kind, engine.Normalize(line.Text)) // the log keeps the canonical command
 		f := strings.Fields(cmd)
 		if len(f) == 0 {
 			continue
@@ -341,18 +350,18 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 		var why string
 		switch done, _ := r.over(); {
 		case done || r.status == store.GameFinished:
-			why = "The game is over; no more moves are accepted."
+			why = r.t("The game is over; no more moves are accepted.")
 		case r.status == store.GamePaused:
-			why = "The game is paused by its host; moves are accepted again when it resumes."
+			why = r.t("The game is paused by its host; moves are accepted again when it resumes.")
 		case l.Facts.Resigned[player.Name]:
-			why = resignedReason
+			why = r.t(resignedReason)
 		}
 		if why == "" {
 			if err := r.move(player.Name, cmd); err != nil {
 				if !errors.Is(err, engine.ErrIllegal) {
 					s.log.Warn("engine error", "game", l.Game.ID, "command", cmd, "err", err)
 				}
-				why = reasonOf(err)
+				why = s.reasonIn(r.lang, l.Game.Kind, err)
 			}
 		}
 		if why != "" {
@@ -370,7 +379,7 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 	}
 	if len(applied) == 0 {
 		if lineErr == nil {
-			return refuse(noCommand, nil)
+			return refuse(r.t(noCommand), nil)
 		}
 		return refuse(lineErr.Reason, lineErr)
 	}
@@ -423,6 +432,10 @@ func (r *run) notify(to string, n templates.Notice) {
 func (r *run) noticeTo(to string, n templates.Notice) templates.Notice {
 	n.Game = r.s.gameData(r.l.Game, r.l.Players)
 	n.Host = r.l.Game.Host
+	n.Lang = string(r.s.langOf(r.l.Settings, ""))
+	if p, ok := r.l.playerByEmail(to); ok {
+		n.Lang = string(r.s.langOf(r.l.Settings, p.Name))
+	}
 	if n.ReplyTo == "" {
 		if p, ok := r.l.playerByEmail(to); ok {
 			n.ReplyTo = r.s.replyAddr(r.l.Game.ID, p)
@@ -475,14 +488,14 @@ func (r *run) isHost(a actor) bool {
 
 func (r *run) notHost(what string) string {
 	if r.l.Game.Host == "" {
-		return fmt.Sprintf("Only the host may %s, and this game has none; the operator can set one with turnmail.", what)
+		return r.t("Only the host may %s, and this game has none; the operator can set one with turnmail.", what)
 	}
-	return fmt.Sprintf("Only the host of game %s (%s) may %s.", r.l.Game.ID, r.l.Game.Host, what)
+	return r.t("Only the host of game %s (%s) may %s.", r.l.Game.ID, r.l.Game.Host, what)
 }
 
 func (r *run) cmdStatus(a actor, _ []string) string {
 	if a.Seat == nil {
-		return "status is for players: reply to a game mail."
+		return r.t("status is for players: reply to a game mail.")
 	}
 	r.wantState = true // answered by the state mail (see answer)
 	return ""
@@ -490,9 +503,9 @@ func (r *run) cmdStatus(a actor, _ []string) string {
 
 func (r *run) cmdLegal(a actor, _ []string) string {
 	if a.Seat == nil {
-		return "legal is for players: reply to a game mail."
+		return r.t("legal is for players: reply to a game mail.")
 	}
-	r.notify(a.Email, templates.Notice{Kind: "legal", To: a.Name, ToAct: r.state.ToAct(), Legal: r.state.Legal(a.Name), Due: r.dueOf(a.Name)})
+	r.notify(a.Email, templates.Notice{Kind: "legal", To: a.Name, ToAct: r.state.ToAct(), Legal: r.s.legalIn(r.l, r.state, a.Name), Due: r.dueOf(a.Name)})
 	return ""
 }
 
@@ -520,7 +533,7 @@ func (r *run) cmdHistory(a actor, args []string) string {
 	if len(args) > 0 {
 		v, err := strconv.Atoi(args[0])
 		if err != nil || v < 1 {
-			return "history takes a number of events, e.g. history 20"
+			return r.t("history takes a number of events, e.g. history 20")
 		}
 		n = min(v, maxHistory)
 	}
@@ -547,13 +560,13 @@ func (r *run) cmdHistory(a actor, args []string) string {
 
 func (r *run) cmdResign(a actor, args []string) string {
 	if a.Seat == nil {
-		return "resign is for players: reply to a game mail."
+		return r.t("resign is for players: reply to a game mail.")
 	}
 	if r.l.Facts.Resigned[a.Name] {
-		return "You have resigned from this game already."
+		return r.t("You have resigned from this game already.")
 	}
 	if done, _ := r.over(); done {
-		return "The game is over."
+		return r.t("The game is over.")
 	}
 	code := r.s.confirmCode(r.l.Game.ID, *a.Seat)
 	if len(args) == 0 {
@@ -561,7 +574,7 @@ func (r *run) cmdResign(a actor, args []string) string {
 		return ""
 	}
 	if len(args) != 2 || args[0] != "confirm" || args[1] != code {
-		return "To resign, send the exact line from the confirmation mail (resign confirm CODE); send resign to get it."
+		return r.t("To resign, send the exact line from the confirmation mail (resign confirm CODE); send resign to get it.")
 	}
 	pending := r.l.Facts.Undo
 	r.admin(a.Name, adminResign) // withdraws the player's own undo request (Facts.observe)
@@ -602,7 +615,7 @@ func (r *run) undoIfAgreed(u *UndoRequest, player string) string {
 	}
 	why := fmt.Sprintf("agreed by %s (%s resigned), taking back %s: %s", strings.Join(agreed, ", "), player, last.move.Player, last.move.Command)
 	if err := r.undo(why, last); err != nil {
-		return "The undo failed: " + err.Error()
+		return r.t("The undo failed: %v", err)
 	}
 	return ""
 }
@@ -665,32 +678,32 @@ func lastStanding(events []store.Event) (undoTarget, bool) {
 func (r *run) cmdUndo(a actor, args []string) string {
 	last, ok := lastStanding(append(append([]store.Event{}, r.l.Events...), r.c.Events...))
 	if !ok {
-		return "There is no move to take back."
+		return r.t("There is no move to take back.")
 	}
 	if r.status == store.GameFinished {
-		return "The game is over."
+		return r.t("The game is over.")
 	}
 	what := fmt.Sprintf("%s: %s", last.move.Player, last.move.Command)
 	if len(args) == 1 && args[0] == "force" {
 		if !r.isHost(a) {
-			return r.notHost("force an undo")
+			return r.notHost(r.t("force an undo"))
 		}
 		if err := r.undo("forced by the host, taking back "+what, last); err != nil {
-			return "The undo failed: " + err.Error()
+			return r.t("The undo failed: %v", err)
 		}
 		return ""
 	}
 	if len(args) != 0 {
-		return "Write undo (asks the other players) or, as the host, undo force."
+		return r.t("Write undo (asks the other players) or, as the host, undo force.")
 	}
 	if a.Seat == nil {
-		return "As the host, write undo force (without a seat you cannot ask the players)."
+		return r.t("As the host, write undo force (without a seat you cannot ask the players).")
 	}
 	if r.l.Facts.Resigned[a.Name] {
-		return resignedReason
+		return r.t(resignedReason)
 	}
 	if u := r.l.Facts.Undo; u != nil {
-		return fmt.Sprintf("%s has asked for an undo already; the others answer with accept.", u.By)
+		return r.t("%s has asked for an undo already; the others answer with accept.", u.By)
 	}
 	var others []string
 	for _, p := range r.l.active() {
@@ -700,7 +713,7 @@ func (r *run) cmdUndo(a actor, args []string) string {
 	}
 	if len(others) == 0 {
 		if err := r.undo("taken back by "+a.Name+" (no other player), "+what, last); err != nil {
-			return "The undo failed: " + err.Error()
+			return r.t("The undo failed: %v", err)
 		}
 		return ""
 	}
@@ -718,19 +731,19 @@ func (r *run) cmdUndo(a actor, args []string) string {
 func (r *run) cmdAccept(a actor, _ []string) string {
 	u := r.l.Facts.Undo
 	if u == nil {
-		return "There is no undo request to accept."
+		return r.t("There is no undo request to accept.")
 	}
 	if a.Seat == nil {
-		return "accept is for players."
+		return r.t("accept is for players.")
 	}
 	if r.l.Facts.Resigned[a.Name] {
-		return resignedReason
+		return r.t(resignedReason)
 	}
 	if u.By == a.Name {
-		return "You asked for the undo; the other players accept it."
+		return r.t("You asked for the undo; the other players accept it.")
 	}
 	if u.Accepted[a.Name] {
-		return "You have accepted already."
+		return r.t("You have accepted already.")
 	}
 	r.admin(a.Name, adminAccept)
 	waiting, agreed := r.undoConsent(u)
@@ -740,21 +753,21 @@ func (r *run) cmdAccept(a actor, _ []string) string {
 	}
 	last, _ := lastStanding(append(append([]store.Event{}, r.l.Events...), r.c.Events...))
 	if err := r.undo(fmt.Sprintf("agreed by %s, taking back %s: %s", strings.Join(agreed, ", "), last.move.Player, last.move.Command), last); err != nil {
-		return "The undo failed: " + err.Error()
+		return r.t("The undo failed: %v", err)
 	}
 	return ""
 }
 
 func (r *run) cmdPause(a actor, _ []string) string {
 	if !r.isHost(a) {
-		return r.notHost("pause the game")
+		return r.notHost(r.t("pause the game"))
 	}
 	switch r.status {
 	case store.GamePaused:
-		return "The game is paused already; resume it with resume."
+		return r.t("The game is paused already; resume it with resume.")
 	case store.GameRunning:
 	default:
-		return "Only a running game can be paused."
+		return r.t("Only a running game can be paused.")
 	}
 	r.admin(a.Name, adminPause)
 	r.status = store.GamePaused
@@ -764,10 +777,10 @@ func (r *run) cmdPause(a actor, _ []string) string {
 
 func (r *run) cmdResume(a actor, _ []string) string {
 	if !r.isHost(a) {
-		return r.notHost("resume the game")
+		return r.notHost(r.t("resume the game"))
 	}
 	if r.status != store.GamePaused {
-		return "The game is not paused."
+		return r.t("The game is not paused.")
 	}
 	r.admin(a.Name, adminResume)
 	r.status = store.GameRunning
@@ -777,12 +790,12 @@ func (r *run) cmdResume(a actor, _ []string) string {
 
 func (r *run) cmdVacation(a actor, args []string) string {
 	if a.Seat == nil {
-		return "vacation is for players: reply to a game mail."
+		return r.t("vacation is for players: reply to a game mail.")
 	}
 	if r.l.Facts.Resigned[a.Name] {
-		return resignedReason
+		return r.t(resignedReason)
 	}
-	syntax := "Write vacation FROM TO with dates as YYYY-MM-DD, e.g. vacation 2026-12-24 2026-12-27 (both days included)."
+	syntax := r.t("Write vacation FROM TO with dates as YYYY-MM-DD, e.g. vacation 2026-12-24 2026-12-27 (both days included).")
 	if len(args) != 2 {
 		return syntax
 	}
@@ -791,7 +804,7 @@ func (r *run) cmdVacation(a actor, args []string) string {
 		return syntax
 	}
 	if !iv.To.After(r.now) {
-		return "That vacation is over already."
+		return r.t("That vacation is over already.")
 	}
 	used := 0
 	for _, v := range r.l.Facts.Vacations[a.Name] {
@@ -799,7 +812,7 @@ func (r *run) cmdVacation(a actor, args []string) string {
 	}
 	limit := r.l.Settings.vacationDays()
 	if used+iv.days() > limit {
-		return fmt.Sprintf("That is %d days; you have used %d of the %d days of vacation this game allows.", iv.days(), used, limit)
+		return r.t("That is %d days; you have used %d of the %d days of vacation this game allows.", iv.days(), used, limit)
 	}
 	r.admin(a.Name, adminVacation+" "+args[0]+" "+args[1])
 	r.notify(a.Email, templates.Notice{Kind: "vacation", To: a.Name, Text: args[0] + " to " + args[1], Count: used + iv.days(), Limit: limit, Due: r.dueOf(a.Name)})
@@ -808,29 +821,29 @@ func (r *run) cmdVacation(a actor, args []string) string {
 
 func (r *run) cmdReplace(a actor, args []string) string {
 	if !r.isHost(a) {
-		return r.notHost("hand a seat to another player")
+		return r.notHost(r.t("hand a seat to another player"))
 	}
 	if len(args) != 2 {
-		return "Write replace PLAYER ADDRESS, e.g. replace bob carol@example.org."
+		return r.t("Write replace PLAYER ADDRESS, e.g. replace bob carol@example.org.")
 	}
 	p, ok := r.l.playerByName(args[0])
 	if !ok {
-		return fmt.Sprintf("There is no player %q in this game.", args[0])
+		return r.t("There is no player %q in this game.", args[0])
 	}
 	to, why := recipient(args[1])
 	if why != "" {
 		return why + "."
 	}
 	if _, taken := r.l.playerByEmail(to); taken {
-		return fmt.Sprintf("%s plays in this game already.", to)
+		return r.t("%s plays in this game already.", to)
 	}
 	if r.status == store.GameFinished {
-		return "The game is over."
+		return r.t("The game is over.")
 	}
 	if !strings.EqualFold(to, r.consented) {
 		// The new address gets the seat only once it confirms from its own mailbox.
 		if !mayAsk(r.l, to) {
-			return fmt.Sprintf("%s was asked about this game before and did not accept; nothing was sent.", to)
+			return r.t("%s was asked about this game before and did not accept; nothing was sent.", to)
 		}
 		k := store.Confirmation{Address: to, Actor: a.Email, GameID: r.l.Game.ID, Grant: grantHost,
 			Commands: []string{"replace " + r.l.Game.ID + " " + p.Name + " " + to}}

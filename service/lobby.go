@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/mail/parse"
 	"github.com/turnmail/turnmail/store"
 	"github.com/turnmail/turnmail/templates"
@@ -38,13 +39,15 @@ const observerSeat = 1000
 // knows, and nothing for strangers (no backscatter). The commands' effects and the
 // answer are one batch, committed together (see lobbyTx).
 func (s *Service) lobby(ctx context.Context, from string, msg *parse.Message, cred credential) (Result, store.Batch, error) {
+	tx := s.newLobbyTx()
 	first := ""
 	if len(msg.Commands) > 0 {
-		if f := strings.Fields(engine.Normalize(msg.Commands[0].Text)); len(f) > 0 {
+		canon, _ := s.tr.Canonical("", engine.Normalize(msg.Commands[0].Text))
+		if f := strings.Fields(canon); len(f) > 0 {
 			first = f[0]
 		}
 	}
-	tx := s.newLobbyTx()
+	tx.lang = s.lobbyLang(ctx, from, msg)
 	if !lobbyVerbs[first] {
 		res, c, err := s.howTo(ctx, from, msg)
 		if err != nil || res.Status != StatusIgnored {
@@ -60,7 +63,7 @@ func (s *Service) lobby(ctx context.Context, from string, msg *parse.Message, cr
 		if len(msg.Commands) > 0 {
 			text = msg.Commands[0].Text
 		}
-		return s.lobbyAnswer(ctx, tx, from, msg, []templates.Notice{{Kind: "error", Command: text, Text: "This is not a command turnmail knows."}}, false)
+		return s.lobbyAnswer(ctx, tx, from, msg, []templates.Notice{{Kind: "error", Command: text, Text: tx.t("This is not a command turnmail knows.")}}, false)
 	}
 	lines, unread := readLines(msg, s.opts.MaxCommandLines)
 	answers, ok, err := s.lobbyLines(ctx, tx, from, lines, msg, cred)
@@ -71,6 +74,48 @@ func (s *Service) lobby(ctx context.Context, from string, msg *parse.Message, cr
 		answers = append(answers, *unread)
 	}
 	return s.lobbyAnswer(ctx, tx, from, msg, answers, ok)
+}
+
+// lobbyLang is the language of the answer to a lobby mail: Italian when its commands
+// use Italian words or ask for Italian (lang=it, lingua it); else the language of one
+// of the sender's games that has one (the sender's language is known); else the default.
+func (s *Service) lobbyLang(ctx context.Context, from string, msg *parse.Message) i18n.Lang {
+	if lang := s.commandsLang(msg); lang != "" {
+		return lang
+	}
+	seats, err := s.store.SeatsOf(ctx, from)
+	if err != nil {
+		return s.opts.Language // only the language of an answer is at stake
+	}
+	for i := len(seats) - 1; i >= 0 && i >= len(seats)-maxLobbyAnswers; i-- {
+		g, _, err := s.store.Game(ctx, seats[i].GameID)
+		if err != nil {
+			continue
+		}
+		var st Settings
+		if json.Unmarshal(g.Settings, &st) == nil && st.Lang != "" {
+			return st.Lang
+		}
+	}
+	return s.opts.Language
+}
+
+// commandsLang is the language a lobby mail's commands are written in or ask for
+// ("" when they do not tell).
+func (s *Service) commandsLang(msg *parse.Message) i18n.Lang {
+	for i, c := range msg.Commands {
+		if i >= s.opts.MaxCommandLines {
+			break
+		}
+		canon, it := s.tr.Canonical("", engine.Normalize(c.Text))
+		if it || strings.Contains(canon, "lang=it") || strings.Contains(canon, "lang=italiano") {
+			return i18n.Italian
+		}
+		if strings.Contains(canon, "lang=en") {
+			return i18n.English
+		}
+	}
+	return ""
 }
 
 // lobbyLines runs lobby command lines for from, with what cred proves, and returns
@@ -94,6 +139,7 @@ func (s *Service) lobbyLines(ctx context.Context, tx *lobbyTx, from string, line
 		if i := strings.IndexByte(cmd, '#'); i >= 0 {
 			cmd = strings.TrimSpace(cmd[:i])
 		}
+		cmd, _ = s.tr.Canonical("", cmd)
 		f := strings.Fields(cmd)
 		if len(f) == 0 {
 			continue
@@ -142,6 +188,7 @@ func (s *Service) lobbyAnswer(ctx context.Context, tx *lobbyTx, from string, msg
 			continue
 		}
 		n.Service = s.address()
+		n.Lang = string(tx.lang)
 		if n.Game.ID != "" && n.Host != "" && strings.EqualFold(n.Host, from) {
 			if hostOf == "" || hostOf == n.Game.ID {
 				hostOf = n.Game.ID
@@ -176,7 +223,7 @@ func (s *Service) lobbyAnswer(ctx context.Context, tx *lobbyTx, from string, msg
 			}
 		}
 	}
-	m, err := s.mail("lobby", templates.Lobby{Service: s.address(), Answers: said}, "", from, replyTo, inReplyTo(msg), thread{}, nil, "auto-replied")
+	m, err := s.mail("lobby", templates.Lobby{Service: s.address(), Answers: said, Lang: string(tx.lang)}, "", from, replyTo, inReplyTo(msg), thread{}, nil, "auto-replied")
 	if err != nil {
 		return res, store.Batch{}, err
 	}
@@ -220,7 +267,7 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 		return s.lobbyGames(ctx, tx)
 	case "rules":
 		if len(args) != 1 {
-			return lobbyError("Write rules GAME, e.g. rules " + s.games.Names()[0] + "."), nil
+			return lobbyError(tx.t("Write rules GAME, e.g. rules %s.", s.games.Names()[0])), nil
 		}
 		if _, err := s.games.Lookup(strings.ToLower(args[0])); err != nil {
 			return lobbyError(err.Error()), nil
@@ -230,12 +277,12 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 		return s.lobbyNew(ctx, tx, from, args, msg, lineNo)
 	}
 	if len(args) == 0 {
-		return lobbyError(fmt.Sprintf("%s needs the game's id, e.g. %s sw-7k3p.", verb, verb)), nil
+		return lobbyError(tx.t("%s needs the game's id, e.g. %s sw-7k3p.", s.tr.Word(i18n.ServiceDomain, tx.lang, verb), s.tr.Word(i18n.ServiceDomain, tx.lang, verb))), nil
 	}
 	id := strings.ToLower(args[0])
 	l, err := tx.load(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return lobbyError(fmt.Sprintf("There is no game %s; send games for the list.", id)), nil
+		return lobbyError(tx.t("There is no game %s; send games for the list.", id)), nil
 	}
 	if err != nil {
 		return templates.Notice{}, err
@@ -247,13 +294,13 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 		}
 	} else if !cred.isHost(l, from) { // host commands
 		if l.Game.Host == "" || !strings.EqualFold(from, l.Game.Host) {
-			return lobbyError(fmt.Sprintf("Only the host of game %s may send %s; the host sends host commands to the game's host address.", id, verb)), nil
+			return lobbyError(tx.t("Only the host of game %s may send %s; the host sends host commands to the game's host address.", id, s.tr.Word(i18n.ServiceDomain, tx.lang, verb))), nil
 		}
 		return s.pendCommand(ctx, tx, l, from, verb, args, msg, lineNo)
 	}
 	switch verb {
 	case "join":
-		if why := s.joinRefusal(l, from, args[1:], cred); why != "" {
+		if why := s.joinRefusal(tx.lang, l, from, args[1:], cred); why != "" {
 			return lobbyError(why), nil
 		}
 		return s.lobbyJoin(tx, l, from, args[1:], n)
@@ -261,11 +308,11 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 		p, ok := l.playerByEmail(from)
 		switch {
 		case !ok:
-			return lobbyError(fmt.Sprintf("You do not play in game %s.", id)), nil
+			return lobbyError(tx.t("You do not play in game %s.", id)), nil
 		case l.Game.Status != store.GameOpen:
-			return lobbyError(fmt.Sprintf("Game %s has started; to stop playing, reply to a game mail with resign.", id)), nil
+			return lobbyError(tx.t("Game %s has started; to stop playing, reply to a game mail with resign.", id)), nil
 		case strings.EqualFold(from, l.Game.Host):
-			return lobbyError("The host cannot leave the game they opened."), nil
+			return lobbyError(tx.t("The host cannot leave the game they opened.")), nil
 		}
 		c := store.Commit{GameID: id, ExpectSeq: l.LastSeq(), RemoveSeats: []int{p.Seat}}
 		if err := s.tellHost(&c, l, templates.Notice{Kind: "player-left", Game: n.Game, To: "host", Player: p.Name, Address: from}); err != nil {
@@ -286,12 +333,12 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 				return n, nil
 			}
 		}
-		return lobbyError(fmt.Sprintf("You do not observe game %s.", id)), nil
+		return lobbyError(tx.t("You do not observe game %s.", id)), nil
 	case "invite":
 		return s.lobbyInvite(tx, l, from, args, n)
 	case "pause", "resume", "replace", "undo", "set":
 		if l.State == nil && verb != "set" {
-			return lobbyError(fmt.Sprintf("Game %s has not started.", id)), nil
+			return lobbyError(tx.t("Game %s has not started.", id)), nil
 		}
 		a := actor{Name: "host", Email: from}
 		if p, ok := l.playerByEmail(from); ok {
@@ -321,7 +368,7 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 		}
 		return n, nil
 	}
-	return lobbyError("unknown command " + verb), nil
+	return lobbyError(tx.t("unknown command %s", verb)), nil
 }
 
 // pendCommand holds a command that needs a proof the mail lacks until its sender
@@ -353,27 +400,28 @@ func (s *Service) pendCommand(ctx context.Context, tx *lobbyTx, l *Loaded, from,
 // joinRefusal says why from cannot join game l ("" when they can, or play there
 // already): a game that has started, a private game without an invitation, a
 // full game, a player name that is not one word or is taken.
-func (s *Service) joinRefusal(l *Loaded, from string, args []string, cred credential) string {
+func (s *Service) joinRefusal(lang i18n.Lang, l *Loaded, from string, args []string, cred credential) string {
 	id := l.Game.ID
+	t := func(format string, args ...any) string { return s.tr.Sprintf(lang, format, args...) }
 	if _, ok := l.playerByEmail(from); ok {
 		return ""
 	}
 	if l.Settings.Private && !(cred.game == id && cred.grant == grantInvite) {
-		return fmt.Sprintf("Game %s takes players by invitation only.", id)
+		return t("Game %s takes players by invitation only.", id)
 	}
 	if l.Game.Status != store.GameOpen {
-		return fmt.Sprintf("Game %s has started already; you can follow it with observe %s.", id, id)
+		return t("Game %s has started already; you can follow it with observe %s.", id, id)
 	}
 	if max := s.maxSeats(l); max > 0 && len(l.Seats()) >= max {
-		return fmt.Sprintf("Game %s is full (%d players).", id, max)
+		return t("Game %s is full (%d players).", id, max)
 	}
 	if len(args) > 0 {
 		want := strings.ToLower(args[0])
 		if len(args) > 1 || seatName(want+"@x", nil) != want {
-			return "A player name is one word of letters, digits, - or _."
+			return t("A player name is one word of letters, digits, - or _.")
 		}
 		if _, taken := l.playerByName(want); taken {
-			return fmt.Sprintf("The name %s is taken in game %s; choose another: join %s NAME.", want, id, id)
+			return t("The name %s is taken in game %s; choose another: join %s NAME.", want, id, id)
 		}
 	}
 	return ""
@@ -400,20 +448,20 @@ func (s *Service) tellHost(c *store.Commit, l *Loaded, n templates.Notice) error
 func (s *Service) lobbyInvite(tx *lobbyTx, l *Loaded, from string, args []string, n templates.Notice) (templates.Notice, error) {
 	id := l.Game.ID
 	if len(args) != 2 {
-		return lobbyError("Write invite GAME-ID ADDRESS, e.g. invite " + id + " carol@example.org."), nil
+		return lobbyError(tx.t("Write invite GAME-ID ADDRESS, e.g. invite %s carol@example.org.", id)), nil
 	}
 	if l.Game.Status != store.GameOpen {
-		return lobbyError(fmt.Sprintf("Game %s has started; invite people to observe it instead: observe %s.", id, id)), nil
+		return lobbyError(tx.t("Game %s has started; invite people to observe it instead: observe %s.", id, id)), nil
 	}
 	to, why := recipient(args[1])
 	if why != "" {
 		return lobbyError(why + ". Nobody was invited."), nil
 	}
 	if _, ok := l.playerByEmail(to); ok {
-		return lobbyError(fmt.Sprintf("%s plays in game %s already.", to, id)), nil
+		return lobbyError(tx.t("%s plays in game %s already.", to, id)), nil
 	}
 	if !mayAsk(l, to) {
-		return lobbyError(fmt.Sprintf("%s was asked about game %s before and did not accept; nothing was sent.", to, id)), nil
+		return lobbyError(tx.t("%s was asked about game %s before and did not accept; nothing was sent.", to, id)), nil
 	}
 	inv := templates.Notice{Game: n.Game, Text: "invite", Actor: from, Lines: l.Settings.Describe()}
 	for _, p := range l.Seats() {
@@ -441,11 +489,11 @@ func (s *Service) lobbyObserve(tx *lobbyTx, l *Loaded, from string, n templates.
 		}
 	}
 	if l.Game.Status == store.GameFinished {
-		return lobbyError(fmt.Sprintf("Game %s is over.", id)), nil
+		return lobbyError(tx.t("Game %s is over.", id)), nil
 	}
 	if l.Settings.Private && !(cred.game == id && cred.grant == grantApprove) {
 		if l.Game.Host == "" {
-			return lobbyError(fmt.Sprintf("Game %s is private.", id)), nil
+			return lobbyError(tx.t("Game %s is private.", id)), nil
 		}
 		if l.Consent[strings.ToLower(from)] == store.ConsentNo {
 			return templates.Notice{}, nil // denied before: the host is not asked again
@@ -547,7 +595,7 @@ func (s *Service) lobbyGames(ctx context.Context, tx *lobbyTx) (templates.Notice
 // checked through the engine first: nothing is created when one is wrong.
 func (s *Service) lobbyNew(ctx context.Context, tx *lobbyTx, from string, args []string, msg *parse.Message, lineNo int) (templates.Notice, error) {
 	if len(args) == 0 {
-		return lobbyError("Write new GAME [option=value …], e.g. new smallworld deadline=48h. Games: " + strings.Join(s.games.Names(), ", ") + "."), nil
+		return lobbyError(tx.t("Write new GAME [option=value …], e.g. new smallworld deadline=48h. Games: %s.", strings.Join(s.games.Names(), ", "))), nil
 	}
 	kind := strings.ToLower(args[0])
 	eng, err := s.games.Lookup(kind)
@@ -568,6 +616,9 @@ func (s *Service) lobbyNew(ctx context.Context, tx *lobbyTx, from string, args [
 	}
 	if why := checkNewOptions(eng, settings, opts); why != "" {
 		return lobbyError(why), nil
+	}
+	if settings.Lang == "" {
+		settings.Lang = tx.lang // a host who writes Italian opens an Italian game
 	}
 	id, err := s.newLobbyGameID(ctx, tx, kind, msg.MessageID, lineNo)
 	if err != nil {
@@ -728,7 +779,7 @@ func (s *Service) lobbyStart(tx *lobbyTx, l *Loaded, n templates.Notice) (templa
 	g, _ := s.games.Lookup(l.Game.Kind)
 	state, outcomes, err := engine.Start(g, setup, nil)
 	if err != nil {
-		return lobbyError(fmt.Sprintf("Game %s cannot start with %d players: %v", id, len(a.Players), err)), nil
+		return lobbyError(tx.t("Game %s cannot start with %d players: %v", id, len(a.Players), err)), nil
 	}
 	now := s.opts.Clock().UTC()
 	l.Settings.StartedAt = &now

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/store"
 	"github.com/turnmail/turnmail/templates"
 )
@@ -35,6 +36,9 @@ type lobbyTx struct {
 	// Service.pendCommand): a copy of the transaction that also gets its changes,
 	// so that each command is tried after the ones before it, held or not.
 	dry *lobbyTx
+	// lang is the language of the answer: the sender's once known (the mail's
+	// commands in Italian words, lang=it), else the service's default.
+	lang i18n.Lang
 }
 
 // gameRows are a game's rows as they will be once the transaction is committed.
@@ -46,7 +50,12 @@ type gameRows struct {
 }
 
 func (s *Service) newLobbyTx() *lobbyTx {
-	return &lobbyTx{s: s, games: map[string]*gameRows{}, asked: map[string]int{}, self: map[string]*store.Confirmation{}}
+	return &lobbyTx{s: s, games: map[string]*gameRows{}, asked: map[string]int{}, self: map[string]*store.Confirmation{}, lang: s.opts.Language}
+}
+
+// t renders a service sentence (an English fmt format) in the answer's language.
+func (t *lobbyTx) t(format string, args ...any) string {
+	return t.s.tr.Sprintf(t.lang, format, args...)
 }
 
 // tryTx returns the transaction to try a held command on (t.dry, made on first use).

@@ -124,10 +124,12 @@ func (s *Service) stateData(l *Loaded, state engine.State, p store.Player, event
 	if observer {
 		viewer = engine.Observer
 	}
+	lang := s.langOf(l.Settings, p.Name)
+	words := func(t engine.Text) string { return s.tr.Text(lang, t) }
 	for i := range moves {
-		moves[i].Command = engine.MaskCommand(state, moves[i].Player, moves[i].Command, viewer)
+		moves[i].Command = s.tr.Command(l.Game.Kind, lang, engine.MaskCommand(state, moves[i].Player, moves[i].Command, viewer))
 		if e, ok := eventAt(l.Events, moves[i].Seq); ok {
-			moves[i].Happened = l.happened(e, viewer, p.Name)
+			moves[i].Happened = l.happened(e, viewer, p.Name, words)
 		}
 	}
 	view, err := viewMap(state.View(viewer))
@@ -137,9 +139,10 @@ func (s *Service) stateData(l *Loaded, state engine.State, p store.Player, event
 	data := templates.State{
 		Game: s.gameData(l.Game, l.Players), Player: p.Name, Opening: len(l.Events) == 0 && len(events) == 0,
 		Moves: moves, MovesCut: cut, ToAct: toAct, Finished: finished, Winners: winners, View: view, Observer: observer,
+		Lang: string(lang),
 	}
 	if finished {
-		data.Scores = finalScores(state)
+		data.Scores = finalScores(state, words)
 	}
 	if observer {
 		data.Player = ""
@@ -147,7 +150,7 @@ func (s *Service) stateData(l *Loaded, state engine.State, p store.Player, event
 	}
 	data.YourTurn = contains(toAct, p.Name) && !l.Facts.Resigned[p.Name]
 	if !finished && !l.Facts.Resigned[p.Name] {
-		data.Legal = state.Legal(p.Name)
+		data.Legal = s.commandsIn(lang, l.Game.Kind, state.Legal(p.Name))
 	}
 	data.ReplyTo = s.replyAddr(l.Game.ID, p)
 	if data.YourTurn && l.Game.Status == store.GameRunning {
@@ -326,6 +329,11 @@ func (s *Service) mayMail(l *Loaded, addr string) bool {
 	return true
 }
 
+// legalIn lists what player may send now in state, in the player's language.
+func (s *Service) legalIn(l *Loaded, state engine.State, player string) []string {
+	return s.commandsIn(s.langOf(l.Settings, player), l.Game.Kind, state.Legal(player))
+}
+
 // notice renders a notice mail to one address, in the thread th of a game's mail.
 func (s *Service) notice(n templates.Notice, th thread, gameID, to, inReply string) (store.OutMail, error) {
 	n.Service = s.address()
@@ -346,8 +354,9 @@ func (s *Service) refusal(l *Loaded, p store.Player, reason string, lineErr *tem
 		Player:  p.Name,
 		Error:   lineErr,
 		ToAct:   l.State.ToAct(),
-		Legal:   l.State.Legal(p.Name),
+		Legal:   s.legalIn(l, l.State, p.Name),
 		ReplyTo: s.replyAddr(l.Game.ID, p),
+		Lang:    string(s.langOf(l.Settings, p.Name)),
 	}
 	if lineErr == nil {
 		data.Reason = reason

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/store"
 	"github.com/turnmail/turnmail/templates"
 )
@@ -15,6 +16,7 @@ import (
 const (
 	adminTZ     = "tz"
 	adminNotify = "notify"
+	adminLang   = "lang"
 )
 
 // Values of a player's notify setting.
@@ -27,8 +29,9 @@ const (
 
 // Prefs are one player's own settings.
 type Prefs struct {
-	TZ     string // an IANA zone name; "" for the game's
-	Notify string // NotifyTurn or NotifyEvery; "" for NotifyTurn
+	TZ     string    // an IANA zone name; "" for the game's
+	Notify string    // NotifyTurn or NotifyEvery; "" for NotifyTurn
+	Lang   i18n.Lang // the language the player reads; "" for the game's
 }
 
 // withPref returns st with a recorded per-player setting applied, and whether e
@@ -38,7 +41,7 @@ func (st Settings) withPref(e store.Event) (Settings, bool) {
 		return st, false
 	}
 	verb, arg, _ := strings.Cut(e.Command, " ")
-	if verb != adminTZ && verb != adminNotify {
+	if verb != adminTZ && verb != adminNotify && verb != adminLang {
 		return st, false
 	}
 	prefs := make(map[string]Prefs, len(st.Prefs)+1)
@@ -46,10 +49,13 @@ func (st Settings) withPref(e store.Event) (Settings, bool) {
 		prefs[k] = v
 	}
 	p := prefs[e.Player]
-	if verb == adminTZ {
+	switch verb {
+	case adminTZ:
 		p.TZ = arg
-	} else {
+	case adminNotify:
 		p.Notify = arg
+	default:
+		p.Lang = i18n.Lang(arg)
 	}
 	prefs[e.Player] = p
 	st.Prefs = prefs
@@ -89,7 +95,8 @@ func (st Settings) location(player string) *time.Location {
 
 // when formats a time for a player to read, in their time zone.
 func (l *Loaded) when(player string, t time.Time) string {
-	return templates.When(t, l.Settings.location(player))
+	lang := l.Settings.Prefs[player].Lang.Or(l.Settings.Lang)
+	return templates.WhenIn(string(lang), t, l.Settings.location(player))
 }
 
 // zoneNamed loads the time zone a player or host named (any case, see loadZone);
@@ -109,28 +116,50 @@ func zoneNamed(name string) (*time.Location, error) {
 // cmdTZ sets the time zone the player reads times in: tz ZONE.
 func (r *run) cmdTZ(a actor, args []string) string {
 	if a.Seat == nil {
-		return "tz is for players: reply to a game mail."
+		return r.t("tz is for players: reply to a game mail.")
 	}
 	if len(args) != 1 {
-		return "Write tz ZONE, e.g. tz Europe/Rome (or tz UTC)."
+		return r.t("Write tz ZONE, e.g. tz Europe/Rome (or tz UTC).")
 	}
 	loc, err := zoneNamed(args[0])
 	if err != nil {
 		return err.Error() + "."
 	}
-	return r.setPref(a, adminTZ+" "+loc.String(), "times are now shown in "+loc.String())
+	return r.setPref(a, adminTZ+" "+loc.String(), r.t("times are now shown in %s", loc.String()))
 }
 
 // cmdNotify sets when a waiting player gets mail: notify every|turn.
 func (r *run) cmdNotify(a actor, args []string) string {
 	if a.Seat == nil {
-		return "notify is for players: reply to a game mail."
+		return r.t("notify is for players: reply to a game mail.")
 	}
 	if len(args) != 1 || (strings.ToLower(args[0]) != NotifyEvery && strings.ToLower(args[0]) != NotifyTurn) {
-		return "Write notify turn (one mail when a turn ends) or notify every (a mail after every move)."
+		return r.t("Write notify turn (one mail when a turn ends) or notify every (a mail after every move).")
 	}
 	v := strings.ToLower(args[0])
 	return r.setPref(a, adminNotify+" "+v, "notify "+v)
+}
+
+// cmdLang sets the language a player reads: lang it|en (lingua it).
+func (r *run) cmdLang(a actor, args []string) string {
+	if a.Seat == nil {
+		return r.t("lang is for players: reply to a game mail.")
+	}
+	lang, ok := i18n.ParseLang(strings.Join(args, " "))
+	if len(args) != 1 || !ok {
+		return r.t("Write lang it (italiano) or lang en (English).")
+	}
+	r.lang = lang // the answer is in the new language
+	return r.setPref(a, adminLang+" "+string(lang), r.t("your mails are now in English"))
+}
+
+// langOf returns the language a player reads: their own, else the game's, else the
+// service's default. An empty player (the host, observers) reads the game's.
+func (s *Service) langOf(st Settings, player string) i18n.Lang {
+	if l := st.Prefs[player].Lang; l != "" {
+		return l
+	}
+	return st.Lang.Or(s.opts.Language)
 }
 
 // setPref records a per-player setting and confirms it to the player.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/mail/auth"
 	"github.com/turnmail/turnmail/mail/compose"
 	"github.com/turnmail/turnmail/mail/parse"
@@ -486,6 +487,35 @@ func reasonOf(err error) string {
 		return re.Error()
 	}
 	return err.Error()
+}
+
+// reasonIn is reasonOf in lang: a rule error's text from the catalogue of game and
+// what is possible instead as commands in lang's words.
+func (s *Service) reasonIn(lang i18n.Lang, game string, err error) string {
+	var re *engine.RuleError
+	if lang == i18n.English || !errors.As(err, &re) {
+		return reasonOf(err)
+	}
+	why := re.Reason
+	if re.Text.Key != "" {
+		why = s.tr.Text(lang, re.Text)
+	}
+	if len(re.Instead) == 0 {
+		return why
+	}
+	return why + s.tr.Sprintf(lang, "; possible: %s", strings.Join(s.commandsIn(lang, game, re.Instead), ", "))
+}
+
+// commandsIn returns canonical commands (or Legal entries) in lang's words.
+func (s *Service) commandsIn(lang i18n.Lang, game string, cmds []string) []string {
+	if lang == i18n.English {
+		return cmds
+	}
+	out := make([]string, len(cmds))
+	for i, c := range cmds {
+		out[i] = s.tr.Command(game, lang, c)
+	}
+	return out
 }
 
 // howTo answers a registered player who wrote without a reply token; anyone else gets

@@ -179,7 +179,7 @@ func (s *Service) remind(ctx context.Context, l *Loaded, d Deadline, done map[st
 	id := l.Game.ID
 	p, _ := seatOf(l, d.Seat)
 	n := templates.Notice{Kind: "reminder", Game: s.gameData(l.Game, l.Players), To: p.Name, Player: p.Name, Due: l.when(p.Name, d.Due),
-		Text: fmtDuration(d.Due.Sub(now).Round(time.Minute)), Legal: l.State.Legal(p.Name), ReplyTo: s.replyAddr(id, p), Host: l.Game.Host}
+		Text: fmtDuration(d.Due.Sub(now).Round(time.Minute)), Legal: s.legalIn(l, l.State, p.Name), Lang: string(s.langOf(l.Settings, p.Name)), ReplyTo: s.replyAddr(id, p), Host: l.Game.Host}
 	m, err := s.notice(n, l.threadOf(p.Email), id, p.Email, "")
 	if err != nil {
 		return 0, err

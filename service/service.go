@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/store"
 	"github.com/turnmail/turnmail/templates"
 )
@@ -45,6 +46,9 @@ type Options struct {
 	Clock func() time.Time
 	// Logger receives the service's log (default slog.Default()).
 	Logger *slog.Logger
+	// Language is what the lobby answers in until a sender's language is known, and
+	// the language of games opened without lang= (default i18n.English).
+	Language i18n.Lang
 }
 
 // Service processes mail for all games. It is safe for concurrent use; games are
@@ -53,6 +57,7 @@ type Service struct {
 	store  *store.Store
 	games  engine.Registry
 	tmpl   *templates.Set
+	tr     *i18n.Bundle // the message catalogues and command words
 	opts   Options
 	local  string
 	domain string
@@ -100,7 +105,17 @@ func New(st *store.Store, games engine.Registry, tmpl *templates.Set, opts Optio
 	if log == nil {
 		log = slog.Default()
 	}
+	if lang, ok := i18n.ParseLang(string(opts.Language)); ok {
+		opts.Language = lang
+	} else {
+		opts.Language = i18n.English
+	}
+	tr, err := i18n.Load()
+	if err != nil {
+		return nil, fmt.Errorf("service: %w", err)
+	}
 	return &Service{
+		tr:        tr,
 		store:     st,
 		games:     games,
 		tmpl:      tmpl,

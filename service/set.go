@@ -21,13 +21,13 @@ const setSyntax = "Write set deadline=48h (or remind=6h, expiry=skip|pause|repla
 // changes the stored settings. Every player and the host are told.
 func (r *run) cmdSet(a actor, args []string) string {
 	if !r.isHost(a) {
-		return r.notHost("change the game's settings")
+		return r.notHost(r.t("change the game's settings"))
 	}
 	if r.status == store.GameFinished {
-		return "The game is over."
+		return r.t("The game is over.")
 	}
 	if len(args) == 0 {
-		return setSyntax
+		return r.t(setSyntax)
 	}
 	st, change, err := r.l.Settings.change(args)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	_ "time/tzdata" // deadlines in named time zones work without system zoneinfo
 
 	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/store"
 )
 
@@ -43,6 +44,9 @@ type Settings struct {
 	// TZ is the IANA time zone the game's times are shown in ("" for the zone of a
 	// daily or weekday deadline, else UTC).
 	TZ string `json:"tz,omitempty"`
+	// Lang is the language of the game's mails (lang=it); a player may choose their
+	// own. Empty means the service's default.
+	Lang i18n.Lang `json:"lang,omitempty"`
 	// Prefs are the players' own settings, from the log (see withPref).
 	Prefs map[string]Prefs `json:"-"`
 }
@@ -60,7 +64,7 @@ const (
 var DefaultRemind = []string{"12h", "1h"}
 
 // settingKeys are the option names that are service settings, not engine options.
-var settingKeys = map[string]bool{"deadline": true, "remind": true, "expiry": true, "vacation": true, "players": true, "list": true, "private": true, "tz": true}
+var settingKeys = map[string]bool{"deadline": true, "remind": true, "expiry": true, "vacation": true, "players": true, "list": true, "private": true, "tz": true, "lang": true}
 
 // SplitOptions parses "key=value …" words of a `new` command: a word without "="
 // continues the previous value (so "deadline=weekdays 20:00 Europe/Rome" is one
@@ -241,6 +245,12 @@ func (st *Settings) set(k, v string) error {
 		if n == 0 {
 			st.VacationDays = -1 // explicitly none
 		}
+	case "lang":
+		lang, ok := i18n.ParseLang(v)
+		if !ok {
+			return fmt.Errorf("lang=%s: use lang=it or lang=en", v)
+		}
+		st.Lang = lang
 	case "tz":
 		loc, err := zoneNamed(v)
 		if err != nil {

@@ -102,6 +102,8 @@ type State struct {
 	// Notes are administrative facts worth repeating (paused, resigned …), each a
 	// Notice rendered above the state.
 	Notes []Notice
+	// Lang is the reader's language ("en" or "it"; "" reads English).
+	Lang string
 }
 
 // Refusal is the data of a mail that answers a mail from which nothing was applied.
@@ -115,6 +117,8 @@ type Refusal struct {
 	ToAct   []string
 	Legal   []string
 	ReplyTo string
+	// Lang is the reader's language ("en" or "it"; "" reads English).
+	Lang string
 }
 
 // HowTo answers a registered player who wrote to the service address without the
@@ -123,6 +127,8 @@ type HowTo struct {
 	Player  string
 	Games   []HowToGame
 	Service string
+	// Lang is the reader's language ("en" or "it"; "" reads English).
+	Lang string
 }
 
 // HowToGame is one game the writer plays, with their personal reply address.
@@ -181,6 +187,8 @@ type Notice struct {
 	ReplyTo string
 	// HostReply is the game's host reply address, shown to its host.
 	HostReply string
+	// Lang is the reader's language ("en" or "it"; "" reads English).
+	Lang string
 }
 
 // GameInfo is one line of the lobby's game list.
@@ -196,6 +204,8 @@ type GameInfo struct {
 type Lobby struct {
 	Service string
 	Answers []Notice
+	// Lang is the reader's language ("en" or "it"; "" reads English).
+	Lang string
 }
 
 // When formats a time for a reader in the time zone loc, e.g. "Tue 24 Nov 21:00 CET":

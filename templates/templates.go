@@ -15,6 +15,8 @@ import (
 	"strings"
 	texttemplate "text/template"
 	"unicode/utf8"
+
+	"github.com/turnmail/turnmail/i18n"
 )
 
 //go:embed *.tmpl
@@ -28,7 +30,12 @@ type Set struct {
 
 // Load parses the embedded templates.
 func Load() (*Set, error) {
+	tr, err := i18n.Load()
+	if err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
+	}
 	funcs := map[string]any{
+		"t":      func(lang, key string, args ...any) string { return tr.Sprintf(i18n.Lang(lang), key, args...) },
 		"join":   strings.Join,
 		"upper":  strings.ToUpper,
 		"title":  Title,

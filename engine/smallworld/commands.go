@@ -33,17 +33,17 @@ func (s *state) Apply(player, command string, rng *engine.Rand) (engine.State, e
 	}
 	words := strings.Fields(engine.Normalize(command))
 	if len(words) == 0 {
-		return nil, &engine.RuleError{Reason: "empty command", Instead: s.Legal(player)}
+		return nil, illegalInstead(s.Legal(player), "empty command")
 	}
 	if err := s.mayAct(p); err != nil {
 		return nil, err
 	}
 	v, ok := reg.verbIndex[words[0]]
 	if !ok {
-		return nil, &engine.RuleError{Reason: fmt.Sprintf("unknown command %q", words[0]), Instead: s.Legal(player)}
+		return nil, illegalInstead(s.Legal(player), "unknown command %q", words[0])
 	}
 	if v.owner != nil && !s.has(p, v.owner.name) {
-		return nil, &engine.RuleError{Reason: fmt.Sprintf("only %s can use %q", v.owner.name, v.name), Instead: s.Legal(player)}
+		return nil, illegalInstead(s.Legal(player), "only %s can use %q", v.owner.name, v.name)
 	}
 	if why := s.forbidden(p, words); why != "" {
 		return nil, &engine.RuleError{Reason: why, Instead: s.instead(p, v.name)}
@@ -65,6 +65,13 @@ func (s *state) Apply(player, command string, rng *engine.Rand) (engine.State, e
 		return nil, err
 	}
 	return n, nil
+}
+
+// illegalInstead is engine.Illegal with what the player may do instead.
+func illegalInstead(instead []string, format string, args ...any) *engine.RuleError {
+	e := engine.Illegal(format, args...)
+	e.Instead = instead
+	return e
 }
 
 // mayAct reports whether player p has anything to do now.

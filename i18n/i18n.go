@@ -1,0 +1,348 @@
+// Package i18n renders player-visible text in the reader's language: message
+// catalogues (golang.org/x/text/message) keyed by the English fmt format, the names of
+// game terms (races, powers, places, cards …) and the command words of each game.
+//
+// Why golang.org/x/text/message: it is the Go project's own localisation library; a
+// Printer per language formats like fmt, catalogues are keyed by the English format
+// (so engines keep writing English formats and nothing else changes for English
+// readers), and plural.Selectf picks the CLDR plural form of each language.
+//
+// The catalogues are embedded data, one file per language and domain
+// (catalog/LANG/DOMAIN.json: service, smallworld, empire, terms, templates, words), loaded and
+// validated by Load: a translation must use the same arguments with the same verbs as
+// its key.
+package i18n
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+
+	"golang.org/x/text/feature/plural"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+	"golang.org/x/text/message/catalog"
+
+	"github.com/turnmail/turnmail/engine"
+)
+
+//go:embed catalog
+var files embed.FS
+
+// Lang is a language a player reads: English or Italian.
+type Lang string
+
+// The languages turnmail speaks.
+const (
+	English Lang = "en"
+	Italian Lang = "it"
+)
+
+// Langs lists the languages, English first.
+var Langs = []Lang{English, Italian}
+
+// ParseLang returns the language named by s ("it", "italiano", "en", "english" …).
+func ParseLang(s string) (Lang, bool) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "en", "eng", "english", "inglese":
+		return English, true
+	case "it", "ita", "italian", "italiano":
+		return Italian, true
+	}
+	return "", false
+}
+
+// Or returns l, or def when l is empty.
+func (l Lang) Or(def Lang) Lang {
+	if l == "" {
+		return def
+	}
+	return l
+}
+
+func (l Lang) tag() language.Tag {
+	if l == Italian {
+		return language.Italian
+	}
+	return language.English
+}
+
+// Domains are the message catalogues of a language, one file each.
+var Domains = []string{"service", "smallworld", "empire", "terms", "templates"}
+
+// Bundle is the loaded catalogues, term names and command words. It is immutable
+// once loaded and safe for concurrent use.
+type Bundle struct {
+	printers map[Lang]*message.Printer
+	// keys are the message keys of each language and domain.
+	keys map[Lang]map[string]map[string]bool
+	// terms maps an English term to its name per language; back maps a lower-case
+	// name in any language to the English term.
+	terms map[Lang]map[string]string
+	back  map[string]string
+	words map[string]*gameWords
+	// plural maps a key with plural forms to the argument (1-based) that selects them.
+	plural map[string]int
+}
+
+// message is one catalogue entry: a plain translation, or plural forms chosen by
+// argument Arg (1-based), formatted with Format.
+type entry struct {
+	Text   string
+	Arg    int    `json:"arg"`
+	Format string `json:"format"`
+	One    string `json:"one"`
+	Other  string `json:"other"`
+}
+
+func (e *entry) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		return json.Unmarshal(b, &e.Text)
+	}
+	type plain entry
+	return json.Unmarshal(b, (*plain)(e))
+}
+
+// Load reads and validates the embedded catalogues.
+func Load() (*Bundle, error) {
+	b := &Bundle{printers: map[Lang]*message.Printer{}, keys: map[Lang]map[string]map[string]bool{},
+		terms: map[Lang]map[string]string{}, back: map[string]string{}, plural: map[string]int{}}
+	cat := catalog.NewBuilder(catalog.Fallback(language.English))
+	for _, l := range Langs {
+		b.keys[l] = map[string]map[string]bool{}
+		for _, d := range Domains {
+			entries, err := readEntries(path.Join("catalog", string(l), d+".json"))
+			if err != nil {
+				return nil, err
+			}
+			b.keys[l][d] = map[string]bool{}
+			for key, e := range entries {
+				if strings.HasPrefix(key, "_") {
+					continue // a comment: where the names come from
+				}
+				if err := checkEntry(key, e); err != nil {
+					return nil, fmt.Errorf("catalog %s/%s: %w", l, d, err)
+				}
+				b.keys[l][d][key] = true
+				if d == "terms" {
+					if b.terms[l] == nil {
+						b.terms[l] = map[string]string{}
+					}
+					b.terms[l][key] = e.Text
+					b.back[strings.ToLower(e.Text)] = key
+					b.back[strings.ToLower(key)] = key
+					continue
+				}
+				if e.Arg > 0 {
+					b.plural[key] = e.Arg
+				}
+				if err := setEntry(cat, l.tag(), key, e); err != nil {
+					return nil, fmt.Errorf("catalog %s/%s %q: %w", l, d, key, err)
+				}
+			}
+		}
+	}
+	for _, l := range Langs {
+		b.printers[l] = message.NewPrinter(l.tag(), message.Catalog(cat))
+	}
+	w, err := loadWords()
+	if err != nil {
+		return nil, err
+	}
+	b.words = w
+	return b, nil
+}
+
+func readEntries(name string) (map[string]entry, error) {
+	raw, err := fs.ReadFile(files, name)
+	if err != nil {
+		return nil, fmt.Errorf("read catalog: %w", err)
+	}
+	var entries map[string]entry
+	if err := json.Unmarshal(raw, &entries); err != nil {
+		return nil, fmt.Errorf("catalog %s: %w", name, err)
+	}
+	return entries, nil
+}
+
+func setEntry(cat *catalog.Builder, tag language.Tag, key string, e entry) error {
+	if e.Arg == 0 {
+		return cat.SetString(tag, key, e.Text)
+	}
+	format := e.Format
+	if format == "" {
+		format = "%d"
+	}
+	return cat.Set(tag, key, plural.Selectf(e.Arg, format, "one", e.One, "other", e.Other))
+}
+
+// checkEntry reports a translation whose arguments differ from its key's: a plain
+// translation must use the same arguments with the same verbs; each plural form may
+// leave arguments out but use no other.
+func checkEntry(key string, e entry) error {
+	want := Verbs(key)
+	if e.Arg == 0 {
+		if e.Text == "" {
+			return fmt.Errorf("%q has an empty translation", key)
+		}
+		if got := Verbs(e.Text); !slices.Equal(got, want) {
+			return fmt.Errorf("%q: translation %q uses %v, the key %v", key, e.Text, got, want)
+		}
+		return nil
+	}
+	if e.One == "" || e.Other == "" || e.Arg > len(want) {
+		return fmt.Errorf("%q: a plural entry needs one, other and an argument of the key", key)
+	}
+	for _, form := range []string{e.One, e.Other} {
+		for _, v := range Verbs(form) {
+			if !slices.Contains(want, v) {
+				return fmt.Errorf("%q: plural form %q uses %s, not an argument of the key %v", key, form, v, want)
+			}
+		}
+	}
+	return nil
+}
+
+// Verbs lists the arguments a fmt format uses, as "N:v" (argument number, 1-based, and
+// verb), sorted: "%d of %[1]s" gives [1:d 1:s]. Flags, width and precision are left out.
+func Verbs(format string) []string {
+	var out []string
+	arg := 1
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			continue
+		}
+		i++
+		for i < len(format) && strings.IndexByte("+-# 0", format[i]) >= 0 {
+			i++
+		}
+		if i < len(format) && format[i] == '[' {
+			end := strings.IndexByte(format[i:], ']')
+			if end < 0 {
+				return append(out, "bad")
+			}
+			var n int
+			if _, err := fmt.Sscanf(format[i+1:i+end], "%d", &n); err != nil {
+				return append(out, "bad")
+			}
+			arg = n
+			i += end + 1
+		}
+		for i < len(format) && (format[i] >= '0' && format[i] <= '9' || format[i] == '.') {
+			i++
+		}
+		if i >= len(format) {
+			return append(out, "bad")
+		}
+		if format[i] == '%' {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%d:%c", arg, format[i]))
+		arg++
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Has reports whether lang's domain has a translation of key.
+func (b *Bundle) Has(lang Lang, domain, key string) bool { return b.keys[lang][domain][key] }
+
+// Keys lists the keys of lang's domain.
+func (b *Bundle) Keys(lang Lang, domain string) []string {
+	var out []string
+	for k := range b.keys[lang][domain] {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Sprintf formats key in lang: its translation when the catalogue has one, else key
+// itself. Arguments that are terms (engine.Term, or a string naming a known term) are
+// given their name in lang; engine.Text arguments are rendered in lang.
+func (b *Bundle) Sprintf(lang Lang, key string, args ...any) string {
+	p := b.printers[lang]
+	if p == nil {
+		p = b.printers[English]
+	}
+	if len(args) == 0 {
+		return p.Sprintf(key)
+	}
+	tr := make([]any, len(args))
+	for i, a := range args {
+		tr[i] = b.arg(lang, a)
+		if i+1 != b.plural[key] {
+			tr[i] = plainNumber(tr[i])
+		}
+	}
+	return p.Sprintf(key, tr...)
+}
+
+// plain formats a number as fmt does: the Printer would group digits ("5,000",
+// "2.026"), which region numbers, counts and years must not be.
+type plain struct{ v any }
+
+// Format implements fmt.Formatter.
+func (p plain) Format(f fmt.State, verb rune) { fmt.Fprintf(f, fmt.FormatString(f, verb), p.v) }
+
+// plainNumber wraps an integer so that it prints without digit grouping; the
+// argument that selects a plural form stays a number.
+func plainNumber(a any) any {
+	switch a.(type) {
+	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+		return plain{a}
+	}
+	return a
+}
+
+func (b *Bundle) arg(lang Lang, a any) any {
+	switch v := a.(type) {
+	case engine.Term:
+		return b.Term(lang, string(v))
+	case engine.Text:
+		return b.Text(lang, v)
+	case string:
+		if _, ok := b.terms[Italian][v]; ok {
+			return b.Term(lang, v)
+		}
+		if lang != English && b.keys[lang]["terms"][v] {
+			return b.Term(lang, v)
+		}
+	case []string:
+		out := make([]string, len(v))
+		for i, s := range v {
+			out[i], _ = b.arg(lang, s).(string)
+		}
+		return out
+	}
+	return a
+}
+
+// Text renders t in lang.
+func (b *Bundle) Text(lang Lang, t engine.Text) string {
+	if t.Key == "" {
+		return ""
+	}
+	return b.Sprintf(lang, t.Key, t.Args...)
+}
+
+// Term returns the name of an English game term in lang (the English name when there
+// is no translation).
+func (b *Bundle) Term(lang Lang, term string) string {
+	if n, ok := b.terms[lang][term]; ok {
+		return n
+	}
+	return term
+}
+
+// TermOf returns the English term a name in any language stands for
+// (case-insensitive), and whether it is one.
+func (b *Bundle) TermOf(name string) (string, bool) {
+	t, ok := b.back[strings.ToLower(strings.TrimSpace(name))]
+	return t, ok
+}

@@ -1,0 +1,380 @@
+package i18n
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/turnmail/turnmail/engine"
+)
+
+func load(t *testing.T) *Bundle {
+	t.Helper()
+	b, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// formats returns the literal format strings given as argument arg of every call to
+// a function or method called name in the non-test Go files of dir (a constant of the
+// package counts as a literal).
+func formats(t *testing.T, dir, name string, arg int) []string {
+	return formatsOf(t, dir, name, arg, true)
+}
+
+// formatsOf is formats; strict reports a format that is neither a literal nor a
+// constant, else such calls are left out.
+func formatsOf(t *testing.T, dir, name string, arg int, strict bool) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no Go files in %s: %v", dir, err)
+	}
+	seen := map[string]bool{}
+	consts := map[string]string{}
+	fs := token.NewFileSet()
+	var parsed []*ast.File
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		af, err := parser.ParseFile(fs, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parsed = append(parsed, af)
+		for _, d := range af.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.CONST {
+				continue
+			}
+			for _, sp := range g.Specs {
+				vs := sp.(*ast.ValueSpec)
+				for i, n := range vs.Names {
+					if i < len(vs.Values) {
+						if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+							consts[n.Name], _ = strconv.Unquote(lit.Value)
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, af := range parsed {
+		ast.Inspect(af, func(n ast.Node) bool {
+			c, ok := n.(*ast.CallExpr)
+			if !ok || len(c.Args) <= arg {
+				return true
+			}
+			var fn string
+			switch f := c.Fun.(type) {
+			case *ast.SelectorExpr:
+				fn = f.Sel.Name
+			case *ast.Ident:
+				fn = f.Name
+			}
+			if fn != name {
+				return true
+			}
+			if id, ok := c.Args[arg].(*ast.Ident); ok && consts[id.Name] != "" {
+				seen[consts[id.Name]] = true
+				return true
+			} else if ok && id.Name == "format" {
+				return true // a helper passing its own format on: its callers are read
+			}
+			lit, ok := c.Args[arg].(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				if strict {
+					t.Errorf("%s: %s with a format that is not a literal string", fs.Position(c.Pos()), name)
+				}
+				return true
+			}
+			s, err := strconv.Unquote(lit.Value)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen[s] = true
+			return true
+		})
+	}
+	var out []string
+	for s := range seen {
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// bothWays checks that every key used has an Italian translation in domain, and that
+// domain holds no key that is not used.
+func bothWays(t *testing.T, b *Bundle, domain string, used []string) {
+	t.Helper()
+	for _, k := range used {
+		if !b.Has(Italian, domain, k) {
+			t.Errorf("%s: no Italian for %q", domain, k)
+		}
+	}
+	for _, k := range b.Keys(Italian, domain) {
+		if !slices.Contains(used, k) {
+			t.Errorf("%s: the Italian catalogue has %q, which is no longer used", domain, k)
+		}
+	}
+}
+
+// TestEngineCatalogues checks both ways that every engine.Illegal format of each
+// engine has an Italian translation with the same arguments (Load checks the
+// arguments), and that the catalogue holds no format the engine no longer uses.
+func TestEngineCatalogues(t *testing.T) {
+	b := load(t)
+	for _, game := range []string{"smallworld", "empire"} {
+		dir := filepath.Join("..", "engine", game)
+		used := append(formats(t, dir, "Illegal", 0), formats(t, dir, "illegalInstead", 1)...)
+		if len(used) < 10 {
+			t.Fatalf("%s: only %d Illegal formats found", game, len(used))
+		}
+		bothWays(t, b, game, used)
+	}
+}
+
+// TestServiceCatalogue checks both ways that every sentence the service renders
+// through the catalogue (run.t, lobbyTx.t, Bundle.Sprintf) has an Italian translation,
+// and that the Italian catalogue holds no sentence the service no longer uses.
+func TestServiceCatalogue(t *testing.T) {
+	b := load(t)
+	dir := filepath.Join("..", "service")
+	used := formats(t, dir, "t", 0)
+	used = append(used, formatsOf(t, dir, "Sprintf", 1, false)...)
+	if len(used) < 40 {
+		t.Fatalf("only %d service sentences found", len(used))
+	}
+	bothWays(t, b, "service", used)
+}
+
+// templateKeyRe matches the key of a translated template text: {{t .Lang "key" …}}.
+var templateKeyRe = regexp.MustCompile(`\{\{-?\s*t\s+\$?[a-zA-Z]*\.Lang\s+("(?:[^"\\]|\\.)*")`)
+
+// TestTemplateCatalogue checks both ways that every text the templates translate
+// has an Italian translation and that the catalogue holds no text they no longer use.
+func TestTemplateCatalogue(t *testing.T) {
+	b := load(t)
+	files, err := filepath.Glob(filepath.Join("..", "templates", "*.tmpl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no templates: %v", err)
+	}
+	var used []string
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range templateKeyRe.FindAllStringSubmatch(string(raw), -1) {
+			key, err := strconv.Unquote(m[1])
+			if err != nil {
+				t.Fatalf("%s: %s: %v", f, m[1], err)
+			}
+			used = append(used, key)
+		}
+	}
+	if len(used) < 30 {
+		t.Fatalf("only %d translated template texts found", len(used))
+	}
+	bothWays(t, b, "templates", used)
+}
+
+func TestVerbs(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"no verbs", nil},
+		{"%d of %s", []string{"1:d", "2:s"}},
+		{"%[2]s then %[1]d", []string{"1:d", "2:s"}},
+		{"100%% %q %5.2f", []string{"1:q", "2:f"}},
+		{"%[2]s %s", []string{"2:s", "3:s"}},
+		{"bad %", []string{"bad"}},
+		{"bad %[x]d", []string{"bad"}},
+	} {
+		if got := Verbs(c.in); !slices.Equal(got, c.want) {
+			t.Errorf("Verbs(%q) = %v, want %v", c.in, got, c.want)
+		}
+	}
+}
+
+func TestCheckEntry(t *testing.T) {
+	for _, c := range []struct {
+		key string
+		e   entry
+		ok  bool
+	}{
+		{"region %d", entry{Text: "regione %d"}, true},
+		{"region %d", entry{Text: "regione %s"}, false},
+		{"region %d", entry{Text: "regione"}, false},
+		{"region %d", entry{Text: ""}, false},
+		{"%s plays %d", entry{Text: "%[2]d: %[1]s"}, true},
+		{"%d coins", entry{Arg: 1, One: "una moneta", Other: "%d monete"}, true},
+		{"%d coins", entry{Arg: 1, One: "una moneta", Other: "%s monete"}, false},
+		{"%d coins", entry{Arg: 2, One: "x", Other: "y"}, false},
+	} {
+		if err := checkEntry(c.key, c.e); (err == nil) != c.ok {
+			t.Errorf("checkEntry(%q, %+v) = %v, want ok %v", c.key, c.e, err, c.ok)
+		}
+	}
+}
+
+func TestSprintf(t *testing.T) {
+	b := load(t)
+	for _, c := range []struct {
+		lang Lang
+		key  string
+		args []any
+		want string
+	}{
+		{English, "region %d is not yours", []any{4}, "region 4 is not yours"},
+		{Italian, "region %d is not yours", []any{4}, "la regione 4 non è tua"},
+		{Italian, "you already play the %s %s; a new race comes after a decline", []any{engine.Term("Flying"), engine.Term("Ratmen")},
+			"giochi già con Uomini Ratto Volanti; una nuova razza arriva dopo un declino"},
+		{Italian, "you have no declined %s", []any{"Ghouls"}, "non hai Ghoul in declino"},
+		{Italian, "not in any catalogue %d", []any{3}, "not in any catalogue 3"},
+		{English, "the last %d of %d events", []any{50, 5000}, "the last 50 of 5000 events"},
+		{English, "That is %d days; you have used %d of the %d days of vacation this game allows.", []any{1, 3, 14},
+			"That is 1 day; you have used 3 of the 14 days of vacation this game allows."},
+		{English, "That is %d days; you have used %d of the %d days of vacation this game allows.", []any{20, 3, 14},
+			"That is 20 days; you have used 3 of the 14 days of vacation this game allows."},
+		{Italian, "That is %d days; you have used %d of the %d days of vacation this game allows.", []any{1, 3, 14},
+			"È 1 giorno; hai già usato 3 dei 14 giorni di vacanza che questa partita concede."},
+		// The count that selects a plural form is a quantity: the Printer groups its digits.
+		{Italian, "That is %d days; you have used %d of the %d days of vacation this game allows.", []any{1000, 0, 14},
+			"Sono 1.000 giorni; hai già usato 0 dei 14 giorni di vacanza che questa partita concede."},
+		{Italian, "region %d is not yours", []any{2026}, "la regione 2026 non è tua"},
+		{English, "%5.1f%%|%-4d|%x", []any{2.5, 7, 255}, "  2.5%|7   |ff"},
+		{Italian, "%s", []any{engine.Textf("region %d is not yours", 2)}, "la regione 2 non è tua"},
+	} {
+		if got := b.Sprintf(c.lang, c.key, c.args...); got != c.want {
+			t.Errorf("Sprintf(%s, %q) = %q, want %q", c.lang, c.key, got, c.want)
+		}
+	}
+}
+
+func TestTerms(t *testing.T) {
+	b := load(t)
+	if got := b.Term(Italian, "Will-o'-Wisps"); got != "Fuochi fatui" {
+		t.Errorf("Will-o'-Wisps = %q", got)
+	}
+	if got := b.Term(English, "Ratmen"); got != "Ratmen" {
+		t.Errorf("English Ratmen = %q", got)
+	}
+	for name, want := range map[string]string{"uomini ratto": "Ratmen", "RATMEN": "Ratmen", "Fuochi Fatui": "Will-o'-Wisps", "nobody": ""} {
+		if got, _ := b.TermOf(name); got != want {
+			t.Errorf("TermOf(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+func TestCanonical(t *testing.T) {
+	b := load(t)
+	for _, c := range []struct {
+		game, in, want string
+		it             bool
+	}{
+		{"smallworld", "prendi 1", "pick 1", true},
+		{"smallworld", "Conquista 4 tira", "conquer 4 roll", true},
+		{"smallworld", "conquer 4 roll", "conquer 4 roll", false},
+		{"smallworld", "abbandona 3", "abandon 3", true},
+		{"smallworld", "abbandona la partita", "resign", true},
+		{"smallworld", "compra fantasma", "buy ghost", true},
+		{"smallworld", "fatto", "done", true},
+		{"empire", "prendi 2", "take 2", true},
+		{"empire", "città 4", "city 4", true},
+		{"", "nuova smallworld lang=it", "new smallworld lang=it", true},
+		{"", "osserva sw-AB12", "observe sw-AB12", true},
+		{"", "smetti  di osservare sw-1", "unobserve sw-1", true},
+		{"", "fuso Europe/Rome", "tz Europe/Rome", true},
+		{"", "prendi 1", "prendi 1", false}, // a game's word is no service command
+		{"", "", "", false},
+	} {
+		got, it := b.Canonical(c.game, c.in)
+		if got != c.want || it != c.it {
+			t.Errorf("Canonical(%q, %q) = %q %v, want %q %v", c.game, c.in, got, it, c.want, c.it)
+		}
+	}
+}
+
+func TestCommand(t *testing.T) {
+	b := load(t)
+	for _, c := range []struct {
+		game string
+		lang Lang
+		in   string
+		want string
+	}{
+		{"smallworld", English, "pick 1", "pick 1"},
+		{"smallworld", Italian, "pick 1", "prendi 1"},
+		{"smallworld", Italian, "conquer <4…7> roll", "conquista <4…7> tira"},
+		{"smallworld", Italian, "status", "stato"},
+		{"smallworld", Italian, "resign", "abbandona la partita"},
+		{"empire", Italian, "skip # untranslated note", "salta # untranslated note"},
+		{"empire", Italian, "first ann", "primo ann"},
+	} {
+		if got := b.Command(c.game, c.lang, c.in); got != c.want {
+			t.Errorf("Command(%q, %s, %q) = %q, want %q", c.game, c.lang, c.in, got, c.want)
+		}
+		back, _ := b.Canonical(c.game, strings.SplitN(b.Command(c.game, c.lang, c.in), " #", 2)[0])
+		if want := strings.SplitN(c.in, " #", 2)[0]; back != want {
+			t.Errorf("round trip of %q: %q", c.in, back)
+		}
+	}
+}
+
+// TestWordsUnique: no Italian verb of a game is a service verb too (one would hide the
+// other).
+func TestWordsUnique(t *testing.T) {
+	b := load(t)
+	svc := b.words[ServiceDomain]
+	for game, w := range b.words {
+		if game == ServiceDomain {
+			continue
+		}
+		for ph := range w.verbs {
+			if c, ok := svc.verbs[ph]; ok {
+				t.Errorf("%s: %q is also the service's %s", game, ph, c)
+			}
+		}
+	}
+}
+
+// codeSpan matches a Markdown code span; the words are the command as typed.
+var codeSpan = regexp.MustCompile("`([^`]+)`")
+
+// TestDocsIt checks that docs/it documents every Italian command word: each verb and
+// keyword of a domain appears in code (`…`) on the domain's page.
+func TestDocsIt(t *testing.T) {
+	b := load(t)
+	pages := map[string]string{ServiceDomain: "comandi.md", "smallworld": "smallworld.md", "empire": "empire.md"}
+	for domain, page := range pages {
+		raw, err := os.ReadFile(filepath.Join("..", "docs", "it", page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		shown := " "
+		for _, m := range codeSpan.FindAllStringSubmatch(string(raw), -1) {
+			shown += m[1] + " "
+		}
+		for _, w := range b.Words(domain) {
+			if !strings.Contains(shown, " "+w[1]+" ") {
+				t.Errorf("docs/it/%s does not show %q (%s)", page, w[1], w[0])
+			}
+		}
+	}
+	if len(pages) != len(b.words) {
+		t.Errorf("%d command domains, %d pages in docs/it", len(b.words), len(pages))
+	}
+}
