@@ -104,6 +104,14 @@ type Skipper interface {
 	SkipCommands(player string) []string
 }
 
+// Worder is implemented by games that name their command words: the first word of
+// every command they accept, in canonical (lower case) form. The service reads a
+// line of a mail that starts with none of them, before the first command or after
+// the last, as a greeting or a sign-off rather than a command.
+type Worder interface {
+	Words() []string
+}
+
 // ErrIllegal is matched (errors.Is) by every rule violation.
 var ErrIllegal = errors.New("illegal command")
 

@@ -300,7 +300,11 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 	}
 	a := actor{Name: player.Name, Email: player.Email, Seat: &player}
 	r.sender = player.Email
-	lines, unread := readLines(msg, s.opts.MaxCommandLines)
+	lines, unread := readLines(msg.Commands, s.opts.MaxCommandLines)
+	lines, notRead := chatter(lines, s.commandWords(l.Game.Kind))
+	if n := notReadNotice(notRead); n != nil {
+		r.answers = append(r.answers, r.noticeTo(player.Email, *n))
+	}
 	var applied []templates.Line
 	var lineErr *templates.LineError
 	answered := map[string]bool{}

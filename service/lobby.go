@@ -62,7 +62,7 @@ func (s *Service) lobby(ctx context.Context, from string, msg *parse.Message, cr
 		}
 		return s.lobbyAnswer(ctx, tx, from, msg, []templates.Notice{{Kind: "error", Command: text, Text: "This is not a command turnmail knows."}}, false)
 	}
-	lines, unread := readLines(msg, s.opts.MaxCommandLines)
+	lines, unread := readLines(msg.Commands, s.opts.MaxCommandLines)
 	answers, ok, err := s.lobbyLines(ctx, tx, from, lines, msg, cred)
 	if err != nil {
 		return Result{}, store.Batch{}, err

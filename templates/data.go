@@ -138,6 +138,8 @@ type Notice struct {
 	// Lines are lines of text (settings, help examples); Moves a history.
 	Lines []string
 	Moves []Move
+	// Quoted are lines of the recipient's mail quoted back (not-read).
+	Quoted []Line
 	// Legal are commands the recipient may send now; ToAct who must act.
 	Legal []string
 	ToAct []string

@@ -618,3 +618,18 @@ func applyDone(s *state, p int, args []string, _ *engine.Rand) error {
 	s.finishTurn(p, false)
 	return nil
 }
+
+// commandWords lists every verb of the family: the core's and the abilities'.
+func commandWords() []string {
+	words := make([]string, 0, len(reg.verbs))
+	for _, v := range reg.verbs {
+		words = append(words, v.name)
+	}
+	return words
+}
+
+// Words implements engine.Worder.
+func (Game) Words() []string { return commandWords() }
+
+// Words implements engine.Worder.
+func (Necromancer) Words() []string { return commandWords() }
