@@ -111,3 +111,18 @@ func TestNotReadNoticeBounded(t *testing.T) {
 		t.Error("a notice for no line")
 	}
 }
+
+// TestCleanChat: control and direction-override characters cannot reach a relayed
+// message; other text is kept as written.
+func TestCleanChat(t *testing.T) {
+	for in, want := range map[string]string{
+		"say ciao, Bob! <b>":          "say ciao, Bob! <b>",
+		"say a\u202eb\u2066c\u200fd":  "say a b c d",
+		"say a\x1b[31mb\x00c\x7fd\te": "say a [31mb c d e",
+		"say è già così 🎲":            "say è già così 🎲",
+	} {
+		if got := cleanChat(in); got != want {
+			t.Errorf("cleanChat(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

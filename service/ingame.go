@@ -27,6 +27,7 @@ type actor struct {
 // run accumulates what one mail (or one scheduler tick) does to one game: the events,
 // the mails, the game's new status, all committed together.
 type run struct {
+	ctx    context.Context
 	s      *Service
 	l      *Loaded
 	c      store.Commit
@@ -52,10 +53,14 @@ type run struct {
 	// instead of acting.
 	consented string
 	asked     bool
+	// line is the command line being run as the player wrote it (case kept), and
+	// said the messages relayed so far by address (see cmdSay).
+	line string
+	said map[string][]templates.Move
 }
 
-func (s *Service) newRun(l *Loaded, msgID, inReply string) *run {
-	return &run{s: s, l: l, c: store.Commit{GameID: l.Game.ID, ExpectSeq: l.LastSeq()}, state: l.State,
+func (s *Service) newRun(ctx context.Context, l *Loaded, msgID, inReply string) *run {
+	return &run{ctx: ctx, s: s, l: l, c: store.Commit{GameID: l.Game.ID, ExpectSeq: l.LastSeq()}, state: l.State,
 		status: l.Game.Status, msgID: msgID, inReply: inReply, now: s.opts.Clock().UTC()}
 }
 
@@ -271,6 +276,7 @@ var inGame = map[string]func(r *run, a actor, args []string) string{
 	"tz":       (*run).cmdTZ,
 	"notify":   (*run).cmdNotify,
 	"help":     (*run).cmdHelp,
+	"say":      (*run).cmdSay,
 }
 
 // play applies the mail's command lines in order: moves through the engine, the other
@@ -291,7 +297,7 @@ func (s *Service) refuse(l *Loaded, player store.Player, inReply, reason string,
 
 func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg *parse.Message) (Result, store.Commit, error) {
 	res := Result{GameID: l.Game.ID}
-	r := s.newRun(l, msg.MessageID, inReplyTo(msg))
+	r := s.newRun(ctx, l, msg.MessageID, inReplyTo(msg))
 	refuse := func(reason string, lineErr *templates.LineError) (Result, store.Commit, error) {
 		return s.refuse(l, player, r.inReply, reason, lineErr)
 	}
@@ -330,6 +336,7 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 				}
 				answered[f[0]] = true
 			}
+			r.line = line.Text
 			if why := h(r, a, f[1:]); why != "" {
 				stop(why)
 				break
@@ -529,8 +536,8 @@ func (r *run) cmdHistory(a actor, args []string) string {
 	}
 	var moves []templates.Move
 	for _, e := range all {
-		if isPref(e) && e.Player != a.Name {
-			continue // another player's own settings
+		if isPref(e) && e.Player != a.Name || !chatVisible(e, a.Name) {
+			continue // another player's own settings, a message to someone else
 		}
 		// Sealed commands (bids) stay sealed in the history as long as the game hides them.
 		cmd := engine.MaskCommand(r.state, e.Player, e.Command, a.Name)

@@ -301,7 +301,7 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 		for i, x := range args[1:] {
 			rest[i] = strings.ToLower(x)
 		}
-		r := s.newRun(l, msg.MessageID, "")
+		r := s.newRun(ctx, l, msg.MessageID, "")
 		r.sender = from // its notices to the sender join the lobby answer
 		r.consented = cred.consented
 		if why := inGame[verb](r, a, rest); why != "" {

@@ -108,8 +108,8 @@ func (s *Service) stateData(l *Loaded, state engine.State, p store.Player, event
 	}
 	moves := make([]templates.Move, 0, len(events))
 	for _, e := range events {
-		if isPref(e) {
-			continue // a player's own settings are nobody else's news
+		if isPref(e) || !chatVisible(e, p.Name) {
+			continue // a player's own settings are nobody else's news, nor a message to another
 		}
 		moves = append(moves, templates.Move{Seq: e.Seq, Player: e.Player, Command: e.Command, Kind: e.Kind})
 	}

@@ -214,7 +214,7 @@ func nextDue(l *Loaded, deadlines []Deadline, done map[store.Timer]bool) time.Ti
 // expire applies the game's policy to a deadline that passed.
 func (s *Service) expire(ctx context.Context, l *Loaded, d Deadline, t store.Timer) error {
 	p, _ := seatOf(l, d.Seat)
-	r := s.newRun(l, "", "")
+	r := s.newRun(ctx, l, "", "")
 	r.c.Timers = []store.Timer{t}
 	policy := l.Settings.expiry()
 	base := templates.Notice{Player: p.Name, Due: l.when("", d.Due)} // to several readers: the game's zone

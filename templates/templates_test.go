@@ -119,6 +119,9 @@ var noticeSamples = map[string]Notice{
 	"bounce":           {Kind: "bounce", Game: playGame, To: "host", Player: "ben", Address: "ben@example.org", Text: "5.1.1 user unknown"},
 	"failed":           {Kind: "failed", Game: playGame, Text: "Re: [ta-k3p2] Tally", Host: "ann@example.org"},
 	"failed-lobby":     {Kind: "failed", Text: "new tally"},
+	"chat":             {Kind: "chat", Game: playGame, To: "ben", Actor: "ann", Moves: []Move{{Player: "ann", Command: "Good luck! <b>really</b>"}, {Player: "ann", Command: "shall we ally?", Kind: "private"}}},
+	"said":             {Kind: "said", Game: playGame, To: "ann", Actor: "ann", Moves: []Move{{Player: "ben, cy", Command: "Good luck! <b>really</b>"}}},
+	"not-read":         {Kind: "not-read", Game: playGame, To: "ann", Quoted: []Line{{N: 1, Text: "Ciao Ben, ti distruggo!"}, {N: 5, Text: "A domani,"}}, Count: 2},
 	"failed-host":      {Kind: "failed-host", Game: playGame, Address: "ben@example.org", Text: "processing failed: render state: boom", Lines: []string{"Re: [ta-k3p2] Tally"}},
 }
 
@@ -200,7 +203,7 @@ func init() {
 }
 
 // noticeKinds lists every notice kind in a stable order.
-var noticeKinds = []string{"help", "error", "games", "games-empty", "rules", "created", "joined", "player-joined", "left", "player-left", "started", "observing", "unobserved", "invited", "confirm-invite", "confirm-self", "confirm-replace", "confirm-list", "confirm-approve", "pending", "approval-asked", "observer-joined", "replace-asked", "done", "settings", "settings-changed", "legal", "history", "resign-confirm", "resigned", "resigned-undo", "undo-request", "undo-asked", "undo-waiting", "paused", "resumed", "reminder", "deadline-skipped", "deadline-noskip", "deadline-paused", "deadline-replace", "vacation", "replaced-old", "replaced-host", "bounce", "failed", "failed-lobby", "failed-host"}
+var noticeKinds = []string{"help", "error", "games", "games-empty", "rules", "created", "joined", "player-joined", "left", "player-left", "started", "observing", "unobserved", "invited", "confirm-invite", "confirm-self", "confirm-replace", "confirm-list", "confirm-approve", "pending", "approval-asked", "observer-joined", "replace-asked", "done", "settings", "settings-changed", "legal", "history", "resign-confirm", "resigned", "resigned-undo", "undo-request", "undo-asked", "undo-waiting", "paused", "resumed", "reminder", "deadline-skipped", "deadline-noskip", "deadline-paused", "deadline-replace", "vacation", "replaced-old", "replaced-host", "bounce", "failed", "failed-lobby", "failed-host", "chat", "said", "not-read"}
 
 func TestRender_golden(t *testing.T) {
 	set, err := Load()
