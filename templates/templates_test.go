@@ -26,7 +26,7 @@ var samples = []struct {
 		ToAct: []string{"alice"}, YourTurn: true, Legal: []string{"pick 1", "pick 2 (1 coin)"},
 		View: map[string]any{"turn": 1.0, "players": []any{
 			map[string]any{"name": "alice", "score": 5.0, "hand": 0.0},
-			map[string]any{"name": "bob", "score": nil, "hand": 0.0}},
+			map[string]any{"name": "bob", "score": nil, "hand": 0.0, "declined": []any{map[string]any{"race": "Ratmen"}}}},
 			"offer": []any{map[string]any{"race": "Ratmen", "power": "Flying", "coins": 0.0}},
 			"regions": []any{
 				map[string]any{"id": 1.0, "terrain": "sea", "owner": nil},
