@@ -112,6 +112,22 @@ type Worder interface {
 	Words() []string
 }
 
+// Noter is implemented by states that explain some of their Legal entries: Notes
+// returns a note for player's entries where one helps (what a conquest costs, what
+// a card gives), keyed by the entry exactly as Legal lists it. Mails show a note
+// after its command as a comment, so that the whole line can still be copied.
+type Noter interface {
+	Notes(player string) map[string]Text
+}
+
+// NotesOf returns s's notes for player (nil when s is no Noter).
+func NotesOf(s State, player string) map[string]Text {
+	if n, ok := s.(Noter); ok {
+		return n.Notes(player)
+	}
+	return nil
+}
+
 // ErrIllegal is matched (errors.Is) by every rule violation.
 var ErrIllegal = errors.New("illegal command")
 

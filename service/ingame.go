@@ -498,7 +498,7 @@ func (r *run) cmdLegal(a actor, _ []string) string {
 	if a.Seat == nil {
 		return "legal is for players: reply to a game mail."
 	}
-	r.notify(a.Email, templates.Notice{Kind: "legal", To: a.Name, ToAct: r.state.ToAct(), Legal: r.state.Legal(a.Name), Due: r.dueOf(a.Name)})
+	r.notify(a.Email, templates.Notice{Kind: "legal", To: a.Name, ToAct: r.state.ToAct(), Legal: r.state.Legal(a.Name), LegalNotes: engine.NotesOf(r.state, a.Name), Due: r.dueOf(a.Name)})
 	return ""
 }
 

@@ -142,6 +142,7 @@ func (s *Service) stateData(l *Loaded, state engine.State, p store.Player, event
 	data.YourTurn = contains(toAct, p.Name) && !l.Facts.Resigned[p.Name]
 	if !finished && !l.Facts.Resigned[p.Name] {
 		data.Legal = state.Legal(p.Name)
+		data.LegalNotes = engine.NotesOf(state, p.Name)
 	}
 	data.ReplyTo = s.replyAddr(l.Game.ID, p)
 	if data.YourTurn && l.Game.Status == store.GameRunning {
@@ -316,12 +317,13 @@ func (s *Service) notice(n templates.Notice, th thread, gameID, to, inReply stri
 // refusal renders the answer to a mail from which nothing was applied.
 func (s *Service) refusal(l *Loaded, p store.Player, reason string, lineErr *templates.LineError, replyTo string) (store.OutMail, error) {
 	data := templates.Refusal{
-		Game:    s.gameData(l.Game, l.Players),
-		Player:  p.Name,
-		Error:   lineErr,
-		ToAct:   l.State.ToAct(),
-		Legal:   l.State.Legal(p.Name),
-		ReplyTo: s.replyAddr(l.Game.ID, p),
+		Game:       s.gameData(l.Game, l.Players),
+		Player:     p.Name,
+		Error:      lineErr,
+		ToAct:      l.State.ToAct(),
+		Legal:      l.State.Legal(p.Name),
+		LegalNotes: engine.NotesOf(l.State, p.Name),
+		ReplyTo:    s.replyAddr(l.Game.ID, p),
 	}
 	if lineErr == nil {
 		data.Reason = reason

@@ -1,6 +1,10 @@
 package templates
 
-import "time"
+import (
+	"time"
+
+	"github.com/turnmail/turnmail/engine"
+)
 
 // Line is one command line of a player's mail, numbered as in the reply text.
 type Line struct {
@@ -57,9 +61,11 @@ type State struct {
 	ToAct    []string
 	YourTurn bool
 	// Legal are the commands the recipient may send now, ready to copy.
-	Legal    []string
-	Finished bool
-	Winners  []string
+	Legal []string
+	// LegalNotes explain some of them (engine.Noter), keyed by the entry.
+	LegalNotes map[string]engine.Text
+	Finished   bool
+	Winners    []string
 	// View is the engine's view for the recipient, decoded from its JSON.
 	View map[string]any
 	// ReplyTo is the recipient's personal reply address.
@@ -80,10 +86,12 @@ type Refusal struct {
 	Applied []Line
 	Error   *LineError
 	// Reason explains a refusal not tied to a line (e.g. the game is finished).
-	Reason  string
-	ToAct   []string
-	Legal   []string
-	ReplyTo string
+	Reason string
+	ToAct  []string
+	Legal  []string
+	// LegalNotes explain some of Legal (see State.LegalNotes).
+	LegalNotes map[string]engine.Text
+	ReplyTo    string
 }
 
 // HowTo answers a registered player who wrote to the service address without the
@@ -143,6 +151,8 @@ type Notice struct {
 	// Legal are commands the recipient may send now; ToAct who must act.
 	Legal []string
 	ToAct []string
+	// LegalNotes explain some of Legal (see State.LegalNotes).
+	LegalNotes map[string]engine.Text
 	// Games lists games (lobby "games").
 	Games []GameInfo
 	// Service is the service address (for lobby commands).

@@ -15,6 +15,8 @@ import (
 	"strings"
 	texttemplate "text/template"
 	"unicode/utf8"
+
+	"github.com/turnmail/turnmail/engine"
 )
 
 //go:embed *.tmpl
@@ -38,6 +40,7 @@ func Load() (*Set, error) {
 		"pieces": Pieces,
 		"has":    func(m map[string]any, k string) bool { _, ok := m[k]; return ok },
 		"helpOf": func(n Notice) Notice { return Notice{Kind: "help", Service: n.Service} },
+		"noted":  Noted,
 		"indent": func(n int, s string) string {
 			pad := strings.Repeat(" ", n)
 			return pad + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+pad)
@@ -287,6 +290,20 @@ func Strs(v any) []string {
 	out := make([]string, len(list))
 	for i, x := range list {
 		out[i] = Str(x)
+	}
+	return out
+}
+
+// Noted returns the legal entries as a mail lists them: each with its note, if it
+// has one, as a comment after it ("conquer 9   # 3 tokens: 2 + 1 mountain"), so that
+// the whole line can be copied into a reply.
+func Noted(legal []string, notes map[string]engine.Text) []string {
+	out := make([]string, len(legal))
+	for i, e := range legal {
+		out[i] = e
+		if n, ok := notes[e]; ok && n.Key != "" {
+			out[i] = e + "   # " + n.String()
+		}
 	}
 	return out
 }

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
+
+	"github.com/turnmail/turnmail/engine"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -40,8 +42,9 @@ var samples = []struct {
 		Applied: []Line{{N: 1, Text: "pick 1"}, {N: 2, Text: "conquer 4"}},
 		Error:   &LineError{Line: Line{N: 3, Text: "conquer 99"}, Reason: "there is no region 99"},
 		ToAct:   []string{"alice"}, YourTurn: true, Legal: []string{"conquer 5", "redeploy <region>=<tokens> …", "done"},
-		View:    map[string]any{"turn": 1.0, "players": []any{map[string]any{"name": "alice", "score": 5.0, "hand": 3.0, "active": map[string]any{"race": "Ratmen", "power": "Flying"}}}, "regions": []any{map[string]any{"id": 4.0, "terrain": "farmland", "owner": "alice", "race": "Ratmen", "tokens": 2.0, "pieces": map[string]any{"encampment": 2.0, "fortress": true}}}},
-		ReplyTo: "turnmail+sw-ab12.0.xxxx@example.org",
+		LegalNotes: map[string]engine.Text{"conquer 5": engine.Textf("%d tokens: %s", 3, "2 + 1 mountain")},
+		View:       map[string]any{"turn": 1.0, "players": []any{map[string]any{"name": "alice", "score": 5.0, "hand": 3.0, "active": map[string]any{"race": "Ratmen", "power": "Flying"}}}, "regions": []any{map[string]any{"id": 4.0, "terrain": "farmland", "owner": "alice", "race": "Ratmen", "tokens": 2.0, "pieces": map[string]any{"encampment": 2.0, "fortress": true}}}},
+		ReplyTo:    "turnmail+sw-ab12.0.xxxx@example.org",
 	}},
 	{"state-waiting", "state", State{
 		Game: Game{ID: "ta-1", Kind: "tally", Title: "tally", Players: []string{"alice", "bob"}}, Player: "bob", ToAct: []string{"alice"},

@@ -2,10 +2,13 @@ package smallworld
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/turnmail/turnmail/engine"
 )
 
 // TestDescribeNeed: the redeploy pattern says what must happen: tokens to place
@@ -74,4 +77,68 @@ func mustAtoi(t *testing.T, s string) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+var noteRe = regexp.MustCompile(`^(\d+) tokens?: (.*?)(?:, less (\d+) from your die|; you have \d+, the die adds 0 to 3)?$`)
+
+// TestConquestNotes: over random games, every conquest listed has a note whose
+// cost is the engine's cost and whose parts add up to it (a cost is at least 1).
+func TestConquestNotes(t *testing.T) {
+	seen := map[string]bool{}
+	for seed := int64(1); seed <= 6; seed++ {
+		s := newGame(t, 3, nil, "")
+		rng := rand.New(rand.NewPCG(uint64(seed), 7))
+		for step := 0; step < 150 && !s.Over; step++ {
+			p := s.ToAct()[0]
+			legal := s.Legal(p)
+			notes := s.Notes(p)
+			for _, e := range legal {
+				f := strings.Fields(e)
+				if f[0] != "conquer" {
+					continue
+				}
+				n, ok := notes[e]
+				m := noteRe.FindStringSubmatch(n.String())
+				if !ok || m == nil {
+					t.Fatalf("%s: note %q", e, n.String())
+				}
+				sum := 0
+				for _, part := range strings.Split(strings.ReplaceAll(m[2], " - ", " + -"), " + ") {
+					v, err := strconv.Atoi(strings.Fields(part)[0])
+					if err != nil {
+						t.Fatalf("%s: note %q: part %q", e, n.String(), part)
+					}
+					sum += v
+					if w := strings.Fields(part); len(w) > 1 {
+						seen[w[1]] = true
+					}
+				}
+				slot := slotActive
+				if len(f) > 2 && f[2] != "roll" {
+					slot = s.ghoulSlot(s.playerIndex(p))
+				}
+				cost := s.cost(s.playerIndex(p), slot, s.b.index[mustAtoi(t, f[1])])
+				if got := mustAtoi(t, m[1]); got != cost || max(sum, 1) != cost {
+					t.Fatalf("%s: note %q, cost %d (parts add up to %d)", e, n.String(), cost, sum)
+				}
+			}
+			next := s
+			for _, i := range rng.Perm(len(legal)) {
+				if engine.IsPattern(legal[i]) {
+					continue
+				}
+				if n, err := s.Apply(p, legal[i], engine.NewRand(seed, step+1, nil)); err == nil {
+					next = n.(*state)
+					break
+				}
+			}
+			if next == s {
+				break
+			}
+			s = next
+		}
+	}
+	if !seen["defender"] && !seen["defenders"] || !seen["mountain"] {
+		t.Errorf("the games never showed a defended or a mountain region's cost: %v", seen)
+	}
 }
