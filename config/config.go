@@ -117,6 +117,9 @@ type Limits struct {
 	// FirstContactsPerDay caps all mail to addresses that never wrote to turnmail,
 	// in a day.
 	FirstContactsPerDay int `mapstructure:"first_contacts_per_day"`
+	// ChatsPerHour caps the messages (say) one player has relayed in an hour,
+	// counted per recipient.
+	ChatsPerHour int `mapstructure:"chats_per_hour"`
 	// MaxCommandLines is the most command lines read from one mail.
 	MaxCommandLines int `mapstructure:"max_command_lines"`
 	// MaxMailBytes is the largest mail turnmail sends.
@@ -159,6 +162,7 @@ var Defaults = map[string]any{
 	"limits.contacts_per_address_per_day":    3,
 	"limits.first_contacts_per_host_per_day": 20,
 	"limits.first_contacts_per_day":          100,
+	"limits.chats_per_hour":                  60,
 	"limits.max_command_lines":               100,
 	"limits.max_mail_bytes":                  512 << 10,
 	"http_addr":                              "",
@@ -281,6 +285,7 @@ func (c *Config) Validate() error {
 		"idle_replies_per_hour": c.Limits.IdleRepliesPerHour, "idle_replies_per_day": c.Limits.IdleRepliesPerDay,
 		"notifications_per_hour": c.Limits.NotificationsPerHour, "contacts_per_address_per_day": c.Limits.ContactsPerAddressPerDay,
 		"first_contacts_per_host_per_day": c.Limits.FirstContactsPerHostPerDay, "first_contacts_per_day": c.Limits.FirstContactsPerDay,
+		"chats_per_hour": c.Limits.ChatsPerHour,
 	} {
 		if v < 1 {
 			errs = append(errs, fmt.Errorf("limits.%s: at least 1", key))

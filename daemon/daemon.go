@@ -189,6 +189,7 @@ func NewService(ctx context.Context, c *config.Config, st *store.Store, opts Opt
 			IdleAnswersPerHour: c.Limits.IdleRepliesPerHour, IdleAnswersPerDay: c.Limits.IdleRepliesPerDay,
 			NotificationsPerHour: c.Limits.NotificationsPerHour, ContactsPerAddressPerDay: c.Limits.ContactsPerAddressPerDay,
 			FirstContactsPerWriterPerDay: c.Limits.FirstContactsPerHostPerDay, FirstContactsPerDay: c.Limits.FirstContactsPerDay,
+			ChatsPerHour: c.Limits.ChatsPerHour,
 		},
 		MaxCommandLines: c.Limits.MaxCommandLines, MaxMailBytes: c.Limits.MaxMailBytes,
 		Clock: opts.Clock, Logger: opts.Logger, Language: i18n.Lang(c.Language),

@@ -521,8 +521,9 @@ var (
 	numRangeRe   = regexp.MustCompile(`<(\d+)…(\d+)>`)
 	optRangeRe   = regexp.MustCompile(` \[(\d+)…(\d+)\]`)
 	parenListRe  = regexp.MustCompile(`(?:\(|; )(?:regions|two different regions of) ([^;)]*)`)
-	toPlaceRe    = regexp.MustCompile(`(\d+) tokens to place`)
-	campsRe      = regexp.MustCompile(`(\d+) encampments, (\d+) on the map`)
+	toPlaceRe    = regexp.MustCompile(`(\d+) tokens? to place`)
+	takeBackRe   = regexp.MustCompile(`take (\d+) tokens? back`)
+	campsRe      = regexp.MustCompile(`(\d+) encampments in all: \d+ free, (\d+) on the map`)
 	upToRe       = regexp.MustCompile(`up to (\d+) armies in all, in ([\d, ]+)`)
 	pointsLeftRe = regexp.MustCompile(`(\d+) points? left`)
 )
@@ -564,6 +565,28 @@ func (b *bot) fill(entry, body, board string) (string, error) {
 	return "", fmt.Errorf("a pattern the mail does not explain: %q", entry)
 }
 
+// takeBack fills a redeploy that takes n tokens back into the hand from the listed
+// regions (Amazons), never a region's last.
+func (b *bot) takeBack(n string, listed []string, regions map[string]region) (string, error) {
+	back, _ := strconv.Atoi(n)
+	var parts []string
+	for _, r := range listed {
+		cur, known := regions[r]
+		if !known || cur.owner != b.name {
+			return "", fmt.Errorf("redeploy: region %s is offered but the mail does not show my tokens there", r)
+		}
+		take := min(back, cur.tokens-1)
+		if take > 0 {
+			back -= take
+			parts = append(parts, fmt.Sprintf("%s=%d", r, cur.tokens-take))
+		}
+	}
+	if back > 0 || len(parts) == 0 {
+		return "", fmt.Errorf("redeploy: cannot take %s tokens back from %v", n, listed)
+	}
+	return "redeploy " + strings.Join(parts, " "), nil
+}
+
 func (b *bot) between(lo, hi string) string {
 	l, _ := strconv.Atoi(lo)
 	h, _ := strconv.Atoi(hi)
@@ -583,6 +606,9 @@ func (b *bot) fillRegions(verb, note, body, board string) (string, error) {
 	}
 	switch verb {
 	case "redeploy":
+		if g := takeBackRe.FindStringSubmatch(note); g != nil && len(listed) > 0 && !toPlaceRe.MatchString(note) {
+			return b.takeBack(g[1], listed, regions)
+		}
 		g := toPlaceRe.FindStringSubmatch(note)
 		if g == nil || len(listed) == 0 {
 			return "", fmt.Errorf("redeploy: the mail does not say where and how many tokens: %q", note)

@@ -121,8 +121,10 @@ func playOpening(t *testing.T, h *harness, allCases bool) {
 	if status, reason := h.settled(id); status != "applied" || !strings.Contains(reason, "line 3") {
 		t.Fatalf("multi-line mail: status %q reason %q, want applied with an error on line 3", status, reason)
 	}
-	wait(alice, "line 2: "+conquer, "NOT applied — line 3: conquer 999")
-	wait(bob, "conquered region "+strings.TrimPrefix(conquer, "conquer ")+" ")
+	// The whole line was copied, its note too (a comment): the command is applied.
+	cmd := strings.TrimSpace(strings.SplitN(conquer, "#", 2)[0])
+	wait(alice, "line 2: "+cmd+"\n", "NOT applied — line 3: conquer 999")
+	wait(bob, "conquered region "+strings.TrimPrefix(cmd, "conquer ")+" ")
 	if n := h.events(game); n != 3 { // notify every, pick, conquer
 		t.Fatalf("the game has %d events, want 3", n)
 	}

@@ -104,6 +104,30 @@ type Skipper interface {
 	SkipCommands(player string) []string
 }
 
+// Worder is implemented by games that name their command words: the first word of
+// every command they accept, in canonical (lower case) form. The service reads a
+// line of a mail that starts with none of them, before the first command or after
+// the last, as a greeting or a sign-off rather than a command.
+type Worder interface {
+	Words() []string
+}
+
+// Noter is implemented by states that explain some of their Legal entries: Notes
+// returns a note for player's entries where one helps (what a conquest costs, what
+// a card gives), keyed by the entry exactly as Legal lists it. Mails show a note
+// after its command as a comment, so that the whole line can still be copied.
+type Noter interface {
+	Notes(player string) map[string]Text
+}
+
+// NotesOf returns s's notes for player (nil when s is no Noter).
+func NotesOf(s State, player string) map[string]Text {
+	if n, ok := s.(Noter); ok {
+		return n.Notes(player)
+	}
+	return nil
+}
+
 // ErrIllegal is matched (errors.Is) by every rule violation.
 var ErrIllegal = errors.New("illegal command")
 

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/turnmail/turnmail/mail/compose"
 	"github.com/turnmail/turnmail/mail/parse"
@@ -42,10 +41,9 @@ var ErrMailTooLarge = errors.New("mail larger than the outgoing size limit")
 // appear: a repetition adds nothing.
 var infoVerbs = map[string]bool{"status": true, "legal": true, "history": true, "help": true, "games": true, "rules": true}
 
-// readLines returns the command lines of msg that are read, at most limit, and the
-// note saying where reading stopped (nil when every line is read).
-func readLines(msg *parse.Message, limit int) ([]parse.Line, *templates.Notice) {
-	lines := msg.Commands
+// readLines returns the command lines that are read, at most limit, and the note
+// saying where reading stopped (nil when every line is read).
+func readLines(lines []parse.Line, limit int) ([]parse.Line, *templates.Notice) {
 	if len(lines) <= limit {
 		return lines, nil
 	}
@@ -66,11 +64,7 @@ func echo(text string) string {
 	if len(text) <= maxLineBytes {
 		return text
 	}
-	cut := echoBytes
-	for cut > 0 && !utf8.RuneStart(text[cut]) {
-		cut--
-	}
-	return text[:cut] + "…"
+	return cut(text, echoBytes)
 }
 
 // lastOf keeps the last stateMoves of a state mail's list (events, applied lines)

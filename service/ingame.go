@@ -28,6 +28,7 @@ type actor struct {
 // run accumulates what one mail (or one scheduler tick) does to one game: the events,
 // the mails, the game's new status, all committed together.
 type run struct {
+	ctx    context.Context
 	s      *Service
 	l      *Loaded
 	c      store.Commit
@@ -55,10 +56,14 @@ type run struct {
 	asked     bool
 	// lang is the language of the sender's answers.
 	lang i18n.Lang
+	// line is the command line being run as the player wrote it (case kept), and
+	// said the messages relayed so far by address (see cmdSay).
+	line string
+	said map[string][]templates.Move
 }
 
-func (s *Service) newRun(l *Loaded, msgID, inReply string) *run {
-	return &run{s: s, l: l, c: store.Commit{GameID: l.Game.ID, ExpectSeq: l.LastSeq()}, state: l.State,
+func (s *Service) newRun(ctx context.Context, l *Loaded, msgID, inReply string) *run {
+	return &run{ctx: ctx, s: s, l: l, c: store.Commit{GameID: l.Game.ID, ExpectSeq: l.LastSeq()}, state: l.State,
 		status: l.Game.Status, msgID: msgID, inReply: inReply, now: s.opts.Clock().UTC(), lang: s.langOf(l.Settings, "")}
 }
 
@@ -284,6 +289,7 @@ var inGame = map[string]func(r *run, a actor, args []string) string{
 	"notify":   (*run).cmdNotify,
 	"lang":     (*run).cmdLang,
 	"help":     (*run).cmdHelp,
+	"say":      (*run).cmdSay,
 }
 
 // play applies the mail's command lines in order: moves through the engine, the other
@@ -304,7 +310,7 @@ func (s *Service) refuse(l *Loaded, player store.Player, inReply, reason string,
 
 func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg *parse.Message) (Result, store.Commit, error) {
 	res := Result{GameID: l.Game.ID}
-	r := s.newRun(l, msg.MessageID, inReplyTo(msg))
+	r := s.newRun(ctx, l, msg.MessageID, inReplyTo(msg))
 	refuse := func(reason string, lineErr *templates.LineError) (Result, store.Commit, error) {
 		return s.refuse(l, player, r.inReply, reason, lineErr)
 	}
@@ -314,7 +320,14 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 	a := actor{Name: player.Name, Email: player.Email, Seat: &player}
 	r.sender = player.Email
 	r.lang = s.langOf(l.Settings, player.Name)
-	lines, unread := readLines(msg, s.opts.MaxCommandLines)
+	lines, unread := readLines(msg.Commands, s.opts.MaxCommandLines)
+	lines, notRead := chatter(lines, s.commandWords(l.Game.Kind), func(line string) string {
+		canon, _ := s.tr.Canonical(l.Game.Kind, line)
+		return canon
+	})
+	if n := notReadNotice(notRead); n != nil {
+		r.answers = append(r.answers, r.noticeTo(player.Email, *n))
+	}
 	var applied []templates.Line
 	var lineErr *templates.LineError
 	answered := map[string]bool{}
@@ -340,6 +353,7 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 				}
 				answered[f[0]] = true
 			}
+			r.line = line.Text
 			if why := h(r, a, f[1:]); why != "" {
 				stop(why)
 				break
@@ -505,7 +519,8 @@ func (r *run) cmdLegal(a actor, _ []string) string {
 	if a.Seat == nil {
 		return r.t("legal is for players: reply to a game mail.")
 	}
-	r.notify(a.Email, templates.Notice{Kind: "legal", To: a.Name, ToAct: r.state.ToAct(), Legal: r.s.legalIn(r.l, r.state, a.Name), Due: r.dueOf(a.Name)})
+	legal, notes := r.s.legalIn(r.l, r.state, a.Name)
+	r.notify(a.Email, templates.Notice{Kind: "legal", To: a.Name, ToAct: r.state.ToAct(), Legal: legal, LegalNotes: notes, Due: r.dueOf(a.Name)})
 	return ""
 }
 
@@ -543,8 +558,8 @@ func (r *run) cmdHistory(a actor, args []string) string {
 	}
 	var moves []templates.Move
 	for _, e := range all {
-		if isPref(e) && e.Player != a.Name {
-			continue // another player's own settings
+		if isPref(e) && e.Player != a.Name || !chatVisible(e, a.Name) {
+			continue // another player's own settings, a message to someone else
 		}
 		// Sealed commands (bids) stay sealed in the history as long as the game hides them.
 		cmd := engine.MaskCommand(r.state, e.Player, e.Command, a.Name)

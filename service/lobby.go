@@ -65,7 +65,7 @@ func (s *Service) lobby(ctx context.Context, from string, msg *parse.Message, cr
 		}
 		return s.lobbyAnswer(ctx, tx, from, msg, []templates.Notice{{Kind: "error", Command: text, Text: tx.t("This is not a command turnmail knows.")}}, false)
 	}
-	lines, unread := readLines(msg, s.opts.MaxCommandLines)
+	lines, unread := readLines(msg.Commands, s.opts.MaxCommandLines)
 	answers, ok, err := s.lobbyLines(ctx, tx, from, lines, msg, cred)
 	if err != nil {
 		return Result{}, store.Batch{}, err
@@ -348,7 +348,7 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 		for i, x := range args[1:] {
 			rest[i] = strings.ToLower(x)
 		}
-		r := s.newRun(l, msg.MessageID, "")
+		r := s.newRun(ctx, l, msg.MessageID, "")
 		r.sender = from // its notices to the sender join the lobby answer
 		r.consented = cred.consented
 		if why := inGame[verb](r, a, rest); why != "" {

@@ -8,9 +8,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/mail"
+	"slices"
 	"strings"
 
 	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/mail/auth"
 	"github.com/turnmail/turnmail/mail/compose"
 	"github.com/turnmail/turnmail/store"
@@ -108,8 +110,8 @@ func (s *Service) stateData(l *Loaded, state engine.State, p store.Player, event
 	}
 	moves := make([]templates.Move, 0, len(events))
 	for _, e := range events {
-		if isPref(e) {
-			continue // a player's own settings are nobody else's news
+		if isPref(e) || !chatVisible(e, p.Name) {
+			continue // a player's own settings are nobody else's news, nor a message to another
 		}
 		moves = append(moves, templates.Move{Seq: e.Seq, Player: e.Player, Command: e.Command, Kind: e.Kind})
 	}
@@ -150,7 +152,7 @@ func (s *Service) stateData(l *Loaded, state engine.State, p store.Player, event
 	}
 	data.YourTurn = contains(toAct, p.Name) && !l.Facts.Resigned[p.Name]
 	if !finished && !l.Facts.Resigned[p.Name] {
-		data.Legal = s.commandsIn(lang, l.Game.Kind, state.Legal(p.Name))
+		data.Legal, data.LegalNotes = s.legalFor(lang, l.Game.Kind, state, p.Name)
 	}
 	data.ReplyTo = s.replyAddr(l.Game.ID, p)
 	if data.YourTurn && l.Game.Status == store.GameRunning {
@@ -330,8 +332,25 @@ func (s *Service) mayMail(l *Loaded, addr string) bool {
 }
 
 // legalIn lists what player may send now in state, in the player's language.
-func (s *Service) legalIn(l *Loaded, state engine.State, player string) []string {
-	return s.commandsIn(s.langOf(l.Settings, player), l.Game.Kind, state.Legal(player))
+func (s *Service) legalIn(l *Loaded, state engine.State, player string) ([]string, map[string]string) {
+	return s.legalFor(s.langOf(l.Settings, player), l.Game.Kind, state, player)
+}
+
+// legalFor returns player's legal commands in lang, ready to copy, and their notes
+// (engine.Noter) rendered in lang, keyed by the command as listed.
+func (s *Service) legalFor(lang i18n.Lang, game string, state engine.State, player string) ([]string, map[string]string) {
+	legal := state.Legal(player)
+	shown := s.commandsIn(lang, game, legal)
+	var notes map[string]string
+	for e, n := range engine.NotesOf(state, player) {
+		if i := slices.Index(legal, e); i >= 0 && n.Key != "" {
+			if notes == nil {
+				notes = map[string]string{}
+			}
+			notes[shown[i]] = s.tr.Text(lang, n)
+		}
+	}
+	return shown, notes
 }
 
 // notice renders a notice mail to one address, in the thread th of a game's mail.
@@ -354,10 +373,10 @@ func (s *Service) refusal(l *Loaded, p store.Player, reason string, lineErr *tem
 		Player:  p.Name,
 		Error:   lineErr,
 		ToAct:   l.State.ToAct(),
-		Legal:   s.legalIn(l, l.State, p.Name),
 		ReplyTo: s.replyAddr(l.Game.ID, p),
 		Lang:    string(s.langOf(l.Settings, p.Name)),
 	}
+	data.Legal, data.LegalNotes = s.legalIn(l, l.State, p.Name)
 	if lineErr == nil {
 		data.Reason = reason
 	}

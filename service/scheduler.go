@@ -179,7 +179,8 @@ func (s *Service) remind(ctx context.Context, l *Loaded, d Deadline, done map[st
 	id := l.Game.ID
 	p, _ := seatOf(l, d.Seat)
 	n := templates.Notice{Kind: "reminder", Game: s.gameData(l.Game, l.Players), To: p.Name, Player: p.Name, Due: l.when(p.Name, d.Due),
-		Text: fmtDuration(d.Due.Sub(now).Round(time.Minute)), Legal: s.legalIn(l, l.State, p.Name), Lang: string(s.langOf(l.Settings, p.Name)), ReplyTo: s.replyAddr(id, p), Host: l.Game.Host}
+		Text: fmtDuration(d.Due.Sub(now).Round(time.Minute)), Lang: string(s.langOf(l.Settings, p.Name)), ReplyTo: s.replyAddr(id, p), Host: l.Game.Host}
+	n.Legal, n.LegalNotes = s.legalIn(l, l.State, p.Name)
 	m, err := s.notice(n, l.threadOf(p.Email), id, p.Email, "")
 	if err != nil {
 		return 0, err
@@ -224,7 +225,7 @@ func nextDue(l *Loaded, deadlines []Deadline, done map[store.Timer]bool) time.Ti
 // expire applies the game's policy to a deadline that passed.
 func (s *Service) expire(ctx context.Context, l *Loaded, d Deadline, t store.Timer) error {
 	p, _ := seatOf(l, d.Seat)
-	r := s.newRun(l, "", "")
+	r := s.newRun(ctx, l, "", "")
 	r.c.Timers = []store.Timer{t}
 	policy := l.Settings.expiry()
 	base := templates.Notice{Player: p.Name, Due: l.when("", d.Due)} // to several readers: the game's zone
@@ -291,7 +292,7 @@ func (s *Service) pauseStalled(ctx context.Context, id string, cause error) erro
 	if l.Game.Status != store.GameRunning {
 		return nil
 	}
-	r := s.newRun(l, "", "")
+	r := s.newRun(ctx, l, "", "")
 	r.admin("", adminPause)
 	r.status = store.GamePaused
 	r.notifyAll(templates.Notice{Kind: "paused", Actor: "the service"})

@@ -21,6 +21,9 @@ const (
 	// confirmation request): capped per recipient, and, when the recipient never
 	// wrote to us, per writer and globally.
 	ClassContact = "contact"
+	// ClassChat is a player's message relayed to other players of their game (say):
+	// capped per writer (ChatsPerHour), whose Cause it names.
+	ClassChat = "chat"
 )
 
 // Limits are the caps on queued mail, checked in the transaction that queues it
@@ -46,6 +49,9 @@ type Limits struct {
 	// FirstContactsPerDay caps all contact mails to addresses that never wrote to
 	// us, in a day.
 	FirstContactsPerDay int
+	// ChatsPerHour caps the chat mails one writer causes in an hour: one per
+	// recipient of each message relayed.
+	ChatsPerHour int
 }
 
 // DefaultLimits are caps a friendly group never meets.
@@ -58,6 +64,7 @@ var DefaultLimits = Limits{
 	ContactsPerAddressPerDay:     3,
 	FirstContactsPerWriterPerDay: 20,
 	FirstContactsPerDay:          100,
+	ChatsPerHour:                 60,
 }
 
 // mailLogKeep is how long the mail log keeps a row: longer than any window.
@@ -124,6 +131,8 @@ func overLimit(ctx context.Context, tx *sql.Tx, lim *Limits, now time.Time, m pr
 				check{lim.FirstContactsPerWriterPerDay, "first-contact mails per day caused by " + m.Cause, `SELECT count(*) FROM mail_log WHERE cause = ? AND first AND at > ?`, []any{strings.ToLower(m.Cause), day}},
 				check{lim.FirstContactsPerDay, "first-contact mails per day (all hosts)", `SELECT count(*) FROM mail_log WHERE first AND at > ?`, []any{day}})
 		}
+	case ClassChat:
+		checks = append(checks, check{lim.ChatsPerHour, "chat mails per hour caused by " + m.Cause, chatsQuery, []any{strings.ToLower(m.Cause), hour}})
 	default:
 		return "", fmt.Errorf("mail limits: unknown class %q", m.Class)
 	}
@@ -157,4 +166,18 @@ func noteWriter(ctx context.Context, tx *sql.Tx, addr string, now time.Time) err
 		return fmt.Errorf("prune mail log: %w", err)
 	}
 	return nil
+}
+
+// chatsQuery counts the chat mails a writer caused since a time (see ChatsPerHour).
+const chatsQuery = `SELECT count(*) FROM mail_log WHERE class = 'chat' AND cause = ? AND at > ?`
+
+// ChatsSince counts the chat mails writer caused since a time, as the ChatsPerHour
+// limit counts them: the service checks it to refuse a message in words before it
+// queues one that the limit would hold back.
+func (s *Store) ChatsSince(ctx context.Context, writer string, since time.Time) (int, error) {
+	var n int
+	if err := s.db.QueryRowContext(ctx, chatsQuery, strings.ToLower(writer), since.UnixMilli()).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count chats: %w", err)
+	}
+	return n, nil
 }

@@ -16,7 +16,7 @@ func TestLimits(t *testing.T) {
 	ctx := context.Background()
 	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	lim := &Limits{AnswersPerHour: 4, IdleAnswersPerHour: 2, IdleAnswersPerDay: 3, NotificationsPerHour: 2,
-		ContactsPerAddressPerDay: 1, FirstContactsPerWriterPerDay: 2, FirstContactsPerDay: 3}
+		ContactsPerAddressPerDay: 1, FirstContactsPerWriterPerDay: 2, FirstContactsPerDay: 3, ChatsPerHour: 2}
 	mail := func(to, class, cause string, idle bool) OutMail {
 		return OutMail{Kind: "k", From: "turnmail@example.org", To: []string{to}, Raw: []byte("x"), Class: class, Cause: cause, Idle: idle}
 	}
@@ -60,6 +60,13 @@ func TestLimits(t *testing.T) {
 			{5, mail("v4@x.org", ClassContact, "h2@x.org", false), true},
 			{6, mail("v5@x.org", ClassContact, "h3@x.org", false), false}, // 3 in all
 			{25 * time.Hour, mail("v5@x.org", ClassContact, "h3@x.org", false), true},
+		}},
+		{"chats: per writer, whatever the recipient, per hour", nil, []step{
+			{0, mail("f@x.org", ClassChat, "W@x.org", false), true},
+			{1, mail("g@x.org", ClassChat, "w@x.org", false), true},
+			{2, mail("h@x.org", ClassChat, "w@x.org", false), false}, // 2 an hour per writer
+			{3, mail("h@x.org", ClassChat, "z@x.org", false), true},
+			{61 * time.Minute, mail("h@x.org", ClassChat, "w@x.org", false), true},
 		}},
 		{"unclassified mail is not limited", nil, []step{
 			{0, mail("e@x.org", "", "", true), true},

@@ -1,6 +1,8 @@
 package templates
 
-import "time"
+import (
+	"time"
+)
 
 // Line is one command line of a player's mail, numbered as in the reply text.
 type Line struct {
@@ -84,9 +86,12 @@ type State struct {
 	ToAct    []string
 	YourTurn bool
 	// Legal are the commands the recipient may send now, ready to copy.
-	Legal    []string
-	Finished bool
-	Winners  []string
+	Legal []string
+	// LegalNotes explain some of them (engine.Noter), rendered in the reader's
+	// language and keyed by the entry as Legal lists it.
+	LegalNotes map[string]string
+	Finished   bool
+	Winners    []string
 	// Scores are the final scores with their breakdown, in a finished game's mail.
 	Scores []Score
 	// Archive is the game's archive attached to a finished game's mail (nil when none).
@@ -113,10 +118,12 @@ type Refusal struct {
 	Applied []Line
 	Error   *LineError
 	// Reason explains a refusal not tied to a line (e.g. the game is finished).
-	Reason  string
-	ToAct   []string
-	Legal   []string
-	ReplyTo string
+	Reason string
+	ToAct  []string
+	Legal  []string
+	// LegalNotes explain some of Legal (see State.LegalNotes).
+	LegalNotes map[string]string
+	ReplyTo    string
 	// Lang is the reader's language ("en" or "it"; "" reads English).
 	Lang string
 }
@@ -176,9 +183,13 @@ type Notice struct {
 	// Lines are lines of text (settings, help examples); Moves a history.
 	Lines []string
 	Moves []Move
+	// Quoted are lines of the recipient's mail quoted back (not-read).
+	Quoted []Line
 	// Legal are commands the recipient may send now; ToAct who must act.
 	Legal []string
 	ToAct []string
+	// LegalNotes explain some of Legal (see State.LegalNotes).
+	LegalNotes map[string]string
 	// Games lists games (lobby "games").
 	Games []GameInfo
 	// Service is the service address (for lobby commands).

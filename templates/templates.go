@@ -46,6 +46,7 @@ func Load() (*Set, error) {
 		"verbs":  Verbs,
 		"has":    func(m map[string]any, k string) bool { _, ok := m[k]; return ok },
 		"helpOf": func(n Notice) Notice { return Notice{Kind: "help", Service: n.Service} },
+		"noted":  Noted,
 		"indent": func(n int, s string) string {
 			pad := strings.Repeat(" ", n)
 			return pad + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+pad)
@@ -315,6 +316,20 @@ func Verbs(commands []string, known ...string) []string {
 	for _, k := range known {
 		if have[k] {
 			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// Noted returns the legal entries as a mail lists them: each with its note, if it
+// has one, as a comment after it ("conquer 9   # 3 tokens: 2 + 1 mountain"), so that
+// the whole line can be copied into a reply.
+func Noted(legal []string, notes map[string]string) []string {
+	out := make([]string, len(legal))
+	for i, e := range legal {
+		out[i] = e
+		if n, ok := notes[e]; ok && n != "" {
+			out[i] = e + "   # " + n
 		}
 	}
 	return out

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
+
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -26,7 +27,7 @@ var samples = []struct {
 		ToAct: []string{"alice"}, YourTurn: true, Legal: []string{"pick 1", "pick 2 (1 coin)"},
 		View: map[string]any{"turn": 1.0, "players": []any{
 			map[string]any{"name": "alice", "score": 5.0, "hand": 0.0},
-			map[string]any{"name": "bob", "score": nil, "hand": 0.0}},
+			map[string]any{"name": "bob", "score": nil, "hand": 0.0, "declined": []any{map[string]any{"race": "Ratmen"}}}},
 			"offer": []any{map[string]any{"race": "Ratmen", "power": "Flying", "coins": 0.0}},
 			"regions": []any{
 				map[string]any{"id": 1.0, "terrain": "sea", "owner": nil},
@@ -43,8 +44,9 @@ var samples = []struct {
 		Applied: []Line{{N: 1, Text: "pick 1"}, {N: 2, Text: "conquer 4"}},
 		Error:   &LineError{Line: Line{N: 3, Text: "conquer 99"}, Reason: "there is no region 99"},
 		ToAct:   []string{"alice"}, YourTurn: true, Legal: []string{"conquer 5", "redeploy <region>=<tokens> …", "done"},
-		View:    map[string]any{"turn": 1.0, "players": []any{map[string]any{"name": "alice", "score": 5.0, "hand": 3.0, "active": map[string]any{"race": "Ratmen", "power": "Flying"}}}, "regions": []any{map[string]any{"id": 4.0, "terrain": "farmland", "owner": "alice", "race": "Ratmen", "tokens": 2.0, "pieces": map[string]any{"encampment": 2.0, "fortress": true}}}},
-		ReplyTo: "turnmail+sw-ab12.0.xxxx@example.org",
+		LegalNotes: map[string]string{"conquer 5": "3 tokens: 2 + 1 mountain"},
+		View:       map[string]any{"turn": 1.0, "players": []any{map[string]any{"name": "alice", "score": 5.0, "hand": 3.0, "active": map[string]any{"race": "Ratmen", "power": "Flying"}}}, "regions": []any{map[string]any{"id": 4.0, "terrain": "farmland", "owner": "alice", "race": "Ratmen", "tokens": 2.0, "pieces": map[string]any{"encampment": 2.0, "fortress": true}}}},
+		ReplyTo:    "turnmail+sw-ab12.0.xxxx@example.org",
 	}},
 	{"state-waiting", "state", State{
 		Game: Game{ID: "ta-1", Kind: "tally", Title: "tally", Players: []string{"alice", "bob"}}, Player: "bob", ToAct: []string{"alice"},
@@ -124,6 +126,9 @@ var noticeSamples = map[string]Notice{
 	"bounce":           {Kind: "bounce", Game: playGame, To: "host", Player: "ben", Address: "ben@example.org", Text: "5.1.1 user unknown"},
 	"failed":           {Kind: "failed", Game: playGame, Text: "Re: [ta-k3p2] Tally", Host: "ann@example.org"},
 	"failed-lobby":     {Kind: "failed", Text: "new tally"},
+	"chat":             {Kind: "chat", Game: playGame, To: "ben", Actor: "ann", Moves: []Move{{Player: "ann", Command: "Good luck! <b>really</b>"}, {Player: "ann", Command: "shall we ally?", Kind: "private"}}},
+	"said":             {Kind: "said", Game: playGame, To: "ann", Actor: "ann", Moves: []Move{{Player: "ben, cy", Command: "Good luck! <b>really</b>"}}},
+	"not-read":         {Kind: "not-read", Game: playGame, To: "ann", Quoted: []Line{{N: 1, Text: "Ciao Ben, ti distruggo!"}, {N: 5, Text: "A domani,"}}, Count: 2},
 	"failed-host":      {Kind: "failed-host", Game: playGame, Address: "ben@example.org", Text: "processing failed: render state: boom", Lines: []string{"Re: [ta-k3p2] Tally"}},
 }
 
@@ -217,7 +222,7 @@ func init() {
 }
 
 // noticeKinds lists every notice kind in a stable order.
-var noticeKinds = []string{"help", "error", "games", "games-empty", "rules", "created", "joined", "player-joined", "left", "player-left", "started", "observing", "unobserved", "invited", "confirm-invite", "confirm-self", "confirm-replace", "confirm-list", "confirm-approve", "pending", "approval-asked", "observer-joined", "replace-asked", "done", "settings", "settings-changed", "legal", "history", "resign-confirm", "resigned", "resigned-undo", "undo-request", "undo-asked", "undo-waiting", "paused", "resumed", "reminder", "deadline-skipped", "deadline-noskip", "deadline-paused", "deadline-replace", "vacation", "replaced-old", "replaced-host", "bounce", "failed", "failed-lobby", "failed-host"}
+var noticeKinds = []string{"help", "error", "games", "games-empty", "rules", "created", "joined", "player-joined", "left", "player-left", "started", "observing", "unobserved", "invited", "confirm-invite", "confirm-self", "confirm-replace", "confirm-list", "confirm-approve", "pending", "approval-asked", "observer-joined", "replace-asked", "done", "settings", "settings-changed", "legal", "history", "resign-confirm", "resigned", "resigned-undo", "undo-request", "undo-asked", "undo-waiting", "paused", "resumed", "reminder", "deadline-skipped", "deadline-noskip", "deadline-paused", "deadline-replace", "vacation", "replaced-old", "replaced-host", "bounce", "failed", "failed-lobby", "failed-host", "chat", "said", "not-read"}
 
 func TestRender_golden(t *testing.T) {
 	set, err := Load()

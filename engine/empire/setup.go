@@ -318,3 +318,8 @@ func (s *state) placeTokens(rng *engine.Rand, fixed map[string]int) error {
 	}
 	return nil
 }
+
+// Words implements engine.Worder: the verbs of every phase.
+func (Game) Words() []string {
+	return []string{"settle", "neutral", "bid", "first", "take", "pass", "skip", acPlace, acMove, acCity, acDestroy}
+}

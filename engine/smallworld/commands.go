@@ -482,7 +482,7 @@ func legalRedeploy(s *state, p int, out []string) []string {
 		s.closeConquests()
 	}
 	var regs []int
-	hand := 0
+	var need []redeployNeed
 	for slot := range nSlots {
 		if _, place := s.redeployable(p, slot); !place {
 			continue
@@ -492,19 +492,67 @@ func legalRedeploy(s *state, p int, out []string) []string {
 			continue
 		}
 		regs = append(regs, h...)
-		hand += s.army(p, slot).Hand
+		a := s.army(p, slot)
+		n := redeployNeed{race: a.Race, hand: a.Hand}
 		if slot == slotActive && s.ownTurn(p) {
-			hand -= s.handTarget(p, slot)
+			n.keep = s.handTarget(p, slot)
 			if !s.T.Closed {
-				hand += s.reinforcement(p)
+				n.hand += s.reinforcement(p)
 			}
 		}
+		need = append(need, n)
 	}
 	if len(regs) == 0 {
 		return out
 	}
 	slices.Sort(regs)
-	return append(out, fmt.Sprintf("redeploy <region>=<tokens> … (the region ends with that many; regions %s; %d tokens to place)", strings.Join(idsOf(s, regs), ","), max(hand, 0)))
+	return append(out, fmt.Sprintf("redeploy <region>=<tokens> … (the region ends with that many; regions %s; %s)", strings.Join(idsOf(s, regs), ","), describeNeed(need, !s.ownTurn(p))))
+}
+
+// redeployNeed is what one of a player's races must do in a redeployment: the
+// tokens it has in hand, and how many of them it keeps there (Amazons).
+type redeployNeed struct {
+	race       string
+	hand, keep int
+}
+
+// describeNeed says what a redeployment must achieve: the tokens to place (by race
+// when several place), tokens to take back into the hand, and for a defender that
+// only additions are allowed.
+func describeNeed(need []redeployNeed, defending bool) string {
+	place := 0
+	var byRace, back []string
+	for _, n := range need {
+		switch {
+		case n.hand > n.keep:
+			place += n.hand - n.keep
+			byRace = append(byRace, fmt.Sprintf("%d %s", n.hand-n.keep, n.race))
+		case n.hand < n.keep:
+			back = append(back, fmt.Sprintf("take %s back into your hand: your %s keep %d there", plural(n.keep-n.hand, "token"), n.race, n.keep))
+		}
+	}
+	text := fmt.Sprintf("%s to place", plural(place, "token"))
+	if len(byRace) > 1 {
+		text += ": " + strings.Join(byRace, ", ")
+	}
+	if defending {
+		text += ", lost in an attack: additions only, on the regions you still hold; the others stay"
+	}
+	if len(back) > 0 {
+		if place == 0 {
+			return strings.Join(back, "; ")
+		}
+		text += "; " + strings.Join(back, "; ")
+	}
+	return text
+}
+
+// plural is "1 token", "2 tokens": n and the noun in the form n takes.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func idsOf(s *state, rs []int) []string {
@@ -633,3 +681,18 @@ func applyDone(s *state, p int, args []string, _ *engine.Rand) error {
 	s.finishTurn(p, false)
 	return nil
 }
+
+// commandWords lists every verb of the family: the core's and the abilities'.
+func commandWords() []string {
+	words := make([]string, 0, len(reg.verbs))
+	for _, v := range reg.verbs {
+		words = append(words, v.name)
+	}
+	return words
+}
+
+// Words implements engine.Worder.
+func (Game) Words() []string { return commandWords() }
+
+// Words implements engine.Worder.
+func (Necromancer) Words() []string { return commandWords() }

@@ -3,6 +3,7 @@ package smallworld
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/turnmail/turnmail/engine"
@@ -368,4 +369,66 @@ func (s *state) comboTokens(race, power string) int {
 		}
 	}
 	return n
+}
+
+// Notes implements engine.Noter: what each conquest listed for player costs, and
+// why (the defence of the region, the abilities' discounts).
+func (s *state) Notes(player string) map[string]engine.Text {
+	p := s.playerIndex(player)
+	if p < 0 || !s.ownTurn(p) {
+		return nil
+	}
+	notes := map[string]engine.Text{}
+	for _, entry := range s.Legal(player) {
+		f := strings.Fields(entry)
+		if len(f) < 2 || f[0] != "conquer" {
+			continue
+		}
+		id, err := strconv.Atoi(f[1])
+		r, ok := s.b.index[id]
+		if err != nil || !ok {
+			continue
+		}
+		slot := slotActive
+		if len(f) > 2 && f[2] != "roll" {
+			slot = s.ghoulSlot(p)
+		}
+		if slot < 0 {
+			continue
+		}
+		notes[entry] = s.costNote(p, slot, r, f[len(f)-1] == "roll")
+	}
+	return notes
+}
+
+// costNote says what conquering region r costs army (p, slot): "3 tokens: 2 + 1
+// mountain", with the die's part when the conquest needs it.
+func (s *state) costNote(p, slot, r int, roll bool) engine.Text {
+	parts := []string{"2"}
+	if n := int(s.Regions[r].Tokens); n > 0 {
+		parts = append(parts, plural(n, "defender"))
+	}
+	for _, k := range reg.defenders {
+		if n := k.defense * s.pieces(r, k); n != 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, strings.ReplaceAll(k.name, "_", " ")))
+		}
+	}
+	shielded := s.shielded(p, r)
+	for ab := range s.acting(p, slot) {
+		if ab.cost == nil {
+			continue
+		}
+		if d := ab.cost(s, p, slot, r); d != 0 && (d >= 0 || !shielded || ab == s.cat.variant.rules) {
+			parts = append(parts, fmt.Sprintf("%+d %s", d, ab.name))
+		}
+	}
+	cost := s.cost(p, slot, r)
+	breakdown := strings.ReplaceAll(strings.Join(parts, " + "), "+ -", "- ")
+	if slot == slotActive && s.T.Die >= 0 {
+		return engine.Textf("%s: %s, less %d from your die", plural(cost, "token"), breakdown, s.T.Die)
+	}
+	if roll {
+		return engine.Textf("%s: %s; you have %d, the die adds 0 to 3", plural(cost, "token"), breakdown, s.army(p, slot).Hand)
+	}
+	return engine.Textf("%s: %s", plural(cost, "token"), breakdown)
 }

@@ -204,7 +204,7 @@ func TestNecromancerRedeploysGhosts(t *testing.T) {
 	c.Regions[c.b.index[14]] = region{Owner: 2, Slot: slotActive, Tokens: 1}
 	s = apply(t, c, "alice: conquer 13", "alice: done")
 	toAct(t, s, "carol")
-	legalHas(t, s, "carol", "redeploy <region>=<tokens> … (the region ends with that many; regions 8,14; 2 tokens to place)", "done")
+	legalHas(t, s, "carol", "redeploy <region>=<tokens> … (the region ends with that many; regions 8,14; 2 tokens to place, lost in an attack: additions only, on the regions you still hold; the others stay)", "done")
 	s = apply(t, s, "carol: redeploy 8=2 14=2")
 	held(t, s, 14, "carol", nameGhosts, 2)
 	toAct(t, s, "bob")

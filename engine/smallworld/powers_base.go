@@ -206,7 +206,8 @@ func legalCamp(s *state, p int, out []string) []string {
 	if n := s.army(p, slotActive).get(campsDue); n > 0 && s.defending(p) {
 		due = fmt.Sprintf("; %d lost in the attack to re-place", n)
 	}
-	return append(out, fmt.Sprintf("camp <region>=<encampments> … (the region ends with that many; regions %s; %d encampments, %d on the map%s)", strings.Join(idsOf(s, regs), ","), camp.box, s.campsOnMap(p), due))
+	on := s.campsOnMap(p)
+	return append(out, fmt.Sprintf("camp <region>=<encampments> … (the region ends with that many; regions %s; %d encampments in all: %d free, %d on the map%s)", strings.Join(idsOf(s, regs), ","), camp.box, max(camp.box-on, 0), on, due))
 }
 
 func applyCamp(s *state, p int, args []string, _ *engine.Rand) error {

@@ -91,7 +91,7 @@ var scenarios = map[string]func(t *testing.T, st []*state){
 		toAct(t, st[9], "bob")
 		coins(t, st[10], "bob", 7)
 		toAct(t, st[10], "alice")
-		if v := view(st[10]); *v.Current != "alice" || v.Turn != 1 || !slices.Equal(v.Legal, []string{"redeploy <region>=<tokens> … (the region ends with that many; regions 4,10; 5 tokens to place)", "done"}) {
+		if v := view(st[10]); *v.Current != "alice" || v.Turn != 1 || !slices.Equal(v.Legal, []string{"redeploy <region>=<tokens> … (the region ends with that many; regions 4,10; 5 tokens to place, lost in an attack: additions only, on the regions you still hold; the others stay)", "done"}) {
 			t.Errorf("current %v turn %d legal %q", *v.Current, v.Turn, v.Legal)
 		}
 		rejects(t, st[10], "bob", "done", "not your turn", "alice")

@@ -23,7 +23,7 @@ func init() {
 			held(t, st[10], 5, "bob", "Humans", 5)
 			toAct(t, st[11], "alice")
 			hand(t, st[11], "alice", 0)
-			legalHas(t, st[11], "alice", "camp <region>=<encampments> … (the region ends with that many; regions 9,10; 5 encampments, 2 on the map; 3 lost in the attack to re-place)", "done")
+			legalHas(t, st[11], "alice", "camp <region>=<encampments> … (the region ends with that many; regions 9,10; 5 encampments in all: 3 free, 2 on the map; 3 lost in the attack to re-place)", "done")
 			rejects(t, st[11], "bob", "done", "not your turn")
 			rejects(t, st[11], "alice", "camp 10=1", "only add encampments")
 			pieces(t, st[12], 9, Pieces{"encampments": 1, "mountain": 1})
@@ -51,7 +51,7 @@ func init() {
 			pieces(t, st[9], 10, Pieces{"encampments": 2})
 			pieces(t, st[10], 10, Pieces{"encampments": 5})
 			toAct(t, st[10], "alice")
-			legalHas(t, st[10], "alice", "camp <region>=<encampments> … (the region ends with that many; regions 10; 5 encampments, 5 on the map)")
+			legalHas(t, st[10], "alice", "camp <region>=<encampments> … (the region ends with that many; regions 10; 5 encampments in all: 0 free, 5 on the map)")
 			pieces(t, st[14], 10, Pieces{})
 		},
 		// Heroic, the rulebook: "La sfarsitul turului tau, pune fiecare din cei doi eroi

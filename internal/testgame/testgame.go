@@ -23,6 +23,9 @@ type Tally struct{}
 // Name implements engine.Game.
 func (Tally) Name() string { return "tally" }
 
+// Words implements engine.Worder.
+func (Tally) Words() []string { return []string{"add", "pass"} }
+
 // New implements engine.Game.
 func (Tally) New(setup engine.Setup, _ *engine.Rand) (engine.State, error) {
 	s := State{Scores: map[string]int{}}

@@ -1,0 +1,144 @@
+package smallworld
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/turnmail/turnmail/engine"
+)
+
+// TestDescribeNeed: the redeploy pattern says what must happen: tokens to place
+// (by race when two place), tokens to take back (Amazons), additions only for a
+// defender, in correct plurals.
+func TestDescribeNeed(t *testing.T) {
+	for _, tc := range []struct {
+		need      []redeployNeed
+		defending bool
+		want      string
+	}{
+		{[]redeployNeed{{race: "Ratmen", hand: 1}}, false, "1 token to place"},
+		{[]redeployNeed{{race: "Ratmen", hand: 0}}, false, "0 tokens to place"},
+		{[]redeployNeed{{race: "Ratmen", hand: 3}, {race: "Ghouls", hand: 2}}, false, "5 tokens to place: 3 Ratmen, 2 Ghouls"},
+		{[]redeployNeed{{race: "Amazons", hand: 1, keep: 4}}, false, "take 3 tokens back into your hand: your Amazons keep 4 there"},
+		{[]redeployNeed{{race: "Amazons", hand: 3, keep: 4}}, false, "take 1 token back into your hand: your Amazons keep 4 there"},
+		{[]redeployNeed{{race: "Amazons", hand: 6, keep: 4}}, false, "2 tokens to place"},
+		{[]redeployNeed{{race: "Amazons", hand: 2, keep: 4}, {race: "Ghouls", hand: 2}}, false, "2 tokens to place; take 2 tokens back into your hand: your Amazons keep 4 there"},
+		{[]redeployNeed{{race: "Elves", hand: 2}}, true, "2 tokens to place, lost in an attack: additions only, on the regions you still hold; the others stay"},
+	} {
+		if got := describeNeed(tc.need, tc.defending); got != tc.want {
+			t.Errorf("describeNeed(%+v, %v) = %q, want %q", tc.need, tc.defending, got, tc.want)
+		}
+	}
+}
+
+var takeBackRe = regexp.MustCompile(`regions ([\d,]+); take (\d+) tokens? back`)
+
+// TestAmazonsTakeBack: Amazons who spent their attack-only tokens are told how many
+// to take back, and doing just that is accepted (they were told "0 tokens to
+// place" and refused "leave 4 in hand").
+func TestAmazonsTakeBack(t *testing.T) {
+	s := newGame(t, 2, nil, `{"races":["Amazons"],"powers":["Hill"]}`)
+	s = apply(t, s, "alice: pick 1", "alice: conquer 5", "alice: conquer 10", "alice: conquer 4", "alice: conquer 9", "alice: conquer 3")
+	var m []string
+	for _, e := range s.Legal("alice") {
+		if m = takeBackRe.FindStringSubmatch(e); m != nil {
+			break
+		}
+	}
+	if m == nil {
+		t.Fatalf("no take-back pattern (hand %d) in %q", s.army(0, slotActive).Hand, s.Legal("alice"))
+	}
+	back, _ := strconv.Atoi(m[2])
+	var parts []string
+	for _, id := range strings.Split(m[1], ",") {
+		n := int(s.Regions[s.b.index[mustAtoi(t, id)]].Tokens)
+		take := min(back, n-1)
+		back -= take
+		parts = append(parts, fmt.Sprintf("%s=%d", id, n-take))
+	}
+	if back != 0 {
+		t.Fatalf("cannot take the tokens back from %s", m[1])
+	}
+	cmd := "redeploy " + strings.Join(parts, " ")
+	s = apply(t, s, "alice: "+cmd, "alice: done")
+	if a := s.army(0, slotActive); a.Aside != 4 {
+		t.Errorf("after %q: aside %d, want 4", cmd, a.Aside)
+	}
+}
+
+func mustAtoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+var noteRe = regexp.MustCompile(`^(\d+) tokens?: (.*?)(?:, less (\d+) from your die|; you have \d+, the die adds 0 to 3)?$`)
+
+// TestConquestNotes: over random games, every conquest listed has a note whose
+// cost is the engine's cost and whose parts add up to it (a cost is at least 1).
+func TestConquestNotes(t *testing.T) {
+	seen := map[string]bool{}
+	for seed := int64(1); seed <= 6; seed++ {
+		s := newGame(t, 3, nil, "")
+		rng := rand.New(rand.NewPCG(uint64(seed), 7))
+		for step := 0; step < 150 && !s.Over; step++ {
+			p := s.ToAct()[0]
+			legal := s.Legal(p)
+			notes := s.Notes(p)
+			for _, e := range legal {
+				f := strings.Fields(e)
+				if f[0] != "conquer" {
+					continue
+				}
+				n, ok := notes[e]
+				m := noteRe.FindStringSubmatch(n.String())
+				if !ok || m == nil {
+					t.Fatalf("%s: note %q", e, n.String())
+				}
+				sum := 0
+				for _, part := range strings.Split(strings.ReplaceAll(m[2], " - ", " + -"), " + ") {
+					v, err := strconv.Atoi(strings.Fields(part)[0])
+					if err != nil {
+						t.Fatalf("%s: note %q: part %q", e, n.String(), part)
+					}
+					sum += v
+					if w := strings.Fields(part); len(w) > 1 {
+						seen[w[1]] = true
+					}
+				}
+				slot := slotActive
+				if len(f) > 2 && f[2] != "roll" {
+					slot = s.ghoulSlot(s.playerIndex(p))
+				}
+				cost := s.cost(s.playerIndex(p), slot, s.b.index[mustAtoi(t, f[1])])
+				if got := mustAtoi(t, m[1]); got != cost || max(sum, 1) != cost {
+					t.Fatalf("%s: note %q, cost %d (parts add up to %d)", e, n.String(), cost, sum)
+				}
+			}
+			next := s
+			for _, i := range rng.Perm(len(legal)) {
+				if engine.IsPattern(legal[i]) {
+					continue
+				}
+				if n, err := s.Apply(p, legal[i], engine.NewRand(seed, step+1, nil)); err == nil {
+					next = n.(*state)
+					break
+				}
+			}
+			if next == s {
+				break
+			}
+			s = next
+		}
+	}
+	if !seen["defender"] && !seen["defenders"] || !seen["mountain"] {
+		t.Errorf("the games never showed a defended or a mountain region's cost: %v", seen)
+	}
+}

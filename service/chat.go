@@ -1,0 +1,162 @@
+package service
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/store"
+	"github.com/turnmail/turnmail/templates"
+)
+
+// Chat: "say TEXT" relays a message to every other player of the game, "say PLAYER
+// TEXT" to one. Each recipient gets it in a short mail of its own in the game's
+// thread (notice "chat"); the writer gets an acknowledgement ("said"). A message
+// never changes the game: it is an admin event ("say TEXT", or "tell PLAYER TEXT"
+// for one recipient, whom alone besides the writer the history shows it to). The
+// text goes in the body only (the subject is the game's), is cut of control and
+// direction-override characters, and is at most maxSayBytes long; '#' starts a
+// comment as on every command line. Chat mails have their own class in the
+// persistent limits (store.ClassChat, Limits.ChatsPerHour per writer).
+const (
+	// maxSayBytes is the longest message relayed.
+	maxSayBytes = 500
+	// adminSay and adminTell are the admin events of a message to all and to one.
+	adminSay  = "say"
+	adminTell = "tell"
+)
+
+func (r *run) cmdSay(a actor, args []string) string {
+	if a.Seat == nil {
+		return "say is for players: reply to a game mail."
+	}
+	words := strings.Fields(cleanChat(r.line))
+	if len(words) > 0 {
+		words = words[1:] // the verb
+	}
+	var to []store.Player
+	private := false
+	if len(args) > 0 {
+		if p, ok := r.l.playerByName(strings.TrimRight(args[0], ":,")); ok && len(words) > 1 {
+			if p.Name == a.Name {
+				return "You cannot say something to yourself: say PLAYER TEXT is for another player."
+			}
+			to, private, words = []store.Player{p}, true, words[1:]
+		}
+	}
+	text := strings.Join(words, " ")
+	if text == "" {
+		return "say takes a message: say TEXT to every player, say PLAYER TEXT to one."
+	}
+	if len(text) > maxSayBytes {
+		return fmt.Sprintf("Your message is longer than %d characters; nothing was relayed. Send a shorter one.", maxSayBytes)
+	}
+	if !private {
+		for _, p := range r.l.active() {
+			if p.Name != a.Name && !strings.EqualFold(p.Email, a.Email) {
+				to = append(to, p)
+			}
+		}
+	}
+	if len(to) == 0 {
+		return "There is no other player to say it to."
+	}
+	if why := r.chatLimit(a, to); why != "" {
+		return why
+	}
+	names := make([]string, len(to))
+	for i, p := range to {
+		names[i] = p.Name
+		r.relay(a, p, templates.Move{Player: a.Name, Command: text, Kind: chatKind(private)})
+	}
+	if private {
+		r.admin(a.Name, adminTell+" "+to[0].Name+" "+text)
+	} else {
+		r.admin(a.Name, adminSay+" "+text)
+	}
+	r.relay(a, *a.Seat, templates.Move{Player: strings.Join(names, ", "), Command: text, Kind: chatKind(private)})
+	return ""
+}
+
+// chatKind marks a relayed message as to one player ("private") or to all ("").
+func chatKind(private bool) string {
+	if private {
+		return "private"
+	}
+	return ""
+}
+
+// relay adds message m to the chat mail to p (the acknowledgement "said" when p is
+// the writer): one mail per address and run, listing every message of the run.
+func (r *run) relay(a actor, p store.Player, m templates.Move) {
+	key := strings.ToLower(p.Email)
+	if r.said == nil {
+		r.said = map[string][]templates.Move{}
+	}
+	r.said[key] = append(r.said[key], m)
+	kind := "chat"
+	if p.Name == a.Name {
+		kind = "said"
+	}
+	r.notify(p.Email, templates.Notice{Kind: kind, To: p.Name, Actor: a.Name, Moves: r.said[key]})
+	if i, ok := r.noticed[key+"\x00"+kind]; ok {
+		r.mails[i].Class, r.mails[i].Cause = store.ClassChat, a.Email
+	}
+}
+
+// chatLimit says why a message to the players to is refused by the chat limit
+// ("" when it may go). The limit counts chat mails (a run sends each address one,
+// with all its messages). The store enforces it when the mails are queued; this
+// check says so in words, counting the mail log and this run's chat mails.
+func (r *run) chatLimit(a actor, to []store.Player) string {
+	lim := r.s.limits.ChatsPerHour
+	if lim <= 0 {
+		return ""
+	}
+	more := 0
+	for _, p := range to {
+		if _, mailed := r.said[strings.ToLower(p.Email)]; !mailed {
+			more++
+		}
+	}
+	if more == 0 {
+		return "" // joins mails already counted
+	}
+	sent, err := r.s.store.ChatsSince(r.ctx, a.Email, r.now.Add(-time.Hour))
+	if err != nil {
+		r.s.log.Warn("count chats", "game", r.l.Game.ID, "err", err) // the store's check still holds
+	}
+	for addr := range r.said {
+		if !strings.EqualFold(addr, a.Email) {
+			sent++
+		}
+	}
+	if sent+more > lim {
+		return fmt.Sprintf("%d of your messages reached players' mailboxes in the last hour (one mail per recipient); the limit is %d. Nothing was relayed: try again later.", sent, lim)
+	}
+	return ""
+}
+
+// cleanChat replaces control and bidirectional-override characters with spaces:
+// a message cannot reorder or hide the text around it.
+func cleanChat(s string) string {
+	return strings.Map(func(c rune) rune {
+		if unicode.IsControl(c) || unicode.Is(unicode.Bidi_Control, c) {
+			return ' '
+		}
+		return c
+	}, s)
+}
+
+// chatVisible reports whether viewer may see event e: a message to one player
+// (adminTell) is seen by its writer and its recipient only; every other event by
+// all.
+func chatVisible(e store.Event, viewer string) bool {
+	if e.Kind != engine.KindAdmin || !strings.HasPrefix(e.Command, adminTell+" ") {
+		return true
+	}
+	f := strings.Fields(e.Command)
+	return len(f) > 1 && (strings.EqualFold(viewer, e.Player) || strings.EqualFold(viewer, f[1]))
+}

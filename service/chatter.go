@@ -1,0 +1,109 @@
+package service
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/mail/parse"
+	"github.com/turnmail/turnmail/templates"
+)
+
+// Tolerant reading: a player's mail may open with a greeting and end with a
+// sign-off. The lines before the first line whose first word is a command word (of
+// the game or of the service) and after the last such line are not read as
+// commands: the answer quotes them (notice "not-read"). Between commands an unknown
+// line still stops reading, as a mistyped move must not pass unnoticed.
+const (
+	// chatterShown is how many of the lines not read an answer quotes.
+	chatterShown = 6
+	// chatterEcho is how much of each quoted line the answer repeats.
+	chatterEcho = 60
+)
+
+// commandWords is the set of words that start a command in a mail to a game of
+// kind (see wordsOf); nil when the kind is unknown.
+func (s *Service) commandWords(kind string) map[string]bool {
+	g, err := s.games.Lookup(kind)
+	if err != nil {
+		return nil
+	}
+	return wordsOf(g)
+}
+
+// wordsOf is the set of words that start a command in a game of g: the engine's
+// (engine.Worder) and the service's in a game (inGame); nil when the engine names
+// none, and then every line is read as a command.
+func wordsOf(g engine.Game) map[string]bool {
+	w, ok := g.(engine.Worder)
+	if !ok {
+		return nil
+	}
+	words := map[string]bool{}
+	for _, v := range w.Words() {
+		words[v] = true
+	}
+	for v := range inGame {
+		words[v] = true
+	}
+	return words
+}
+
+// chatter splits the command lines of a mail into those read as commands and those
+// around them that are not (see Tolerant reading). With no words, or when no line
+// starts with one (a mistyped move alone), every line is read: the refusal of the
+// first then says what the player can send. canonical, when not nil, gives a
+// line's canonical (English) form, so that commands in the player's language count.
+func chatter(lines []parse.Line, words map[string]bool, canonical func(string) string) (read, notRead []parse.Line) {
+	if words == nil {
+		return lines, nil
+	}
+	isCommand := func(l parse.Line) bool {
+		text := engine.Normalize(l.Text)
+		if canonical != nil {
+			text = canonical(text)
+		}
+		f := strings.Fields(text)
+		return len(f) > 0 && words[f[0]]
+	}
+	first, last := -1, -1
+	for i, l := range lines {
+		if isCommand(l) {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if first < 0 {
+		return lines, nil // no command at all: the first line's refusal names the commands
+	}
+	notRead = append(append(notRead, lines[:first]...), lines[last+1:]...)
+	return lines[first : last+1], notRead
+}
+
+// notReadNotice is the answer's note quoting the lines not read as commands (nil
+// when there is none): at most chatterShown of them, each cut to chatterEcho bytes;
+// its Count is how many more there are.
+func notReadNotice(lines []parse.Line) *templates.Notice {
+	if len(lines) == 0 {
+		return nil
+	}
+	shown := min(len(lines), chatterShown)
+	n := &templates.Notice{Kind: "not-read", Count: len(lines) - shown}
+	for _, l := range lines[:shown] {
+		n.Quoted = append(n.Quoted, templates.Line{N: l.N, Text: cut(l.Text, chatterEcho)})
+	}
+	return n
+}
+
+// cut returns text cut to at most max bytes on a rune boundary, marked "…" when cut.
+func cut(text string, max int) string {
+	if len(text) <= max {
+		return text
+	}
+	for max > 0 && !utf8.RuneStart(text[max]) {
+		max--
+	}
+	return text[:max] + "…"
+}
