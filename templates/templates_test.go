@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
-
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
