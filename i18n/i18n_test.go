@@ -358,7 +358,8 @@ var codeSpan = regexp.MustCompile("`([^`]+)`")
 // keyword of a domain appears in code (`…`) on the domain's page.
 func TestDocsIt(t *testing.T) {
 	b := load(t)
-	pages := map[string]string{ServiceDomain: "comandi.md", "smallworld": "smallworld.md", "empire": "empire.md"}
+	// Necromancer Island and Underground share Small World's words (same_as) and page.
+	pages := map[string]string{ServiceDomain: "comandi.md", "smallworld": "smallworld.md", "necromancer": "smallworld.md", "underground": "smallworld.md", "empire": "empire.md"}
 	for domain, page := range pages {
 		raw, err := os.ReadFile(filepath.Join("..", "docs", "it", page))
 		if err != nil {
@@ -376,5 +377,19 @@ func TestDocsIt(t *testing.T) {
 	}
 	if len(pages) != len(b.words) {
 		t.Errorf("%d command domains, %d pages in docs/it", len(b.words), len(pages))
+	}
+}
+
+// TestWordsSameAs: the games of the Small World family read Small World's Italian
+// words (same_as), and a domain without words of its own reads none.
+func TestWordsSameAs(t *testing.T) {
+	b := load(t)
+	for _, game := range []string{"smallworld", "necromancer", "underground"} {
+		if got, it := b.Canonical(game, "conquista 5"); got != "conquer 5" || !it {
+			t.Errorf("%s: conquista 5 reads %q (%v), want conquer 5", game, got, it)
+		}
+	}
+	if got, _ := b.Canonical("nosuchgame", "conquista 5"); got != "conquista 5" {
+		t.Errorf("a game without words reads conquista 5 as %q", got)
 	}
 }

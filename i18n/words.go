@@ -24,8 +24,11 @@ type gameWords struct {
 // wordsFile is catalog/it/words.json: per domain, canonical word → Italian words
 // (the first one is the one mails show; all are accepted).
 type wordsFile map[string]struct {
-	Verbs map[string][]string `json:"verbs"`
-	Args  map[string][]string `json:"args"`
+	// SameAs names the domain whose words this one shares (a game of the same
+	// family, such as Small World Underground with Small World).
+	SameAs string              `json:"same_as"`
+	Verbs  map[string][]string `json:"verbs"`
+	Args   map[string][]string `json:"args"`
 }
 
 // ServiceDomain is the domain of the service's own commands (help, status, undo …).
@@ -75,6 +78,16 @@ func loadWords() (map[string]*gameWords, error) {
 			return w.phrases[i] < w.phrases[j]
 		})
 		out[domain] = w
+	}
+	for domain, d := range wf {
+		if d.SameAs == "" {
+			continue
+		}
+		base, ok := out[d.SameAs]
+		if !ok || wf[d.SameAs].SameAs != "" || len(d.Verbs)+len(d.Args) > 0 {
+			return nil, fmt.Errorf("command words %s: same_as %q must name a domain with its own words, and stand alone", domain, d.SameAs)
+		}
+		out[domain] = base
 	}
 	if _, ok := out[ServiceDomain]; !ok {
 		return nil, fmt.Errorf("command words: no %s domain", ServiceDomain)

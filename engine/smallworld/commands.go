@@ -696,3 +696,6 @@ func (Game) Words() []string { return commandWords() }
 
 // Words implements engine.Worder.
 func (Necromancer) Words() []string { return commandWords() }
+
+// Words implements engine.Worder.
+func (Underground) Words() []string { return commandWords() }
