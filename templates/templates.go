@@ -36,6 +36,8 @@ func Load() (*Set, error) {
 		"str":    func(v any) string { return Str(v) },
 		"strs":   Strs,
 		"pieces": Pieces,
+		"name":   func(v any) string { return DisplayName(Str(v)) },
+		"names":  DisplayNames,
 		"verbs":  Verbs,
 		"has":    func(m map[string]any, k string) bool { _, ok := m[k]; return ok },
 		"helpOf": func(n Notice) Notice { return Notice{Kind: "help", Service: n.Service} },
@@ -237,14 +239,15 @@ func Str(v any) string {
 	}
 }
 
-// Pieces renders a region's pieces, given as a list of names or as an object of
-// name → count/flag, as "fortress, encampment×2".
+// Pieces renders a region's pieces, given as a list of view keys or as an object of
+// key → count/flag, by their printed names (DisplayName), as "fortress,
+// encampment×2".
 func Pieces(v any) string {
 	var parts []string
 	switch x := v.(type) {
 	case []any:
 		for _, p := range x {
-			parts = append(parts, Str(p))
+			parts = append(parts, DisplayName(Str(p)))
 		}
 	case map[string]any:
 		keys := make([]string, 0, len(x))
@@ -256,17 +259,17 @@ func Pieces(v any) string {
 			switch n := x[k].(type) {
 			case bool:
 				if n {
-					parts = append(parts, k)
+					parts = append(parts, DisplayName(k))
 				}
 			case float64:
 				if n == 1 {
-					parts = append(parts, k)
+					parts = append(parts, DisplayName(k))
 				} else if n > 1 {
-					parts = append(parts, fmt.Sprintf("%s×%d", k, int(n)))
+					parts = append(parts, fmt.Sprintf("%s×%d", DisplayName(k), int(n)))
 				}
 			case nil:
 			default:
-				parts = append(parts, k+" "+Str(n))
+				parts = append(parts, DisplayName(k)+" "+Str(n))
 			}
 		}
 	case nil:

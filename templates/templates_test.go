@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -366,3 +367,35 @@ func checkHTML(doc string) error {
 }
 
 func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
+
+// TestRender_printedNames: the Underground state mail names terrains, symbols and
+// pieces as printed ("black mountain", "Lara's Ghost"), never by the view's keys.
+func TestRender_printedNames(t *testing.T) {
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := regexp.MustCompile(`\b[a-z]+_[a-z_]+\b|\b(blackmountain|mudpool)\b`)
+	for _, s := range samples {
+		if s.name != "state-underground" {
+			continue
+		}
+		text, h, err := set.Render(s.kind, s.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for part, body := range map[string]string{"text": text, "html": html.UnescapeString(h)} {
+			if k := key.FindAllString(body, -1); len(k) > 0 {
+				t.Errorf("%s part shows view keys %q", part, k)
+			}
+			for _, w := range []string{"black mountain", "mud pool", "crystal grove", "mushroom forest", "Lara's Ghost", "Great Ancient",
+				"mushroom armour×2", "Black Queen", "Altar of Souls", "Flying Doormat", "Balrog"} {
+				if !strings.Contains(body, w) {
+					t.Errorf("%s part lacks %q", part, w)
+				}
+			}
+		}
+		return
+	}
+	t.Fatal("no state-underground sample")
+}
