@@ -40,12 +40,7 @@ var displayNames = map[string]string{
 
 // DisplayName returns the printed name of a view key (a terrain, symbol or piece),
 // or the key itself when it has none.
-func DisplayName(key string) string {
-	if n, ok := displayNames[key]; ok {
-		return n
-	}
-	return key
-}
+func DisplayName(key string) string { return printed(displayNames, key) }
 
 // DisplayNames returns the printed names of a JSON-decoded list of view keys.
 func DisplayNames(v any) []string {
