@@ -50,3 +50,16 @@ func DisplayNames(v any) []string {
 	}
 	return keys
 }
+
+// UndergroundBoard reports whether a Small World view's regions (a JSON-decoded list)
+// are of an Underground board: some region is a river or a chasm. The Underground
+// game may be played on a surface board, whose mails do not explain them.
+func UndergroundBoard(regions any) bool {
+	list, _ := regions.([]any)
+	for _, r := range list {
+		if m, ok := r.(map[string]any); ok && (m["terrain"] == "river" || m["terrain"] == "chasm") {
+			return true
+		}
+	}
+	return false
+}

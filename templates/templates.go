@@ -29,18 +29,19 @@ type Set struct {
 // Load parses the embedded templates.
 func Load() (*Set, error) {
 	funcs := map[string]any{
-		"join":   strings.Join,
-		"upper":  strings.ToUpper,
-		"title":  Title,
-		"add":    func(a, b int) int { return a + b },
-		"str":    func(v any) string { return Str(v) },
-		"strs":   Strs,
-		"pieces": Pieces,
-		"name":   func(v any) string { return DisplayName(Str(v)) },
-		"names":  DisplayNames,
-		"verbs":  Verbs,
-		"has":    func(m map[string]any, k string) bool { _, ok := m[k]; return ok },
-		"helpOf": func(n Notice) Notice { return Notice{Kind: "help", Service: n.Service} },
+		"join":             strings.Join,
+		"upper":            strings.ToUpper,
+		"title":            Title,
+		"add":              func(a, b int) int { return a + b },
+		"str":              func(v any) string { return Str(v) },
+		"strs":             Strs,
+		"pieces":           Pieces,
+		"name":             func(v any) string { return DisplayName(Str(v)) },
+		"names":            DisplayNames,
+		"undergroundBoard": UndergroundBoard,
+		"verbs":            Verbs,
+		"has":              func(m map[string]any, k string) bool { _, ok := m[k]; return ok },
+		"helpOf":           func(n Notice) Notice { return Notice{Kind: "help", Service: n.Service} },
 		"indent": func(n int, s string) string {
 			pad := strings.Repeat(" ", n)
 			return pad + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+pad)

@@ -399,3 +399,37 @@ func TestRender_printedNames(t *testing.T) {
 	}
 	t.Fatal("no state-underground sample")
 }
+
+// TestRender_undergroundMapKey: the Underground state mail explains rivers, chasms
+// and black mountains on an Underground board only, not on a surface one
+// (map=smallworld-Np), where the monsters and pieces are still explained.
+func TestRender_undergroundMapKey(t *testing.T) {
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	surface := loadView("underground.view.json")
+	for _, r := range surface["regions"].([]any) {
+		if m := r.(map[string]any); m["terrain"] == "river" || m["terrain"] == "chasm" {
+			m["terrain"] = "hill"
+		}
+	}
+	for name, c := range map[string]struct {
+		view map[string]any
+		has  bool
+	}{"underground board": {loadView("underground.view.json"), true}, "surface board": {surface, false}} {
+		text, h, err := set.Render("state", State{Game: Game{ID: "un-4f2a", Kind: "underground", Title: GameTitle("underground"), Players: []string{"ann", "ben"}},
+			Player: "ann", View: c.view})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for part, body := range map[string]string{"text": text, "html": h} {
+			if got := strings.Contains(body, "A river costs 1 token"); got != c.has {
+				t.Errorf("%s, %s part: explains rivers %v, want %v", name, part, got, c.has)
+			}
+			if !strings.Contains(body, "guard a place or relic") {
+				t.Errorf("%s, %s part: the monsters are not explained", name, part)
+			}
+		}
+	}
+}
