@@ -96,7 +96,7 @@ func TestRealServersBots(t *testing.T) {
 // so that the variants' mail is read by the bots too.
 var variantOptions = map[string][]string{
 	"necromancer": {"difficulty=2"},
-	"underground": {"map=underground-2p"},
+	"underground": {"map=underground-2p", "races=all", "map=smallworld-4p races=all"},
 	"empire":      {"exploration=true fortresses=true encounters=true leaders=true", "swamp=true layout=ring die_tiebreak=true"},
 }
 
@@ -596,8 +596,8 @@ func (b *bot) between(lo, hi string) string {
 	return strconv.Itoa(l + b.rng.IntN(h-l+1))
 }
 
-// fillRegions fills the patterns that name regions: redeploy, camp and hero (Small
-// World), place and move (Eight-Minute Empire).
+// fillRegions fills the patterns that name regions: redeploy, camp, hero and reborn
+// (Small World), place and move (Eight-Minute Empire).
 func (b *bot) fillRegions(verb, note, body, board string) (string, error) {
 	regions := parseRegions(board, b.name)
 	var listed []string
@@ -650,12 +650,12 @@ func (b *bot) fillRegions(verb, note, body, board string) (string, error) {
 			return "", nil // the bot places its encampments once
 		}
 		return fmt.Sprintf("camp %s=%s", listed[b.rng.IntN(len(listed))], b.between("1", g[1])), nil
-	case "hero":
+	case "hero", "reborn":
 		if len(listed) < 2 {
-			return "", fmt.Errorf("hero: the mail does not list two regions: %q", note)
+			return "", fmt.Errorf("%s: the mail does not list two regions: %q", verb, note)
 		}
 		i := b.rng.Perm(len(listed))
-		return "hero " + listed[i[0]] + " " + listed[i[1]], nil
+		return verb + " " + listed[i[0]] + " " + listed[i[1]], nil
 	case "place":
 		return b.fillPlace(note, body)
 	case "move":

@@ -153,11 +153,14 @@ var gameTitles = map[string]string{
 }
 
 // GameTitle returns the printed name of a game, or its engine name when unknown.
-func GameTitle(kind string) string {
-	if t, ok := gameTitles[kind]; ok {
-		return t
+func GameTitle(kind string) string { return printed(gameTitles, kind) }
+
+// printed returns names[key], or key when names has none.
+func printed(names map[string]string, key string) string {
+	if n, ok := names[key]; ok {
+		return n
 	}
-	return kind
+	return key
 }
 
 // Notice is one short administrative mail (or one answer in a lobby mail): a reminder,

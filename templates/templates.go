@@ -35,18 +35,21 @@ func Load() (*Set, error) {
 		return nil, fmt.Errorf("templates: %w", err)
 	}
 	funcs := map[string]any{
-		"t":      func(lang, key string, args ...any) string { return tr.Sprintf(i18n.Lang(lang), key, args...) },
-		"join":   strings.Join,
-		"upper":  strings.ToUpper,
-		"title":  Title,
-		"add":    func(a, b int) int { return a + b },
-		"str":    func(v any) string { return Str(v) },
-		"strs":   Strs,
-		"pieces": Pieces,
-		"verbs":  Verbs,
-		"has":    func(m map[string]any, k string) bool { _, ok := m[k]; return ok },
-		"helpOf": func(n Notice) Notice { return Notice{Kind: "help", Service: n.Service} },
-		"noted":  Noted,
+		"t":                func(lang, key string, args ...any) string { return tr.Sprintf(i18n.Lang(lang), key, args...) },
+		"join":             strings.Join,
+		"upper":            strings.ToUpper,
+		"title":            Title,
+		"add":              func(a, b int) int { return a + b },
+		"str":              func(v any) string { return Str(v) },
+		"strs":             Strs,
+		"pieces":           Pieces,
+		"name":             func(v any) string { return DisplayName(Str(v)) },
+		"names":            DisplayNames,
+		"undergroundBoard": UndergroundBoard,
+		"verbs":            Verbs,
+		"has":              func(m map[string]any, k string) bool { _, ok := m[k]; return ok },
+		"helpOf":           func(n Notice) Notice { return Notice{Kind: "help", Service: n.Service} },
+		"noted":            Noted,
 		"indent": func(n int, s string) string {
 			pad := strings.Repeat(" ", n)
 			return pad + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+pad)
@@ -245,14 +248,15 @@ func Str(v any) string {
 	}
 }
 
-// Pieces renders a region's pieces, given as a list of names or as an object of
-// name → count/flag, as "fortress, encampment×2".
+// Pieces renders a region's pieces, given as a list of view keys or as an object of
+// key → count/flag, by their printed names (DisplayName), as "fortress,
+// encampment×2".
 func Pieces(v any) string {
 	var parts []string
 	switch x := v.(type) {
 	case []any:
 		for _, p := range x {
-			parts = append(parts, Str(p))
+			parts = append(parts, DisplayName(Str(p)))
 		}
 	case map[string]any:
 		keys := make([]string, 0, len(x))
@@ -264,17 +268,17 @@ func Pieces(v any) string {
 			switch n := x[k].(type) {
 			case bool:
 				if n {
-					parts = append(parts, k)
+					parts = append(parts, DisplayName(k))
 				}
 			case float64:
 				if n == 1 {
-					parts = append(parts, k)
+					parts = append(parts, DisplayName(k))
 				} else if n > 1 {
-					parts = append(parts, fmt.Sprintf("%s×%d", k, int(n)))
+					parts = append(parts, fmt.Sprintf("%s×%d", DisplayName(k), int(n)))
 				}
 			case nil:
 			default:
-				parts = append(parts, k+" "+Str(n))
+				parts = append(parts, DisplayName(k)+" "+Str(n))
 			}
 		}
 	case nil:

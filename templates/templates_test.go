@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -370,3 +371,69 @@ func checkHTML(doc string) error {
 }
 
 func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
+
+// TestRender_printedNames: the Underground state mail names terrains, symbols and
+// pieces as printed ("black mountain", "Lara's Ghost"), never by the view's keys.
+func TestRender_printedNames(t *testing.T) {
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := regexp.MustCompile(`\b[a-z]+_[a-z_]+\b|\b(blackmountain|mudpool)\b`)
+	for _, s := range samples {
+		if s.name != "state-underground" {
+			continue
+		}
+		text, h, err := set.Render(s.kind, s.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for part, body := range map[string]string{"text": text, "html": html.UnescapeString(h)} {
+			if k := key.FindAllString(body, -1); len(k) > 0 {
+				t.Errorf("%s part shows view keys %q", part, k)
+			}
+			for _, w := range []string{"black mountain", "mud pool", "crystal grove", "mushroom forest", "Lara's Ghost", "Great Ancient",
+				"mushroom armour×2", "Black Queen", "Altar of Souls", "Flying Doormat", "Balrog"} {
+				if !strings.Contains(body, w) {
+					t.Errorf("%s part lacks %q", part, w)
+				}
+			}
+		}
+		return
+	}
+	t.Fatal("no state-underground sample")
+}
+
+// TestRender_undergroundMapKey: the Underground state mail explains rivers, chasms
+// and black mountains on an Underground board only, not on a surface one
+// (map=smallworld-Np), where the monsters and pieces are still explained.
+func TestRender_undergroundMapKey(t *testing.T) {
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	surface := loadView("underground.view.json")
+	for _, r := range surface["regions"].([]any) {
+		if m := r.(map[string]any); m["terrain"] == "river" || m["terrain"] == "chasm" {
+			m["terrain"] = "hill"
+		}
+	}
+	for name, c := range map[string]struct {
+		view map[string]any
+		has  bool
+	}{"underground board": {loadView("underground.view.json"), true}, "surface board": {surface, false}} {
+		text, h, err := set.Render("state", State{Game: Game{ID: "un-4f2a", Kind: "underground", Title: GameTitle("underground"), Players: []string{"ann", "ben"}},
+			Player: "ann", View: c.view})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for part, body := range map[string]string{"text": text, "html": h} {
+			if got := strings.Contains(body, "A river costs 1 token"); got != c.has {
+				t.Errorf("%s, %s part: explains rivers %v, want %v", name, part, got, c.has)
+			}
+			if !strings.Contains(body, "guard a place or relic") {
+				t.Errorf("%s, %s part: the monsters are not explained", name, part)
+			}
+		}
+	}
+}

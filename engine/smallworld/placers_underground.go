@@ -18,8 +18,9 @@ import (
 //	           race token next to it, at the end of your turn
 type placer struct {
 	verb string
-	// piece names the piece kind (looked up once the kinds are registered).
-	piece string
+	// piece names the piece kind (looked up once the kinds are registered); title is
+	// its printed name, for the answers.
+	piece, title string
 	// holder is the ability whose active owner moves the piece.
 	holder string
 	// where tells whether region r may receive the piece from player p; wrong says
@@ -74,13 +75,13 @@ func ownRegion(s *state, p, r int) bool {
 }
 
 var placers = []*placer{
-	{verb: "queen", piece: "black_queen", holder: "Royal", where: ownRegion, wrong: "the Black Queen goes to a region of your active race"},
-	{verb: "ghost", piece: "laras_ghost", holder: "Crypt of the Tomb-raider", wrong: "Lara's Ghost goes to any region but the Crypt's (not a chasm)",
+	{verb: "queen", piece: "black_queen", title: "the Black Queen", holder: "Royal", where: ownRegion, wrong: "the Black Queen goes to a region of your active race"},
+	{verb: "ghost", piece: "laras_ghost", title: "Lara's Ghost", holder: "Crypt of the Tomb-raider", wrong: "Lara's Ghost goes to any region but the Crypt's (not a chasm)",
 		where: func(s *state, p, r int) bool {
 			return !s.b.blocked[r] && s.pieces(r, pieceNamed("crypt_of_the_tomb_raider")) == 0
 		}},
-	{verb: "scepter", piece: "scepter_of_avarice", holder: "Scepter of Avarice", where: ownRegion, wrong: "the Scepter goes to a region of your active race"},
-	{verb: "ring", piece: "froggys_ring", holder: "Froggy's Ring", where: ownRegion, wrong: "the Ring goes to a region of your active race"},
+	{verb: "scepter", piece: "scepter_of_avarice", title: "the Scepter of Avarice", holder: "Scepter of Avarice", where: ownRegion, wrong: "the Scepter goes to a region of your active race"},
+	{verb: "ring", piece: "froggys_ring", title: "Froggy's Ring", holder: "Froggy's Ring", where: ownRegion, wrong: "the Ring goes to a region of your active race"},
 }
 
 func init() {
@@ -117,7 +118,7 @@ func (pl *placer) apply(s *state, p int, args []string) error {
 		return err
 	}
 	if !s.has(p, pl.holder) {
-		return engine.Illegal("only the active race with %s can move the %s", pl.holder, pl.piece)
+		return engine.Illegal("only the active race with %s can move %s", pl.holder, pl.title)
 	}
 	if err := wantArgs(args, 1, pl.verb+" R"); err != nil {
 		return err

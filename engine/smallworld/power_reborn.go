@@ -1,7 +1,9 @@
 package smallworld
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/turnmail/turnmail/engine"
 )
@@ -40,14 +42,30 @@ func (s *state) rebornReady(p int) bool {
 		s.army(p, slotActive).exists() && s.rebornSlot(p) >= 0 && s.rebornTokens(p) > 0
 }
 
+// rebornRegions lists the regions of player p's declined Reborn race that may take a
+// token of the active race.
+func (s *state) rebornRegions(p int) []int {
+	var out []int
+	for _, r := range s.held(p, s.rebornSlot(p)) {
+		if s.mayEnter(p, slotActive, r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// legalReborn lists `reborn R` for each region, and the two-region form as a pattern
+// when there are two regions and two tokens for them.
 func legalReborn(s *state, p int, out []string) []string {
 	if !s.rebornReady(p) {
 		return out
 	}
-	for _, r := range s.held(p, s.rebornSlot(p)) {
-		if s.mayEnter(p, slotActive, r) {
-			out = append(out, "reborn "+s.b.ids[r])
-		}
+	regs := s.rebornRegions(p)
+	for _, r := range regs {
+		out = append(out, "reborn "+s.b.ids[r])
+	}
+	if len(regs) >= 2 && s.rebornTokens(p) >= 2 {
+		out = append(out, fmt.Sprintf("reborn <region> <region> (two different regions of %s)", strings.Join(idsOf(s, regs), ",")))
 	}
 	return out
 }

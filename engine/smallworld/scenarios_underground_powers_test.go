@@ -349,6 +349,7 @@ func TestUndergroundPlacedPieces(t *testing.T) {
 			pieces(t, s, 26, Pieces{"black_queen": 1})
 			s = apply(t, s, "bob: pick 1")
 			rejects(t, s, "bob", "conquer 26", "protected by the Black Queen")
+			rejects(t, s, "bob", "queen 27", "with Royal can move the Black Queen")
 			s = apply(t, s, "bob: done", "alice: queen 27")
 			pieces(t, s, 26, Pieces{})
 			pieces(t, s, 27, Pieces{"black_queen": 1})

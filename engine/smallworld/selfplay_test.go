@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -135,13 +136,46 @@ func selfPlayFixed(t testing.TB, g engine.Game, fixed json.RawMessage, seed int6
 func checkLegalApplies(t testing.TB, st engine.State, who string, legal []string, seed int64, seq int) {
 	t.Helper()
 	for _, c := range legal {
+		cmds := []string{c}
 		if engine.IsPattern(c) {
-			continue
+			cmds = pairsOf(c) // nil for the other patterns
 		}
-		if _, _, err := engine.Step(st, seed, seq, who, c, nil); err != nil {
-			t.Fatalf("Legal lists %q for %s but it fails: %v", c, who, err)
+		for _, c := range cmds {
+			if _, _, err := engine.Step(st, seed, seq, who, c, nil); err != nil {
+				t.Fatalf("Legal lists %q for %s but it fails: %v", c, who, err)
+			}
 		}
 	}
+}
+
+// pairPattern matches a Legal pattern naming two different regions out of a list
+// (`hero`, `reborn`).
+var pairPattern = regexp.MustCompile(`^([a-z]+) <region> <region> \(two different regions of ([0-9,]+)\)$`)
+
+// pairsOf returns every concrete command a pair pattern stands for, or nil when entry
+// is not one.
+func pairsOf(entry string) []string {
+	m := pairPattern.FindStringSubmatch(entry)
+	if m == nil {
+		return nil
+	}
+	ids := strings.Split(m[2], ",")
+	var out []string
+	for i, a := range ids {
+		for _, b := range ids[i+1:] {
+			out = append(out, m[1]+" "+a+" "+b, m[1]+" "+b+" "+a)
+		}
+	}
+	return out
+}
+
+// listed reports whether command c is in legal, directly or as one a pair pattern
+// stands for.
+func listed(legal []string, c string) bool {
+	c = engine.Normalize(c)
+	return slices.ContainsFunc(legal, func(l string) bool {
+		return engine.Normalize(l) == c || slices.Contains(pairsOf(l), c)
+	})
 }
 
 // checkIllegalRejected tries commands Legal does not list and expects ErrIllegal.
@@ -163,8 +197,9 @@ func checkIllegalRejected(t testing.TB, st engine.State, who string, legal []str
 	for _, n := range s.names {
 		candidates = append(candidates, "ally "+n)
 	}
+	candidates = append(candidates, undergroundCandidates(s, who, r)...)
 	for _, c := range candidates {
-		if slices.ContainsFunc(legal, func(l string) bool { return engine.Normalize(l) == engine.Normalize(c) }) {
+		if listed(legal, c) {
 			continue
 		}
 		_, _, err := engine.Step(st, seed, seq, who, c, nil)
@@ -186,6 +221,27 @@ func checkIllegalRejected(t testing.TB, st engine.State, who string, legal []str
 			}
 		}
 	}
+}
+
+// undergroundCandidates are commands of the Underground verbs: on random regions, and
+// on the player's own regions (where the verbs that take one or two of them apply).
+func undergroundCandidates(s *state, who string, r *rand.Rand) []string {
+	ids := s.b.ids
+	random := func() string { return ids[r.IntN(len(ids))] }
+	var own []string
+	for slot := range nSlots {
+		own = append(own, idsOf(s, s.held(s.playerIndex(who), slot))...)
+	}
+	mine := random
+	if len(own) > 0 {
+		mine = func() string { return own[r.IntN(len(own))] }
+	}
+	out := []string{"swap " + strconv.Itoa(r.IntN(7)), "bag " + []string{"sword", "socks", "doormat", "orb", "ring"}[r.IntN(5)],
+		"reborn " + mine() + " " + mine(), "reborn " + mine() + " " + mine() + " " + mine(), "armour " + mine(), "altar " + mine()}
+	for _, v := range []string{"volcano", "ancient", "wisp", "vampire", "reborn", "queen", "sword", "socks", "doormat", "orb", "balrog", "ghost", "scepter", "ring"} {
+		out = append(out, v+" "+random())
+	}
+	return out
 }
 
 // chooseCommand picks a random legal command, favouring conquests so that games
@@ -225,11 +281,9 @@ func chooseCommand(s *state, who string, legal []string, r *rand.Rand) string {
 		return randomRedeploy(s, p, r)
 	case strings.HasPrefix(c, "camp"):
 		return randomCamps(s, p, r)
-	case strings.HasPrefix(c, "hero <"):
-		regs := s.kept(p)
-		i := r.IntN(len(regs))
-		j := (i + 1 + r.IntN(len(regs)-1)) % len(regs)
-		return "hero " + s.b.ids[regs[i]] + " " + s.b.ids[regs[j]]
+	case strings.HasPrefix(c, "hero <"), strings.HasPrefix(c, "reborn <"):
+		pairs := pairsOf(c)
+		return pairs[r.IntN(len(pairs))]
 	case strings.HasPrefix(c, "abandon") && r.IntN(4) > 0:
 		return "done"
 	}
