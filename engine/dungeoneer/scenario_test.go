@@ -182,7 +182,7 @@ func TestLordRules(t *testing.T) {
 func TestResponse(t *testing.T) {
 	s := fresh(t, 2)
 	s.Seats[0].Hand = []string{"a13", "a29"}
-	s.Seats[1].Peril, s.Seats[1].Glory = 4, 4
+	s.Seats[1].Peril, s.Seats[1].Glory = 4, 3
 	s.Seats[1].Hand = []string{"a39", "a41"}      // Sidestep, Steel Nerves
 	s = do(t, s, "Alice", "play a29 on bob", nil) // a Bane: its own response window
 	if s.Phase != phRespond || !slices.Contains(s.Legal("Bob"), "play a39 a29") {
@@ -190,7 +190,7 @@ func TestResponse(t *testing.T) {
 	}
 	s = do(t, s, "Bob", "pass", nil)
 	if s.Phase != phLord || s.Seats[1].Glory != 2 {
-		t.Fatalf("Sudden Weariness: phase %s glory %d", s.Phase, s.Seats[1].Glory)
+		t.Fatalf("Creeping Dread: phase %s glory %d", s.Phase, s.Seats[1].Glory)
 	}
 	s = do(t, s, "Alice", "play a13 on bob melee", nil)
 	s = do(t, s, "Alice", "end", nil)
