@@ -86,7 +86,7 @@ func TestBanesBeforeOrAfterEncounters(t *testing.T) {
 		t.Fatalf("after the Encounters: phase %s step %q", s.Phase, s.LordStep)
 	}
 	illegal(t, s, "Alice", "play a02 on bob melee") // the Encounters are over
-	s = do(t, s, "Alice", "play a31 on bob", nil)    // after: Cursed Whisper
+	s = do(t, s, "Alice", "play a31 on bob", nil)   // after: Cursed Whisper
 	if len(s.Seats[1].Hand) != 1 || s.Phase != phLord {
 		t.Fatalf("the Bane after the Encounters: Bob's hand %v phase %s", s.Seats[1].Hand, s.Phase)
 	}

@@ -315,7 +315,9 @@ func (s *state) resolve(rng *engine.Rand) {
 		return
 	}
 	s.Pending = nil
-	if s.Seats[lord].Out {
+	if s.Seats[lord].Out { // fallen to a trap sprung in her own space
+		s.Discard = append(s.Discard, s.Unhurt...)
+		s.Unhurt = nil
 		s.nextTurn()
 		return
 	}
@@ -368,7 +370,7 @@ func (s *state) counter(seat int, verb string, args []string, rng *engine.Rand) 
 // Dungeon Lord's choice (hand or pack) when unhurt.
 func (s *state) returnMonster(lord int, p Pending) {
 	a := cards.adv[p.Card]
-	if p.Cancelled {
+	if p.Cancelled || (a.Kind == kMonster && s.Seats[lord].Out) {
 		s.Discard = append(s.Discard, p.Card)
 		return
 	}
