@@ -297,3 +297,18 @@ func TestSeatTargets(t *testing.T) {
 		t.Fatalf("pending %v", s.Pending)
 	}
 }
+
+// TestLordFallsToOwnTrap: "Se un Eroe viene sconfitto, lui e il suo giocatore sono
+// esclusi dal gioco" — a Dungeon Lord who falls to a trap sprung in her own space keeps
+// no monster: the unhurt ones are discarded, not lost.
+func TestLordFallsToOwnTrap(t *testing.T) {
+	s := fresh(t, 3)
+	s.Seats[0].Hand, s.Seats[0].Life = []string{"a13", "a21"}, 1
+	s.Seats[1].Peril = 4
+	s = do(t, s, "Alice", "play a13 on bob melee", nil)
+	s = do(t, s, "Alice", "play a21 on bob", nil)
+	s = do(t, s, "Alice", "end", dice(3, 4, 1, 6, 6)) // a tie; Alice fails the blade
+	if !s.Seats[0].Out || s.Current != 1 || !slices.Contains(s.Discard, "a13") || len(s.Unhurt) != 0 {
+		t.Fatalf("Alice out %v, current %d, discard %v, unhurt %v", s.Seats[0].Out, s.Current, s.Discard, s.Unhurt)
+	}
+}
