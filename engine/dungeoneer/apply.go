@@ -40,14 +40,17 @@ func (s *state) do(seat int, cmd string, rng *engine.Rand) error {
 	if s.Phase == phOver {
 		return engine.Illegal("the game is over")
 	}
-	if !slices.Contains(s.ToAct(), s.Seats[seat].Name) {
-		return engine.Illegal("it is not your turn: waiting for %s", strings.Join(s.ToAct(), ", "))
-	}
 	f := strings.Fields(cmd)
 	if len(f) == 0 {
 		return engine.Illegal("empty command")
 	}
 	verb, args := f[0], f[1:]
+	if slices.Contains(s.anytime(seat), cmd) || verb == "ability" {
+		return s.anyTime(seat, verb, args, rng)
+	}
+	if !slices.Contains(s.ToAct(), s.Seats[seat].Name) {
+		return engine.Illegal("it is not your turn: waiting for %s", strings.Join(s.ToAct(), ", "))
+	}
 	want := func(verbs ...string) error {
 		if slices.Contains(verbs, verb) {
 			return nil
@@ -80,6 +83,10 @@ func (s *state) do(seat int, cmd string, rng *engine.Rand) error {
 			return nil
 		}
 		return s.respond(seat, args, rng)
+	case phCounter:
+		return s.counter(seat, verb, args, rng)
+	case phSpoils:
+		return s.spoils(seat, verb, args, rng)
 	case phBuild, phPlace:
 		if err := want("build"); err != nil {
 			return err
@@ -96,8 +103,16 @@ func (s *state) do(seat int, cmd string, rng *engine.Rand) error {
 	return engine.Illegal("nothing to do")
 }
 
-// findTarget returns the seat a command names by its token.
+// findTarget returns the seat a command names: @n is seat n (1 for the first in turn
+// order, as on the map), anything else a player's token; -1 when none.
 func (s *state) findTarget(tok string) int {
+	if n, ok := strings.CutPrefix(tok, "@"); ok {
+		i, err := strconv.Atoi(n)
+		if err != nil || i < 1 || i > s.n() || n != strconv.Itoa(i) {
+			return -1
+		}
+		return i - 1
+	}
 	for i, h := range s.Seats {
 		if token(h.Name) == tok {
 			return i
@@ -106,7 +121,9 @@ func (s *state) findTarget(tok string) int {
 	return -1
 }
 
-// lordPlay declares an Encounter or Bane: play <card> on <player> [form].
+// lordPlay plays an Encounter or Bane: play <card> on <player> [form]. Encounters are
+// declared together and resolve at end; a Bane is played before the Encounters are
+// declared or after they are resolved, and resolves at once (after its responses).
 func (s *state) lordPlay(seat int, args []string, rng *engine.Rand) error {
 	if len(args) < 3 || args[1] != "on" {
 		return engine.Illegal("say play <card> on <player> [melee|magic|speed]")
@@ -121,6 +138,12 @@ func (s *state) lordPlay(seat int, args []string, rng *engine.Rand) error {
 	}
 	if a.Kind != kMonster && a.Kind != kTrap && a.Kind != kBane {
 		return engine.Illegal("%s is not an Encounter or a Bane", id)
+	}
+	if a.Kind == kBane && s.LordStep == "declare" {
+		return engine.Illegal("Banes come before the Encounters are declared or after they are resolved: say end to resolve them first")
+	}
+	if a.Kind != kBane && s.LordStep == "after" {
+		return engine.Illegal("the Encounters of this turn are resolved; only Banes are left")
 	}
 	t := s.findTarget(args[2])
 	if t < 0 || t == seat || s.Seats[t].Out {
@@ -152,6 +175,11 @@ func (s *state) lordPlay(seat int, args []string, rng *engine.Rand) error {
 	}
 	s.Pending = append(s.Pending, p)
 	s.logf("%s plays %s on %s", h.Name, engine.Term(a.Name.En), s.Seats[t].Name)
+	if a.Kind == kBane {
+		s.openResponses(rng)
+	} else {
+		s.LordStep = "declare"
+	}
 	return nil
 }
 
@@ -165,8 +193,8 @@ func stdForms(m *Monster) []string {
 	return out
 }
 
-// lordEnd closes the declarations: the targets who can respond are asked, else the
-// Encounters resolve at once.
+// lordEnd resolves the declared Encounters, or ends the Dungeon Lord phase when there
+// are none.
 func (s *state) lordEnd(args []string, rng *engine.Rand) error {
 	if len(args) > 0 {
 		return engine.Illegal("say just end")
@@ -174,18 +202,37 @@ func (s *state) lordEnd(args []string, rng *engine.Rand) error {
 	if rng == nil {
 		return nil
 	}
+	if s.LordStep == "declare" {
+		s.openResponses(rng)
+		return nil
+	}
+	s.beginBuild()
+	return nil
+}
+
+// openResponses asks the heroes the pending cards strike who can respond, or resolves
+// the pending cards at once.
+func (s *state) openResponses(rng *engine.Rand) {
 	s.Responders = nil
 	for _, i := range s.alive() {
-		if slices.ContainsFunc(s.Pending, func(p Pending) bool { return p.Target == i }) && len(s.responses(i)) > 0 {
+		if slices.ContainsFunc(s.Pending, func(p Pending) bool { return s.strikes(p, i) }) && len(s.responses(i)) > 0 {
 			s.Responders = append(s.Responders, i)
 		}
 	}
 	if len(s.Responders) > 0 {
 		s.Phase = phRespond
-		return nil
+		return
 	}
 	s.resolve(rng)
-	return nil
+}
+
+// strikes reports whether pending card p is played on seat: its target, or every
+// hero but the Dungeon Lord's for a Bane that strikes no specific hero.
+func (s *state) strikes(p Pending, seat int) bool {
+	if p.Target == seat {
+		return true
+	}
+	return cards.adv[p.Card].All && seat != s.Current && !s.Seats[seat].Out
 }
 
 // responses lists the response commands seat could give now.
@@ -199,7 +246,7 @@ func (s *state) responses(seat int) []string {
 		}
 		if a.Effects[0].Op == opCancel {
 			for _, p := range s.Pending {
-				if p.Target == seat && !p.Cancelled {
+				if s.strikes(p, seat) && !p.Cancelled {
 					out = append(out, "play "+id+" "+p.Card)
 				}
 			}
@@ -229,7 +276,7 @@ func (s *state) respond(seat int, args []string, rng *engine.Rand) error {
 		if len(args) != 2 {
 			return engine.Illegal("say which Encounter or Bane %s cancels", args[0])
 		}
-		pi = slices.IndexFunc(s.Pending, func(p Pending) bool { return p.Card == args[1] && p.Target == seat && !p.Cancelled })
+		pi = slices.IndexFunc(s.Pending, func(p Pending) bool { return p.Card == args[1] && s.strikes(p, seat) && !p.Cancelled })
 		if pi < 0 {
 			return engine.Illegal("%s is not played on you", args[1])
 		}
@@ -319,6 +366,44 @@ func (s *state) discard(seat int, args []string, rng *engine.Rand) error {
 	}
 	s.Discard = append(s.Discard, id)
 	s.finishTurn(rng)
+	return nil
+}
+
+// anyTime carries out a command possible at any moment (Azioni speciali): ability, or
+// play <always Favor>, paid with seat's Glory.
+func (s *state) anyTime(seat int, verb string, args []string, rng *engine.Rand) error {
+	h := &s.Seats[seat]
+	if h.Out {
+		return engine.Illegal("your hero has left the game")
+	}
+	if verb == "ability" {
+		hero := s.hero(seat)
+		switch {
+		case len(args) > 0:
+			return engine.Illegal("say just ability")
+		case !hero.Activated:
+			return engine.Illegal("the ability of %s always works: there is nothing to activate", hero.Name.En)
+		case h.AbilityUsed:
+			return engine.Illegal("the ability is used until your next turn")
+		case h.Glory < hero.AbilityCost:
+			return engine.Illegal("the ability costs %d Glory, you have %d", hero.AbilityCost, h.Glory)
+		}
+		if rng != nil {
+			h.Glory -= hero.AbilityCost
+			h.AbilityUsed = true
+			s.logf("%s uses the ability of %s", h.Name, engine.Term(hero.Name.En))
+			s.apply(seat, []Effect{hero.Ability}, rng)
+		}
+		return nil
+	}
+	a := cards.adv[args[0]]
+	if a.Cost > h.Glory {
+		return engine.Illegal("%s costs %d Glory, you have %d", args[0], a.Cost, h.Glory)
+	}
+	if rng != nil {
+		s.payFavor(seat, args[0])
+		s.apply(seat, a.Effects, rng)
+	}
 	return nil
 }
 

@@ -67,7 +67,30 @@ func botPick(r *rand.Rand, s *state, seat int, legal []string) string {
 		return out
 	}
 	h := &s.Seats[seat]
+	// Ilvo heals with his ability when hurt, at any moment.
+	if has("ability") && h.Life < 4 {
+		return "ability"
+	}
+	legal = slices.DeleteFunc(slices.Clone(legal), func(c string) bool { return c == "ability" })
 	switch s.Phase {
+	case phCounter:
+		if ch := with("challenge "); len(ch) > 0 {
+			return ch[0]
+		}
+		return "pass"
+	case phSpoils:
+		// Discard the most wounded over three, keep unhurt monsters in the pack while
+		// there is room, give the Peril to the next player.
+		if ds := with("discard "); len(ds) > 0 {
+			return ds[0]
+		}
+		if ks := with("keep "); len(ks) > 0 {
+			if len(h.Pack) < packSize {
+				return strings.Replace(ks[0], " hand", " pack", 1)
+			}
+			return ks[0]
+		}
+		return legal[0]
 	case phLord:
 		if plays := with("play "); len(plays) > 0 && r.IntN(4) > 0 {
 			return plays[r.IntN(len(plays))]

@@ -50,6 +50,8 @@ const (
 
 var cardOps = []string{opWound, opHeal, opGlory, opPeril, opLoseGlory, opMove, opProne, opDiscard,
 	opTeleport, opMalus, opBonus, opDefense, opCancel, opWard, opLevel}
+var instantOps = []string{opHeal, opGlory, opMove}
+var lastingOps = []string{opBonus, opMalus, opDefense}
 var abilityOps = []string{opRegen, opTrapBonus, opKillGlory, opGloryStart, opDefense, opMove}
 
 // Stats and attack forms.
@@ -78,7 +80,11 @@ type Hero struct {
 	FavorLimit    int              `json:"favor_limit"`
 	TreasureLimit int              `json:"treasure_limit"`
 	Ability       Effect           `json:"ability"`
-	AbilityText   Names            `json:"ability_text"`
+	// Activated abilities are used by the ability command, at any time, once between
+	// two start phases of the hero, for AbilityCost Glory; the others always work.
+	Activated   bool  `json:"activated,omitempty"`
+	AbilityCost int   `json:"ability_cost,omitempty"`
+	AbilityText Names `json:"ability_text"`
 }
 
 // Door is one side of a map card.
@@ -162,6 +168,11 @@ type Quest struct {
 	Fail    []Effect `json:"fail,omitempty"`
 	Cost    []Effect `json:"cost,omitempty"`
 	Reward  []Effect `json:"reward"`
+	// While are effects on the holder's hero while the quest is in play (on every
+	// hero for the global quest): bonus, malus or defense.
+	While []Effect `json:"while,omitempty"`
+	// Artifact are the permanent effects the completed quest gives its hero.
+	Artifact []Effect `json:"artifact,omitempty"`
 }
 
 // Adventure is an Adventure card.
@@ -181,6 +192,9 @@ type Adventure struct {
 	Test      *Test    `json:"test,omitempty"`
 	Success   []Effect `json:"success,omitempty"`
 	Fail      []Effect `json:"fail,omitempty"`
+	// All marks a Bane that strikes no specific hero: every hero but the Dungeon
+	// Lord's; any opponent's Peril pays for it.
+	All bool `json:"all,omitempty"`
 	Monster
 }
 
@@ -343,7 +357,11 @@ func (cs *CardSet) validate() error {
 				return fmt.Errorf("%s: unknown standard attack %q", h.ID, f)
 			}
 		}
-		if err := checkEffects(h.ID, []Effect{h.Ability}, abilityOps); err != nil {
+		ops := abilityOps
+		if h.Activated {
+			ops = instantOps
+		}
+		if err := checkEffects(h.ID, []Effect{h.Ability}, ops); err != nil {
 			return err
 		}
 		cs.hero[h.ID] = h
@@ -488,6 +506,9 @@ func (cs *CardSet) validate() error {
 		if err := checkEffects(q.ID, q.Reward, cardOps); err != nil {
 			return err
 		}
+		if err := checkEffects(q.ID, append(slices.Clone(q.While), q.Artifact...), lastingOps); err != nil {
+			return err
+		}
 		cs.quest[q.ID] = q
 	}
 	for i := range cs.Adventures {
@@ -529,6 +550,9 @@ func (cs *CardSet) validate() error {
 				err = fmt.Errorf("%s: no effect", a.ID)
 			} else {
 				err = checkEffects(a.ID, a.Effects, cardOps)
+			}
+			if err == nil && a.Use == useAlways && (a.Permanent || checkEffects(a.ID, a.Effects, instantOps) != nil) {
+				err = fmt.Errorf("%s: an always Favor is instant, with heal, glory or move", a.ID)
 			}
 		default:
 			err = fmt.Errorf("%s: unknown kind %q", a.ID, a.Kind)

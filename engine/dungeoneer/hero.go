@@ -93,8 +93,10 @@ func (s *state) heroAction(seat int, verb string, args []string, rng *engine.Ran
 			return engine.Illegal("say play <card>")
 		}
 		return s.playOwn(seat, args[0], rng)
-	case "challenge":
-		return s.challenge(seat, args, rng)
+	case "challenge", "steal":
+		return s.challenge(seat, verb == "steal", args, rng)
+	case "drop":
+		return s.drop(seat, args, rng)
 	case "quest":
 		return s.quest(seat, args, rng)
 	}
@@ -233,12 +235,14 @@ func (s *state) heroStd(seat int, form string) bool {
 }
 
 // challenge: challenge <player> <form>, another hero in the same space, once a turn
-// for 1 movement; the hero who hits gains 1 Glory per wound.
-func (s *state) challenge(seat int, args []string, rng *engine.Rand) error {
+// for 1 movement; the hero who hits gains 1 Glory per wound. steal <player> <form> is
+// the challenge for the escort quest the other hero carries: a hit deals no wound but
+// takes the quest, which becomes the challenger's personal quest (even beyond two).
+func (s *state) challenge(seat int, steal bool, args []string, rng *engine.Rand) error {
 	if len(args) != 2 {
-		return engine.Illegal("say challenge <player> <melee|magic|speed>")
+		return engine.Illegal("say challenge|steal <player> <melee|magic|speed>")
 	}
-	if s.Challenged {
+	if s.Seats[seat].Struck {
 		return engine.Illegal("your hero has made its standard attack this turn")
 	}
 	if err := s.spend(1, false); err != nil {
@@ -252,11 +256,37 @@ func (s *state) challenge(seat int, args []string, rng *engine.Rand) error {
 	if !s.heroStd(seat, args[1]) {
 		return engine.Illegal("your hero has no standard attack in %s", args[1])
 	}
+	if steal && s.Seats[t].Carrying == "" {
+		return engine.Illegal("%s carries no escort quest", s.Seats[t].Name)
+	}
+	if steal && h.Carrying != "" {
+		return engine.Illegal("your hero already carries %s", h.Carrying)
+	}
 	if rng == nil {
 		return nil
 	}
 	s.Movement--
-	s.Challenged = true
+	h.Struck = true
+	if steal {
+		switch s.clash(fighter{seat: seat, name: h.Name}, fighter{seat: t, name: s.Seats[t].Name}, args[1], rng) {
+		case 1:
+			v := &s.Seats[t]
+			q := v.Carrying
+			v.Quests = slices.DeleteFunc(v.Quests, func(id string) bool { return id == q })
+			v.Carrying = ""
+			h.Quests = append(h.Quests, q)
+			h.Carrying = q
+			s.logf("%s takes the quest %s from %s", h.Name, engine.Term(cards.quest[q].Name.En), v.Name)
+		case -1:
+			if s.wound(seat, 1) > 0 && !s.Seats[t].Out {
+				s.Seats[t].Glory++
+			}
+		}
+		if s.Seats[seat].Out && s.Phase != phOver {
+			s.nextTurn()
+		}
+		return nil
+	}
 	toA, toD := s.fight(fighter{seat: seat, name: h.Name}, fighter{seat: t, name: s.Seats[t].Name}, args[1], rng)
 	if toD > 0 && !s.Seats[seat].Out {
 		s.Seats[seat].Glory += toD
@@ -301,7 +331,7 @@ func (s *state) quest(seat int, args []string, rng *engine.Rand) error {
 		if len(args) != 2 || !s.heroStd(seat, args[1]) {
 			return engine.Illegal("say quest %s with a standard attack of your hero: %v", id, s.hero(seat).Standard)
 		}
-		if s.Challenged {
+		if h.Struck {
 			return engine.Illegal("your hero has made its standard attack this turn")
 		}
 		cost = 1
@@ -342,7 +372,7 @@ func (s *state) quest(seat int, args []string, rng *engine.Rand) error {
 			mon.wounds = s.QuestWounds[id]
 		}
 		if !h.Out && s.QuestWounds[id] < m.Life {
-			s.Challenged = true
+			h.Struck = true
 			_, toM := s.fight(fighter{seat: seat, name: h.Name}, mon, args[1], rng)
 			s.QuestWounds[id] += toM
 		}
@@ -386,6 +416,37 @@ func (s *state) quest(seat int, args []string, rng *engine.Rand) error {
 		h.Carrying = ""
 		s.complete(seat, q, rng)
 	}
+	return nil
+}
+
+// drop gives up a personal quest whose map card cannot be placed on the map now (and is
+// not on it): the quest goes under the quest deck and the top quest replaces it.
+// (The rulebook puts a discarded quest under the deck but says nothing of quests that
+// cannot be done; this is our rule, docs/dungeoneer.md.)
+func (s *state) drop(seat int, args []string, rng *engine.Rand) error {
+	h := &s.Seats[seat]
+	if len(args) != 1 {
+		return engine.Illegal("say drop <quest>")
+	}
+	id := args[0]
+	q := cards.quest[id]
+	if q == nil || !slices.Contains(h.Quests, id) || h.Carrying == id {
+		return engine.Illegal("%s is not a personal quest of yours you can drop", id)
+	}
+	stuck := func(m string) bool {
+		return m != "" && !slices.ContainsFunc(s.Grid, func(p Placed) bool { return p.ID == m }) && len(placements(s.Grid, m)) == 0
+	}
+	if !stuck(q.At) && !stuck(q.To) {
+		return engine.Illegal("%s can still be done: its map cards are on the map or can be placed", id)
+	}
+	if rng == nil {
+		return nil
+	}
+	h.Quests = slices.DeleteFunc(h.Quests, func(x string) bool { return x == id })
+	s.QDeck = append(s.QDeck, id)
+	h.Quests = append(h.Quests, s.QDeck[0])
+	s.QDeck = s.QDeck[1:]
+	s.logf("%s drops the quest %s", h.Name, engine.Term(q.Name.En))
 	return nil
 }
 

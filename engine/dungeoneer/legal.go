@@ -24,7 +24,7 @@ func (s *state) candidates(seat int) []string {
 				if t == seat {
 					continue
 				}
-				cmd := fmt.Sprintf("play %s on %s", id, token(s.Seats[t].Name))
+				cmd := fmt.Sprintf("play %s on %s", id, s.targetOf(t))
 				if a.Kind != kMonster {
 					out = append(out, cmd)
 					continue
@@ -37,6 +37,24 @@ func (s *state) candidates(seat int) []string {
 		out = append(out, "end")
 	case phRespond:
 		out = append(s.responses(seat), "pass")
+	case phCounter:
+		for _, f := range s.hero(seat).Standard {
+			out = append(out, "challenge "+f)
+		}
+		out = append(out, "pass")
+	case phSpoils:
+		for _, id := range s.Unhurt {
+			out = append(out, "keep "+id+" hand", "keep "+id+" pack")
+		}
+		for _, m := range h.Pack {
+			out = append(out, "discard "+m.ID)
+		}
+		for i := range s.n() {
+			t := (seat + 1 + i) % s.n() // the next players first, the lord last
+			for k := 1; k <= s.PerilOwed; k++ {
+				out = append(out, fmt.Sprintf("peril %s %d", s.targetOf(t), k))
+			}
+		}
 	case phBuild, phPlace:
 		for _, pl := range placements(s.Grid, s.Drawn) {
 			out = append(out, pl.command(s.Drawn))
@@ -57,8 +75,11 @@ func (s *state) candidates(seat int) []string {
 		}
 		for _, t := range s.alive() {
 			for _, f := range forms {
-				out = append(out, fmt.Sprintf("challenge %s %s", token(s.Seats[t].Name), f))
+				out = append(out, fmt.Sprintf("challenge %s %s", s.targetOf(t), f), fmt.Sprintf("steal %s %s", s.targetOf(t), f))
 			}
+		}
+		for _, q := range h.Quests {
+			out = append(out, "drop "+q)
 		}
 		out = append(out, "end")
 	case phDiscard:
@@ -69,17 +90,43 @@ func (s *state) candidates(seat int) []string {
 			out = append(out, "discard "+m.ID)
 		}
 	}
+	return append(out, s.anytime(seat)...)
+}
+
+// anytime lists the commands seat may give at any moment, in or out of turn: "always"
+// Favors (in the own hero phase and in a response window they are played there) and
+// an activated hero ability.
+func (s *state) anytime(seat int) []string {
+	h := &s.Seats[seat]
+	if s.Phase == phOver || h.Out {
+		return nil
+	}
+	var out []string
+	if !(s.Phase == phHero && seat == s.Current) && !(s.Phase == phRespond && slices.Contains(s.Responders, seat)) {
+		for _, id := range h.Hand {
+			if a := cards.adv[id]; a.Kind == kFavor && a.Use == useAlways {
+				out = append(out, "play "+id)
+			}
+		}
+	}
+	if s.hero(seat).Activated {
+		out = append(out, "ability")
+	}
 	return out
 }
 
 // Legal implements engine.State: the concrete commands player may give now.
 func (s *state) Legal(player string) []string {
 	seat := s.seat(player)
-	if seat < 0 || s.Phase == phOver || !slices.Contains(s.ToAct(), s.Seats[seat].Name) {
+	if seat < 0 || s.Phase == phOver {
 		return nil
 	}
+	cands := s.anytime(seat)
+	if slices.Contains(s.ToAct(), s.Seats[seat].Name) {
+		cands = s.candidates(seat)
+	}
 	var out []string
-	for _, c := range s.candidates(seat) {
+	for _, c := range cands {
 		if s.do(seat, c, nil) == nil && !slices.Contains(out, c) {
 			out = append(out, c)
 		}
@@ -93,16 +140,19 @@ func (s *state) Legal(player string) []string {
 func (s *state) SkipCommands(player string) []string {
 	var out []string
 	cur := s
-	for range 8 {
+	for range 64 {
 		legal := cur.Legal(player)
 		if len(legal) == 0 {
 			break
+		}
+		if !slices.Contains(cur.ToAct(), player) {
+			break // only out-of-turn commands are left: the player has nothing pending
 		}
 		cmd := legal[0]
 		switch cur.Phase {
 		case phLord, phHero:
 			cmd = "end"
-		case phRespond:
+		case phRespond, phCounter:
 			cmd = "pass"
 		}
 		out = append(out, cmd)

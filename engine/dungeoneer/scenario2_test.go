@@ -186,6 +186,9 @@ func TestVictory(t *testing.T) {
 	if !s.Seats[1].Out || s.Finished() || len(s.Seats[1].Hand) != 0 {
 		t.Fatalf("Bob out %v finished %v", s.Seats[1].Out, s.Finished())
 	}
+	illegal(t, s, "Alice", "peril bob 2") // a defeated hero gets nothing
+	s = do(t, s, "Alice", "peril carol 2", nil)
+	s = do(t, s, "Alice", "keep a17 hand", nil)
 	s = do(t, s, "Alice", "end", nil)
 	s.Seats[0].Hand = append(s.Seats[0].Hand, "a01")
 	s = do(t, s, "Alice", "discard a01", nil)

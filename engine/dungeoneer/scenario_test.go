@@ -2,6 +2,7 @@ package dungeoneer
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -112,6 +113,17 @@ func TestMonsterAttack(t *testing.T) {
 				t.Fatalf("Peril %d after paying 3", s.Seats[1].Peril)
 			}
 			s = do(t, s, "Alice", "end", dice(tt.rolls...))
+			// The Dungeon Lord gives the Peril (here to the wounded hero) and keeps an
+			// unhurt monster in hand.
+			if s.PerilOwed > 0 && !s.Seats[1].Out {
+				s = do(t, s, "Alice", fmt.Sprintf("peril bob %d", s.PerilOwed), nil)
+			}
+			if s.PerilOwed > 0 { // capped by the life Bob had: 1
+				s = do(t, s, "Alice", fmt.Sprintf("peril carol %d", s.PerilOwed), nil)
+			}
+			if slices.Contains(s.Unhurt, "a13") {
+				s = do(t, s, "Alice", "keep a13 hand", nil)
+			}
 			b := s.Seats[1]
 			if b.Life != tt.wantLife || b.Peril != tt.wantPeril || b.Glory != tt.wantGlory {
 				t.Fatalf("life %d peril %d glory %d, want %d %d %d", b.Life, b.Peril, b.Glory, tt.wantLife, tt.wantPeril, tt.wantGlory)
@@ -139,18 +151,20 @@ func TestLordRules(t *testing.T) {
 	illegal(t, s, "Alice", "play a01 on bob speed")   // Rat Swarm: Speed is only a counter-attack
 	illegal(t, s, "Alice", "play a51 on bob")         // not in hand
 	illegal(t, s, "Bob", "end")                       // not Bob's turn
-	s = do(t, s, "Alice", "play a01 on bob melee", nil)
 	s = do(t, s, "Alice", "play a29 on bob", nil)
+	s = do(t, s, "Alice", "play a01 on bob melee", nil)
 	illegal(t, s, "Alice", "play a13 on bob melee") // Peril is spent
-	// A wounded monster goes to the pack, which keeps at most three.
+	// A wounded monster goes to the pack; over three, the Dungeon Lord discards one of
+	// her choice ("scegli tu quali scartare").
 	s.Seats[0].Pack = []PackMonster{{"a04", 0}, {"a05", 0}, {"a06", 0}}
-	s.Pending[0].Wounds = 0
-	s.returnMonster(0, Pending{Card: "a13", Target: 1, Form: melee}, 1)
-	if len(s.Seats[0].Pack) != 3 {
-		t.Fatalf("pack %v", s.Seats[0].Pack)
+	s.returnMonster(0, Pending{Card: "a13", Target: 1, Form: melee, Wounds: 1})
+	s.settle()
+	if len(s.Seats[0].Pack) != 4 || s.Phase != phSpoils {
+		t.Fatalf("pack %v phase %s", s.Seats[0].Pack, s.Phase)
 	}
-	if !slices.Contains(s.Discard, "a13") {
-		t.Fatalf("the most wounded monster is not discarded: pack %v discard %v", s.Seats[0].Pack, s.Discard)
+	s = do(t, s, "Alice", "discard a05", nil)
+	if len(s.Seats[0].Pack) != 3 || !slices.Contains(s.Discard, "a05") || s.Phase == phSpoils {
+		t.Fatalf("pack %v discard %v phase %s", s.Seats[0].Pack, s.Discard, s.Phase)
 	}
 	// A pack monster is played like one from the hand.
 	s2 := fresh(t, 2)
@@ -169,15 +183,22 @@ func TestResponse(t *testing.T) {
 	s := fresh(t, 2)
 	s.Seats[0].Hand = []string{"a13", "a29"}
 	s.Seats[1].Peril, s.Seats[1].Glory = 4, 3
-	s.Seats[1].Hand = []string{"a39", "a41"} // Sidestep, Steel Nerves
+	s.Seats[1].Hand = []string{"a39", "a41"}      // Sidestep, Steel Nerves
+	s = do(t, s, "Alice", "play a29 on bob", nil) // a Bane: its own response window
+	if s.Phase != phRespond || !slices.Contains(s.Legal("Bob"), "play a39 a29") {
+		t.Fatalf("phase %s, Bob's legal %v", s.Phase, s.Legal("Bob"))
+	}
+	s = do(t, s, "Bob", "pass", nil)
+	if s.Phase != phLord || s.Seats[1].Glory != 2 {
+		t.Fatalf("Creeping Dread: phase %s glory %d", s.Phase, s.Seats[1].Glory)
+	}
 	s = do(t, s, "Alice", "play a13 on bob melee", nil)
-	s = do(t, s, "Alice", "play a29 on bob", nil)
 	s = do(t, s, "Alice", "end", nil)
 	if s.Phase != phRespond || !slices.Equal(s.ToAct(), []string{"Bob"}) {
 		t.Fatalf("phase %s to act %v", s.Phase, s.ToAct())
 	}
 	legal := s.Legal("Bob")
-	for _, want := range []string{"pass", "play a39 a13", "play a39 a29", "play a41"} {
+	for _, want := range []string{"pass", "play a39 a13", "play a41"} {
 		if !slices.Contains(legal, want) {
 			t.Fatalf("%q not in %v", want, legal)
 		}
@@ -186,12 +207,10 @@ func TestResponse(t *testing.T) {
 		t.Fatal("Alice may act while Bob responds")
 	}
 	s = do(t, s, "Bob", "play a39 a13", nil)
-	s = do(t, s, "Bob", "pass", nil)
 	b := s.Seats[1]
 	if s.Phase != phHero || b.Life != 6 || b.Glory != 0 || !slices.Contains(s.Discard, "a13") {
 		t.Fatalf("after the cancel: phase %s life %d glory %d", s.Phase, b.Life, b.Glory)
 	}
-	// Sudden Weariness still struck (Glory already 1 - 2 → 0).
 	// Ward: Steel Nerves +2 turns a lost defense into a tie.
 	s = fresh(t, 2)
 	s.Seats[0].Hand = []string{"a13"}
@@ -199,7 +218,8 @@ func TestResponse(t *testing.T) {
 	s = do(t, s, "Alice", "play a13 on bob melee", nil)
 	s = do(t, s, "Alice", "end", nil)
 	s = do(t, s, "Bob", "play a41", dice(3, 2)) // 3+3 against 2+2+2
-	if s.Seats[1].Life != 6 || s.Phase != phHero {
+	s = do(t, s, "Alice", "keep a13 pack", nil)
+	if s.Seats[1].Life != 6 || s.Phase != phHero || s.Seats[0].Pack[0].ID != "a13" {
 		t.Fatalf("ward: life %d phase %s", s.Seats[1].Life, s.Phase)
 	}
 }
@@ -213,10 +233,10 @@ func TestTrapAndBanes(t *testing.T) {
 		s.Seats[i].X, s.Seats[i].Y, s.Seats[i].Peril = 0, -1, 5
 	}
 	s.Seats[0].Hand = []string{"a21", "a33", "a35"}
-	s = do(t, s, "Alice", "play a21 on bob", nil) // Swinging Blade: Speed 4+ (5 with the risk)
-	s = do(t, s, "Alice", "play a33 on carol", nil)
+	s = do(t, s, "Alice", "play a21 on bob", nil)   // Swinging Blade: Speed 4+ (5 with the risk)
+	s = do(t, s, "Alice", "end", dice(2, 3))        // Bob 2+2 < 5, Carol 3+2 = 5
+	s = do(t, s, "Alice", "play a33 on carol", nil) // Banes after the Encounters
 	s = do(t, s, "Alice", "play a35 on bob", nil)
-	s = do(t, s, "Alice", "end", dice(2, 3)) // Bob 2+2 < 5, Carol 3+2 = 5
 	b, c := s.Seats[1], s.Seats[2]
 	if b.Life != 5 || c.Life != 6 {
 		t.Fatalf("trap: Bob %d life, Carol %d", b.Life, c.Life)

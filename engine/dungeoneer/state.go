@@ -26,6 +26,8 @@ const (
 	phHero    = "hero"    // move, explore, quest, play Favors and Treasures
 	phPlace   = "place"   // place the map card drawn by exploring
 	phDiscard = "discard" // discard exactly one
+	phCounter = "counter" // the hero a monster attacked may challenge it
+	phSpoils  = "spoils"  // the Dungeon Lord gives Peril, keeps or discards monsters
 	phOver    = "over"
 )
 
@@ -57,6 +59,10 @@ type HeroState struct {
 	Carrying  string        `json:"carrying,omitempty"`
 	Saved     int           `json:"saved"`
 	Ward      int           `json:"ward,omitempty"`
+	// Struck: the hero has made its one standard attack of this turn.
+	Struck bool `json:"struck,omitempty"`
+	// AbilityUsed: an activated ability was used since the hero's start phase.
+	AbilityUsed bool `json:"ability_used,omitempty"`
 }
 
 // Pending is an Encounter or Bane declared in the Dungeon Lord phase.
@@ -91,7 +97,15 @@ type state struct {
 	Opened     []string `json:"opened"`
 	QuestDone  bool     `json:"quest_done"`
 	QuestTries int      `json:"quest_tries"`
-	Challenged bool     `json:"challenged"`
+	// LordStep is where the Dungeon Lord phase is: "" before the Encounters, "declare"
+	// while they are declared, "after" once they are resolved (Banes only).
+	LordStep string `json:"lord_step,omitempty"`
+	// Fight is the monster that has just attacked, waiting for its target's challenge.
+	Fight *Pending `json:"fight,omitempty"`
+	// PerilOwed is the Peril the Dungeon Lord still gives for the monsters' wounds.
+	PerilOwed int `json:"peril_owed,omitempty"`
+	// Unhurt are the unhurt monsters the Dungeon Lord keeps in hand or pack.
+	Unhurt []string `json:"unhurt,omitempty"`
 	// QuestAttacked lists the quest monsters that attacked this turn.
 	QuestAttacked []string  `json:"quest_attacked"`
 	Drawn         string    `json:"drawn,omitempty"`
@@ -117,6 +131,11 @@ func (s *state) clone() *state {
 	}
 	c.Visited, c.Opened, c.QuestAttacked = slices.Clone(s.Visited), slices.Clone(s.Opened), slices.Clone(s.QuestAttacked)
 	c.Pending, c.Responders, c.Win = slices.Clone(s.Pending), slices.Clone(s.Responders), slices.Clone(s.Win)
+	c.Unhurt = slices.Clone(s.Unhurt)
+	if s.Fight != nil {
+		f := *s.Fight
+		c.Fight = &f
+	}
 	c.Log = nil
 	return &c
 }
@@ -145,6 +164,23 @@ func (Game) CheckOptions(options map[string]json.RawMessage) error {
 // token is how commands name a player: lower case, spaces as underscores.
 func token(name string) string {
 	return strings.ReplaceAll(strings.ToLower(name), " ", "_")
+}
+
+// targetOf is how Legal names seat in commands: its token when a command can carry it
+// (lower-case letters, digits, '_', '-', '.'), else @n — a name with '#' (cut by
+// engine.Normalize as a comment), '@' or other characters is still reachable.
+func (s *state) targetOf(seat int) string {
+	t := token(s.Seats[seat].Name)
+	safe := t != ""
+	for _, r := range t {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.') {
+			safe = false
+		}
+	}
+	if !safe || engine.Normalize(t) != t {
+		return fmt.Sprintf("@%d", seat+1)
+	}
+	return t
 }
 
 var dieFaces = []int{1, 2, 3, 4, 5, 6}
@@ -270,7 +306,7 @@ func (s *state) ToAct() []string {
 	if s.Phase == phOver {
 		return nil
 	}
-	if s.Phase == phRespond {
+	if s.Phase == phRespond || s.Phase == phCounter {
 		var out []string
 		for _, r := range s.Responders {
 			out = append(out, s.Seats[r].Name)
@@ -322,28 +358,44 @@ func (s *state) cell(seat int) int {
 
 func (s *state) cellCard(seat int) *MapCard { return cards.mapc[s.Grid[s.cell(seat)].ID] }
 
-// stat is seat's score in form: the hero's level, permanent Favors and Treasures,
-// Banes.
-func (s *state) stat(seat int, form string) int {
+// lasting lists the lasting effects on seat's hero: permanent Favors, Treasures and
+// Banes, its quests in play, the global quest and its artifacts.
+func (s *state) lasting(seat int) []Effect {
 	h := &s.Seats[seat]
-	v := s.hero(seat).Levels[h.Level-1][form]
+	var out []Effect
 	for _, id := range slices.Concat(h.Favors, h.Treasures, h.Banes) {
-		for _, e := range cards.adv[id].Effects {
-			switch {
-			case e.Op == opBonus && e.Stat == form:
-				v += e.N
-			case e.Op == opMalus && e.Stat == form:
-				v -= e.N
-			}
+		out = append(out, cards.adv[id].Effects...)
+	}
+	for _, id := range h.Quests {
+		out = append(out, cards.quest[id].While...)
+	}
+	if q := cards.quest[s.Global]; q != nil {
+		out = append(out, q.While...)
+	}
+	for _, id := range h.Done {
+		out = append(out, cards.quest[id].Artifact...)
+	}
+	return out
+}
+
+// stat is seat's score in form: the hero's level and its lasting effects.
+func (s *state) stat(seat int, form string) int {
+	v := s.hero(seat).Levels[s.Seats[seat].Level-1][form]
+	for _, e := range s.lasting(seat) {
+		switch {
+		case e.Op == opBonus && e.Stat == form:
+			v += e.N
+		case e.Op == opMalus && e.Stat == form:
+			v -= e.N
 		}
 	}
 	return max(v, 0)
 }
 
-// ability returns the size of seat's hero ability op (0 when it has another).
+// ability returns the size of seat's passive hero ability op (0 when it has another).
 func (s *state) ability(seat int, op string) int {
-	if a := s.hero(seat).Ability; a.Op == op {
-		return a.N
+	if h := s.hero(seat); h.Ability.Op == op && !h.Activated {
+		return h.Ability.N
 	}
 	return 0
 }
@@ -351,11 +403,9 @@ func (s *state) ability(seat int, op string) int {
 // defense is the bonus of seat to defense rolls in combat.
 func (s *state) defense(seat int) int {
 	v := s.ability(seat, opDefense) + s.Seats[seat].Ward
-	for _, id := range slices.Concat(s.Seats[seat].Favors, s.Seats[seat].Treasures) {
-		for _, e := range cards.adv[id].Effects {
-			if e.Op == opDefense {
-				v += e.N
-			}
+	for _, e := range s.lasting(seat) {
+		if e.Op == opDefense {
+			v += e.N
 		}
 	}
 	return v

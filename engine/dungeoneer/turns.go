@@ -2,6 +2,8 @@ package dungeoneer
 
 import (
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/turnmail/turnmail/engine"
 )
@@ -14,11 +16,13 @@ func (s *state) startTurn(seat int) {
 	h := &s.Seats[seat]
 	s.Opened, s.QuestAttacked, s.Pending, s.Responders = nil, nil, nil, nil
 	s.Visited = []string{cellKey(h.X, h.Y)}
-	s.Moved, s.QuestDone, s.Challenged, s.QuestTries = false, false, false, 0
+	s.Moved, s.QuestDone, s.QuestTries = false, false, 0
+	s.LordStep, s.Fight, s.PerilOwed, s.Unhurt = "", nil, 0, nil
 	for i := range s.Seats {
 		s.Seats[i].Ward = 0
+		s.Seats[i].Struck = false // one standard attack per hero per turn
 	}
-	h.Saved = 0
+	h.Saved, h.AbilityUsed = 0, false
 	var kept []string
 	for _, id := range h.Favors {
 		if up := cards.adv[id].Upkeep; up > 0 {
@@ -191,8 +195,9 @@ func (s *state) score(f fighter, form string) int {
 	return f.monster.stat(form).V
 }
 
-// fight returns the wounds dealt to the attacker and to the defender.
-func (s *state) fight(att, def fighter, form string, rng *engine.Rand) (toAtt, toDef int) {
+// clash rolls one standard attack and reports who hits: 1 the attacker, -1 the
+// defender (its counter-attack), 0 nobody.
+func (s *state) clash(att, def fighter, form string, rng *engine.Rand) int {
 	a, d := roll(rng), roll(rng)
 	ta, td := a+s.score(att, form), d+s.score(def, form)
 	if def.seat >= 0 {
@@ -201,6 +206,18 @@ func (s *state) fight(att, def fighter, form string, rng *engine.Rand) (toAtt, t
 	s.logf("%s attacks %s with %s: %d against %d", engine.Term(att.name), engine.Term(def.name), engine.Term(form), ta, td)
 	switch {
 	case ta > td:
+		return 1
+	case td > ta:
+		return -1
+	}
+	return 0
+}
+
+// fight resolves one standard attack and returns the wounds dealt to the attacker and
+// to the defender: the attacker hits with its hit effect, the defender with 1 wound.
+func (s *state) fight(att, def fighter, form string, rng *engine.Rand) (toAtt, toDef int) {
+	switch s.clash(att, def, form, rng) {
+	case 1:
 		if att.seat < 0 && def.seat >= 0 {
 			effs := att.monster.Hit[form]
 			if len(effs) == 0 {
@@ -214,7 +231,7 @@ func (s *state) fight(att, def fighter, form string, rng *engine.Rand) (toAtt, t
 			return 0, s.wound(def.seat, 1)
 		}
 		return 0, min(1, def.monster.Life-def.wounds)
-	case td > ta:
+	case -1:
 		if att.seat >= 0 {
 			return s.wound(att.seat, 1), 0
 		}
@@ -231,9 +248,12 @@ func (s *state) heroWoundsMonster(seat, wounds int) {
 	}
 }
 
-// resolve resolves the declared Encounters and Banes in order, then the build phase.
+// resolve resolves the pending Encounters and Banes in order. A monster's attack may
+// wait for its target's challenge (phCounter); at the end the Dungeon Lord settles the
+// spoils, then the Dungeon Lord phase goes on.
 func (s *state) resolve(rng *engine.Rand) {
 	lord := s.Current
+	s.Responders = nil
 	for len(s.Pending) > 0 {
 		if s.Phase == phOver {
 			return
@@ -243,7 +263,7 @@ func (s *state) resolve(rng *engine.Rand) {
 		a := cards.adv[p.Card]
 		t := &s.Seats[p.Target]
 		if p.Cancelled || t.Out {
-			s.returnMonster(lord, p, 0)
+			s.returnMonster(lord, p)
 			continue
 		}
 		switch a.Kind {
@@ -253,8 +273,12 @@ func (s *state) resolve(rng *engine.Rand) {
 			} else {
 				s.Discard = append(s.Discard, p.Card)
 			}
-			s.logf("%s suffers %s", t.Name, engine.Term(a.Name.En))
-			s.apply(p.Target, a.Effects, rng)
+			for _, v := range s.alive() {
+				if s.strikes(p, v) {
+					s.logf("%s suffers %s", s.Seats[v].Name, engine.Term(a.Name.En))
+					s.apply(v, a.Effects, rng)
+				}
+			}
 		case kTrap:
 			s.logf("%s springs on %s", engine.Term(a.Name.En), t.Name)
 			s.Discard = append(s.Discard, p.Card)
@@ -277,29 +301,76 @@ func (s *state) resolve(rng *engine.Rand) {
 			m := a.Monster
 			toM, toH := s.fight(fighter{seat: -1, monster: &m, wounds: p.Wounds, name: a.Name.En},
 				fighter{seat: p.Target, name: t.Name}, p.Form, rng)
-			if toH > 0 && !s.Seats[p.Target].Out {
-				s.Seats[p.Target].Peril += toH
-			}
+			s.PerilOwed += toH
 			s.heroWoundsMonster(p.Target, toM)
-			s.returnMonster(lord, p, toM)
+			p.Wounds += toM
+			if s.canCounter(p) {
+				s.Fight, s.Phase, s.Responders = &p, phCounter, []int{p.Target}
+				return
+			}
+			s.returnMonster(lord, p)
 		}
 	}
 	if s.Phase == phOver {
 		return
 	}
 	s.Pending = nil
-	if s.Seats[lord].Out {
+	if s.Seats[lord].Out { // fallen to a trap sprung in her own space
+		s.Discard = append(s.Discard, s.Unhurt...)
+		s.Unhurt = nil
 		s.nextTurn()
 		return
 	}
-	s.beginBuild()
+	s.settle()
 }
 
-// returnMonster puts a monster back after its attack: discarded when defeated, to the
-// pack when wounded, to the hand when unhurt; a pack over three loses its most wounded.
-func (s *state) returnMonster(lord int, p Pending, newWounds int) {
+// canCounter reports whether the target of monster p, which has just attacked, may
+// challenge it: alive, standing, with a saved movement to spend and its standard
+// attack of the turn unused, the monster still alive.
+func (s *state) canCounter(p Pending) bool {
+	h := &s.Seats[p.Target]
+	return s.Phase != phOver && !h.Out && !h.Prone && h.Saved > 0 && !h.Struck &&
+		p.Wounds < cards.adv[p.Card].Life
+}
+
+// counter is the answer of the hero a monster attacked: challenge <form> (1 saved
+// movement, the hero's standard attack of the turn) or pass; then the resolution goes on.
+func (s *state) counter(seat int, verb string, args []string, rng *engine.Rand) error {
+	p := s.Fight
+	switch {
+	case verb == "pass" && len(args) == 0:
+	case verb == "challenge" && len(args) == 1 && s.heroStd(seat, args[0]):
+	case verb == "challenge":
+		return engine.Illegal("say challenge with a standard attack of your hero: %s", strings.Join(s.hero(seat).Standard, " or "))
+	default:
+		return engine.Illegal("say challenge <form> to attack %s, or pass", p.Card)
+	}
+	if rng == nil {
+		return nil
+	}
+	if verb == "challenge" {
+		h := &s.Seats[seat]
+		h.Saved--
+		h.Struck = true
+		a := cards.adv[p.Card]
+		m := a.Monster
+		toH, toM := s.fight(fighter{seat: seat, name: h.Name}, fighter{seat: -1, monster: &m, wounds: p.Wounds, name: a.Name.En}, args[0], rng)
+		s.PerilOwed += toH
+		s.heroWoundsMonster(seat, toM)
+		p.Wounds += toM
+	}
+	s.Fight = nil
+	s.returnMonster(s.Current, *p)
+	s.resolve(rng)
+	return nil
+}
+
+// returnMonster puts a card back after its resolution: a cancelled card is discarded;
+// a monster is discarded when slain, goes to the pack when wounded and waits for the
+// Dungeon Lord's choice (hand or pack) when unhurt.
+func (s *state) returnMonster(lord int, p Pending) {
 	a := cards.adv[p.Card]
-	if p.Cancelled {
+	if p.Cancelled || (a.Kind == kMonster && s.Seats[lord].Out) {
 		s.Discard = append(s.Discard, p.Card)
 		return
 	}
@@ -309,27 +380,96 @@ func (s *state) returnMonster(lord int, p Pending, newWounds int) {
 		}
 		return
 	}
-	w := p.Wounds + newWounds
-	h := &s.Seats[lord]
 	switch {
-	case w >= a.Life:
+	case p.Wounds >= a.Life:
 		s.logf("%s is slain", engine.Term(a.Name.En))
 		s.Discard = append(s.Discard, p.Card)
-	case w > 0 || p.FromPack:
-		h.Pack = append(h.Pack, PackMonster{ID: p.Card, Wounds: w})
-		if len(h.Pack) > packSize {
-			worst := 0
-			for i, m := range h.Pack {
-				if m.Wounds > h.Pack[worst].Wounds {
-					worst = i
-				}
+	case p.Wounds > 0:
+		s.Seats[lord].Pack = append(s.Seats[lord].Pack, PackMonster{ID: p.Card, Wounds: p.Wounds})
+	default:
+		s.Unhurt = append(s.Unhurt, p.Card)
+	}
+}
+
+// settle enters the spoils step when the Dungeon Lord has choices to make (Peril to
+// give, unhurt monsters to keep, a pack over three), else goes on with the phase.
+func (s *state) settle() {
+	if s.PerilOwed > 0 || len(s.Unhurt) > 0 || len(s.Seats[s.Current].Pack) > packSize {
+		s.Phase = phSpoils
+		return
+	}
+	s.Phase = phLord
+	if s.LordStep == "declare" {
+		s.LordStep = "after"
+		if !s.canBane(s.Current) {
+			s.beginBuild()
+		}
+	}
+}
+
+// canBane reports whether seat holds a Bane some opponent's Peril pays for.
+func (s *state) canBane(seat int) bool {
+	for _, id := range s.Seats[seat].Hand {
+		a := cards.adv[id]
+		for _, t := range s.alive() {
+			if a.Kind == kBane && t != seat && s.Seats[t].Peril >= a.Cost {
+				return true
 			}
-			s.Discard = append(s.Discard, h.Pack[worst].ID)
-			h.Pack = slices.Delete(h.Pack, worst, worst+1)
+		}
+	}
+	return false
+}
+
+// spoils carries out one choice of the Dungeon Lord after the Encounters: peril
+// <player> <n> gives n of the Peril earned by the monsters' wounds to any player; keep
+// <monster> hand|pack puts an unhurt monster back; discard <monster> trims a pack over
+// three.
+func (s *state) spoils(seat int, verb string, args []string, rng *engine.Rand) error {
+	h := &s.Seats[seat]
+	switch {
+	case verb == "peril" && len(args) == 2:
+		t := s.findTarget(args[0])
+		n, err := strconv.Atoi(args[1])
+		if t < 0 || s.Seats[t].Out {
+			return engine.Illegal("%s is not a player in the game", args[0])
+		}
+		if err != nil || n < 1 || n > s.PerilOwed || args[1] != strconv.Itoa(n) {
+			return engine.Illegal("you have %d Peril to give", s.PerilOwed)
+		}
+		if rng != nil {
+			s.Seats[t].Peril += n
+			s.PerilOwed -= n
+			s.logf("%s gives %d Peril to %s", h.Name, n, s.Seats[t].Name)
+		}
+	case verb == "keep" && len(args) == 2 && (args[1] == "hand" || args[1] == "pack"):
+		i := slices.Index(s.Unhurt, args[0])
+		if i < 0 {
+			return engine.Illegal("%s is not an unhurt monster of this phase", args[0])
+		}
+		if rng != nil {
+			s.Unhurt = slices.Delete(s.Unhurt, i, i+1)
+			if args[1] == "hand" {
+				h.Hand = append(h.Hand, args[0])
+			} else {
+				h.Pack = append(h.Pack, PackMonster{ID: args[0]})
+			}
+		}
+	case verb == "discard" && len(args) == 1:
+		i := slices.IndexFunc(h.Pack, func(m PackMonster) bool { return m.ID == args[0] })
+		if len(h.Pack) <= packSize || i < 0 {
+			return engine.Illegal("you discard from your pack only when it holds more than %d", packSize)
+		}
+		if rng != nil {
+			h.Pack = slices.Delete(h.Pack, i, i+1)
+			s.Discard = append(s.Discard, args[0])
 		}
 	default:
-		h.Hand = append(h.Hand, p.Card)
+		return engine.Illegal("say peril <player> <n>, keep <monster> hand|pack or discard <monster>")
 	}
+	if rng != nil {
+		s.settle()
+	}
+	return nil
 }
 
 // beginBuild draws a map card for the build phase; with no card or no legal spot the

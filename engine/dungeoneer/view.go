@@ -16,8 +16,16 @@ type View struct {
 	Finished bool     `json:"finished"`
 	Winners  []string `json:"winners"`
 	Legal    []string `json:"legal"`
-	// Phase is lord, respond, build, hero, place, discard or over.
+	// Phase is lord, respond, counter, spoils, build, hero, place, discard or over.
 	Phase string `json:"phase"`
+	// LordStep is "" before the Encounters are declared, "declare" while they are,
+	// "after" once they are resolved (Banes only).
+	LordStep string `json:"lord_step,omitempty"`
+	// Fight is the monster that has just attacked (counter phase).
+	Fight *Pending `json:"fight,omitempty"`
+	// PerilOwed and Unhurt are the Dungeon Lord's choices left (spoils phase).
+	PerilOwed int      `json:"peril_owed,omitempty"`
+	Unhurt    []string `json:"unhurt,omitempty"`
 	// Movement is the current hero's movement left.
 	Movement int `json:"movement"`
 	// Drawn is the map card to place (build and place phases).
@@ -62,12 +70,16 @@ type PlayerView struct {
 	Done      []string      `json:"done"`
 	Carrying  string        `json:"carrying,omitempty"`
 	Saved     int           `json:"saved"`
+	// Struck: the hero has made its standard attack of this turn.
+	Struck bool `json:"struck,omitempty"`
+	// AbilityUsed: its activated ability is used until its next start phase.
+	AbilityUsed bool `json:"ability_used,omitempty"`
 }
 
 // View implements engine.State.
 func (s *state) View(viewer string) any {
 	v := View{Game: "dungeoneer", Turn: s.Round, ToAct: s.ToAct(), Finished: s.Finished(), Winners: s.Winners(),
-		Phase: s.Phase, Movement: s.Movement, Drawn: s.Drawn, Global: s.Global, Pending: s.Pending,
+		Phase: s.Phase, LordStep: s.LordStep, Fight: s.Fight, PerilOwed: s.PerilOwed, Unhurt: s.Unhurt, Movement: s.Movement, Drawn: s.Drawn, Global: s.Global, Pending: s.Pending,
 		Deck: len(s.Deck), MapDeck: len(s.MapDeck), Discard: s.Discard, Log: s.Log, Map: s.mapCells()}
 	if v.ToAct == nil {
 		v.ToAct = []string{}
@@ -91,7 +103,7 @@ func (s *state) View(viewer string) any {
 			Glory: h.Glory, Peril: h.Peril, X: h.X, Y: h.Y, Prone: h.Prone, Out: h.Out,
 			Melee: s.stat(i, melee), Magic: s.stat(i, magic), Speed: s.stat(i, speed), HandSize: len(h.Hand),
 			Favors: h.Favors, Treasures: h.Treasures, Banes: h.Banes, Pack: h.Pack, Quests: h.Quests, Done: h.Done,
-			Carrying: h.Carrying, Saved: h.Saved}
+			Carrying: h.Carrying, Saved: h.Saved, Struck: h.Struck, AbilityUsed: h.AbilityUsed}
 		if viewer == "" || i == seat {
 			pv.Hand = slices.Clone(h.Hand)
 		}
