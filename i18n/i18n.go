@@ -73,7 +73,7 @@ func (l Lang) tag() language.Tag {
 }
 
 // Domains are the message catalogues of a language, one file each.
-var Domains = []string{"service", "smallworld", "empire", "terms", "templates"}
+var Domains = []string{"service", "smallworld", "empire", "terms", "templates", "accounts"}
 
 // Bundle is the loaded catalogues, term names and command words. It is immutable
 // once loaded and safe for concurrent use.

@@ -1,0 +1,86 @@
+package i18n_test
+
+import (
+	"sort"
+	"testing"
+
+	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/engine/games"
+	"github.com/turnmail/turnmail/i18n"
+	"github.com/turnmail/turnmail/internal/selfplay"
+)
+
+// TestEngineTextsTranslated plays every registered game and checks that each text an
+// engine produced on the way — the account of a command (engine.Narrator), the notes
+// on legal commands (engine.Noter), the final scores (engine.Scorer) — has its Italian
+// translation, so that an Italian game's mail carries no English sentence.
+func TestEngineTextsTranslated(t *testing.T) {
+	b, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	missing := map[string]string{} // key → game
+	var check func(game string, tx engine.Text)
+	check = func(game string, tx engine.Text) {
+		if tx.Key != "" && !translated(b, tx.Key) {
+			missing[tx.Key] = game
+		}
+		for _, a := range tx.Args {
+			if inner, ok := a.(engine.Text); ok {
+				check(game, inner)
+			}
+		}
+	}
+	reg := games.Registry()
+	for _, name := range reg.Names() {
+		g := reg[name]
+		for _, cfg := range selfplay.Configs(g, 7, 2) {
+			var prev engine.State
+			_, err := selfplay.Play(g, cfg, func(st selfplay.Step) error {
+				if prev != nil {
+					for _, h := range engine.Narrate(prev, st.Player, st.Command, st.State, "") {
+						check(name, h.Text)
+						for _, d := range h.Details {
+							check(name, d)
+						}
+					}
+				}
+				for _, p := range st.State.ToAct() {
+					for _, n := range engine.NotesOf(st.State, p) {
+						check(name, n)
+					}
+				}
+				if sc, ok := st.State.(engine.Scorer); ok && st.State.Finished() {
+					for _, s := range sc.Scores() {
+						for _, p := range s.Parts {
+							check(name, p)
+						}
+					}
+				}
+				prev = st.State
+				return nil
+			})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+		}
+	}
+	keys := make([]string, 0, len(missing))
+	for k := range missing {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		t.Errorf("%s: no Italian for %q", missing[k], k)
+	}
+}
+
+// translated reports whether key has an Italian entry in any domain.
+func translated(b *i18n.Bundle, key string) bool {
+	for _, d := range i18n.Domains {
+		if b.Has(i18n.Italian, d, key) {
+			return true
+		}
+	}
+	return false
+}
