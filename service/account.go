@@ -62,11 +62,16 @@ func finalScores(state engine.State) []templates.Score {
 	return out
 }
 
-// archiveFile is the game's archive as a file for the players, without what is
-// nobody else's business (the players' addresses, the Message-IDs of their mails);
-// ok is false when it would not fit in a mail (the host's `turnmail export` has it).
-func (s *Service) archiveFile(l *Loaded) (compose.Attachment, bool) {
+// archiveFile is the game's archive as a file for viewer (a player, or
+// engine.Observer), without what is nobody else's business (the players' addresses,
+// the Message-IDs of their mails) and without what the game hides from viewer
+// (engine.Redact: deck orders, the seed); ok is false when it would not fit in a mail
+// (the host's `turnmail export` has it, complete).
+func (s *Service) archiveFile(l *Loaded, viewer string) (compose.Attachment, bool) {
 	a := l.Archive()
+	if g, err := s.games.Lookup(l.Game.Kind); err == nil {
+		a = engine.Redact(g, a, viewer)
+	}
 	for i := range a.Players {
 		a.Players[i].Email = ""
 	}

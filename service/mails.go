@@ -175,7 +175,11 @@ func (s *Service) stateMail(l *Loaded, state engine.State, p store.Player, event
 	}
 	var files []compose.Attachment
 	if data.Finished {
-		if f, ok := s.archiveFile(l); ok {
+		viewer := p.Name
+		if p.Role == store.RoleObserver || viewer == "" {
+			viewer = engine.Observer
+		}
+		if f, ok := s.archiveFile(l, viewer); ok {
 			files = append(files, f)
 			data.Archive = &templates.Attachment{Name: f.Name}
 		}
