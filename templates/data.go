@@ -137,6 +137,7 @@ var gameTitles = map[string]string{
 	"necromancer": "Small World: Necromancer Island",
 	"underground": "Small World Underground",
 	"empire":      "Eight-Minute Empire: Legends",
+	"dungeoneer":  "Dungeoneer: Tomb of the Lich Lord",
 }
 
 // GameTitle returns the printed name of a game, or its engine name when unknown.
