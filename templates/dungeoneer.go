@@ -167,6 +167,12 @@ func dungeonCard(v any) string {
 	if c.Permanent {
 		kind += ", permanent"
 	}
+	if c.At != "" {
+		kind += ", at " + c.At
+		if c.To != "" {
+			kind += " → " + c.To
+		}
+	}
 	switch c.Kind {
 	case "monster", "trap", "bane", "favor", "treasure":
 		kind += fmt.Sprintf(", cost %d", c.Cost)

@@ -14,6 +14,8 @@ type CardInfo struct {
 	Use string
 	// Permanent marks Banes, Favors and Treasures that stay in play.
 	Permanent bool
+	// At is a quest's map card (an escort's start); To is where an escort delivers.
+	At, To string
 }
 
 // Card returns the card called id (any card of the set); ok is false for an unknown id.
@@ -22,7 +24,7 @@ func Card(id string) (info CardInfo, ok bool) {
 		return CardInfo{ID: id, Kind: a.Kind, Name: a.Name, Text: a.Text, Cost: a.Cost, Use: a.Use, Permanent: a.Permanent}, true
 	}
 	if q := cards.quest[id]; q != nil {
-		return CardInfo{ID: id, Kind: q.Kind, Name: q.Name, Text: q.Text}, true
+		return CardInfo{ID: id, Kind: q.Kind, Name: q.Name, Text: q.Text, At: q.At, To: q.To}, true
 	}
 	if m := cards.mapc[id]; m != nil {
 		return CardInfo{ID: id, Kind: m.Type, Name: m.Name}, true
