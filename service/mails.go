@@ -179,9 +179,9 @@ func (s *Service) stateMail(l *Loaded, state engine.State, p store.Player, event
 		if p.Role == store.RoleObserver || viewer == "" {
 			viewer = engine.Observer
 		}
-		if f, ok := s.archiveFile(l, viewer); ok {
+		if f, redacted, ok := s.archiveFile(l, viewer); ok {
 			files = append(files, f)
-			data.Archive = &templates.Attachment{Name: f.Name}
+			data.Archive = &templates.Attachment{Name: f.Name, Redacted: redacted}
 		}
 	}
 	m, err := s.mail("state", data, l.Game.ID, p.Email, data.ReplyTo, inReply, l.threadOf(p.Email), nil, auto, files...)

@@ -15,6 +15,8 @@ import (
 const (
 	adminTZ     = "tz"
 	adminNotify = "notify"
+	// adminRespond records a standing order: "respond never|always|ask|with CARD".
+	adminRespond = "respond"
 )
 
 // Values of a player's notify setting.
@@ -29,6 +31,8 @@ const (
 type Prefs struct {
 	TZ     string // an IANA zone name; "" for the game's
 	Notify string // NotifyTurn or NotifyEvery; "" for NotifyTurn
+	// Respond is the standing order for responses (see standingOrder); "" asks.
+	Respond string
 }
 
 // withPref returns st with a recorded per-player setting applied, and whether e
@@ -38,7 +42,7 @@ func (st Settings) withPref(e store.Event) (Settings, bool) {
 		return st, false
 	}
 	verb, arg, _ := strings.Cut(e.Command, " ")
-	if verb != adminTZ && verb != adminNotify {
+	if verb != adminTZ && verb != adminNotify && verb != adminRespond {
 		return st, false
 	}
 	prefs := make(map[string]Prefs, len(st.Prefs)+1)
@@ -46,10 +50,13 @@ func (st Settings) withPref(e store.Event) (Settings, bool) {
 		prefs[k] = v
 	}
 	p := prefs[e.Player]
-	if verb == adminTZ {
+	switch verb {
+	case adminTZ:
 		p.TZ = arg
-	} else {
+	case adminNotify:
 		p.Notify = arg
+	default:
+		p.Respond = arg
 	}
 	prefs[e.Player] = p
 	st.Prefs = prefs

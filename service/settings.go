@@ -43,6 +43,10 @@ type Settings struct {
 	// TZ is the IANA time zone the game's times are shown in ("" for the zone of a
 	// daily or weekday deadline, else UTC).
 	TZ string `json:"tz,omitempty"`
+	// Response is how long a player asked to respond out of turn has
+	// (engine.Responder): a duration ("4h"), or "none" for the turn's deadline.
+	// Empty means DefaultResponse.
+	Response string `json:"response,omitempty"`
 	// Prefs are the players' own settings, from the log (see withPref).
 	Prefs map[string]Prefs `json:"-"`
 }
@@ -50,6 +54,7 @@ type Settings struct {
 // Defaults of Settings.
 const (
 	DefaultDeadline     = "24h"
+	DefaultResponse     = "4h"
 	DefaultVacationDays = 14
 	ExpirySkip          = "skip"
 	ExpiryPause         = "pause"
@@ -60,7 +65,7 @@ const (
 var DefaultRemind = []string{"12h", "1h"}
 
 // settingKeys are the option names that are service settings, not engine options.
-var settingKeys = map[string]bool{"deadline": true, "remind": true, "expiry": true, "vacation": true, "players": true, "list": true, "private": true, "tz": true}
+var settingKeys = map[string]bool{"deadline": true, "remind": true, "expiry": true, "vacation": true, "players": true, "list": true, "private": true, "tz": true, "response": true}
 
 // SplitOptions parses "key=value …" words of a `new` command: a word without "="
 // continues the previous value (so "deadline=weekdays 20:00 Europe/Rome" is one
@@ -113,7 +118,7 @@ func optionWords(words []string) ([]option, error) {
 }
 
 // changeableKeys are the settings the host may change after a game was created (set).
-var changeableKeys = []string{"deadline", "remind", "expiry", "vacation", "tz"}
+var changeableKeys = []string{"deadline", "remind", "expiry", "vacation", "tz", "response"}
 
 // change applies "key=value …" words of a set command to a copy of st. Only
 // changeableKeys may change: the engine's options, the seats and the mailing list
@@ -179,6 +184,8 @@ func (st Settings) value(k string) string {
 		return strconv.Itoa(st.vacationDays())
 	case "tz":
 		return st.TZ
+	case "response":
+		return st.response().setting
 	}
 	return ""
 }
@@ -212,6 +219,12 @@ func (st *Settings) set(k, v string) error {
 			return err
 		}
 		st.Deadline = spec.setting
+	case "response":
+		spec, err := parseResponse(v)
+		if err != nil {
+			return err
+		}
+		st.Response = spec.setting
 	case "remind":
 		st.Remind = nil
 		for _, r := range strings.Split(v, ",") {

@@ -50,6 +50,9 @@ type Score struct {
 // Attachment names the file a mail carries.
 type Attachment struct {
 	Name string
+	// Redacted: the file leaves out what the game hides from the reader
+	// (engine.Redact), so it cannot be replayed.
+	Redacted bool
 }
 
 // Game identifies the game a mail is about.
