@@ -374,7 +374,7 @@ func (b *bot) current(game string) *parse.Message {
 // lists what may be sent but not the state, which the mail before it shows.
 func (b *bot) board(game string) string {
 	for i := len(b.mails) - 1; i >= 0; i-- {
-		if body := b.mails[i].Body; strings.Contains(body, gameFooter+game) && strings.Contains(body, "\nRegions") {
+		if body := b.mails[i].Body; strings.Contains(body, gameFooter+game) && (strings.Contains(body, "\nRegions") || strings.Contains(body, dungeonMark)) {
 			return body
 		}
 	}
@@ -478,6 +478,9 @@ func (b *bot) choose(body, board string) (string, error) {
 	entries := legalEntries(body)
 	if len(entries) == 0 {
 		return "", fmt.Errorf("the mail says it is my move but lists no command")
+	}
+	if cmd := b.dungeon(entries, board); cmd != "" {
+		return cmd, nil
 	}
 	// Weights keep games moving as people's do: conquests and actions mostly,
 	// ending the turn or skipping an action now and then.

@@ -24,6 +24,9 @@ type Archive struct {
 	// SetupOutcomes are the random outcomes of the setup (event 0); dictated on replay.
 	SetupOutcomes Outcomes `json:"setup_outcomes,omitempty"`
 	Events        []Event  `json:"events"`
+	// Redacted lists what a player's copy leaves out (Redact): "setup.seed",
+	// "outcome.deck" … Empty in a complete archive.
+	Redacted []string `json:"redacted,omitempty"`
 }
 
 // Event kinds. A plain move has the empty kind.

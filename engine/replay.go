@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // ReplayError names the event a replay stopped at.
@@ -21,6 +22,10 @@ func (e *ReplayError) Error() string {
 
 // Unwrap returns the underlying error.
 func (e *ReplayError) Unwrap() error { return e.Err }
+
+// ErrRedacted reports an archive that is a player's copy with hidden information left
+// out (Redact): it cannot be replayed.
+var ErrRedacted = errors.New("archive is a redacted copy")
 
 // ErrHashMismatch reports a replayed state that differs from the recorded one.
 var ErrHashMismatch = errors.New("state hash differs from the recorded one")
@@ -66,6 +71,9 @@ func Replay(reg Registry, a *Archive, upTo int) (State, error) {
 
 // ReplayAll is Replay returning the state after every event (index 0 is the setup).
 func ReplayAll(reg Registry, a *Archive, upTo int) ([]State, error) {
+	if len(a.Redacted) > 0 {
+		return nil, fmt.Errorf("%w: this copy leaves out %s; replay the host's complete export", ErrRedacted, strings.Join(a.Redacted, ", "))
+	}
 	g, err := reg.Lookup(a.Game)
 	if err != nil {
 		return nil, err

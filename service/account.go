@@ -59,11 +59,18 @@ func finalScores(state engine.State, words func(engine.Text) string) []templates
 	return out
 }
 
-// archiveFile is the game's archive as a file for the players, without what is
-// nobody else's business (the players' addresses, the Message-IDs of their mails);
-// ok is false when it would not fit in a mail (the host's `turnmail export` has it).
-func (s *Service) archiveFile(l *Loaded) (compose.Attachment, bool) {
+// archiveFile is the game's archive as a file for viewer (a player, or
+// engine.Observer), without what is nobody else's business (the players' addresses,
+// the Message-IDs of their mails) and without what the game hides from viewer
+// (engine.Redact: deck orders, the seed); ok is false when it would not fit in a mail
+// (the host's `turnmail export` has it, complete). redacted says whether anything was
+// left out.
+func (s *Service) archiveFile(l *Loaded, viewer string) (f compose.Attachment, redacted, ok bool) {
 	a := l.Archive()
+	if g, err := s.games.Lookup(l.Game.Kind); err == nil {
+		a = engine.Redact(g, a, viewer)
+	}
+	redacted = len(a.Redacted) > 0
 	for i := range a.Players {
 		a.Players[i].Email = ""
 	}
@@ -72,7 +79,7 @@ func (s *Service) archiveFile(l *Loaded) (compose.Attachment, bool) {
 	}
 	b, err := a.Marshal()
 	if err != nil || int64(len(b)) > s.opts.MaxMailBytes/3 {
-		return compose.Attachment{}, false
+		return compose.Attachment{}, false, false
 	}
-	return compose.Attachment{Name: l.Game.ID + ".json", ContentType: "application/json", Data: b}, true
+	return compose.Attachment{Name: l.Game.ID + ".json", ContentType: "application/json", Data: b}, redacted, true
 }

@@ -176,7 +176,7 @@ func (l *Loaded) Deadlines() []Deadline {
 		if !ok || l.Facts.Resigned[p.Name] {
 			continue
 		}
-		due := spec.after(ts.At)
+		due := l.Settings.deadlineOf(l.State, p.Name, spec).after(ts.At)
 		base := due
 		for _, iv := range l.Facts.Vacations[p.Name] {
 			if iv.From.Before(due) && iv.To.After(ts.At) {

@@ -90,6 +90,14 @@ func (r *run) admin(player, command string) {
 
 // move applies one command through the engine.
 func (r *run) move(player, cmd string) error {
+	if err := r.apply(player, cmd); err != nil {
+		return err
+	}
+	return r.standingOrders()
+}
+
+// apply applies one command through the engine and records it.
+func (r *run) apply(player, cmd string) error {
 	next, outcomes, err := engine.Step(r.state, r.l.Seed, r.seq(), player, cmd, nil)
 	if err != nil {
 		return err
@@ -288,6 +296,7 @@ var inGame = map[string]func(r *run, a actor, args []string) string{
 	"tz":       (*run).cmdTZ,
 	"notify":   (*run).cmdNotify,
 	"lang":     (*run).cmdLang,
+	"respond":  (*run).cmdRespond,
 	"help":     (*run).cmdHelp,
 	"say":      (*run).cmdSay,
 }

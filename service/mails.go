@@ -180,9 +180,13 @@ func (s *Service) stateMail(l *Loaded, state engine.State, p store.Player, event
 	}
 	var files []compose.Attachment
 	if data.Finished {
-		if f, ok := s.archiveFile(l); ok {
+		viewer := p.Name
+		if p.Role == store.RoleObserver || viewer == "" {
+			viewer = engine.Observer
+		}
+		if f, redacted, ok := s.archiveFile(l, viewer); ok {
 			files = append(files, f)
-			data.Archive = &templates.Attachment{Name: f.Name}
+			data.Archive = &templates.Attachment{Name: f.Name, Redacted: redacted}
 		}
 	}
 	m, err := s.mail("state", data, l.Game.ID, p.Email, data.ReplyTo, inReply, l.threadOf(p.Email), nil, auto, files...)

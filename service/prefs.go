@@ -17,6 +17,8 @@ const (
 	adminTZ     = "tz"
 	adminNotify = "notify"
 	adminLang   = "lang"
+	// adminRespond records a standing order: "respond never|always|ask|with CARD".
+	adminRespond = "respond"
 )
 
 // Values of a player's notify setting.
@@ -32,6 +34,8 @@ type Prefs struct {
 	TZ     string    // an IANA zone name; "" for the game's
 	Notify string    // NotifyTurn or NotifyEvery; "" for NotifyTurn
 	Lang   i18n.Lang // the language the player reads; "" for the game's
+	// Respond is the standing order for responses (see standingOrder); "" asks.
+	Respond string
 }
 
 // withPref returns st with a recorded per-player setting applied, and whether e
@@ -41,7 +45,7 @@ func (st Settings) withPref(e store.Event) (Settings, bool) {
 		return st, false
 	}
 	verb, arg, _ := strings.Cut(e.Command, " ")
-	if verb != adminTZ && verb != adminNotify && verb != adminLang {
+	if verb != adminTZ && verb != adminNotify && verb != adminLang && verb != adminRespond {
 		return st, false
 	}
 	prefs := make(map[string]Prefs, len(st.Prefs)+1)
@@ -54,8 +58,10 @@ func (st Settings) withPref(e store.Event) (Settings, bool) {
 		p.TZ = arg
 	case adminNotify:
 		p.Notify = arg
-	default:
+	case adminLang:
 		p.Lang = i18n.Lang(arg)
+	default:
+		p.Respond = arg
 	}
 	prefs[e.Player] = p
 	st.Prefs = prefs

@@ -228,6 +228,9 @@ func (s *Service) expire(ctx context.Context, l *Loaded, d Deadline, t store.Tim
 	r := s.newRun(ctx, l, "", "")
 	r.c.Timers = []store.Timer{t}
 	policy := l.Settings.expiry()
+	if engine.Responding(l.State, p.Name) {
+		policy = ExpirySkip // a missed response is declined: it never stops the game
+	}
 	base := templates.Notice{Player: p.Name, Due: l.when("", d.Due)} // to several readers: the game's zone
 	switch policy {
 	case ExpirySkip:

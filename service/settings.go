@@ -47,6 +47,10 @@ type Settings struct {
 	// Lang is the language of the game's mails (lang=it); a player may choose their
 	// own. Empty means the service's default.
 	Lang i18n.Lang `json:"lang,omitempty"`
+	// Response is how long a player asked to respond out of turn has
+	// (engine.Responder): a duration ("4h"), or "none" for the turn's deadline.
+	// Empty means DefaultResponse.
+	Response string `json:"response,omitempty"`
 	// Prefs are the players' own settings, from the log (see withPref).
 	Prefs map[string]Prefs `json:"-"`
 }
@@ -54,6 +58,7 @@ type Settings struct {
 // Defaults of Settings.
 const (
 	DefaultDeadline     = "24h"
+	DefaultResponse     = "4h"
 	DefaultVacationDays = 14
 	ExpirySkip          = "skip"
 	ExpiryPause         = "pause"
@@ -64,7 +69,7 @@ const (
 var DefaultRemind = []string{"12h", "1h"}
 
 // settingKeys are the option names that are service settings, not engine options.
-var settingKeys = map[string]bool{"deadline": true, "remind": true, "expiry": true, "vacation": true, "players": true, "list": true, "private": true, "tz": true, "lang": true}
+var settingKeys = map[string]bool{"deadline": true, "remind": true, "expiry": true, "vacation": true, "players": true, "list": true, "private": true, "tz": true, "lang": true, "response": true}
 
 // SplitOptions parses "key=value …" words of a `new` command: a word without "="
 // continues the previous value (so "deadline=weekdays 20:00 Europe/Rome" is one
@@ -117,7 +122,7 @@ func optionWords(words []string) ([]option, error) {
 }
 
 // changeableKeys are the settings the host may change after a game was created (set).
-var changeableKeys = []string{"deadline", "remind", "expiry", "vacation", "tz"}
+var changeableKeys = []string{"deadline", "remind", "expiry", "vacation", "tz", "response"}
 
 // change applies "key=value …" words of a set command to a copy of st. Only
 // changeableKeys may change: the engine's options, the seats and the mailing list
@@ -183,6 +188,8 @@ func (st Settings) value(k string) string {
 		return strconv.Itoa(st.vacationDays())
 	case "tz":
 		return st.TZ
+	case "response":
+		return st.response().setting
 	}
 	return ""
 }
@@ -216,6 +223,12 @@ func (st *Settings) set(k, v string) error {
 			return err
 		}
 		st.Deadline = spec.setting
+	case "response":
+		spec, err := parseResponse(v)
+		if err != nil {
+			return err
+		}
+		st.Response = spec.setting
 	case "remind":
 		st.Remind = nil
 		for _, r := range strings.Split(v, ",") {

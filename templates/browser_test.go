@@ -45,8 +45,8 @@ func chromium() string {
 func realSamples(t *testing.T) []sample {
 	t.Helper()
 	var out []sample
-	for _, kind := range []string{"smallworld", "empire"} {
-		players := map[string]int{"smallworld": 3, "empire": 2}[kind]
+	for _, kind := range []string{"smallworld", "empire", "dungeoneer"} {
+		players := map[string]int{"smallworld": 3, "empire": 2, "dungeoneer": 2}[kind]
 		game := Game{ID: kind[:2] + "-7k3p", Kind: kind, Title: GameTitle(kind)}
 		var steps []selfplay.Step
 		_, err := selfplay.Play(games.Registry()[kind], selfplay.Config{Seed: 3, Players: players}, func(s selfplay.Step) error {

@@ -52,6 +52,9 @@ type Score struct {
 // Attachment names the file a mail carries.
 type Attachment struct {
 	Name string
+	// Redacted: the file leaves out what the game hides from the reader
+	// (engine.Redact), so it cannot be replayed.
+	Redacted bool
 }
 
 // Game identifies the game a mail is about.
@@ -150,6 +153,7 @@ var gameTitles = map[string]string{
 	"necromancer": "Small World: Necromancer Island",
 	"underground": "Small World Underground",
 	"empire":      "Eight-Minute Empire: Legends",
+	"dungeoneer":  "Dungeoneer: Tomb of the Lich Lord",
 }
 
 // GameTitle returns the printed name of a game, or its engine name when unknown.

@@ -55,6 +55,9 @@ func Load() (*Set, error) {
 			return pad + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+pad)
 		},
 	}
+	for k, f := range dungeonFuncs() {
+		funcs[k] = f
+	}
 	text, err := texttemplate.New("").Funcs(funcs).ParseFS(files, "*.txt.tmpl")
 	if err != nil {
 		return nil, fmt.Errorf("parse text templates: %w", err)

@@ -3,6 +3,7 @@ package games
 
 import (
 	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/engine/dungeoneer"
 	"github.com/turnmail/turnmail/engine/empire"
 	"github.com/turnmail/turnmail/engine/smallworld"
 )
@@ -14,5 +15,6 @@ func Registry() engine.Registry {
 		"necromancer": smallworld.Necromancer{},
 		"underground": smallworld.Underground{},
 		"empire":      empire.Game{},
+		"dungeoneer":  dungeoneer.Game{},
 	}
 }

@@ -1,0 +1,129 @@
+package service_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/engine/dungeoneer"
+	"github.com/turnmail/turnmail/internal/testgame"
+	"github.com/turnmail/turnmail/mail/parse"
+	"github.com/turnmail/turnmail/service"
+)
+
+// hiddenForms are the ways a list of card ids can be written in a mail or an
+// archive: a JSON list, a text list, a line of ids.
+func hiddenForms(ids []string) []string {
+	return []string{`"` + strings.Join(ids, `","`) + `"`, strings.Join(ids, ", "), strings.Join(ids, " ")}
+}
+
+// TestHiddenInformation plays a dungeoneer game through the service, mail by mail,
+// and reads every mail queued to a player or observer: none contains another
+// player's hand or a run of the deck's order, and no archive a player or observer
+// receives has the seed or the outcomes of the shuffles and random discards, while
+// the host's export has them all.
+func TestHiddenInformation(t *testing.T) {
+	reg := engine.Registry{"tally": testgame.Tally{}, "dungeoneer": dungeoneer.Game{}}
+	f := newFixtureRegistry(t, 100000, reg)
+	ctx := context.Background()
+	names := []string{"ann", "bob", "cid"}
+	ng := service.NewGame{Kind: "dungeoneer", Seed: 42}
+	for _, n := range names {
+		ng.Players = append(ng.Players, engine.Player{Name: n, Email: n + "@" + domain})
+	}
+	id, err := f.svc.CreateGame(ctx, ng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := int64(0)
+	check := func(l *service.Loaded) {
+		t.Helper()
+		full := l.State.View("").(dungeoneer.View)
+		rows, err := f.st.Outbox(ctx, "", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rows {
+			if r.ID <= seen {
+				continue
+			}
+			seen = r.ID
+			m, err := parse.Parse(r.Raw, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body := m.Body
+			for _, p := range full.Players {
+				if strings.EqualFold(r.To[0], p.Name+"@"+domain) || len(p.Hand) < 2 {
+					continue // one's own hand is one's own
+				}
+				for _, form := range hiddenForms(p.Hand) {
+					if strings.Contains(body, form) {
+						t.Fatalf("mail %d to %s contains %s's hand %q", r.ID, r.To, p.Name, form)
+					}
+				}
+			}
+		}
+	}
+	for n := 0; n < 120; n++ {
+		l, err := f.svc.Load(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(l)
+		toAct := l.State.ToAct()
+		if len(toAct) == 0 {
+			break
+		}
+		who := toAct[0]
+		legal := l.State.Legal(who)
+		cmd := legal[n%len(legal)]
+		for _, c := range legal { // keep the game moving: close phases soon
+			if c == "end" || c == "pass" || strings.HasPrefix(c, "quest ") {
+				cmd = c
+			}
+		}
+		seat := 0
+		for _, p := range l.Seats() {
+			if p.Name == who {
+				seat = p.Seat
+			}
+		}
+		line := cmd
+		if cmd == "end" {
+			line = "end # a line \"end\" alone ends a mail's commands"
+		}
+		res := f.receive(f.mail(who+"@"+domain, f.svc.ReplyAddress(id, seat), line))
+		if res.Status != service.StatusApplied {
+			t.Fatalf("%s: %q: %s %s", who, cmd, res.Status, res.Reason)
+		}
+	}
+	l, err := f.svc.Load(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := l.Archive()
+	hostJSON, _ := json.Marshal(host)
+	deck := host.SetupOutcomes["deck"]
+	if len(deck) == 0 || !strings.Contains(string(hostJSON), `"seed"`) {
+		t.Fatalf("the host's archive lacks the deck order or the seed: %s", hostJSON[:200])
+	}
+	var order []string
+	_ = json.Unmarshal(deck, &order)
+	for _, viewer := range append(names, engine.Observer) {
+		b := service.ArchiveFile(f.svc, l, viewer)
+		if b == nil {
+			t.Fatalf("no archive for %s", viewer)
+		}
+		for _, leak := range append(hiddenForms(order[20:24]), `"seed":`, `"deck":`, `"reshuffle`, `"discard":`, `"discard.`, `"maps":`, `"quests":`) {
+			if strings.Contains(string(b), leak) {
+				t.Errorf("%s's archive contains %s", viewer, leak)
+			}
+		}
+		if !strings.Contains(string(b), `"redacted"`) {
+			t.Errorf("%s's archive does not say what it leaves out", viewer)
+		}
+	}
+}

@@ -1,0 +1,170 @@
+package service
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/turnmail/turnmail/engine"
+)
+
+// Standing orders for responses (engine.Responder), a player's own setting: what the
+// service answers for them, at once, when they are asked to respond, so that a turn
+// does not wait for a mail round trip.
+const (
+	// OrderAsk (the default): the player gets a mail with the choices and the
+	// response deadline.
+	OrderAsk = "ask"
+	// OrderNever: the service declines every response for the player.
+	OrderNever = "never"
+	// OrderAlways: the service plays the player's first possible response.
+	OrderAlways = "always"
+	// OrderWith ("with CARD"): the service plays CARD when it is a possible
+	// response, and asks otherwise.
+	OrderWith = "with"
+)
+
+// maxCardWord bounds the card named in "respond with CARD".
+const maxCardWord = 16
+
+// parseResponse reads a response deadline: a duration of at least a minute ("4h",
+// "30m", "1d"), or "none" (the turn's deadline applies).
+func parseResponse(v string) (deadlineSpec, error) {
+	v = strings.TrimSpace(v)
+	if v == "none" || v == "off" {
+		return deadlineSpec{setting: "none"}, nil
+	}
+	d, err := parseDuration(v)
+	if err != nil || d < time.Minute || strings.ContainsAny(v, " \t") {
+		return deadlineSpec{}, fmt.Errorf("response=%s: use a duration (response=4h, response=30m) or response=none for the turn's deadline", boundText(v, 32))
+	}
+	return deadlineSpec{every: d, text: fmtDuration(d) + " after the response is asked", setting: v}, nil
+}
+
+// response is the game's response deadline (DefaultResponse when unset).
+func (st Settings) response() deadlineSpec {
+	v := st.Response
+	if v == "" {
+		v = DefaultResponse
+	}
+	spec, err := parseResponse(v)
+	if err != nil {
+		spec, _ = parseResponse(DefaultResponse) // validated when set
+	}
+	return spec
+}
+
+// deadlineOf is the deadline that counts for player in state: the response deadline
+// when they are asked to respond (and it is not "none"), else turn, the turn's.
+func (st Settings) deadlineOf(state engine.State, player string, turn deadlineSpec) deadlineSpec {
+	if !engine.Responding(state, player) {
+		return turn
+	}
+	if rs := st.response(); rs.setting != "none" {
+		return rs
+	}
+	return turn
+}
+
+// cmdRespond sets the player's standing order: respond never|always|ask|with CARD.
+func (r *run) cmdRespond(a actor, args []string) string {
+	const how = "Write respond never (always decline), respond always (play your first possible response), respond with CARD (play that card when you can, else ask) or respond ask (a mail each time)."
+	if a.Seat == nil {
+		return "respond is for players: reply to a game mail."
+	}
+	if _, ok := r.state.(engine.Responder); !ok {
+		return "This game has no responses out of turn."
+	}
+	var order string
+	switch {
+	case len(args) == 1 && (args[0] == OrderNever || args[0] == OrderAlways || args[0] == OrderAsk):
+		order = args[0]
+	case len(args) == 2 && args[0] == OrderWith && isCardWord(args[1]):
+		order = OrderWith + " " + args[1]
+	default:
+		return how
+	}
+	if err := r.setPref(a, adminRespond+" "+order, "respond "+order); err != "" {
+		return err
+	}
+	return r.standingErr(r.standingOrders())
+}
+
+// standingErr turns a failure to apply a standing order into the answer's text.
+func (r *run) standingErr(err error) string {
+	if err != nil {
+		return "Your standing order could not be applied: " + err.Error()
+	}
+	return ""
+}
+
+// isCardWord reports whether w can name a card: short, letters, digits, '-' or '_'.
+func isCardWord(w string) bool {
+	if w == "" || len(w) > maxCardWord {
+		return false
+	}
+	return strings.Trim(w, "abcdefghijklmnopqrstuvwxyz0123456789-_") == ""
+}
+
+// standingOrders applies the standing orders of the players asked to respond, one
+// command at a time, until nobody asked to respond has an order that answers.
+func (r *run) standingOrders() error {
+	for range 64 { // each order answers one response; a game asks a few at a time
+		player, cmd := r.standingCommand()
+		if cmd == "" {
+			return nil
+		}
+		if err := r.apply(player, cmd); err != nil {
+			return fmt.Errorf("standing order of %s (%s): %w", player, cmd, err)
+		}
+	}
+	return nil
+}
+
+// standingCommand finds a player asked to respond whose standing order answers now,
+// and the command it gives ("" when none).
+func (r *run) standingCommand() (string, string) {
+	if r.state == nil || r.state.Finished() {
+		return "", ""
+	}
+	for _, p := range r.state.ToAct() {
+		if !engine.Responding(r.state, p) || r.l.Facts.Resigned[p] {
+			continue
+		}
+		var decline []string
+		if sk, ok := r.state.(engine.Skipper); ok {
+			decline = sk.SkipCommands(p)
+		}
+		if cmd := orderCommand(r.l.Settings.Prefs[p].Respond, r.state.Legal(p), decline); cmd != "" {
+			return p, cmd
+		}
+	}
+	return "", ""
+}
+
+// orderCommand is what a standing order answers given the legal commands and the
+// command that declines ("" to ask the player).
+func orderCommand(order string, legal, decline []string) string {
+	declines := ""
+	if len(decline) == 1 && contains(legal, decline[0]) {
+		declines = decline[0]
+	}
+	switch verb, card, _ := strings.Cut(order, " "); verb {
+	case OrderNever:
+		return declines
+	case OrderAlways:
+		for _, c := range legal {
+			if c != declines && !engine.IsPattern(c) {
+				return c
+			}
+		}
+		return declines
+	case OrderWith:
+		for _, c := range legal {
+			if f := strings.Fields(c); c != declines && !engine.IsPattern(c) && contains(f, card) {
+				return c
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,185 @@
+package templates
+
+import (
+	"encoding/json"
+	"fmt"
+	htmltemplate "html/template"
+	"strings"
+
+	"github.com/turnmail/turnmail/engine/dungeoneer"
+)
+
+// dungeonBandWidth is how many map cards wide a band of the drawn dungeon is: four
+// boxes of dungeoneer.DrawMap fit in MaxLine, and four table cells in a phone's width.
+const dungeonBandWidth = 4
+
+// dungeonFuncs are the template functions of the Dungeoneer state mail.
+func dungeonFuncs() map[string]any {
+	return map[string]any{"dgmap": dungeonMapText, "dgbands": dungeonBands, "dgcard": dungeonCard}
+}
+
+// dungeonCells decodes a view's "map" (as the service decodes views: JSON values).
+func dungeonCells(v any) []dungeoneer.MapCell {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	var cells []dungeoneer.MapCell
+	if json.Unmarshal(b, &cells) != nil {
+		return nil
+	}
+	return cells
+}
+
+// dungeonSplit splits the map into bands of at most dungeonBandWidth columns, west
+// to east; each band is returned with its first and last x.
+func dungeonSplit(cells []dungeoneer.MapCell) (bands [][]dungeoneer.MapCell, from []int) {
+	if len(cells) == 0 {
+		return nil, nil
+	}
+	minX, maxX := cells[0].X, cells[0].X
+	for _, c := range cells {
+		minX, maxX = min(minX, c.X), max(maxX, c.X)
+	}
+	for x := minX; x <= maxX; x += dungeonBandWidth {
+		var band []dungeoneer.MapCell
+		for _, c := range cells {
+			if c.X >= x && c.X < x+dungeonBandWidth {
+				band = append(band, c)
+			}
+		}
+		if len(band) > 0 {
+			bands, from = append(bands, band), append(from, x)
+		}
+	}
+	return bands, from
+}
+
+// dungeonMapText draws a view's map in plain text (dungeoneer.DrawMap), in bands of
+// columns when it is wider than a mail line.
+func dungeonMapText(v any) string {
+	bands, from := dungeonSplit(dungeonCells(v))
+	var b strings.Builder
+	for i, band := range bands {
+		if len(bands) > 1 {
+			fmt.Fprintf(&b, "x from %d to %d:\n", from[i], from[i]+dungeonBandWidth-1)
+		}
+		b.WriteString(dungeoneer.DrawMap(band))
+	}
+	return b.String()
+}
+
+// DungeonBand is one band of the map's HTML table: its columns' x and its rows.
+type DungeonBand struct {
+	Xs   []int
+	Rows []DungeonRow
+}
+
+// DungeonRow is one row (y) of a band.
+type DungeonRow struct {
+	Y     int
+	Cells []DungeonCell
+}
+
+// DungeonCell is one cell of the map's HTML table; ID is empty where no card lies.
+type DungeonCell struct {
+	ID, Name, Obstacle, Heroes string
+	// Doors lists the locked and trapped doors ("n L3"); Style draws walls as thick
+	// borders and open doors as dotted ones.
+	Doors string
+	Style htmltemplate.CSS
+}
+
+// dungeonBands lays a view's map out as tables of at most dungeonBandWidth columns.
+func dungeonBands(v any) []DungeonBand {
+	cells := dungeonCells(v)
+	bands, from := dungeonSplit(cells)
+	out := make([]DungeonBand, 0, len(bands))
+	for i, band := range bands {
+		minY, maxY, maxX := band[0].Y, band[0].Y, band[0].X
+		for _, c := range band {
+			minY, maxY, maxX = min(minY, c.Y), max(maxY, c.Y), max(maxX, c.X)
+		}
+		db := DungeonBand{}
+		for x := from[i]; x <= maxX; x++ {
+			db.Xs = append(db.Xs, x)
+		}
+		for y := minY; y <= maxY; y++ {
+			row := DungeonRow{Y: y}
+			for _, x := range db.Xs {
+				row.Cells = append(row.Cells, dungeonCell(band, x, y))
+			}
+			db.Rows = append(db.Rows, row)
+		}
+		out = append(out, db)
+	}
+	return out
+}
+
+var doorSides = [4]string{"top", "right", "bottom", "left"}
+var doorLetters = [4]string{"n", "e", "s", "w"}
+
+func dungeonCell(band []dungeoneer.MapCell, x, y int) DungeonCell {
+	for _, c := range band {
+		if c.X != x || c.Y != y {
+			continue
+		}
+		dc := DungeonCell{ID: c.ID, Name: c.Name.En, Obstacle: c.Obstacle}
+		if c.Type == "entrance" {
+			dc.Obstacle = "tower"
+		}
+		var hs, doors, style []string
+		for _, s := range c.Heroes {
+			hs = append(hs, fmt.Sprintf("@%d", s))
+		}
+		for side, d := range c.Doors {
+			border := "3px solid"
+			switch {
+			case d == "open":
+				border = "1px dotted"
+			case d != "wall" && d != "":
+				f := strings.Fields(d) // "locked 3", "trapped 4"
+				border = "3px double"
+				doors = append(doors, doorLetters[side]+" "+strings.ToUpper(f[0][:1])+f[len(f)-1])
+			}
+			style = append(style, "border-"+doorSides[side]+":"+border)
+		}
+		dc.Heroes, dc.Doors = strings.Join(hs, " "), strings.Join(doors, ", ")
+		// Built from the fixed words above and door values the engine vouches for.
+		dc.Style = htmltemplate.CSS(strings.Join(style, ";"))
+		return dc
+	}
+	return DungeonCell{}
+}
+
+// dungeonCard describes a card by id for the mail: "a13 Ogre Jailer (monster, cost
+// 3): A wall of fat and iron." An unknown id is shown as it is.
+func dungeonCard(v any) string {
+	id := Str(v)
+	c, ok := dungeoneer.Card(id)
+	if !ok {
+		return id
+	}
+	kind := c.Kind
+	if c.Use != "" {
+		kind += ", " + c.Use
+	}
+	if c.Permanent {
+		kind += ", permanent"
+	}
+	if c.At != "" {
+		kind += ", at " + c.At
+		if c.To != "" {
+			kind += " → " + c.To
+		}
+	}
+	switch c.Kind {
+	case "monster", "trap", "bane", "favor", "treasure":
+		kind += fmt.Sprintf(", cost %d", c.Cost)
+	}
+	s := fmt.Sprintf("%s %s (%s)", id, c.Name.En, kind)
+	if c.Text.En != "" {
+		s += ": " + c.Text.En
+	}
+	return s
+}
