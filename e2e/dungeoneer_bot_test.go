@@ -31,13 +31,7 @@ func (b *bot) dungeon(entries []string, board string) string {
 		return ""
 	}
 	has := func(c string) bool { return slices.Contains(entries, c) }
-	line := func(c string) string {
-		if c == "end" {
-			// A line "end" alone ends the commands of a mail: the comment keeps it a command.
-			return "end # nothing more this phase"
-		}
-		return c
-	}
+	line := func(c string) string { return c }
 	for _, e := range entries {
 		if strings.HasPrefix(e, "quest ") {
 			return e
@@ -50,8 +44,8 @@ func (b *bot) dungeon(entries []string, board string) string {
 	switch {
 	case has("pass"):
 		return "pass"
-	case phase == "lord" && has("end"):
-		return line("end")
+	case phase == "lord" && has("done"):
+		return line("done")
 	case phase != "hero":
 		return ""
 	case has("stand"):
@@ -79,8 +73,8 @@ func (b *bot) dungeon(entries []string, board string) string {
 	if len(moves) > 0 && b.rng.IntN(2) == 0 {
 		return moves[b.rng.IntN(len(moves))]
 	}
-	if has("end") {
-		return line("end")
+	if has("done") {
+		return line("done")
 	}
 	return ""
 }

@@ -81,7 +81,7 @@ func TestHiddenInformation(t *testing.T) {
 		legal := l.State.Legal(who)
 		cmd := legal[n%len(legal)]
 		for _, c := range legal { // keep the game moving: close phases soon
-			if c == "end" || c == "pass" || strings.HasPrefix(c, "quest ") {
+			if c == "done" || c == "pass" || strings.HasPrefix(c, "quest ") {
 				cmd = c
 			}
 		}
@@ -92,9 +92,6 @@ func TestHiddenInformation(t *testing.T) {
 			}
 		}
 		line := cmd
-		if cmd == "end" {
-			line = "end # a line \"end\" alone ends a mail's commands"
-		}
 		res := f.receive(f.mail(who+"@"+domain, f.svc.ReplyAddress(id, seat), line))
 		if res.Status != service.StatusApplied {
 			t.Fatalf("%s: %q: %s %s", who, cmd, res.Status, res.Reason)

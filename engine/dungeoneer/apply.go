@@ -59,10 +59,10 @@ func (s *state) do(seat int, cmd string, rng *engine.Rand) error {
 	}
 	switch s.Phase {
 	case phLord:
-		if err := want("play", "end"); err != nil {
+		if err := want("play", "done"); err != nil {
 			return err
 		}
-		if verb == "end" {
+		if verb == "done" {
 			return s.lordEnd(args, rng)
 		}
 		return s.lordPlay(seat, args, rng)
@@ -197,7 +197,7 @@ func stdForms(m *Monster) []string {
 // are none.
 func (s *state) lordEnd(args []string, rng *engine.Rand) error {
 	if len(args) > 0 {
-		return engine.Illegal("say just end")
+		return engine.Illegal("say just done")
 	}
 	if rng == nil {
 		return nil

@@ -95,7 +95,7 @@ func botPick(r *rand.Rand, s *state, seat int, legal []string) string {
 		if plays := with("play "); len(plays) > 0 && r.IntN(4) > 0 {
 			return plays[r.IntN(len(plays))]
 		}
-		return "end"
+		return "done"
 	case phRespond:
 		if plays := with("play "); len(plays) > 0 {
 			return plays[0]
@@ -145,7 +145,7 @@ func botPick(r *rand.Rand, s *state, seat int, legal []string) string {
 				return moves[r.IntN(len(moves))]
 			}
 		}
-		return "end"
+		return "done"
 	case phDiscard:
 		// Keep Favors and Treasures, discard an Encounter or Bane when there is one.
 		for _, c := range legal {

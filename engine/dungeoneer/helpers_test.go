@@ -81,7 +81,7 @@ func illegal(t *testing.T, s *state, player, cmd string) {
 // phase.
 func toHero(t *testing.T, s *state) *state {
 	t.Helper()
-	s = do(t, s, "Alice", "end", nil)
+	s = do(t, s, "Alice", "done", nil)
 	if s.Phase != phHero {
 		t.Fatalf("phase %s, want hero", s.Phase)
 	}

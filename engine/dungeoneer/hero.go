@@ -16,7 +16,7 @@ func (s *state) heroAction(seat int, verb string, args []string, rng *engine.Ran
 		return nil
 	}
 	switch verb {
-	case "end":
+	case "done":
 		if err := noArgs(); err != nil {
 			return err
 		}

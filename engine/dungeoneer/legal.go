@@ -34,7 +34,7 @@ func (s *state) candidates(seat int) []string {
 				}
 			}
 		}
-		out = append(out, "end")
+		out = append(out, "done")
 	case phRespond:
 		out = append(s.responses(seat), "pass")
 	case phCounter:
@@ -81,7 +81,7 @@ func (s *state) candidates(seat int) []string {
 		for _, q := range h.Quests {
 			out = append(out, "drop "+q)
 		}
-		out = append(out, "end")
+		out = append(out, "done")
 	case phDiscard:
 		for _, id := range slices.Concat(h.Hand, h.Treasures) {
 			out = append(out, "discard "+id)
@@ -151,7 +151,7 @@ func (s *state) SkipCommands(player string) []string {
 		cmd := legal[0]
 		switch cur.Phase {
 		case phLord, phHero:
-			cmd = "end"
+			cmd = "done"
 		case phRespond, phCounter:
 			cmd = "pass"
 		}

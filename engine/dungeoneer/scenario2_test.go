@@ -62,12 +62,12 @@ func TestQuests(t *testing.T) {
 			t.Fatalf("wounds %d phase %s", s.QuestWounds["q04"], s.Phase)
 		}
 		illegal(t, s, "Alice", "quest q04 melee") // the standard attack is used
-		s = do(t, s, "Alice", "end", nil)
+		s = do(t, s, "Alice", "done", nil)
 		s = do(t, s, "Alice", "discard a01", nil)
-		s = do(t, s, "Bob", "end", nil)
-		s = do(t, s, "Bob", "end", nil) // an empty hand: nothing to discard
+		s = do(t, s, "Bob", "done", nil)
+		s = do(t, s, "Bob", "done", nil) // an empty hand: nothing to discard
 		// Second turn: the King hits (6+2 against 1+2), Tamsin hits, and again.
-		s = do(t, s, "Alice", "end", nil)
+		s = do(t, s, "Alice", "done", nil)
 		s = do(t, s, "Alice", "quest q04 melee", dice(6, 1, 6, 1))
 		if s.Seats[0].Life != 5 || s.QuestWounds["q04"] != 2 {
 			t.Fatalf("life %d wounds %d", s.Seats[0].Life, s.QuestWounds["q04"])
@@ -144,7 +144,7 @@ func TestDiscardPhase(t *testing.T) {
 	s.Deck = []string{"a20"}
 	s.Discard = []string{"a21", "a22", "a23"}
 	s = toHero(t, s)
-	s = do(t, s, "Alice", "end", nil)
+	s = do(t, s, "Alice", "done", nil)
 	h := s.Seats[0]
 	if h.Glory != 2 || h.Peril != 2 || h.Saved != 1 || s.Phase != phDiscard {
 		t.Fatalf("staying: glory %d peril %d saved %d phase %s", h.Glory, h.Peril, h.Saved, s.Phase)
@@ -182,24 +182,24 @@ func TestVictory(t *testing.T) {
 	s.Seats[0].Hand = []string{"a17", "a18"} // Bone Drakes, 2 wounds a Melee hit
 	s.Seats[1].Life, s.Seats[1].Peril = 2, 4
 	s = do(t, s, "Alice", "play a17 on bob melee", nil)
-	s = do(t, s, "Alice", "end", dice(6, 1))
+	s = do(t, s, "Alice", "done", dice(6, 1))
 	if !s.Seats[1].Out || s.Finished() || len(s.Seats[1].Hand) != 0 {
 		t.Fatalf("Bob out %v finished %v", s.Seats[1].Out, s.Finished())
 	}
 	illegal(t, s, "Alice", "peril bob 2") // a defeated hero gets nothing
 	s = do(t, s, "Alice", "peril carol 2", nil)
 	s = do(t, s, "Alice", "keep a17 hand", nil)
-	s = do(t, s, "Alice", "end", nil)
+	s = do(t, s, "Alice", "done", nil)
 	s.Seats[0].Hand = append(s.Seats[0].Hand, "a01")
 	s = do(t, s, "Alice", "discard a01", nil)
 	if s.Current != 2 {
 		t.Fatalf("after Alice comes seat %d, want Carol (Bob is out)", s.Current)
 	}
-	s = do(t, s, "Carol", "end", nil)
-	s = do(t, s, "Carol", "end", nil)
+	s = do(t, s, "Carol", "done", nil)
+	s = do(t, s, "Carol", "done", nil)
 	s.Seats[2].Life, s.Seats[2].Peril = 1, 4
 	s = do(t, s, "Alice", "play a18 on carol melee", nil)
-	s = do(t, s, "Alice", "end", dice(6, 1))
+	s = do(t, s, "Alice", "done", dice(6, 1))
 	if !s.Finished() || !slices.Equal(s.Winners(), []string{"Alice"}) {
 		t.Fatalf("finished %v winners %v", s.Finished(), s.Winners())
 	}
@@ -295,7 +295,7 @@ func TestSkip(t *testing.T) {
 	s := fresh(t, 2)
 	s.Seats[0].Hand = []string{"a01"}
 	got := s.SkipCommands("Alice")
-	if !slices.Equal(got, []string{"end", "end", "discard a01"}) {
+	if !slices.Equal(got, []string{"done", "done", "discard a01"}) {
 		t.Fatalf("skip %v", got)
 	}
 	if s.SkipCommands("Bob") != nil {
@@ -309,7 +309,7 @@ func TestHostileCommands(t *testing.T) {
 	junk := []string{"", "   ", "build m02 at 99999999999999999999,1 rot 0", "build m02 at 1,2,3 rot 0",
 		"build m02 at , rot", "move", "move n e", "play", "play a01 on", "play a01 on bob melee extra",
 		"quest", "quest q01 melee magic", "discard", "discard a01 a02", "challenge", "challenge bob",
-		"pass now", "end end", strings.Repeat("x", 10000), "plày à01", "# only a comment", "play a01 on bob\x00"}
+		"pass now", "done done", strings.Repeat("x", 10000), "plày à01", "# only a comment", "play a01 on bob\x00"}
 	a, _ := play(t, 3, 7, 0, botPick)
 	states, err := engine.ReplayAll(registry, a, -1)
 	if err != nil {

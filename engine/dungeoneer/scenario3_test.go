@@ -15,7 +15,7 @@ func TestPerilToAnyPlayer(t *testing.T) {
 	s.Seats[0].Hand = []string{"a17"} // Bone Drake: a Melee hit is 2 wounds
 	s.Seats[1].Peril = 4
 	s = do(t, s, "Alice", "play a17 on bob melee", nil)
-	s = do(t, s, "Alice", "end", dice(6, 1))
+	s = do(t, s, "Alice", "done", dice(6, 1))
 	if s.Phase != phSpoils || s.PerilOwed != 2 || s.Seats[1].Peril != 0 {
 		t.Fatalf("phase %s owed %d, Bob's Peril %d (nothing given yet)", s.Phase, s.PerilOwed, s.Seats[1].Peril)
 	}
@@ -43,7 +43,7 @@ func TestUnhurtMonsterChoice(t *testing.T) {
 		s.Seats[0].Hand = []string{"a13"}
 		s.Seats[1].Peril = 3
 		s = do(t, s, "Alice", "play a13 on bob melee", nil)
-		s = do(t, s, "Alice", "end", dice(3, 4)) // 3+3 against 4+2: a tie, nobody hurt
+		s = do(t, s, "Alice", "done", dice(3, 4)) // 3+3 against 4+2: a tie, nobody hurt
 		if s.Phase != phSpoils || !slices.Equal(s.Unhurt, []string{"a13"}) {
 			t.Fatalf("phase %s unhurt %v", s.Phase, s.Unhurt)
 		}
@@ -60,7 +60,7 @@ func TestUnhurtMonsterChoice(t *testing.T) {
 	s.Seats[0].Hand = []string{"a13"}
 	s.Seats[1].Peril = 3
 	s = do(t, s, "Alice", "play a13 on bob melee", nil)
-	s = do(t, s, "Alice", "end", dice(1, 6))
+	s = do(t, s, "Alice", "done", dice(1, 6))
 	if s.Phase != phHero || !slices.Equal(s.Seats[0].Pack, []PackMonster{{"a13", 1}}) {
 		t.Fatalf("phase %s pack %v", s.Phase, s.Seats[0].Pack)
 	}
@@ -81,7 +81,7 @@ func TestBanesBeforeOrAfterEncounters(t *testing.T) {
 	s = do(t, s, "Alice", "play a01 on bob melee", nil)
 	illegal(t, s, "Alice", "play a31 on bob") // not while the Encounters are declared
 	s = do(t, s, "Alice", "play a02 on bob melee", nil)
-	s = do(t, s, "Alice", "end", dice(1, 6, 1, 6)) // both Rat Swarms slain
+	s = do(t, s, "Alice", "done", dice(1, 6, 1, 6)) // both Rat Swarms slain
 	if s.Phase != phLord || s.LordStep != "after" {
 		t.Fatalf("after the Encounters: phase %s step %q", s.Phase, s.LordStep)
 	}
@@ -90,7 +90,7 @@ func TestBanesBeforeOrAfterEncounters(t *testing.T) {
 	if len(s.Seats[1].Hand) != 1 || s.Phase != phLord {
 		t.Fatalf("the Bane after the Encounters: Bob's hand %v phase %s", s.Seats[1].Hand, s.Phase)
 	}
-	s = do(t, s, "Alice", "end", nil)
+	s = do(t, s, "Alice", "done", nil)
 	if s.Phase != phHero {
 		t.Fatalf("phase %s, want hero", s.Phase)
 	}
@@ -131,9 +131,9 @@ func TestCounterChallengeWithSavedMovement(t *testing.T) {
 	// Bob saves a movement at the end of his turn.
 	s := fresh(t, 2)
 	s = toHero(t, s)
-	s = do(t, s, "Alice", "end", nil)
-	s = do(t, s, "Bob", "end", nil)
-	s = do(t, s, "Bob", "end", nil)
+	s = do(t, s, "Alice", "done", nil)
+	s = do(t, s, "Bob", "done", nil)
+	s = do(t, s, "Bob", "done", nil)
 	if s.Seats[1].Saved != 1 || s.Current != 0 {
 		t.Fatalf("saved %d current %d", s.Seats[1].Saved, s.Current)
 	}
@@ -142,7 +142,7 @@ func TestCounterChallengeWithSavedMovement(t *testing.T) {
 	glory := s.Seats[1].Glory
 	s = do(t, s, "Alice", "play a13 on bob melee", nil)
 	s = do(t, s, "Alice", "play a14 on bob melee", nil)
-	s = do(t, s, "Alice", "end", dice(3, 4)) // a tie: the Ogre waits for Bob's answer
+	s = do(t, s, "Alice", "done", dice(3, 4)) // a tie: the Ogre waits for Bob's answer
 	if s.Phase != phCounter || !slices.Equal(s.ToAct(), []string{"Bob"}) {
 		t.Fatalf("phase %s to act %v", s.Phase, s.ToAct())
 	}
@@ -307,7 +307,7 @@ func TestLordFallsToOwnTrap(t *testing.T) {
 	s.Seats[1].Peril = 4
 	s = do(t, s, "Alice", "play a13 on bob melee", nil)
 	s = do(t, s, "Alice", "play a21 on bob", nil)
-	s = do(t, s, "Alice", "end", dice(3, 4, 1, 6, 6)) // a tie; Alice fails the blade
+	s = do(t, s, "Alice", "done", dice(3, 4, 1, 6, 6)) // a tie; Alice fails the blade
 	if !s.Seats[0].Out || s.Current != 1 || !slices.Contains(s.Discard, "a13") || len(s.Unhurt) != 0 {
 		t.Fatalf("Alice out %v, current %d, discard %v, unhurt %v", s.Seats[0].Out, s.Current, s.Discard, s.Unhurt)
 	}

@@ -70,7 +70,7 @@ func TestStartPhase(t *testing.T) {
 	s.Opened = []string{"0,0,n"}
 	s.Seats[0].Hand = []string{"a01"}
 	s = toHero(t, s)
-	s = do(t, s, "Alice", "end", nil)
+	s = do(t, s, "Alice", "done", nil)
 	s = do(t, s, "Alice", "discard "+s.Seats[0].Hand[0], nil)
 	if s.Current != 1 || s.Phase != phLord || len(s.Opened) != 0 {
 		t.Fatalf("current %d phase %s opened %v", s.Current, s.Phase, s.Opened)
@@ -112,7 +112,7 @@ func TestMonsterAttack(t *testing.T) {
 			if s.Seats[1].Peril != 0 {
 				t.Fatalf("Peril %d after paying 3", s.Seats[1].Peril)
 			}
-			s = do(t, s, "Alice", "end", dice(tt.rolls...))
+			s = do(t, s, "Alice", "done", dice(tt.rolls...))
 			// The Dungeon Lord gives the Peril (here to the wounded hero) and keeps an
 			// unhurt monster in hand.
 			if s.PerilOwed > 0 && !s.Seats[1].Out {
@@ -150,7 +150,7 @@ func TestLordRules(t *testing.T) {
 	illegal(t, s, "Alice", "play a13 on bob melee")   // costs 3
 	illegal(t, s, "Alice", "play a01 on bob speed")   // Rat Swarm: Speed is only a counter-attack
 	illegal(t, s, "Alice", "play a51 on bob")         // not in hand
-	illegal(t, s, "Bob", "end")                       // not Bob's turn
+	illegal(t, s, "Bob", "done")                       // not Bob's turn
 	s = do(t, s, "Alice", "play a29 on bob", nil)
 	s = do(t, s, "Alice", "play a01 on bob melee", nil)
 	illegal(t, s, "Alice", "play a13 on bob melee") // Peril is spent
@@ -171,7 +171,7 @@ func TestLordRules(t *testing.T) {
 	s2.Seats[0].Pack = []PackMonster{{"a09", 1}}
 	s2.Seats[1].Peril = 2
 	s2 = do(t, s2, "Alice", "play a09 on bob melee", nil)
-	s2 = do(t, s2, "Alice", "end", dice(1, 6))
+	s2 = do(t, s2, "Alice", "done", dice(1, 6))
 	if !slices.Contains(s2.Discard, "a09") || s2.Seats[1].Glory != 2 {
 		t.Fatalf("the Ghoul with 1 wound and 2 life should be slain: discard %v glory %d", s2.Discard, s2.Seats[1].Glory)
 	}
@@ -193,7 +193,7 @@ func TestResponse(t *testing.T) {
 		t.Fatalf("Creeping Dread: phase %s glory %d", s.Phase, s.Seats[1].Glory)
 	}
 	s = do(t, s, "Alice", "play a13 on bob melee", nil)
-	s = do(t, s, "Alice", "end", nil)
+	s = do(t, s, "Alice", "done", nil)
 	if s.Phase != phRespond || !slices.Equal(s.ToAct(), []string{"Bob"}) {
 		t.Fatalf("phase %s to act %v", s.Phase, s.ToAct())
 	}
@@ -216,7 +216,7 @@ func TestResponse(t *testing.T) {
 	s.Seats[0].Hand = []string{"a13"}
 	s.Seats[1].Peril, s.Seats[1].Glory, s.Seats[1].Hand = 3, 1, []string{"a41"}
 	s = do(t, s, "Alice", "play a13 on bob melee", nil)
-	s = do(t, s, "Alice", "end", nil)
+	s = do(t, s, "Alice", "done", nil)
 	s = do(t, s, "Bob", "play a41", dice(3, 2)) // 3+3 against 2+2+2
 	s = do(t, s, "Alice", "keep a13 pack", nil)
 	if s.Seats[1].Life != 6 || s.Phase != phHero || s.Seats[0].Pack[0].ID != "a13" {
@@ -234,7 +234,7 @@ func TestTrapAndBanes(t *testing.T) {
 	}
 	s.Seats[0].Hand = []string{"a21", "a33", "a35"}
 	s = do(t, s, "Alice", "play a21 on bob", nil)   // Swinging Blade: Speed 4+ (5 with the risk)
-	s = do(t, s, "Alice", "end", dice(2, 3))        // Bob 2+2 < 5, Carol 3+2 = 5
+	s = do(t, s, "Alice", "done", dice(2, 3))        // Bob 2+2 < 5, Carol 3+2 = 5
 	s = do(t, s, "Alice", "play a33 on carol", nil) // Banes after the Encounters
 	s = do(t, s, "Alice", "play a35 on bob", nil)
 	b, c := s.Seats[1], s.Seats[2]
@@ -375,7 +375,7 @@ func TestObstacles(t *testing.T) {
 func TestBuild(t *testing.T) {
 	s := fresh(t, 2)
 	s.MapDeck = []string{"m02", "m17"}
-	s = do(t, s, "Alice", "end", nil)
+	s = do(t, s, "Alice", "done", nil)
 	if s.Phase != phBuild || s.Drawn != "m02" {
 		t.Fatalf("phase %s drawn %s", s.Phase, s.Drawn)
 	}

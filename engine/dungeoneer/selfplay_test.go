@@ -87,7 +87,7 @@ func randomCommand(r *rand.Rand, s *state) string {
 	case 14:
 		return []string{"ability", "ability now", "challenge " + form()}[r.IntN(3)]
 	}
-	return []string{"end", "pass", "explore", "stand", "sewer", "portal", "", "end now", "build", "hello"}[r.IntN(10)]
+	return []string{"done", "pass", "explore", "stand", "sewer", "portal", "", "done now", "build", "hello"}[r.IntN(10)]
 }
 
 // canonical writes the @n seat names of cmd the way Legal does (Apply accepts both).
