@@ -150,7 +150,7 @@ func TestLordRules(t *testing.T) {
 	illegal(t, s, "Alice", "play a13 on bob melee")   // costs 3
 	illegal(t, s, "Alice", "play a01 on bob speed")   // Rat Swarm: Speed is only a counter-attack
 	illegal(t, s, "Alice", "play a51 on bob")         // not in hand
-	illegal(t, s, "Bob", "done")                       // not Bob's turn
+	illegal(t, s, "Bob", "done")                      // not Bob's turn
 	s = do(t, s, "Alice", "play a29 on bob", nil)
 	s = do(t, s, "Alice", "play a01 on bob melee", nil)
 	illegal(t, s, "Alice", "play a13 on bob melee") // Peril is spent
@@ -234,7 +234,7 @@ func TestTrapAndBanes(t *testing.T) {
 	}
 	s.Seats[0].Hand = []string{"a21", "a33", "a35"}
 	s = do(t, s, "Alice", "play a21 on bob", nil)   // Swinging Blade: Speed 4+ (5 with the risk)
-	s = do(t, s, "Alice", "done", dice(2, 3))        // Bob 2+2 < 5, Carol 3+2 = 5
+	s = do(t, s, "Alice", "done", dice(2, 3))       // Bob 2+2 < 5, Carol 3+2 = 5
 	s = do(t, s, "Alice", "play a33 on carol", nil) // Banes after the Encounters
 	s = do(t, s, "Alice", "play a35 on bob", nil)
 	b, c := s.Seats[1], s.Seats[2]
