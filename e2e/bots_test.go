@@ -522,6 +522,7 @@ func (b *bot) choose(body, board string) (string, error) {
 
 var (
 	numRangeRe   = regexp.MustCompile(`<(\d+)…(\d+)>`)
+	choiceRe     = regexp.MustCompile(`<(\d+(?:,\d+)+)>`)
 	optRangeRe   = regexp.MustCompile(` \[(\d+)…(\d+)\]`)
 	parenListRe  = regexp.MustCompile(`(?:\(|; )(?:regions|two different regions of) ([^;)]*)`)
 	toPlaceRe    = regexp.MustCompile(`(\d+) tokens? to place`)
@@ -549,7 +550,13 @@ func (b *bot) fill(entry, body, board string) (string, error) {
 		note, cmd = cmd[i:]+note, cmd[:i]
 	}
 	verb := strings.Fields(cmd)[0]
+	cmd = choiceRe.ReplaceAllStringFunc(cmd, func(m string) string {
+		alts := strings.Split(m[1:len(m)-1], ",")
+		return alts[b.rng.IntN(len(alts))]
+	})
 	switch {
+	case !engine.IsPattern(cmd):
+		return cmd, nil
 	case strings.Contains(cmd, "<region>"):
 		return b.fillRegions(verb, note, body, board)
 	case numRangeRe.MatchString(cmd) || optRangeRe.MatchString(cmd):
@@ -687,12 +694,19 @@ func (b *bot) fillPlace(note, body string) (string, error) {
 		if _, err := fmt.Sscanf(e, "place %s", &r); err != nil {
 			continue
 		}
-		if n, err := fmt.Sscanf(r, "%d=<%d…%d>", new(int), &lo, &hi); n == 3 && err == nil {
-			reg, _, _ := strings.Cut(r, "=")
+		regs, most, ok := strings.Cut(r, "=")
+		if !ok {
+			continue
+		}
+		if n, err := fmt.Sscanf(most, "<%d…%d>", &lo, &hi); n != 2 || err != nil {
+			if most != "1" {
+				continue
+			}
+			hi = 1
+		}
+		// One region, or a choice of several: "<4,9>".
+		for _, reg := range strings.Split(strings.Trim(regs, "<>"), ",") {
 			limit[reg] = hi
-			paying[reg] = strings.Contains(e, "pays")
-		} else if reg, one, ok := strings.Cut(r, "="); ok && one == "1" {
-			limit[reg] = 1
 			paying[reg] = strings.Contains(e, "pays")
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/turnmail/turnmail/engine"
 )
 
 //go:embed data/cards.json
@@ -202,5 +204,57 @@ func (c card) describe() (abilityText, actionText string) {
 		parts[i] = fmt.Sprintf("%s %d", ac.Kind, ac.Count)
 	}
 	actionText = strings.Join(parts, " "+c.Combine+" ")
+	return abilityText, actionText
+}
+
+// texts returns the card's ability and action as player-visible texts, for the notes
+// on "take" commands: for example "flying" and "place 3 and destroy 1".
+func (c card) texts() (abilityText, actionText engine.Text) {
+	a := c.Ability
+	switch a.Kind {
+	case abFlying:
+		abilityText = engine.Textf("flying")
+	case abExtraMove:
+		abilityText = engine.Textf("+1 move")
+	case abExtraArmy:
+		abilityText = engine.Textf("+1 army")
+	case abElixir:
+		abilityText = engine.Textf("%d elixir", a.Elixir)
+	case abElixirCoins:
+		abilityText = engine.Textf("%d elixir, +%d coins now", a.Elixir, a.Coins)
+	case abImmune:
+		abilityText = engine.Textf("immune to attack")
+	case abPerWord:
+		abilityText = engine.Textf("+1 VP per %s card", engine.Term(a.Word))
+	case abPerFlying:
+		abilityText = engine.Textf("+1 VP per flying card")
+	case abSet:
+		abilityText = engine.Textf("+%d VP for %d %s cards", a.VP, a.Count, engine.Term(a.Word))
+	case abPer3Coins:
+		abilityText = engine.Textf("+1 VP per 3 coins")
+	default:
+		abilityText = engine.Textf("no ability")
+	}
+	for i, ac := range c.Actions {
+		var part engine.Text
+		switch ac.Kind {
+		case acPlace:
+			part = engine.Textf("place %d", ac.Count)
+		case acMove:
+			part = engine.Textf("move %d", ac.Count)
+		case acCity:
+			part = engine.Textf("city %d", ac.Count)
+		case acDestroy:
+			part = engine.Textf("destroy %d", ac.Count)
+		}
+		switch {
+		case i == 0:
+			actionText = part
+		case c.Combine == "or":
+			actionText = engine.Textf("%s or %s", actionText, part)
+		default:
+			actionText = engine.Textf("%s and %s", actionText, part)
+		}
+	}
 	return abilityText, actionText
 }

@@ -17,6 +17,9 @@ var registry = engine.Registry{"empire": Game{}}
 // rangeRe matches the number patterns of Legal entries: "<a…b>" and " [a…b]".
 var rangeRe = regexp.MustCompile(`( \[|<)(\d+)…(\d+)(\]|>)`)
 
+// choiceRe matches the choices of Legal entries: "<4,5,9>" stands for one of 4, 5, 9.
+var choiceRe = regexp.MustCompile(`<(\d+(?:,\d+)+)>`)
+
 // generic reports whether a Legal entry is a pattern with free placeholders
 // ("<region>", "<n>") rather than number ranges.
 func generic(entry string) bool {
@@ -30,6 +33,10 @@ func instantiate(entry string, r *rand.Rand) string {
 	if generic(cmd) {
 		return ""
 	}
+	cmd = choiceRe.ReplaceAllStringFunc(cmd, func(m string) string {
+		alts := strings.Split(m[1:len(m)-1], ",")
+		return alts[r.IntN(len(alts))]
+	})
 	return rangeRe.ReplaceAllStringFunc(cmd, func(m string) string {
 		g := rangeRe.FindStringSubmatch(m)
 		lo, _ := strconv.Atoi(g[2])
@@ -93,6 +100,16 @@ func matchEntry(entry, cmd string) bool {
 	var optional []bool
 	pat := "^"
 	last := 0
+	var choices []string
+	for _, m := range choiceRe.FindAllStringSubmatchIndex(entry, -1) {
+		choices = append(choices, regexp.QuoteMeta(entry[last:m[0]])+"(?:"+strings.ReplaceAll(entry[m[2]:m[3]], ",", "|")+")")
+		last = m[1]
+	}
+	if choices != nil {
+		// Choices come before the number ranges in every entry that has both.
+		pat += strings.Join(choices, "")
+		entry, last = entry[last:], 0
+	}
 	for _, m := range rangeRe.FindAllStringSubmatchIndex(entry, -1) {
 		pat += regexp.QuoteMeta(entry[last:m[0]])
 		lo, _ := strconv.Atoi(entry[m[4]:m[5]])

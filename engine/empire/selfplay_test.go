@@ -168,7 +168,7 @@ func playRandom(t testing.TB, g int, probes int) *engine.Archive {
 			if !engine.IsPattern(e) && instantiate(e, r) != engine.Normalize(e) {
 				t.Fatalf("%s: %q is not a pattern but has placeholders", where, e)
 			}
-			if engine.IsPattern(e) && !generic(e) && !rangeRe.MatchString(e) {
+			if engine.IsPattern(e) && !generic(e) && !rangeRe.MatchString(e) && !choiceRe.MatchString(e) {
 				t.Fatalf("%s: pattern %q has neither placeholders nor ranges", where, e)
 			}
 			if c := instantiate(e, r); c != "" {

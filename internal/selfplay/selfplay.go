@@ -4,7 +4,8 @@
 // the optional engine.OptionChecker, engine.Skipper and engine.Sampler).
 //
 // Legal entries that are patterns are filled in from their text alone where the
-// pattern is a number range ("<a…b>", or an optional " [a…b]"); entries with any
+// pattern is a number range ("<a…b>", or an optional " [a…b]") or a choice
+// ("<4,5,9>"); entries with any
 // other placeholder ("<region>=<tokens> …") are skipped. When a player has nothing
 // concrete to send, their skip commands (engine.Skipper) are applied, as when a
 // deadline passes.
@@ -16,6 +17,7 @@ import (
 	"math/rand/v2"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/turnmail/turnmail/engine"
 )
@@ -159,11 +161,19 @@ func Play(g engine.Game, cfg Config, visit func(Step) error) (*engine.Archive, e
 // rangeRe matches the number ranges of Legal patterns: "<a…b>" and " [a…b]".
 var rangeRe = regexp.MustCompile(`( \[|<)(\d+)…(\d+)(\]|>)`)
 
+// choiceRe matches the choices of Legal patterns: "<4,5,9>" is one of 4, 5 and 9.
+var choiceRe = regexp.MustCompile(`<\d+(?:,\d+)+>`)
+
 // Fill turns a Legal entry into a concrete command: each number range gets a number
-// drawn from it (an optional one is left out now and then). It returns "" when the
-// entry has placeholders that are not number ranges.
+// drawn from it (an optional one is left out now and then), each choice one of its
+// numbers. It returns "" when the entry has placeholders that are not number ranges
+// or choices.
 func Fill(entry string, r *rand.Rand) string {
-	cmd := rangeRe.ReplaceAllStringFunc(engine.Normalize(entry), func(m string) string {
+	cmd := choiceRe.ReplaceAllStringFunc(engine.Normalize(entry), func(m string) string {
+		alts := strings.Split(m[1:len(m)-1], ",")
+		return alts[r.IntN(len(alts))]
+	})
+	cmd = rangeRe.ReplaceAllStringFunc(cmd, func(m string) string {
 		g := rangeRe.FindStringSubmatch(m)
 		lo, _ := strconv.Atoi(g[2])
 		hi, _ := strconv.Atoi(g[3])

@@ -1,0 +1,83 @@
+package empire
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/internal/selfplay"
+)
+
+// english renders a Text as the English mail does.
+func english(t engine.Text) string {
+	args := make([]any, len(t.Args))
+	for i, a := range t.Args {
+		switch v := a.(type) {
+		case engine.Text:
+			args[i] = english(v)
+		case engine.Term:
+			args[i] = string(v)
+		default:
+			args[i] = v
+		}
+	}
+	return fmt.Sprintf(t.Key, args...)
+}
+
+// TestTakeNotes checks that each "take" entry has a note saying what the card gives,
+// and the Fairy Queen's bonus card that its action is not taken.
+func TestTakeNotes(t *testing.T) {
+	tests := []struct {
+		scenario string
+		at       int
+		player   string
+		want     map[string]string
+	}{
+		{"actions", 5, "alice", map[string]string{
+			"take 1": "Forest Elf (cost 0): +1 army; place 3 or move 2",
+		}},
+		{"fairy-queen", 62, "alice", map[string]string{
+			"take 1": "Night Village (cost 0): +1 army; Fairy Queen: one more card, without its action",
+			"take 2": "Night Wizard (cost 1): +1 VP per Night card; Fairy Queen: one more card, without its action",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.scenario, func(t *testing.T) {
+			a, _ := loadScenario(t, filepath.Join("testdata", "scenarios", tt.scenario+".json"))
+			states, err := engine.ReplayAll(registry, a, -1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := states[tt.at]
+			notes := engine.NotesOf(st, st.ToAct()[0])
+			for entry, want := range tt.want {
+				if got := english(notes[entry]); got != want {
+					t.Errorf("note on %q = %q, want %q (legal %q)", entry, got, want, st.Legal(st.ToAct()[0]))
+				}
+			}
+		})
+	}
+}
+
+// TestLegalGrouped plays games and checks that a player's list stays short: moves
+// and placements to several regions are one entry per source and cost, with the
+// regions as a choice.
+func TestLegalGrouped(t *testing.T) {
+	most := 0
+	for _, cfg := range selfplay.Configs(Game{}, 1, 8) {
+		_, err := selfplay.Play(Game{}, cfg, func(st selfplay.Step) error {
+			for _, p := range st.State.ToAct() {
+				most = max(most, len(st.State.Legal(p)))
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if most > 30 {
+		t.Errorf("a player was offered %d entries, want at most 30", most)
+	}
+	t.Logf("longest list: %d entries", most)
+}
