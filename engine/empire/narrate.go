@@ -36,11 +36,8 @@ func (s *state) Narrate(player, command string, after engine.State, viewer strin
 			break
 		}
 		c := s.cfg.cards[s.Row[pos-1]]
-		ability, action := c.describe()
-		if ability == "" {
-			ability = "no ability"
-		}
-		add(engine.HapCard, nil, "%s took %s (position %d, %d coins): %s; action %s", who, engine.Term(c.Name), pos, s.cfg.costs[pos-1], engine.Term(ability), engine.Term(action))
+		ability, action := c.texts()
+		add(engine.HapCard, nil, "%s took %s (position %d, %d coins): %s; action %s", who, engine.Term(c.Name), pos, s.cfg.costs[pos-1], ability, action)
 	case acPlace:
 		add(engine.HapMove, nil, "%s placed armies: %s", who, rest)
 	case acMove:
