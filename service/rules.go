@@ -7,15 +7,6 @@ import (
 	"github.com/turnmail/turnmail/templates"
 )
 
-// ruleFormats is how the answer to "rules GAME NAME" presents a piece of each kind.
-var ruleFormats = map[string]string{
-	"race":  "%s (race): %s",
-	"power": "%s (special power): %s",
-	"place": "%s (place): %s",
-	"relic": "%s (relic): %s",
-	"card":  "%s (card): %s",
-}
-
 // lobbyRules answers "rules GAME [NAME]": the game's summary, or what its race,
 // power, place, relic or card NAME does. NAME is English or Italian, in any case;
 // it may have spaces ("Dragon Master", "uomini ratto").
@@ -40,12 +31,8 @@ func (s *Service) lobbyRules(tx *lobbyTx, args []string) templates.Notice {
 	if e.Text.Key == "" {
 		text, _ = s.tr.About(tx.lang, string(e.Name))
 	}
-	format, ok := ruleFormats[e.Kind]
-	if !ok {
-		format = "%s: %s"
-	}
 	return templates.Notice{Kind: "rule", Game: templates.Game{Kind: kind, Title: templates.GameTitle(kind)},
-		Text: tx.t(format, e.Name, text)}
+		Text: templates.AboutLine(s.tr, tx.lang, e.Name, e.Kind, text)}
 }
 
 // glossaryEntry finds the piece of game g named name: its English name or its name in
