@@ -128,6 +128,23 @@ func NotesOf(s State, player string) map[string]Text {
 	return nil
 }
 
+// Glossary is implemented by games whose named pieces a player may ask about with
+// "rules GAME NAME": races, powers, places, relics, cards. Glossary lists them.
+type Glossary interface {
+	Glossary() []Entry
+}
+
+// Entry is one named piece of a game: its English name (a Term), its kind ("race",
+// "power", "place", "relic", "card") and what it does. An empty Text means the text
+// lives in the "abilities" message catalogue, keyed by the name (Small World's races
+// and powers, written by hand); a game that can describe a piece from its data (an
+// Empire card) gives the Text.
+type Entry struct {
+	Name Term
+	Kind string
+	Text Text
+}
+
 // ErrIllegal is matched (errors.Is) by every rule violation.
 var ErrIllegal = errors.New("illegal command")
 

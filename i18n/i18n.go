@@ -8,7 +8,8 @@
 // readers), and plural.Selectf picks the CLDR plural form of each language.
 //
 // The catalogues are embedded data, one file per language and domain
-// (catalog/LANG/DOMAIN.json: service, smallworld, empire, terms, templates, words), loaded and
+// (catalog/LANG/DOMAIN.json: service, smallworld, empire, terms, templates, accounts,
+// abilities, words), loaded and
 // validated by Load: a translation must use the same arguments with the same verbs as
 // its key.
 package i18n
@@ -73,7 +74,10 @@ func (l Lang) tag() language.Tag {
 }
 
 // Domains are the message catalogues of a language, one file each.
-var Domains = []string{"service", "smallworld", "empire", "terms", "templates", "accounts"}
+// "abilities" holds what each race, power, place and relic does (engine.Entry),
+// keyed by its English name; it is looked up by About, not by Sprintf, so that a name
+// such as "Forest" never doubles as a message key.
+var Domains = []string{"service", "smallworld", "empire", "terms", "templates", "accounts", "abilities"}
 
 // Bundle is the loaded catalogues, term names and command words. It is immutable
 // once loaded and safe for concurrent use.
@@ -85,6 +89,8 @@ type Bundle struct {
 	// name in any language to the English term.
 	terms map[Lang]map[string]string
 	back  map[string]string
+	// about is the abilities domain: the text of each English term per language.
+	about map[Lang]map[string]string
 	words map[string]*gameWords
 	// plural maps a key with plural forms to the argument (1-based) that selects them.
 	plural map[string]int
@@ -111,7 +117,8 @@ func (e *entry) UnmarshalJSON(b []byte) error {
 // Load reads and validates the embedded catalogues.
 func Load() (*Bundle, error) {
 	b := &Bundle{printers: map[Lang]*message.Printer{}, keys: map[Lang]map[string]map[string]bool{},
-		terms: map[Lang]map[string]string{}, back: map[string]string{}, plural: map[string]int{}}
+		terms: map[Lang]map[string]string{}, back: map[string]string{}, about: map[Lang]map[string]string{},
+		plural: map[string]int{}}
 	cat := catalog.NewBuilder(catalog.Fallback(language.English))
 	for _, l := range Langs {
 		b.keys[l] = map[string]map[string]bool{}
@@ -136,6 +143,13 @@ func Load() (*Bundle, error) {
 					b.terms[l][key] = e.Text
 					b.back[strings.ToLower(e.Text)] = key
 					b.back[strings.ToLower(key)] = key
+					continue
+				}
+				if d == "abilities" {
+					if b.about[l] == nil {
+						b.about[l] = map[string]string{}
+					}
+					b.about[l][key] = e.Text
 					continue
 				}
 				if e.Arg > 0 {
@@ -338,6 +352,16 @@ func (b *Bundle) Term(lang Lang, term string) string {
 		return n
 	}
 	return term
+}
+
+// About returns what the game term named by its English name does, in lang (in
+// English when lang has no text), and whether there is a text.
+func (b *Bundle) About(lang Lang, term string) (string, bool) {
+	if t, ok := b.about[lang][term]; ok {
+		return t, true
+	}
+	t, ok := b.about[English][term]
+	return t, ok
 }
 
 // TermOf returns the English term a name in any language stands for

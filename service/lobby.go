@@ -266,13 +266,7 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 	case "games":
 		return s.lobbyGames(ctx, tx)
 	case "rules":
-		if len(args) != 1 {
-			return lobbyError(tx.t("Write rules GAME, e.g. rules %s.", s.games.Names()[0])), nil
-		}
-		if _, err := s.games.Lookup(strings.ToLower(args[0])); err != nil {
-			return lobbyError(err.Error()), nil
-		}
-		return templates.Notice{Kind: "rules", Game: templates.Game{Kind: strings.ToLower(args[0]), Title: templates.GameTitle(strings.ToLower(args[0]))}}, nil
+		return s.lobbyRules(tx, args), nil
 	case "new":
 		return s.lobbyNew(ctx, tx, from, args, msg, lineNo)
 	}

@@ -258,3 +258,23 @@ func (c card) texts() (abilityText, actionText engine.Text) {
 	}
 	return abilityText, actionText
 }
+
+// Glossary implements engine.Glossary: each card once (two castles are one entry),
+// with what it gives, for example "flying; action: place 3 and destroy 1".
+func (Game) Glossary() []engine.Entry {
+	d, err := embedded()
+	if err != nil {
+		return nil
+	}
+	var out []engine.Entry
+	seen := map[string]bool{}
+	for _, c := range d.cards.Cards {
+		if seen[c.Name] {
+			continue
+		}
+		seen[c.Name] = true
+		ability, action := c.texts()
+		out = append(out, engine.Entry{Name: engine.Term(c.Name), Kind: "card", Text: engine.Textf("%s; action: %s", ability, action)})
+	}
+	return out
+}
