@@ -16,9 +16,10 @@ test:
 	$(GO) test -count=1 -timeout 9m $(PKGS)
 
 ## race: the tests under the race detector (CI runs it after make test; the load,
-## crash, real-server and browser tests are left to make test)
+## crash, real-server, browser and render-every-state tests, which run no concurrency
+## of their own and are slow under the detector, are left to make test)
 race:
-	$(GO) test -race -count=1 -timeout 15m -skip 'TestLoad|TestCrashSafety|TestRealServers|TestBrowserLayout' $(PKGS)
+	$(GO) test -race -count=1 -timeout 15m -skip 'TestLoad|TestCrashSafety|TestRealServers|TestBrowserLayout|TestSelfPlayRenders' $(PKGS)
 
 ## bench: Go benchmarks plus the end-to-end load run; figures go to docs/benchmarks.md
 bench:
