@@ -50,6 +50,7 @@ func Load() (*Set, error) {
 		"has":              func(m map[string]any, k string) bool { _, ok := m[k]; return ok },
 		"helpOf":           func(n Notice) Notice { return Notice{Kind: "help", Service: n.Service} },
 		"noted":            Noted,
+		"board":            Board,
 		"indent": func(n int, s string) string {
 			pad := strings.Repeat(" ", n)
 			return pad + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+pad)
