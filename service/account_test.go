@@ -7,7 +7,6 @@ import (
 	"errors"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -57,27 +56,8 @@ func (f *fixture) play(player, addr, cmd string) {
 // mail says, in words and marked as hitting her, who attacked which region with
 // which race and what she lost — not just "bob: conquer N".
 func TestAccount_defenderIsTold(t *testing.T) {
-	f := newGameFixture(t, "smallworld", service.Settings{}, time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
+	f, target := smallWorldAttack(t)
 	alice, bob := "alice@"+domain, "bob@"+domain
-	f.play("alice", alice, "pick 1")
-	for i := 0; i < 3; i++ {
-		f.play("alice", alice, f.legalWith("alice", "conquer"))
-	}
-	f.play("alice", alice, "done")
-	f.play("bob", bob, "pick 1")
-	target := ""
-	owners := f.regionOwners()
-	l, _ := f.svc.Load(context.Background(), f.game)
-	for _, c := range l.State.Legal("bob") {
-		rest, ok := strings.CutPrefix(c, "conquer ")
-		if id, err := strconv.Atoi(rest); ok && err == nil && owners[id] == "alice" {
-			target = c
-			break
-		}
-	}
-	if target == "" {
-		t.Fatalf("bob cannot reach alice's regions %v with %v", owners, l.State.Legal("bob"))
-	}
 	before := len(f.gameMailsTo(alice))
 	f.play("bob", bob, target)
 	f.play("bob", bob, "done")

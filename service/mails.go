@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/mail"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -134,14 +135,14 @@ func (s *Service) stateData(l *Loaded, state engine.State, p store.Player, event
 			moves[i].Happened = l.happened(e, viewer, p.Name, words)
 		}
 	}
-	view, err := viewMap(state.View(viewer))
+	view, changed, err := l.board(state, p, viewer)
 	if err != nil {
 		return templates.State{}, err
 	}
 	data := templates.State{
 		Game: s.gameData(l.Game, l.Players), Player: p.Name, Opening: len(l.Events) == 0 && len(events) == 0,
-		Moves: moves, MovesCut: cut, ToAct: toAct, Finished: finished, Winners: winners, View: view, Observer: observer,
-		Lang: string(lang),
+		Moves: moves, MovesCut: cut, ToAct: toAct, Finished: finished, Winners: winners, View: view, Changed: changed,
+		Observer: observer, Lang: string(lang),
 	}
 	if finished {
 		data.Scores = finalScores(state, words)
@@ -165,6 +166,68 @@ func (s *Service) stateData(l *Loaded, state engine.State, p store.Player, event
 	return data, nil
 }
 
+// viewerOf is the engine viewer of seat p: its name, or engine.Observer for an
+// observer's or a list's seat.
+func viewerOf(p store.Player) string {
+	if p.Role == store.RoleObserver || p.Name == "" {
+		return engine.Observer
+	}
+	return p.Name
+}
+
+// board returns state's view for viewer, seat p's (as the templates read it), and the ids of its
+// regions that changed since the view p's last state mail showed (nil when p has had
+// none, that state is not known, or the game has no regions).
+func (l *Loaded) board(state engine.State, p store.Player, viewer string) (map[string]any, []string, error) {
+	view, err := viewMap(state.View(viewer))
+	if err != nil {
+		return nil, nil, err
+	}
+	th := l.threadOf(p.Email)
+	if !th.known || p.Email == "" {
+		return view, nil, nil
+	}
+	var seen engine.State
+	if th.seen == 0 && len(l.States) > 0 {
+		seen = l.States[0]
+	} else {
+		_, seen = l.stateAt(th.seen)
+	}
+	if seen == nil {
+		return view, nil, nil
+	}
+	old, err := viewMap(seen.View(viewer))
+	if err != nil {
+		return nil, nil, err
+	}
+	return view, changedRegions(old, view), nil
+}
+
+// changedRegions returns the ids of the regions of view (the "regions" list of a map
+// game's view, each with an "id") that are not the same in old, in view's order.
+func changedRegions(old, view map[string]any) []string {
+	before := map[string]any{}
+	regions, _ := old["regions"].([]any)
+	for _, r := range regions {
+		if m, ok := r.(map[string]any); ok {
+			before[templates.Str(m["id"])] = m
+		}
+	}
+	var out []string
+	regions, _ = view["regions"].([]any)
+	for _, r := range regions {
+		m, ok := r.(map[string]any)
+		if !ok {
+			continue
+		}
+		id := templates.Str(m["id"])
+		if b, ok := before[id]; !ok || !reflect.DeepEqual(b, m) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
 // stateMail renders one seat's state mail. When it answers the seat's mail (inReply),
 // it reports what was applied, the refused line and the other answers (notes).
 func (s *Service) stateMail(l *Loaded, state engine.State, p store.Player, events []store.Event, applied []templates.Line, lineErr *templates.LineError, notes []templates.Notice, inReply string) (store.OutMail, error) {
@@ -180,11 +243,7 @@ func (s *Service) stateMail(l *Loaded, state engine.State, p store.Player, event
 	}
 	var files []compose.Attachment
 	if data.Finished {
-		viewer := p.Name
-		if p.Role == store.RoleObserver || viewer == "" {
-			viewer = engine.Observer
-		}
-		if f, redacted, ok := s.archiveFile(l, viewer); ok {
+		if f, redacted, ok := s.archiveFile(l, viewerOf(p)); ok {
 			files = append(files, f)
 			data.Archive = &templates.Attachment{Name: f.Name, Redacted: redacted}
 		}
@@ -381,6 +440,10 @@ func (s *Service) refusal(l *Loaded, p store.Player, reason string, lineErr *tem
 		Lang:    string(s.langOf(l.Settings, p.Name)),
 	}
 	data.Legal, data.LegalNotes = s.legalIn(l, l.State, p.Name)
+	var err error
+	if data.View, data.Changed, err = l.board(l.State, p, viewerOf(p)); err != nil {
+		return store.OutMail{}, err
+	}
 	if lineErr == nil {
 		data.Reason = reason
 	}

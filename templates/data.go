@@ -101,6 +101,9 @@ type State struct {
 	Archive *Attachment
 	// View is the engine's view for the recipient, decoded from its JSON.
 	View map[string]any
+	// Changed are the ids of the view's regions that changed since the recipient's
+	// last mail (map games): the region table marks them.
+	Changed []string
 	// ReplyTo is the recipient's personal reply address.
 	ReplyTo string
 	// Deadline is when the recipient's move is due ("" when none or not their turn).
@@ -126,7 +129,12 @@ type Refusal struct {
 	Legal  []string
 	// LegalNotes explain some of Legal (see State.LegalNotes).
 	LegalNotes map[string]string
-	ReplyTo    string
+	// View and Changed are the state as the reader may see it, rendered as in a state
+	// mail (see State.View and State.Changed) so that the reader can retry without
+	// the previous mail; the state section is left out when View is nil.
+	View    map[string]any
+	Changed []string
+	ReplyTo string
 	// Lang is the reader's language ("en" or "it"; "" reads English).
 	Lang string
 }

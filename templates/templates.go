@@ -51,6 +51,7 @@ func Load() (*Set, error) {
 		"helpOf":           func(n Notice) Notice { return Notice{Kind: "help", Service: n.Service} },
 		"noted":            Noted,
 		"swAbout":          func(lang, player string, view map[string]any) []string { return swAbout(tr, lang, player, view) },
+		"board":            Board,
 		"indent": func(n int, s string) string {
 			pad := strings.Repeat(" ", n)
 			return pad + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+pad)

@@ -45,8 +45,12 @@ var samples = []struct {
 		Error:   &LineError{Line: Line{N: 3, Text: "conquer 99"}, Reason: "there is no region 99"},
 		ToAct:   []string{"alice"}, YourTurn: true, Legal: []string{"conquer 5", "redeploy <region>=<tokens> …", "done"},
 		LegalNotes: map[string]string{"conquer 5": "3 tokens: 2 + 1 mountain"},
-		View:       map[string]any{"turn": 1.0, "players": []any{map[string]any{"name": "alice", "score": 5.0, "hand": 3.0, "active": map[string]any{"race": "Ratmen", "power": "Flying"}}}, "regions": []any{map[string]any{"id": 4.0, "terrain": "farmland", "owner": "alice", "race": "Ratmen", "tokens": 2.0, "pieces": map[string]any{"encampment": 2.0, "fortress": true}}}},
-		ReplyTo:    "turnmail+sw-ab12.0.xxxx@example.org",
+		View: map[string]any{"turn": 1.0, "players": []any{map[string]any{"name": "alice", "score": 5.0, "hand": 3.0, "active": map[string]any{"race": "Ratmen", "power": "Flying"}}}, "regions": []any{
+			map[string]any{"id": 2.0, "terrain": "hill", "owner": nil},
+			map[string]any{"id": 3.0, "terrain": "forest", "owner": "bob", "race": "Hill Elves", "tokens": 3.0},
+			map[string]any{"id": 4.0, "terrain": "farmland", "owner": "alice", "race": "Ratmen", "tokens": 2.0, "pieces": map[string]any{"encampment": 2.0, "fortress": true}}}},
+		Changed: []string{"3", "4"},
+		ReplyTo: "turnmail+sw-ab12.0.xxxx@example.org",
 	}},
 	{"state-waiting", "state", State{
 		Game: Game{ID: "ta-1", Kind: "tally", Title: "tally", Players: []string{"alice", "bob"}}, Player: "bob", ToAct: []string{"alice"},
@@ -62,6 +66,15 @@ var samples = []struct {
 		Game: Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World", Players: []string{"alice", "bob"}}, Player: "alice",
 		Error: &LineError{Line: Line{N: 1, Text: "conquer 99"}, Reason: "there is no region 99; possible: conquer 4, conquer 7"},
 		Legal: []string{"conquer 4", "conquer 7"}, ReplyTo: "turnmail+sw-ab12.0.xxxx@example.org",
+		View: map[string]any{"turn": 2.0, "players": []any{
+			map[string]any{"name": "alice", "score": 7.0, "hand": 5.0, "active": map[string]any{"race": "Ratmen", "power": "Flying"}},
+			map[string]any{"name": "bob", "score": 9.0, "hand": 0.0, "active": map[string]any{"race": "Hill Elves", "power": "Diplomat"}}},
+			"regions": []any{
+				map[string]any{"id": 4.0, "terrain": "hill", "owner": "bob", "race": "Hill Elves", "tokens": 2.0, "adjacent": []any{5.0, 7.0}},
+				map[string]any{"id": 5.0, "terrain": "farmland", "owner": "alice", "race": "Ratmen", "tokens": 3.0, "adjacent": []any{4.0, 7.0}},
+				map[string]any{"id": 7.0, "terrain": "sea", "owner": nil, "adjacent": []any{4.0, 5.0}},
+			}},
+		Changed: []string{"4"},
 	}},
 	{"refusal-not-your-turn", "refusal", Refusal{
 		Game: Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World", Players: []string{"alice", "bob"}}, Player: "bob",
@@ -251,7 +264,7 @@ func TestRender_golden(t *testing.T) {
 }
 
 // htmlGolden are the mail kinds and samples whose HTML part has golden files too.
-var htmlGolden = map[string]bool{"notice": true, "lobby": true, "state-empire-play": true, "state-empire-bid": true, "state-underground": true}
+var htmlGolden = map[string]bool{"notice": true, "lobby": true, "refusal-line": true, "state-after-move": true, "state-empire-play": true, "state-empire-bid": true, "state-underground": true}
 
 // golden compares got with the file at path (rewritten with -update).
 func golden(t *testing.T, path, got string) {
