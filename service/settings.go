@@ -117,7 +117,7 @@ func optionWords(words []string) ([]option, error) {
 }
 
 // changeableKeys are the settings the host may change after a game was created (set).
-var changeableKeys = []string{"deadline", "remind", "expiry", "vacation", "tz"}
+var changeableKeys = []string{"deadline", "remind", "expiry", "vacation", "tz", "lang"}
 
 // change applies "key=value …" words of a set command to a copy of st. Only
 // changeableKeys may change: the engine's options, the seats and the mailing list
@@ -183,6 +183,8 @@ func (st Settings) value(k string) string {
 		return strconv.Itoa(st.vacationDays())
 	case "tz":
 		return st.TZ
+	case "lang":
+		return string(st.Lang)
 	}
 	return ""
 }
@@ -360,6 +362,9 @@ func (st Settings) Describe() []string {
 	}
 	if st.TZ != "" {
 		out = append(out, "times shown in: "+st.TZ)
+	}
+	if st.Lang != "" {
+		out = append(out, "language: "+string(st.Lang))
 	}
 	if st.Private {
 		out = append(out, "private: by invitation only")
