@@ -1,7 +1,9 @@
 package i18n_test
 
 import (
+	"regexp"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/turnmail/turnmail/engine"
@@ -83,4 +85,44 @@ func translated(b *i18n.Bundle, key string) bool {
 		}
 	}
 	return false
+}
+
+// TestConquestCostNotes renders the notes on the conquests of Small World's self-play
+// in both languages: the breakdown ("3 tokens: 2 + 1 mountain") reads with the right
+// plurals in English (never "1 tokens") and carries no English word in Italian.
+func TestConquestCostNotes(t *testing.T) {
+	b, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	en := regexp.MustCompile(`^(1 token|\d+ tokens): 2( [+-] (1 [a-z' A-Z-]+|\d+ [a-z' A-Z-]+))*(, less \d from your die|; you have \d+, the die adds 0 to 3)?$`)
+	english := regexp.MustCompile(`\b(tokens?|defenders?|mountain|fortress|lair|encampments?|armour|less|die)\b`)
+	seen := map[string]bool{}
+	g := games.Registry()["smallworld"]
+	for _, cfg := range selfplay.Configs(g, 7, 2) {
+		_, err := selfplay.Play(g, cfg, func(st selfplay.Step) error {
+			for _, p := range st.State.ToAct() {
+				for entry, n := range engine.NotesOf(st.State, p) {
+					if !strings.HasPrefix(entry, "conquer ") {
+						continue
+					}
+					e, it := b.Text(i18n.English, n), b.Text(i18n.Italian, n)
+					if !en.MatchString(e) || strings.Contains(e, "1 defenders") || strings.Contains(e, "1 encampments") {
+						t.Errorf("%s: English note %q", entry, e)
+					}
+					if w := english.FindString(it); w != "" {
+						t.Errorf("%s: Italian note %q has the English %q", entry, it, w)
+					}
+					seen[strings.SplitN(e, ":", 2)[0]] = true
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !seen["1 token"] && len(seen) < 2 {
+		t.Errorf("too few conquest notes seen: %v", seen)
+	}
 }

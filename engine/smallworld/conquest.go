@@ -402,15 +402,24 @@ func (s *state) Notes(player string) map[string]engine.Text {
 }
 
 // costNote says what conquering region r costs army (p, slot): "3 tokens: 2 + 1
-// mountain", with the die's part when the conquest needs it.
+// mountain", with the die's part when the conquest needs it. The breakdown is a
+// chain of texts ("%s + %s", "%s - %s") over its parts, each a catalogue key with
+// plural forms, so that it reads right in every language.
 func (s *state) costNote(p, slot, r int, roll bool) engine.Text {
-	parts := []string{"2"}
+	breakdown := engine.Textf("%d", 2)
+	add := func(d int, part func(n int) engine.Text) {
+		if d < 0 {
+			breakdown = engine.Textf("%s - %s", breakdown, part(-d))
+		} else {
+			breakdown = engine.Textf("%s + %s", breakdown, part(d))
+		}
+	}
 	if n := int(s.Regions[r].Tokens); n > 0 {
-		parts = append(parts, plural(n, "defender"))
+		add(n, func(n int) engine.Text { return engine.Textf("%d defenders", n) })
 	}
 	for _, k := range reg.defenders {
 		if n := k.defense * s.pieces(r, k); n != 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, strings.ReplaceAll(k.name, "_", " ")))
+			add(n, func(n int) engine.Text { return defenderPart(k, n) })
 		}
 	}
 	shielded := s.shielded(p, r)
@@ -419,16 +428,38 @@ func (s *state) costNote(p, slot, r int, roll bool) engine.Text {
 			continue
 		}
 		if d := ab.cost(s, p, slot, r); d != 0 && (d >= 0 || !shielded || ab == s.cat.variant.rules) {
-			parts = append(parts, fmt.Sprintf("%+d %s", d, ab.name))
+			add(d, func(n int) engine.Text { return engine.Textf("%d %s", n, engine.Term(ab.name)) })
 		}
 	}
-	cost := s.cost(p, slot, r)
-	breakdown := strings.ReplaceAll(strings.Join(parts, " + "), "+ -", "- ")
+	cost := engine.Textf("%d tokens", s.cost(p, slot, r))
 	if slot == slotActive && s.T.Die >= 0 {
-		return engine.Textf("%s: %s, less %d from your die", plural(cost, "token"), breakdown, s.T.Die)
+		return engine.Textf("%s: %s, less %d from your die", cost, breakdown, s.T.Die)
 	}
 	if roll {
-		return engine.Textf("%s: %s; you have %d, the die adds 0 to 3", plural(cost, "token"), breakdown, s.army(p, slot).Hand)
+		return engine.Textf("%s: %s; you have %d, the die adds 0 to 3", cost, breakdown, s.army(p, slot).Hand)
 	}
-	return engine.Textf("%s: %s", plural(cost, "token"), breakdown)
+	return engine.Textf("%s: %s", cost, breakdown)
+}
+
+// defenderParts are the cost note's words for the pieces that defend a region (keys
+// with plural forms in the catalogues); a place that defends is named as printed.
+var defenderParts = map[string]string{
+	"mountain":        "%d mountain",
+	"fortress":        "%d fortress",
+	"troll_lair":      "%d troll lair",
+	"encampments":     "%d encampments",
+	"mushroom_armour": "%d mushroom armour",
+}
+
+// defenderPart is the cost note's part for n defence of pieces of kind k.
+func defenderPart(k *pieceKind, n int) engine.Text {
+	if key, ok := defenderParts[k.name]; ok {
+		return engine.Textf(key, n)
+	}
+	for _, f := range foundPieces {
+		if f.kind.name == k.name {
+			return engine.Textf("%d %s", n, engine.Term(f.name))
+		}
+	}
+	return engine.Textf("%d %s", n, engine.Term(strings.ReplaceAll(k.name, "_", " ")))
 }
