@@ -67,6 +67,12 @@ func (s *state) Apply(player, command string, rng *engine.Rand) (engine.State, e
 	return n, nil
 }
 
+// reason is a rule's explanation of why something may not be done, built where the
+// decision is (targetReason, keptReason …) and given to engine.Illegal as its one
+// argument: a text of the smallworld catalogue, so that it is translated with the
+// error (i18n checks its formats like Illegal's).
+func reason(format string, args ...any) engine.Text { return engine.Textf(format, args...) }
+
 // illegalInstead is engine.Illegal with what the player may do instead.
 func illegalInstead(instead []string, format string, args ...any) *engine.RuleError {
 	e := engine.Illegal(format, args...)
@@ -312,7 +318,7 @@ func applyConquer(s *state, p int, args []string, rng *engine.Rand) error {
 	}
 	a := s.army(p, slot)
 	holds := s.count(p, slot) > 0
-	if why := s.targetReason(p, slot, r, holds); why != "" {
+	if why := s.targetReason(p, slot, r, holds); why.Key != "" {
 		if t := s.targets(p, slot); len(t) > 0 {
 			return engine.Illegal("%s; you can conquer %s", why, s.idList(t))
 		}

@@ -134,20 +134,20 @@ func (s *state) mayEnter(p, slot, r int) bool {
 
 // guarded says why player p may not conquer region r by an ability of its occupant
 // (guard: Liches), or returns "".
-func (s *state) guarded(p, r int) string {
+func (s *state) guarded(p, r int) engine.Text {
 	g := &s.Regions[r]
 	if g.Owner < 0 {
-		return ""
+		return engine.Text{}
 	}
 	q, qs := int(g.Owner), int(g.Slot)
 	for ab := range s.acting(q, qs) {
 		if ab.guard != nil {
-			if why := ab.guard(s, q, qs, p, r); why != "" {
+			if why := ab.guard(s, q, qs, p, r); why.Key != "" {
 				return why
 			}
 		}
 	}
-	return ""
+	return engine.Text{}
 }
 
 // Why a region cannot be attacked, whatever the tokens (see block).
@@ -185,7 +185,7 @@ func (s *state) block(p, slot, r int, holds bool) int {
 	if g.Owner >= 0 && s.atPeace(p, slot, r) {
 		return blockPeace
 	}
-	if g.Owner >= 0 && s.guarded(p, r) != "" {
+	if g.Owner >= 0 && s.guarded(p, r).Key != "" {
 		return blockGuard
 	}
 	if !s.reachable(p, slot, r, holds) {
@@ -199,31 +199,31 @@ func (s *state) block(p, slot, r int, holds bool) int {
 
 // targetReason says why army (p, slot) may not attack region r whatever its tokens,
 // or returns "" when it may.
-func (s *state) targetReason(p, slot, r int, holds bool) string {
+func (s *state) targetReason(p, slot, r int, holds bool) engine.Text {
 	id := s.b.id(r)
 	switch s.block(p, slot, r, holds) {
 	case blockOwn:
-		return fmt.Sprintf("region %d is already held by your %s", id, s.raceName(p, slot))
+		return reason("region %d is already held by your %s", id, s.raceName(p, slot))
 	case blockChasm:
-		return fmt.Sprintf("region %d is a %s: nobody ever enters it; go around", id, s.b.terrain[r])
+		return reason("region %d is a %s: nobody ever enters it; go around", id, s.b.terrain[r])
 	case blockWater:
 		return waterReason(id, s.b.terrain[r])
 	case blockImmune:
-		return fmt.Sprintf("region %d is protected by %s", id, s.immune(r))
+		return reason("region %d is protected by %s", id, s.immune(r))
 	case blockPeace:
-		return fmt.Sprintf("region %d belongs to %s, who made peace with you (Diplomat) until their next turn", id, s.names[s.Regions[r].Owner])
+		return reason("region %d belongs to %s, who made peace with you (Diplomat) until their next turn", id, s.names[s.Regions[r].Owner])
 	case blockGuard:
 		return s.guarded(p, r)
 	case blockBorder:
-		return fmt.Sprintf("region %d is not a border region: your %s enter the map through a region on the edge of the board or on the shore of a sea that touches it", id, s.raceName(p, slot))
+		return reason("region %d is not a border region: your %s enter the map through a region on the edge of the board or on the shore of a sea that touches it", id, s.raceName(p, slot))
 	case blockAdjacent:
-		return fmt.Sprintf("region %d is not adjacent to your %s", id, s.raceName(p, slot))
+		return reason("region %d is not adjacent to your %s", id, s.raceName(p, slot))
 	}
-	return ""
+	return engine.Text{}
 }
 
-func waterReason(id int, terrain string) string {
-	return fmt.Sprintf("region %d is a %s: only a Seafaring race can conquer seas and lakes", id, terrain)
+func waterReason(id int, terrain string) engine.Text {
+	return reason("region %d is a %s: only a Seafaring race can conquer seas and lakes", id, terrain)
 }
 
 // targets lists the regions army (p, slot) may attack, ignoring tokens.

@@ -37,7 +37,7 @@ func (s *state) balrogTargets(p int) []int {
 	}
 	var out []int
 	for r := range s.Regions {
-		if s.b.blocked[r] || s.immune(r) != "" || s.protected(p, r) != "" || s.guarded(p, r) != "" {
+		if s.b.blocked[r] || s.immune(r) != "" || s.protected(p, r) != "" || s.guarded(p, r).Key != "" {
 			continue
 		}
 		for _, x := range from {

@@ -1,7 +1,6 @@
 package smallworld
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/turnmail/turnmail/engine"
@@ -46,14 +45,14 @@ func (s *state) kept(p int) []int {
 
 // keptReason says why region r cannot take a piece of player p's active race (it is
 // not theirs, or a river they leave when conquests end), or returns "".
-func (s *state) keptReason(p, r int) string {
+func (s *state) keptReason(p, r int) engine.Text {
 	switch {
 	case !s.owns(r, p, slotActive):
-		return fmt.Sprintf("region %d is not held by your %s", s.b.id(r), s.army(p, slotActive).Race)
+		return reason("region %d is not held by your %s", s.b.id(r), s.army(p, slotActive).Race)
 	case !ownRegion(s, p, r):
-		return fmt.Sprintf("region %d is a river your %s leave when conquests end; choose a region you keep", s.b.id(r), s.army(p, slotActive).Race)
+		return reason("region %d is a river your %s leave when conquests end; choose a region you keep", s.b.id(r), s.army(p, slotActive).Race)
 	}
-	return ""
+	return engine.Text{}
 }
 
 // ownRegion: a region of player p's active race that it keeps when conquests end (a
