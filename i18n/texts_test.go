@@ -1,8 +1,10 @@
 package i18n_test
 
 import (
+	"errors"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -124,5 +126,53 @@ func TestConquestCostNotes(t *testing.T) {
 	}
 	if !seen["1 token"] && len(seen) < 2 {
 		t.Errorf("too few conquest notes seen: %v", seen)
+	}
+}
+
+// TestRuleErrorArguments: Small World's errors whose text is built at run time — a
+// command's usage, the verb another race or power owns, a reason given as the one
+// argument — come out in Italian whole: the usage and the verb in Italian command
+// words, the reason translated.
+func TestRuleErrorArguments(t *testing.T) {
+	b, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{ // key → a word its Italian must have
+		"usage: %s":              "conquista R tira (conquista finale con il dado dei rinforzi)",
+		"only %s can use %q":     `"incanta"`,
+		"%s; you can conquer %s": "la regione",
+	}
+	got := map[string]string{}
+	g := games.Registry()["smallworld"]
+	cfg := selfplay.Configs(g, 7, 1)[0]
+	cfg.MaxSteps = 60
+	_, _ = selfplay.Play(g, cfg, func(st selfplay.Step) error {
+		if len(got) == len(want) || st.State.Finished() {
+			return nil
+		}
+		p := st.State.ToAct()[0]
+		cmds := []string{"conquer", "enchant 1"}
+		for r := 1; r <= 40; r++ {
+			cmds = append(cmds, "conquer "+strconv.Itoa(r))
+		}
+		for _, c := range cmds {
+			_, _, err := engine.Step(st.State, cfg.Seed, st.N+1, p, c, nil)
+			var re *engine.RuleError
+			if errors.As(err, &re) && want[re.Text.Key] != "" && got[re.Text.Key] == "" {
+				got[re.Text.Key] = b.GameText("smallworld", i18n.Italian, re.Text)
+				if strings.HasPrefix(got[re.Text.Key], "region") {
+					t.Errorf("%q: the reason is not translated: %q", c, got[re.Text.Key])
+				}
+			}
+		}
+		return nil
+	})
+	for key, w := range want {
+		if g, ok := got[key]; !ok {
+			t.Errorf("no error %q met", key)
+		} else if !strings.Contains(g, w) {
+			t.Errorf("%q in Italian: %q, want it to contain %q", key, g, w)
+		}
 	}
 }

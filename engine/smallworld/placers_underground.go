@@ -119,7 +119,7 @@ func (pl *placer) apply(s *state, p int, args []string) error {
 	if !s.has(p, pl.holder) {
 		return engine.Illegal("only the active race with %s can move %s", pl.holder, pl.title)
 	}
-	if err := wantArgs(args, 1, pl.verb+" R"); err != nil {
+	if err := wantArgs(args, 1, syntax(pl.verb+" R")); err != nil {
 		return err
 	}
 	r, err := s.regionIndex(args[0])
@@ -232,7 +232,7 @@ func applyAltar(s *state, p int, args []string, _ *engine.Rand) error {
 	if !s.altarReady(p) {
 		return engine.Illegal("you need the Altar of Souls in one of your regions, once per turn")
 	}
-	if err := wantArgs(args, 1, "altar R (a region of your race in decline)"); err != nil {
+	if err := wantArgs(args, 1, syntax("altar R", reason("a region of your race in decline"))); err != nil {
 		return err
 	}
 	r, err := s.regionIndex(args[0])

@@ -38,7 +38,7 @@ func applyDragon(s *state, p int, args []string, _ *engine.Rand) error {
 	if err := s.needPower(p, nameDragonMaster); err != nil {
 		return err
 	}
-	if err := wantArgs(args, 1, "dragon R"); err != nil {
+	if err := wantArgs(args, 1, syntax("dragon R")); err != nil {
 		return err
 	}
 	r, err := s.regionIndex(args[0])

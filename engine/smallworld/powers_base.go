@@ -218,7 +218,7 @@ func applyCamp(s *state, p int, args []string, _ *engine.Rand) error {
 	if own {
 		s.closeConquests()
 	}
-	rs, ns, err := s.pairArgs(args, "camp R=N [R=N …] (region R ends with N encampments)")
+	rs, ns, err := s.pairArgs(args, syntax("camp R=N [R=N …]", reason("region R ends with N encampments")))
 	if err != nil {
 		return err
 	}
@@ -299,7 +299,7 @@ func applyFortress(s *state, p int, args []string, _ *engine.Rand) error {
 	if why := s.fortressReady(p); why.Key != "" {
 		return engine.Illegal("%s", why)
 	}
-	if err := wantArgs(args, 1, "fortress R"); err != nil {
+	if err := wantArgs(args, 1, syntax("fortress R")); err != nil {
 		return err
 	}
 	r, err := s.regionIndex(args[0])

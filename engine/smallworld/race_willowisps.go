@@ -57,7 +57,7 @@ func applyWisp(s *state, p int, args []string, rng *engine.Rand) error {
 	if err := s.needConquests(p); err != nil {
 		return err
 	}
-	if err := wantArgs(args, 1, "wisp R (roll the die, then conquer region R with the tokens it still takes)"); err != nil {
+	if err := wantArgs(args, 1, syntax("wisp R", reason("roll the die, then conquer region R with the tokens it still takes"))); err != nil {
 		return err
 	}
 	r, err := s.regionIndex(args[0])

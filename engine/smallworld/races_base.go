@@ -133,7 +133,7 @@ func applyEnchant(s *state, p int, args []string, _ *engine.Rand) error {
 	if why := s.enchantReady(p); why.Key != "" {
 		return engine.Illegal("%s", why)
 	}
-	if err := wantArgs(args, 1, "enchant R"); err != nil {
+	if err := wantArgs(args, 1, syntax("enchant R")); err != nil {
 		return err
 	}
 	r, err := s.regionIndex(args[0])

@@ -185,7 +185,7 @@ func (rc *relicConquest) apply(s *state, p int, args []string) error {
 	if err := s.needConquests(p); err != nil {
 		return err
 	}
-	if err := wantArgs(args, 1, rc.verb+" R"); err != nil {
+	if err := wantArgs(args, 1, syntax(rc.verb+" R")); err != nil {
 		return err
 	}
 	r, err := s.regionIndex(args[0])
