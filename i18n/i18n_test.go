@@ -274,7 +274,14 @@ func TestTerms(t *testing.T) {
 	if got := b.Term(English, "Ratmen"); got != "Ratmen" {
 		t.Errorf("English Ratmen = %q", got)
 	}
-	for name, want := range map[string]string{"uomini ratto": "Ratmen", "RATMEN": "Ratmen", "Fuochi Fatui": "Will-o'-Wisps", "nobody": ""} {
+	// Empire cards the Italian rulebook names (terms.json _source)
+	for en, it := range map[string]string{"Arcane Sphinx": "Sfinge arcana", "Ancient Sage": "Saggio antico", "Stronghold": "Roccaforte", "Dire Ogre": "Orco spaventoso"} {
+		if got := b.Term(Italian, en); got != it {
+			t.Errorf("Italian %s = %q, want %q", en, got, it)
+		}
+	}
+	for name, want := range map[string]string{"uomini ratto": "Ratmen", "RATMEN": "Ratmen", "Fuochi Fatui": "Will-o'-Wisps", "nobody": "",
+		"orco spaventoso": "Dire Ogre", "Sfinge Arcana": "Arcane Sphinx"} {
 		if got, _ := b.TermOf(name); got != want {
 			t.Errorf("TermOf(%q) = %q, want %q", name, got, want)
 		}
