@@ -173,6 +173,10 @@ func (t Text) String() string {
 // terrain name, in English — which catalogues translate like a message.
 type Term string
 
+// Command is a canonical command or Legal pattern ("conquer R", "buy power N") used as
+// a Text argument: a reader sees it in the command words of their language.
+type Command string
+
 // RuleError is a rule violation a player can act on: what is wrong and what is
 // possible instead.
 type RuleError struct {

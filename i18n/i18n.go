@@ -278,8 +278,13 @@ func (b *Bundle) Keys(lang Lang, domain string) []string {
 
 // Sprintf formats key in lang: its translation when the catalogue has one, else key
 // itself. Arguments that are terms (engine.Term, or a string naming a known term) are
-// given their name in lang; engine.Text arguments are rendered in lang.
+// given their name in lang; engine.Text arguments are rendered in lang; an
+// engine.Command is given in the service's command words (see GameText for a game's).
 func (b *Bundle) Sprintf(lang Lang, key string, args ...any) string {
+	return b.sprintf("", lang, key, args...)
+}
+
+func (b *Bundle) sprintf(game string, lang Lang, key string, args ...any) string {
 	p := b.printers[lang]
 	if p == nil {
 		p = b.printers[English]
@@ -289,7 +294,7 @@ func (b *Bundle) Sprintf(lang Lang, key string, args ...any) string {
 	}
 	tr := make([]any, len(args))
 	for i, a := range args {
-		tr[i] = b.arg(lang, a)
+		tr[i] = b.arg(game, lang, a)
 		if i+1 != b.plural[key] {
 			tr[i] = plainNumber(tr[i])
 		}
@@ -314,12 +319,14 @@ func plainNumber(a any) any {
 	return a
 }
 
-func (b *Bundle) arg(lang Lang, a any) any {
+func (b *Bundle) arg(game string, lang Lang, a any) any {
 	switch v := a.(type) {
 	case engine.Term:
 		return b.Term(lang, string(v))
+	case engine.Command:
+		return b.Command(game, lang, string(v))
 	case engine.Text:
-		return b.Text(lang, v)
+		return b.GameText(game, lang, v)
 	case string:
 		if _, ok := b.terms[Italian][v]; ok {
 			return b.Term(lang, v)
@@ -330,7 +337,7 @@ func (b *Bundle) arg(lang Lang, a any) any {
 	case []string:
 		out := make([]string, len(v))
 		for i, s := range v {
-			out[i], _ = b.arg(lang, s).(string)
+			out[i], _ = b.arg(game, lang, s).(string)
 		}
 		return out
 	}
@@ -338,11 +345,15 @@ func (b *Bundle) arg(lang Lang, a any) any {
 }
 
 // Text renders t in lang.
-func (b *Bundle) Text(lang Lang, t engine.Text) string {
+func (b *Bundle) Text(lang Lang, t engine.Text) string { return b.GameText("", lang, t) }
+
+// GameText renders t, a text of game's engine, in lang: its engine.Command arguments
+// in the game's command words.
+func (b *Bundle) GameText(game string, lang Lang, t engine.Text) string {
 	if t.Key == "" {
 		return ""
 	}
-	return b.Sprintf(lang, t.Key, t.Args...)
+	return b.sprintf(game, lang, t.Key, t.Args...)
 }
 
 // Term returns the name of an English game term in lang (the English name when there

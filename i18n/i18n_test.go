@@ -131,13 +131,15 @@ func bothWays(t *testing.T, b *Bundle, domain string, used []string) {
 }
 
 // TestEngineCatalogues checks both ways that every engine.Illegal format of each
-// engine has an Italian translation with the same arguments (Load checks the
+// engine (and of the reasons given to it as an argument: smallworld's reason) has an
+// Italian translation with the same arguments (Load checks the
 // arguments), and that the catalogue holds no format the engine no longer uses.
 func TestEngineCatalogues(t *testing.T) {
 	b := load(t)
 	for _, game := range []string{"smallworld", "empire"} {
 		dir := filepath.Join("..", "engine", game)
 		used := append(formats(t, dir, "Illegal", 0), formats(t, dir, "illegalInstead", 1)...)
+		used = append(used, formats(t, dir, "reason", 0)...)
 		if len(used) < 10 {
 			t.Fatalf("%s: only %d Illegal formats found", game, len(used))
 		}
@@ -272,7 +274,14 @@ func TestTerms(t *testing.T) {
 	if got := b.Term(English, "Ratmen"); got != "Ratmen" {
 		t.Errorf("English Ratmen = %q", got)
 	}
-	for name, want := range map[string]string{"uomini ratto": "Ratmen", "RATMEN": "Ratmen", "Fuochi Fatui": "Will-o'-Wisps", "nobody": ""} {
+	// Empire cards the Italian rulebook names (terms.json _source)
+	for en, it := range map[string]string{"Arcane Sphinx": "Sfinge arcana", "Ancient Sage": "Saggio antico", "Stronghold": "Roccaforte", "Dire Ogre": "Orco spaventoso"} {
+		if got := b.Term(Italian, en); got != it {
+			t.Errorf("Italian %s = %q, want %q", en, got, it)
+		}
+	}
+	for name, want := range map[string]string{"uomini ratto": "Ratmen", "RATMEN": "Ratmen", "Fuochi Fatui": "Will-o'-Wisps", "nobody": "",
+		"orco spaventoso": "Dire Ogre", "Sfinge Arcana": "Arcane Sphinx"} {
 		if got, _ := b.TermOf(name); got != want {
 			t.Errorf("TermOf(%q) = %q, want %q", name, got, want)
 		}

@@ -1,7 +1,6 @@
 package service
 
 import (
-	"fmt"
 	"strings"
 	"time"
 	"unicode"
@@ -30,7 +29,7 @@ const (
 
 func (r *run) cmdSay(a actor, args []string) string {
 	if a.Seat == nil {
-		return "say is for players: reply to a game mail."
+		return r.t("say is for players: reply to a game mail.")
 	}
 	words := strings.Fields(cleanChat(r.line))
 	if len(words) > 0 {
@@ -41,17 +40,17 @@ func (r *run) cmdSay(a actor, args []string) string {
 	if len(args) > 0 {
 		if p, ok := r.l.playerByName(strings.TrimRight(args[0], ":,")); ok && len(words) > 1 {
 			if p.Name == a.Name {
-				return "You cannot say something to yourself: say PLAYER TEXT is for another player."
+				return r.t("You cannot say something to yourself: say PLAYER TEXT is for another player.")
 			}
 			to, private, words = []store.Player{p}, true, words[1:]
 		}
 	}
 	text := strings.Join(words, " ")
 	if text == "" {
-		return "say takes a message: say TEXT to every player, say PLAYER TEXT to one."
+		return r.t("say takes a message: say TEXT to every player, say PLAYER TEXT to one.")
 	}
 	if len(text) > maxSayBytes {
-		return fmt.Sprintf("Your message is longer than %d characters; nothing was relayed. Send a shorter one.", maxSayBytes)
+		return r.t("Your message is longer than %d characters; nothing was relayed. Send a shorter one.", maxSayBytes)
 	}
 	if !private {
 		for _, p := range r.l.active() {
@@ -61,7 +60,7 @@ func (r *run) cmdSay(a actor, args []string) string {
 		}
 	}
 	if len(to) == 0 {
-		return "There is no other player to say it to."
+		return r.t("There is no other player to say it to.")
 	}
 	if why := r.chatLimit(a, to); why != "" {
 		return why
@@ -134,7 +133,7 @@ func (r *run) chatLimit(a actor, to []store.Player) string {
 		}
 	}
 	if sent+more > lim {
-		return fmt.Sprintf("%d of your messages reached players' mailboxes in the last hour (one mail per recipient); the limit is %d. Nothing was relayed: try again later.", sent, lim)
+		return r.t("%d of your messages reached players' mailboxes in the last hour (one mail per recipient); the limit is %d. Nothing was relayed: try again later.", sent, lim)
 	}
 	return ""
 }

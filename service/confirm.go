@@ -176,8 +176,12 @@ func (s *Service) askPending(ctx context.Context, tx *lobbyTx) error {
 	return nil
 }
 
-// declineWords are the first words of a reply that declines a confirmation request.
-var declineWords = map[string]bool{"no": true, "decline": true, "deny": true, "refuse": true}
+// declineWords are the first words of a reply that declines a confirmation request,
+// in English and Italian ("no" is both); any other reply confirms ("yes", "sì", "ok" …).
+var declineWords = map[string]bool{
+	"no": true, "decline": true, "deny": true, "refuse": true, "nope": true,
+	"rifiuto": true, "rifiuta": true, "declino": true, "nego": true, "niente": true,
+}
 
 // confirmReply handles a reply to a one-time confirmation address: from the address
 // asked (or anyone, for a mailing list), it runs the stored commands with the proof
@@ -209,7 +213,7 @@ func (s *Service) confirmReply(ctx context.Context, from string, msg *parse.Mess
 	first := ""
 	if len(msg.Commands) > 0 {
 		if f := strings.Fields(engine.Normalize(msg.Commands[0].Text)); len(f) > 0 {
-			first = f[0]
+			first = strings.Trim(f[0], ".,;:!?") // "No." and "no, grazie" decline
 		}
 	}
 	if declineWords[first] {

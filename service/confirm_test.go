@@ -95,3 +95,38 @@ func TestLobbyProof_pendingCapped(t *testing.T) {
 		t.Errorf("%d mails to the host, want 5 confirmation requests", n)
 	}
 }
+
+// TestConfirmReplyWords: a reply declines a confirmation request when its first word
+// says no, in English or Italian and with punctuation after it; any other reply
+// (yes, sì, si, ok, an empty line of thanks) confirms.
+func TestConfirmReplyWords(t *testing.T) {
+	tests := []struct {
+		reply  string
+		paused bool
+	}{
+		{"yes", true},
+		{"sì", true},
+		{"si, grazie", true},
+		{"Sì!", true},
+		{"ok", true},
+		{"no", false},
+		{"No.", false},
+		{"no, grazie", false},
+		{"NO!", false},
+		{"rifiuto", false},
+		{"Rifiuta", false},
+		{"declino", false},
+		{"decline", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.reply, func(t *testing.T) {
+			f := newFixture(t, 100)
+			g := f.hostedGame(hostAddr, "")
+			f.receive(f.mail(hostAddr, svcAddr, "pause "+g+"\n"))
+			res := f.confirm(hostAddr, tt.reply)
+			if paused := f.load(g).Game.Status == "paused"; paused != tt.paused {
+				t.Errorf("reply %q: paused %v, want %v (%+v)", tt.reply, paused, tt.paused, res)
+			}
+		})
+	}
+}

@@ -482,7 +482,7 @@ func (r *run) notifyEach(n templates.Notice, withDue bool) {
 	if withDue {
 		due = map[string]string{}
 		for _, d := range r.view().Deadlines() {
-			due[d.Player] = r.l.when(d.Player, d.Due)
+			due[d.Player] = r.s.when(r.l, d.Player, d.Due)
 		}
 	}
 	seen := map[string]bool{}
@@ -542,7 +542,7 @@ func (r *run) cmdHelp(a actor, _ []string) string {
 func (r *run) dueOf(name string) string {
 	for _, d := range r.view().Deadlines() {
 		if d.Player == name {
-			return r.l.when(name, d.Due)
+			return r.s.when(r.l, name, d.Due)
 		}
 	}
 	return ""
@@ -574,7 +574,7 @@ func (r *run) cmdHistory(a actor, args []string) string {
 		cmd := engine.MaskCommand(r.state, e.Player, e.Command, a.Name)
 		m := templates.Move{Seq: e.Seq, Player: e.Player, Command: cmd, Kind: e.Kind}
 		if !e.At.IsZero() {
-			m.At = r.l.when(a.Name, e.At)
+			m.At = r.s.when(r.l, a.Name, e.At)
 		}
 		moves = append(moves, m)
 	}

@@ -77,27 +77,43 @@ func (s *Service) lobby(ctx context.Context, from string, msg *parse.Message, cr
 }
 
 // lobbyLang is the language of the answer to a lobby mail: Italian when its commands
-// use Italian words or ask for Italian (lang=it, lingua it); else the language of one
-// of the sender's games that has one (the sender's language is known); else the default.
+// use Italian words or ask for Italian (lang=it, lingua it); else the sender's own
+// language (their lang/lingua setting in one of their latest games); else the
+// language of one of those games that has one; else the default.
 func (s *Service) lobbyLang(ctx context.Context, from string, msg *parse.Message) i18n.Lang {
 	if lang := s.commandsLang(msg); lang != "" {
 		return lang
 	}
+	return s.senderLang(ctx, from)
+}
+
+// senderLang is the language known for an address from its latest seats (at most
+// maxLobbyAnswers games read): a player's own setting first, else a game's, else the
+// service's default.
+func (s *Service) senderLang(ctx context.Context, from string) i18n.Lang {
 	seats, err := s.store.SeatsOf(ctx, from)
 	if err != nil {
 		return s.opts.Language // only the language of an answer is at stake
 	}
+	var gameLang i18n.Lang
 	for i := len(seats) - 1; i >= 0 && i >= len(seats)-maxLobbyAnswers; i-- {
 		g, _, err := s.store.Game(ctx, seats[i].GameID)
 		if err != nil {
 			continue
 		}
-		var st Settings
-		if json.Unmarshal(g.Settings, &st) == nil && st.Lang != "" {
-			return st.Lang
+		events, err := s.store.Events(ctx, g.ID)
+		if err != nil {
+			continue
+		}
+		st := settingsOf(g.Settings).withChanges(events)
+		if own := st.Prefs[seats[i].Name].Lang; own != "" {
+			return own
+		}
+		if gameLang == "" {
+			gameLang = st.Lang
 		}
 	}
-	return s.opts.Language
+	return gameLang.Or(s.opts.Language)
 }
 
 // commandsLang is the language a lobby mail's commands are written in or ask for
@@ -343,7 +359,8 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 			rest[i] = strings.ToLower(x)
 		}
 		r := s.newRun(ctx, l, msg.MessageID, "")
-		r.sender = from // its notices to the sender join the lobby answer
+		r.sender = from  // its notices to the sender join the lobby answer
+		r.lang = tx.lang // and are in the sender's language, not the game's
 		r.consented = cred.consented
 		if why := inGame[verb](r, a, rest); why != "" {
 			return lobbyError(why), nil

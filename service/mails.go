@@ -159,7 +159,7 @@ func (s *Service) stateData(l *Loaded, state engine.State, p store.Player, event
 	if data.YourTurn && l.Game.Status == store.GameRunning {
 		for _, d := range l.Deadlines() {
 			if d.Player == p.Name {
-				data.Deadline = l.when(p.Name, d.Due)
+				data.Deadline = s.when(l, p.Name, d.Due)
 			}
 		}
 	}

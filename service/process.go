@@ -498,7 +498,7 @@ func (s *Service) reasonIn(lang i18n.Lang, game string, err error) string {
 	}
 	why := re.Reason
 	if re.Text.Key != "" {
-		why = s.tr.Text(lang, re.Text)
+		why = s.tr.GameText(game, lang, re.Text)
 	}
 	if len(re.Instead) == 0 {
 		return why

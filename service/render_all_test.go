@@ -177,8 +177,9 @@ func (r *renderRun) check(m store.OutMail) error {
 	if p.Name != "" && !r.l.State.Finished() {
 		notes := engine.NotesOf(r.l.State, p.Name)
 		for _, c := range r.l.State.Legal(p.Name) {
-			if n, ok := notes[c]; ok && !strings.Contains(text, "    "+c+"   # "+n.String()+"\n") {
-				return fmt.Errorf("legal command %q of %s not in the text with its note %q:\n%s", c, p.Name, n.String(), text)
+			note := r.svc.tr.Text(r.svc.langOf(r.l.Settings, p.Name), notes[c]) // as mails render it (plurals)
+			if _, ok := notes[c]; ok && !strings.Contains(text, "    "+c+"   # "+note+"\n") {
+				return fmt.Errorf("legal command %q of %s not in the text with its note %q:\n%s", c, p.Name, note, text)
 			}
 			// On a line of its own, or followed by its note as a comment.
 			if !strings.Contains(text, "    "+c+"\n") && !strings.Contains(text, "    "+c+"   # ") {

@@ -178,7 +178,7 @@ func (s *Service) remind(ctx context.Context, l *Loaded, d Deadline, done map[st
 	}
 	id := l.Game.ID
 	p, _ := seatOf(l, d.Seat)
-	n := templates.Notice{Kind: "reminder", Game: s.gameData(l.Game, l.Players), To: p.Name, Player: p.Name, Due: l.when(p.Name, d.Due),
+	n := templates.Notice{Kind: "reminder", Game: s.gameData(l.Game, l.Players), To: p.Name, Player: p.Name, Due: s.when(l, p.Name, d.Due),
 		Text: fmtDuration(d.Due.Sub(now).Round(time.Minute)), Lang: string(s.langOf(l.Settings, p.Name)), ReplyTo: s.replyAddr(id, p), Host: l.Game.Host}
 	n.Legal, n.LegalNotes = s.legalIn(l, l.State, p.Name)
 	m, err := s.notice(n, l.threadOf(p.Email), id, p.Email, "")
@@ -231,7 +231,7 @@ func (s *Service) expire(ctx context.Context, l *Loaded, d Deadline, t store.Tim
 	if engine.Responding(l.State, p.Name) {
 		policy = ExpirySkip // a missed response is declined: it never stops the game
 	}
-	base := templates.Notice{Player: p.Name, Due: l.when("", d.Due)} // to several readers: the game's zone
+	base := templates.Notice{Player: p.Name, Due: s.when(l, "", d.Due)} // to several readers: the game's zone
 	switch policy {
 	case ExpirySkip:
 		var cmds []string

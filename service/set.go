@@ -14,7 +14,7 @@ import (
 const adminSet = "set"
 
 // setSyntax is the answer to a set command without settings.
-const setSyntax = "Write set deadline=48h (or remind=6h, expiry=skip|pause|replace, vacation=DAYS, tz=ZONE; several at once)."
+const setSyntax = "Write set deadline=48h (or remind=6h, expiry=skip|pause|replace, vacation=DAYS, tz=ZONE, lang=it|en; several at once)."
 
 // cmdSet changes the game's deadline settings (host only). In a running or paused
 // game the change is an admin event; before the start it is part of the setup and

@@ -122,7 +122,7 @@ func optionWords(words []string) ([]option, error) {
 }
 
 // changeableKeys are the settings the host may change after a game was created (set).
-var changeableKeys = []string{"deadline", "remind", "expiry", "vacation", "tz", "response"}
+var changeableKeys = []string{"deadline", "remind", "expiry", "vacation", "tz", "response", "lang"}
 
 // change applies "key=value …" words of a set command to a copy of st. Only
 // changeableKeys may change: the engine's options, the seats and the mailing list
@@ -190,6 +190,8 @@ func (st Settings) value(k string) string {
 		return st.TZ
 	case "response":
 		return st.response().setting
+	case "lang":
+		return string(st.Lang)
 	}
 	return ""
 }
@@ -373,6 +375,9 @@ func (st Settings) Describe() []string {
 	}
 	if st.TZ != "" {
 		out = append(out, "times shown in: "+st.TZ)
+	}
+	if st.Lang != "" {
+		out = append(out, "language: "+string(st.Lang))
 	}
 	if st.Private {
 		out = append(out, "private: by invitation only")

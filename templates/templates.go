@@ -46,12 +46,14 @@ func Load() (*Set, error) {
 		"name":             func(v any) string { return DisplayName(Str(v)) },
 		"names":            DisplayNames,
 		"undergroundBoard": UndergroundBoard,
-		"verbs":            Verbs,
-		"has":              func(m map[string]any, k string) bool { _, ok := m[k]; return ok },
-		"helpOf":           func(n Notice) Notice { return Notice{Kind: "help", Service: n.Service} },
-		"noted":            Noted,
-		"swAbout":          func(lang, player string, view map[string]any) []string { return swAbout(tr, lang, player, view) },
-		"board":            Board,
+		"verbs": func(commands []string, known ...string) []string {
+			return Verbs(canonicalVerbs(tr, commands), known...)
+		},
+		"has":     func(m map[string]any, k string) bool { _, ok := m[k]; return ok },
+		"helpOf":  func(n Notice) Notice { return Notice{Kind: "help", Service: n.Service} },
+		"noted":   Noted,
+		"swAbout": func(lang, player string, view map[string]any) []string { return swAbout(tr, lang, player, view) },
+		"board":   Board,
 		"indent": func(n int, s string) string {
 			pad := strings.Repeat(" ", n)
 			return pad + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+pad)
@@ -308,6 +310,21 @@ func Strs(v any) []string {
 	out := make([]string, len(list))
 	for i, x := range list {
 		out[i] = Str(x)
+	}
+	return out
+}
+
+// verbsGame is the game whose command words the "verbs" template function reads: its
+// only caller explains Small World's verbs (Necromancer Island and Underground share
+// its words).
+const verbsGame = "smallworld"
+
+// canonicalVerbs returns legal entries with their words canonical (English), as they
+// are listed in either language, so that Verbs finds the verbs a template explains.
+func canonicalVerbs(tr *i18n.Bundle, commands []string) []string {
+	out := make([]string, len(commands))
+	for i, c := range commands {
+		out[i], _ = tr.Canonical(verbsGame, c)
 	}
 	return out
 }

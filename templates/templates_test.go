@@ -450,3 +450,29 @@ func TestRender_undergroundMapKey(t *testing.T) {
 		}
 	}
 }
+
+// TestRender_verbNotesItalian: the explanations of Underground's verbs under the legal
+// list appear whether the list is in English or in Italian command words.
+func TestRender_verbNotesItalian(t *testing.T) {
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for lang, legal := range map[string][]string{
+		"en": {"swap 2", "sword 7", "done"},
+		"it": {"scambia 2", "spada 7", "fatto"},
+	} {
+		text, h, err := set.Render("state", State{Game: Game{ID: "un-4f2a", Kind: "underground", Title: GameTitle("underground"), Players: []string{"ann", "ben"}},
+			Player: "ann", YourTurn: true, Legal: legal, Lang: lang, View: loadView("underground.view.json")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for part, body := range map[string]string{"text": text, "html": h} {
+			for _, want := range []string{"your Shadow Mimes take the power of combo N", "conquer R with 2 tokens fewer"} {
+				if !strings.Contains(body, want) {
+					t.Errorf("%s legal list, %s part: no note %q", lang, part, want)
+				}
+			}
+		}
+	}
+}

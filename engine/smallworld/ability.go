@@ -64,7 +64,7 @@ type ability struct {
 	// guard, an ability of the army (q, qslot) holding region r, says why player p
 	// may not conquer r ("" when it may): Liches in decline keep out a player with no
 	// coins.
-	guard func(s *state, q, qslot, p, r int) string
+	guard func(s *state, q, qslot, p, r int) engine.Text
 	// onConquer runs after the army occupied region r (Trolls' lairs, Halflings' holes).
 	onConquer func(s *state, p, slot, r int)
 	// onLoss returns how many tokens the army loses when region r is conquered by

@@ -43,7 +43,7 @@ func (s *state) Apply(player, command string, rng *engine.Rand) (engine.State, e
 		return nil, illegalInstead(s.Legal(player), "unknown command %q", words[0])
 	}
 	if v.owner != nil && !s.has(p, v.owner.name) {
-		return nil, illegalInstead(s.Legal(player), "only %s can use %q", v.owner.name, v.name)
+		return nil, illegalInstead(s.Legal(player), "only %s can use %q", engine.Term(v.owner.name), engine.Command(v.name))
 	}
 	if why := s.forbidden(p, words); why != "" {
 		return nil, &engine.RuleError{Reason: why, Instead: s.instead(p, v.name)}
@@ -65,6 +65,21 @@ func (s *state) Apply(player, command string, rng *engine.Rand) (engine.State, e
 		return nil, err
 	}
 	return n, nil
+}
+
+// reason is a rule's explanation of why something may not be done, built where the
+// decision is (targetReason, keptReason …) and given to engine.Illegal as its one
+// argument: a text of the smallworld catalogue, so that it is translated with the
+// error (i18n checks its formats like Illegal's).
+func reason(format string, args ...any) engine.Text { return engine.Textf(format, args...) }
+
+// syntax is a command's usage for an error: its pattern in command words (shown in
+// the reader's words), with what it means when a note is given.
+func syntax(pattern string, note ...engine.Text) engine.Text {
+	if len(note) == 0 {
+		return reason("%s", engine.Command(pattern))
+	}
+	return reason("%s (%s)", engine.Command(pattern), note[0])
 }
 
 // illegalInstead is engine.Illegal with what the player may do instead.
@@ -150,7 +165,7 @@ func (s *state) needPower(p int, power string) error {
 	return nil
 }
 
-func wantArgs(args []string, n int, usage string) error {
+func wantArgs(args []string, n int, usage engine.Text) error {
 	if len(args) != n {
 		return engine.Illegal("usage: %s", usage)
 	}
@@ -175,7 +190,7 @@ func applyPick(s *state, p int, args []string, _ *engine.Rand) error {
 	if err := s.needOwnTurn(p); err != nil {
 		return err
 	}
-	if err := wantArgs(args, 1, "pick N (a position of the offer, 1 is free)"); err != nil {
+	if err := wantArgs(args, 1, syntax("pick N", reason("a position of the offer, 1 is free"))); err != nil {
 		return err
 	}
 	pl := &s.Players[p]
@@ -232,7 +247,7 @@ func applyDecline(s *state, p int, args []string, _ *engine.Rand) error {
 	if err := s.needOwnTurn(p); err != nil {
 		return err
 	}
-	if err := wantArgs(args, 0, "decline"); err != nil {
+	if err := wantArgs(args, 0, syntax("decline")); err != nil {
 		return err
 	}
 	if err := s.needActive(p); err != nil {
@@ -254,7 +269,8 @@ func applyDecline(s *state, p int, args []string, _ *engine.Rand) error {
 // conquerArgs parses "R [RACE] [roll]": RACE names a declined race that plays in
 // decline (conquer R ghouls).
 func (s *state) conquerArgs(p int, args []string) (r, slot int, roll bool, err error) {
-	usage := "conquer R, conquer R roll (final conquest with the reinforcement die), conquer R ghouls [roll] (declined Ghouls)"
+	usage := reason("%s, %s (final conquest with the reinforcement die), %s (declined Ghouls)",
+		engine.Command("conquer R"), engine.Command("conquer R roll"), engine.Command("conquer R ghouls [roll]"))
 	if len(args) == 0 || len(args) > 3 {
 		return 0, 0, false, engine.Illegal("usage: %s", usage)
 	}
@@ -312,7 +328,7 @@ func applyConquer(s *state, p int, args []string, rng *engine.Rand) error {
 	}
 	a := s.army(p, slot)
 	holds := s.count(p, slot) > 0
-	if why := s.targetReason(p, slot, r, holds); why != "" {
+	if why := s.targetReason(p, slot, r, holds); why.Key != "" {
 		if t := s.targets(p, slot); len(t) > 0 {
 			return engine.Illegal("%s; you can conquer %s", why, s.idList(t))
 		}
@@ -430,7 +446,7 @@ func applyAbandon(s *state, p int, args []string, _ *engine.Rand) error {
 	if err := s.needOwnTurn(p); err != nil {
 		return err
 	}
-	if err := wantArgs(args, 1, "abandon R"); err != nil {
+	if err := wantArgs(args, 1, syntax("abandon R")); err != nil {
 		return err
 	}
 	r, err := s.regionIndex(args[0])
@@ -564,7 +580,7 @@ func idsOf(s *state, rs []int) []string {
 }
 
 // pairArgs parses "R=N" arguments into region indexes and numbers.
-func (s *state) pairArgs(args []string, usage string) ([]int, []int, error) {
+func (s *state) pairArgs(args []string, usage engine.Text) ([]int, []int, error) {
 	if len(args) == 0 {
 		return nil, nil, engine.Illegal("usage: %s", usage)
 	}
@@ -598,7 +614,7 @@ func applyRedeploy(s *state, p int, args []string, _ *engine.Rand) error {
 		}
 		s.closeConquests()
 	}
-	rs, ns, err := s.pairArgs(args, "redeploy R=N [R=N …] (region R ends with N tokens)")
+	rs, ns, err := s.pairArgs(args, syntax("redeploy R=N [R=N …]", reason("region R ends with N tokens")))
 	if err != nil {
 		return err
 	}
@@ -662,7 +678,7 @@ func legalDone(s *state, p int, out []string) []string {
 }
 
 func applyDone(s *state, p int, args []string, _ *engine.Rand) error {
-	if err := wantArgs(args, 0, "done"); err != nil {
+	if err := wantArgs(args, 0, syntax("done")); err != nil {
 		return err
 	}
 	if s.defending(p) {

@@ -134,20 +134,20 @@ func (s *state) mayEnter(p, slot, r int) bool {
 
 // guarded says why player p may not conquer region r by an ability of its occupant
 // (guard: Liches), or returns "".
-func (s *state) guarded(p, r int) string {
+func (s *state) guarded(p, r int) engine.Text {
 	g := &s.Regions[r]
 	if g.Owner < 0 {
-		return ""
+		return engine.Text{}
 	}
 	q, qs := int(g.Owner), int(g.Slot)
 	for ab := range s.acting(q, qs) {
 		if ab.guard != nil {
-			if why := ab.guard(s, q, qs, p, r); why != "" {
+			if why := ab.guard(s, q, qs, p, r); why.Key != "" {
 				return why
 			}
 		}
 	}
-	return ""
+	return engine.Text{}
 }
 
 // Why a region cannot be attacked, whatever the tokens (see block).
@@ -185,7 +185,7 @@ func (s *state) block(p, slot, r int, holds bool) int {
 	if g.Owner >= 0 && s.atPeace(p, slot, r) {
 		return blockPeace
 	}
-	if g.Owner >= 0 && s.guarded(p, r) != "" {
+	if g.Owner >= 0 && s.guarded(p, r).Key != "" {
 		return blockGuard
 	}
 	if !s.reachable(p, slot, r, holds) {
@@ -199,31 +199,31 @@ func (s *state) block(p, slot, r int, holds bool) int {
 
 // targetReason says why army (p, slot) may not attack region r whatever its tokens,
 // or returns "" when it may.
-func (s *state) targetReason(p, slot, r int, holds bool) string {
+func (s *state) targetReason(p, slot, r int, holds bool) engine.Text {
 	id := s.b.id(r)
 	switch s.block(p, slot, r, holds) {
 	case blockOwn:
-		return fmt.Sprintf("region %d is already held by your %s", id, s.raceName(p, slot))
+		return reason("region %d is already held by your %s", id, s.raceName(p, slot))
 	case blockChasm:
-		return fmt.Sprintf("region %d is a %s: nobody ever enters it; go around", id, s.b.terrain[r])
+		return reason("region %d is a %s: nobody ever enters it; go around", id, s.b.terrain[r])
 	case blockWater:
 		return waterReason(id, s.b.terrain[r])
 	case blockImmune:
-		return fmt.Sprintf("region %d is protected by %s", id, s.immune(r))
+		return reason("region %d is protected by %s", id, s.immune(r))
 	case blockPeace:
-		return fmt.Sprintf("region %d belongs to %s, who made peace with you (Diplomat) until their next turn", id, s.names[s.Regions[r].Owner])
+		return reason("region %d belongs to %s, who made peace with you (Diplomat) until their next turn", id, s.names[s.Regions[r].Owner])
 	case blockGuard:
 		return s.guarded(p, r)
 	case blockBorder:
-		return fmt.Sprintf("region %d is not a border region: your %s enter the map through a region on the edge of the board or on the shore of a sea that touches it", id, s.raceName(p, slot))
+		return reason("region %d is not a border region: your %s enter the map through a region on the edge of the board or on the shore of a sea that touches it", id, s.raceName(p, slot))
 	case blockAdjacent:
-		return fmt.Sprintf("region %d is not adjacent to your %s", id, s.raceName(p, slot))
+		return reason("region %d is not adjacent to your %s", id, s.raceName(p, slot))
 	}
-	return ""
+	return engine.Text{}
 }
 
-func waterReason(id int, terrain string) string {
-	return fmt.Sprintf("region %d is a %s: only a Seafaring race can conquer seas and lakes", id, terrain)
+func waterReason(id int, terrain string) engine.Text {
+	return reason("region %d is a %s: only a Seafaring race can conquer seas and lakes", id, terrain)
 }
 
 // targets lists the regions army (p, slot) may attack, ignoring tokens.
@@ -402,15 +402,24 @@ func (s *state) Notes(player string) map[string]engine.Text {
 }
 
 // costNote says what conquering region r costs army (p, slot): "3 tokens: 2 + 1
-// mountain", with the die's part when the conquest needs it.
+// mountain", with the die's part when the conquest needs it. The breakdown is a
+// chain of texts ("%s + %s", "%s - %s") over its parts, each a catalogue key with
+// plural forms, so that it reads right in every language.
 func (s *state) costNote(p, slot, r int, roll bool) engine.Text {
-	parts := []string{"2"}
+	breakdown := engine.Textf("%d", 2)
+	add := func(d int, part func(n int) engine.Text) {
+		if d < 0 {
+			breakdown = engine.Textf("%s - %s", breakdown, part(-d))
+		} else {
+			breakdown = engine.Textf("%s + %s", breakdown, part(d))
+		}
+	}
 	if n := int(s.Regions[r].Tokens); n > 0 {
-		parts = append(parts, plural(n, "defender"))
+		add(n, func(n int) engine.Text { return engine.Textf("%d defenders", n) })
 	}
 	for _, k := range reg.defenders {
 		if n := k.defense * s.pieces(r, k); n != 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, strings.ReplaceAll(k.name, "_", " ")))
+			add(n, func(n int) engine.Text { return defenderPart(k, n) })
 		}
 	}
 	shielded := s.shielded(p, r)
@@ -419,16 +428,38 @@ func (s *state) costNote(p, slot, r int, roll bool) engine.Text {
 			continue
 		}
 		if d := ab.cost(s, p, slot, r); d != 0 && (d >= 0 || !shielded || ab == s.cat.variant.rules) {
-			parts = append(parts, fmt.Sprintf("%+d %s", d, ab.name))
+			add(d, func(n int) engine.Text { return engine.Textf("%d %s", n, engine.Term(ab.name)) })
 		}
 	}
-	cost := s.cost(p, slot, r)
-	breakdown := strings.ReplaceAll(strings.Join(parts, " + "), "+ -", "- ")
+	cost := engine.Textf("%d tokens", s.cost(p, slot, r))
 	if slot == slotActive && s.T.Die >= 0 {
-		return engine.Textf("%s: %s, less %d from your die", plural(cost, "token"), breakdown, s.T.Die)
+		return engine.Textf("%s: %s, less %d from your die", cost, breakdown, s.T.Die)
 	}
 	if roll {
-		return engine.Textf("%s: %s; you have %d, the die adds 0 to 3", plural(cost, "token"), breakdown, s.army(p, slot).Hand)
+		return engine.Textf("%s: %s; you have %d, the die adds 0 to 3", cost, breakdown, s.army(p, slot).Hand)
 	}
-	return engine.Textf("%s: %s", plural(cost, "token"), breakdown)
+	return engine.Textf("%s: %s", cost, breakdown)
+}
+
+// defenderParts are the cost note's words for the pieces that defend a region (keys
+// with plural forms in the catalogues); a place that defends is named as printed.
+var defenderParts = map[string]string{
+	"mountain":        "%d mountain",
+	"fortress":        "%d fortress",
+	"troll_lair":      "%d troll lair",
+	"encampments":     "%d encampments",
+	"mushroom_armour": "%d mushroom armour",
+}
+
+// defenderPart is the cost note's part for n defence of pieces of kind k.
+func defenderPart(k *pieceKind, n int) engine.Text {
+	if key, ok := defenderParts[k.name]; ok {
+		return engine.Textf(key, n)
+	}
+	for _, f := range foundPieces {
+		if f.kind.name == k.name {
+			return engine.Textf("%d %s", n, engine.Term(f.name))
+		}
+	}
+	return engine.Textf("%d %s", n, engine.Term(strings.ReplaceAll(k.name, "_", " ")))
 }

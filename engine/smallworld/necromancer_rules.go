@@ -282,7 +282,7 @@ func applyKeep(s *state, p int, args []string, _ *engine.Rand) error {
 	if s.army(p, slotActive).Power != "" {
 		return engine.Illegal("you kept %s already: buy further powers with buy power N", s.army(p, slotActive).Power)
 	}
-	i, err := spareIndex(n, args, "keep N (one of the six powers you drew)")
+	i, err := spareIndex(n, args, syntax("keep N", reason("one of the six powers you drew")))
 	if err != nil {
 		return err
 	}
@@ -293,7 +293,7 @@ func applyKeep(s *state, p int, args []string, _ *engine.Rand) error {
 }
 
 // spareIndex parses the position of a power in the Necromancer's reserve.
-func spareIndex(n *necroState, args []string, usage string) (int, error) {
+func spareIndex(n *necroState, args []string, usage engine.Text) (int, error) {
 	if len(args) != 1 {
 		return 0, engine.Illegal("usage: %s", usage)
 	}
@@ -339,7 +339,7 @@ func applyBuy(s *state, p int, args []string, _ *engine.Rand) error {
 	if !s.buyPhase(p) {
 		return engine.Illegal("Ghosts and powers are bought at the start of your turn, before your first conquest: conquer, redeploy or end your turn with done")
 	}
-	usage := "buy ghost, or buy power N (a power of your reserve)"
+	usage := reason("%s, or %s (a power of your reserve)", engine.Command("buy ghost"), engine.Command("buy power N"))
 	if len(args) == 0 {
 		return engine.Illegal("usage: %s", usage)
 	}
@@ -359,7 +359,7 @@ func applyBuy(s *state, p int, args []string, _ *engine.Rand) error {
 		n.Reserve--
 		s.army(p, slotActive).Hand++
 	case "power":
-		i, err := spareIndex(n, args[1:], "buy power N (a power of your reserve)")
+		i, err := spareIndex(n, args[1:], syntax("buy power N", reason("a power of your reserve")))
 		if err != nil {
 			return err
 		}

@@ -37,7 +37,7 @@ func (s *state) balrogTargets(p int) []int {
 	}
 	var out []int
 	for r := range s.Regions {
-		if s.b.blocked[r] || s.immune(r) != "" || s.protected(p, r) != "" || s.guarded(p, r) != "" {
+		if s.b.blocked[r] || s.immune(r) != "" || s.protected(p, r) != "" || s.guarded(p, r).Key != "" {
 			continue
 		}
 		for _, x := range from {
@@ -71,7 +71,7 @@ func applyBalrog(s *state, p int, args []string, _ *engine.Rand) error {
 	if s.T.get(relicsUsed)&usedBalrog != 0 {
 		return engine.Illegal("the Balrog moves once per turn")
 	}
-	if err := wantArgs(args, 1, "balrog R"); err != nil {
+	if err := wantArgs(args, 1, syntax("balrog R")); err != nil {
 		return err
 	}
 	r, err := s.regionIndex(args[0])

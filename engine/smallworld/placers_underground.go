@@ -1,7 +1,6 @@
 package smallworld
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/turnmail/turnmail/engine"
@@ -46,14 +45,14 @@ func (s *state) kept(p int) []int {
 
 // keptReason says why region r cannot take a piece of player p's active race (it is
 // not theirs, or a river they leave when conquests end), or returns "".
-func (s *state) keptReason(p, r int) string {
+func (s *state) keptReason(p, r int) engine.Text {
 	switch {
 	case !s.owns(r, p, slotActive):
-		return fmt.Sprintf("region %d is not held by your %s", s.b.id(r), s.army(p, slotActive).Race)
+		return reason("region %d is not held by your %s", s.b.id(r), s.army(p, slotActive).Race)
 	case !ownRegion(s, p, r):
-		return fmt.Sprintf("region %d is a river your %s leave when conquests end; choose a region you keep", s.b.id(r), s.army(p, slotActive).Race)
+		return reason("region %d is a river your %s leave when conquests end; choose a region you keep", s.b.id(r), s.army(p, slotActive).Race)
 	}
-	return ""
+	return engine.Text{}
 }
 
 // ownRegion: a region of player p's active race that it keeps when conquests end (a
@@ -120,7 +119,7 @@ func (pl *placer) apply(s *state, p int, args []string) error {
 	if !s.has(p, pl.holder) {
 		return engine.Illegal("only the active race with %s can move %s", pl.holder, pl.title)
 	}
-	if err := wantArgs(args, 1, pl.verb+" R"); err != nil {
+	if err := wantArgs(args, 1, syntax(pl.verb+" R")); err != nil {
 		return err
 	}
 	r, err := s.regionIndex(args[0])
@@ -233,7 +232,7 @@ func applyAltar(s *state, p int, args []string, _ *engine.Rand) error {
 	if !s.altarReady(p) {
 		return engine.Illegal("you need the Altar of Souls in one of your regions, once per turn")
 	}
-	if err := wantArgs(args, 1, "altar R (a region of your race in decline)"); err != nil {
+	if err := wantArgs(args, 1, syntax("altar R", reason("a region of your race in decline"))); err != nil {
 		return err
 	}
 	r, err := s.regionIndex(args[0])

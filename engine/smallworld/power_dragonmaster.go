@@ -38,7 +38,7 @@ func applyDragon(s *state, p int, args []string, _ *engine.Rand) error {
 	if err := s.needPower(p, nameDragonMaster); err != nil {
 		return err
 	}
-	if err := wantArgs(args, 1, "dragon R"); err != nil {
+	if err := wantArgs(args, 1, syntax("dragon R")); err != nil {
 		return err
 	}
 	r, err := s.regionIndex(args[0])
@@ -53,7 +53,7 @@ func applyDragon(s *state, p int, args []string, _ *engine.Rand) error {
 	case s.army(p, slotActive).Hand < 1:
 		return engine.Illegal("the dragon needs one token in hand to conquer with")
 	}
-	if why := s.targetReason(p, slotActive, r, s.count(p, slotActive) > 0); why != "" {
+	if why := s.targetReason(p, slotActive, r, s.count(p, slotActive) > 0); why.Key != "" {
 		return engine.Illegal("%s; the dragon can attack %s", why, s.idList(s.targets(p, slotActive)))
 	}
 	s.moveFlag(dragon)

@@ -1,7 +1,6 @@
 package smallworld
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -56,7 +55,7 @@ func applyBag(s *state, p int, args []string, _ *engine.Rand) error {
 		return err
 	}
 	choices := s.bagChoices()
-	if err := wantArgs(args, 1, fmt.Sprintf("bag RELIC (one on the map: %s)", strings.Join(choices, ", "))); err != nil {
+	if err := wantArgs(args, 1, syntax("bag RELIC", reason("one on the map: %s", strings.Join(choices, ", ")))); err != nil {
 		return err
 	}
 	switch {

@@ -61,7 +61,7 @@ func applyArmour(s *state, p int, args []string, _ *engine.Rand) error {
 	if s.T.get(armourDue) == 0 {
 		return engine.Illegal("you have no Mushroom Armour to place this turn (one per Mushroom Forest you hold)")
 	}
-	if err := wantArgs(args, 1, "armour R"); err != nil {
+	if err := wantArgs(args, 1, syntax("armour R")); err != nil {
 		return err
 	}
 	r, err := s.regionIndex(args[0])

@@ -218,14 +218,14 @@ func applyCamp(s *state, p int, args []string, _ *engine.Rand) error {
 	if own {
 		s.closeConquests()
 	}
-	rs, ns, err := s.pairArgs(args, "camp R=N [R=N …] (region R ends with N encampments)")
+	rs, ns, err := s.pairArgs(args, syntax("camp R=N [R=N …]", reason("region R ends with N encampments")))
 	if err != nil {
 		return err
 	}
 	total := s.campsOnMap(p)
 	for i, r := range rs {
 		have := s.pieces(r, camp)
-		if why := s.keptReason(p, r); why != "" {
+		if why := s.keptReason(p, r); why.Key != "" {
 			return engine.Illegal("%s", why)
 		}
 		if !own && ns[i] < have {
@@ -267,21 +267,21 @@ var (
 	fortressPlaced = &varKind{name: "fortress placed", turn: true, enc: encBool, legacy: 2}
 )
 
-func (s *state) fortressReady(p int) string {
+func (s *state) fortressReady(p int) engine.Text {
 	switch {
 	case !s.has(p, nameFortified):
-		return "only a Fortified race can build fortresses"
+		return reason("only a Fortified race can build fortresses")
 	case s.T.get(fortressPlaced) != 0:
-		return "you built a fortress this turn already"
+		return reason("you built a fortress this turn already")
 	}
 	if s.onMap(fortress, -1) >= fortress.box {
-		return fmt.Sprintf("all %d fortresses are on the map", fortress.box)
+		return reason("all %d fortresses are on the map", fortress.box)
 	}
-	return ""
+	return engine.Text{}
 }
 
 func legalFortress(s *state, p int, out []string) []string {
-	if !s.ownTurn(p) || s.fortressReady(p) != "" {
+	if !s.ownTurn(p) || s.fortressReady(p).Key != "" {
 		return out
 	}
 	for r := range s.Regions {
@@ -296,10 +296,10 @@ func applyFortress(s *state, p int, args []string, _ *engine.Rand) error {
 	if err := s.needOwnTurn(p); err != nil {
 		return err
 	}
-	if why := s.fortressReady(p); why != "" {
+	if why := s.fortressReady(p); why.Key != "" {
 		return engine.Illegal("%s", why)
 	}
-	if err := wantArgs(args, 1, "fortress R"); err != nil {
+	if err := wantArgs(args, 1, syntax("fortress R")); err != nil {
 		return err
 	}
 	r, err := s.regionIndex(args[0])
@@ -307,7 +307,7 @@ func applyFortress(s *state, p int, args []string, _ *engine.Rand) error {
 		return err
 	}
 	switch {
-	case s.keptReason(p, r) != "":
+	case s.keptReason(p, r).Key != "":
 		return engine.Illegal("%s", s.keptReason(p, r))
 	case s.pieces(r, fortress) > 0:
 		return engine.Illegal("region %d has a fortress already (one per region)", s.b.id(r))
@@ -396,7 +396,7 @@ func applyHero(s *state, p int, args []string, _ *engine.Rand) error {
 		if err != nil {
 			return err
 		}
-		if why := s.keptReason(p, r); why != "" {
+		if why := s.keptReason(p, r); why.Key != "" {
 			return engine.Illegal("%s", why)
 		}
 		if slices.Contains(rs, r) {

@@ -63,7 +63,7 @@ func legalAncient(s *state, p int, out []string) []string {
 }
 
 func applyAncient(s *state, p int, args []string, _ *engine.Rand) error {
-	if err := wantArgs(args, 1, "ancient R (the region of your Cultists the Great Ancient moves to)"); err != nil {
+	if err := wantArgs(args, 1, syntax("ancient R", reason("the region of your Cultists the Great Ancient moves to"))); err != nil {
 		return err
 	}
 	if !s.mayMoveAncient(p) {

@@ -119,7 +119,7 @@ func legalVolcano(s *state, p int, out []string) []string {
 }
 
 func applyVolcano(s *state, p int, args []string, _ *engine.Rand) error {
-	if err := wantArgs(args, 1, "volcano R (the chasm with a volcano symbol where the Volcano goes)"); err != nil {
+	if err := wantArgs(args, 1, syntax("volcano R", reason("the chasm with a volcano symbol where the Volcano goes"))); err != nil {
 		return err
 	}
 	if !s.mayMoveVolcano(p) {

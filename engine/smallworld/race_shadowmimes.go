@@ -47,7 +47,7 @@ func legalSwap(s *state, p int, out []string) []string {
 }
 
 func applySwap(s *state, p int, args []string, _ *engine.Rand) error {
-	if err := wantArgs(args, 1, "swap N (the position of the combo whose power your Shadow Mimes take)"); err != nil {
+	if err := wantArgs(args, 1, syntax("swap N", reason("the position of the combo whose power your Shadow Mimes take"))); err != nil {
 		return err
 	}
 	if !s.maySwap(p) {

@@ -57,7 +57,7 @@ func applyWisp(s *state, p int, args []string, rng *engine.Rand) error {
 	if err := s.needConquests(p); err != nil {
 		return err
 	}
-	if err := wantArgs(args, 1, "wisp R (roll the die, then conquer region R with the tokens it still takes)"); err != nil {
+	if err := wantArgs(args, 1, syntax("wisp R", reason("roll the die, then conquer region R with the tokens it still takes"))); err != nil {
 		return err
 	}
 	r, err := s.regionIndex(args[0])
@@ -67,7 +67,7 @@ func applyWisp(s *state, p int, args []string, rng *engine.Rand) error {
 	if s.T.Die >= 0 {
 		return engine.Illegal("you rolled the Berserk die already: conquer a region first")
 	}
-	if why := s.targetReason(p, slotActive, r, s.count(p, slotActive) > 0); why != "" {
+	if why := s.targetReason(p, slotActive, r, s.count(p, slotActive) > 0); why.Key != "" {
 		return engine.Illegal("%s", why)
 	}
 	id, hand, cost := s.b.id(r), s.army(p, slotActive).Hand, s.cost(p, slotActive, r)

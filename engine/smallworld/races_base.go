@@ -1,8 +1,6 @@
 package smallworld
 
 import (
-	"fmt"
-
 	"github.com/turnmail/turnmail/engine"
 )
 
@@ -76,52 +74,52 @@ var (
 )
 
 // enchantReason says why player p's Sorcerers cannot convert region r, or "".
-func (s *state) enchantReason(p, r int) string {
+func (s *state) enchantReason(p, r int) engine.Text {
 	g := &s.Regions[r]
 	id := s.b.id(r)
 	if g.Owner < 0 || int(g.Owner) == p || g.Slot != slotActive {
-		return fmt.Sprintf("region %d holds no active enemy race", id)
+		return reason("region %d holds no active enemy race", id)
 	}
 	q := int(g.Owner)
 	switch {
 	case g.Tokens != 1:
-		return fmt.Sprintf("region %d holds %d tokens: only a lone token can be converted", id, g.Tokens)
+		return reason("region %d holds %d tokens: only a lone token can be converted", id, g.Tokens)
 	case s.fortified(r):
-		return fmt.Sprintf("region %d is defended by an encampment, fortress or lair, which counts as a second token", id)
+		return reason("region %d is defended by an encampment, fortress or lair, which counts as a second token", id)
 	case s.immune(r) != "":
-		return fmt.Sprintf("region %d is protected by %s", id, s.immune(r))
+		return reason("region %d is protected by %s", id, s.immune(r))
 	case !s.mayEnter(p, slotActive, r):
 		return waterReason(id, s.b.terrain[r])
 	case s.atPeace(p, slotActive, r):
-		return fmt.Sprintf("you are at peace with %s (Diplomat)", s.names[q])
+		return reason("you are at peace with %s (Diplomat)", s.names[q])
 	case s.T.get(enchanted)&(1<<q) != 0:
-		return fmt.Sprintf("you converted a token of %s this turn already (once per opponent per turn)", s.names[q])
+		return reason("you converted a token of %s this turn already (once per opponent per turn)", s.names[q])
 	case !s.adjacentTo(p, slotActive, r):
-		return fmt.Sprintf("region %d is not adjacent to your Sorcerers", id)
+		return reason("region %d is not adjacent to your Sorcerers", id)
 	}
-	return ""
+	return engine.Text{}
 }
 
-func (s *state) enchantReady(p int) string {
+func (s *state) enchantReady(p int) engine.Text {
 	a := s.army(p, slotActive)
 	switch {
 	case !s.has(p, nameSorcerers):
-		return "only active Sorcerers can convert tokens"
+		return reason("only active Sorcerers can convert tokens")
 	case s.T.Die >= 0:
-		return "you rolled the Berserk die: conquer a region first"
+		return reason("you rolled the Berserk die: conquer a region first")
 	case s.inPlay(a.Race) >= s.cat.races[a.Race].Box:
-		return fmt.Sprintf("all %d %s tokens are in play: none is left in the box to convert with", s.cat.races[a.Race].Box, a.Race)
+		return reason("all %d %s tokens are in play: none is left in the box to convert with", s.cat.races[a.Race].Box, a.Race)
 	}
-	return ""
+	return engine.Text{}
 }
 
 func legalEnchant(s *state, p int, out []string) []string {
-	if !s.ownTurn(p) || s.T.Closed || s.enchantReady(p) != "" {
+	if !s.ownTurn(p) || s.T.Closed || s.enchantReady(p).Key != "" {
 		return out
 	}
 	for r := range s.Regions {
 		g := &s.Regions[r]
-		if g.Owner >= 0 && int(g.Owner) != p && g.Slot == slotActive && g.Tokens == 1 && s.enchantReason(p, r) == "" {
+		if g.Owner >= 0 && int(g.Owner) != p && g.Slot == slotActive && g.Tokens == 1 && s.enchantReason(p, r).Key == "" {
 			out = append(out, "enchant "+s.b.ids[r])
 		}
 	}
@@ -132,17 +130,17 @@ func applyEnchant(s *state, p int, args []string, _ *engine.Rand) error {
 	if err := s.needConquests(p); err != nil {
 		return err
 	}
-	if why := s.enchantReady(p); why != "" {
+	if why := s.enchantReady(p); why.Key != "" {
 		return engine.Illegal("%s", why)
 	}
-	if err := wantArgs(args, 1, "enchant R"); err != nil {
+	if err := wantArgs(args, 1, syntax("enchant R")); err != nil {
 		return err
 	}
 	r, err := s.regionIndex(args[0])
 	if err != nil {
 		return err
 	}
-	if why := s.enchantReason(p, r); why != "" {
+	if why := s.enchantReason(p, r); why.Key != "" {
 		return engine.Illegal("%s", why)
 	}
 	q := s.Regions[r].Owner

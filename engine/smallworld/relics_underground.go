@@ -1,8 +1,6 @@
 package smallworld
 
 import (
-	"fmt"
-
 	"github.com/turnmail/turnmail/engine"
 )
 
@@ -52,7 +50,7 @@ type relicConquest struct {
 	// perOpponent: the bit is shifted by the defender's seat (Vampire: once per turn
 	// per opponent).
 	perOpponent bool
-	need        func(s *state, p, r int) (int, string)
+	need        func(s *state, p, r int) (int, engine.Text)
 	// keepLoss: the defender loses nothing (Socks); box: the replaced token goes to
 	// the box and the attacker's token comes from the box (Orb).
 	keepLoss, box bool
@@ -60,69 +58,69 @@ type relicConquest struct {
 
 var relicConquests = []*relicConquest{
 	{name: "Sword of the Killer Rabbit", holder: foundRules["Sword of the Killer Rabbit"].grants, verb: "sword", piece: "sword_of_the_killer_rabbit", bit: usedSword,
-		need: func(s *state, p, r int) (int, string) {
-			if why := s.targetReason(p, slotActive, r, s.count(p, slotActive) > 0); why != "" {
+		need: func(s *state, p, r int) (int, engine.Text) {
+			if why := s.targetReason(p, slotActive, r, s.count(p, slotActive) > 0); why.Key != "" {
 				return 0, why
 			}
-			return max(1, s.cost(p, slotActive, r)-2), ""
+			return max(1, s.cost(p, slotActive, r)-2), engine.Text{}
 		}},
 	{name: "Stinky Troll's Socks", holder: foundRules["Stinky Troll's Socks"].grants, verb: "socks", piece: "stinky_trolls_socks", bit: usedSocks, keepLoss: true,
-		need: func(s *state, p, r int) (int, string) {
-			if why := s.targetReason(p, slotActive, r, s.count(p, slotActive) > 0); why != "" {
+		need: func(s *state, p, r int) (int, engine.Text) {
+			if why := s.targetReason(p, slotActive, r, s.count(p, slotActive) > 0); why.Key != "" {
 				return 0, why
 			}
 			// As if empty: the cost without the tokens, at least one token (the core's
 			// minimum may have hidden discounts larger than 2 + defences: Ogres, Commando).
-			return max(1, s.cost(p, slotActive, r)-int(s.Regions[r].Tokens)), ""
+			return max(1, s.cost(p, slotActive, r)-int(s.Regions[r].Tokens)), engine.Text{}
 		}},
 	{name: "Flying Doormat", holder: foundRules["Flying Doormat"].grants, verb: "doormat", piece: "flying_doormat", bit: usedDoormat,
-		need: func(s *state, p, r int) (int, string) {
+		need: func(s *state, p, r int) (int, engine.Text) {
 			if s.count(p, slotActive) > 0 && s.adjacentTo(p, slotActive, r) {
-				return 0, fmt.Sprintf("region %d is adjacent to your regions: conquer it", s.b.id(r))
+				return 0, reason("region %d is adjacent to your regions: conquer it", s.b.id(r))
 			}
-			if why := s.targetReason(p, slotActive, r, true); why != "" && why != s.adjacentReason(p, r) {
+			if why := s.targetReason(p, slotActive, r, true); why.Key != "" && why.String() != s.adjacentReason(p, r).String() {
 				return 0, why
 			}
-			return s.cost(p, slotActive, r), ""
+			return s.cost(p, slotActive, r), engine.Text{}
 		}},
 	{name: "Shiny Orb", holder: foundRules["Shiny Orb"].grants, verb: "orb", piece: "shiny_orb", bit: usedOrb, box: true,
-		need: func(s *state, p, r int) (int, string) {
-			if why := s.targetReason(p, slotActive, r, s.count(p, slotActive) > 0); why != "" {
+		need: func(s *state, p, r int) (int, engine.Text) {
+			if why := s.targetReason(p, slotActive, r, s.count(p, slotActive) > 0); why.Key != "" {
 				return 0, why
 			}
 			return lone(s, p, r)
 		}},
 	{name: "Vampire", holder: vampire, verb: "vampire", bit: usedVampire, box: true, perOpponent: true,
-		need: func(s *state, p, r int) (int, string) {
-			if why := s.targetReason(p, slotActive, r, s.count(p, slotActive) > 0); why != "" {
+		need: func(s *state, p, r int) (int, engine.Text) {
+			if why := s.targetReason(p, slotActive, r, s.count(p, slotActive) > 0); why.Key != "" {
 				return 0, why
 			}
-			if n, why := lone(s, p, r); why != "" {
+			if n, why := lone(s, p, r); why.Key != "" {
 				return n, why
 			}
 			if s.T.get(relicsUsed)&(usedVampire<<s.Regions[r].Owner) != 0 {
-				return 0, fmt.Sprintf("you vampirized a token of %s this turn already (once per opponent)", s.names[s.Regions[r].Owner])
+				return 0, reason("you vampirized a token of %s this turn already (once per opponent)", s.names[s.Regions[r].Owner])
 			}
-			return 1, ""
+			return 1, engine.Text{}
 		}},
 }
 
 // lone returns 1 when region r holds a lone token of an opponent's active race (the
 // only race token there; other pieces ignored), or why not.
-func lone(s *state, p, r int) (int, string) {
+func lone(s *state, p, r int) (int, engine.Text) {
 	g := &s.Regions[r]
 	if g.Owner < 0 || int(g.Owner) == p || g.Slot != slotActive || g.Tokens != 1 {
-		return 0, fmt.Sprintf("region %d is not held by a lone token of an opponent's active race", s.b.id(r))
+		return 0, reason("region %d is not held by a lone token of an opponent's active race", s.b.id(r))
 	}
 	if why := s.protected(p, r); why != "" {
-		return 0, fmt.Sprintf("region %d is protected by %s", s.b.id(r), why)
+		return 0, reason("region %d is protected by %s", s.b.id(r), why)
 	}
-	return 1, ""
+	return 1, engine.Text{}
 }
 
 // adjacentReason is targetReason's text for a region not adjacent to the army.
-func (s *state) adjacentReason(p, r int) string {
-	return fmt.Sprintf("region %d is not adjacent to your %s", s.b.id(r), s.raceName(p, slotActive))
+func (s *state) adjacentReason(p, r int) engine.Text {
+	return reason("region %d is not adjacent to your %s", s.b.id(r), s.raceName(p, slotActive))
 }
 
 func init() {
@@ -176,7 +174,7 @@ func (rc *relicConquest) legal(s *state, p int, out []string) []string {
 	}
 	hand := rc.available(s, p)
 	for r := range s.Regions {
-		if n, why := rc.need(s, p, r); why == "" && n <= hand {
+		if n, why := rc.need(s, p, r); why.Key == "" && n <= hand {
 			out = append(out, rc.verb+" "+s.b.ids[r])
 		}
 	}
@@ -187,7 +185,7 @@ func (rc *relicConquest) apply(s *state, p int, args []string) error {
 	if err := s.needConquests(p); err != nil {
 		return err
 	}
-	if err := wantArgs(args, 1, rc.verb+" R"); err != nil {
+	if err := wantArgs(args, 1, syntax(rc.verb+" R")); err != nil {
 		return err
 	}
 	r, err := s.regionIndex(args[0])
@@ -202,7 +200,7 @@ func (rc *relicConquest) apply(s *state, p int, args []string) error {
 		return engine.Illegal("you rolled the Berserk die: conquer a region first")
 	}
 	n, why := rc.need(s, p, r)
-	if why != "" {
+	if why.Key != "" {
 		return engine.Illegal("%s", why)
 	}
 	if have := rc.available(s, p); have < n {

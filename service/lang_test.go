@@ -1,0 +1,112 @@
+package service_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/internal/testgame"
+	"github.com/turnmail/turnmail/service"
+)
+
+// lastBody is the body of the last mail to addr ("" when there is none).
+func (f *fixture) lastBody(addr string) string {
+	m := f.mailsTo(addr)
+	if len(m) == 0 {
+		return ""
+	}
+	return m[len(m)-1].Body
+}
+
+// TestLobbyLang_playerSetting: once a player chose Italian for themselves (lingua it
+// in a game), the lobby answers them in Italian even to English words, in a game
+// that names no language; the other player still reads English.
+func TestLobbyLang_playerSetting(t *testing.T) {
+	f := newFixture(t, 100)
+	alice, bob := "alice@"+domain, "bob@"+domain
+	if res := f.receive(f.mail(alice, f.reply["alice"], "lingua it\n")); res.Status != service.StatusApplied {
+		t.Fatalf("lingua it: %+v", res)
+	}
+	f.receive(f.mail(alice, svcAddr, "games\n"))
+	f.receive(f.mail(bob, svcAddr, "games\n"))
+	const italian = "scrivi aiuto per i comandi" // the lobby answer's footer
+	if got := f.lastBody(alice); !strings.Contains(got, italian) {
+		t.Errorf("alice's lobby answer is not in Italian:\n%s", got)
+	}
+	if got := f.lastBody(bob); strings.Contains(got, italian) {
+		t.Errorf("bob's lobby answer is in Italian:\n%s", got)
+	}
+}
+
+// TestSetLang: the host may change a running game's language (set lang=it|en); the
+// change is recorded, survives a reload, and the players read the game's mail in it;
+// a bad value is refused. The host's own answers stay in the host's language, not
+// the game's.
+func TestSetLang(t *testing.T) {
+	f := newFixture(t, 100)
+	g := f.hostedGame(hostAddr, "")
+	if res := f.asHost(hostAddr, g, "set "+g+" lang=it\n"); res.Status != service.StatusApplied {
+		t.Fatalf("set lang=it: %+v", res)
+	}
+	if lang := f.load(g).Settings.Lang; lang != "it" {
+		t.Fatalf("game language %q after set lang=it", lang)
+	}
+	alice := "alice@" + domain
+	f.receive(f.mail(alice, f.svc.ReplyAddress(g, 0), "bogus\n"))
+	if got := f.lastBody(alice); !strings.Contains(got, "sconosciuto") && !strings.Contains(got, "Non ") {
+		t.Errorf("alice's answer in a game set to Italian is not Italian:\n%s", got)
+	}
+	// a host command to the host address, in English, is answered in English
+	f.asHost(hostAddr, g, "resume "+g+"\n")
+	if got := f.lastBody(hostAddr); !strings.Contains(got, "The game is not paused.") {
+		t.Errorf("the host's answer is not in English:\n%s", got)
+	}
+	if res := f.asHost(hostAddr, g, "set "+g+" lang=fr\n"); res.Status != service.StatusRejected {
+		t.Errorf("set lang=fr: %+v", res)
+	}
+	f.asHost(hostAddr, g, "set "+g+" lang=en\n")
+	if lang := f.load(g).Settings.Lang; lang != "en" {
+		t.Errorf("game language %q after set lang=en", lang)
+	}
+}
+
+// TestWhen_serviceLanguage: with the service's default language Italian, dates in a
+// game that names no language (and a player who chose none) are Italian.
+func TestWhen_serviceLanguage(t *testing.T) {
+	f := newFixtureOptions(t, engine.Registry{"tally": testgame.Tally{}}, func(o *service.Options) {
+		o.RepliesPerHour, o.Language = 100, "it"
+	})
+	alice := "Alice@" + domain
+	f.receive(f.mail(alice, f.reply["alice"], "add 2\n"))
+	f.receive(f.mail(alice, f.reply["alice"], "history\n"))
+	if got := f.lastBody(alice); !strings.Contains(got, "dom 22 nov") {
+		t.Errorf("history with the service's default Italian has no Italian date:\n%s", got)
+	}
+}
+
+// TestSay_italian: di is the Italian say, to all (di TESTO) and to one (di GIOCATORE
+// TESTO); the log keeps the canonical say/tell, and a player who reads Italian is
+// answered in Italian.
+func TestSay_italian(t *testing.T) {
+	sc := scenario{
+		name: "di",
+		steps: []step{
+			{from: "alice", body: "lingua it\n", status: "applied"},
+			{from: "alice", body: "di ciao a tutti\n", status: "applied", mail: map[string]string{
+				"bob": "alice says:\n    ciao a tutti\n", "carol": "alice says:\n    ciao a tutti\n",
+			}},
+			{from: "alice", body: "Dì bob alleati?\n", status: "applied", mail: map[string]string{
+				"bob": "alice says (to you only):\n    alleati?",
+			}, noMail: map[string]string{"carol": "alleati"}},
+			{from: "alice", body: "di\n", status: "rejected", reason: "di vuole un messaggio"},
+			{from: "alice", body: "di alice io?\n", status: "rejected", reason: "Non puoi dire qualcosa a te stesso"},
+		},
+		wantToAct: "alice",
+		wantLog: []string{
+			"admin alice: lang it",
+			"admin alice: say ciao a tutti",
+			"admin alice: tell bob alleati?",
+		},
+	}
+	sc.run(t)
+}
