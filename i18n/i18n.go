@@ -8,8 +8,8 @@
 // readers), and plural.Selectf picks the CLDR plural form of each language.
 //
 // The catalogues are embedded data, one file per language and domain
-// (catalog/LANG/DOMAIN.json: service, smallworld, empire, terms, templates, words), loaded and
-// validated by Load: a translation must use the same arguments with the same verbs as
+// (catalog/LANG/DOMAIN.json: service, smallworld, empire, dungeoneer, terms, templates,
+// accounts, words), loaded and validated by Load: a translation must use the same arguments with the same verbs as
 // its key.
 package i18n
 
@@ -73,7 +73,7 @@ func (l Lang) tag() language.Tag {
 }
 
 // Domains are the message catalogues of a language, one file each.
-var Domains = []string{"service", "smallworld", "empire", "terms", "templates", "accounts"}
+var Domains = []string{"service", "smallworld", "empire", "dungeoneer", "terms", "templates", "accounts"}
 
 // Bundle is the loaded catalogues, term names and command words. It is immutable
 // once loaded and safe for concurrent use.

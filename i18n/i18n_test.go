@@ -135,7 +135,7 @@ func bothWays(t *testing.T, b *Bundle, domain string, used []string) {
 // arguments), and that the catalogue holds no format the engine no longer uses.
 func TestEngineCatalogues(t *testing.T) {
 	b := load(t)
-	for _, game := range []string{"smallworld", "empire"} {
+	for _, game := range []string{"smallworld", "empire", "dungeoneer"} {
 		dir := filepath.Join("..", "engine", game)
 		used := append(formats(t, dir, "Illegal", 0), formats(t, dir, "illegalInstead", 1)...)
 		if len(used) < 10 {
