@@ -9,8 +9,8 @@
 //
 // The catalogues are embedded data, one file per language and domain
 // (catalog/LANG/DOMAIN.json: service, smallworld, empire, dungeoneer, terms, templates,
-// accounts, words), loaded and validated by Load: a translation must use the same arguments with the same verbs as
-// its key.
+// accounts, words), loaded and validated by Load: a translation must use the same
+// arguments with the same verbs as its key.
 package i18n
 
 import (

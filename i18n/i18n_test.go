@@ -298,6 +298,14 @@ func TestCanonical(t *testing.T) {
 		{"", "osserva sw-AB12", "observe sw-AB12", true},
 		{"", "smetti  di osservare sw-1", "unobserve sw-1", true},
 		{"", "fuso Europe/Rome", "tz Europe/Rome", true},
+		{"dungeoneer", "gioca a13 su bob mischia", "play a13 on bob melee", true},
+		{"dungeoneer", "costruisci m07 a 1,-2 rot 90", "build m07 at 1,-2 rot 90", true},
+		{"dungeoneer", "tieni a13 branco", "keep a13 pack", true},
+		{"dungeoneer", "muovi o", "move w", true},
+		{"dungeoneer", "Abilità", "ability", true},
+		{"dungeoneer", "missione q04 velocita", "quest q04 speed", true},
+		{"dungeoneer", "passa", "pass", true},
+		{"dungeoneer", "stato", "status", true}, // the service's words still work in a game
 		{"", "prendi 1", "prendi 1", false}, // a game's word is no service command
 		{"", "", "", false},
 	} {
@@ -323,6 +331,11 @@ func TestCommand(t *testing.T) {
 		{"smallworld", Italian, "resign", "abbandona la partita"},
 		{"empire", Italian, "skip # untranslated note", "salta # untranslated note"},
 		{"empire", Italian, "first ann", "primo ann"},
+		{"dungeoneer", Italian, "play a13 on @2 magic", "gioca a13 su @2 magia"},
+		{"dungeoneer", Italian, "build m07 at 1,-2 rot 90", "costruisci m07 a 1,-2 rot 90"},
+		{"dungeoneer", Italian, "keep a13 hand", "tieni a13 mano"},
+		{"dungeoneer", Italian, "move w", "muovi o"},
+		{"dungeoneer", Italian, "peril carol 2", "pericolo carol 2"},
 	} {
 		if got := b.Command(c.game, c.lang, c.in); got != c.want {
 			t.Errorf("Command(%q, %s, %q) = %q, want %q", c.game, c.lang, c.in, got, c.want)
@@ -359,7 +372,7 @@ var codeSpan = regexp.MustCompile("`([^`]+)`")
 func TestDocsIt(t *testing.T) {
 	b := load(t)
 	// Necromancer Island and Underground share Small World's words (same_as) and page.
-	pages := map[string]string{ServiceDomain: "comandi.md", "smallworld": "smallworld.md", "necromancer": "smallworld.md", "underground": "smallworld.md", "empire": "empire.md"}
+	pages := map[string]string{ServiceDomain: "comandi.md", "smallworld": "smallworld.md", "necromancer": "smallworld.md", "underground": "smallworld.md", "empire": "empire.md", "dungeoneer": "dungeoneer.md"}
 	for domain, page := range pages {
 		raw, err := os.ReadFile(filepath.Join("..", "docs", "it", page))
 		if err != nil {
