@@ -306,7 +306,7 @@ func TestCanonical(t *testing.T) {
 		{"dungeoneer", "missione q04 velocita", "quest q04 speed", true},
 		{"dungeoneer", "passa", "pass", true},
 		{"dungeoneer", "stato", "status", true}, // the service's words still work in a game
-		{"", "prendi 1", "prendi 1", false}, // a game's word is no service command
+		{"", "prendi 1", "prendi 1", false},     // a game's word is no service command
 		{"", "", "", false},
 	} {
 		got, it := b.Canonical(c.game, c.in)
