@@ -145,6 +145,23 @@ func TestEngineCatalogues(t *testing.T) {
 	}
 }
 
+// TestDungeoneerAccounts checks that every line Dungeoneer's log and accounts can say
+// (state.logf, and the lines Narrate adds) has its Italian translation, even those
+// that self-play (TestEngineTextsTranslated) happens not to reach.
+func TestDungeoneerAccounts(t *testing.T) {
+	b := load(t)
+	dir := filepath.Join("..", "engine", "dungeoneer")
+	used := append(formats(t, dir, "logf", 0), formatsOf(t, dir, "add", 1, false)...)
+	if len(used) < 30 {
+		t.Fatalf("only %d account lines found", len(used))
+	}
+	for _, k := range used {
+		if !b.Has(Italian, "accounts", k) {
+			t.Errorf("accounts: no Italian for %q", k)
+		}
+	}
+}
+
 // TestServiceCatalogue checks both ways that every sentence the service renders
 // through the catalogue (run.t, lobbyTx.t, Bundle.Sprintf) has an Italian translation,
 // and that the Italian catalogue holds no sentence the service no longer uses.
@@ -257,6 +274,9 @@ func TestSprintf(t *testing.T) {
 		{Italian, "region %d is not yours", []any{2026}, "la regione 2026 non è tua"},
 		{English, "%5.1f%%|%-4d|%x", []any{2.5, 7, 255}, "  2.5%|7   |ff"},
 		{Italian, "%s", []any{engine.Textf("region %d is not yours", 2)}, "la regione 2 non è tua"},
+		{Italian, "%s takes %d wounds, %d life left", []any{"bob", 1, 5}, "bob subisce 1 ferita, Vita 5"},
+		{Italian, "%s takes %d wounds, %d life left", []any{"bob", 2, 3}, "bob subisce 2 ferite, Vita 3"},
+		{English, "%s takes %d wounds, %d life left", []any{"bob", 1, 5}, "bob takes 1 wound, 5 life left"},
 	} {
 		if got := b.Sprintf(c.lang, c.key, c.args...); got != c.want {
 			t.Errorf("Sprintf(%s, %q) = %q, want %q", c.lang, c.key, got, c.want)
