@@ -1,6 +1,7 @@
 package i18n
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -13,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/engine/dungeoneer"
 )
 
 func load(t *testing.T) *Bundle {
@@ -152,6 +154,7 @@ func TestDungeoneerAccounts(t *testing.T) {
 	b := load(t)
 	dir := filepath.Join("..", "engine", "dungeoneer")
 	used := append(formats(t, dir, "logf", 0), formatsOf(t, dir, "add", 1, false)...)
+	used = append(used, "melee", "magic", "speed") // the forms of attack (formWord)
 	if len(used) < 30 {
 		t.Fatalf("only %d account lines found", len(used))
 	}
@@ -159,6 +162,39 @@ func TestDungeoneerAccounts(t *testing.T) {
 		if !b.Has(Italian, "accounts", k) {
 			t.Errorf("accounts: no Italian for %q", k)
 		}
+	}
+}
+
+// TestDungeoneerTerms: every card of Dungeoneer's set (heroes, map cards, quests and
+// their monsters, Adventure cards) is named in Italian by its Italian name in the data.
+func TestDungeoneerTerms(t *testing.T) {
+	b := load(t)
+	var ids []string
+	for i := 1; i <= 6; i++ {
+		ids = append(ids, fmt.Sprintf("h%d", i))
+	}
+	for i := 1; i <= 62; i++ {
+		ids = append(ids, fmt.Sprintf("m%02d", i), fmt.Sprintf("q%02d", i), fmt.Sprintf("a%02d", i))
+	}
+	n := 0
+	for _, id := range ids {
+		c, ok := dungeoneer.Card(id)
+		if !ok {
+			continue
+		}
+		n++
+		names := []dungeoneer.Names{c.Name}
+		if c.Monster != nil && c.Monster.Name.En != "" {
+			names = append(names, c.Monster.Name)
+		}
+		for _, nm := range names {
+			if got := b.Term(Italian, nm.En); got != nm.It {
+				t.Errorf("%s: %q is %q in Italian, want %q", id, nm.En, got, nm.It)
+			}
+		}
+	}
+	if n != 6+20+14+62 {
+		t.Errorf("%d cards found, want 102", n)
 	}
 }
 
@@ -277,6 +313,9 @@ func TestSprintf(t *testing.T) {
 		{Italian, "%s takes %d wounds, %d life left", []any{"bob", 1, 5}, "bob subisce 1 ferita, Vita 5"},
 		{Italian, "%s takes %d wounds, %d life left", []any{"bob", 2, 3}, "bob subisce 2 ferite, Vita 3"},
 		{English, "%s takes %d wounds, %d life left", []any{"bob", 1, 5}, "bob takes 1 wound, 5 life left"},
+		{Italian, "%s rolls %d: %s %d against %d, %s", []any{"ann", 6, engine.Text{Key: "magic"}, 8, 5, engine.Term("success")}, "ann tira 6: magia 8 contro 5, successo"},
+		{Italian, "%s plays %s on %s", []any{"ann", engine.Term("Ogre Jailer"), "bob"}, "ann gioca Orco Carceriere contro bob"},
+		{Italian, "%s moves %s to %d,%d", []any{"ann", engine.Term("west"), -1, 0}, "ann si muove verso ovest fino a -1,0"},
 	} {
 		if got := b.Sprintf(c.lang, c.key, c.args...); got != c.want {
 			t.Errorf("Sprintf(%s, %q) = %q, want %q", c.lang, c.key, got, c.want)

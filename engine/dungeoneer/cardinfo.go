@@ -23,6 +23,8 @@ type CardInfo struct {
 // MonsterInfo is what a player weighs a monster by: its life and its score in each
 // form of attack.
 type MonsterInfo struct {
+	// Name is a kill quest's monster (empty on a monster card: the card's name).
+	Name Names
 	Life int
 	// Stats are melee, magic and speed, in this order.
 	Stats []StatInfo
@@ -41,7 +43,7 @@ func monsterInfo(m *Monster) *MonsterInfo {
 	if m == nil {
 		return nil
 	}
-	out := &MonsterInfo{Life: m.Life}
+	out := &MonsterInfo{Name: m.Name, Life: m.Life}
 	for _, f := range forms {
 		st := m.stat(f)
 		out.Stats = append(out.Stats, StatInfo{Form: f, V: st.V, Std: st.Std})

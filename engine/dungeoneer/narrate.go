@@ -88,11 +88,11 @@ func (s *state) Narrate(player, command string, after engine.State, viewer strin
 		}
 	case verb == "challenge" && len(f) == 3:
 		if t := s.findTarget(f[1]); t >= 0 {
-			add(engine.HapOther, "%s challenges %s with %s", who, s.Seats[t].Name, engine.Term(f[2]))
+			add(engine.HapOther, "%s challenges %s with %s", who, s.Seats[t].Name, formWord(f[2]))
 		}
 	case verb == "steal" && len(f) == 3:
 		if t := s.findTarget(f[1]); t >= 0 {
-			add(engine.HapOther, "%s tries to steal the escort quest of %s with %s", who, s.Seats[t].Name, engine.Term(f[2]))
+			add(engine.HapOther, "%s tries to steal the escort quest of %s with %s", who, s.Seats[t].Name, formWord(f[2]))
 		}
 	case verb == "pass":
 		add(engine.HapOther, "%s passes", who)
@@ -110,6 +110,10 @@ func (s *state) Narrate(player, command string, after engine.State, viewer strin
 	}
 	return out
 }
+
+// formWord is a form of attack (melee, magic, speed) in an account: a text of its own,
+// translated by the catalogues (as a term, "magic" would be Small World's power).
+func formWord(form string) engine.Text { return engine.Text{Key: form} }
 
 // firstArg returns a log line's first argument when it is a plain string (a player's
 // name).

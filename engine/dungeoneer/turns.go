@@ -77,7 +77,7 @@ func (s *state) test(seat int, stat string, value, bonus int, rng *engine.Rand) 
 	d := roll(rng)
 	total := d + s.stat(seat, stat) + bonus + s.ability(seat, opTrapBonus) + s.Seats[seat].Ward
 	ok := total >= value
-	s.logf("%s rolls %d: %s %d against %d, %s", s.Seats[seat].Name, d, engine.Term(stat), total, value, engine.Term(map[bool]string{true: "success", false: "failure"}[ok]))
+	s.logf("%s rolls %d: %s %d against %d, %s", s.Seats[seat].Name, d, formWord(stat), total, value, engine.Term(map[bool]string{true: "success", false: "failure"}[ok]))
 	return ok
 }
 
@@ -215,7 +215,7 @@ func (s *state) clash(att, def fighter, form string, rng *engine.Rand) int {
 	if def.seat >= 0 {
 		td += s.defense(def.seat)
 	}
-	s.logf("%s attacks %s with %s: %d against %d", engine.Term(att.name), engine.Term(def.name), engine.Term(form), ta, td)
+	s.logf("%s attacks %s with %s: %d against %d", engine.Term(att.name), engine.Term(def.name), formWord(form), ta, td)
 	switch {
 	case ta > td:
 		return 1
