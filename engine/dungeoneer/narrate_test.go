@@ -22,6 +22,17 @@ func said(hs []engine.Happening) []string {
 	return out
 }
 
+// ogre is the setup of an Ogre Jailer (a13) played by Alice on Bob, whose hero has
+// life, and resolved with the rolls.
+func ogre(life int, rolls ...int) func(t *testing.T) (*state, string, string, *engine.Rand) {
+	return func(t *testing.T) (*state, string, string, *engine.Rand) {
+		s := fresh(t, 3)
+		s.Seats[0].Hand = []string{"a13"}
+		s.Seats[1].Peril, s.Seats[1].Life = 3, life
+		return do(t, s, "Alice", "play a13 on bob melee", nil), "Alice", "done", dice(rolls...)
+	}
+}
+
 // TestNarrate: the account of a command says what it did, dice and wounds included,
 // in order, and marks the hero it harmed.
 func TestNarrate(t *testing.T) {
@@ -43,21 +54,11 @@ func TestNarrate(t *testing.T) {
 			"other: Alice rolls 1: speed 2 against 3, failure",
 			"loss: Alice takes 1 wounds, 5 life left [hit Alice]",
 		}},
-		{"monster hits", func(t *testing.T) (*state, string, string, *engine.Rand) {
-			s := fresh(t, 3)
-			s.Seats[0].Hand = []string{"a13"}
-			s.Seats[1].Peril = 3
-			return do(t, s, "Alice", "play a13 on bob melee", nil), "Alice", "done", dice(4, 4)
-		}, []string{
+		{"monster hits", ogre(6, 4, 4), []string{
 			"other: Ogre Jailer attacks Bob with melee: 7 against 6",
 			"loss: Bob takes 1 wounds, 5 life left [hit Bob]",
 		}},
-		{"hero counters", func(t *testing.T) (*state, string, string, *engine.Rand) {
-			s := fresh(t, 3)
-			s.Seats[0].Hand = []string{"a13"}
-			s.Seats[1].Peril = 3
-			return do(t, s, "Alice", "play a13 on bob melee", nil), "Alice", "done", dice(1, 6)
-		}, []string{
+		{"hero counters", ogre(6, 1, 6), []string{
 			"other: Ogre Jailer attacks Bob with melee: 4 against 8",
 			"loss: Ogre Jailer takes 1 wounds",
 		}},
@@ -78,12 +79,7 @@ func TestNarrate(t *testing.T) {
 			"score: Alice completes the quest The Ash Codex",
 			"score: Alice reaches level 2",
 		}},
-		{"defeated", func(t *testing.T) (*state, string, string, *engine.Rand) {
-			s := fresh(t, 3)
-			s.Seats[0].Hand = []string{"a13"}
-			s.Seats[1].Peril, s.Seats[1].Life = 3, 1
-			return do(t, s, "Alice", "play a13 on bob melee", nil), "Alice", "done", dice(6, 1)
-		}, []string{
+		{"defeated", ogre(1, 6, 1), []string{
 			"other: Ogre Jailer attacks Bob with melee: 9 against 3",
 			"loss: Bob takes 1 wounds, 0 life left [hit Bob]",
 			"loss: Bob is defeated and leaves the game [hit Bob]",
