@@ -465,3 +465,15 @@ func TestWordsSameAs(t *testing.T) {
 		t.Errorf("a game without words reads conquista 5 as %q", got)
 	}
 }
+
+// TestDungeoneerWords: every verb Dungeoneer accepts has an Italian word that reads
+// back as it.
+func TestDungeoneerWords(t *testing.T) {
+	b := load(t)
+	for _, w := range (dungeoneer.Game{}).Words() {
+		it := b.Word("dungeoneer", Italian, w)
+		if back, _ := b.Canonical("dungeoneer", it); it == w || back != w {
+			t.Errorf("%s: Italian %q reads back as %q", w, it, back)
+		}
+	}
+}
