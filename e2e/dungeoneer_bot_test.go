@@ -158,17 +158,22 @@ func dungeonWay(cells map[[2]int]dungeonCell, from [2]int, goals []string) strin
 // its quests (an escort's destination once it carries the component) and of the
 // global quest.
 func dungeonGoals(board, me string) (x, y int, goals []string) {
-	mine, carrying := false, ""
+	mine, carrying, global := false, "", false
 	var quests [][]string
 	for _, l := range strings.Split(board, "\n") {
 		if m := dgSeatRe.FindStringSubmatch(l); m != nil {
 			mine = m[1] == me
 			continue
 		}
-		if strings.HasPrefix(l, "Global quest: ") {
-			if m := dgQuestRe.FindStringSubmatch("quest: " + strings.TrimPrefix(l, "Global quest: ")); m != nil {
+		if l == "Global quest:" { // the card is on the next line
+			mine, global = false, true
+			continue
+		}
+		if global {
+			if m := dgQuestRe.FindStringSubmatch("quest: " + strings.TrimSpace(l)); m != nil {
 				quests = append(quests, m)
 			}
+			global = false
 			continue
 		}
 		if !mine {

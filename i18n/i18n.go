@@ -8,10 +8,9 @@
 // readers), and plural.Selectf picks the CLDR plural form of each language.
 //
 // The catalogues are embedded data, one file per language and domain
-// (catalog/LANG/DOMAIN.json: service, smallworld, empire, terms, templates, accounts,
-// abilities, words), loaded and
-// validated by Load: a translation must use the same arguments with the same verbs as
-// its key.
+// (catalog/LANG/DOMAIN.json: service, smallworld, empire, dungeoneer, terms, templates,
+// accounts, abilities, words), loaded and validated by Load: a translation must use
+// the same arguments with the same verbs as its key.
 package i18n
 
 import (
@@ -77,7 +76,7 @@ func (l Lang) tag() language.Tag {
 // "abilities" holds what each race, power, place and relic does (engine.Entry),
 // keyed by its English name; it is looked up by About, not by Sprintf, so that a name
 // such as "Forest" never doubles as a message key.
-var Domains = []string{"service", "smallworld", "empire", "terms", "templates", "accounts", "abilities"}
+var Domains = []string{"service", "smallworld", "empire", "dungeoneer", "terms", "templates", "accounts", "abilities"}
 
 // Bundle is the loaded catalogues, term names and command words. It is immutable
 // once loaded and safe for concurrent use.

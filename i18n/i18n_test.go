@@ -1,6 +1,7 @@
 package i18n
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -13,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/engine/dungeoneer"
 )
 
 func load(t *testing.T) *Bundle {
@@ -136,7 +138,7 @@ func bothWays(t *testing.T, b *Bundle, domain string, used []string) {
 // arguments), and that the catalogue holds no format the engine no longer uses.
 func TestEngineCatalogues(t *testing.T) {
 	b := load(t)
-	for _, game := range []string{"smallworld", "empire"} {
+	for _, game := range []string{"smallworld", "empire", "dungeoneer"} {
 		dir := filepath.Join("..", "engine", game)
 		used := append(formats(t, dir, "Illegal", 0), formats(t, dir, "illegalInstead", 1)...)
 		used = append(used, formats(t, dir, "reason", 0)...)
@@ -144,6 +146,57 @@ func TestEngineCatalogues(t *testing.T) {
 			t.Fatalf("%s: only %d Illegal formats found", game, len(used))
 		}
 		bothWays(t, b, game, used)
+	}
+}
+
+// TestDungeoneerAccounts checks that every line Dungeoneer's log and accounts can say
+// (state.logf, and the lines Narrate adds) has its Italian translation, even those
+// that self-play (TestEngineTextsTranslated) happens not to reach.
+func TestDungeoneerAccounts(t *testing.T) {
+	b := load(t)
+	dir := filepath.Join("..", "engine", "dungeoneer")
+	used := append(formats(t, dir, "logf", 0), formatsOf(t, dir, "add", 1, false)...)
+	used = append(used, "melee", "magic", "speed") // the forms of attack (formWord)
+	if len(used) < 30 {
+		t.Fatalf("only %d account lines found", len(used))
+	}
+	for _, k := range used {
+		if !b.Has(Italian, "accounts", k) {
+			t.Errorf("accounts: no Italian for %q", k)
+		}
+	}
+}
+
+// TestDungeoneerTerms: every card of Dungeoneer's set (heroes, map cards, quests and
+// their monsters, Adventure cards) is named in Italian by its Italian name in the data.
+func TestDungeoneerTerms(t *testing.T) {
+	b := load(t)
+	var ids []string
+	for i := 1; i <= 6; i++ {
+		ids = append(ids, fmt.Sprintf("h%d", i))
+	}
+	for i := 1; i <= 62; i++ {
+		ids = append(ids, fmt.Sprintf("m%02d", i), fmt.Sprintf("q%02d", i), fmt.Sprintf("a%02d", i))
+	}
+	n := 0
+	for _, id := range ids {
+		c, ok := dungeoneer.Card(id)
+		if !ok {
+			continue
+		}
+		n++
+		names := []dungeoneer.Names{c.Name}
+		if c.Monster != nil && c.Monster.Name.En != "" {
+			names = append(names, c.Monster.Name)
+		}
+		for _, nm := range names {
+			if got := b.Term(Italian, nm.En); got != nm.It {
+				t.Errorf("%s: %q is %q in Italian, want %q", id, nm.En, got, nm.It)
+			}
+		}
+	}
+	if n != 6+20+14+62 {
+		t.Errorf("%d cards found, want 102", n)
 	}
 }
 
@@ -259,6 +312,12 @@ func TestSprintf(t *testing.T) {
 		{Italian, "region %d is not yours", []any{2026}, "la regione 2026 non è tua"},
 		{English, "%5.1f%%|%-4d|%x", []any{2.5, 7, 255}, "  2.5%|7   |ff"},
 		{Italian, "%s", []any{engine.Textf("region %d is not yours", 2)}, "la regione 2 non è tua"},
+		{Italian, "%s takes %d wounds, %d life left", []any{"bob", 1, 5}, "bob subisce 1 ferita, Vita 5"},
+		{Italian, "%s takes %d wounds, %d life left", []any{"bob", 2, 3}, "bob subisce 2 ferite, Vita 3"},
+		{English, "%s takes %d wounds, %d life left", []any{"bob", 1, 5}, "bob takes 1 wound, 5 life left"},
+		{Italian, "%s rolls %d: %s %d against %d, %s", []any{"ann", 6, engine.Text{Key: "magic"}, 8, 5, engine.Term("success")}, "ann tira 6: magia 8 contro 5, successo"},
+		{Italian, "%s plays %s on %s", []any{"ann", engine.Term("Ogre Jailer"), "bob"}, "ann gioca Orco Carceriere contro bob"},
+		{Italian, "%s moves %s to %d,%d", []any{"ann", engine.Term("west"), -1, 0}, "ann si muove verso ovest fino a -1,0"},
 	} {
 		if got := b.Sprintf(c.lang, c.key, c.args...); got != c.want {
 			t.Errorf("Sprintf(%s, %q) = %q, want %q", c.lang, c.key, got, c.want)
@@ -307,7 +366,15 @@ func TestCanonical(t *testing.T) {
 		{"", "osserva sw-AB12", "observe sw-AB12", true},
 		{"", "smetti  di osservare sw-1", "unobserve sw-1", true},
 		{"", "fuso Europe/Rome", "tz Europe/Rome", true},
-		{"", "prendi 1", "prendi 1", false}, // a game's word is no service command
+		{"dungeoneer", "gioca a13 su bob mischia", "play a13 on bob melee", true},
+		{"dungeoneer", "costruisci m07 a 1,-2 rot 90", "build m07 at 1,-2 rot 90", true},
+		{"dungeoneer", "tieni a13 branco", "keep a13 pack", true},
+		{"dungeoneer", "muovi o", "move w", true},
+		{"dungeoneer", "Abilità", "ability", true},
+		{"dungeoneer", "missione q04 velocita", "quest q04 speed", true},
+		{"dungeoneer", "passa", "pass", true},
+		{"dungeoneer", "stato", "status", true}, // the service's words still work in a game
+		{"", "prendi 1", "prendi 1", false},     // a game's word is no service command
 		{"", "", "", false},
 	} {
 		got, it := b.Canonical(c.game, c.in)
@@ -332,6 +399,11 @@ func TestCommand(t *testing.T) {
 		{"smallworld", Italian, "resign", "abbandona la partita"},
 		{"empire", Italian, "skip # untranslated note", "salta # untranslated note"},
 		{"empire", Italian, "first ann", "primo ann"},
+		{"dungeoneer", Italian, "play a13 on @2 magic", "gioca a13 su @2 magia"},
+		{"dungeoneer", Italian, "build m07 at 1,-2 rot 90", "costruisci m07 a 1,-2 rot 90"},
+		{"dungeoneer", Italian, "keep a13 hand", "tieni a13 mano"},
+		{"dungeoneer", Italian, "move w", "muovi o"},
+		{"dungeoneer", Italian, "peril carol 2", "pericolo carol 2"},
 	} {
 		if got := b.Command(c.game, c.lang, c.in); got != c.want {
 			t.Errorf("Command(%q, %s, %q) = %q, want %q", c.game, c.lang, c.in, got, c.want)
@@ -368,7 +440,7 @@ var codeSpan = regexp.MustCompile("`([^`]+)`")
 func TestDocsIt(t *testing.T) {
 	b := load(t)
 	// Necromancer Island and Underground share Small World's words (same_as) and page.
-	pages := map[string]string{ServiceDomain: "comandi.md", "smallworld": "smallworld.md", "necromancer": "smallworld.md", "underground": "smallworld.md", "empire": "empire.md"}
+	pages := map[string]string{ServiceDomain: "comandi.md", "smallworld": "smallworld.md", "necromancer": "smallworld.md", "underground": "smallworld.md", "empire": "empire.md", "dungeoneer": "dungeoneer.md"}
 	for domain, page := range pages {
 		raw, err := os.ReadFile(filepath.Join("..", "docs", "it", page))
 		if err != nil {
@@ -400,5 +472,17 @@ func TestWordsSameAs(t *testing.T) {
 	}
 	if got, _ := b.Canonical("nosuchgame", "conquista 5"); got != "conquista 5" {
 		t.Errorf("a game without words reads conquista 5 as %q", got)
+	}
+}
+
+// TestDungeoneerWords: every verb Dungeoneer accepts has an Italian word that reads
+// back as it.
+func TestDungeoneerWords(t *testing.T) {
+	b := load(t)
+	for _, w := range (dungeoneer.Game{}).Words() {
+		it := b.Word("dungeoneer", Italian, w)
+		if back, _ := b.Canonical("dungeoneer", it); it == w || back != w {
+			t.Errorf("%s: Italian %q reads back as %q", w, it, back)
+		}
 	}
 }

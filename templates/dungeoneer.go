@@ -152,8 +152,9 @@ func dungeonCell(band []dungeoneer.MapCell, x, y int) DungeonCell {
 	return DungeonCell{}
 }
 
-// dungeonCard describes a card by id for the mail: "a13 Ogre Jailer (monster, cost
-// 3): A wall of fat and iron." An unknown id is shown as it is.
+// dungeonCard describes a card by id for the mail: "a13 Ogre Jailer (monster, cost 3;
+// life 2, attacks Melee 3, defends Magic 0, Speed 0): A wall of fat and iron." An
+// unknown id is shown as it is.
 func dungeonCard(v any) string {
 	id := Str(v)
 	c, ok := dungeoneer.Card(id)
@@ -177,9 +178,35 @@ func dungeonCard(v any) string {
 	case "monster", "trap", "bane", "favor", "treasure":
 		kind += fmt.Sprintf(", cost %d", c.Cost)
 	}
+	if m := c.Monster; m != nil {
+		kind += "; " + monsterStats(m)
+	}
 	s := fmt.Sprintf("%s %s (%s)", id, c.Name.En, kind)
 	if c.Text.En != "" {
 		s += ": " + c.Text.En
 	}
 	return s
+}
+
+// monsterStats says what a monster can do: its life, the forms it attacks with (its
+// standard attacks) and those it only defends with (counter-attacks), with their
+// scores.
+func monsterStats(m *dungeoneer.MonsterInfo) string {
+	var attacks, defends []string
+	for _, st := range m.Stats {
+		v := fmt.Sprintf("%s %d", strings.ToUpper(st.Form[:1])+st.Form[1:], st.V)
+		if st.Std {
+			attacks = append(attacks, v)
+		} else {
+			defends = append(defends, v)
+		}
+	}
+	out := fmt.Sprintf("life %d", m.Life)
+	if len(attacks) > 0 {
+		out += ", attacks " + strings.Join(attacks, ", ")
+	}
+	if len(defends) > 0 {
+		out += ", defends " + strings.Join(defends, ", ")
+	}
+	return out
 }

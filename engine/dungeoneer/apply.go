@@ -140,7 +140,7 @@ func (s *state) lordPlay(seat int, args []string, rng *engine.Rand) error {
 		return engine.Illegal("%s is not an Encounter or a Bane", id)
 	}
 	if a.Kind == kBane && s.LordStep == "declare" {
-		return engine.Illegal("Banes come before the Encounters are declared or after they are resolved: say end to resolve them first")
+		return engine.Illegal("Banes come before the Encounters are declared or after they are resolved: say done to resolve them first")
 	}
 	if a.Kind != kBane && s.LordStep == "after" {
 		return engine.Illegal("the Encounters of this turn are resolved; only Banes are left")

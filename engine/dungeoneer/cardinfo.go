@@ -16,15 +16,52 @@ type CardInfo struct {
 	Permanent bool
 	// At is a quest's map card (an escort's start); To is where an escort delivers.
 	At, To string
+	// Monster is the monster of a monster card or a kill quest, else nil.
+	Monster *MonsterInfo
+}
+
+// MonsterInfo is what a player weighs a monster by: its life and its score in each
+// form of attack.
+type MonsterInfo struct {
+	// Name is a kill quest's monster (empty on a monster card: the card's name).
+	Name Names
+	Life int
+	// Stats are melee, magic and speed, in this order.
+	Stats []StatInfo
+}
+
+// StatInfo is a monster's score in one form: Std when it can start a standard attack
+// in that form, else it only counter-attacks (defends) with it.
+type StatInfo struct {
+	Form string
+	V    int
+	Std  bool
+}
+
+// monsterInfo describes m; nil for nil.
+func monsterInfo(m *Monster) *MonsterInfo {
+	if m == nil {
+		return nil
+	}
+	out := &MonsterInfo{Name: m.Name, Life: m.Life}
+	for _, f := range forms {
+		st := m.stat(f)
+		out.Stats = append(out.Stats, StatInfo{Form: f, V: st.V, Std: st.Std})
+	}
+	return out
 }
 
 // Card returns the card called id (any card of the set); ok is false for an unknown id.
 func Card(id string) (info CardInfo, ok bool) {
 	if a := cards.adv[id]; a != nil {
-		return CardInfo{ID: id, Kind: a.Kind, Name: a.Name, Text: a.Text, Cost: a.Cost, Use: a.Use, Permanent: a.Permanent}, true
+		info := CardInfo{ID: id, Kind: a.Kind, Name: a.Name, Text: a.Text, Cost: a.Cost, Use: a.Use, Permanent: a.Permanent}
+		if a.Kind == kMonster {
+			info.Monster = monsterInfo(&a.Monster)
+		}
+		return info, true
 	}
 	if q := cards.quest[id]; q != nil {
-		return CardInfo{ID: id, Kind: q.Kind, Name: q.Name, Text: q.Text, At: q.At, To: q.To}, true
+		return CardInfo{ID: id, Kind: q.Kind, Name: q.Name, Text: q.Text, At: q.At, To: q.To, Monster: monsterInfo(q.Monster)}, true
 	}
 	if m := cards.mapc[id]; m != nil {
 		return CardInfo{ID: id, Kind: m.Type, Name: m.Name}, true

@@ -100,7 +100,7 @@ func (s *state) heroAction(seat int, verb string, args []string, rng *engine.Ran
 	case "quest":
 		return s.quest(seat, args, rng)
 	}
-	return engine.Illegal("%q is not a command of the hero phase (move, explore, quest, play, challenge, stand, sewer, portal, end)", verb)
+	return engine.Illegal("%q is not a command of the hero phase (move, explore, quest, play, challenge, stand, sewer, portal, drop, steal, ability, done)", verb)
 }
 
 // move crosses the door on side: the door of the space left is resolved as a peril.

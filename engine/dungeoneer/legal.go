@@ -166,3 +166,10 @@ func (s *state) SkipCommands(player string) []string {
 	}
 	return out
 }
+
+// commandWords are the verbs of every command the game accepts.
+var commandWords = []string{"play", "done", "pass", "challenge", "steal", "keep", "discard", "peril",
+	"build", "move", "explore", "stand", "sewer", "portal", "quest", "drop", "ability"}
+
+// Words implements engine.Worder: the first word of every command.
+func (Game) Words() []string { return slices.Clone(commandWords) }

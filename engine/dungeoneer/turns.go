@@ -77,7 +77,7 @@ func (s *state) test(seat int, stat string, value, bonus int, rng *engine.Rand) 
 	d := roll(rng)
 	total := d + s.stat(seat, stat) + bonus + s.ability(seat, opTrapBonus) + s.Seats[seat].Ward
 	ok := total >= value
-	s.logf("%s rolls %d: %s %d against %d, %s", s.Seats[seat].Name, d, engine.Term(stat), total, value, engine.Term(map[bool]string{true: "success", false: "failure"}[ok]))
+	s.logf("%s rolls %d: %s %d against %d, %s", s.Seats[seat].Name, d, formWord(stat), total, value, engine.Term(map[bool]string{true: "success", false: "failure"}[ok]))
 	return ok
 }
 
@@ -89,6 +89,9 @@ func (s *state) wound(seat, n int) int {
 	}
 	n = min(n, h.Life)
 	h.Life -= n
+	if n > 0 {
+		s.logf("%s takes %d wounds, %d life left", h.Name, n, h.Life)
+	}
 	if h.Life == 0 {
 		s.defeat(seat)
 	}
@@ -134,7 +137,10 @@ func (s *state) apply(seat int, effs []Effect, rng *engine.Rand) {
 		case opWound:
 			s.wound(seat, e.N)
 		case opHeal:
-			h.Life = min(h.Life+e.N, maxLife)
+			if h.Life < maxLife {
+				h.Life = min(h.Life+e.N, maxLife)
+				s.logf("%s heals to %d life", h.Name, h.Life)
+			}
 		case opGlory:
 			h.Glory += e.N
 		case opPeril:
@@ -147,7 +153,11 @@ func (s *state) apply(seat int, effs []Effect, rng *engine.Rand) {
 			}
 		case opProne:
 			h.Prone = true
+			s.logf("%s is knocked down", h.Name)
 		case opDiscard:
+			if n := min(e.N, len(h.Hand)); n > 0 {
+				s.logf("%s discards %d cards at random", h.Name, n)
+			}
 			for range e.N {
 				if len(h.Hand) == 0 {
 					break
@@ -158,10 +168,12 @@ func (s *state) apply(seat int, effs []Effect, rng *engine.Rand) {
 			}
 		case opTeleport:
 			h.X, h.Y, h.Prone = 0, 0, false
+			s.logf("%s is sent back to the Entrance", h.Name)
 		case opLevel:
 			if h.Level < maxLevel {
 				h.Level = min(h.Level+e.N, maxLevel)
 				h.Life = min(h.Life+1, maxLife)
+				s.logf("%s reaches level %d", h.Name, h.Level)
 			}
 		case opWard:
 			h.Ward += e.N
@@ -203,7 +215,7 @@ func (s *state) clash(att, def fighter, form string, rng *engine.Rand) int {
 	if def.seat >= 0 {
 		td += s.defense(def.seat)
 	}
-	s.logf("%s attacks %s with %s: %d against %d", engine.Term(att.name), engine.Term(def.name), engine.Term(form), ta, td)
+	s.logf("%s attacks %s with %s: %d against %d", engine.Term(att.name), engine.Term(def.name), formWord(form), ta, td)
 	switch {
 	case ta > td:
 		return 1
@@ -230,14 +242,25 @@ func (s *state) fight(att, def fighter, form string, rng *engine.Rand) (toAtt, t
 		if def.seat >= 0 {
 			return 0, s.wound(def.seat, 1)
 		}
-		return 0, min(1, def.monster.Life-def.wounds)
+		return 0, s.hurt(def, 1)
 	case -1:
 		if att.seat >= 0 {
 			return s.wound(att.seat, 1), 0
 		}
-		return min(1, att.monster.Life-att.wounds), 0
+		return s.hurt(att, 1), 0
 	}
+	s.logf("nobody is hurt")
 	return 0, 0
+}
+
+// hurt deals n wounds to monster m (capped by its remaining life) and reports how
+// many counted.
+func (s *state) hurt(m fighter, n int) int {
+	n = min(n, m.monster.Life-m.wounds)
+	if n > 0 {
+		s.logf("%s takes %d wounds", engine.Term(m.name), n)
+	}
+	return n
 }
 
 // heroWoundsMonster rewards seat for wounds dealt to a monster (capped by the
