@@ -167,6 +167,14 @@ var gameTitles = map[string]string{
 // GameTitle returns the printed name of a game, or its engine name when unknown.
 func GameTitle(kind string) string { return printed(gameTitles, kind) }
 
+// gameFamilies maps the games that share another's mail sections to that game: the
+// Small World family is played on one engine and one view.
+var gameFamilies = map[string]string{"necromancer": "smallworld", "underground": "smallworld"}
+
+// Family returns the game whose mail sections a game of kind uses: "smallworld" for
+// the Small World family, else kind itself.
+func Family(kind string) string { return printed(gameFamilies, kind) }
+
 // printed returns names[key], or key when names has none.
 func printed(names map[string]string, key string) string {
 	if n, ok := names[key]; ok {

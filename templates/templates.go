@@ -39,6 +39,7 @@ func Load() (*Set, error) {
 		"join":             strings.Join,
 		"upper":            strings.ToUpper,
 		"title":            Title,
+		"family":           Family,
 		"add":              func(a, b int) int { return a + b },
 		"str":              func(v any) string { return Str(v) },
 		"strs":             Strs,

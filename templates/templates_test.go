@@ -476,3 +476,16 @@ func TestRender_verbNotesItalian(t *testing.T) {
 		}
 	}
 }
+
+// TestFamily: the games of the Small World family share its mail sections; any other
+// game is its own family.
+func TestFamily(t *testing.T) {
+	for kind, want := range map[string]string{
+		"smallworld": "smallworld", "necromancer": "smallworld", "underground": "smallworld",
+		"empire": "empire", "dungeoneer": "dungeoneer", "tally": "tally",
+	} {
+		if got := Family(kind); got != want {
+			t.Errorf("Family(%q) = %q, want %q", kind, got, want)
+		}
+	}
+}
