@@ -49,6 +49,15 @@ func wordsOf(g engine.Game) map[string]bool {
 	return words
 }
 
+// canonicalIn returns the function giving a command line of a game of kind in its
+// canonical (English) words, whatever language the player wrote it in.
+func (s *Service) canonicalIn(kind string) func(string) string {
+	return func(line string) string {
+		canon, _ := s.tr.Canonical(kind, line)
+		return canon
+	}
+}
+
 // chatter splits the command lines of a mail into those read as commands and those
 // around them that are not (see Tolerant reading). With no words, or when no line
 // starts with one (a mistyped move alone), every line is read: the refusal of the

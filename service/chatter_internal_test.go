@@ -9,6 +9,7 @@ import (
 
 	"github.com/turnmail/turnmail/engine/empire"
 	"github.com/turnmail/turnmail/engine/smallworld"
+	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/mail/parse"
 )
 
@@ -123,6 +124,27 @@ func TestCleanChat(t *testing.T) {
 	} {
 		if got := cleanChat(in); got != want {
 			t.Errorf("cleanChat(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestChatterItalian: a mail in Italian words around a greeting and a sign-off reads
+// its Italian commands (through the canonical words) and quotes only the chatter;
+// without them no line would count as a command and the greeting would be refused.
+func TestChatterItalian(t *testing.T) {
+	tr, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Service{tr: tr}
+	lines := parse.CommandLines("Ciao Alice, ti distruggo!\nconquista 12\nschiera 12=3\nA domani,\n")
+	for _, kind := range []string{"smallworld", "underground"} {
+		read, notRead := chatter(lines, wordsOf(smallworld.Game{}), s.canonicalIn(kind))
+		if got := texts(read); !slices.Equal(got, []string{"conquista 12", "schiera 12=3"}) {
+			t.Errorf("%s: read %q", kind, got)
+		}
+		if got := texts(notRead); !slices.Equal(got, []string{"Ciao Alice, ti distruggo!", "A domani,"}) {
+			t.Errorf("%s: not read %q", kind, got)
 		}
 	}
 }

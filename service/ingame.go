@@ -330,10 +330,7 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 	r.sender = player.Email
 	r.lang = s.langOf(l.Settings, player.Name)
 	lines, unread := readLines(msg.Commands, s.opts.MaxCommandLines)
-	lines, notRead := chatter(lines, s.commandWords(l.Game.Kind), func(line string) string {
-		canon, _ := s.tr.Canonical(l.Game.Kind, line)
-		return canon
-	})
+	lines, notRead := chatter(lines, s.commandWords(l.Game.Kind), s.canonicalIn(l.Game.Kind))
 	if n := notReadNotice(notRead); n != nil {
 		r.answers = append(r.answers, r.noticeTo(player.Email, *n))
 	}
