@@ -87,8 +87,12 @@ func (s *Service) lobbyLang(ctx context.Context, from string, msg *parse.Message
 	return s.senderLang(ctx, from)
 }
 
+// langGames is how many of an address's latest games senderLang reads: each costs a
+// read of the game's log, on every lobby mail from that address.
+const langGames = 3
+
 // senderLang is the language known for an address from its latest seats (at most
-// maxLobbyAnswers games read): a player's own setting first, else a game's, else the
+// langGames games read): a player's own setting first, else a game's, else the
 // service's default.
 func (s *Service) senderLang(ctx context.Context, from string) i18n.Lang {
 	seats, err := s.store.SeatsOf(ctx, from)
@@ -96,7 +100,7 @@ func (s *Service) senderLang(ctx context.Context, from string) i18n.Lang {
 		return s.opts.Language // only the language of an answer is at stake
 	}
 	var gameLang i18n.Lang
-	for i := len(seats) - 1; i >= 0 && i >= len(seats)-maxLobbyAnswers; i-- {
+	for i := len(seats) - 1; i >= 0 && i >= len(seats)-langGames; i-- {
 		g, _, err := s.store.Game(ctx, seats[i].GameID)
 		if err != nil {
 			continue
