@@ -62,12 +62,17 @@ func BenchmarkReplay5p(b *testing.B) {
 }
 
 func BenchmarkLegal(b *testing.B) {
-	a := load5p(b)
-	states, err := engine.ReplayAll(registry, a, -1)
+	benchLegal(b, registry, load5p(b))
+}
+
+// benchLegal measures Legal on the mid-game states of archive a (turns 3 to 6,
+// someone to act).
+func benchLegal(b *testing.B, reg engine.Registry, a *engine.Archive) {
+	b.Helper()
+	states, err := engine.ReplayAll(reg, a, -1)
 	if err != nil {
 		b.Fatal(err)
 	}
-	// Mid-game states: turns 3 to 6, someone to act.
 	var mid []engine.State
 	for _, s := range states {
 		if s.Turn() >= 3 && s.Turn() <= 6 && len(s.ToAct()) > 0 {
@@ -108,24 +113,5 @@ func BenchmarkUndergroundReplay5p(b *testing.B) {
 
 func BenchmarkUndergroundLegal(b *testing.B) {
 	a, reg := underground5p(b)
-	states, err := engine.ReplayAll(reg, a, -1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var mid []engine.State // turns 3 to 6, someone to act
-	for _, s := range states {
-		if s.Turn() >= 3 && s.Turn() <= 6 && len(s.ToAct()) > 0 {
-			mid = append(mid, s)
-		}
-	}
-	if len(mid) == 0 {
-		b.Fatal("no mid-game state")
-	}
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		s := mid[i%len(mid)]
-		_ = s.Legal(s.ToAct()[0])
-		i++
-	}
+	benchLegal(b, reg, a)
 }
