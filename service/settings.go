@@ -71,6 +71,10 @@ var DefaultRemind = []string{"12h", "1h"}
 // settingKeys are the option names that are service settings, not engine options.
 var settingKeys = map[string]bool{"deadline": true, "remind": true, "expiry": true, "vacation": true, "players": true, "list": true, "private": true, "tz": true, "lang": true, "response": true}
 
+// IsSetting reports whether an option key of a `new` command is a service setting
+// (deadline, lang, list …), not an engine option.
+func IsSetting(key string) bool { return settingKeys[strings.ToLower(strings.TrimSpace(key))] }
+
 // SplitOptions parses "key=value …" words of a `new` command: a word without "="
 // continues the previous value (so "deadline=weekdays 20:00 Europe/Rome" is one
 // option). It returns the service settings and the engine options.

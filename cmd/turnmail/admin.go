@@ -45,7 +45,8 @@ func newNewCmd(a *app) *cobra.Command {
 		Long: `Create a game. Players are given in turn order (the first one starts). The opening
 mail goes out through the outbox the next time the daemon runs (or at once if it runs).`,
 		Example: `  turnmail new smallworld --player alice=alice@example.org --player bob=bob@example.org
-  turnmail new smallworld --player a=a@x.org --player b=b@x.org --option map=smallworld-3p --seed 42`,
+  turnmail new smallworld --player a=a@x.org --player b=b@x.org --option map=smallworld-3p --seed 42
+  turnmail new smallworld --player a=a@x.org --player b=b@x.org --option lang=it --option deadline=48h`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ng := service.NewGame{Kind: args[0], Seed: seed, Host: host}
@@ -63,7 +64,7 @@ mail goes out through the outbox the next time the daemon runs (or at once if it
 				return fmt.Errorf("give the players with --player NAME=EMAIL, in turn order")
 			}
 			var err error
-			if ng.Options, err = parseOptions(options); err != nil {
+			if ng.Settings, ng.Options, err = newOptions(options); err != nil {
 				return err
 			}
 			if setup != "" {
@@ -83,11 +84,35 @@ mail goes out through the outbox the next time the daemon runs (or at once if it
 		},
 	}
 	cmd.Flags().StringArrayVar(&players, "player", nil, "NAME=EMAIL of a player, in turn order (repeat)")
-	cmd.Flags().StringArrayVar(&options, "option", nil, "game option key=value (repeat)")
+	cmd.Flags().StringArrayVar(&options, "option", nil, "game option or service setting key=value, as in a `new` mail (map=…, lang=it, deadline=48h …; repeat)")
 	cmd.Flags().Int64Var(&seed, "seed", 0, "random seed (default: random)")
 	cmd.Flags().StringVar(&setup, "setup", "", `fixed setup as JSON, e.g. {"races":["Ratmen"]}`)
 	cmd.Flags().StringVar(&host, "host", "", "the host's mail address")
 	return cmd
+}
+
+// newOptions splits the --option values of new into the service settings (lang,
+// deadline, list …, as a `new` mail takes them) and the engine options.
+func newOptions(kvs []string) (service.Settings, map[string]json.RawMessage, error) {
+	var settings []string
+	var engineKVs []string
+	for _, kv := range kvs {
+		k, _, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return service.Settings{}, nil, fmt.Errorf("option %q: want key=value", kv)
+		}
+		if service.IsSetting(k) {
+			settings = append(settings, kv)
+		} else {
+			engineKVs = append(engineKVs, kv)
+		}
+	}
+	st, _, err := service.SplitOptions(settings)
+	if err != nil {
+		return st, nil, err
+	}
+	opts, err := parseOptions(engineKVs)
+	return st, opts, err
 }
 
 func newGamesCmd(a *app) *cobra.Command {
