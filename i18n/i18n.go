@@ -9,8 +9,9 @@
 //
 // The catalogues are embedded data, one file per language and domain
 // (catalog/LANG/DOMAIN.json: service, smallworld, empire, dungeoneer, terms, templates,
-// accounts, abilities, words), loaded and validated by Load: a translation must use
-// the same arguments with the same verbs as its key.
+// accounts, abilities, words), or a folder of files for a domain kept in parts
+// (catalog/LANG/templates/: one file per mail section), loaded and validated by Load:
+// a translation must use the same arguments with the same verbs as its key.
 package i18n
 
 import (
@@ -122,7 +123,7 @@ func Load() (*Bundle, error) {
 	for _, l := range Langs {
 		b.keys[l] = map[string]map[string]bool{}
 		for _, d := range Domains {
-			entries, err := readEntries(path.Join("catalog", string(l), d+".json"))
+			entries, err := readDomain(l, d)
 			if err != nil {
 				return nil, err
 			}
@@ -169,6 +170,41 @@ func Load() (*Bundle, error) {
 	}
 	b.words = w
 	return b, nil
+}
+
+// readDomain reads lang's catalogue of domain: the file catalog/LANG/DOMAIN.json, or
+// the files of the folder catalog/LANG/DOMAIN/ (a domain kept in parts, one per mail
+// section, so that each stays short); a key may stand in one part only.
+func readDomain(l Lang, domain string) (map[string]entry, error) {
+	dir := path.Join("catalog", string(l), domain)
+	parts, err := fs.Glob(files, path.Join(dir, "*.json"))
+	if err != nil {
+		return nil, fmt.Errorf("read catalog %s: %w", dir, err)
+	}
+	if len(parts) == 0 {
+		return readEntries(dir + ".json")
+	}
+	if _, err := fs.Stat(files, dir+".json"); err == nil {
+		return nil, fmt.Errorf("catalog %s: both a file and a folder", dir)
+	}
+	out := map[string]entry{}
+	where := map[string]string{}
+	for _, p := range parts {
+		entries, err := readEntries(p)
+		if err != nil {
+			return nil, err
+		}
+		for k, e := range entries {
+			if strings.HasPrefix(k, "_") {
+				continue
+			}
+			if prev, dup := where[k]; dup {
+				return nil, fmt.Errorf("catalog %s: %q is in both %s and %s", dir, k, path.Base(prev), path.Base(p))
+			}
+			where[k], out[k] = p, e
+		}
+	}
+	return out, nil
 }
 
 func readEntries(name string) (map[string]entry, error) {
@@ -264,6 +300,16 @@ func Verbs(format string) []string {
 
 // Has reports whether lang's domain has a translation of key.
 func (b *Bundle) Has(lang Lang, domain, key string) bool { return b.keys[lang][domain][key] }
+
+// HasAny reports whether any domain of lang has a translation of key.
+func (b *Bundle) HasAny(lang Lang, key string) bool {
+	for _, d := range b.keys[lang] {
+		if d[key] {
+			return true
+		}
+	}
+	return false
+}
 
 // Keys lists the keys of lang's domain.
 func (b *Bundle) Keys(lang Lang, domain string) []string {

@@ -8,7 +8,9 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	stdhtml "html"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +19,8 @@ import (
 
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/engine/games"
+	"github.com/turnmail/turnmail/i18n"
+	"github.com/turnmail/turnmail/internal/langcheck"
 	"github.com/turnmail/turnmail/internal/selfplay"
 	"github.com/turnmail/turnmail/store"
 	"github.com/turnmail/turnmail/templates"
@@ -28,12 +32,13 @@ import (
 var templateErrors = []string{"<no value>", "&lt;no value&gt;", "%!", "map[", "<nil>", "&lt;nil&gt;", "[]interface"}
 
 // TestSelfPlayRenders renders every mail a state mail or a refusal can be, for every
-// state reached in self-play games of every registered engine: each seat's state
-// mail after every command (the author's with what was applied and a refused line),
-// the observers' and a mailing list's, the finished game's, and a refusal to every
-// seat. Each goes through the service's own rendering (stateData, the templates,
-// compose) and must render, in text and HTML, without a template's error markers,
-// and list the commands legal for its reader. Short in make test; TURNMAIL_SOAK=1
+// state reached in self-play games of every registered engine, in English and in
+// Italian: each seat's state mail after every command (the author's with what was
+// applied and a refused line), the observers' and a mailing list's, the finished
+// game's, and a refusal to every seat. Each goes through the service's own rendering
+// (stateData, the templates, compose) and must render, in text and HTML, without a
+// template's error markers, and list the commands legal for its reader; an Italian
+// mail must hold no English word (langcheck). Short in make test; TURNMAIL_SOAK=1
 // (make soak) plays many more games.
 func TestSelfPlayRenders(t *testing.T) {
 	perEngine := 2
@@ -47,7 +52,7 @@ func TestSelfPlayRenders(t *testing.T) {
 		for _, cfg := range selfplay.Configs(g, 1, perEngine) {
 			name := fmt.Sprintf("%s/%dp-seed%d", kind, cfg.Players, cfg.Seed)
 			t.Run(name, func(t *testing.T) {
-				r := &renderRun{t: t, svc: svc, l: renderLoaded(kind, cfg)}
+				r := &renderRun{t: t, svc: svc, l: renderLoaded(kind, cfg), english: map[string]int{}}
 				states := 0
 				_, err := selfplay.Play(g, cfg, func(s selfplay.Step) error {
 					states++
@@ -57,6 +62,9 @@ func TestSelfPlayRenders(t *testing.T) {
 					t.Fatal(err)
 				}
 				t.Logf("%s %s: %d states, %d mails", kind, mustJSON(cfg.Options), states, r.mails)
+				if len(r.english) > 0 {
+					t.Errorf("English words in the Italian mails (word: mails): %v", r.english)
+				}
 			})
 		}
 	}
@@ -103,6 +111,9 @@ type renderRun struct {
 	svc   *Service
 	l     *Loaded
 	mails int
+	// english counts the English words found in Italian mails, by word, for the
+	// report of a failure.
+	english map[string]int
 }
 
 // step renders every mail about the state s reached.
@@ -129,29 +140,39 @@ func (r *renderRun) step(s selfplay.Step) error {
 	if s.Player == "" {
 		l.States = []engine.State{s.State}
 	}
-	where := fmt.Sprintf("after command %d (%s: %q)", s.N, s.Player, s.Command)
-	out, err := r.svc.stateMails(l, nil, s.State, events, s.Player, applied, lineErr, nil, "<move@example.org>")
-	if err != nil {
-		return fmt.Errorf("%s: state mails: %w", where, err)
-	}
-	for _, p := range l.Seats() {
-		m, err := r.svc.refusal(l, p, "The game is paused by its host.", lineErr, "<move@example.org>")
+	for _, lang := range i18n.Langs {
+		l.Settings.Lang = lang
+		where := fmt.Sprintf("after command %d (%s: %q), in %s", s.N, s.Player, s.Command, lang)
+		var lineErrIn *templates.LineError
+		if lineErr != nil {
+			e := *lineErr
+			e.Reason = r.svc.tr.Sprintf(lang, "there is no region %d", 99)
+			lineErrIn = &e
+		}
+		out, err := r.svc.stateMails(l, nil, s.State, events, s.Player, applied, lineErrIn, nil, "<move@example.org>")
 		if err != nil {
-			return fmt.Errorf("%s: refusal to %s: %w", where, p.Name, err)
+			return fmt.Errorf("%s: state mails: %w", where, err)
 		}
-		out = append(out, m)
-	}
-	for _, m := range out {
-		if err := r.check(m); err != nil {
-			return fmt.Errorf("%s: %s mail to %s: %w", where, m.Kind, m.To[0], err)
+		for _, p := range l.Seats() {
+			reason := r.svc.tr.Sprintf(lang, "The game is paused by its host; moves are accepted again when it resumes.")
+			m, err := r.svc.refusal(l, p, reason, lineErrIn, "<move@example.org>")
+			if err != nil {
+				return fmt.Errorf("%s: refusal to %s: %w", where, p.Name, err)
+			}
+			out = append(out, m)
 		}
+		for _, m := range out {
+			if err := r.check(m, lang); err != nil {
+				return fmt.Errorf("%s: %s mail to %s: %w", where, m.Kind, m.To[0], err)
+			}
+		}
+		r.mails += len(out)
 	}
-	r.mails += len(out)
 	return nil
 }
 
-// check decodes a composed mail and checks both parts.
-func (r *renderRun) check(m store.OutMail) error {
+// check decodes a composed mail and checks both parts, written for a reader of lang.
+func (r *renderRun) check(m store.OutMail, lang i18n.Lang) error {
 	parts, err := mailParts(m.Raw)
 	if err != nil {
 		return err
@@ -159,6 +180,17 @@ func (r *renderRun) check(m store.OutMail) error {
 	text, html := parts["text/plain"], parts["text/html"]
 	if text == "" || html == "" {
 		return fmt.Errorf("parts %v: want text/plain and text/html", keys(parts))
+	}
+	if lang == i18n.Italian && !notYetItalian[r.l.Game.Kind] {
+		subject := mailSubject(m.Raw)
+		for _, part := range []string{subject, text, htmlText(html)} {
+			for _, w := range langcheck.English(part, nil) {
+				if r.english[w] == 0 {
+					r.t.Logf("English in an Italian %s mail to %s: %s", m.Kind, m.To[0], w)
+				}
+				r.english[w]++
+			}
+		}
 	}
 	for _, part := range []string{text, html} {
 		for _, bad := range templateErrors {
@@ -176,9 +208,10 @@ func (r *renderRun) check(m store.OutMail) error {
 	}
 	if p.Name != "" && !r.l.State.Finished() {
 		notes := engine.NotesOf(r.l.State, p.Name)
-		for _, c := range r.l.State.Legal(p.Name) {
-			note := r.svc.tr.Text(r.svc.langOf(r.l.Settings, p.Name), notes[c]) // as mails render it (plurals)
-			if _, ok := notes[c]; ok && !strings.Contains(text, "    "+c+"   # "+note+"\n") {
+		for _, canon := range r.l.State.Legal(p.Name) {
+			c := r.svc.tr.Command(r.l.Game.Kind, lang, canon) // in the reader's words
+			note := r.svc.tr.Text(r.svc.langOf(r.l.Settings, p.Name), notes[canon]) // as mails render it (plurals)
+			if _, ok := notes[canon]; ok && !strings.Contains(text, "    "+c+"   # "+note+"\n") {
 				return fmt.Errorf("legal command %q of %s not in the text with its note %q:\n%s", c, p.Name, note, text)
 			}
 			// On a line of its own, or followed by its note as a comment.
@@ -224,6 +257,27 @@ func entityParts(e *message.Entity, out map[string]string) error {
 			return err
 		}
 	}
+}
+
+// notYetItalian are the games whose Italian mails are not yet free of English
+// (issue 14): each is taken off as its mails are done.
+var notYetItalian = map[string]bool{"smallworld": true, "necromancer": true, "underground": true, "empire": true, "dungeoneer": true}
+
+// htmlTags matches the markup of an HTML part.
+var htmlTags = regexp.MustCompile(`(?s)<style>.*?</style>|<[^>]*>`)
+
+// htmlText returns the words of an HTML part: its text without markup, entities
+// decoded.
+func htmlText(h string) string { return stdhtml.UnescapeString(htmlTags.ReplaceAllString(h, "\n")) }
+
+// mailSubject returns the decoded subject of a composed mail.
+func mailSubject(raw []byte) string {
+	e, err := message.Read(bytes.NewReader(raw))
+	if err != nil {
+		return ""
+	}
+	s, _ := e.Header.Text("Subject")
+	return s
 }
 
 func keys(m map[string]string) []string {

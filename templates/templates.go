@@ -36,6 +36,7 @@ func Load() (*Set, error) {
 	}
 	funcs := map[string]any{
 		"t":                func(lang, key string, args ...any) string { return tr.Sprintf(i18n.Lang(lang), key, args...) },
+		"term":             func(lang string, v any) string { return tr.Term(i18n.Lang(lang), Str(v)) },
 		"join":             strings.Join,
 		"upper":            strings.ToUpper,
 		"title":            Title,
@@ -50,11 +51,12 @@ func Load() (*Set, error) {
 		"verbs": func(commands []string, known ...string) []string {
 			return Verbs(canonicalVerbs(tr, commands), known...)
 		},
-		"has":     func(m map[string]any, k string) bool { _, ok := m[k]; return ok },
-		"helpOf":  func(n Notice) Notice { return Notice{Kind: "help", Service: n.Service} },
-		"noted":   Noted,
-		"swAbout": func(lang, player string, view map[string]any) []string { return swAbout(tr, lang, player, view) },
-		"board":   Board,
+		"has":      func(m map[string]any, k string) bool { _, ok := m[k]; return ok },
+		"helpOf":   func(n Notice) Notice { return Notice{Kind: "help", Service: n.Service} },
+		"noted":    Noted,
+		"swAbout":  func(lang, player string, view map[string]any) []string { return swAbout(tr, lang, player, view) },
+		"board":    Board,
+		"withLang": WithLang,
 		"indent": func(n int, s string) string {
 			pad := strings.Repeat(" ", n)
 			return pad + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+pad)
@@ -222,6 +224,18 @@ func wrap(l string) []string {
 		prefix, rest = pad, strings.TrimLeft(rest[at:], " ")
 	}
 	return append(out, prefix+rest)
+}
+
+// WithLang returns a copy of a game's view with the reader's language added as
+// "Lang", so that the game's state section can translate its texts (see Board, which
+// does the same for map games).
+func WithLang(view map[string]any, lang string) map[string]any {
+	out := make(map[string]any, len(view)+1)
+	for k, v := range view {
+		out[k] = v
+	}
+	out["Lang"] = lang
+	return out
 }
 
 // Title turns a name like "dragon-master" or "lost-tribe" into "Dragon Master".

@@ -1,0 +1,72 @@
+// Package langcheck finds English left in a text written for an Italian reader: the
+// tests' check that an Italian game's mails hold no English sentence (issue 14).
+//
+// It looks for English words that are no Italian word — the articles, pronouns,
+// auxiliaries and prepositions every English sentence has, and the game words a
+// mail uses most (turn, region, tokens, cards …) — so an English sentence left in an
+// Italian mail is found even when nobody listed it. Addresses, links, file names and
+// the text between quotes that stands for what the reader typed are left out.
+package langcheck
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// englishWords are words of English sentences that are no Italian word.
+var englishWords = wordSet(`
+the an and or of to from for with without into onto by at on off as than then
+is are was were be been being has have had having does did done not yes
+can cannot could may might must will would should shall
+you your yours we our us they them their it its it's he him his she her hers
+this that these those which who whom whose what when where why how there here
+each every any some all none both either neither only also just still yet already
+after before since until while during about above below between through over under
+up down out again more most less least many much few other another such same own
+turn turns game games player players move moves region regions token tokens coin
+coins card cards army armies deck hand hands phase life level quest quests hero
+heroes monster monsters wound wounds glory peril race races power powers decline
+empty next held left right waiting applied line lines reply send legal mail's
+host seat seats observer deadline reminder reminders vacation history undo resign
+winner winners score scores round rounds bid bids city cities island islands
+please thanks hello sorry if else because but
+`)
+
+// wordSet reads a space-separated list of words.
+func wordSet(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		out[w] = true
+	}
+	return out
+}
+
+// notText are the parts of a mail that are no sentence of its language: mail
+// addresses, links, Message-IDs, file names and programs' command lines.
+var notText = regexp.MustCompile(`\S+@\S+|https?://\S+|<[^>\s]+>|\S+\.(?:json|eml|yaml|db)\b|turnmail (?:replay|export|show|retry|play|new)[^#\n]*`)
+
+// Allowed words are English words an Italian text may hold as they are: names of
+// people, games or pieces that are printed in English in the Italian editions too.
+type Allowed map[string]bool
+
+// English returns the English words found in text, each once, in the order they
+// first appear, each with its line ("next: «4 foresta — anna ×2; next to 3»"),
+// leaving out the words of allow (lower case).
+func English(text string, allow Allowed) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, line := range strings.Split(text, "\n") {
+		clean := notText.ReplaceAllString(line, " ")
+		words := strings.FieldsFunc(clean, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
+		for _, w := range words {
+			lw := strings.ToLower(strings.Trim(w, "'"))
+			if !englishWords[lw] || allow[lw] || seen[lw] {
+				continue
+			}
+			seen[lw] = true
+			out = append(out, lw+": «"+strings.TrimSpace(line)+"»")
+		}
+	}
+	return out
+}

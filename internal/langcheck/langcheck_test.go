@@ -1,0 +1,34 @@
+package langcheck
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestEnglish(t *testing.T) {
+	for _, c := range []struct {
+		name, text string
+		allow      Allowed
+		want       int
+	}{
+		{"Italian", "Tocca a te. Rispondi a questa mail con un comando per riga, per esempio: conquista 4", nil, 0},
+		{"English sentence", "It is your move. Reply to this mail with one command per line.", nil, 9},
+		{"Italian words that are English words elsewhere", "do la mia mossa; so che no; a te", nil, 0},
+		{"two English words", "Regioni (le tue per prime): 4 foresta — anna ×2; next to 3, 5", nil, 2},
+		{"addresses and programs", "le tue mosse vanno a turnmail+sw-1.0.abc@turnmail.localhost; turnmail replay sw-1.json --at N", nil, 0},
+		{"a comment after a program's command", "    turnmail replay sw-1.json   # the final state", nil, 1},
+		{"a link", "vedi https://example.org/the/rules/of/the/game", nil, 0},
+		{"allowed names", "la carta Dire Ogre", Allowed{"dire": true}, 0},
+		{"apostrophes", "l'isola, dell'Orco, it's", nil, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := English(c.text, c.allow)
+			if len(got) != c.want {
+				t.Errorf("English(%q) = %q, want %d finds", c.text, got, c.want)
+			}
+		})
+	}
+	if got := English("next 3\nnext 4", nil); !slices.Equal(got, []string{"next: «next 3»"}) {
+		t.Errorf("a word is reported once, with its context: %q", got)
+	}
+}
