@@ -133,7 +133,8 @@ func bothWays(t *testing.T, b *Bundle, domain string, used []string) {
 }
 
 // TestEngineCatalogues checks both ways that every engine.Illegal format of each
-// engine (and of the reasons given to it as an argument: smallworld's reason) has an
+// engine (and of the reasons given to it as an argument: smallworld's reason; and
+// Empire's other texts, its text calls) has an
 // Italian translation with the same arguments (Load checks the
 // arguments), and that the catalogue holds no format the engine no longer uses.
 func TestEngineCatalogues(t *testing.T) {
@@ -142,6 +143,7 @@ func TestEngineCatalogues(t *testing.T) {
 		dir := filepath.Join("..", "engine", game)
 		used := append(formats(t, dir, "Illegal", 0), formats(t, dir, "illegalInstead", 1)...)
 		used = append(used, formats(t, dir, "reason", 0)...)
+		used = append(used, formats(t, dir, "text", 0)...) // Empire's notes, cards, score lines (empire/texts.go)
 		if len(used) < 10 {
 			t.Fatalf("%s: only %d Illegal formats found", game, len(used))
 		}

@@ -51,11 +51,11 @@ func (s *state) choosePart(verb string) error {
 	p := s.Pending
 	i := slices.IndexFunc(p.Parts, func(a action) bool { return a.Kind == verb })
 	if i < 0 {
-		var kinds []string
-		for _, a := range p.Parts {
-			kinds = append(kinds, a.Kind)
+		kinds := any(engine.Command(p.Parts[0].Kind))
+		if len(p.Parts) > 1 {
+			kinds = text("%s, %s", engine.Command(p.Parts[0].Kind), engine.Command(p.Parts[1].Kind))
 		}
-		return engine.Illegal("%q is not part of this card's action now (%s, or skip)", verb, strings.Join(kinds, ", "))
+		return engine.Illegal("%q is not part of this card's action now (%s, or skip)", engine.Command(verb), kinds)
 	}
 	if p.Choose {
 		p.Parts, p.Choose = []action{p.Parts[i]}, false
@@ -173,8 +173,8 @@ func (s *state) place(seat int, arg string) error {
 		if err != nil {
 			return err
 		}
-		n, err := parseCount(ns, "armies")
-		if err != nil || n == 0 {
+		n, ok := parseCount(ns)
+		if !ok || n == 0 {
 			return engine.Illegal("%q: place at least 1 army", f)
 		}
 		i := slices.IndexFunc(targets, func(t placeTarget) bool { return t.region == r })
@@ -297,6 +297,9 @@ func (s *state) destroy(seat int, arg string) error {
 	if who == neutralName && s.n() == 2 {
 		o = s.n()
 	}
+	if o < 0 && who == neutralName {
+		return engine.Illegal("there are no neutral armies in a game of %d players", s.n())
+	}
 	if o < 0 {
 		return engine.Illegal("%q is not a player", who)
 	}
@@ -308,9 +311,9 @@ func (s *state) destroy(seat int, arg string) error {
 	case s.Armies[r][seat] == 0:
 		return engine.Illegal("you need an army of your own in region %d", r+1)
 	case s.Armies[r][o] == 0:
-		return engine.Illegal("%s has no army in region %d", s.name(o), r+1)
+		return engine.Illegal("%s has no army in region %d", s.who(o), r+1)
 	case s.immune(o):
-		return engine.Illegal("%s's armies are immune to attack", s.name(o))
+		return engine.Illegal("%s's armies are immune to attack", s.who(o))
 	}
 	s.Armies[r][o]--
 	s.Pending.Left--

@@ -43,7 +43,11 @@ func (s *state) dispatch(seat int, verb, rest string, rng *engine.Rand) error {
 		if slices.Contains(verbs, verb) {
 			return nil
 		}
-		return engine.Illegal("%q is not possible now (%s phase); say %s", verb+" "+rest, s.Phase, strings.Join(verbs, " or "))
+		say := any(engine.Command(verbs[0]))
+		if len(verbs) == 2 {
+			say = text("%s or %s", engine.Command(verbs[0]), engine.Command(verbs[1]))
+		}
+		return engine.Illegal("%q is not possible now (%s); say %s", engine.Command(strings.TrimSpace(verb+" "+rest)), PhaseText(s.Phase), say)
 	}
 	switch s.Phase {
 	case phSettle:
@@ -128,12 +132,10 @@ func (s *state) parseRegion(t string) (int, error) {
 	return v - 1, nil
 }
 
-func parseCount(t string, what string) (int, error) {
+// parseCount reads a number of armies, coins or a position: a whole number, 0 or more.
+func parseCount(t string) (int, bool) {
 	v, err := strconv.Atoi(t)
-	if err != nil || v < 0 {
-		return 0, engine.Illegal("%q is not a number of %s", t, what)
-	}
-	return v, nil
+	return v, err == nil && v >= 0
 }
 
 func joinRegions(rs []int) string {

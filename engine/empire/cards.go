@@ -208,56 +208,53 @@ func (c card) describe() (abilityText, actionText string) {
 }
 
 // texts returns the card's ability and action as player-visible texts, for the notes
-// on "take" commands: for example "flying" and "place 3 and destroy 1".
+// on "take" commands, the accounts and the mails' row of cards: for example "flying"
+// and "place 3 and destroy 1". The word of a word ability is a term with the noun
+// ("Forest card", "Noble cards"), which languages inflect together.
 func (c card) texts() (abilityText, actionText engine.Text) {
 	a := c.Ability
 	switch a.Kind {
 	case abFlying:
-		abilityText = engine.Textf("flying")
+		abilityText = text("flying")
 	case abExtraMove:
-		abilityText = engine.Textf("+1 move")
+		abilityText = text("+1 move")
 	case abExtraArmy:
-		abilityText = engine.Textf("+1 army")
+		abilityText = text("+1 army")
 	case abElixir:
-		abilityText = engine.Textf("%d elixir", a.Elixir)
+		abilityText = text("%d elixir", a.Elixir)
 	case abElixirCoins:
-		abilityText = engine.Textf("%d elixir, +%d coins now", a.Elixir, a.Coins)
+		abilityText = text("%d elixir, +%d coins now", a.Elixir, a.Coins)
 	case abImmune:
-		abilityText = engine.Textf("immune to attack")
+		abilityText = text("immune to attack")
 	case abPerWord:
-		abilityText = engine.Textf("+1 VP per %s card", engine.Term(a.Word))
+		abilityText = text("+1 VP per %s", wordCard(a.Word))
 	case abPerFlying:
-		abilityText = engine.Textf("+1 VP per flying card")
+		abilityText = text("+1 VP per flying card")
 	case abSet:
-		abilityText = engine.Textf("+%d VP for %d %s cards", a.VP, a.Count, engine.Term(a.Word))
+		abilityText = text("+%d VP for %d %s", a.VP, a.Count, wordCards(a.Word))
 	case abPer3Coins:
-		abilityText = engine.Textf("+1 VP per 3 coins")
+		abilityText = text("+1 VP per 3 coins")
 	default:
-		abilityText = engine.Textf("no ability")
+		abilityText = text("no ability")
 	}
 	for i, ac := range c.Actions {
-		var part engine.Text
-		switch ac.Kind {
-		case acPlace:
-			part = engine.Textf("place %d", ac.Count)
-		case acMove:
-			part = engine.Textf("move %d", ac.Count)
-		case acCity:
-			part = engine.Textf("city %d", ac.Count)
-		case acDestroy:
-			part = engine.Textf("destroy %d", ac.Count)
-		}
+		part := partText(ac.Kind, ac.Count)
 		switch {
 		case i == 0:
 			actionText = part
 		case c.Combine == "or":
-			actionText = engine.Textf("%s or %s", actionText, part)
+			actionText = text("%s or %s", actionText, part)
 		default:
-			actionText = engine.Textf("%s and %s", actionText, part)
+			actionText = text("%s and %s", actionText, part)
 		}
 	}
 	return abilityText, actionText
 }
+
+// wordCard is the term of one card of a word ("Ancient card"); wordCards of several
+// ("Ancient cards").
+func wordCard(word string) engine.Term  { return engine.Term(word + " card") }
+func wordCards(word string) engine.Term { return engine.Term(word + " cards") }
 
 // Glossary implements engine.Glossary: each card once (two castles are one entry),
 // with what it gives, for example "flying; action: place 3 and destroy 1".
@@ -274,7 +271,7 @@ func (Game) Glossary() []engine.Entry {
 		}
 		seen[c.Name] = true
 		ability, action := c.texts()
-		out = append(out, engine.Entry{Name: engine.Term(c.Name), Kind: "card", Text: engine.Textf("%s; action: %s", ability, action)})
+		out = append(out, engine.Entry{Name: engine.Term(c.Name), Kind: "card", Text: text("%s; action: %s", ability, action)})
 	}
 	return out
 }

@@ -2,9 +2,9 @@ package empire
 
 import (
 	"encoding/json"
-	"fmt"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,6 +13,9 @@ import (
 )
 
 var registry = engine.Registry{"empire": Game{}}
+
+// placeAny is the Legal entry of a placement in several regions at once.
+const placeAny = "place <region>=<n> <region>=<n> …"
 
 // rangeRe matches the number patterns of Legal entries: "<a…b>" and " [a…b]".
 var rangeRe = regexp.MustCompile(`( \[|<)(\d+)…(\d+)(\]|>)`)
@@ -54,8 +57,9 @@ func instantiate(entry string, r *rand.Rand) string {
 
 // covers reports whether a concrete command is one of the Legal entries (patterns
 // matched with their number ranges). A multi-region place is covered when every part is
-// covered by a single-region entry and a generic place pattern allows the total.
-func covers(legal []string, cmd string) bool {
+// covered by a single-region entry and the generic place pattern's note allows the
+// total.
+func covers(legal []string, notes map[string]engine.Text, cmd string) bool {
 	cmd = engine.Normalize(cmd)
 	for _, e := range legal {
 		if matchEntry(engine.Normalize(e), cmd) {
@@ -65,28 +69,27 @@ func covers(legal []string, cmd string) bool {
 	f := strings.Fields(cmd)
 	if len(f) == 3 && f[0] == "move" && f[2] == "1" {
 		// The number of armies defaults to 1.
-		return covers(legal, "move "+f[1])
+		return covers(legal, notes, "move "+f[1])
 	}
 	if len(f) > 2 && f[0] == "place" {
 		total := 0
 		for _, part := range f[1:] {
-			if !covers(legal, "place "+part) {
+			if !covers(legal, notes, "place "+part) {
 				return false
 			}
 			_, n, _ := strings.Cut(part, "=")
 			v, _ := strconv.Atoi(n)
 			total += v
 		}
-		for _, e := range legal {
-			var most int
-			if _, err := fmt.Sscanf(e, "place <region>=<n> <region>=<n> … # up to %d", &most); err == nil {
-				regions := map[string]bool{}
-				for _, part := range f[1:] {
-					r, _, _ := strings.Cut(part, "=")
-					regions[r] = true
-				}
-				return total <= most && len(regions) == len(f)-1
+		// "up to %d armies in all, in %s"
+		if note, ok := notes[placeAny]; ok && slices.Contains(legal, placeAny) {
+			most, _ := note.Args[0].(int)
+			regions := map[string]bool{}
+			for _, part := range f[1:] {
+				r, _, _ := strings.Cut(part, "=")
+				regions[r] = true
 			}
+			return total <= most && len(regions) == len(f)-1
 		}
 	}
 	return false

@@ -122,8 +122,8 @@ func (s *state) move(seat int, arg string) error {
 	}
 	count := 1
 	if len(fields) == 2 {
-		var err error
-		if count, err = parseCount(fields[1], "armies"); err != nil || count == 0 {
+		var ok bool
+		if count, ok = parseCount(fields[1]); !ok || count == 0 {
 			return engine.Illegal("%q: move at least 1 army", fields[1])
 		}
 	}

@@ -47,6 +47,10 @@ func (s *state) Narrate(player, command string, after engine.State, viewer strin
 	case acDestroy:
 		if i := strings.LastIndexByte(rest, ' '); i > 0 {
 			victim := rest[:i]
+			if victim == neutralName {
+				out = append(out, engine.Happening{Kind: engine.HapLoss, Actor: who, Text: text("%s destroyed a neutral army in region %s", who, rest[i+1:])})
+				break
+			}
 			var hit []string
 			if o := s.seat(victim); o >= 0 {
 				victim = s.name(o)
@@ -115,7 +119,7 @@ func (s *state) scored(a *state) []engine.Happening {
 func sheetParts(sh Sheet) []engine.Text {
 	out := []engine.Text{engine.Textf("regions: %d VP", sh.Regions), engine.Textf("islands: %d VP", sh.Islands)}
 	for _, it := range sh.Items {
-		out = append(out, engine.Textf("%s: %d VP", engine.Term(it.Source), it.VP))
+		out = append(out, engine.Textf("%s: %d VP", it.text, it.VP))
 	}
 	return out
 }

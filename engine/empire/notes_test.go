@@ -1,28 +1,51 @@
 package empire
 
 import (
-	"fmt"
 	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/internal/selfplay"
 )
 
-// english renders a Text as the English mail does.
-func english(t engine.Text) string {
-	args := make([]any, len(t.Args))
-	for i, a := range t.Args {
-		switch v := a.(type) {
-		case engine.Text:
-			args[i] = english(v)
-		case engine.Term:
-			args[i] = string(v)
-		default:
-			args[i] = v
+// bundle is the message catalogues, loaded once for the tests that read texts as a
+// mail renders them.
+var bundle = sync.OnceValues(i18n.Load)
+
+// english renders a Text as the English mail does (with the catalogue's plurals).
+func english(t testing.TB, tx engine.Text) string {
+	t.Helper()
+	b, err := bundle()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.Text(i18n.English, tx)
+}
+
+// checkNotes checks a player's Legal entries against their notes: no entry carries an
+// explanation of its own ("#"), every note explains a listed entry, and the entries a
+// reader cannot use without one — the cards to take, the patterns of any region, skip —
+// have theirs.
+func checkNotes(t testing.TB, where string, legal []string, notes map[string]engine.Text) {
+	t.Helper()
+	for _, e := range legal {
+		if strings.Contains(e, "#") {
+			t.Fatalf("%s: the entry %q explains itself; explanations are notes", where, e)
+		}
+		needs := strings.HasPrefix(e, "take ") || generic(e) || e == "skip"
+		if n, ok := notes[e]; needs && (!ok || n.Key == "") {
+			t.Fatalf("%s: %q has no note (notes %v)", where, e, notes)
 		}
 	}
-	return fmt.Sprintf(t.Key, args...)
+	for e := range notes {
+		if !slices.Contains(legal, e) {
+			t.Fatalf("%s: a note on %q, which is not listed (%q)", where, e, legal)
+		}
+	}
 }
 
 // TestTakeNotes checks that each "take" entry has a note saying what the card gives,
@@ -52,7 +75,7 @@ func TestTakeNotes(t *testing.T) {
 			st := states[tt.at]
 			notes := engine.NotesOf(st, st.ToAct()[0])
 			for entry, want := range tt.want {
-				if got := english(notes[entry]); got != want {
+				if got := english(t, notes[entry]); got != want {
 					t.Errorf("note on %q = %q, want %q (legal %q)", entry, got, want, st.Legal(st.ToAct()[0]))
 				}
 			}

@@ -36,7 +36,9 @@ type expectation struct {
 	At *int `json:"at"`
 	// Viewer is the view's viewer: "" complete, "*observer*", or a player.
 	Viewer string `json:"viewer"`
-	// Path is a dotted path into the view JSON: "players.0.coins", "regions.4.armies.alice".
+	// Path is a dotted path into the view JSON: "players.0.coins", "regions.4.armies.alice";
+	// "notes.ENTRY" is the note on the Legal entry ENTRY (engine.Noter), as English
+	// mails show it.
 	Path string `json:"path"`
 	// Equals is the expected JSON value; Absent expects the path not to exist (or null).
 	Equals   json.RawMessage `json:"equals"`
@@ -113,6 +115,21 @@ func lookup(v any, path string) (any, bool) {
 	return v, true
 }
 
+// notesOf returns the notes on the Legal entries of view (the viewer's, or for the
+// complete view and observers the current player's) in English, by entry.
+func notesOf(t *testing.T, s engine.State, viewer string, view map[string]any) map[string]any {
+	t.Helper()
+	player := viewer
+	if cur, ok := view["current"].(string); ok && s.(*state).seat(viewer) < 0 {
+		player = cur
+	}
+	out := map[string]any{}
+	for e, n := range engine.NotesOf(s, player) {
+		out[e] = english(t, n)
+	}
+	return out
+}
+
 // TestScenarios replays every archive of testdata/scenarios and checks its views.
 func TestScenarios(t *testing.T) {
 	files, err := filepath.Glob("testdata/scenarios/*.json")
@@ -135,7 +152,7 @@ func TestScenarios(t *testing.T) {
 				if err == nil {
 					continue
 				}
-				if covers(states[r.At].Legal(r.Player), r.Command) {
+				if covers(states[r.At].Legal(r.Player), engine.NotesOf(states[r.At], r.Player), r.Command) {
 					t.Errorf("after %d events, %s %q is rejected but listed as legal", r.At, r.Player, r.Command)
 				}
 			}
@@ -145,6 +162,7 @@ func TestScenarios(t *testing.T) {
 					at = *e.At
 				}
 				view := viewOf(t, states[at], e.Viewer)
+				view["notes"] = notesOf(t, states[at], e.Viewer, view)
 				got, ok := lookup(view, e.Path)
 				switch {
 				case e.Absent:

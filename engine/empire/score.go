@@ -1,8 +1,9 @@
 package empire
 
 import (
-	"fmt"
 	"slices"
+
+	"github.com/turnmail/turnmail/engine"
 )
 
 // Sheet is one player's score sheet: what the game would score if it ended now, and
@@ -32,18 +33,22 @@ type Sheet struct {
 	Spellbook bool `json:"spellbook,omitempty"`
 }
 
-// ScoreItem is one line of a score sheet.
+// ScoreItem is one line of a score sheet: its source in English ("Ancient Sage: 3
+// Ancient cards") and the VP it gives.
 type ScoreItem struct {
 	Source string `json:"source"`
 	VP     int    `json:"vp"`
+	// text is Source as a text, for a reader of any language.
+	text engine.Text
 }
 
-func (sh *Sheet) add(part *int, vp int, format string, args ...any) {
+// add adds vp to part with a line saying where they come from (none when vp is 0).
+func (sh *Sheet) add(part *int, vp int, source engine.Text) {
 	if vp == 0 {
 		return
 	}
 	*part += vp
-	sh.Items = append(sh.Items, ScoreItem{Source: fmt.Sprintf(format, args...), VP: vp})
+	sh.Items = append(sh.Items, ScoreItem{Source: source.String(), VP: vp, text: source})
 }
 
 // sheets scores the current board for every player.
@@ -73,15 +78,17 @@ func (s *state) sheets() []Sheet {
 			sh.Elixirs += a.Elixir
 			switch a.Kind {
 			case abPerWord:
-				sh.add(&sh.Abilities, s.wordCount(seat, a.Word), "%s: %d %s cards", c.Name, s.wordCount(seat, a.Word), a.Word)
+				n := s.wordCount(seat, a.Word)
+				sh.add(&sh.Abilities, n, text("%s: %d %s", engine.Term(c.Name), n, wordCards(a.Word)))
 			case abPerFlying:
-				sh.add(&sh.Abilities, s.abilityCount(seat, abFlying), "%s: %d flying cards", c.Name, s.abilityCount(seat, abFlying))
+				n := s.abilityCount(seat, abFlying)
+				sh.add(&sh.Abilities, n, text("%s: %d flying cards", engine.Term(c.Name), n))
 			case abSet:
 				if s.wordCount(seat, a.Word) >= a.Count {
-					sh.add(&sh.Abilities, a.VP, "%s: %d %s cards", c.Name, a.Count, a.Word)
+					sh.add(&sh.Abilities, a.VP, text("%s: %d %s", engine.Term(c.Name), a.Count, wordCards(a.Word)))
 				}
 			case abPer3Coins:
-				sh.add(&sh.Abilities, s.Coins[seat]/3, "%s: %d coins", c.Name, s.Coins[seat])
+				sh.add(&sh.Abilities, s.Coins[seat]/3, text("%s: %d coins", engine.Term(c.Name), s.Coins[seat]))
 			}
 		}
 		for _, t := range s.Tokens {
@@ -89,27 +96,27 @@ func (s *state) sheets() []Sheet {
 			case t.Holder == seat && t.Kind == tokMagicSpring:
 				sh.Elixirs += 2
 			case t.Holder == seat && t.Kind == tokSpellbook:
-				sh.add(&sh.Tokens, 1, "spellbook")
+				sh.add(&sh.Tokens, 1, text("spellbook"))
 				sh.Spellbook = true
 			case t.Holder == seat && t.Kind == tokSwamp:
-				sh.add(&sh.Tokens, -1, "mephitic swamp")
+				sh.add(&sh.Tokens, -1, text("mephitic swamp"))
 			case t.Holder == seat && t.Kind == tokDragon:
-				sh.add(&sh.Tokens, 2, "raging dragon slain")
+				sh.add(&sh.Tokens, 2, text("raging dragon slain"))
 			case isFortress(t.Kind) && ctrl[t.Region] == seat:
-				sh.add(&sh.Tokens, 1, "fortress in region %d", t.Region+1)
+				sh.add(&sh.Tokens, 1, text("fortress in region %d", t.Region+1))
 			}
 		}
 		switch {
 		case s.leader(seat, leaderFairyQueen):
 			if f := s.wordCount(seat, "Forest"); f >= 3 {
-				sh.add(&sh.Leader, 1, "Fairy Queen: %d Forest cards", f)
+				sh.add(&sh.Leader, 1, text("%s: %d %s", engine.Term(leaderNames[leaderFairyQueen]), f, wordCards("Forest")))
 			}
 		case s.leader(seat, leaderRedSorceress):
 			lost := 0
 			for _, l := range s.Lost {
 				lost += l
 			}
-			sh.add(&sh.Leader, lost/3, "Red Sorceress: %d armies destroyed", lost)
+			sh.add(&sh.Leader, lost/3, text("%s: %d armies destroyed", engine.Term(leaderNames[leaderRedSorceress]), lost))
 		case s.leader(seat, leaderWhiteKnight):
 			big := 0
 			for i, c := range islandCtrl {
@@ -117,7 +124,7 @@ func (s *state) sheets() []Sheet {
 					big++
 				}
 			}
-			sh.add(&sh.Leader, big, "White Knight: %d islands of 3+ regions", big)
+			sh.add(&sh.Leader, big, text("%s: %d islands of 3+ regions", engine.Term(leaderNames[leaderWhiteKnight]), big))
 		}
 		sh.Coins, sh.Armies = s.Coins[seat], s.onBoard(seat)
 	}
@@ -137,7 +144,7 @@ func (s *state) sheets() []Sheet {
 		if len(leaders) > 1 {
 			vp = 1
 		}
-		out[i].add(&out[i].ElixirVP, vp, "most elixirs (%d)", most)
+		out[i].add(&out[i].ElixirVP, vp, text("most elixirs (%d)", most))
 	}
 	for i := range out {
 		sh := &out[i]

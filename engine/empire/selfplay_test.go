@@ -145,6 +145,8 @@ func playRandom(t testing.TB, g int, probes int) *engine.Archive {
 		if len(legal) == 0 {
 			t.Fatalf("%s: %s must act but has no legal command", where, p)
 		}
+		notes := engine.NotesOf(st, p)
+		checkNotes(t, where, legal, notes)
 		for _, other := range s.cfg.names {
 			if len(st.Legal(other)) > 0 && !strings.EqualFold(other, p) && !containsFold(toAct, other) {
 				t.Fatalf("%s: %s is not to act but has legal commands", where, other)
@@ -154,7 +156,7 @@ func playRandom(t testing.TB, g int, probes int) *engine.Archive {
 		for range probes {
 			cmd := randomCommand(r, s, p)
 			_, err := st.Apply(p, engine.Normalize(cmd), engine.NewRand(seed, seq, nil))
-			switch covered := covers(legal, cmd); {
+			switch covered := covers(legal, notes, cmd); {
 			case covered && err != nil:
 				t.Fatalf("%s: %q is listed (%q) but Apply says %v", where, cmd, legal, err)
 			case !covered && err == nil:

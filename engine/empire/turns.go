@@ -44,9 +44,9 @@ func (s *state) neutral(arg string) error {
 // bid records a secret bid; the last bid resolves the auction: the highest bid is
 // paid, a tie goes to the youngest (or the die, by option).
 func (s *state) bid(seat int, arg string, rng *engine.Rand) error {
-	v, err := parseCount(arg, "coins")
-	if err != nil {
-		return err
+	v, ok := parseCount(arg)
+	if !ok {
+		return engine.Illegal("%q is not a number of coins", arg)
 	}
 	if v > s.Coins[seat] {
 		return engine.Illegal("you have %d coins; bid 0 to %d", s.Coins[seat], s.Coins[seat])
@@ -103,9 +103,9 @@ func (s *state) first(arg string) error {
 // take takes the card at a row position (1–6), pays its cost and gains its ability;
 // with action the card's action becomes pending.
 func (s *state) take(seat int, arg string, withAction bool) error {
-	pos, err := parseCount(arg, "row positions")
-	if err != nil {
-		return err
+	pos, ok := parseCount(arg)
+	if !ok {
+		return engine.Illegal("%q is not a position in the row", arg)
 	}
 	if pos < 1 || pos > len(s.Row) {
 		return engine.Illegal("there is no card at position %d: the row has %d cards", pos, len(s.Row))

@@ -98,8 +98,20 @@ type ActionView struct {
 	Card   string `json:"card"`
 	// Choose is true while an "or" card waits for the choice of one action.
 	Choose bool `json:"choose"`
-	// Parts are the actions still to do, the first with what is left of it.
-	Parts []string `json:"parts"`
+	// Parts are the actions still to do, the first with what is left of it, in
+	// English ("move 5 (3 left)"); Steps are the same as data (ActionText words them).
+	Parts []string     `json:"parts"`
+	Steps []ActionStep `json:"steps"`
+}
+
+// ActionStep is one action still to do: its kind ("place", "move", "city",
+// "destroy"), how many armies, movement points, cities or destructions the card gives
+// (with the abilities), and what is left of it while it is being carried out (null
+// for a part not yet begun).
+type ActionStep struct {
+	Kind  string `json:"kind"`
+	Count int    `json:"count"`
+	Left  *int   `json:"left"`
 }
 
 // TokenView is a token. Kind is "hidden" for a face-down token the viewer has not seen.
@@ -217,11 +229,15 @@ func (s *state) View(viewer string) any {
 	if p := s.Pending; p != nil {
 		av := &ActionView{Player: s.name(s.Current), Card: s.cfg.cards[p.Card].Name, Choose: p.Choose}
 		for i, part := range p.Parts {
+			st := ActionStep{Kind: part.Kind, Count: s.amount(s.Current, part)}
 			if i == 0 && !p.Choose {
-				av.Parts = append(av.Parts, fmt.Sprintf("%s %d (%d left)", part.Kind, s.amount(s.Current, part), p.Left))
+				left := p.Left
+				st.Left = &left
+				av.Parts = append(av.Parts, fmt.Sprintf("%s %d (%d left)", part.Kind, st.Count, left))
 			} else {
-				av.Parts = append(av.Parts, fmt.Sprintf("%s %d", part.Kind, s.amount(s.Current, part)))
+				av.Parts = append(av.Parts, fmt.Sprintf("%s %d", part.Kind, st.Count))
 			}
+			av.Steps = append(av.Steps, st)
 		}
 		v.Action = av
 	}

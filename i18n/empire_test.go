@@ -1,0 +1,157 @@
+package i18n_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/engine/empire"
+	"github.com/turnmail/turnmail/i18n"
+	"github.com/turnmail/turnmail/internal/selfplay"
+)
+
+// TestEmpireNames: every Eight-Minute Empire card has an Italian name (the four the
+// Italian rulebook prints as it prints them), which "rules empire NAME" reads back as
+// the card, and every term its texts use (card words, leaders, neutral) has one.
+func TestEmpireNames(t *testing.T) {
+	b, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	printed := map[string]string{"Arcane Sphinx": "Sfinge arcana", "Ancient Sage": "Saggio antico", "Stronghold": "Roccaforte", "Dire Ogre": "Orco spaventoso",
+		"Fairy Queen": "Regina delle fate", "Bandit King": "Re dei briganti", "Red Sorceress": "Fattucchiera rossa", "White Knight": "Cavaliere bianco"}
+	n := 0
+	for _, e := range (empire.Game{}).Glossary() {
+		n++
+		en := string(e.Name)
+		it := b.Term(i18n.Italian, en)
+		if want, ok := printed[en]; ok && it != want {
+			t.Errorf("%s is %q in Italian, want the printed %q", en, it, want)
+		}
+		if it == en {
+			t.Errorf("%s has no Italian name", en)
+		}
+		// Lake and the terrain lake are one word in both languages: either reads back.
+		if back, ok := b.TermOf(it); !ok || !strings.EqualFold(back, en) {
+			t.Errorf("%s: its Italian name %q reads back as %q", en, it, back)
+		}
+		for _, tx := range []engine.Text{e.Text} {
+			for _, term := range terms(tx) {
+				if b.Term(i18n.Italian, term) == term {
+					t.Errorf("%s: the term %q of its text has no Italian name", en, term)
+				}
+			}
+		}
+	}
+	if n != 33 {
+		t.Errorf("%d cards, want the 33 names of the 34 cards", n)
+	}
+	for en := range printed {
+		if b.Term(i18n.Italian, en) != printed[en] {
+			t.Errorf("%s is %q in Italian, want %q", en, b.Term(i18n.Italian, en), printed[en])
+		}
+	}
+}
+
+// terms lists the engine.Term arguments of a text and of the texts in it.
+func terms(tx engine.Text) []string {
+	var out []string
+	for _, a := range tx.Args {
+		switch v := a.(type) {
+		case engine.Term:
+			out = append(out, string(v))
+		case engine.Text:
+			out = append(out, terms(v)...)
+		}
+	}
+	return out
+}
+
+// empireProbes are commands tried in every state of the self-played games for the
+// rule errors they give (most are illegal most of the time).
+var empireProbes = []string{"destroy neutral 1", "destroy ann 2", "destroy ben 3", "take 9", "take x", "bid 99", "bid x",
+	"place 1=1", "place 2=9", "move 1>2", "move 1>2>3 9", "city 1", "settle 1", "neutral 1", "first nobody", "pass", "skip now", "hello"}
+
+// TestEmpireTextArguments plays Eight-Minute Empire and checks every text it produced
+// on the way — accounts, notes on legal commands, final scores, rule errors — for its
+// arguments: a name of the game (a card, leader, the neutral armies, a card word) is
+// an engine.Term with its Italian name, never a bare string that a reader's language
+// would then have to guess at; the bare strings left are players' names, regions,
+// numbers and commands, none of them a term.
+func TestEmpireTextArguments(t *testing.T) {
+	b, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var check func(where string, tx engine.Text)
+	check = func(where string, tx engine.Text) {
+		for _, a := range tx.Args {
+			switch v := a.(type) {
+			case string:
+				if term, ok := b.TermOf(v); ok {
+					t.Errorf("%s: %q has the bare argument %q, which is the term %q", where, tx.Key, v, term)
+				}
+			case []string:
+				for _, s := range v {
+					if term, ok := b.TermOf(s); ok {
+						t.Errorf("%s: %q has the bare argument %q, which is the term %q", where, tx.Key, s, term)
+					}
+				}
+			case engine.Term:
+				if b.Term(i18n.Italian, string(v)) == string(v) {
+					t.Errorf("%s: %q has the term %q, which has no Italian name", where, tx.Key, v)
+				}
+			case engine.Text:
+				check(where, v)
+			}
+		}
+	}
+	g := empire.Game{}
+	texts := 0
+	for _, cfg := range selfplay.Configs(g, 21, 6) {
+		var prev engine.State
+		_, err := selfplay.Play(g, cfg, func(st selfplay.Step) error {
+			add := func(where string, tx engine.Text) {
+				texts++
+				check(where, tx)
+			}
+			where := st.Command
+			if prev != nil {
+				for _, h := range engine.Narrate(prev, st.Player, st.Command, st.State, "") {
+					add(where, h.Text)
+					for _, d := range h.Details {
+						add(where, d)
+					}
+				}
+			}
+			for _, p := range st.State.ToAct() {
+				for _, n := range engine.NotesOf(st.State, p) {
+					add(where, n)
+				}
+				for _, c := range empireProbes {
+					_, _, err := engine.Step(st.State, cfg.Seed, st.N+1, p, c, nil)
+					var re *engine.RuleError
+					if errors.As(err, &re) {
+						add(where+" then "+c, re.Text)
+					}
+				}
+			}
+			if sc, ok := st.State.(engine.Scorer); ok && st.State.Finished() {
+				for _, s := range sc.Scores() {
+					for _, p := range s.Parts {
+						add("final scores", p)
+					}
+				}
+			}
+			prev = st.State
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if texts < 1000 {
+		t.Errorf("only %d texts checked", texts)
+	}
+}
