@@ -214,37 +214,6 @@ func TestServiceCatalogue(t *testing.T) {
 	bothWays(t, b, "service", used)
 }
 
-// templateKeyRe matches the key of a translated template text: {{t .Lang "key" …}}.
-var templateKeyRe = regexp.MustCompile(`\{\{-?\s*t\s+\$?[a-zA-Z]*\.Lang\s+("(?:[^"\\]|\\.)*")`)
-
-// TestTemplateCatalogue checks both ways that every text the templates translate
-// has an Italian translation and that the catalogue holds no text they no longer use.
-func TestTemplateCatalogue(t *testing.T) {
-	b := load(t)
-	files, err := filepath.Glob(filepath.Join("..", "templates", "*.tmpl"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no templates: %v", err)
-	}
-	var used []string
-	for _, f := range files {
-		raw, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range templateKeyRe.FindAllStringSubmatch(string(raw), -1) {
-			key, err := strconv.Unquote(m[1])
-			if err != nil {
-				t.Fatalf("%s: %s: %v", f, m[1], err)
-			}
-			used = append(used, key)
-		}
-	}
-	if len(used) < 30 {
-		t.Fatalf("only %d translated template texts found", len(used))
-	}
-	bothWays(t, b, "templates", used)
-}
-
 func TestVerbs(t *testing.T) {
 	for _, c := range []struct {
 		in   string
