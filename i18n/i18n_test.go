@@ -373,9 +373,19 @@ func TestCommand(t *testing.T) {
 		{"dungeoneer", Italian, "keep a13 hand", "tieni a13 mano"},
 		{"dungeoneer", Italian, "move w", "muovi o"},
 		{"dungeoneer", Italian, "peril carol 2", "pericolo carol 2"},
+		// Placeholders, which the reader replaces, in the reader's words.
+		{"smallworld", Italian, "redeploy <region>=<tokens> …", "schiera <regione>=<segnalini> …"},
+		{"underground", Italian, "camp <region>=<encampments>", "accampa <regione>=<accampamenti>"},
+		{"empire", Italian, "move <region>><region> [1…2]", "muovi <regione>><regione> [1…2]"},
+		{"dungeoneer", Italian, "play <cancelled card> on <player>", "gioca <carta annullata> su <giocatore>"},
+		{"smallworld", English, "redeploy <region>=<tokens> …", "redeploy <region>=<tokens> …"},
+		{"smallworld", Italian, "conquer <unknown>", "conquista <unknown>"},
 	} {
 		if got := b.Command(c.game, c.lang, c.in); got != c.want {
 			t.Errorf("Command(%q, %s, %q) = %q, want %q", c.game, c.lang, c.in, got, c.want)
+		}
+		if strings.Contains(c.in, "<") && !strings.Contains(c.in, "…7>") {
+			continue // a pattern is filled in, never typed back as it is
 		}
 		back, _ := b.Canonical(c.game, strings.SplitN(b.Command(c.game, c.lang, c.in), " #", 2)[0])
 		if want := strings.SplitN(c.in, " #", 2)[0]; back != want {
