@@ -3,8 +3,8 @@ package i18n
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"io/fs"
+	"regexp"
 	"sort"
 	"strings"
 )
