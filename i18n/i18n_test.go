@@ -373,6 +373,8 @@ func TestCommand(t *testing.T) {
 		{"dungeoneer", Italian, "keep a13 hand", "tieni a13 mano"},
 		{"dungeoneer", Italian, "move w", "muovi o"},
 		{"dungeoneer", Italian, "peril carol 2", "pericolo carol 2"},
+		// A relic named after a verb (bag RELIC): the relic's word in Italian too.
+		{"underground", Italian, "bag sword", "sacca spada"},
 		// Placeholders, which the reader replaces, in the reader's words.
 		{"smallworld", Italian, "redeploy <region>=<tokens> …", "schiera <regione>=<segnalini> …"},
 		{"underground", Italian, "camp <region>=<encampments>", "accampa <regione>=<accampamenti>"},
@@ -463,5 +465,24 @@ func TestDungeoneerWords(t *testing.T) {
 		if back, _ := b.Canonical("dungeoneer", it); it == w || back != w {
 			t.Errorf("%s: Italian %q reads back as %q", w, it, back)
 		}
+	}
+}
+
+// TestForms: the formats a language writes a key with — its translation, its plural
+// forms, or the key itself where nothing is translated.
+func TestForms(t *testing.T) {
+	b := load(t)
+	if got := b.Forms(Italian, "Your move"); !slices.Equal(got, []string{"Tocca a te"}) {
+		t.Errorf("Forms(it, Your move) = %q", got)
+	}
+	plural := "That is %d days; you have used %d of the %d days of vacation this game allows."
+	if got := b.Forms(Italian, plural); len(got) != 2 || got[0] == got[1] {
+		t.Errorf("Forms(it, a plural key) = %q, want its two forms", got)
+	}
+	if got := b.Forms(English, plural); len(got) != 2 {
+		t.Errorf("Forms(en, a plural key) = %q, want the English forms", got)
+	}
+	if got := b.Forms(Italian, "no such key %d"); !slices.Equal(got, []string{"no such key %d"}) {
+		t.Errorf("Forms of an unknown key = %q", got)
 	}
 }
