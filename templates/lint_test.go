@@ -24,8 +24,6 @@ var notTranslated = map[string]bool{
 	"terminal.txt.tmpl": true,
 	// Small World, Necromancer Island and Underground.
 	"smallworld.txt.tmpl": true, "smallworld.html.tmpl": true,
-	// Eight-Minute Empire: Legends.
-	"empire.txt.tmpl": true, "empire.html.tmpl": true,
 	// Dungeoneer.
 	"dungeoneer.txt.tmpl": true, "dungeoneer.html.tmpl": true,
 	// Notices, the lobby, help and rules.

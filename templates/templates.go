@@ -73,6 +73,9 @@ func Load() (*Set, error) {
 	for k, f := range dungeonFuncs() {
 		funcs[k] = f
 	}
+	for k, f := range empireFuncs(tr) {
+		funcs[k] = f
+	}
 	text, err := texttemplate.New("").Funcs(funcs).ParseFS(files, "*.txt.tmpl")
 	if err != nil {
 		return nil, fmt.Errorf("parse text templates: %w", err)

@@ -145,9 +145,6 @@ var noticeSamples = map[string]Notice{
 	"failed-host":      {Kind: "failed-host", Game: playGame, Address: "ben@example.org", Text: "processing failed: render state: boom", Lines: []string{"Re: [ta-k3p2] Tally"}},
 }
 
-// empireGame is the game of the Empire samples.
-var empireGame = Game{ID: "em-q7r2", Kind: "empire", Title: "Eight-Minute Empire: Legends", Players: []string{"ann", "ben"}}
-
 // loadView reads an engine view saved in testdata (as the service decodes it).
 func loadView(name string) map[string]any {
 	b, err := os.ReadFile(filepath.Join("testdata", name))
@@ -165,24 +162,7 @@ func loadView(name string) map[string]any {
 func legalOf(v map[string]any) []string { return Strs(v["legal"]) }
 
 func init() {
-	// Real Empire views (2 players, ring layout, seed 7): ann during her first card's
-	// action, holding the card, both bids of 0 revealed; and ann after her sealed bid.
-	play, bid := loadView("empire-play.view.json"), loadView("empire-bid.view.json")
-	samples = append(samples, struct {
-		name, kind string
-		data       any
-	}{"state-empire-play", "state", State{
-		Game: empireGame, Player: "ann", ToAct: []string{"ann"}, YourTurn: true,
-		Moves:   []Move{{Seq: 14, Player: "ann", Command: "first ann"}, {Seq: 15, Player: "ann", Command: "take 1"}},
-		Applied: []Line{{N: 1, Text: "take 1"}},
-		Legal:   legalOf(play), View: play, ReplyTo: "turnmail+em-q7r2.0.xxxx@example.org",
-	}}, struct {
-		name, kind string
-		data       any
-	}{"state-empire-bid", "state", State{
-		Game: empireGame, Player: "ann", ToAct: []string{"ben"}, View: bid,
-		Moves: []Move{{Seq: 12, Player: "ann", Command: "bid 0"}}, ReplyTo: "turnmail+em-q7r2.0.xxxx@example.org",
-	}})
+	samples = append(samples, empireSamples()...)
 	// A real Small World Underground view (2 players, seed 1, ann to move in turn 2),
 	// with pieces of every Underground kind, a found Stonehedge, the races' counters
 	// and more verbs added so that one mail shows them all.
@@ -264,7 +244,7 @@ func TestRender_golden(t *testing.T) {
 }
 
 // htmlGolden are the mail kinds and samples whose HTML part has golden files too.
-var htmlGolden = map[string]bool{"notice": true, "lobby": true, "refusal-line": true, "state-after-move": true, "state-empire-play": true, "state-empire-bid": true, "state-underground": true}
+var htmlGolden = map[string]bool{"notice": true, "lobby": true, "refusal-line": true, "state-after-move": true, "state-empire-play": true, "state-empire-bid": true, "state-empire-play-it": true, "state-empire-bid-it": true, "state-underground": true}
 
 // golden compares got with the file at path (rewritten with -update).
 func golden(t *testing.T, path, got string) {
@@ -306,8 +286,13 @@ func TestRender_htmlStructure(t *testing.T) {
 			`<tr><td colspan="7"><small>ann · cards: Ancient Sage</small></td></tr>`,
 			"<th>Card</th><th>Cost</th><th>Action</th><th>Ability</th>", "<td>Night Hydra</td><td>0</td><td>move 5 and destroy 1</td><td>&#43;1 army</td>",
 			"ann is carrying out Ancient Sage: move 3 (3 left).", "<td>Crown</td><td>1, 2, 3, 4, 5</td><td>neutral</td>",
-			"<tr><td>3</td><td>neutral×10 </td><td></td><td>neutral</td><td>1, 4, 5</td><td></td></tr>",
-			`<pre class="legal">move 5&gt;1 # 2 points`,
+			"<tr><td>3</td><td>neutral×10</td><td></td><td>neutral</td><td>1, 4, 5</td><td></td></tr>",
+			`<pre class="legal">move 5&gt;&lt;1,2,22&gt;   # 2 to 3 points`, "<p>How to read the patterns above:</p>",
+		},
+		"state-empire-play-it": {
+			"<th>Carta</th><th>Costo</th><th>Azione</th><th>Abilità</th>", "<td>Idra notturna</td><td>0</td><td>muovi 5 e distruggi 1</td><td>&#43;1 armata</td>",
+			"<tr><td>3</td><td>neutrale×10</td><td></td><td>neutrale</td><td>1, 4, 5</td><td></td></tr>",
+			`<pre class="legal">muovi 5&gt;&lt;1,2,22&gt;   # da 2 a 3 movimenti`, "<td><code>&lt;regione&gt;, &lt;n&gt;</code></td><td>una regione qualunque, un numero qualunque</td>",
 		},
 		"state-underground": {
 			"Places and relics: 1 still face down under the monsters; face up:", "<li>Stonehedge (place, gives the power Fisher) in region <b>14</b> — nobody holds it</li>",

@@ -32,15 +32,16 @@ func TestRender_textWidth(t *testing.T) {
 	}
 }
 
-// legalLines returns the commands a mail's data lists as legal for its reader.
+// legalLines returns the commands a mail's data lists as legal for its reader, with
+// their notes as the mail shows them.
 func legalLines(data any) []string {
 	switch d := data.(type) {
 	case State:
-		return d.Legal
+		return Noted(d.Legal, d.LegalNotes)
 	case Refusal:
-		return d.Legal
+		return Noted(d.Legal, d.LegalNotes)
 	case Notice:
-		return d.Legal
+		return Noted(d.Legal, d.LegalNotes)
 	case Lobby:
 		var out []string
 		for _, n := range d.Answers {

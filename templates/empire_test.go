@@ -1,0 +1,169 @@
+package templates
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/engine/games"
+	"github.com/turnmail/turnmail/i18n"
+	"github.com/turnmail/turnmail/internal/langcheck"
+)
+
+// empireGame is the game of the Empire samples.
+var empireGame = Game{ID: "em-q7r2", Kind: "empire", Title: "Eight-Minute Empire: Legends", Players: []string{"ann", "ben"}}
+
+// empireSamples are the Empire state mails of the golden tests, in English and in
+// Italian, from the game of testdata/empire.archive.json (2 players, ring layout,
+// seed 7: ann places everyone's first army in region 9, the ten neutral armies go to
+// region 3, both bid 0 and ann wins the draw, starts and takes the free card): ann
+// after her sealed bid, waiting for ben ("state-empire-bid"), and ann carrying out
+// her first card's move ("state-empire-play"). Each is built as the service builds a
+// state mail: the view as decoded JSON, what happened put into words, the legal
+// commands in the reader's words with their notes.
+func empireSamples() []sample {
+	raw, err := os.ReadFile(filepath.Join("testdata", "empire.archive.json"))
+	if err != nil {
+		panic(err)
+	}
+	a, err := engine.ReadArchive(strings.NewReader(string(raw)))
+	if err != nil {
+		panic(err)
+	}
+	states, err := engine.ReplayAll(games.Registry(), a, -1)
+	if err != nil {
+		panic(err)
+	}
+	tr, err := i18n.Load()
+	if err != nil {
+		panic(err)
+	}
+	var out []sample
+	for _, lang := range []i18n.Lang{i18n.English, i18n.Italian} {
+		suffix := ""
+		if lang == i18n.Italian {
+			suffix = "-it"
+		}
+		play := empireMail(tr, lang, a, states, 15, 14)
+		play.YourTurn, play.Applied = true, []Line{{N: 1, Text: tr.Command("empire", lang, "take 1")}}
+		bid := empireMail(tr, lang, a, states, 12, 12)
+		out = append(out, sample{"state-empire-play" + suffix, "state", play}, sample{"state-empire-bid" + suffix, "state", bid})
+	}
+	return out
+}
+
+// empireMail is ann's state mail in lang after the first n events of the sample game,
+// telling the events from the one numbered since on.
+func empireMail(tr *i18n.Bundle, lang i18n.Lang, a *engine.Archive, states []engine.State, n, since int) State {
+	st := states[n]
+	var view map[string]any
+	b, err := json.Marshal(st.View("ann"))
+	if err != nil {
+		panic(err)
+	}
+	if err := json.Unmarshal(b, &view); err != nil {
+		panic(err)
+	}
+	data := State{Game: empireGame, Player: "ann", ToAct: st.ToAct(), View: view, Lang: string(lang),
+		ReplyTo: "turnmail+em-q7r2.0.xxxx@example.org"}
+	for seq := since; seq <= n; seq++ {
+		e := a.Events[seq-1]
+		m := Move{Seq: seq, Player: e.Player, Command: tr.Command("empire", lang, e.Command)}
+		for _, h := range engine.Narrate(states[seq-1], e.Player, e.Command, states[seq], "ann") {
+			hp := Happening{Kind: h.Kind, Text: tr.Text(lang, h.Text)}
+			for _, d := range h.Details {
+				hp.Details = append(hp.Details, tr.Text(lang, d))
+			}
+			m.Happened = append(m.Happened, hp)
+		}
+		data.Moves = append(data.Moves, m)
+	}
+	notes := engine.NotesOf(st, "ann")
+	for _, e := range st.Legal("ann") {
+		shown := tr.Command("empire", lang, e)
+		data.Legal = append(data.Legal, shown)
+		if note, ok := notes[e]; ok {
+			if data.LegalNotes == nil {
+				data.LegalNotes = map[string]string{}
+			}
+			data.LegalNotes[shown] = tr.Text(lang, note)
+		}
+	}
+	return data
+}
+
+// TestRender_empireItalian: the Italian Empire state mails hold no English word in
+// their subject, text or HTML, and say what the English ones say in Italian words:
+// the phase, the cards by their Italian names with what they give, the neutral armies,
+// the notes on the legal commands and the patterns explained.
+func TestRender_empireItalian(t *testing.T) {
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{
+		"state-empire-play-it": {"Turno 1 — fase di gioco.", "ann sta eseguendo l'azione di Saggio antico: muovi 3 (ne restano 3).",
+			"Idra notturna — costo 0", "azione: muovi 5 e distruggi 1; abilità: +1 armata", "carte: Saggio antico",
+			"Corona (regioni 1, 2, 3, 4, 5) — controllata da neutrale", "armate neutrale×10, controllata da neutrale — terra 1, 4, 5; mare nessuna",
+			"    salta   # rinunci al resto di questa azione", "Come leggere gli schemi qui sopra:", "<regione>, <n>", "ne restano 3"},
+		"state-empire-bid-it": {"Turno 1 — fase della puntata.", "(puntata 0)", "ann ha puntato 0 monete"},
+	}
+	n := 0
+	for _, s := range empireSamples() {
+		if !strings.HasSuffix(s.name, "-it") {
+			continue
+		}
+		n++
+		text, h, err := set.Render(s.kind, s.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		subject, err := set.Subject(s.kind, s.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for part, body := range map[string]string{"subject": subject, "text": text, "html": htmlTextOf(h)} {
+			if left := langcheck.English(body, nil); len(left) > 0 {
+				t.Errorf("%s: English in the %s: %q", s.name, part, left)
+			}
+		}
+		for _, w := range want[s.name] {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: no %q in:\n%s", s.name, w, text)
+			}
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d Italian Empire samples, want 2", n)
+	}
+}
+
+// TestEmpirePatterns: the shapes of pattern a legal list uses, each once, in the
+// order the mail explains them, whatever the language of its words.
+func TestEmpirePatterns(t *testing.T) {
+	tests := []struct {
+		legal []string
+		want  []string
+	}{
+		{[]string{"take 1", "take 2", "skip"}, nil},
+		{[]string{"bid <0…11>"}, []string{"range"}},
+		{[]string{"settle <8…27>", "neutral <1…27>"}, []string{"range"}},
+		{[]string{"move 1><3,5> [1…2]", "move 5>1", "move <region>><region>>…><region> [<n>]", "skip"}, []string{"choice", "optional", "path", "path-named", "any"}},
+		{[]string{"muovi 1><3,5> [1…2]", "muovi <regione>><regione>>…><regione> [<n>]"}, []string{"choice", "optional", "path", "path-named", "any"}},
+		{[]string{"place <4,9>=<1…3>", "place <region>=<n> <region>=<n> …"}, []string{"choice", "range", "any"}},
+		{[]string{"destroy ben 3", "city 4"}, nil},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, p := range EmpirePatterns("<region>", tt.legal) {
+			got = append(got, p.Kind)
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%q: shapes %q, want %q", tt.legal, got, tt.want)
+		}
+	}
+}
