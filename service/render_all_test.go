@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	stdhtml "html"
 	"io"
@@ -127,6 +128,7 @@ func (r *renderRun) step(s selfplay.Step) error {
 	var events []store.Event
 	var applied []templates.Line
 	var lineErr *templates.LineError
+	var refused *engine.RuleError // the engine's reason for the refused line
 	if s.Player != "" {
 		e := store.Event{Seq: s.N, Kind: "move", Player: s.Player, Command: s.Command}
 		events = []store.Event{e}
@@ -134,7 +136,11 @@ func (r *renderRun) step(s selfplay.Step) error {
 		l.Events, l.States = append(l.Events, e), append(l.States, s.State)
 		applied = []templates.Line{{N: 1, Text: s.Command}}
 		if s.N%3 == 0 { // now and then a refused second line
-			lineErr = &templates.LineError{Line: templates.Line{N: 2, Text: "conquer 99"}, Reason: "there is no region 99"}
+			lineErr = &templates.LineError{Line: templates.Line{N: 2, Text: "conquer 99"}}
+			_, _, err := engine.Step(s.State, r.l.Seed, s.N+1, s.Player, "conquer 99", nil)
+			if !errors.As(err, &refused) {
+				refused = engine.Illegal("%s", "conquer 99")
+			}
 		}
 	}
 	if s.Player == "" {
@@ -144,12 +150,17 @@ func (r *renderRun) step(s selfplay.Step) error {
 		l.Settings.Lang = lang
 		where := fmt.Sprintf("after command %d (%s: %q), in %s", s.N, s.Player, s.Command, lang)
 		var lineErrIn *templates.LineError
+		var appliedIn []templates.Line // as the player wrote them: in their words
+		for _, a := range applied {
+			appliedIn = append(appliedIn, templates.Line{N: a.N, Text: r.svc.tr.Command(l.Game.Kind, lang, a.Text)})
+		}
 		if lineErr != nil {
 			e := *lineErr
-			e.Reason = r.svc.tr.Sprintf(lang, "there is no region %d", 99)
+			e.Text = r.svc.tr.Command(l.Game.Kind, lang, e.Text)
+			e.Reason = r.svc.tr.GameText(l.Game.Kind, lang, refused.Text)
 			lineErrIn = &e
 		}
-		out, err := r.svc.stateMails(l, nil, s.State, events, s.Player, applied, lineErrIn, nil, "<move@example.org>")
+		out, err := r.svc.stateMails(l, nil, s.State, events, s.Player, appliedIn, lineErrIn, nil, "<move@example.org>")
 		if err != nil {
 			return fmt.Errorf("%s: state mails: %w", where, err)
 		}
@@ -261,7 +272,7 @@ func entityParts(e *message.Entity, out map[string]string) error {
 
 // notYetItalian are the games whose Italian mails are not yet free of English
 // (issue 14): each is taken off as its mails are done.
-var notYetItalian = map[string]bool{"smallworld": true, "necromancer": true, "underground": true, "empire": true, "dungeoneer": true}
+var notYetItalian = map[string]bool{"smallworld": true, "necromancer": true, "underground": true, "dungeoneer": true}
 
 // htmlTags matches the markup of an HTML part.
 var htmlTags = regexp.MustCompile(`(?s)<style>.*?</style>|<[^>]*>`)
