@@ -155,3 +155,21 @@ func TestEmpireTextArguments(t *testing.T) {
 		t.Errorf("only %d texts checked", texts)
 	}
 }
+
+// TestEmpireNeutralWord: the neutral armies are named in the reader's words in a
+// legal command, and the Italian word reads back.
+func TestEmpireNeutralWord(t *testing.T) {
+	b, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := b.Command("empire", i18n.Italian, "destroy neutral 3"); got != "distruggi neutrale 3" {
+		t.Errorf("destroy neutral 3 in Italian: %q", got)
+	}
+	for _, in := range []string{"distruggi neutrale 3", "neutrale 3"} {
+		want := map[string]string{"distruggi neutrale 3": "destroy neutral 3", "neutrale 3": "neutral 3"}[in]
+		if got, _ := b.Canonical("empire", in); got != want {
+			t.Errorf("%q reads as %q, want %q", in, got, want)
+		}
+	}
+}
