@@ -28,10 +28,10 @@ var phaseTexts = map[string]engine.Text{
 	phSettle:  text("settle phase"),
 	phNeutral: text("neutral phase"),
 	phBid:     text("bid phase"),
-	phFirst:   text("first phase"),
+	phFirst:   text("choice of the first player"),
 	phPlay:    text("play phase"),
-	phBonus:   text("bonus phase"),
-	phOver:    text("over phase"),
+	phBonus:   text("%s's extra card", engine.Term(leaderNames[leaderFairyQueen])),
+	phOver:    text("the game is over"),
 }
 
 // PhaseText names a phase of the view (View.Phase: "settle", "bid", "play" …) for a
