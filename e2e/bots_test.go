@@ -787,9 +787,30 @@ var (
 	// "    4 farmland  (mine) — alice Ratmen ×2 [fortress]; next to 3, 5", " * 4 …" when
 	// the region changed since the reader's last mail
 	swRegionRe = regexp.MustCompile(`^[\s*]+(\S+) .*? — (\S+)(?: [^×]*)? ×(\d+)`)
-	// "    3 armies alice×2 bob×1, cities alice×1 — land 2, 4; sea none"
-	emRegionRe = regexp.MustCompile(`^\s+(\d+)( armies[^—,]*)?.* — land ([^;]*); sea`)
+	// "    3   armies alice×2 bob×1, cities alice×1 — land 2, 4; sea none"
+	emRegionRe = regexp.MustCompile(`^\s+(\d+)\s+(armies [^—,]*)?.*— land ([^;]*); sea`)
 )
+
+// tableRows returns the rows of a table of a plain-text mail, up to its first blank
+// line: a row longer than a mail line continues under its second column, on lines
+// indented at least four more than the row (Eight-Minute Empire's regions), which are
+// joined to it. (A Small World row that continues at its own indentation is left as
+// it is: the bot reads only its start.)
+func tableRows(lines []string) []string {
+	var rows []string
+	indent := func(l string) int { return len(l) - len(strings.TrimLeft(l, " ")) }
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			break
+		}
+		if n := len(rows); n > 0 && indent(l) >= indent(rows[n-1])+4 {
+			rows[n-1] += " " + strings.TrimSpace(l)
+			continue
+		}
+		rows = append(rows, l)
+	}
+	return rows
+}
 
 // parseRegions reads the region list of a state mail.
 func parseRegions(body, me string) map[string]region {
@@ -798,10 +819,7 @@ func parseRegions(body, me string) map[string]region {
 	if !ok {
 		return out
 	}
-	for _, l := range strings.Split(list, "\n")[1:] {
-		if strings.TrimSpace(l) == "" {
-			break
-		}
+	for _, l := range tableRows(strings.Split(list, "\n")[1:]) {
 		if g := emRegionRe.FindStringSubmatch(l); g != nil {
 			r := region{}
 			for _, a := range strings.Fields(g[2]) {

@@ -1,0 +1,49 @@
+package e2e
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestTableRows: an Empire region row that a mail wraps is read whole again, and the
+// rows of Small World (continued at their own indentation, marked as changed) are
+// read as they are.
+func TestTableRows(t *testing.T) {
+	tests := []struct {
+		in, want []string
+	}{
+		{[]string{
+			"    5   armies ann×4 ben×4 — land 3, 4; sea 22",
+			"    6   armies alice×8 bob×10 carol×5, cities bob×2 carol×1, held by bob —",
+			"        land 7; sea 2, 11",
+			"    7   — land 6; sea 4",
+			"",
+			"    8   — land 9; sea 11",
+		}, []string{
+			"    5   armies ann×4 ben×4 — land 3, 4; sea 22",
+			"    6   armies alice×8 bob×10 carol×5, cities bob×2 carol×1, held by bob — land 7; sea 2, 11",
+			"    7   — land 6; sea 4",
+		}},
+		{[]string{
+			" * 4 farmland  — alice Ratmen ×2 [encampment×2, fortress]",
+			"   2 hill      — empty",
+			"   8 mushroom forest (monster) — ann Flames ×1 [Altar of Souls]; next to 1, 2,",
+			"   7, 9, 12",
+		}, []string{
+			" * 4 farmland  — alice Ratmen ×2 [encampment×2, fortress]",
+			"   2 hill      — empty",
+			"   8 mushroom forest (monster) — ann Flames ×1 [Altar of Souls]; next to 1, 2,",
+			"   7, 9, 12",
+		}},
+	}
+	for _, tt := range tests {
+		if got := tableRows(tt.in); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("tableRows(%q)\n = %q\nwant %q", tt.in, got, tt.want)
+		}
+	}
+	r := parseRegions("\nRegions (armies by player; land and sea neighbours):\n"+
+		"    6   armies alice×8 bob×10, held by bob —\n        land 7; sea 2, 11\n", "bob")
+	if got := r["6"]; got.mine != 10 || !reflect.DeepEqual(got.land, []string{"7"}) {
+		t.Errorf("a wrapped region row reads as %+v", got)
+	}
+}
