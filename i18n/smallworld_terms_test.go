@@ -115,3 +115,29 @@ func probes(n int) []string {
 	}
 	return out
 }
+
+// TestSmallWorldNamesTypedInItalian: where a Small World command names a piece — the
+// relic the Magic power's Bag of Wonders copies — the mail lists it in the reader's
+// words and reads it back in either language.
+func TestSmallWorldNamesTypedInItalian(t *testing.T) {
+	b, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ canonical, italian string }{
+		{"bag sword", "sacca spada"},
+		{"bag socks", "sacca calzini"},
+		{"bag doormat", "sacca tappetino"},
+		{"bag orb", "sacca globo"},
+		{"sword 7", "spada 7"},
+	} {
+		if got := b.Command("underground", i18n.Italian, c.canonical); got != c.italian {
+			t.Errorf("%q is listed in Italian as %q, want %q", c.canonical, got, c.italian)
+		}
+		for _, typed := range []string{c.italian, c.canonical} {
+			if got, _ := b.Canonical("underground", typed); got != c.canonical {
+				t.Errorf("%q reads as %q, want %q", typed, got, c.canonical)
+			}
+		}
+	}
+}
