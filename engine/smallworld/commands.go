@@ -214,7 +214,7 @@ func applyPick(s *state, p int, args []string, _ *engine.Rand) error {
 	s.Offer = slices.Delete(s.Offer, i, i+1)
 	pl.Armies[slotActive] = newArmy(c.Race, c.Power, s.comboTokens(c.Race, c.Power))
 	pl.tally.Combos += c.Coins - i
-	s.tell(-1, engine.HapCombo, -1, "%s took %s (offer position %d) with %d tokens: paid %d coins, took the %d coins on it", s.names[p], engine.Term(c.Power+" "+c.Race), i+1, pl.Armies[slotActive].Hand, i, c.Coins)
+	s.tell(-1, engine.HapCombo, -1, "%s took %s (offer position %d) with %d tokens: paid %d coins, took the %d coins on it", s.names[p], comboName(c.Power, c.Race), i+1, pl.Armies[slotActive].Hand, i, c.Coins)
 	s.T.Acted = true
 	for ab := range s.acting(p, slotActive) {
 		if ab.onPick != nil {
