@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"fmt"
 	htmltemplate "html/template"
-	"slices"
 	"strings"
 	texttemplate "text/template"
 	"unicode/utf8"
@@ -44,9 +43,17 @@ func Load() (*Set, error) {
 		"add":              func(a, b int) int { return a + b },
 		"str":              func(v any) string { return Str(v) },
 		"strs":             Strs,
-		"pieces":           Pieces,
-		"name":             func(v any) string { return DisplayName(Str(v)) },
-		"names":            DisplayNames,
+		"pieces":           func(lang string, v any) string { return Pieces(tr, lang, v) },
+		"name":             func(lang string, v any) string { return DisplayName(tr, lang, Str(v)) },
+		"symbols":          func(lang string, v any) []string { return SymbolNames(tr, lang, v) },
+		"owner":            func(lang string, v any) string { return Owner(tr, lang, v) },
+		"combo":            func(lang string, race, power any) string { return Combo(tr, lang, race, power) },
+		"terrainWidth":     func(lang string, regions any, least int) int { return TerrainWidth(tr, lang, regions, least) },
+		"num":              Num,
+		"terms":            func(lang string, v any) []string { return Terms(tr, lang, v) },
+		"mapKeyPieces":     func(lang string, volcano bool) string { return MapKeyPieces(tr, lang, volcano) },
+		"cmd":              func(lang, c string) string { return tr.Command(verbsGame, i18n.Lang(lang).Or(i18n.English), c) },
+		"note":             VerbNote,
 		"undergroundBoard": UndergroundBoard,
 		"verbs": func(commands []string, known ...string) []string {
 			return Verbs(canonicalVerbs(tr, commands), known...)
@@ -268,46 +275,6 @@ func Str(v any) string {
 		b, _ := json.Marshal(x)
 		return string(b)
 	}
-}
-
-// Pieces renders a region's pieces, given as a list of view keys or as an object of
-// key → count/flag, by their printed names (DisplayName), as "fortress,
-// encampment×2".
-func Pieces(v any) string {
-	var parts []string
-	switch x := v.(type) {
-	case []any:
-		for _, p := range x {
-			parts = append(parts, DisplayName(Str(p)))
-		}
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			switch n := x[k].(type) {
-			case bool:
-				if n {
-					parts = append(parts, DisplayName(k))
-				}
-			case float64:
-				if n == 1 {
-					parts = append(parts, DisplayName(k))
-				} else if n > 1 {
-					parts = append(parts, fmt.Sprintf("%s×%d", DisplayName(k), int(n)))
-				}
-			case nil:
-			default:
-				parts = append(parts, DisplayName(k)+" "+Str(n))
-			}
-		}
-	case nil:
-	default:
-		parts = append(parts, Str(x))
-	}
-	return strings.Join(parts, ", ")
 }
 
 // Text executes only the plain-text template of kind (for terminal output).
