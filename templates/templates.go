@@ -34,8 +34,12 @@ func Load() (*Set, error) {
 		return nil, fmt.Errorf("templates: %w", err)
 	}
 	funcs := map[string]any{
-		"t":                func(lang, key string, args ...any) string { return tr.Sprintf(i18n.Lang(lang), key, args...) },
-		"term":             func(lang string, v any) string { return tr.Term(i18n.Lang(lang), Str(v)) },
+		"t":     func(lang, key string, args ...any) string { return tr.Sprintf(i18n.Lang(lang), key, args...) },
+		"term":  func(lang string, v any) string { return tr.Term(i18n.Lang(lang), Str(v)) },
+		"tHTML": func(lang, key string, args ...any) htmltemplate.HTML { return tHTML(tr, i18n.Lang(lang), key, args...) },
+		"code": func(v any) htmltemplate.HTML {
+			return htmltemplate.HTML("<code>" + htmltemplate.HTMLEscapeString(Str(v)) + "</code>")
+		},
 		"join":             strings.Join,
 		"upper":            strings.ToUpper,
 		"title":            Title,
@@ -58,12 +62,16 @@ func Load() (*Set, error) {
 		"verbs": func(commands []string, known ...string) []string {
 			return Verbs(canonicalVerbs(tr, commands), known...)
 		},
-		"has":      func(m map[string]any, k string) bool { _, ok := m[k]; return ok },
-		"helpOf":   func(n Notice) Notice { return Notice{Kind: "help", Service: n.Service} },
-		"noted":    Noted,
-		"swAbout":  func(lang, player string, view map[string]any) []string { return swAbout(tr, lang, player, view) },
-		"board":    Board,
-		"withLang": WithLang,
+		"has":       func(m map[string]any, k string) bool { _, ok := m[k]; return ok },
+		"helpOf":    func(n Notice) Notice { return Notice{Kind: "help", Service: n.Service} },
+		"noted":     Noted,
+		"swAbout":   func(lang, player string, view map[string]any) []string { return swAbout(tr, lang, player, view) },
+		"board":     Board,
+		"withLang":  WithLang,
+		"page":      func(v any, lang string) Page { return Page{Value: v, Lang: lang} },
+		"pageValue": func(v any) any { return pageOf(v).Value },
+		"pageLang":  func(v any) string { return pageOf(v).Lang },
+		"word":      func(lang, cmd string) string { return tr.Command("", i18n.Lang(lang), cmd) },
 		"indent": func(n int, s string) string {
 			pad := strings.Repeat(" ", n)
 			return pad + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+pad)
@@ -231,6 +239,50 @@ func wrap(l string) []string {
 		prefix, rest = pad, strings.TrimLeft(rest[at:], " ")
 	}
 	return append(out, prefix+rest)
+}
+
+// tHTML is t for an HTML part whose sentence holds markup: key is translated and
+// escaped like any text, its string arguments are escaped, and its HTML arguments
+// (code) are put in as they are — "your moves go to <code>ADDRESS</code>". Numbers
+// are given to the catalogue as they are, so that they still choose plural forms.
+func tHTML(tr *i18n.Bundle, lang i18n.Lang, key string, args ...any) htmltemplate.HTML {
+	pass := make([]any, len(args))
+	var marks []string // the placeholder of argument i and what replaces it
+	for i, a := range args {
+		var out string
+		switch v := a.(type) {
+		case htmltemplate.HTML:
+			out = string(v)
+		case string:
+			out = htmltemplate.HTMLEscapeString(v)
+		default:
+			pass[i] = a
+			continue
+		}
+		mark := fmt.Sprintf("\ue000%d\ue000", i) // a private-use character: never in a text, kept by escaping
+		pass[i] = mark
+		marks = append(marks, mark, out)
+	}
+	text := htmltemplate.HTMLEscapeString(tr.Sprintf(lang, key, pass...))
+	return htmltemplate.HTML(strings.NewReplacer(marks...).Replace(text))
+}
+
+// Page is the data of the parts every HTML mail shares ("head", "foot", "lines"): a
+// value (the title, the reply address, the lines) and the reader's language.
+type Page struct {
+	Value any
+	Lang  string
+}
+
+// pageOf reads the data of a shared part: a Page, or a bare value read in English.
+func pageOf(v any) Page {
+	if p, ok := v.(Page); ok {
+		if p.Lang == "" {
+			p.Lang = string(i18n.English)
+		}
+		return p
+	}
+	return Page{Value: v, Lang: string(i18n.English)}
 }
 
 // WithLang returns a copy of a game's view with the reader's language added as
