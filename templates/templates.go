@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	htmltemplate "html/template"
+	"regexp"
 	"strings"
 	texttemplate "text/template"
 	"unicode/utf8"
@@ -185,12 +186,18 @@ const MaxLine = 78
 // commandIndent is the indentation of a line that is a command to copy.
 const commandIndent = "    "
 
+// numberedRow matches the start of an indented row that begins with a number (a
+// region, an offer's position, an event), perhaps marked "*": "  12 ", " * 3 ",
+// "  1. ".
+var numberedRow = regexp.MustCompile(`^[ *]*\d+\.? +`)
+
 // wrap breaks a line longer than MaxLine at spaces. A command line — indented by
 // exactly four spaces, a command with perhaps a "# note" — is kept whole, so that it
 // can be copied into a reply; a table row (four spaces, a first column, a gap of two
 // spaces or more, the rest) continues under its second column; any other line
-// continues under its own indentation, an indented list item ("- ", "! ") under its
-// text. A word longer than the width stays whole.
+// continues under its own indentation, an indented list item ("- ", "! ") or a
+// numbered row ("  12 forest …") under its text, so that no continuation looks like a
+// row of its own. A word longer than the width stays whole.
 // Breaks in a line without indentation are soft (RFC 3676 format=flowed: the
 // broken line ends in a space), so that clients that reflow join them again.
 func wrap(l string) []string {
@@ -201,6 +208,8 @@ func wrap(l string) []string {
 	cut := len(l) - len(body) // the text before cut is kept as it is, the rest is wrapped
 	if cut > 0 && (strings.HasPrefix(body, "- ") || strings.HasPrefix(body, "! ")) {
 		cut += 2 // a list item ("- " or "! ") continues under its text
+	} else if n := numberedRow.FindString(l); n != "" && cut > 0 {
+		cut = len(n) // a numbered row continues under its text, never under its number
 	} else if l[:cut] == commandIndent {
 		gap := strings.Index(body, "  ")
 		if gap < 0 || strings.HasPrefix(strings.TrimLeft(body[gap:], " "), "#") {
