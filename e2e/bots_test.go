@@ -787,7 +787,7 @@ var (
 	// "    4 farmland  (mine) — alice Ratmen ×2 [fortress]; next to 3, 5", " * 4 …" when
 	// the region changed since the reader's last mail
 	swRegionRe = regexp.MustCompile(`^[\s*]+(\S+) .*? — (\S+)(?: [^×]*)? ×(\d+)`)
-	// "    3   armies alice×2 bob×1, cities alice×1 — land 2, 4; sea none"
+	// "    3   armies alice×2 bob×1, cities alice×1, controlled by alice — land 2, 4; sea none"
 	emRegionRe = regexp.MustCompile(`^\s+(\d+)\s+(armies [^—,]*)?.*— land ([^;]*); sea`)
 )
 

@@ -14,14 +14,14 @@ func TestTableRows(t *testing.T) {
 	}{
 		{[]string{
 			"    5   armies ann×4 ben×4 — land 3, 4; sea 22",
-			"    6   armies alice×8 bob×10 carol×5, cities bob×2 carol×1, held by bob —",
+			"    6   armies alice×8 bob×10 carol×5, cities bob×2 carol×1, controlled by bob —",
 			"        land 7; sea 2, 11",
 			"    7   — land 6; sea 4",
 			"",
 			"    8   — land 9; sea 11",
 		}, []string{
 			"    5   armies ann×4 ben×4 — land 3, 4; sea 22",
-			"    6   armies alice×8 bob×10 carol×5, cities bob×2 carol×1, held by bob — land 7; sea 2, 11",
+			"    6   armies alice×8 bob×10 carol×5, cities bob×2 carol×1, controlled by bob — land 7; sea 2, 11",
 			"    7   — land 6; sea 4",
 		}},
 		{[]string{
@@ -42,7 +42,7 @@ func TestTableRows(t *testing.T) {
 		}
 	}
 	r := parseRegions("\nRegions (armies by player; land and sea neighbours):\n"+
-		"    6   armies alice×8 bob×10, held by bob —\n        land 7; sea 2, 11\n", "bob")
+		"    6   armies alice×8 bob×10, controlled by bob —\n        land 7; sea 2, 11\n", "bob")
 	if got := r["6"]; got.mine != 10 || !reflect.DeepEqual(got.land, []string{"7"}) {
 		t.Errorf("a wrapped region row reads as %+v", got)
 	}

@@ -22,8 +22,6 @@ import (
 // the host's terminal (turnmail replay, play), not a mail, and stays English.
 var notTranslated = map[string]bool{
 	"terminal.txt.tmpl": true,
-	// Small World, Necromancer Island and Underground.
-	"smallworld.txt.tmpl": true, "smallworld.html.tmpl": true,
 	// Dungeoneer.
 	"dungeoneer.txt.tmpl": true, "dungeoneer.html.tmpl": true,
 	// Notices, the lobby, help and rules.

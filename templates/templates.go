@@ -11,7 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	htmltemplate "html/template"
-	"slices"
+	"regexp"
 	"strings"
 	texttemplate "text/template"
 	"unicode/utf8"
@@ -48,9 +48,17 @@ func Load() (*Set, error) {
 		"add":              func(a, b int) int { return a + b },
 		"str":              func(v any) string { return Str(v) },
 		"strs":             Strs,
-		"pieces":           Pieces,
-		"name":             func(v any) string { return DisplayName(Str(v)) },
-		"names":            DisplayNames,
+		"pieces":           func(lang string, v any) string { return Pieces(tr, lang, v) },
+		"name":             func(lang string, v any) string { return DisplayName(tr, lang, Str(v)) },
+		"symbols":          func(lang string, v any) []string { return SymbolNames(tr, lang, v) },
+		"owner":            func(lang string, v any) string { return Owner(tr, lang, v) },
+		"combo":            func(lang string, race, power any) string { return Combo(tr, lang, race, power) },
+		"terrainWidth":     func(lang string, regions any, least int) int { return TerrainWidth(tr, lang, regions, least) },
+		"num":              Num,
+		"terms":            func(lang string, v any) []string { return Terms(tr, lang, v) },
+		"mapKeyPieces":     func(lang string, volcano bool) string { return MapKeyPieces(tr, lang, volcano) },
+		"cmd":              func(lang, c string) string { return tr.Command(verbsGame, i18n.Lang(lang).Or(i18n.English), c) },
+		"note":             VerbNote,
 		"undergroundBoard": UndergroundBoard,
 		"verbs": func(commands []string, known ...string) []string {
 			return Verbs(canonicalVerbs(tr, commands), known...)
@@ -181,12 +189,18 @@ const MaxLine = 78
 // commandIndent is the indentation of a line that is a command to copy.
 const commandIndent = "    "
 
+// numberedRow matches the start of an indented row that begins with a number (a
+// region, an offer's position, an event), perhaps marked "*": "  12 ", " * 3 ",
+// "  1. ".
+var numberedRow = regexp.MustCompile(`^[ *]*\d+\.? +`)
+
 // wrap breaks a line longer than MaxLine at spaces. A command line — indented by
 // exactly four spaces, a command with perhaps a "# note" — is kept whole, so that it
 // can be copied into a reply; a table row (four spaces, a first column, a gap of two
 // spaces or more, the rest) continues under its second column; any other line
-// continues under its own indentation, an indented list item ("- ", "! ") under its
-// text. A word longer than the width stays whole.
+// continues under its own indentation, an indented list item ("- ", "! ") or a
+// numbered row ("  12 forest …") under its text, so that no continuation looks like a
+// row of its own. A word longer than the width stays whole.
 // Breaks in a line without indentation are soft (RFC 3676 format=flowed: the
 // broken line ends in a space), so that clients that reflow join them again.
 func wrap(l string) []string {
@@ -197,6 +211,8 @@ func wrap(l string) []string {
 	cut := len(l) - len(body) // the text before cut is kept as it is, the rest is wrapped
 	if cut > 0 && (strings.HasPrefix(body, "- ") || strings.HasPrefix(body, "! ")) {
 		cut += 2 // a list item ("- " or "! ") continues under its text
+	} else if n := numberedRow.FindString(l); n != "" && cut > 0 {
+		cut = len(n) // a numbered row continues under its text, never under its number
 	} else if l[:cut] == commandIndent {
 		gap := strings.Index(body, "  ")
 		if gap < 0 || strings.HasPrefix(strings.TrimLeft(body[gap:], " "), "#") {
@@ -323,46 +339,6 @@ func Str(v any) string {
 		b, _ := json.Marshal(x)
 		return string(b)
 	}
-}
-
-// Pieces renders a region's pieces, given as a list of view keys or as an object of
-// key → count/flag, by their printed names (DisplayName), as "fortress,
-// encampment×2".
-func Pieces(v any) string {
-	var parts []string
-	switch x := v.(type) {
-	case []any:
-		for _, p := range x {
-			parts = append(parts, DisplayName(Str(p)))
-		}
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			switch n := x[k].(type) {
-			case bool:
-				if n {
-					parts = append(parts, DisplayName(k))
-				}
-			case float64:
-				if n == 1 {
-					parts = append(parts, DisplayName(k))
-				} else if n > 1 {
-					parts = append(parts, fmt.Sprintf("%s×%d", DisplayName(k), int(n)))
-				}
-			case nil:
-			default:
-				parts = append(parts, DisplayName(k)+" "+Str(n))
-			}
-		}
-	case nil:
-	default:
-		parts = append(parts, Str(x))
-	}
-	return strings.Join(parts, ", ")
 }
 
 // Text executes only the plain-text template of kind (for terminal output).
