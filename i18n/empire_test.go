@@ -112,35 +112,18 @@ func TestEmpireTextArguments(t *testing.T) {
 	for _, cfg := range selfplay.Configs(g, 21, 6) {
 		var prev engine.State
 		_, err := selfplay.Play(g, cfg, func(st selfplay.Step) error {
-			add := func(where string, tx engine.Text) {
+			where := st.Command
+			stateTexts(prev, st, func(tx engine.Text) {
 				texts++
 				check(where, tx)
-			}
-			where := st.Command
-			if prev != nil {
-				for _, h := range engine.Narrate(prev, st.Player, st.Command, st.State, "") {
-					add(where, h.Text)
-					for _, d := range h.Details {
-						add(where, d)
-					}
-				}
-			}
+			})
 			for _, p := range st.State.ToAct() {
-				for _, n := range engine.NotesOf(st.State, p) {
-					add(where, n)
-				}
 				for _, c := range empireProbes {
 					_, _, err := engine.Step(st.State, cfg.Seed, st.N+1, p, c, nil)
 					var re *engine.RuleError
 					if errors.As(err, &re) {
-						add(where+" then "+c, re.Text)
-					}
-				}
-			}
-			if sc, ok := st.State.(engine.Scorer); ok && st.State.Finished() {
-				for _, s := range sc.Scores() {
-					for _, p := range s.Parts {
-						add("final scores", p)
+						texts++
+						check(where+" then "+c, re.Text)
 					}
 				}
 			}
