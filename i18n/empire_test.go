@@ -1,7 +1,9 @@
 package i18n_test
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -73,6 +75,31 @@ func terms(tx engine.Text) []string {
 var empireProbes = []string{"destroy neutral 1", "destroy ann 2", "destroy ben 3", "take 9", "take x", "bid 99", "bid x",
 	"place 1=1", "place 2=9", "move 1>2", "move 1>2>3 9", "city 1", "settle 1", "neutral 1", "first nobody", "pass", "skip now", "hello"}
 
+// ownRegionProbes are destructions tried where player has armies, so that the errors
+// about another owner's armies there (none, immune) are met: of the neutral armies
+// and of every player.
+func ownRegionProbes(st engine.State, player string) []string {
+	b, err := json.Marshal(st.View(player))
+	if err != nil {
+		return nil
+	}
+	var v empire.View
+	if json.Unmarshal(b, &v) != nil {
+		return nil
+	}
+	var out []string
+	for _, r := range v.Regions {
+		if r.Armies[player] == 0 {
+			continue
+		}
+		out = append(out, fmt.Sprintf("destroy %s %d", empire.Neutral, r.ID))
+		for _, p := range v.Players {
+			out = append(out, fmt.Sprintf("destroy %s %d", p.Name, r.ID))
+		}
+	}
+	return out
+}
+
 // TestEmpireTextArguments plays Eight-Minute Empire and checks every text it produced
 // on the way — accounts, notes on legal commands, final scores, rule errors — for its
 // arguments: a name of the game (a card, leader, the neutral armies, a card word) is
@@ -118,7 +145,7 @@ func TestEmpireTextArguments(t *testing.T) {
 				check(where, tx)
 			})
 			for _, p := range st.State.ToAct() {
-				for _, c := range empireProbes {
+				for _, c := range append(empireProbes, ownRegionProbes(st.State, p)...) {
 					_, _, err := engine.Step(st.State, cfg.Seed, st.N+1, p, c, nil)
 					var re *engine.RuleError
 					if errors.As(err, &re) {
