@@ -28,9 +28,6 @@ var notTranslated = map[string]bool{
 	"empire.txt.tmpl": true, "empire.html.tmpl": true,
 	// Dungeoneer.
 	"dungeoneer.txt.tmpl": true, "dungeoneer.html.tmpl": true,
-	// Notices, the lobby, help and rules.
-	"notice-body.txt.tmpl": true, "notice-body.html.tmpl": true, "notice.html.tmpl": true,
-	"lobby.html.tmpl": true, "howto.txt.tmpl": true, "howto.html.tmpl": true,
 	// The frame of every state mail and refusal.
 	"state.txt.tmpl": true, "state.html.tmpl": true, "state-body.txt.tmpl": true,
 	"games.html.tmpl": true, "refusal.html.tmpl": true, "layout.html.tmpl": true, "cut.txt.tmpl": true,

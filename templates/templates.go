@@ -52,7 +52,8 @@ func Load() (*Set, error) {
 			return Verbs(canonicalVerbs(tr, commands), known...)
 		},
 		"has":      func(m map[string]any, k string) bool { _, ok := m[k]; return ok },
-		"helpOf":   func(n Notice) Notice { return Notice{Kind: "help", Service: n.Service} },
+		"cmd":      func(lang, command string) string { return tr.Command("", i18n.Lang(lang).Or(i18n.English), command) },
+		"row":      Row,
 		"noted":    Noted,
 		"swAbout":  func(lang, player string, view map[string]any) []string { return swAbout(tr, lang, player, view) },
 		"board":    Board,
