@@ -1,14 +1,17 @@
 package service_test
 
 import (
+	"context"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/turnmail/turnmail/engine/games"
 	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/internal/langcheck"
+	"github.com/turnmail/turnmail/mail/parse"
 	"github.com/turnmail/turnmail/service"
 )
 
@@ -202,4 +205,59 @@ func TestInGame_italianNotices(t *testing.T) {
 			t.Errorf("English %q in alice's Italian notice:\n%s", found, body)
 		}
 	}
+}
+
+// TestDeadlineNotices_italian: in an Italian game the reminder, the deadline that
+// passed (skipped on the player's behalf, then handed to the host for a
+// substitute) and the settings told to the host are in Italian, with Italian dates,
+// durations and commands.
+func TestDeadlineNotices_italian(t *testing.T) {
+	f := newSchedFixture(t, 1)
+	id := f.games[0]
+	f.host("set", 0, "lang=it")
+	last := func(addr string) string {
+		t.Helper()
+		rows, err := f.st.Outbox(context.Background(), "", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := len(rows) - 1; i >= 0; i-- {
+			m, err := parse.Parse(rows[i].Raw, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.EqualFold(m.To[0].Address, addr) {
+				return m.Body
+			}
+		}
+		t.Fatalf("no mail to %s", addr)
+		return ""
+	}
+	want := func(name, body string, parts ...string) {
+		t.Helper()
+		for _, p := range parts {
+			if !strings.Contains(body, p) {
+				t.Errorf("%s: no %q in:\n%s", name, p, body)
+			}
+		}
+		if found := english(body); len(found) > 0 {
+			t.Errorf("%s: English %q in:\n%s", name, found, body)
+		}
+	}
+	want("settings to the host", last(schedHost), "L'organizzatore ha cambiato le impostazioni della partita "+id+" (imposta lang=it)",
+		"scadenza: 1 giorno dopo l'inizio del turno", "lingua: italiano")
+
+	f.now = f.now.Add(12 * time.Hour)
+	f.tick()
+	want("reminder", last("alice@"+domain), "Promemoria: la tua mossa nella partita "+id+" (tally) scade lun 23 nov, 09:00 (tra 12 ore).",
+		"Rispondi a questa mail con i tuoi comandi.")
+
+	f.now = f.now.Add(12 * time.Hour)
+	f.tick()
+	want("deadline skipped", last("alice@"+domain), "La tua scadenza nella partita "+id+" è passata (lun 23 nov, 09:00). Al posto tuo turnmail ha inviato:\n    pass") // tally has no Italian words
+
+	f.host("set", 0, "expiry=replace")
+	f.now = f.now.Add(24 * time.Hour)
+	f.tick()
+	want("deadline replace", last(schedHost), "La scadenza di bob nella partita "+id+" è passata (mar 24 nov, 09:00).", "    sostituisci "+id+" bob INDIRIZZO")
 }

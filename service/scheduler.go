@@ -179,8 +179,9 @@ func (s *Service) remind(ctx context.Context, l *Loaded, d Deadline, done map[st
 	}
 	id := l.Game.ID
 	p, _ := seatOf(l, d.Seat)
+	lang := s.langOf(l.Settings, p.Name)
 	n := templates.Notice{Kind: "reminder", Game: s.gameData(l.Game, l.Players), To: p.Name, Player: p.Name, Due: s.when(l, p.Name, d.Due),
-		Text: fmtDuration(d.Due.Sub(now).Round(time.Minute)), Lang: string(s.langOf(l.Settings, p.Name)), ReplyTo: s.replyAddr(id, p), Host: l.Game.Host}
+		Text: durationIn(s.tr, lang, d.Due.Sub(now).Round(time.Minute)), Lang: string(lang), ReplyTo: s.replyAddr(id, p), Host: l.Game.Host}
 	n.Legal, n.LegalNotes = s.legalIn(l, l.State, p.Name)
 	m, err := s.notice(n, l.threadOf(p.Email), id, p.Email, "")
 	if err != nil {
