@@ -77,16 +77,6 @@ func TestSettingsDescribe(t *testing.T) {
 	}
 }
 
-// lastTo is the body of the newest mail to addr, failing when there is none.
-func (f *fixture) lastTo(addr string) string {
-	f.t.Helper()
-	ms := f.mailsTo(addr)
-	if len(ms) == 0 {
-		f.t.Fatalf("no mail to %s", addr)
-	}
-	return ms[len(ms)-1].Body
-}
-
 // TestLobby_italian: a newcomer who writes the lobby commands in Italian is
 // answered in Italian — help, the games, a rules summary, a game opened, errors —
 // and so are the mails their commands cause: the host's notices, the confirmation
@@ -97,7 +87,7 @@ func TestLobby_italian(t *testing.T) {
 	ada, dan, eve := "ada@"+domain, "dan@"+domain, "eve@"+domain
 	check := func(name, to string, want ...string) {
 		t.Helper()
-		body := f.lastTo(to)
+		body := f.lastBody(to)
 		for _, w := range want {
 			if !strings.Contains(body, w) {
 				t.Errorf("%s: no %q in:\n%s", name, w, body)
@@ -143,7 +133,7 @@ func TestLobby_italian(t *testing.T) {
 	check("start", ada, "La partita "+id+" (tally) è iniziata con ada, dan")
 
 	f.receive(f.mail(eve, svcAddr, "games\n"))
-	if body := f.lastTo(eve); !strings.Contains(body, "write help for the commands") {
+	if body := f.lastBody(eve); !strings.Contains(body, "write help for the commands") {
 		t.Errorf("an English writer is answered in Italian:\n%s", body)
 	}
 }

@@ -134,6 +134,19 @@ var (
 	noticeKindRe = regexp.MustCompile(`eq \.Kind "([a-z-]+)"`)
 )
 
+// renderMail renders a mail kind with data: its subject, text and HTML part.
+func renderMail(t *testing.T, set *Set, kind string, data any) (subject, text, h string) {
+	t.Helper()
+	text, h, err := set.Render(kind, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if subject, err = set.Subject(kind, data); err != nil {
+		t.Fatal(err)
+	}
+	return subject, text, h
+}
+
 // htmlText is the text an HTML part shows.
 func htmlText(h string) string { return html.UnescapeString(styleOrTag.ReplaceAllString(h, " ")) }
 
@@ -150,14 +163,7 @@ func TestRender_italian(t *testing.T) {
 	untitled := map[string]bool{}
 	for _, s := range italianSamples() {
 		t.Run(s.name, func(t *testing.T) {
-			text, h, err := set.Render(s.kind, s.data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			subject, err := set.Subject(s.kind, s.data)
-			if err != nil {
-				t.Fatal(err)
-			}
+			subject, text, h := renderMail(t, set, s.kind, s.data)
 			// What the subjects template writes for a kind without a topic: the kind.
 			if kind, english := untitledKind(set, s.data); english != "" {
 				untitled[kind] = true
@@ -262,14 +268,7 @@ func TestRender_goldenItalian(t *testing.T) {
 		}
 		found++
 		t.Run(s.name, func(t *testing.T) {
-			text, h, err := set.Render(s.kind, s.data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			subject, err := set.Subject(s.kind, s.data)
-			if err != nil {
-				t.Fatal(err)
-			}
+			subject, text, h := renderMail(t, set, s.kind, s.data)
 			golden(t, filepath.Join("testdata", "it-"+s.name+".golden"), "Subject: "+subject+"\n\n"+text)
 			golden(t, filepath.Join("testdata", "it-"+s.name+".html.golden"), h)
 		})
