@@ -94,6 +94,9 @@ type Bundle struct {
 	words map[string]*gameWords
 	// plural maps a key with plural forms to the argument (1-based) that selects them.
 	plural map[string]int
+	// forms are the formats of each key per language: its translation, or its
+	// plural forms.
+	forms map[Lang]map[string][]string
 }
 
 // message is one catalogue entry: a plain translation, or plural forms chosen by
@@ -118,7 +121,7 @@ func (e *entry) UnmarshalJSON(b []byte) error {
 func Load() (*Bundle, error) {
 	b := &Bundle{printers: map[Lang]*message.Printer{}, keys: map[Lang]map[string]map[string]bool{},
 		terms: map[Lang]map[string]string{}, back: map[string]string{}, about: map[Lang]map[string]string{},
-		plural: map[string]int{}}
+		plural: map[string]int{}, forms: map[Lang]map[string][]string{}}
 	cat := catalog.NewBuilder(catalog.Fallback(language.English))
 	for _, l := range Langs {
 		b.keys[l] = map[string]map[string]bool{}
@@ -154,6 +157,14 @@ func Load() (*Bundle, error) {
 				}
 				if e.Arg > 0 {
 					b.plural[key] = e.Arg
+				}
+				if b.forms[l] == nil {
+					b.forms[l] = map[string][]string{}
+				}
+				if e.Arg > 0 {
+					b.forms[l][key] = []string{e.One, e.Other}
+				} else {
+					b.forms[l][key] = []string{e.Text}
 				}
 				if err := setEntry(cat, l.tag(), key, e); err != nil {
 					return nil, fmt.Errorf("catalog %s/%s %q: %w", l, d, key, err)
@@ -300,6 +311,19 @@ func Verbs(format string) []string {
 
 // Has reports whether lang's domain has a translation of key.
 func (b *Bundle) Has(lang Lang, domain, key string) bool { return b.keys[lang][domain][key] }
+
+// Forms returns the formats lang writes key with: its translation, or its plural
+// forms ("one", "other"); the key itself when lang has no translation. Tests that
+// read mails as a player does match them (a bot that reads Italian).
+func (b *Bundle) Forms(lang Lang, key string) []string {
+	if f, ok := b.forms[lang][key]; ok {
+		return f
+	}
+	if f, ok := b.forms[English][key]; ok {
+		return f
+	}
+	return []string{key}
+}
 
 // HasAny reports whether any domain of lang has a translation of key.
 func (b *Bundle) HasAny(lang Lang, key string) bool {

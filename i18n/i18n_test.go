@@ -215,37 +215,6 @@ func TestServiceCatalogue(t *testing.T) {
 	bothWays(t, b, "service", used)
 }
 
-// templateKeyRe matches the key of a translated template text: {{t .Lang "key" …}}.
-var templateKeyRe = regexp.MustCompile(`\{\{-?\s*t\s+\$?[a-zA-Z]*\.Lang\s+("(?:[^"\\]|\\.)*")`)
-
-// TestTemplateCatalogue checks both ways that every text the templates translate
-// has an Italian translation and that the catalogue holds no text they no longer use.
-func TestTemplateCatalogue(t *testing.T) {
-	b := load(t)
-	files, err := filepath.Glob(filepath.Join("..", "templates", "*.tmpl"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no templates: %v", err)
-	}
-	var used []string
-	for _, f := range files {
-		raw, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range templateKeyRe.FindAllStringSubmatch(string(raw), -1) {
-			key, err := strconv.Unquote(m[1])
-			if err != nil {
-				t.Fatalf("%s: %s: %v", f, m[1], err)
-			}
-			used = append(used, key)
-		}
-	}
-	if len(used) < 30 {
-		t.Fatalf("only %d translated template texts found", len(used))
-	}
-	bothWays(t, b, "templates", used)
-}
-
 func TestVerbs(t *testing.T) {
 	for _, c := range []struct {
 		in   string
@@ -405,9 +374,21 @@ func TestCommand(t *testing.T) {
 		{"dungeoneer", Italian, "keep a13 hand", "tieni a13 mano"},
 		{"dungeoneer", Italian, "move w", "muovi o"},
 		{"dungeoneer", Italian, "peril carol 2", "pericolo carol 2"},
+		// A relic named after a verb (bag RELIC): the relic's word in Italian too.
+		{"underground", Italian, "bag sword", "sacca spada"},
+		// Placeholders, which the reader replaces, in the reader's words.
+		{"smallworld", Italian, "redeploy <region>=<tokens> …", "schiera <regione>=<segnalini> …"},
+		{"underground", Italian, "camp <region>=<encampments>", "accampa <regione>=<accampamenti>"},
+		{"empire", Italian, "move <region>><region> [1…2]", "muovi <regione>><regione> [1…2]"},
+		{"dungeoneer", Italian, "play <cancelled card> on <player>", "gioca <carta annullata> su <giocatore>"},
+		{"smallworld", English, "redeploy <region>=<tokens> …", "redeploy <region>=<tokens> …"},
+		{"smallworld", Italian, "conquer <unknown>", "conquista <unknown>"},
 	} {
 		if got := b.Command(c.game, c.lang, c.in); got != c.want {
 			t.Errorf("Command(%q, %s, %q) = %q, want %q", c.game, c.lang, c.in, got, c.want)
+		}
+		if strings.Contains(c.in, "<") && !strings.Contains(c.in, "…7>") {
+			continue // a pattern is filled in, never typed back as it is
 		}
 		back, _ := b.Canonical(c.game, strings.SplitN(b.Command(c.game, c.lang, c.in), " #", 2)[0])
 		if want := strings.SplitN(c.in, " #", 2)[0]; back != want {
@@ -485,5 +466,24 @@ func TestDungeoneerWords(t *testing.T) {
 		if back, _ := b.Canonical("dungeoneer", it); it == w || back != w {
 			t.Errorf("%s: Italian %q reads back as %q", w, it, back)
 		}
+	}
+}
+
+// TestForms: the formats a language writes a key with — its translation, its plural
+// forms, or the key itself where nothing is translated.
+func TestForms(t *testing.T) {
+	b := load(t)
+	if got := b.Forms(Italian, "Your move"); !slices.Equal(got, []string{"Tocca a te"}) {
+		t.Errorf("Forms(it, Your move) = %q", got)
+	}
+	plural := "That is %d days; you have used %d of the %d days of vacation this game allows."
+	if got := b.Forms(Italian, plural); len(got) != 2 || got[0] == got[1] {
+		t.Errorf("Forms(it, a plural key) = %q, want its two forms", got)
+	}
+	if got := b.Forms(English, plural); len(got) != 2 {
+		t.Errorf("Forms(en, a plural key) = %q, want the English forms", got)
+	}
+	if got := b.Forms(Italian, "no such key %d"); !slices.Equal(got, []string{"no such key %d"}) {
+		t.Errorf("Forms of an unknown key = %q", got)
 	}
 }

@@ -41,26 +41,7 @@ func TestEngineTextsTranslated(t *testing.T) {
 		for _, cfg := range selfplay.Configs(g, 7, 2) {
 			var prev engine.State
 			_, err := selfplay.Play(g, cfg, func(st selfplay.Step) error {
-				if prev != nil {
-					for _, h := range engine.Narrate(prev, st.Player, st.Command, st.State, "") {
-						check(name, h.Text)
-						for _, d := range h.Details {
-							check(name, d)
-						}
-					}
-				}
-				for _, p := range st.State.ToAct() {
-					for _, n := range engine.NotesOf(st.State, p) {
-						check(name, n)
-					}
-				}
-				if sc, ok := st.State.(engine.Scorer); ok && st.State.Finished() {
-					for _, s := range sc.Scores() {
-						for _, p := range s.Parts {
-							check(name, p)
-						}
-					}
-				}
+				stateTexts(prev, st, func(tx engine.Text) { check(name, tx) })
 				prev = st.State
 				return nil
 			})

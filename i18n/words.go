@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -19,6 +20,9 @@ type gameWords struct {
 	args map[string]string
 	// out map a canonical verb or keyword to its Italian word (the first listed).
 	out map[string]string
+	// holes map the word of a pattern's placeholder ("region" of <region>) to its
+	// Italian word.
+	holes map[string]string
 }
 
 // wordsFile is catalog/it/words.json: per domain, canonical word → Italian words
@@ -29,6 +33,9 @@ type wordsFile map[string]struct {
 	SameAs string              `json:"same_as"`
 	Verbs  map[string][]string `json:"verbs"`
 	Args   map[string][]string `json:"args"`
+	// Placeholders are the words in a Legal pattern's angle brackets
+	// (<region>=<tokens>), which the reader replaces: English → Italian.
+	Placeholders map[string]string `json:"placeholders"`
 }
 
 // ServiceDomain is the domain of the service's own commands (help, status, undo …).
@@ -45,7 +52,7 @@ func loadWords() (map[string]*gameWords, error) {
 	}
 	out := map[string]*gameWords{}
 	for domain, d := range wf {
-		w := &gameWords{verbs: map[string]string{}, args: map[string]string{}, out: map[string]string{}}
+		w := &gameWords{verbs: map[string]string{}, args: map[string]string{}, out: map[string]string{}, holes: d.Placeholders}
 		for canon, its := range d.Verbs {
 			if len(its) == 0 {
 				return nil, fmt.Errorf("command words %s: %q has no Italian word", domain, canon)
@@ -84,7 +91,7 @@ func loadWords() (map[string]*gameWords, error) {
 			continue
 		}
 		base, ok := out[d.SameAs]
-		if !ok || wf[d.SameAs].SameAs != "" || len(d.Verbs)+len(d.Args) > 0 {
+		if !ok || wf[d.SameAs].SameAs != "" || len(d.Verbs)+len(d.Args)+len(d.Placeholders) > 0 {
 			return nil, fmt.Errorf("command words %s: same_as %q must name a domain with its own words, and stand alone", domain, d.SameAs)
 		}
 		out[domain] = base
@@ -171,11 +178,30 @@ func (b *Bundle) Command(game string, lang Lang, cmd string) string {
 			}
 		}
 	}
-	out := strings.Join(f, " ")
+	out := b.placeholders(game, strings.Join(f, " "))
 	if hasNote {
 		out += " # " + b.Note(game, lang, strings.TrimSpace(note))
 	}
 	return out
+}
+
+// placeholder matches a pattern's placeholder: <region>, <cancelled card>.
+var placeholder = regexp.MustCompile(`<([a-zA-Z][a-zA-Z _-]*)>`)
+
+// placeholders puts the placeholders of a pattern in Italian words, those of game's
+// domain or the service's ("<region>=<tokens>" → "<regione>=<segnalini>").
+func (b *Bundle) placeholders(game, cmd string) string {
+	return placeholder.ReplaceAllStringFunc(cmd, func(m string) string {
+		word := m[1 : len(m)-1]
+		for _, d := range []string{game, ServiceDomain} {
+			if w := b.words[d]; w != nil {
+				if it, ok := w.holes[word]; ok {
+					return "<" + it + ">"
+				}
+			}
+		}
+		return m
+	})
 }
 
 // Note translates a Legal entry's note when a catalogue has it word for word.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/mail/compose"
 	"github.com/turnmail/turnmail/mail/parse"
 	"github.com/turnmail/turnmail/templates"
@@ -78,13 +79,14 @@ func lastOf[T any](list []T) ([]T, int) {
 
 // build composes m within Options.MaxMailBytes. A mail that would be larger (state
 // and history mails are cut before they get there; this is the safety net) loses
-// its HTML part and the end of its text, which then says so (template "cut").
-func (s *Service) build(m compose.Mail) ([]byte, error) {
+// its HTML part and the end of its text, which then says so (template "cut") in
+// the reader's language lang.
+func (s *Service) build(m compose.Mail, lang i18n.Lang) ([]byte, error) {
 	raw, err := compose.Build(m)
 	if err != nil || int64(len(raw)) <= s.opts.MaxMailBytes {
 		return raw, err
 	}
-	note, err := s.tmpl.Text("cut", s.opts.MaxMailBytes/1024)
+	note, err := s.tmpl.Text("cut", templates.Cut{KB: s.opts.MaxMailBytes / 1024, Lang: string(lang)})
 	if err != nil {
 		return nil, err
 	}

@@ -36,6 +36,13 @@ func TestLobbyLang_playerSetting(t *testing.T) {
 	if got := f.lastBody(bob); strings.Contains(got, italian) {
 		t.Errorf("bob's lobby answer is in Italian:\n%s", got)
 	}
+	// Each mail says its language (RFC 3282), for clients and screen readers.
+	for addr, want := range map[string]string{alice: "it", bob: "en"} {
+		ms := f.mailsTo(addr)
+		if got := ms[len(ms)-1].Header.Get("Content-Language"); got != want {
+			t.Errorf("the lobby answer to %s has Content-Language %q, want %q", addr, got, want)
+		}
+	}
 }
 
 // TestSetLang: the host may change a running game's language (set lang=it|en); the

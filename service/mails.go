@@ -477,6 +477,8 @@ func (s *Service) mail(kind string, data any, gameID, to, replyTo, inReplyTo str
 	if err != nil {
 		return store.OutMail{}, err
 	}
+	lang := i18n.Lang(templates.LangOf(data)).Or(i18n.English)
+	headers = withHeader(headers, "Content-Language", string(lang)) // RFC 3282
 	m := compose.Mail{
 		From:          mail.Address{Name: s.opts.Name, Address: s.local + "@" + s.domain},
 		To:            []mail.Address{{Address: to}},
@@ -494,7 +496,7 @@ func (s *Service) mail(kind string, data any, gameID, to, replyTo, inReplyTo str
 		m.ReplyTo = mail.Address{Name: s.opts.Name, Address: replyTo}
 	}
 	m.InReplyTo, m.References = threadHeaders(th, inReplyTo)
-	raw, err := s.build(m)
+	raw, err := s.build(m, lang)
 	if err != nil {
 		return store.OutMail{}, fmt.Errorf("compose %s mail: %w", kind, err)
 	}
@@ -555,4 +557,15 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// withHeader returns a copy of headers with the field k set to v (headers itself is
+// the caller's and stays as it is).
+func withHeader(headers map[string]string, k, v string) map[string]string {
+	out := make(map[string]string, len(headers)+1)
+	for hk, hv := range headers {
+		out[hk] = hv
+	}
+	out[k] = v
+	return out
 }

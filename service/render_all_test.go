@@ -5,10 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	stdhtml "html"
 	"io"
 	"log/slog"
 	"os"
-	stdhtml "html"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -209,7 +209,7 @@ func (r *renderRun) check(m store.OutMail, lang i18n.Lang) error {
 	if p.Name != "" && !r.l.State.Finished() {
 		notes := engine.NotesOf(r.l.State, p.Name)
 		for _, canon := range r.l.State.Legal(p.Name) {
-			c := r.svc.tr.Command(r.l.Game.Kind, lang, canon) // in the reader's words
+			c := r.svc.tr.Command(r.l.Game.Kind, lang, canon)                       // in the reader's words
 			note := r.svc.tr.Text(r.svc.langOf(r.l.Settings, p.Name), notes[canon]) // as mails render it (plurals)
 			if _, ok := notes[canon]; ok && !strings.Contains(text, "    "+c+"   # "+note+"\n") {
 				return fmt.Errorf("legal command %q of %s not in the text with its note %q:\n%s", c, p.Name, note, text)

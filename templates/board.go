@@ -1,6 +1,10 @@
 package templates
 
-import "slices"
+import (
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
 
 // Board returns the data of a map game's state section (the templates
 // "state-smallworld" and "html-smallworld"): a copy of the engine's view whose region
@@ -55,4 +59,34 @@ func Board(view map[string]any, reader string, changed []string, lang string) ma
 	})
 	out["regions"], out["own"], out["marked"] = rows, own, marked
 	return out
+}
+
+// noteColumn is the column where the text of a verb note starts, after its pattern.
+const noteColumn = 14
+
+// VerbNote lays out one line of "What these commands do:" in the plain-text part:
+// the command pattern, indented by two and padded to noteColumn, then what it does,
+// broken at spaces to MaxLine with the rest under the text's column ("  swap N
+// your Shadow Mimes take …").
+func VerbNote(pattern, text string) string {
+	head := "  " + pattern + "  "
+	if n := utf8.RuneCountInString(head); n < noteColumn {
+		head += strings.Repeat(" ", noteColumn-n)
+	}
+	pad := strings.Repeat(" ", noteColumn)
+	var lines []string
+	line := head
+	fresh := true // nothing but the head or the pad on line yet
+	for _, w := range strings.Fields(text) {
+		if !fresh && utf8.RuneCountInString(line)+1+utf8.RuneCountInString(w) > MaxLine {
+			lines = append(lines, line)
+			line, fresh = pad, true
+		}
+		if !fresh {
+			line += " "
+		}
+		line += w
+		fresh = false
+	}
+	return strings.Join(append(lines, line), "\n")
 }

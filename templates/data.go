@@ -250,3 +250,29 @@ func When(t time.Time, loc *time.Location) string {
 	}
 	return t.In(loc).Format("Mon 2 Jan 15:04 MST")
 }
+
+// Cut is the data of the note that ends a mail cut to the size limit: the limit in
+// KB and the reader's language.
+type Cut struct {
+	KB   int64
+	Lang string
+}
+
+// LangOf returns the reader's language of a mail's data ("" when it has none).
+func LangOf(data any) string {
+	switch d := data.(type) {
+	case State:
+		return d.Lang
+	case Refusal:
+		return d.Lang
+	case Notice:
+		return d.Lang
+	case Lobby:
+		return d.Lang
+	case HowTo:
+		return d.Lang
+	case Cut:
+		return d.Lang
+	}
+	return ""
+}

@@ -22,15 +22,13 @@ import (
 // the host's terminal (turnmail replay, play), not a mail, and stays English.
 var notTranslated = map[string]bool{
 	"terminal.txt.tmpl": true,
-	// Small World, Necromancer Island and Underground.
-	"smallworld.txt.tmpl": true, "smallworld.html.tmpl": true,
 	// Eight-Minute Empire: Legends.
 	"empire.txt.tmpl": true, "empire.html.tmpl": true,
 	// Dungeoneer.
 	"dungeoneer.txt.tmpl": true, "dungeoneer.html.tmpl": true,
 	// The frame of every state mail and refusal.
-	"state.txt.tmpl": true, "state.html.tmpl": true, "state-body.txt.tmpl": true,
-	"games.html.tmpl": true, "refusal.html.tmpl": true, "layout.html.tmpl": true, "cut.txt.tmpl": true,
+	"state.txt.tmpl": false, "state.html.tmpl": false, "state-body.txt.tmpl": false,
+	"games.html.tmpl": false, "refusal.html.tmpl": false, "layout.html.tmpl": false, "cut.txt.tmpl": false,
 }
 
 // trees returns every parsed template of the set, text and HTML, by name, with the
@@ -96,7 +94,8 @@ func walkTemplate(n parse.Node, text func(*parse.TextNode), call func(*parse.Com
 
 var (
 	// markup is what an HTML text holds besides words: a style sheet, tags, entities.
-	markup = regexp.MustCompile(`(?s)<style>.*?</style>|<[^>]*>|&#?[a-zA-Z0-9]+;`)
+	// A tag may be cut by an action (<html lang="{{…}}">): its ends are markup too.
+	markup = regexp.MustCompile(`(?s)<style>.*?</style>|<[^>]*>|&#?[a-zA-Z0-9]+;|<[a-zA-Z][^>]*$|^[^<>]*"\s*>`)
 	// notWords are the literal texts that are no language: the program's name.
 	notWords = regexp.MustCompile(`\bturnmail\b`)
 )

@@ -11,7 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	htmltemplate "html/template"
-	"slices"
+	"regexp"
 	"strings"
 	texttemplate "text/template"
 	"unicode/utf8"
@@ -35,8 +35,12 @@ func Load() (*Set, error) {
 		return nil, fmt.Errorf("templates: %w", err)
 	}
 	funcs := map[string]any{
-		"t":                func(lang, key string, args ...any) string { return tr.Sprintf(i18n.Lang(lang), key, args...) },
-		"term":             func(lang string, v any) string { return tr.Term(i18n.Lang(lang), Str(v)) },
+		"t":     func(lang, key string, args ...any) string { return tr.Sprintf(i18n.Lang(lang), key, args...) },
+		"term":  func(lang string, v any) string { return tr.Term(i18n.Lang(lang), Str(v)) },
+		"tHTML": func(lang, key string, args ...any) htmltemplate.HTML { return tHTML(tr, i18n.Lang(lang), key, args...) },
+		"code": func(v any) htmltemplate.HTML {
+			return htmltemplate.HTML("<code>" + htmltemplate.HTMLEscapeString(Str(v)) + "</code>")
+		},
 		"join":             strings.Join,
 		"upper":            strings.ToUpper,
 		"title":            Title,
@@ -44,20 +48,31 @@ func Load() (*Set, error) {
 		"add":              func(a, b int) int { return a + b },
 		"str":              func(v any) string { return Str(v) },
 		"strs":             Strs,
-		"pieces":           Pieces,
-		"name":             func(v any) string { return DisplayName(Str(v)) },
-		"names":            DisplayNames,
+		"pieces":           func(lang string, v any) string { return Pieces(tr, lang, v) },
+		"name":             func(lang string, v any) string { return DisplayName(tr, lang, Str(v)) },
+		"symbols":          func(lang string, v any) []string { return SymbolNames(tr, lang, v) },
+		"owner":            func(lang string, v any) string { return Owner(tr, lang, v) },
+		"combo":            func(lang string, race, power any) string { return Combo(tr, lang, race, power) },
+		"terrainWidth":     func(lang string, regions any, least int) int { return TerrainWidth(tr, lang, regions, least) },
+		"num":              Num,
+		"terms":            func(lang string, v any) []string { return Terms(tr, lang, v) },
+		"mapKeyPieces":     func(lang string, volcano bool) string { return MapKeyPieces(tr, lang, volcano) },
+		"cmd":              func(lang, c string) string { return tr.Command(verbsGame, i18n.Lang(lang).Or(i18n.English), c) },
+		"note":             VerbNote,
 		"undergroundBoard": UndergroundBoard,
 		"verbs": func(commands []string, known ...string) []string {
 			return Verbs(canonicalVerbs(tr, commands), known...)
 		},
-		"has":      func(m map[string]any, k string) bool { _, ok := m[k]; return ok },
-		"cmd":      func(lang, command string) string { return tr.Command("", i18n.Lang(lang).Or(i18n.English), command) },
-		"row":      Row,
-		"noted":    Noted,
-		"swAbout":  func(lang, player string, view map[string]any) []string { return swAbout(tr, lang, player, view) },
-		"board":    Board,
-		"withLang": WithLang,
+		"has":       func(m map[string]any, k string) bool { _, ok := m[k]; return ok },
+		"row":       Row,
+		"noted":     Noted,
+		"swAbout":   func(lang, player string, view map[string]any) []string { return swAbout(tr, lang, player, view) },
+		"board":     Board,
+		"withLang":  WithLang,
+		"page":      func(v any, lang string) Page { return Page{Value: v, Lang: lang} },
+		"pageValue": func(v any) any { return pageOf(v).Value },
+		"pageLang":  func(v any) string { return pageOf(v).Lang },
+		"word":      func(lang, cmd string) string { return tr.Command("", i18n.Lang(lang).Or(i18n.English), cmd) },
 		"indent": func(n int, s string) string {
 			pad := strings.Repeat(" ", n)
 			return pad + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+pad)
@@ -171,12 +186,18 @@ const MaxLine = 78
 // commandIndent is the indentation of a line that is a command to copy.
 const commandIndent = "    "
 
+// numberedRow matches the start of an indented row that begins with a number (a
+// region, an offer's position, an event), perhaps marked "*": "  12 ", " * 3 ",
+// "  1. ".
+var numberedRow = regexp.MustCompile(`^[ *]*\d+\.? +`)
+
 // wrap breaks a line longer than MaxLine at spaces. A command line — indented by
 // exactly four spaces, a command with perhaps a "# note" — is kept whole, so that it
 // can be copied into a reply; a table row (four spaces, a first column, a gap of two
 // spaces or more, the rest) continues under its second column; any other line
-// continues under its own indentation, an indented list item ("- ", "! ") under its
-// text. A word longer than the width stays whole.
+// continues under its own indentation, an indented list item ("- ", "! ") or a
+// numbered row ("  12 forest …") under its text, so that no continuation looks like a
+// row of its own. A word longer than the width stays whole.
 // Breaks in a line without indentation are soft (RFC 3676 format=flowed: the
 // broken line ends in a space), so that clients that reflow join them again.
 func wrap(l string) []string {
@@ -187,6 +208,8 @@ func wrap(l string) []string {
 	cut := len(l) - len(body) // the text before cut is kept as it is, the rest is wrapped
 	if cut > 0 && (strings.HasPrefix(body, "- ") || strings.HasPrefix(body, "! ")) {
 		cut += 2 // a list item ("- " or "! ") continues under its text
+	} else if n := numberedRow.FindString(l); n != "" && cut > 0 {
+		cut = len(n) // a numbered row continues under its text, never under its number
 	} else if l[:cut] == commandIndent {
 		gap := strings.Index(body, "  ")
 		if gap < 0 || strings.HasPrefix(strings.TrimLeft(body[gap:], " "), "#") {
@@ -225,6 +248,50 @@ func wrap(l string) []string {
 		prefix, rest = pad, strings.TrimLeft(rest[at:], " ")
 	}
 	return append(out, prefix+rest)
+}
+
+// tHTML is t for an HTML part whose sentence holds markup: key is translated and
+// escaped like any text, its string arguments are escaped, and its HTML arguments
+// (code) are put in as they are — "your moves go to <code>ADDRESS</code>". Numbers
+// are given to the catalogue as they are, so that they still choose plural forms.
+func tHTML(tr *i18n.Bundle, lang i18n.Lang, key string, args ...any) htmltemplate.HTML {
+	pass := make([]any, len(args))
+	var marks []string // the placeholder of argument i and what replaces it
+	for i, a := range args {
+		var out string
+		switch v := a.(type) {
+		case htmltemplate.HTML:
+			out = string(v)
+		case string:
+			out = htmltemplate.HTMLEscapeString(v)
+		default:
+			pass[i] = a
+			continue
+		}
+		mark := fmt.Sprintf("\ue000%d\ue000", i) // a private-use character: never in a text, kept by escaping
+		pass[i] = mark
+		marks = append(marks, mark, out)
+	}
+	text := htmltemplate.HTMLEscapeString(tr.Sprintf(lang, key, pass...))
+	return htmltemplate.HTML(strings.NewReplacer(marks...).Replace(text))
+}
+
+// Page is the data of the parts every HTML mail shares ("head", "foot", "lines"): a
+// value (the title, the reply address, the lines) and the reader's language.
+type Page struct {
+	Value any
+	Lang  string
+}
+
+// pageOf reads the data of a shared part: a Page, or a bare value read in English.
+func pageOf(v any) Page {
+	if p, ok := v.(Page); ok {
+		if p.Lang == "" {
+			p.Lang = string(i18n.English)
+		}
+		return p
+	}
+	return Page{Value: v, Lang: string(i18n.English)}
 }
 
 // WithLang returns a copy of a game's view with the reader's language added as
@@ -269,46 +336,6 @@ func Str(v any) string {
 		b, _ := json.Marshal(x)
 		return string(b)
 	}
-}
-
-// Pieces renders a region's pieces, given as a list of view keys or as an object of
-// key → count/flag, by their printed names (DisplayName), as "fortress,
-// encampment×2".
-func Pieces(v any) string {
-	var parts []string
-	switch x := v.(type) {
-	case []any:
-		for _, p := range x {
-			parts = append(parts, DisplayName(Str(p)))
-		}
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			switch n := x[k].(type) {
-			case bool:
-				if n {
-					parts = append(parts, DisplayName(k))
-				}
-			case float64:
-				if n == 1 {
-					parts = append(parts, DisplayName(k))
-				} else if n > 1 {
-					parts = append(parts, fmt.Sprintf("%s×%d", DisplayName(k), int(n)))
-				}
-			case nil:
-			default:
-				parts = append(parts, DisplayName(k)+" "+Str(n))
-			}
-		}
-	case nil:
-	default:
-		parts = append(parts, Str(x))
-	}
-	return strings.Join(parts, ", ")
 }
 
 // Text executes only the plain-text template of kind (for terminal output).

@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
+
+	"github.com/turnmail/turnmail/i18n"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -195,6 +197,37 @@ func init() {
 		ToAct: []string{"ann"}, YourTurn: true, Moves: []Move{{Seq: 11, Player: "ben", Command: "done"}},
 		Legal: legalOf(ug), View: ug, ReplyTo: "turnmail+un-4f2a.0.xxxx@example.org",
 	}})
+	// The Small World family's state mails for an Italian reader, their legal lists in
+	// Italian command words as the service gives them: a base game (real view: 2
+	// players, seed 4, ann to move after ben's decline), Necromancer Island (3 players,
+	// seed 2, ann to move; cy is the Necromancer) and the Underground view above.
+	tr, err := i18n.Load()
+	if err != nil {
+		panic(err)
+	}
+	for _, it := range []struct {
+		name, kind, id string
+		view           map[string]any
+		players        []string
+	}{
+		{"state-smallworld-it", "smallworld", "sw-7c1d", loadView("smallworld.view.json"), []string{"ann", "ben"}},
+		{"state-necromancer-it", "necromancer", "ne-2b9e", loadView("necromancer.view.json"), []string{"ann", "ben", "cy"}},
+		{"state-underground-it", "underground", "un-4f2a", ug, []string{"ann", "ben"}},
+	} {
+		var legal []string
+		for _, c := range legalOf(it.view) {
+			legal = append(legal, tr.Command(it.kind, i18n.Italian, c))
+		}
+		samples = append(samples, struct {
+			name, kind string
+			data       any
+		}{it.name, "state", State{
+			Game: Game{ID: it.id, Kind: it.kind, Title: GameTitle(it.kind), Players: it.players}, Player: "ann", Lang: "it",
+			ToAct: []string{"ann"}, YourTurn: true, Moves: []Move{{Seq: 11, Player: "ben", Command: "fatto"}},
+			Legal: legal, View: it.view, Changed: []string{"3"}, ReplyTo: "turnmail+" + it.id + ".0.xxxx@example.org",
+		}})
+		htmlGolden[it.name] = true
+	}
 	for _, k := range noticeKinds {
 		n, ok := noticeSamples[k]
 		if !ok {
@@ -310,9 +343,15 @@ func TestRender_htmlStructure(t *testing.T) {
 			`<pre class="legal">move 5&gt;1 # 2 points`,
 		},
 		"state-underground": {
-			"Places and relics: 1 still face down under the monsters; face up:", "<li>Stonehedge (place, gives the power Fisher) in region <b>14</b> — nobody holds it</li>",
-			"<li>Flying Doormat (relic) in region <b>19</b> — held by ann Flames</li>", "<small>silver hammers: 2, joining the hand at the start of the next turn</small>",
-			"<li><code>sword R</code>: conquer R with 2 tokens fewer (at least 1); the Sword goes there</li>", "Map key:",
+			"Places and relics: 1 still face down under the monsters; face up:", "<li>Stonehedge (place, gives the power Fisher) in region 14 — nobody holds it</li>",
+			"<li>Flying Doormat (relic) in region 19 — held by ann Flames</li>", "<small>silver hammers: 2, joining the hand at the start of the next turn</small>",
+			"<li><code>sword R</code>: conquer R with 2 tokens fewer (at least 1); the Sword of the Killer Rabbit goes there</li>", "Map key:",
+		},
+		"state-underground-it": {
+			"<th>Giocatore</th><th>Monete</th><th>In mano</th><th>Razze</th>", "Fiamme/Vendicativi", "Lich/Rinati, 10 segnalini (&#43;2 monete sopra)",
+			"<li>Stonehenge (Luogo mitico, dà il potere Pescatori) nella regione 14 — nessuno la occupa</li>",
+			"<td><b>23</b> pozza di fango (mostri), bordo</td><td>Mostri: 2</td>",
+			"<li><code>spada R</code>: conquista R con 2 segnalini in meno (almeno 1); la Spada del coniglio assassino va lì</li>",
 		},
 		"state-empire-bid": {"<tr><td>ann</td><td>12</td><td>5 (13)</td><td>0</td><td>0</td><td>0</td><td>0</td></tr>" /* her own sealed bid */, "Waiting for: ben."},
 	}
@@ -452,25 +491,35 @@ func TestRender_undergroundMapKey(t *testing.T) {
 }
 
 // TestRender_verbNotesItalian: the explanations of Underground's verbs under the legal
-// list appear whether the list is in English or in Italian command words.
+// list appear whether the list is in English or in Italian command words, in the
+// reader's language, each verb in the reader's command words, ready to copy.
 func TestRender_verbNotesItalian(t *testing.T) {
 	set, err := Load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for lang, legal := range map[string][]string{
-		"en": {"swap 2", "sword 7", "done"},
-		"it": {"scambia 2", "spada 7", "fatto"},
+	for _, c := range []struct {
+		lang       string
+		legal      []string
+		text, html []string
+	}{
+		{"en", []string{"swap 2", "sword 7", "bag sword", "done"},
+			[]string{"  swap N      your Shadow Mimes take the power of combo N", "  sword R     conquer R with 2 tokens fewer", "  bag RELIC   the Bag of Wonders copies"},
+			[]string{"<code>swap N</code>: your Shadow Mimes take the power of combo N", "<code>bag RELIC</code>: the Bag of Wonders copies"}},
+		{"it", []string{"scambia 2", "spada 7", "sacca spada", "fatto"},
+			[]string{"Cosa fanno questi comandi:", "  scambia N   i tuoi Mimi ombra prendono il potere della combinazione N", "  spada R     conquista R con 2 segnalini in meno",
+				"  sacca RELIQUIA  la Sacca delle meraviglie copia quella Reliquia"},
+			[]string{"<code>scambia N</code>: i tuoi Mimi ombra prendono il potere della combinazione N", "<code>sacca RELIQUIA</code>: la Sacca delle meraviglie"}},
 	} {
 		text, h, err := set.Render("state", State{Game: Game{ID: "un-4f2a", Kind: "underground", Title: GameTitle("underground"), Players: []string{"ann", "ben"}},
-			Player: "ann", YourTurn: true, Legal: legal, Lang: lang, View: loadView("underground.view.json")})
+			Player: "ann", YourTurn: true, Legal: c.legal, Lang: c.lang, View: loadView("underground.view.json")})
 		if err != nil {
 			t.Fatal(err)
 		}
-		for part, body := range map[string]string{"text": text, "html": h} {
-			for _, want := range []string{"your Shadow Mimes take the power of combo N", "conquer R with 2 tokens fewer"} {
-				if !strings.Contains(body, want) {
-					t.Errorf("%s legal list, %s part: no note %q", lang, part, want)
+		for part, wants := range map[string][]string{text: c.text, h: c.html} {
+			for _, want := range wants {
+				if !strings.Contains(part, want) {
+					t.Errorf("%s legal list: no note %q in:\n%s", c.lang, want, part)
 				}
 			}
 		}

@@ -72,6 +72,10 @@ func TestWrap(t *testing.T) {
 		{"table row keeps its spacing", "    ta-k3p2  tally  open (join ta-k3p2)  players: ann, ben (2 of 3)  host: ann@example.org",
 			[]string{"    ta-k3p2  tally  open (join ta-k3p2)  players: ann, ben (2 of 3)  host:", "             ann@example.org"}},
 		{"characters, not bytes", strings.Repeat("é", 78), []string{strings.Repeat("é", 78)}},
+		{"numbered row", "   7 hill      (lost-tribe) — lost-tribe ×1; next to 2, 3, 6, 8, 12, 13, 14, 15",
+			[]string{"   7 hill      (lost-tribe) — lost-tribe ×1; next to 2, 3, 6, 8, 12, 13, 14,", "     15"}},
+		{"marked numbered row", " * 3 forest    (mine) entry — empty; next to 2, 4, 7, 8, 9, 10, 11, 12, 13, 14, 15",
+			[]string{" * 3 forest    (mine) entry — empty; next to 2, 4, 7, 8, 9, 10, 11, 12, 13,", "     14, 15"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -160,7 +160,7 @@ func (s *state) needConquests(p int) error {
 // needPower refuses a power's command to a player whose active race lacks the power.
 func (s *state) needPower(p int, power string) error {
 	if !s.has(p, power) {
-		return engine.Illegal("only a race with the %s power can do that", power)
+		return engine.Illegal("only a race with the %s power can do that", engine.Term(power))
 	}
 	return nil
 }
@@ -195,7 +195,7 @@ func applyPick(s *state, p int, args []string, _ *engine.Rand) error {
 	}
 	pl := &s.Players[p]
 	if a := pl.Armies[slotActive]; a.exists() {
-		return engine.Illegal("you already play the %s %s; a new race comes after a decline", a.Power, a.Race)
+		return engine.Illegal("you already play the %s %s; a new race comes after a decline", engine.Term(a.Power), engine.Term(a.Race))
 	}
 	i, err := strconv.Atoi(args[0])
 	if err != nil || i < 1 || i > len(s.Offer) {
@@ -214,7 +214,7 @@ func applyPick(s *state, p int, args []string, _ *engine.Rand) error {
 	s.Offer = slices.Delete(s.Offer, i, i+1)
 	pl.Armies[slotActive] = newArmy(c.Race, c.Power, s.comboTokens(c.Race, c.Power))
 	pl.tally.Combos += c.Coins - i
-	s.tell(-1, engine.HapCombo, -1, "%s took %s (offer position %d) with %d tokens: paid %d coins, took the %d coins on it", s.names[p], engine.Term(c.Power+" "+c.Race), i+1, pl.Armies[slotActive].Hand, i, c.Coins)
+	s.tell(-1, engine.HapCombo, -1, "%s took %s (offer position %d) with %d tokens: paid %d coins, took the %d coins on it", s.names[p], comboName(c.Power, c.Race), i+1, pl.Armies[slotActive].Hand, i, c.Coins)
 	s.T.Acted = true
 	for ab := range s.acting(p, slotActive) {
 		if ab.onPick != nil {
@@ -462,7 +462,7 @@ func applyAbandon(s *state, p int, args []string, _ *engine.Rand) error {
 	case g.Slot == slotActive && s.T.Closed:
 		return engine.Illegal("regions are abandoned during conquests, and yours are over for this turn")
 	case g.Slot != slotActive && !s.abandonable(p, r):
-		return engine.Illegal("your declined %s cannot abandon region %d (only declined Ghouls can, before your active race acts, and not their last region)", s.army(p, int(g.Slot)).Race, s.b.id(r))
+		return engine.Illegal("your declined %s cannot abandon region %d (only declined Ghouls can, before your active race acts, and not their last region)", engine.Term(s.army(p, int(g.Slot)).Race), s.b.id(r))
 	}
 	s.vacate(r)
 	s.tell(-1, engine.HapMove, -1, "%s abandoned region %d", s.names[p], s.b.id(r))
@@ -651,7 +651,7 @@ func applyRedeploy(s *state, p int, args []string, _ *engine.Rand) error {
 		case left < 0:
 			return engine.Illegal("that places %d %s tokens more than you have (%d in hand)", -left, s.raceName(p, slot), a.Hand)
 		case left < target:
-			return engine.Illegal("your %s set %d attack-only tokens aside at the end of the turn: leave %d in hand", a.Race, target, target)
+			return engine.Illegal("your %s set %d attack-only tokens aside at the end of the turn: leave %d in hand", engine.Term(a.Race), target, target)
 		case left > target:
 			return engine.Illegal("%d %s tokens would stay in hand: place them all (regions %s)", left-target, s.raceName(p, slot), s.idList(s.held(p, slot)))
 		}

@@ -39,8 +39,8 @@ func (s *state) shielded(p, r int) bool {
 	return false
 }
 
-// protected names what puts region r out of reach of player p's abilities, places
-// and relics, or returns "": an immune piece (the Balrog, Lara's Ghost, the Great
+// protected says what puts region r out of reach of player p's abilities, places
+// and relics, or returns an empty Text: an immune piece (the Balrog, Lara's Ghost, the Great
 // Ancient, the Black Queen; a hero, the dragon, a hole-in-the-ground) in a region p
 // does not hold, or the shield of its occupant's active race (Gnomes) on p's turn.
 // Every ability that acts on another player's region without conquering it by the
@@ -48,18 +48,18 @@ func (s *state) shielded(p, r int) bool {
 // and the Ring (the coins they take). The Underground rulebook: an immune region "non
 // subisce gli effetti delle Abilità e dei Poteri speciali avversari" nor of their
 // places and relics; Gnomes: opponents may not use them "contro di te".
-func (s *state) protected(p, r int) string {
+func (s *state) protected(p, r int) engine.Text {
 	g := &s.Regions[r]
 	if g.Owner >= 0 && int(g.Owner) == p {
-		return ""
+		return engine.Text{}
 	}
-	if why := s.immune(r); why != "" {
-		return why
+	if why := s.immune(r); why.Key != "" {
+		return reason("region %d is protected by %s", s.b.id(r), why)
 	}
 	if s.shielded(p, r) {
-		return s.names[g.Owner] + "'s " + s.army(int(g.Owner), int(g.Slot)).Race
+		return reason("region %d is protected by %s's %s", s.b.id(r), s.names[g.Owner], engine.Term(s.army(int(g.Owner), int(g.Slot)).Race))
 	}
-	return ""
+	return engine.Text{}
 }
 
 // atPeace reports whether player p's active race may not attack region r because an
@@ -179,7 +179,7 @@ func (s *state) block(p, slot, r int, holds bool) int {
 	}
 	// An immune piece protects an empty region too (Lara's Ghost, ★ §7.13 of Small
 	// World Underground; the base game's never stay in an empty region).
-	if s.immune(r) != "" {
+	if s.immune(r).Key != "" {
 		return blockImmune
 	}
 	if g.Owner >= 0 && s.atPeace(p, slot, r) {
@@ -205,7 +205,7 @@ func (s *state) targetReason(p, slot, r int, holds bool) engine.Text {
 	case blockOwn:
 		return reason("region %d is already held by your %s", id, s.raceName(p, slot))
 	case blockChasm:
-		return reason("region %d is a %s: nobody ever enters it; go around", id, s.b.terrain[r])
+		return reason("region %d is a %s: nobody ever enters it; go around", id, engine.Term(s.b.terrain[r]))
 	case blockWater:
 		return waterReason(id, s.b.terrain[r])
 	case blockImmune:
@@ -223,7 +223,7 @@ func (s *state) targetReason(p, slot, r int, holds bool) engine.Text {
 }
 
 func waterReason(id int, terrain string) engine.Text {
-	return reason("region %d is a %s: only a Seafaring race can conquer seas and lakes", id, terrain)
+	return reason("region %d is a %s: only a Seafaring race can conquer seas and lakes", id, engine.Term(terrain))
 }
 
 // targets lists the regions army (p, slot) may attack, ignoring tokens.

@@ -84,13 +84,19 @@ func (s *state) Scores() []engine.Score {
 	return out
 }
 
-// armyTerm returns the race and power of army (p, slot) as terms, for a Text.
-func (s *state) armyTerm(p, slot int) engine.Term {
+// armyName names army (p, slot) for a Text: its race, and its power when active.
+func (s *state) armyName(p, slot int) engine.Text {
 	a := s.army(p, slot)
 	if a.Power == "" || slot != slotActive {
-		return engine.Term(a.Race)
+		return reason("%s", engine.Term(a.Race))
 	}
-	return engine.Term(a.Power + " " + a.Race)
+	return comboName(a.Power, a.Race)
+}
+
+// comboName names a race and power combo for a Text ("Flying Ratmen"): the two terms
+// in the catalogue's order for the reader's language.
+func comboName(power, race string) engine.Text {
+	return reason("%[1]s %[2]s", engine.Term(power), engine.Term(race))
 }
 
 // beaten is what a conquest did to the region's holder.
@@ -105,7 +111,7 @@ type beaten struct {
 // tellConquest records the conquest of region r by army (p, slot) with n tokens.
 func (s *state) tellConquest(p, slot, r, n int, b beaten) {
 	id := s.b.id(r)
-	who, army := s.names[p], s.armyTerm(p, slot)
+	who, army := s.names[p], s.armyName(p, slot)
 	switch {
 	case b.owner >= 0:
 		race := engine.Term(b.race)

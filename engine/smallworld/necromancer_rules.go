@@ -52,7 +52,7 @@ var (
 	}
 	// island is the Necromancer's Island on the central lake: no other army may enter
 	// it (Seafaring included); it stays whatever happens.
-	island = &pieceKind{name: "island", order: 80, flag: true, immune: "the Necromancer's Island",
+	island = &pieceKind{name: "island", order: 80, flag: true, immune: reason("the Necromancer's Island"),
 		stays: onConquest | onAbandon | onDecline | onRemoval}
 )
 
@@ -280,7 +280,7 @@ func applyKeep(s *state, p int, args []string, _ *engine.Rand) error {
 		return err
 	}
 	if s.army(p, slotActive).Power != "" {
-		return engine.Illegal("you kept %s already: buy further powers with buy power N", s.army(p, slotActive).Power)
+		return engine.Illegal("you kept %s already: buy further powers with buy power N", engine.Term(s.army(p, slotActive).Power))
 	}
 	i, err := spareIndex(n, args, syntax("keep N", reason("one of the six powers you drew")))
 	if err != nil {

@@ -3,6 +3,8 @@ package smallworld
 import (
 	"fmt"
 	"slices"
+
+	"github.com/turnmail/turnmail/engine"
 )
 
 // Room in the state for piece kinds and ability variables (base game: 5 flag kinds,
@@ -71,8 +73,8 @@ type pieceKind struct {
 	// defense is added to the region's defence per piece.
 	defense int
 	// immune, when set, protects the region against every army but its occupant; the
-	// text names the piece in messages ("a hero").
-	immune string
+	// text names the piece in messages ("a hero"), translated with them.
+	immune engine.Text
 	// terrain: the piece stands on every region of that terrain class from setup and
 	// is not in the state (the mountains of the base game).
 	terrain string
@@ -144,7 +146,7 @@ func registerPieces(ks ...*pieceKind) {
 	reg.legacyPieces = slices.DeleteFunc(slices.Clone(reg.pieces), func(k *pieceKind) bool { return k.idx < 0 || k.hash == hashTrailer })
 	legacyTables()
 	reg.defenders = slices.DeleteFunc(slices.Clone(reg.pieces), func(k *pieceKind) bool { return k.defense == 0 })
-	reg.guards = slices.DeleteFunc(slices.Clone(reg.pieces), func(k *pieceKind) bool { return k.immune == "" })
+	reg.guards = slices.DeleteFunc(slices.Clone(reg.pieces), func(k *pieceKind) bool { return k.immune.Key == "" })
 }
 
 func registerVar(v *varKind) {
@@ -249,14 +251,14 @@ func (s *state) fortified(r int) bool {
 }
 
 // immune names the piece that protects region r against every army but its own (a
-// hero, the dragon, a hole-in-the-ground), or returns "".
-func (s *state) immune(r int) string {
+// hero, the dragon, a hole-in-the-ground), or returns an empty Text.
+func (s *state) immune(r int) engine.Text {
 	for _, k := range reg.guards {
 		if s.pieces(r, k) > 0 {
 			return k.immune
 		}
 	}
-	return ""
+	return engine.Text{}
 }
 
 // ---- ability variables ----

@@ -17,7 +17,7 @@ import "github.com/turnmail/turnmail/engine"
 // becomes empty (it was already).
 var (
 	pentacle = &ability{name: "Wickedest Pentacle", kind: kindPlace, pack: packUnderground}
-	balrog   = &pieceKind{name: "balrog", order: 83, flag: true, immune: "the Balrog", box: 1,
+	balrog   = &pieceKind{name: "balrog", order: 83, flag: true, immune: reason("the Balrog"), box: 1,
 		stays: onConquest | onAbandon | onDecline | onRemoval}
 	balrogVerb = &verb{name: "balrog", rank: rankConquer + 21, owner: pentacle, apply: applyBalrog, legal: legalBalrog}
 )
@@ -37,7 +37,7 @@ func (s *state) balrogTargets(p int) []int {
 	}
 	var out []int
 	for r := range s.Regions {
-		if s.b.blocked[r] || s.immune(r) != "" || s.protected(p, r) != "" || s.guarded(p, r).Key != "" {
+		if s.b.blocked[r] || s.immune(r).Key != "" || s.protected(p, r).Key != "" || s.guarded(p, r).Key != "" {
 			continue
 		}
 		for _, x := range from {

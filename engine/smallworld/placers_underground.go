@@ -17,23 +17,24 @@ import (
 //	           race token next to it, at the end of your turn
 type placer struct {
 	verb string
-	// piece names the piece kind (looked up once the kinds are registered); title is
-	// its printed name, for the answers.
-	piece, title string
+	// piece names the piece kind (looked up once the kinds are registered); title
+	// names it in the answers ("the Black Queen").
+	piece string
+	title engine.Text
 	// holder is the ability whose active owner moves the piece.
 	holder string
 	// where tells whether region r may receive the piece from player p; wrong says
 	// where it may go.
 	where func(s *state, p, r int) bool
-	wrong string
+	wrong engine.Text
 }
 
 var (
 	// blackQueen makes its region immune; it stays when the race declines (and no
 	// longer moves), and leaves the map with the race.
-	blackQueen = &pieceKind{name: "black_queen", order: 80, flag: true, immune: "the Black Queen", box: 1, stays: onDecline}
+	blackQueen = &pieceKind{name: "black_queen", order: 80, flag: true, immune: reason("the Black Queen"), box: 1, stays: onDecline}
 	// larasGhost makes its region immune, whoever holds it; it never leaves the map.
-	larasGhost = &pieceKind{name: "laras_ghost", order: 81, flag: true, immune: "Lara's Ghost", box: 1,
+	larasGhost = &pieceKind{name: "laras_ghost", order: 81, flag: true, immune: reason("Lara's Ghost"), box: 1,
 		stays: onConquest | onAbandon | onDecline | onRemoval}
 )
 
@@ -48,9 +49,9 @@ func (s *state) kept(p int) []int {
 func (s *state) keptReason(p, r int) engine.Text {
 	switch {
 	case !s.owns(r, p, slotActive):
-		return reason("region %d is not held by your %s", s.b.id(r), s.army(p, slotActive).Race)
+		return reason("region %d is not held by your %s", s.b.id(r), engine.Term(s.army(p, slotActive).Race))
 	case !ownRegion(s, p, r):
-		return reason("region %d is a river your %s leave when conquests end; choose a region you keep", s.b.id(r), s.army(p, slotActive).Race)
+		return reason("region %d is a river your %s leave when conquests end; choose a region you keep", s.b.id(r), engine.Term(s.army(p, slotActive).Race))
 	}
 	return engine.Text{}
 }
@@ -74,13 +75,13 @@ func ownRegion(s *state, p, r int) bool {
 }
 
 var placers = []*placer{
-	{verb: "queen", piece: "black_queen", title: "the Black Queen", holder: "Royal", where: ownRegion, wrong: "the Black Queen goes to a region of your active race"},
-	{verb: "ghost", piece: "laras_ghost", title: "Lara's Ghost", holder: "Crypt of the Tomb-raider", wrong: "Lara's Ghost goes to any region but the Crypt's (not a chasm)",
+	{verb: "queen", piece: "black_queen", title: reason("the Black Queen"), holder: "Royal", where: ownRegion, wrong: reason("the Black Queen goes to a region of your active race")},
+	{verb: "ghost", piece: "laras_ghost", title: reason("Lara's Ghost"), holder: "Crypt of the Tomb-raider", wrong: reason("Lara's Ghost goes to any region but the Crypt's (not a chasm)"),
 		where: func(s *state, p, r int) bool {
 			return !s.b.blocked[r] && s.pieces(r, pieceNamed("crypt_of_the_tomb_raider")) == 0
 		}},
-	{verb: "scepter", piece: "scepter_of_avarice", title: "the Scepter of Avarice", holder: "Scepter of Avarice", where: ownRegion, wrong: "the Scepter goes to a region of your active race"},
-	{verb: "ring", piece: "froggys_ring", title: "Froggy's Ring", holder: "Froggy's Ring", where: ownRegion, wrong: "the Ring goes to a region of your active race"},
+	{verb: "scepter", piece: "scepter_of_avarice", title: reason("the Scepter of Avarice"), holder: "Scepter of Avarice", where: ownRegion, wrong: reason("the Scepter goes to a region of your active race")},
+	{verb: "ring", piece: "froggys_ring", title: reason("Froggy's Ring"), holder: "Froggy's Ring", where: ownRegion, wrong: reason("the Ring goes to a region of your active race")},
 }
 
 func init() {
@@ -117,7 +118,7 @@ func (pl *placer) apply(s *state, p int, args []string) error {
 		return err
 	}
 	if !s.has(p, pl.holder) {
-		return engine.Illegal("only the active race with %s can move %s", pl.holder, pl.title)
+		return engine.Illegal("only the active race with %s can move %s", engine.Term(pl.holder), pl.title)
 	}
 	if err := wantArgs(args, 1, syntax(pl.verb+" R")); err != nil {
 		return err
@@ -183,7 +184,7 @@ func ringBonus(s *state, p, slot int) int {
 				continue
 			}
 			for _, x := range s.b.adj[r] {
-				if s.owns(x, q, slotActive) && s.protected(p, x) == "" {
+				if s.owns(x, q, slotActive) && s.protected(p, x).Key == "" {
 					s.Players[q].Coins--
 					n++
 					break

@@ -13,7 +13,7 @@ var (
 		vars:   []*varKind{dragonUsed},
 		verbs:  []*verb{{name: "dragon", rank: rankConquer + 10, apply: applyDragon, legal: legalDragon}},
 	}
-	dragon     = &pieceKind{name: "dragon", order: 60, flag: true, immune: "the dragon", box: 1, hash: hashFlag(3)}
+	dragon     = &pieceKind{name: "dragon", order: 60, flag: true, immune: reason("the dragon"), box: 1, hash: hashFlag(3)}
 	dragonUsed = &varKind{name: "dragon used", turn: true, enc: encBool, legacy: 1}
 )
 

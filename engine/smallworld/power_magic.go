@@ -60,7 +60,7 @@ func applyBag(s *state, p int, args []string, _ *engine.Rand) error {
 	}
 	switch {
 	case s.T.get(bagCopy) != 0:
-		return engine.Illegal("the Bag of Wonders copies %s this turn already", bagRelics[s.T.get(bagCopy)-1])
+		return engine.Illegal("the Bag of Wonders copies %s this turn already", engine.Command(bagRelics[s.T.get(bagCopy)-1]))
 	case !slices.Contains(choices, args[0]):
 		return engine.Illegal("the Bag of Wonders copies a relic on the map: %s", strings.Join(choices, ", "))
 	}

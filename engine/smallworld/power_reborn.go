@@ -93,7 +93,7 @@ func applyReborn(s *state, p int, args []string, _ *engine.Rand) error {
 			return err
 		}
 		if !s.owns(r, p, slot) || slices.Contains(rs, r) {
-			return engine.Illegal("region %d is not one more region of your Reborn %s", s.b.id(r), s.army(p, slot).Race)
+			return engine.Illegal("region %d is not one more region of your Reborn %s", s.b.id(r), engine.Term(s.army(p, slot).Race))
 		}
 		if !s.mayEnter(p, slotActive, r) { // a sea the declined Kraken kept (surface boards)
 			return engine.Illegal("%s", waterReason(s.b.id(r), s.b.terrain[r]))

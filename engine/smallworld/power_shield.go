@@ -69,7 +69,7 @@ func applyArmour(s *state, p int, args []string, _ *engine.Rand) error {
 		return err
 	}
 	if !s.owns(r, p, slotActive) {
-		return engine.Illegal("region %d is not held by your %s", s.b.id(r), s.army(p, slotActive).Race)
+		return engine.Illegal("region %d is not held by your %s", s.b.id(r), engine.Term(s.army(p, slotActive).Race))
 	}
 	s.setPieces(r, armour, s.pieces(r, armour)+1)
 	s.T.set(armourDue, s.T.get(armourDue)-1)

@@ -338,7 +338,7 @@ var (
 		},
 		verbs: []*verb{{name: "hero", rank: rankRedeploy + 12, apply: applyHero, legal: legalHero}}}
 	// hero: immune; the heroes leave the map when the race declines.
-	hero = &pieceKind{name: "hero", order: 50, flag: true, immune: "a hero", box: 2, hash: hashFlag(2)}
+	hero = &pieceKind{name: "hero", order: 50, flag: true, immune: reason("a hero"), box: 2, hash: hashFlag(2)}
 )
 
 // placeHeroes completes player p's heroes at the end of the turn: one in each of two

@@ -97,7 +97,7 @@ func init() {
 func (s *state) borders(q, qs, p, slot int) bool {
 	for _, r := range s.held(p, slot) {
 		for _, x := range s.b.adj[r] {
-			if s.owns(x, q, qs) && s.protected(p, x) == "" {
+			if s.owns(x, q, qs) && s.protected(p, x).Key == "" {
 				return true
 			}
 		}

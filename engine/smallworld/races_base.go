@@ -86,7 +86,7 @@ func (s *state) enchantReason(p, r int) engine.Text {
 		return reason("region %d holds %d tokens: only a lone token can be converted", id, g.Tokens)
 	case s.fortified(r):
 		return reason("region %d is defended by an encampment, fortress or lair, which counts as a second token", id)
-	case s.immune(r) != "":
+	case s.immune(r).Key != "":
 		return reason("region %d is protected by %s", id, s.immune(r))
 	case !s.mayEnter(p, slotActive, r):
 		return waterReason(id, s.b.terrain[r])
@@ -108,7 +108,7 @@ func (s *state) enchantReady(p int) engine.Text {
 	case s.T.Die >= 0:
 		return reason("you rolled the Berserk die: conquer a region first")
 	case s.inPlay(a.Race) >= s.cat.races[a.Race].Box:
-		return reason("all %d %s tokens are in play: none is left in the box to convert with", s.cat.races[a.Race].Box, a.Race)
+		return reason("all %d %s tokens are in play: none is left in the box to convert with", s.cat.races[a.Race].Box, engine.Term(a.Race))
 	}
 	return engine.Text{}
 }

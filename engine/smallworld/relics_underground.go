@@ -112,8 +112,8 @@ func lone(s *state, p, r int) (int, engine.Text) {
 	if g.Owner < 0 || int(g.Owner) == p || g.Slot != slotActive || g.Tokens != 1 {
 		return 0, reason("region %d is not held by a lone token of an opponent's active race", s.b.id(r))
 	}
-	if why := s.protected(p, r); why != "" {
-		return 0, reason("region %d is protected by %s", s.b.id(r), why)
+	if why := s.protected(p, r); why.Key != "" {
+		return 0, why
 	}
 	return 1, engine.Text{}
 }
@@ -195,7 +195,7 @@ func (rc *relicConquest) apply(s *state, p int, args []string) error {
 	orig := rc.original(s, p)
 	switch {
 	case !orig && !rc.viaBag(s, p):
-		return engine.Illegal("the %s works once per turn, for the active race holding its region (or a Magic race's Bag of Wonders copying it)", rc.name)
+		return engine.Illegal("the %s works once per turn, for the active race holding its region (or a Magic race's Bag of Wonders copying it)", engine.Term(rc.name))
 	case s.T.Die >= 0:
 		return engine.Illegal("you rolled the Berserk die: conquer a region first")
 	}
@@ -204,7 +204,7 @@ func (rc *relicConquest) apply(s *state, p int, args []string) error {
 		return engine.Illegal("%s", why)
 	}
 	if have := rc.available(s, p); have < n {
-		return engine.Illegal("region %d takes %d tokens with the %s and you have %d", s.b.id(r), n, rc.name, have)
+		return engine.Illegal("region %d takes %d tokens with the %s and you have %d", s.b.id(r), n, engine.Term(rc.name), have)
 	}
 	a := s.army(p, slotActive)
 	if rc.box && s.cat.races[a.Race].Box > s.inPlay(a.Race) {

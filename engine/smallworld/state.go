@@ -246,12 +246,12 @@ func (s *state) regionIndex(word string) (int, error) {
 }
 
 // raceName names army (p, slot) in messages: "Ratmen", "declined Ghouls".
-func (s *state) raceName(p, slot int) string {
+func (s *state) raceName(p, slot int) engine.Text {
 	a := s.army(p, slot)
 	if slot != slotActive {
-		return "declined " + a.Race
+		return reason("declined %s", engine.Term(a.Race))
 	}
-	return a.Race
+	return reason("%s", engine.Term(a.Race))
 }
 
 // Turn implements engine.State.

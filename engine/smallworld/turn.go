@@ -196,7 +196,7 @@ func (s *state) declineActive(p int) {
 		}
 	}
 	a := pl.Armies[slotActive]
-	s.tell(-1, engine.HapDecline, -1, "%s put the %s into decline", s.names[p], engine.Term(a.Power+" "+a.Race))
+	s.tell(-1, engine.HapDecline, -1, "%s put the %s into decline", s.names[p], comboName(a.Power, a.Race))
 	race, power := abilityOf(a.Race), abilityOf(a.Power)
 	spirit := (race != nil && race.spirit) || (power != nil && power.spirit)
 	dest := slotDeclined
