@@ -237,9 +237,9 @@ func renderMail(t *testing.T, set *Set, kind string, data any) (subject, text, h
 
 // TestRender_italian renders every notice kind and lobby answer for an Italian reader:
 // no English word is left in the subject, the text or the HTML part, and no line of
-// the text is longer than MaxLine (the commands to copy aside). The kinds the
-// subjects template names by their English kind (it gives them no topic of their
-// own) are listed, not failed: the subjects are not this test's to fix.
+// the text is longer than MaxLine (the commands to copy aside). The kinds whose
+// topic the subjects template writes as the English kind (topic-notice has no
+// branch for them) are listed, not failed: the topics are not this test's to fix.
 func TestRender_italian(t *testing.T) {
 	set, err := Load()
 	if err != nil {
@@ -273,7 +273,7 @@ func TestRender_italian(t *testing.T) {
 		})
 	}
 	if len(untitled) > 0 {
-		t.Logf("kinds that subjects.txt.tmpl names by their English kind: %v", slices.Sorted(func(yield func(string) bool) {
+		t.Logf("kinds whose topic subjects.txt.tmpl writes as the English kind: %v", slices.Sorted(func(yield func(string) bool) {
 			for k := range untitled {
 				if !yield(k) {
 					return
@@ -283,20 +283,13 @@ func TestRender_italian(t *testing.T) {
 	}
 }
 
-// untitledKind returns, for a notice or lobby answer whose subject or topic the
-// subjects template writes as its English kind (topic-notice has no branch for it,
-// subject-lobby names its first answer's kind), that kind and the words written.
+// untitledKind returns, for a notice whose topic (its title, and its subject before
+// the game starts) the subjects template writes as its English kind (topic-notice
+// has no branch for it), that kind and the words written.
 func untitledKind(set *Set, data any) (kind, english string) {
-	switch d := data.(type) {
-	case Notice:
-		topic, err := set.line("topic-notice", d)
-		if err == nil && topic == d.Kind {
+	if d, ok := data.(Notice); ok {
+		if topic, err := set.line("topic-notice", d); err == nil && topic == d.Kind {
 			return d.Kind, d.Kind
-		}
-	case Lobby:
-		first := d.Answers[0]
-		if first.Kind != "created" && first.Kind != "error" {
-			return first.Kind, strings.TrimSpace("turnmail: " + first.Kind + " " + first.Game.ID)
 		}
 	}
 	return "", ""
