@@ -80,7 +80,7 @@ func TestLobbyGameByMail(t *testing.T) {
 	h.waitMail(cy, "ann: add 9")
 	h.send(ben, rb, "Re", "status\nlegal\nhistory 5\n")
 	// One answer to one mail: the state with the legal commands and the history.
-	h.waitMail(ben, "Turn 2", "It is your move", "You may send now", "add <1-9>", "pass", "The last 1 events", "1. ann: add 9")
+	h.waitMail(ben, "Turn 2", "It is your move", "You may send now", "add <1-9>", "pass", "The last event of game", "1. ann: add 9")
 	h.send(ben, rb, "Re", "pass\n")
 	h.waitMail(ann, "ben: pass", "It is your move")
 	h.send(ann, ra, "Re", "add 1\n")

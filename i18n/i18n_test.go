@@ -203,13 +203,14 @@ func TestDungeoneerTerms(t *testing.T) {
 }
 
 // TestServiceCatalogue checks both ways that every sentence the service renders
-// through the catalogue (run.t, lobbyTx.t, Bundle.Sprintf) has an Italian translation,
+// through the catalogue (run.t, lobbyTx.t, Bundle.Sprintf, failf) has an Italian translation,
 // and that the Italian catalogue holds no sentence the service no longer uses.
 func TestServiceCatalogue(t *testing.T) {
 	b := load(t)
 	dir := filepath.Join("..", "service")
 	used := formats(t, dir, "t", 0)
 	used = append(used, formatsOf(t, dir, "Sprintf", 1, false)...)
+	used = append(used, formats(t, dir, "failf", 0)...) // errors shown in the reader's language
 	if len(used) < 40 {
 		t.Fatalf("only %d service sentences found", len(used))
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/mail/auth"
 	"github.com/turnmail/turnmail/mail/parse"
 	"github.com/turnmail/turnmail/store"
@@ -103,7 +104,7 @@ func (s *Service) ask(c *store.Commit, k store.Confirmation, n templates.Notice,
 	n.Game.Players = nil
 	n.ReplyTo = s.confirmAddress(k.Code)
 	n.Address = k.Address
-	n.When = fmtTime(k.ExpiresAt)
+	n.When = expiresIn(i18n.Lang(n.Lang), k.ExpiresAt)
 	if n.Game.ID == "" && k.GameID != "" {
 		n.Game.ID = k.GameID
 	}
@@ -163,7 +164,8 @@ func (s *Service) askPending(ctx context.Context, tx *lobbyTx) error {
 			return err
 		}
 		var c store.Commit
-		n := templates.Notice{Game: s.gameData(l.Game, l.Players), Text: "self", Lines: k.Commands}
+		// The request is in the language the sender wrote in, its commands in their words.
+		n := templates.Notice{Game: s.gameData(l.Game, l.Players), Text: "self", Lines: s.commandsIn(tx.lang, "", k.Commands), Lang: string(tx.lang)}
 		// A host's own requests are capped per address, not recorded as consent.
 		mark := k.Grant != grantHost && l.Consent[strings.ToLower(k.Address)] == ""
 		if err := s.ask(&c, *k, n, mark, ""); err != nil {
@@ -174,6 +176,24 @@ func (s *Service) askPending(ctx context.Context, tx *lobbyTx) error {
 	}
 	tx.self, tx.selfOrder = map[string]*store.Confirmation{}, nil
 	return nil
+}
+
+// italianYes are first words of a reply that confirms in Italian.
+var italianYes = map[string]bool{"sì": true, "si": true, "certo": true, "va": true}
+
+// replyLang is the language of the answer to a reply to a confirmation request:
+// Italian when the reply confirms in Italian (sì) or uses Italian command words, else
+// the language known for actor, the address the commands act for.
+func (s *Service) replyLang(ctx context.Context, actor string, msg *parse.Message) i18n.Lang {
+	if len(msg.Commands) > 0 {
+		if f := strings.Fields(engine.Normalize(msg.Commands[0].Text)); len(f) > 0 && italianYes[strings.Trim(f[0], ".,;:!?")] {
+			return i18n.Italian
+		}
+	}
+	if lang := s.commandsLang(msg); lang != "" {
+		return lang
+	}
+	return s.senderLang(ctx, actor)
 }
 
 // declineWords are the first words of a reply that declines a confirmation request,
@@ -200,6 +220,7 @@ func (s *Service) confirmReply(ctx context.Context, from string, msg *parse.Mess
 		return Result{Status: StatusRejected, Reason: "confirmation from another address than the one asked", GameID: k.GameID}, store.Batch{}, nil
 	}
 	tx := s.newLobbyTx()
+	tx.lang = s.replyLang(ctx, k.Actor, msg)
 	c := store.Commit{Confirmed: []string{k.Code}}
 	// who is the address whose consent this records: the one asked, or for an
 	// approval the observer; a host confirming their own command records none.
@@ -257,4 +278,13 @@ func (s *Service) hostCredential(ctx context.Context, from, gameID string) (cred
 		return cred, fmt.Sprintf("From %s is not the host of %s", from, gameID), nil
 	}
 	return credential{proven: true, game: gameID, grant: grantHost}, "", nil
+}
+
+// expiresIn formats when a confirmation request expires for a reader of lang: in
+// UTC, as the request may go to an address whose time zone nobody knows.
+func expiresIn(lang i18n.Lang, t time.Time) string {
+	if lang.Or(i18n.English) == i18n.English {
+		return fmtTime(t)
+	}
+	return templates.WhenIn(string(lang), t, time.UTC) + " UTC"
 }

@@ -23,6 +23,8 @@ const (
 	adminVacation    = "vacation"        // vacation FROM TO
 	adminReplace     = "replace"         // replace PLAYER ADDRESS
 	adminDeadline    = "deadline passed" // deadline passed PLAYER: POLICY
+	// nothingToSkip is the POLICY of a deadline that passed with no move to make.
+	nothingToSkip = "nothing to skip"
 )
 
 // Facts are derived from the event log: nothing here is stored.

@@ -452,10 +452,7 @@ func (r *run) notify(to string, n templates.Notice) {
 func (r *run) noticeTo(to string, n templates.Notice) templates.Notice {
 	n.Game = r.s.gameData(r.l.Game, r.l.Players)
 	n.Host = r.l.Game.Host
-	n.Lang = string(r.s.langOf(r.l.Settings, ""))
-	if p, ok := r.l.playerByEmail(to); ok {
-		n.Lang = string(r.s.langOf(r.l.Settings, p.Name))
-	}
+	n.Lang = string(r.langTo(to))
 	if n.ReplyTo == "" {
 		if p, ok := r.l.playerByEmail(to); ok {
 			n.ReplyTo = r.s.replyAddr(r.l.Game.ID, p)
@@ -470,11 +467,16 @@ func (r *run) noticeTo(to string, n templates.Notice) templates.Notice {
 	return n
 }
 
-// notifyAll queues a notice to every active player and the host (once per address).
-func (r *run) notifyAll(n templates.Notice) { r.notifyEach(n, false) }
+// langTo is the language of the reader at an address of the game (see
+// Service.langAt).
+func (r *run) langTo(to string) i18n.Lang { return r.s.langAt(r.l, to) }
 
-// notifyEach is notifyAll; withDue adds each player's current deadline.
-func (r *run) notifyEach(n templates.Notice, withDue bool) {
+// notifyAll queues a notice to every active player and the host (once per address).
+func (r *run) notifyAll(n templates.Notice) { r.notifyEach(n, false, nil) }
+
+// notifyEach is notifyAll; withDue adds each player's current deadline, and words,
+// when not nil, fills in what each reader reads in their language.
+func (r *run) notifyEach(n templates.Notice, withDue bool, words func(i18n.Lang, *templates.Notice)) {
 	var due map[string]string
 	if withDue {
 		due = map[string]string{}
@@ -493,11 +495,17 @@ func (r *run) notifyEach(n templates.Notice, withDue bool) {
 		if withDue {
 			m.Due = due[p.Name]
 		}
+		if words != nil {
+			words(r.langTo(p.Email), &m)
+		}
 		r.notify(p.Email, m)
 	}
 	if h := r.l.Game.Host; h != "" && !seen[h] {
 		m := n
 		m.To = "host"
+		if words != nil {
+			words(r.langTo(h), &m)
+		}
 		r.notify(h, m)
 	}
 }
@@ -563,13 +571,14 @@ func (r *run) cmdHistory(a actor, args []string) string {
 		all = all[len(all)-n:]
 	}
 	var moves []templates.Move
+	lang := r.langTo(a.Email)
 	for _, e := range all {
 		if isPref(e) && e.Player != a.Name || !chatVisible(e, a.Name) {
 			continue // another player's own settings, a message to someone else
 		}
 		// Sealed commands (bids) stay sealed in the history as long as the game hides them.
 		cmd := engine.MaskCommand(r.state, e.Player, e.Command, a.Name)
-		m := templates.Move{Seq: e.Seq, Player: e.Player, Command: cmd, Kind: e.Kind}
+		m := templates.Move{Seq: e.Seq, Player: e.Player, Command: r.s.eventWords(lang, r.l.Game.Kind, e, cmd), Kind: e.Kind}
 		if !e.At.IsZero() {
 			m.At = r.s.when(r.l, a.Name, e.At)
 		}
@@ -591,7 +600,8 @@ func (r *run) cmdResign(a actor, args []string) string {
 	}
 	code := r.s.confirmCode(r.l.Game.ID, *a.Seat)
 	if len(args) == 0 {
-		r.notify(a.Email, templates.Notice{Kind: "resign-confirm", To: a.Name, Text: "resign confirm " + code})
+		line := r.s.tr.Command("", r.langTo(a.Email), "resign confirm "+code) // the line to send back, in the reader's words
+		r.notify(a.Email, templates.Notice{Kind: "resign-confirm", To: a.Name, Text: line})
 		return ""
 	}
 	if len(args) != 2 || args[0] != "confirm" || args[1] != code {
@@ -599,11 +609,11 @@ func (r *run) cmdResign(a actor, args []string) string {
 	}
 	pending := r.l.Facts.Undo
 	r.admin(a.Name, adminResign) // withdraws the player's own undo request (Facts.observe)
-	n := templates.Notice{Kind: "resigned", Player: a.Name}
+	var withdrawn func(i18n.Lang, *templates.Notice)
 	if pending != nil && pending.By == a.Name {
-		n.Text = r.undoWhat()
+		withdrawn = func(lang i18n.Lang, n *templates.Notice) { n.Text = r.undoWhat(lang) }
 	}
-	r.notifyAll(n)
+	r.notifyEach(templates.Notice{Kind: "resigned", Player: a.Name}, false, withdrawn)
 	r.moved = true // the others see the new situation (and the end, when it is one)
 	if pending != nil && pending.By != a.Name {
 		return r.undoIfAgreed(pending, a.Name)
@@ -611,13 +621,19 @@ func (r *run) cmdResign(a actor, args []string) string {
 	return ""
 }
 
-// undoWhat names the move an undo would take back now ("" when none).
-func (r *run) undoWhat() string {
+// undoWhat names the move an undo would take back now, for a reader of lang ("" when
+// none).
+func (r *run) undoWhat(lang i18n.Lang) string {
 	last, ok := lastStanding(append(append([]store.Event{}, r.l.Events...), r.c.Events...))
 	if !ok {
 		return ""
 	}
-	return fmt.Sprintf("%s: %s", last.move.Player, last.move.Command)
+	return r.moveIn(lang, last.move)
+}
+
+// moveIn names a recorded move for a reader of lang: "alice: conquista 4".
+func (r *run) moveIn(lang i18n.Lang, e store.Event) string {
+	return e.Player + ": " + r.s.tr.Command(r.l.Game.Kind, lang, e.Command)
 }
 
 // undoIfAgreed applies the pending undo u when player's resignation left no one
@@ -740,6 +756,7 @@ func (r *run) cmdUndo(a actor, args []string) string {
 	}
 	r.admin(a.Name, adminUndoRequest)
 	for _, p := range r.l.active() {
+		what := r.moveIn(r.langTo(p.Email), last.move)
 		if p.Name == a.Name {
 			r.notify(p.Email, templates.Notice{Kind: "undo-asked", To: p.Name, Text: what, ToAct: others})
 			continue
@@ -836,7 +853,7 @@ func (r *run) cmdVacation(a actor, args []string) string {
 		return r.t("That is %d days; you have used %d of the %d days of vacation this game allows.", iv.days(), used, limit)
 	}
 	r.admin(a.Name, adminVacation+" "+args[0]+" "+args[1])
-	r.notify(a.Email, templates.Notice{Kind: "vacation", To: a.Name, Text: args[0] + " to " + args[1], Count: used + iv.days(), Limit: limit, Due: r.dueOf(a.Name)})
+	r.notify(a.Email, templates.Notice{Kind: "vacation", To: a.Name, Text: r.t("%s to %s", args[0], args[1]), Count: used + iv.days(), Limit: limit, Due: r.dueOf(a.Name)})
 	return ""
 }
 
@@ -851,9 +868,9 @@ func (r *run) cmdReplace(a actor, args []string) string {
 	if !ok {
 		return r.t("There is no player %q in this game.", args[0])
 	}
-	to, why := recipient(args[1])
-	if why != "" {
-		return why + "."
+	to, err := recipient(args[1])
+	if err != nil {
+		return r.s.reasonIn(r.lang, "", err) + "."
 	}
 	if _, taken := r.l.playerByEmail(to); taken {
 		return r.t("%s plays in this game already.", to)
@@ -868,7 +885,9 @@ func (r *run) cmdReplace(a actor, args []string) string {
 		}
 		k := store.Confirmation{Address: to, Actor: a.Email, GameID: r.l.Game.ID, Grant: grantHost,
 			Commands: []string{"replace " + r.l.Game.ID + " " + p.Name + " " + to}}
-		if err := r.s.ask(&r.c, k, templates.Notice{Game: r.s.gameData(r.l.Game, r.l.Players), Text: "replace", Actor: a.Email, Player: p.Name}, true, a.Email); err != nil {
+		// The new address is asked in the game's language.
+		ask := templates.Notice{Game: r.s.gameData(r.l.Game, r.l.Players), Text: "replace", Actor: a.Email, Player: p.Name, Lang: string(r.s.langOf(r.l.Settings, ""))}
+		if err := r.s.ask(&r.c, k, ask, true, a.Email); err != nil {
 			return "internal error: " + err.Error()
 		}
 		r.asked = true

@@ -72,7 +72,8 @@ func (g *turnGame) newMails() []*parse.Message {
 	return out
 }
 
-var confirmRe = regexp.MustCompile(`resign confirm [a-z0-9]+`)
+// confirmRe finds the line that confirms a resignation, in English or Italian.
+var confirmRe = regexp.MustCompile(`(?:resign confirm|abbandona la partita conferma) [a-z0-9]+`)
 
 // code returns the confirmation line last mailed to a player.
 func (g *turnGame) code(name string) string {

@@ -49,7 +49,7 @@ func (s *Service) lobby(ctx context.Context, from string, msg *parse.Message, cr
 	}
 	tx.lang = s.lobbyLang(ctx, from, msg)
 	if !lobbyVerbs[first] {
-		res, c, err := s.howTo(ctx, from, msg)
+		res, c, err := s.howTo(ctx, from, msg, tx.lang)
 		if err != nil || res.Status != StatusIgnored {
 			return single(res, c, err)
 		}
@@ -87,19 +87,35 @@ func (s *Service) lobbyLang(ctx context.Context, from string, msg *parse.Message
 	return s.senderLang(ctx, from)
 }
 
-// langGames is how many of an address's latest games senderLang reads: each costs a
+// langGames is how many of an address's latest games knownLangs reads: each costs a
 // read of the game's log, on every lobby mail from that address.
 const langGames = 3
 
-// senderLang is the language known for an address from its latest seats (at most
-// langGames games read): a player's own setting first, else a game's, else the
-// service's default.
+// senderLang is the language known for an address from its latest seats (see
+// knownLangs): a player's own setting first, else a game's, else the service's
+// default.
 func (s *Service) senderLang(ctx context.Context, from string) i18n.Lang {
-	seats, err := s.store.SeatsOf(ctx, from)
+	own, game := s.knownLangs(ctx, from)
+	return own.Or(game).Or(s.opts.Language)
+}
+
+// storedLang is the language of a notice to addr about the stored game g, read
+// without replaying it: addr's own setting in its latest games (see knownLangs),
+// else g's language, else the service's default.
+func (s *Service) storedLang(ctx context.Context, addr string, g store.Game) i18n.Lang {
+	own, _ := s.knownLangs(ctx, addr)
+	return own.Or(settingsOf(g.Settings).Lang).Or(s.opts.Language)
+}
+
+// knownLangs reads what is known of an address's language from its latest seats
+// (at most langGames games read): its own setting (lang, lingua) and the language of
+// one of those games; "" when unknown. Only the language of a mail is at stake: a
+// game that cannot be read is passed over.
+func (s *Service) knownLangs(ctx context.Context, addr string) (own, game i18n.Lang) {
+	seats, err := s.store.SeatsOf(ctx, addr)
 	if err != nil {
-		return s.opts.Language // only the language of an answer is at stake
+		return "", ""
 	}
-	var gameLang i18n.Lang
 	for i := len(seats) - 1; i >= 0 && i >= len(seats)-langGames; i-- {
 		g, _, err := s.store.Game(ctx, seats[i].GameID)
 		if err != nil {
@@ -111,13 +127,11 @@ func (s *Service) senderLang(ctx context.Context, from string) i18n.Lang {
 		}
 		st := settingsOf(g.Settings).withChanges(events)
 		if own := st.Prefs[seats[i].Name].Lang; own != "" {
-			return own
+			return own, game.Or(st.Lang)
 		}
-		if gameLang == "" {
-			gameLang = st.Lang
-		}
+		game = game.Or(st.Lang)
 	}
-	return gameLang.Or(s.opts.Language)
+	return "", game
 }
 
 // commandsLang is the language a lobby mail's commands are written in or ask for
@@ -374,12 +388,12 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 		}
 		tx.answers = append(tx.answers, r.answers...)
 		tx.commit(r.c)
-		n.Kind, n.Text = "done", verb
+		n.Kind, n.Text = "done", s.tr.Word(i18n.ServiceDomain, tx.lang, verb)
 		switch {
 		case r.asked:
 			n.Kind = "" // the answer is the notice that the new address was asked
 		case verb == "set":
-			n.Kind, n.Lines = "settings", l.Settings.Describe()
+			n.Kind, n.Lines = "settings", l.Settings.Describe(s.tr, tx.lang)
 		}
 		return n, nil
 	}
@@ -450,6 +464,7 @@ func (s *Service) tellHost(c *store.Commit, l *Loaded, n templates.Notice) error
 	}
 	n.ReplyTo = s.HostAddress(l.Game.ID)
 	n.HostReply = n.ReplyTo
+	n.Lang = string(s.langAt(l, l.Game.Host))
 	m, err := s.notice(n, l.threadOf(l.Game.Host), l.Game.ID, l.Game.Host, "")
 	if err != nil {
 		return err
@@ -468,9 +483,9 @@ func (s *Service) lobbyInvite(tx *lobbyTx, l *Loaded, from string, args []string
 	if l.Game.Status != store.GameOpen {
 		return lobbyError(tx.t("Game %s has started; invite people to observe it instead: observe %s.", id, id)), nil
 	}
-	to, why := recipient(args[1])
-	if why != "" {
-		return lobbyError(why + ". Nobody was invited."), nil
+	to, err := recipient(args[1])
+	if err != nil {
+		return lobbyError(tx.t("%s. Nobody was invited.", s.reasonIn(tx.lang, "", err))), nil
 	}
 	if _, ok := l.playerByEmail(to); ok {
 		return lobbyError(tx.t("%s plays in game %s already.", to, id)), nil
@@ -478,7 +493,8 @@ func (s *Service) lobbyInvite(tx *lobbyTx, l *Loaded, from string, args []string
 	if !mayAsk(l, to) {
 		return lobbyError(tx.t("%s was asked about game %s before and did not accept; nothing was sent.", to, id)), nil
 	}
-	inv := templates.Notice{Game: n.Game, Text: "invite", Actor: from, Lines: l.Settings.Describe()}
+	lang := s.langOf(l.Settings, "") // the invitation is in the game's language
+	inv := templates.Notice{Game: n.Game, Text: "invite", Actor: from, Lines: l.Settings.Describe(s.tr, lang), Lang: string(lang)}
 	for _, p := range l.Seats() {
 		inv.ToAct = append(inv.ToAct, p.Name)
 	}
@@ -515,7 +531,8 @@ func (s *Service) lobbyObserve(tx *lobbyTx, l *Loaded, from string, n templates.
 		}
 		c := store.Commit{}
 		k := store.Confirmation{Address: l.Game.Host, Actor: from, GameID: id, Grant: grantApprove, Commands: []string{"observe " + id}}
-		if err := s.ask(&c, k, templates.Notice{Game: n.Game, Text: "approve", Actor: from, HostReply: s.HostAddress(id)}, false, ""); err != nil {
+		approve := templates.Notice{Game: n.Game, Text: "approve", Actor: from, HostReply: s.HostAddress(id), Lang: string(s.langAt(l, l.Game.Host))}
+		if err := s.ask(&c, k, approve, false, ""); err != nil {
 			return n, err
 		}
 		c.Consents = append(c.Consents, store.Consent{GameID: id, Address: from, State: store.ConsentAsked})
@@ -615,7 +632,7 @@ func (s *Service) lobbyNew(ctx context.Context, tx *lobbyTx, from string, args [
 	kind := strings.ToLower(args[0])
 	eng, err := s.games.Lookup(kind)
 	if err != nil {
-		return lobbyError(err.Error()), nil
+		return lobbyError(s.unknownGame(tx.lang, kind)), nil
 	}
 	lowered := make([]string, len(args)-1)
 	for i, a := range args[1:] {
@@ -627,9 +644,9 @@ func (s *Service) lobbyNew(ctx context.Context, tx *lobbyTx, from string, args [
 	}
 	settings, opts, err := SplitOptions(lowered)
 	if err != nil {
-		return lobbyError(err.Error()), nil
+		return lobbyError(tx.t("%s. Nothing was created.", s.reasonIn(tx.lang, "", err))), nil
 	}
-	if why := checkNewOptions(eng, settings, opts); why != "" {
+	if why := checkNewOptions(tx.t, eng, settings, opts); why != "" {
 		return lobbyError(why), nil
 	}
 	if settings.Lang == "" {
@@ -649,12 +666,14 @@ func (s *Service) lobbyNew(ctx context.Context, tx *lobbyTx, from string, args [
 		List: settings.List, CreatedAt: now, UpdatedAt: now, Settings: settingsJSON}
 	name := seatName(from, nil)
 	tx.create(g, []store.Player{{Seat: 0, Name: name, Email: from, Role: store.RolePlayer, Active: true}})
-	n := templates.Notice{Kind: "created", Game: s.gameData(g, nil), Player: name, Lines: settings.Describe(), Host: from}
+	n := templates.Notice{Kind: "created", Game: s.gameData(g, nil), Player: name, Lines: settings.Describe(s.tr, tx.lang), Host: from}
 	if settings.List != "" {
 		// The list gets the game's mail once someone on it confirms (mayMailList).
 		var c store.Commit
 		k := store.Confirmation{Address: settings.List, Actor: from, GameID: id, Grant: grantList, AnyFrom: true}
-		if err := s.ask(&c, k, templates.Notice{Game: n.Game, Text: "list", Actor: from, Lines: settings.Describe()}, true, from); err != nil {
+		lang := s.langOf(settings, "") // the list reads the game's language
+		ask := templates.Notice{Game: n.Game, Text: "list", Actor: from, Lines: settings.Describe(s.tr, lang), Lang: string(lang)}
+		if err := s.ask(&c, k, ask, true, from); err != nil {
 			return n, err
 		}
 		tx.commit(c)
@@ -664,17 +683,23 @@ func (s *Service) lobbyNew(ctx context.Context, tx *lobbyTx, from string, args [
 }
 
 // checkNewOptions checks the engine options and the number of seats of a new game
-// through the engine, and says what is wrong ("" when nothing is).
-func checkNewOptions(eng engine.Game, st Settings, opts map[string]json.RawMessage) string {
+// through the engine, and says what is wrong with t, in the reader's language ("" when
+// nothing is). The engine's own words about its options are English.
+func checkNewOptions(t sprintf, eng engine.Game, st Settings, opts map[string]json.RawMessage) string {
 	if oc, ok := eng.(engine.OptionChecker); ok && st.MaxPlayers > 0 {
 		if lo, hi := oc.PlayerRange(); st.MaxPlayers < lo || st.MaxPlayers > hi {
-			return fmt.Sprintf("players=%d: %s is for %d to %d players. Nothing was created.", st.MaxPlayers, eng.Name(), lo, hi)
+			return t("players=%d: %s is for %d to %d players. Nothing was created.", st.MaxPlayers, eng.Name(), lo, hi)
 		}
 	}
 	if err := engine.CheckOptions(eng, opts, st.MaxPlayers); err != nil {
-		return fmt.Sprintf("%v. Nothing was created; see rules %s for the game's options.", err, eng.Name())
+		return t("%v. Nothing was created; see rules %s for the game's options.", err, eng.Name())
 	}
 	return ""
+}
+
+// unknownGame says, in lang, that there is no game called kind, and which there are.
+func (s *Service) unknownGame(lang i18n.Lang, kind string) string {
+	return s.tr.Sprintf(lang, "unknown game %q (known: %s)", kind, strings.Join(s.games.Names(), ", "))
 }
 
 // newLobbyGameID returns an unused id for a game opened by mail: derived from the

@@ -130,9 +130,12 @@ func (s *Service) stateData(l *Loaded, state engine.State, p store.Player, event
 	lang := s.langOf(l.Settings, p.Name)
 	words := func(t engine.Text) string { return s.tr.Text(lang, t) }
 	for i := range moves {
-		moves[i].Command = s.tr.Command(l.Game.Kind, lang, engine.MaskCommand(state, moves[i].Player, moves[i].Command, viewer))
+		cmd := engine.MaskCommand(state, moves[i].Player, moves[i].Command, viewer)
 		if e, ok := eventAt(l.Events, moves[i].Seq); ok {
+			moves[i].Command = s.eventWords(lang, l.Game.Kind, e, cmd)
 			moves[i].Happened = l.happened(e, viewer, p.Name, words)
+		} else {
+			moves[i].Command = s.tr.Command(l.Game.Kind, lang, cmd)
 		}
 	}
 	view, changed, err := l.board(state, p, viewer)

@@ -143,7 +143,7 @@ func (r *run) cmdNotify(a actor, args []string) string {
 		return r.t("Write notify turn (one mail when a turn ends) or notify every (a mail after every move).")
 	}
 	v := strings.ToLower(args[0])
-	return r.setPref(a, adminNotify+" "+v, "notify "+v)
+	return r.setPref(a, adminNotify+" "+v, r.s.tr.Command("", r.lang, adminNotify+" "+v))
 }
 
 // cmdLang sets the language a player reads: lang it|en (lingua it).
@@ -157,6 +157,15 @@ func (r *run) cmdLang(a actor, args []string) string {
 	}
 	r.lang = lang // the answer is in the new language
 	return r.setPref(a, adminLang+" "+string(lang), r.t("your mails are now in English"))
+}
+
+// langAt is the language of the reader at an address of game l: a player's own (see
+// langOf), else the game's.
+func (s *Service) langAt(l *Loaded, addr string) i18n.Lang {
+	if p, ok := l.playerByEmail(addr); ok {
+		return s.langOf(l.Settings, p.Name)
+	}
+	return s.langOf(l.Settings, "")
 }
 
 // langOf returns the language a player reads: their own, else the game's, else the

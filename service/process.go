@@ -518,14 +518,14 @@ func (s *Service) commandsIn(lang i18n.Lang, game string, cmds []string) []strin
 	return out
 }
 
-// howTo answers a registered player who wrote without a reply token; anyone else gets
-// nothing.
-func (s *Service) howTo(ctx context.Context, from string, msg *parse.Message) (Result, store.Commit, error) {
+// howTo answers a registered player who wrote without a reply token, in lang;
+// anyone else gets nothing.
+func (s *Service) howTo(ctx context.Context, from string, msg *parse.Message, lang i18n.Lang) (Result, store.Commit, error) {
 	seats, err := s.store.SeatsOf(ctx, from)
 	if err != nil {
 		return Result{}, store.Commit{}, err
 	}
-	data := templates.HowTo{Service: s.local + "@" + s.domain}
+	data := templates.HowTo{Service: s.local + "@" + s.domain, Lang: string(lang)}
 	for _, p := range seats {
 		if p.Role != store.RolePlayer {
 			continue

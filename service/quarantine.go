@@ -112,13 +112,13 @@ func (s *Service) quarantine(ctx context.Context, in store.InboxMsg, rt route, c
 	}
 	subject := boundText(oneLine(rt.msg.Subject), 120)
 	if s.mayTell(rt, players) {
-		n := templates.Notice{Kind: "failed", Game: game, Text: subject, Host: g.Host}
+		n := templates.Notice{Kind: "failed", Game: game, Text: subject, Host: g.Host, Lang: string(s.commandsLang(rt.msg).Or(s.storedLang(ctx, rt.from, g)))}
 		if m, err := s.safeNotice(ctx, n, g.ID, rt.from, inReplyTo(rt.msg)); err == nil {
 			c.Outbox = append(c.Outbox, m)
 		}
 	}
 	if g.Host != "" {
-		n := templates.Notice{Kind: "failed-host", Game: game, Address: rt.from, Text: reason, Lines: []string{subject}}
+		n := templates.Notice{Kind: "failed-host", Game: game, Address: rt.from, Text: reason, Lines: []string{subject}, Lang: string(s.storedLang(ctx, g.Host, g))}
 		if m, err := s.safeNotice(ctx, n, g.ID, g.Host, ""); err == nil {
 			c.Outbox = append(c.Outbox, m)
 		}

@@ -36,9 +36,9 @@ func parseResponse(v string) (deadlineSpec, error) {
 	}
 	d, err := parseDuration(v)
 	if err != nil || d < time.Minute || strings.ContainsAny(v, " \t") {
-		return deadlineSpec{}, fmt.Errorf("response=%s: use a duration (response=4h, response=30m) or response=none for the turn's deadline", boundText(v, 32))
+		return deadlineSpec{}, failf("response=%s: use a duration (response=4h, response=30m) or response=none for the turn's deadline", boundText(v, 32))
 	}
-	return deadlineSpec{every: d, text: fmtDuration(d) + " after the response is asked", setting: v}, nil
+	return deadlineSpec{every: d, setting: v}, nil
 }
 
 // response is the game's response deadline (DefaultResponse when unset).

@@ -17,7 +17,7 @@ func (s *Service) lobbyRules(tx *lobbyTx, args []string) templates.Notice {
 	kind := strings.ToLower(args[0])
 	g, err := s.games.Lookup(kind)
 	if err != nil {
-		return lobbyError(err.Error())
+		return lobbyError(s.unknownGame(tx.lang, kind))
 	}
 	if len(args) == 1 {
 		return templates.Notice{Kind: "rules", Game: templates.Game{Kind: kind, Title: templates.GameTitle(kind)}}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/store"
 	"github.com/turnmail/turnmail/templates"
 )
@@ -178,8 +179,9 @@ func (s *Service) remind(ctx context.Context, l *Loaded, d Deadline, done map[st
 	}
 	id := l.Game.ID
 	p, _ := seatOf(l, d.Seat)
+	lang := s.langOf(l.Settings, p.Name)
 	n := templates.Notice{Kind: "reminder", Game: s.gameData(l.Game, l.Players), To: p.Name, Player: p.Name, Due: s.when(l, p.Name, d.Due),
-		Text: fmtDuration(d.Due.Sub(now).Round(time.Minute)), Lang: string(s.langOf(l.Settings, p.Name)), ReplyTo: s.replyAddr(id, p), Host: l.Game.Host}
+		Text: durationIn(s.tr, lang, d.Due.Sub(now).Round(time.Minute)), Lang: string(lang), ReplyTo: s.replyAddr(id, p), Host: l.Game.Host}
 	n.Legal, n.LegalNotes = s.legalIn(l, l.State, p.Name)
 	m, err := s.notice(n, l.threadOf(p.Email), id, p.Email, "")
 	if err != nil {
@@ -231,7 +233,10 @@ func (s *Service) expire(ctx context.Context, l *Loaded, d Deadline, t store.Tim
 	if engine.Responding(l.State, p.Name) {
 		policy = ExpirySkip // a missed response is declined: it never stops the game
 	}
-	base := templates.Notice{Player: p.Name, Due: s.when(l, "", d.Due)} // to several readers: the game's zone
+	base := templates.Notice{Player: p.Name}
+	// due is the deadline for a reader of lang, in the game's zone (the notices of a
+	// deadline go to several readers).
+	due := func(lang i18n.Lang) string { return templates.WhenIn(string(lang), d.Due, l.Settings.location("")) }
 	switch policy {
 	case ExpirySkip:
 		var cmds []string
@@ -239,9 +244,9 @@ func (s *Service) expire(ctx context.Context, l *Loaded, d Deadline, t store.Tim
 			cmds = sk.SkipCommands(p.Name)
 		}
 		if len(cmds) == 0 {
-			r.admin(p.Name, adminDeadline+" "+p.Name+": nothing to skip")
+			r.admin(p.Name, adminDeadline+" "+p.Name+": "+nothingToSkip)
 			n := base
-			n.Kind = "deadline-noskip"
+			n.Kind, n.Due = "deadline-noskip", due(r.langTo(l.Game.Host))
 			r.notify(l.Game.Host, n)
 			break
 		}
@@ -252,18 +257,18 @@ func (s *Service) expire(ctx context.Context, l *Loaded, d Deadline, t store.Tim
 			}
 		}
 		n := base
-		n.Kind, n.Lines = "deadline-skipped", cmds
+		n.Kind, n.Due, n.Lines = "deadline-skipped", due(r.langTo(p.Email)), s.commandsIn(r.langTo(p.Email), l.Game.Kind, cmds)
 		r.notify(p.Email, n)
 	case ExpiryPause:
 		r.admin(p.Name, adminDeadline+" "+p.Name+": pause")
 		r.status = store.GamePaused
 		n := base
 		n.Kind = "deadline-paused"
-		r.notifyAll(n)
+		r.notifyEach(n, false, func(lang i18n.Lang, n *templates.Notice) { n.Due = due(lang) })
 	case ExpiryReplace:
 		r.admin(p.Name, adminDeadline+" "+p.Name+": replace")
 		n := base
-		n.Kind, n.Address = "deadline-replace", p.Email
+		n.Kind, n.Address, n.Due = "deadline-replace", p.Email, due(r.langTo(l.Game.Host))
 		n.ReplyTo = s.HostAddress(l.Game.ID) // replace GAME PLAYER ADDRESS works there at once
 		n.HostReply = n.ReplyTo
 		if l.Game.Host != "" {

@@ -3,6 +3,7 @@ package service
 import (
 	"encoding/json"
 
+	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/store"
 	"github.com/turnmail/turnmail/templates"
 )
@@ -46,5 +47,8 @@ func (r *run) cmdSet(a actor, args []string) string {
 // announceSettings tells every player (with their current deadline) and the host the
 // game's settings after a change.
 func (r *run) announceSettings(change string) {
-	r.notifyEach(templates.Notice{Kind: "settings-changed", Text: adminSet + " " + change, Lines: r.l.Settings.Describe()}, true)
+	r.notifyEach(templates.Notice{Kind: "settings-changed"}, true, func(lang i18n.Lang, n *templates.Notice) {
+		n.Text = r.s.tr.Command("", lang, adminSet+" "+change)
+		n.Lines = r.l.Settings.Describe(r.s.tr, lang)
+	})
 }

@@ -108,14 +108,14 @@ func optionWords(words []string) ([]option, error) {
 		k, v, ok := strings.Cut(w, "=")
 		if !ok {
 			if len(opts) == 0 {
-				return nil, fmt.Errorf("%q is not an option=value", w)
+				return nil, failf("%q is not an option=value", w)
 			}
 			opts[len(opts)-1].v += " " + w
 			continue
 		}
 		k = strings.ToLower(strings.TrimSpace(k))
 		if k == "" {
-			return nil, fmt.Errorf("%q has no option name", w)
+			return nil, failf("%q has no option name", w)
 		}
 		opts = append(opts, option{k, v})
 	}
@@ -138,12 +138,12 @@ func (st Settings) change(words []string) (Settings, string, error) {
 		return st, "", err
 	}
 	if len(opts) == 0 {
-		return st, "", errors.New("no setting to change")
+		return st, "", failf("no setting to change")
 	}
 	var canon []string
 	for _, o := range opts {
 		if !slices.Contains(changeableKeys, o.k) {
-			return st, "", fmt.Errorf("%s= cannot change once the game is created; set changes %s", o.k, strings.Join(withEquals(changeableKeys), ", "))
+			return st, "", failf("%s= cannot change once the game is created; set changes %s", o.k, strings.Join(withEquals(changeableKeys), ", "))
 		}
 		if err := st.set(o.k, o.v); err != nil {
 			return st, "", err
@@ -244,7 +244,7 @@ func (st *Settings) set(k, v string) error {
 				break
 			}
 			if _, err := parseDuration(r); err != nil {
-				return fmt.Errorf("remind=%s: %v", v, err)
+				return failf("remind=%s: give durations before the deadline, e.g. remind=12h,1h, or remind=none", v)
 			}
 			st.Remind = append(st.Remind, r)
 		}
@@ -253,12 +253,12 @@ func (st *Settings) set(k, v string) error {
 		case ExpirySkip, ExpiryPause, ExpiryReplace:
 			st.Expiry = v
 		default:
-			return fmt.Errorf("expiry=%s: use expiry=skip, expiry=pause or expiry=replace", v)
+			return failf("expiry=%s: use expiry=skip, expiry=pause or expiry=replace", v)
 		}
 	case "vacation":
 		n, err := strconv.Atoi(strings.TrimSuffix(v, "d"))
 		if err != nil || n < 0 || n > 365 {
-			return fmt.Errorf("vacation=%s: give the most days of vacation per player, e.g. vacation=14", v)
+			return failf("vacation=%s: give the most days of vacation per player, e.g. vacation=14", v)
 		}
 		st.VacationDays = n
 		if n == 0 {
@@ -267,19 +267,19 @@ func (st *Settings) set(k, v string) error {
 	case "lang":
 		lang, ok := i18n.ParseLang(v)
 		if !ok {
-			return fmt.Errorf("lang=%s: use lang=it or lang=en", v)
+			return failf("lang=%s: use lang=it or lang=en", v)
 		}
 		st.Lang = lang
 	case "tz":
 		loc, err := zoneNamed(v)
 		if err != nil {
-			return fmt.Errorf("tz=%w", err)
+			return failf("tz=%s: write a time zone like tz=Europe/Rome or tz=UTC", boundText(v, 64))
 		}
 		st.TZ = loc.String()
 	case "players":
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > 20 {
-			return fmt.Errorf("players=%s: give the number of seats, e.g. players=3", v)
+			return failf("players=%s: give the number of seats, e.g. players=3", v)
 		}
 		st.MaxPlayers = n
 	case "private":
@@ -289,12 +289,12 @@ func (st *Settings) set(k, v string) error {
 		case "false", "no":
 			st.Private = false
 		default:
-			return fmt.Errorf("private=%s: use private=true or private=false", v)
+			return failf("private=%s: use private=true or private=false", v)
 		}
 	case "list":
-		addr, why := recipient(v)
-		if why != "" {
-			return fmt.Errorf("list=%s", why)
+		addr, err := recipient(v)
+		if err != nil {
+			return failf("list=%s", textOf(err))
 		}
 		st.List = addr
 	}
@@ -355,38 +355,72 @@ func (st Settings) reminders() []time.Duration {
 	return out
 }
 
-// Describe lists the settings in words, one per line, for mails and the host view.
-func (st Settings) Describe() []string {
-	out := []string{"deadline: " + st.deadline().String()}
-	if st.deadline().none() {
-		return append(out, "no deadline, so no reminders")
+// Describe lists the settings in words, one per line, for mails (in the reader's
+// language) and the host view.
+func (st Settings) Describe(tr *i18n.Bundle, lang i18n.Lang) []string {
+	t := func(format string, args ...any) string { return tr.Sprintf(lang, format, args...) }
+	dl := st.deadline()
+	if dl.none() {
+		return []string{t("deadline: none"), t("no deadline, so no reminders")}
 	}
+	out := []string{t("deadline: %s", dl.describe(tr, lang))}
 	var rs []string
 	for _, r := range st.reminders() {
-		rs = append(rs, fmtDuration(r))
+		rs = append(rs, durationIn(tr, lang, r))
 	}
 	if len(rs) == 0 {
-		rs = []string{"none"}
+		out = append(out, t("reminders: none"))
+	} else {
+		out = append(out, t("reminders: %s before the deadline", strings.Join(rs, ", ")))
 	}
-	out = append(out, "reminders: "+strings.Join(rs, ", ")+" before the deadline")
-	out = append(out, "when a deadline passes: "+st.expiry())
-	out = append(out, fmt.Sprintf("vacation: up to %d days per player", st.vacationDays()))
+	switch st.expiry() {
+	case ExpiryPause:
+		out = append(out, t("when a deadline passes: pause"))
+	case ExpiryReplace:
+		out = append(out, t("when a deadline passes: replace"))
+	default:
+		out = append(out, t("when a deadline passes: skip"))
+	}
+	out = append(out, t("vacation: up to %d days per player", st.vacationDays()))
 	if st.MaxPlayers > 0 {
-		out = append(out, fmt.Sprintf("seats: %d", st.MaxPlayers))
+		out = append(out, t("seats: %d", st.MaxPlayers))
 	}
 	if st.List != "" {
-		out = append(out, "mailing list: "+st.List)
+		out = append(out, t("mailing list: %s", st.List))
 	}
 	if st.TZ != "" {
-		out = append(out, "times shown in: "+st.TZ)
+		out = append(out, t("times shown in: %s", st.TZ))
 	}
-	if st.Lang != "" {
-		out = append(out, "language: "+string(st.Lang))
+	switch st.Lang {
+	case i18n.English:
+		out = append(out, t("language: English"))
+	case i18n.Italian:
+		out = append(out, t("language: Italian"))
 	}
 	if st.Private {
-		out = append(out, "private: by invitation only")
+		out = append(out, t("private: by invitation only"))
 	}
 	return out
+}
+
+// durationIn writes a duration for a reader of lang: in English as the settings are
+// typed ("2d", "12h", "1h30m"), in Italian in words ("2 giorni", "1 ora e 30 minuti").
+func durationIn(tr *i18n.Bundle, lang i18n.Lang, d time.Duration) string {
+	if lang.Or(i18n.English) == i18n.English {
+		return fmtDuration(d)
+	}
+	t := func(format string, args ...any) string { return tr.Sprintf(lang, format, args...) }
+	if d >= 24*time.Hour && d%(24*time.Hour) == 0 {
+		return t("%d days", int(d/(24*time.Hour)))
+	}
+	h, m := int(d/time.Hour), int(d%time.Hour/time.Minute)
+	switch {
+	case h > 0 && m > 0:
+		return t("%s and %s", t("%d hours", h), t("%d minutes", m))
+	case h > 0:
+		return t("%d hours", h)
+	}
+	return t("%d minutes", m)
 }
 
 // deadlineSpec is a parsed deadline setting.
@@ -396,18 +430,23 @@ type deadlineSpec struct {
 	loc      *time.Location
 	weekdays bool
 	daily    bool
-	text     string
 	// setting is the canonical text of the setting ("48h", "weekdays 20:00 Europe/Rome").
 	setting string
 }
 
 func (d deadlineSpec) none() bool { return d.every == 0 && !d.daily && !d.weekdays }
 
-func (d deadlineSpec) String() string {
-	if d.none() {
-		return "none"
+// describe says when the deadline falls, for a reader of lang.
+func (d deadlineSpec) describe(tr *i18n.Bundle, lang i18n.Lang) string {
+	t := func(format string, args ...any) string { return tr.Sprintf(lang, format, args...) }
+	least := durationIn(tr, lang, minDaily)
+	switch {
+	case d.weekdays:
+		return t("weekdays %02d:%02d %s (at least %s after the turn begins)", d.at/60, d.at%60, d.loc.String(), least)
+	case d.daily:
+		return t("daily %02d:%02d %s (at least %s after the turn begins)", d.at/60, d.at%60, d.loc.String(), least)
 	}
-	return d.text
+	return t("%s after the turn begins", durationIn(tr, lang, d.every))
 }
 
 // minDaily is the least time a daily or weekdays deadline leaves a player.
@@ -435,16 +474,16 @@ func (d deadlineSpec) after(start time.Time) time.Time {
 // parseDeadline reads "48h", "2d", "none", "weekdays 20:00 Europe/Rome", "daily 20:00".
 func parseDeadline(v string) (deadlineSpec, error) {
 	f := strings.Fields(strings.TrimSpace(v))
-	bad := fmt.Errorf("deadline=%s: use a duration (deadline=48h, deadline=2d), deadline=weekdays 20:00 Europe/Rome, deadline=daily 20:00 UTC or deadline=none", v)
+	bad := failf("deadline=%s: use a duration (deadline=48h, deadline=2d), deadline=weekdays 20:00 Europe/Rome, deadline=daily 20:00 UTC or deadline=none", v)
 	switch {
 	case len(f) == 1 && (f[0] == "none" || f[0] == "off"):
-		return deadlineSpec{text: "none", setting: "none"}, nil
+		return deadlineSpec{setting: "none"}, nil
 	case len(f) == 1:
 		d, err := parseDuration(f[0])
 		if err != nil || d < time.Minute {
 			return deadlineSpec{}, bad
 		}
-		return deadlineSpec{every: d, text: fmtDuration(d) + " after the turn begins", setting: f[0]}, nil
+		return deadlineSpec{every: d, setting: f[0]}, nil
 	case len(f) == 2 || len(f) == 3:
 		spec := deadlineSpec{loc: time.UTC}
 		switch strings.ToLower(f[0]) {
@@ -463,11 +502,10 @@ func parseDeadline(v string) (deadlineSpec, error) {
 		if len(f) == 3 {
 			loc, err := loadZone(f[2])
 			if err != nil {
-				return deadlineSpec{}, fmt.Errorf("deadline=%s: unknown time zone %q (use a name like Europe/Rome)", v, f[2])
+				return deadlineSpec{}, failf("deadline=%s: unknown time zone %q (use a name like Europe/Rome)", v, f[2])
 			}
 			spec.loc = loc
 		}
-		spec.text = fmt.Sprintf("%s %02d:%02d %s (at least %s after the turn begins)", strings.ToLower(f[0]), h, m, spec.loc, fmtDuration(minDaily))
 		spec.setting = fmt.Sprintf("%s %02d:%02d", strings.ToLower(f[0]), h, m)
 		if len(f) == 3 {
 			spec.setting += " " + spec.loc.String()
@@ -526,11 +564,27 @@ func fmtDuration(d time.Duration) string {
 	if d >= 24*time.Hour && d%(24*time.Hour) == 0 {
 		return fmt.Sprintf("%dd", d/(24*time.Hour))
 	}
-	s := d.String()
-	s = strings.TrimSuffix(s, "0s")
-	s = strings.TrimSuffix(s, "0m")
+	s := strings.TrimSuffix(d.String(), "0s") // "1h30m", "2h0m", "45m"
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
 	if s == "" {
 		return "0"
 	}
 	return s
+}
+
+// failf returns an error its reader can act on (a setting, a time zone or an address
+// that cannot be used), as an engine.RuleError: its English format is a key of the
+// service catalogue, so that Service.reasonIn shows it in the reader's language.
+func failf(format string, args ...any) error { return engine.Illegal(format, args...) }
+
+// textOf is an error as a text to render in a reader's language: a rule error's text
+// (see failf), else the error's words as they are.
+func textOf(err error) engine.Text {
+	var re *engine.RuleError
+	if errors.As(err, &re) && re.Text.Key != "" {
+		return re.Text
+	}
+	return engine.Textf("%s", err.Error())
 }

@@ -2,11 +2,16 @@ package templates
 
 import (
 	"html"
+	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
+	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/internal/langcheck"
 )
 
@@ -99,3 +104,340 @@ var htmlMarkup = regexp.MustCompile(`(?s)<style>.*?</style>|<[^>]*>`)
 // htmlTextOf returns the words of an HTML part: its text without markup, entities
 // decoded.
 func htmlTextOf(h string) string { return html.UnescapeString(htmlMarkup.ReplaceAllString(h, "\n")) }
+
+// italianData are the fields of the notice samples that the service fills in the
+// reader's language (settings, dates, commands, history, messages): an Italian reader's
+// notices carry them in Italian.
+var italianData = map[string]func(*Notice){
+	"error": func(n *Notice) { n.Text = "Non esiste la partita zz-0000; scrivi partite per l'elenco." },
+	"created": func(n *Notice) {
+		n.Lines = []string{"scadenza: 2 giorni dopo l'inizio del turno", "promemoria: 12 ore, 1 ora prima della scadenza"}
+	},
+	"confirm-invite": func(n *Notice) { n.Lines = []string{"scadenza: 1 giorno dopo l'inizio del turno"} },
+	"confirm-self":   func(n *Notice) { n.Lines = []string{"unisciti ta-k3p2", "osserva ta-k3p2"} },
+	"done":           func(n *Notice) { n.Text = "pausa" },
+	"settings": func(n *Notice) {
+		n.Lines = []string{"scadenza: 2 giorni dopo l'inizio del turno", "alla scadenza: pause (la partita va in pausa)"}
+	},
+	"settings-changed": func(n *Notice) {
+		n.Text, n.Due = "imposta deadline=48h expiry=pause", "mer 25 nov, 09:00"
+		n.Lines = []string{"scadenza: 2 giorni dopo l'inizio del turno", "alla scadenza: pause (la partita va in pausa)"}
+	},
+	"history": func(n *Notice) {
+		n.Moves = []Move{{Seq: 1, Player: "ann", Command: "add 3", At: "dom 22 nov, 12:00"},
+			{Seq: 2, Player: "ann", Command: "chiede di annullare l'ultima mossa", Kind: "admin"},
+			{Seq: 3, Command: "con il consenso di ben si annulla ann: add 3", Kind: "undo"}}
+	},
+	"resign-confirm": func(n *Notice) { n.Text = "abbandona la partita conferma abcdefgh" },
+	"reminder":       func(n *Notice) { n.Text = "12 ore" },
+	"vacation":       func(n *Notice) { n.Text, n.Due = "dal 2026-12-24 al 2026-12-27", "lun 28 dic, 12:00" },
+	"chat": func(n *Notice) {
+		n.Moves = []Move{{Player: "ann", Command: "In bocca al lupo! <b>davvero</b>"}, {Player: "ann", Command: "alleati?", Kind: "private"}}
+	},
+	"said": func(n *Notice) { n.Moves = []Move{{Player: "ben, cy", Command: "In bocca al lupo!"}} },
+}
+
+// italianExtra are notice kinds the golden samples leave out, in Italian.
+var italianExtra = map[string]Notice{
+	"paused-service":   {Kind: "paused", Game: playGame, To: "ben", Actor: "the service"},
+	"pending-game":     {Kind: "pending", Game: noticeGame},
+	"unread":           {Kind: "unread", Count: 20, Limit: 20},
+	"timers-failed":    {Kind: "timers-failed", Game: playGame, To: "host", Text: "boom"},
+	"replaced-new":     {Kind: "replaced-new", Game: playGame, Player: "ben", Host: "ann@example.org"},
+	"rule":             {Kind: "rule", Game: Game{Kind: "smallworld", Title: "Small World"}, Text: "Uomini Ratto (razza): nessuna abilità: la loro forza è il numero."},
+	"rules-necro":      {Kind: "rules", Game: Game{Kind: "necromancer", Title: "Small World: Necromancer Island"}},
+	"rules-under":      {Kind: "rules", Game: Game{Kind: "underground", Title: "Small World Underground"}},
+	"rules-empire":     {Kind: "rules", Game: Game{Kind: "empire", Title: "Eight-Minute Empire: Legends"}},
+	"rules-dungeoneer": {Kind: "rules", Game: Game{Kind: "dungeoneer"}},
+	"rules-tally":      {Kind: "rules", Game: Game{Kind: "tally", Title: "tally"}},
+	"rules-unknown":    {Kind: "rules", Game: Game{Kind: "chess", Title: "chess"}},
+	"created-list":     {Kind: "created", Game: noticeGame, Player: "ann", Address: "club@lists.example.org", HostReply: "turnmail+ta-k3p2.host.xxxx@example.org"},
+	"started-nobody":   {Kind: "started", Game: noticeGame},
+	"failed-host-bare": {Kind: "failed-host", Game: playGame, Address: "ben@example.org", Text: "boom"},
+	"failed-game":      {Kind: "failed", Game: playGame, Host: ""},
+	"legal-nothing":    {Kind: "legal", Game: playGame, To: "ann", ToAct: []string{"ben"}},
+	"games-seats":      {Kind: "games", Games: []GameInfo{{Game: noticeGame, Status: "open", Count: 1}}},
+}
+
+// italianSamples are every notice sample and extra kind, a lobby answer and a how-to,
+// as an Italian reader gets them.
+func italianSamples() []struct {
+	name, kind string
+	data       any
+} {
+	type sample = struct {
+		name, kind string
+		data       any
+	}
+	var out []sample
+	add := func(name string, n Notice) {
+		n.Lang, n.Service = "it", "turnmail@example.org"
+		if n.ReplyTo == "" {
+			n.ReplyTo = "turnmail@example.org"
+		}
+		if n.When != "" || n.Kind == "confirm" {
+			n.When = "lun 30 nov, 12:00 UTC"
+		}
+		if n.Due != "" {
+			n.Due = "lun 23 nov, 13:00"
+		}
+		if f := italianData[name]; f != nil {
+			f(&n)
+		}
+		out = append(out, sample{"notice-" + name, "notice", n})
+	}
+	for _, k := range noticeKinds {
+		add(k, noticeSamples[k])
+	}
+	extra := make([]string, 0, len(italianExtra))
+	for k := range italianExtra {
+		extra = append(extra, k)
+	}
+	sort.Strings(extra)
+	for _, k := range extra {
+		add(k, italianExtra[k])
+	}
+	lobby := Lobby{Service: "turnmail@example.org", Lang: "it", Answers: []Notice{
+		{Kind: "created", Command: "nuova tally deadline=2d", Game: noticeGame, Player: "ann", Lines: []string{"scadenza: 2 giorni dopo l'inizio del turno"}},
+		{Kind: "invited", Command: "invita ta-k3p2 ben@example.org", Game: noticeGame, Address: "ben@example.org"},
+		{Kind: "games", Command: "partite", Games: []GameInfo{{Game: noticeGame, Status: "open", Count: 2, Seats: 3}}},
+		{Kind: "error", Command: "inzia ta-k3p2", Text: "turnmail non conosce questo comando."},
+	}}
+	for i := range lobby.Answers {
+		lobby.Answers[i].Lang, lobby.Answers[i].Service = "it", lobby.Service
+	}
+	out = append(out, sample{"lobby", "lobby", lobby})
+	out = append(out, sample{"howto", "howto", HowTo{Player: "ann", Service: "turnmail@example.org", Lang: "it", Games: []HowToGame{
+		{Game: Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World"}, ReplyTo: "turnmail+sw-ab12.0.xxxx@example.org"}}}})
+	return out
+}
+
+var (
+	// notLanguage are the words of a mail that are no language: the options, whose
+	// names and values are typed in English in every language (deadline=48h,
+	// expiry=skip|pause), paths and time zones (docs/it/, Europe/Rome), and the
+	// host's shell commands (`turnmail games`).
+	notLanguage = regexp.MustCompile("\\S*[=|/]\\S*|`[^`]*`")
+	// noticeKindRe finds the notice kinds a template tells apart.
+	noticeKindRe = regexp.MustCompile(`eq \.Kind "([a-z-]+)"`)
+)
+
+// renderMail renders a mail kind with data: its subject, text and HTML part.
+func renderMail(t *testing.T, set *Set, kind string, data any) (subject, text, h string) {
+	t.Helper()
+	text, h, err := set.Render(kind, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if subject, err = set.Subject(kind, data); err != nil {
+		t.Fatal(err)
+	}
+	return subject, text, h
+}
+
+// TestRender_italian renders every notice kind and lobby answer for an Italian reader:
+// no English word is left in the subject, the text or the HTML part, and no line of
+// the text is longer than MaxLine (the commands to copy aside). The kinds whose
+// topic the subjects template writes as the English kind (topic-notice has no
+// branch for them) are listed, not failed: the topics are not this test's to fix.
+func TestRender_italian(t *testing.T) {
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	untitled := map[string]bool{}
+	for _, s := range italianSamples() {
+		t.Run(s.name, func(t *testing.T) {
+			subject, text, h := renderMail(t, set, s.kind, s.data)
+			// What the subjects template writes for a kind without a topic: the kind.
+			if kind, english := untitledKind(set, s.data); english != "" {
+				untitled[kind] = true
+				subject = strings.ReplaceAll(subject, english, "")
+				text = strings.Replace(text, english, "", 1)
+				h = strings.ReplaceAll(h, html.EscapeString(english), "")
+			}
+			for part, body := range map[string]string{"subject": subject, "text": text, "html": htmlTextOf(h)} {
+				if found := langcheck.English(notLanguage.ReplaceAllString(body, " "), nil); len(found) > 0 {
+					t.Errorf("%s part has English: %q\n%s", part, found, body)
+				}
+			}
+			commands := map[string]bool{}
+			for _, c := range legalLines(s.data) {
+				commands[commandIndent+c] = true
+			}
+			for i, l := range strings.Split(text, "\n") {
+				if n := utf8.RuneCountInString(l); n > MaxLine && !commands[l] {
+					t.Errorf("line %d has %d characters:\n%s", i+1, n, l)
+				}
+			}
+		})
+	}
+	if len(untitled) > 0 {
+		t.Logf("kinds whose topic subjects.txt.tmpl writes as the English kind: %v", slices.Sorted(func(yield func(string) bool) {
+			for k := range untitled {
+				if !yield(k) {
+					return
+				}
+			}
+		}))
+	}
+}
+
+// untitledKind returns, for a notice whose topic (its title, and its subject before
+// the game starts) the subjects template writes as its English kind (topic-notice
+// has no branch for it), that kind and the words written.
+func untitledKind(set *Set, data any) (kind, english string) {
+	if d, ok := data.(Notice); ok {
+		if topic, err := set.line("topic-notice", d); err == nil && topic == d.Kind {
+			return d.Kind, d.Kind
+		}
+	}
+	return "", ""
+}
+
+// moveKinds are the kinds of the moves a notice lists (templates.Move.Kind), which
+// the notice templates tell apart too.
+var moveKinds = map[string]bool{"undo": true, "admin": true, "private": true}
+
+// TestRender_italianEveryKind: the Italian samples cover every notice kind the
+// notice templates and the topics tell apart.
+func TestRender_italianEveryKind(t *testing.T) {
+	have := map[string]bool{}
+	for _, s := range italianSamples() {
+		if n, ok := s.data.(Notice); ok {
+			have[n.Kind] = true
+		}
+		if l, ok := s.data.(Lobby); ok {
+			for _, n := range l.Answers {
+				have[n.Kind] = true
+			}
+		}
+	}
+	for _, f := range []string{"notice-body.txt.tmpl", "notice-body.html.tmpl", "subjects.txt.tmpl"} {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range noticeKindRe.FindAllStringSubmatch(string(raw), -1) {
+			if !have[m[1]] && !moveKinds[m[1]] {
+				t.Errorf("%s tells the kind %q apart; no Italian sample has it", f, m[1])
+			}
+		}
+	}
+}
+
+// italianGolden are the Italian mails kept as golden files (text and HTML).
+var italianGolden = []string{"notice-help", "notice-created", "notice-confirm-invite", "notice-confirm-self", "notice-reminder",
+	"notice-deadline-skipped", "notice-deadline-replace", "notice-history", "notice-legal", "notice-games", "notice-rules",
+	"notice-error", "notice-failed", "notice-undo-request", "notice-resign-confirm", "notice-chat", "notice-settings-changed",
+	"notice-vacation", "lobby", "howto"}
+
+// TestRender_goldenItalian compares the important Italian mails with their golden
+// files (testdata/it-*.golden; rewritten with -update).
+func TestRender_goldenItalian(t *testing.T) {
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for _, s := range italianSamples() {
+		if !slices.Contains(italianGolden, s.name) {
+			continue
+		}
+		found++
+		t.Run(s.name, func(t *testing.T) {
+			subject, text, h := renderMail(t, set, s.kind, s.data)
+			golden(t, filepath.Join("testdata", "it-"+s.name+".golden"), "Subject: "+subject+"\n\n"+text)
+			golden(t, filepath.Join("testdata", "it-"+s.name+".html.golden"), h)
+		})
+	}
+	if found != len(italianGolden) {
+		t.Errorf("%d of the %d Italian golden samples found", found, len(italianGolden))
+	}
+}
+
+// italianPlaceholders are the Italian words for the placeholders of the commands the
+// templates show (GAME-ID, ADDRESS …), as the Italian documentation writes them.
+var italianPlaceholders = strings.NewReplacer("PARTITA", "GAME-ID", "GIOCO", "GAME", "NOME", "NAME", "INDIRIZZO", "ADDRESS",
+	"GIOCATORE", "PLAYER", "DAL", "FROM", "AL", "TO", "FUSO", "ZONE", "TESTO", "TEXT", "opzione=valore", "option=value")
+
+// TestCommandKeysItalian: every command the notice templates show to copy, as an
+// Italian catalogue text (a command with placeholders, "rules GAME [NAME]"), is the
+// same command in Italian words: read back (i18n.Bundle.Canonical, placeholders in
+// English) it is its key. A command key is one whose English starts with a service
+// verb and whose Italian starts with that verb's Italian word.
+func TestCommandKeysItalian(t *testing.T) {
+	tr, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, key := range tr.Keys(i18n.Italian, "templates") {
+		it := tr.Sprintf(i18n.Italian, key, "x", "y")
+		en := tr.Sprintf(i18n.English, key, "x", "y")
+		verb := strings.Fields(en)[0]
+		word := tr.Word(i18n.ServiceDomain, i18n.Italian, verb)
+		if word == verb || !strings.HasPrefix(it, word+" ") && it != word {
+			continue
+		}
+		checked++
+		for i, part := range strings.Split(it, ", ") {
+			want := strings.Split(en, ", ")
+			if i >= len(want) {
+				t.Errorf("%q: Italian %q has more commands than the English", key, it)
+				break
+			}
+			got, _ := tr.Canonical("", strings.ReplaceAll(part, "|", " "))
+			if got = italianPlaceholders.Replace(got); got != strings.ReplaceAll(want[i], "|", " ") {
+				t.Errorf("%q: the Italian %q reads back as %q", key, part, got)
+			}
+		}
+	}
+	if checked < 20 {
+		t.Errorf("only %d command keys checked", checked)
+	}
+}
+
+// TestRulesCommandsItalian: the commands an Italian rules summary lists are each
+// game's Italian command words: each reads back (i18n.Bundle.Canonical) as a command
+// the English summary lists.
+func TestRulesCommandsItalian(t *testing.T) {
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for game, cmds := range map[string][]string{
+		"smallworld":  {"prendi N", "conquista R", "conquista R tira", "abbandona R", "schiera R=N", "declino", "fatto"},
+		"necromancer": {"tieni N", "compra fantasma", "compra potere N", "conquista R", "schiera", "fatto"},
+		"underground": {"scambia", "vulcano", "antico", "fatuo", "vampiro", "rinasci", "sacca", "corazza", "regina", "spada",
+			"calzini", "tappetino", "globo", "fantasma", "scettro", "anello", "altare"},
+		"empire":     {"prendi N", "piazza", "muovi", "città", "distruggi", "salta"},
+		"dungeoneer": {"gioca CARTA su GIOCATORE FORMA", "fatto", "costruisci MAPPA a X,Y rot R", "esplora", "missione MISSIONE", "sfida GIOCATORE FORMA", "scarta CARTA"},
+	} {
+		it, _, err := set.Render("notice", Notice{Kind: "rules", Game: Game{Kind: game}, Lang: "it"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		en, _, err := set.Render("notice", Notice{Kind: "rules", Game: Game{Kind: game}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		it, en = strings.Join(strings.Fields(it), " "), strings.Join(strings.Fields(en), " ")
+		for _, c := range cmds {
+			canon, italian := tr.Canonical(game, c)
+			canon = strings.NewReplacer("CARTA", "CARD", "GIOCATORE", "PLAYER", "FORMA", "FORM", "MAPPA", "MAP", "MISSIONE", "QUEST").Replace(canon)
+			switch {
+			case !strings.Contains(it, c):
+				t.Errorf("%s: the Italian summary does not list %q:\n%s", game, c, it)
+			case !italian:
+				t.Errorf("%s: %q is no Italian command", game, c)
+			case !strings.Contains(en, canon):
+				t.Errorf("%s: %q reads back as %q, which the English summary does not list:\n%s", game, c, canon, en)
+			}
+		}
+	}
+}

@@ -24,9 +24,6 @@ var notTranslated = map[string]bool{
 	"terminal.txt.tmpl": true,
 	// Dungeoneer.
 	"dungeoneer.txt.tmpl": true, "dungeoneer.html.tmpl": true,
-	// Notices, the lobby, help and rules.
-	"notice-body.txt.tmpl": true, "notice-body.html.tmpl": true, "notice.html.tmpl": true,
-	"lobby.html.tmpl": true, "howto.txt.tmpl": true, "howto.html.tmpl": true,
 	// The frame of every state mail and refusal.
 	"state.txt.tmpl": false, "state.html.tmpl": false, "state-body.txt.tmpl": false,
 	"games.html.tmpl": false, "refusal.html.tmpl": false, "layout.html.tmpl": false, "cut.txt.tmpl": false,

@@ -64,7 +64,7 @@ func Load() (*Set, error) {
 			return Verbs(canonicalVerbs(tr, commands), known...)
 		},
 		"has":       func(m map[string]any, k string) bool { _, ok := m[k]; return ok },
-		"helpOf":    func(n Notice) Notice { return Notice{Kind: "help", Service: n.Service} },
+		"row":       Row,
 		"noted":     Noted,
 		"swAbout":   func(lang, player string, view map[string]any) []string { return swAbout(tr, lang, player, view) },
 		"board":     Board,
@@ -72,7 +72,7 @@ func Load() (*Set, error) {
 		"page":      func(v any, lang string) Page { return Page{Value: v, Lang: lang} },
 		"pageValue": func(v any) any { return pageOf(v).Value },
 		"pageLang":  func(v any) string { return pageOf(v).Lang },
-		"word":      func(lang, cmd string) string { return tr.Command("", i18n.Lang(lang), cmd) },
+		"word":      func(lang, cmd string) string { return tr.Command("", i18n.Lang(lang).Or(i18n.English), cmd) },
 		"indent": func(n int, s string) string {
 			pad := strings.Repeat(" ", n)
 			return pad + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+pad)

@@ -310,9 +310,9 @@ func TestRender_htmlStructure(t *testing.T) {
 		"notice-games":            {"<table>", "<td><code>join ta-k3p2</code></td>", "<td>2 of 3</td>"},
 		"notice-created":          {"<li>deadline: 2d after the turn begins</li>", "<code>start ta-k3p2</code>"},
 		"notice-history":          {"<table>", "<td><code>add 3</code></td>"},
-		"notice-confirm-invite":   {"reply to this mail with <code>yes</code>"},
+		"notice-confirm-invite":   {"reply to this mail with yes"},
 		"notice-legal":            {`<pre class="legal">add &lt;1-9&gt;`},
-		"notice-settings-changed": {"<code>set deadline=48h expiry=pause</code>", "<li>when a deadline passes: pause</li>", "Wed 25 Nov 2026 09:00 UTC"},
+		"notice-settings-changed": {"(set deadline=48h expiry=pause)", "<li>when a deadline passes: pause</li>", "Wed 25 Nov 2026 09:00 UTC"},
 		"lobby":                   {"<h2>&gt; <code>new tally deadline=2d</code></h2>", "<h2>&gt; <code>strat ta-k3p2</code></h2>", `<p class="err">`},
 		"state-empire-play": {
 			"<tr><td>ann</td><td>12</td><td>5 (13)</td><td>0</td><td>0</td><td>1</td><td>0</td></tr>", // bid 0, revealed

@@ -13,6 +13,7 @@ import (
 
 	"github.com/turnmail/turnmail/daemon"
 	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/service"
 	"github.com/turnmail/turnmail/store"
 )
@@ -199,7 +200,11 @@ func newShowCmd(a *app) *cobra.Command {
 					return printJSON(a, l.State.View(player))
 				}
 				fmt.Fprintf(a.out, "game %s (%s), status %s, %d events, host %s\n", l.Game.ID, l.Game.Kind, l.Game.Status, len(l.Events), l.Game.Host)
-				for _, line := range l.Settings.Describe() {
+				tr, err := i18n.Load()
+				if err != nil {
+					return err
+				}
+				for _, line := range l.Settings.Describe(tr, i18n.English) {
 					fmt.Fprintf(a.out, "  %s\n", line)
 				}
 				for _, p := range l.Players {
