@@ -19,6 +19,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"sort"
@@ -131,7 +132,10 @@ func Load() (*Bundle, error) {
 				return nil, err
 			}
 			b.keys[l][d] = map[string]bool{}
-			for key, e := range entries {
+			// In key order, so that a name two terms share ("lago": the terrain lake,
+			// the Empire card Lake) always reads back as the same one.
+			for _, key := range slices.Sorted(maps.Keys(entries)) {
+				e := entries[key]
 				if strings.HasPrefix(key, "_") {
 					continue // a comment: where the names come from
 				}
@@ -144,8 +148,12 @@ func Load() (*Bundle, error) {
 						b.terms[l] = map[string]string{}
 					}
 					b.terms[l][key] = e.Text
-					b.back[strings.ToLower(e.Text)] = key
-					b.back[strings.ToLower(key)] = key
+					if name := strings.ToLower(e.Text); b.back[name] == "" {
+						b.back[name] = key
+					}
+					if name := strings.ToLower(key); b.back[name] == "" || name == key {
+						b.back[name] = key // a term's own name is itself
+					}
 					continue
 				}
 				if d == "abilities" {

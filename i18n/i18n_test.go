@@ -489,3 +489,17 @@ func TestForms(t *testing.T) {
 		t.Errorf("Forms of an unknown key = %q", got)
 	}
 }
+
+// TestTermOf_shared: a name two terms share reads back as the same term every time
+// (the catalogue is read in key order), and a term's own English name is itself.
+func TestTermOf_shared(t *testing.T) {
+	for range 5 {
+		b := load(t)
+		if got, _ := b.TermOf("lago"); got != "Lake" {
+			t.Errorf("TermOf(lago) = %q, want Lake (the first of Lake and lake)", got)
+		}
+		if got, _ := b.TermOf("lake"); got != "lake" {
+			t.Errorf("TermOf(lake) = %q, want lake", got)
+		}
+	}
+}

@@ -489,11 +489,12 @@ func reasonOf(err error) string {
 	return err.Error()
 }
 
-// reasonIn is reasonOf in lang: a rule error's text from the catalogue of game and
-// what is possible instead as commands in lang's words.
+// reasonIn is reasonOf in lang: a rule error's text from the catalogue of game (in
+// English too, for its plural forms: "1 army") and what is possible instead as
+// commands in lang's words.
 func (s *Service) reasonIn(lang i18n.Lang, game string, err error) string {
 	var re *engine.RuleError
-	if lang == i18n.English || !errors.As(err, &re) {
+	if !errors.As(err, &re) {
 		return reasonOf(err)
 	}
 	why := re.Reason

@@ -303,3 +303,23 @@ func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// TestReasonIn: a refused move's reason comes from the game's catalogue in every
+// language — in English too, for its plural forms — with what is possible instead
+// in the reader's command words.
+func TestReasonIn(t *testing.T) {
+	svc := newRenderService(t)
+	err := engine.Illegal("you have %d armies in region %d", 1, 3)
+	err.Instead = []string{"skip"}
+	for lang, want := range map[i18n.Lang]string{
+		i18n.English: "you have 1 army in region 3; possible: skip",
+		i18n.Italian: "hai 1 armata nella regione 3; possibili: salta",
+	} {
+		if got := svc.reasonIn(lang, "empire", err); got != want {
+			t.Errorf("reasonIn(%s) = %q, want %q", lang, got, want)
+		}
+	}
+	if got := svc.reasonIn(i18n.Italian, "empire", fmt.Errorf("plain")); got != "plain" {
+		t.Errorf("a plain error: %q", got)
+	}
+}
