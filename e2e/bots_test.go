@@ -524,7 +524,7 @@ var (
 	numRangeRe   = regexp.MustCompile(`<(\d+)…(\d+)>`)
 	choiceRe     = regexp.MustCompile(`<(\d+(?:,\d+)+)>`)
 	optRangeRe   = regexp.MustCompile(` \[(\d+)…(\d+)\]`)
-	parenListRe  = regexp.MustCompile(`(?:\(|; )(?:regions|two different regions of) ([^;)]*)`)
+	parenListRe  = regexp.MustCompile(`(?:^\s*|\(|; )(?:regions|two different regions of) ([^;)]*)`)
 	toPlaceRe    = regexp.MustCompile(`(\d+) tokens? to place`)
 	takeBackRe   = regexp.MustCompile(`take (\d+) tokens? back`)
 	campsRe      = regexp.MustCompile(`(\d+) encampments in all: \d+ free, (\d+) on the map`)

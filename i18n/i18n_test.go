@@ -134,7 +134,7 @@ func bothWays(t *testing.T, b *Bundle, domain string, used []string) {
 
 // TestEngineCatalogues checks both ways that every engine.Illegal format of each
 // engine (and of the reasons given to it as an argument: smallworld's reason; and
-// Empire's other texts, its text calls) has an
+// an engine's other texts, its text calls: Empire's, Small World's notes) has an
 // Italian translation with the same arguments (Load checks the
 // arguments), and that the catalogue holds no format the engine no longer uses.
 func TestEngineCatalogues(t *testing.T) {
@@ -143,7 +143,7 @@ func TestEngineCatalogues(t *testing.T) {
 		dir := filepath.Join("..", "engine", game)
 		used := append(formats(t, dir, "Illegal", 0), formats(t, dir, "illegalInstead", 1)...)
 		used = append(used, formats(t, dir, "reason", 0)...)
-		used = append(used, formats(t, dir, "text", 0)...) // Empire's notes, cards, score lines (empire/texts.go)
+		used = append(used, formats(t, dir, "text", 0)...) // Empire's notes, cards, score lines (empire/texts.go); Small World's notes
 		if len(used) < 10 {
 			t.Fatalf("%s: only %d Illegal formats found", game, len(used))
 		}

@@ -67,7 +67,7 @@ func TestAccount_defenderIsTold(t *testing.T) {
 	}
 	body := strings.Join(strings.Fields(got[len(got)-1].Body), " ") // undo the wrapping
 	region := strings.TrimPrefix(target, "conquer ")
-	for _, want := range []string{"! bob (", "conquered region " + region + " from alice (", "alice lost 1 tokens"} {
+	for _, want := range []string{"! bob (", "conquered region " + region + " from alice (", "alice lost 1 token,"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("alice's mail does not say %q:\n%s", want, got[len(got)-1].Body)
 		}

@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/i18n"
 )
 
@@ -40,7 +41,7 @@ var samples = []struct {
 	{"state-after-move", "state", State{
 		Game: Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World", Players: []string{"alice", "bob"}}, Player: "alice",
 		Moves: []Move{{Seq: 1, Player: "alice", Command: "pick 1", Happened: []Happening{{Kind: "combo", Text: "alice took Flying Ratmen (offer position 1) with 13 tokens: paid 0 coins, took the 0 coins on it"}}},
-			{Seq: 2, Player: "bob", Command: "conquer 4", Happened: []Happening{{Kind: "conquest", Text: "bob (Hill Elves) conquered region 4 from alice (Ratmen) with 3 tokens: alice lost 1 tokens, 1 back in hand", You: true}}},
+			{Seq: 2, Player: "bob", Command: "conquer 4", Happened: []Happening{{Kind: "conquest", Text: "bob (Hill Elves) conquered region 4 from alice (Ratmen) with 3 tokens: alice lost 1 token, 1 back in hand", You: true}}},
 			{Seq: 3, Player: "bob", Command: "done", Happened: []Happening{{Kind: "score", Text: "bob scored 4 coins (9 in all)", Details: []string{"regions: 3", "Hill: 1"}}}},
 			{Seq: 4, Kind: "undo", Command: "bob took back conquer 4"}},
 		Applied: []Line{{N: 1, Text: "pick 1"}, {N: 2, Text: "conquer 4"}},
@@ -165,46 +166,56 @@ func legalOf(v map[string]any) []string { return Strs(v["legal"]) }
 
 func init() {
 	samples = append(samples, empireSamples()...)
+	tr, err := i18n.Load()
+	if err != nil {
+		panic(err)
+	}
+	// redeployNote is the note Small World's engine gives on the redeploy pattern of
+	// a view (Notes): the regions it may name and the tokens to place.
+	redeployNote := func(regions string, place int) engine.Text {
+		return engine.Textf("the region ends with that many; regions %s; %s", regions, engine.Textf("%d tokens to place", place))
+	}
+	const redeploy = "redeploy <region>=<tokens> …"
 	// A real Small World Underground view (2 players, seed 1, ann to move in turn 2),
 	// with pieces of every Underground kind, a found Stonehedge, the races' counters
 	// and more verbs added so that one mail shows them all.
 	ug := loadView("underground.view.json")
+	ugNote := redeployNote("8,9,12,19", 4)
 	samples = append(samples, struct {
 		name, kind string
 		data       any
 	}{"state-underground", "state", State{
 		Game: Game{ID: "un-4f2a", Kind: "underground", Title: GameTitle("underground"), Players: []string{"ann", "ben"}}, Player: "ann",
 		ToAct: []string{"ann"}, YourTurn: true, Moves: []Move{{Seq: 11, Player: "ben", Command: "done"}},
-		Legal: legalOf(ug), View: ug, ReplyTo: "turnmail+un-4f2a.0.xxxx@example.org",
+		Legal: legalOf(ug), LegalNotes: map[string]string{redeploy: tr.Text(i18n.English, ugNote)},
+		View: ug, ReplyTo: "turnmail+un-4f2a.0.xxxx@example.org",
 	}})
 	// The Small World family's state mails for an Italian reader, their legal lists in
 	// Italian command words as the service gives them: a base game (real view: 2
 	// players, seed 4, ann to move after ben's decline), Necromancer Island (3 players,
 	// seed 2, ann to move; cy is the Necromancer) and the Underground view above.
-	tr, err := i18n.Load()
-	if err != nil {
-		panic(err)
-	}
 	for _, it := range []struct {
 		name, kind, id string
 		view           map[string]any
 		players        []string
+		note           engine.Text // on the redeploy pattern
 	}{
-		{"state-smallworld-it", "smallworld", "sw-7c1d", loadView("smallworld.view.json"), []string{"ann", "ben"}},
-		{"state-necromancer-it", "necromancer", "ne-2b9e", loadView("necromancer.view.json"), []string{"ann", "ben", "cy"}},
-		{"state-underground-it", "underground", "un-4f2a", ug, []string{"ann", "ben"}},
+		{"state-smallworld-it", "smallworld", "sw-7c1d", loadView("smallworld.view.json"), []string{"ann", "ben"}, redeployNote("9,11,14,15,21", 5)},
+		{"state-necromancer-it", "necromancer", "ne-2b9e", loadView("necromancer.view.json"), []string{"ann", "ben", "cy"}, redeployNote("3,7", 7)},
+		{"state-underground-it", "underground", "un-4f2a", ug, []string{"ann", "ben"}, ugNote},
 	} {
 		var legal []string
 		for _, c := range legalOf(it.view) {
 			legal = append(legal, tr.Command(it.kind, i18n.Italian, c))
 		}
+		notes := map[string]string{tr.Command(it.kind, i18n.Italian, redeploy): tr.Text(i18n.Italian, it.note)}
 		samples = append(samples, struct {
 			name, kind string
 			data       any
 		}{it.name, "state", State{
 			Game: Game{ID: it.id, Kind: it.kind, Title: GameTitle(it.kind), Players: it.players}, Player: "ann", Lang: "it",
 			ToAct: []string{"ann"}, YourTurn: true, Moves: []Move{{Seq: 11, Player: "ben", Command: "fatto"}},
-			Legal: legal, View: it.view, Changed: []string{"3"}, ReplyTo: "turnmail+" + it.id + ".0.xxxx@example.org",
+			Legal: legal, LegalNotes: notes, View: it.view, Changed: []string{"3"}, ReplyTo: "turnmail+" + it.id + ".0.xxxx@example.org",
 		}})
 		htmlGolden[it.name] = true
 	}

@@ -8,8 +8,9 @@ import (
 
 // TestRender_textWidth: every line of the plain-text part of every kind of mail —
 // the golden samples and state mails and refusals from real Small World and Empire
-// views — is at most MaxLine characters long, except the reader's legal commands,
-// which are kept whole so that they can be copied.
+// views — is at most MaxLine characters long, except the reader's legal commands
+// (with their notes, "entry   # note"), which are kept whole so that they can be
+// copied.
 func TestRender_textWidth(t *testing.T) {
 	set, err := Load()
 	if err != nil {
@@ -45,7 +46,7 @@ func legalLines(data any) []string {
 	case Lobby:
 		var out []string
 		for _, n := range d.Answers {
-			out = append(out, n.Legal...)
+			out = append(out, Noted(n.Legal, n.LegalNotes)...)
 		}
 		return out
 	}

@@ -53,6 +53,17 @@ func TestReplay(t *testing.T) {
 	if !strings.Contains(at, "Small World") || !strings.Contains(at, "Legal for alice") || !strings.Contains(at, "pick 1") {
 		t.Errorf("replay --at 0 does not show the opening with alice's commands:\n%s", at)
 	}
+	// After alice's first conquests: the conquests' costs and the redeploy pattern
+	// with their notes.
+	at, err = run(t, "", "replay", game5p, "--at", "3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"redeploy <region>=<tokens> …   # the region ends with that many; regions ", "   # 2 tokens: 2"} {
+		if !strings.Contains(at, want) {
+			t.Errorf("replay --at 3 does not show %q:\n%s", want, at)
+		}
+	}
 }
 
 func TestReplay_illegalEvent(t *testing.T) {

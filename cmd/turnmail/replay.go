@@ -11,6 +11,7 @@ import (
 
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/engine/games"
+	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/templates"
 )
 
@@ -111,8 +112,29 @@ func terminalText(kind, gameID string, state engine.State, viewer string) (strin
 	}
 	if player != "" {
 		data.Legal = state.Legal(player)
+		if data.LegalNotes, err = englishNotes(kind, state, player); err != nil {
+			return "", err
+		}
 	}
 	return set.Text("terminal", data)
+}
+
+// englishNotes renders the notes on player's Legal entries (engine.Noter) in
+// English, as the terminal shows them after "#".
+func englishNotes(kind string, state engine.State, player string) (map[string]string, error) {
+	notes := engine.NotesOf(state, player)
+	if len(notes) == 0 {
+		return nil, nil
+	}
+	tr, err := i18n.Load()
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(notes))
+	for entry, n := range notes {
+		out[entry] = tr.GameText(kind, i18n.English, n)
+	}
+	return out, nil
 }
 
 func toMap(v any) (map[string]any, error) {

@@ -43,6 +43,9 @@ type ability struct {
 	// cost is added to the cost of conquering region r (negative: a discount; Giants,
 	// Tritons, Commando, Mounted, Underworld). A conquest always costs at least one token.
 	cost func(s *state, p, slot, r int) int
+	// costTerm names the cost's part in a conquest's note ("2 - 1 river") when the
+	// ability's name does not (a variant's rules); "" names it by the ability.
+	costTerm string
 	// reach makes region r attackable whatever the border rule of a first conquest
 	// (holds false) or the adjacency rule (holds true): Flying, Halflings.
 	reach func(s *state, p, slot, r int, holds bool) bool
@@ -145,9 +148,10 @@ type ability struct {
 	verbs []*verb
 }
 
-// verb is one command word: how it applies and which concrete commands or patterns
-// it contributes to Legal. rank orders Legal (lower first). owner is the ability whose
-// active owner alone may use it (nil for the core verbs and open verbs).
+// verb is one command word: how it applies, which concrete commands or patterns it
+// contributes to Legal and the notes that explain them. rank orders Legal (lower
+// first). owner is the ability whose active owner alone may use it (nil for the core
+// verbs and open verbs).
 type verb struct {
 	name  string
 	rank  int
@@ -155,6 +159,10 @@ type verb struct {
 	owner *ability
 	apply func(s *state, p int, args []string, rng *engine.Rand) error
 	legal func(s *state, p int, out []string) []string
+	// notes adds to notes what the entries legal lists need explained (Notes): a
+	// conquest's cost, where a pattern's regions are and what it must achieve, what a
+	// choice gives. Nil when they speak for themselves.
+	notes func(s *state, p int, notes map[string]engine.Text)
 }
 
 // Ranks of the core verbs; ability verbs take ranks between them.

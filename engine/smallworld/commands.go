@@ -14,9 +14,9 @@ func init() {
 	registerVerbs(
 		&verb{name: "pick", rank: rankPick, apply: applyPick, legal: legalPick},
 		&verb{name: "decline", rank: rankDecline, apply: applyDecline, legal: legalDecline},
-		&verb{name: "conquer", rank: rankConquer, apply: applyConquer, legal: legalConquer},
+		&verb{name: "conquer", rank: rankConquer, apply: applyConquer, legal: legalConquer, notes: notesConquer},
 		&verb{name: "abandon", rank: rankAbandon, apply: applyAbandon, legal: legalAbandon},
-		&verb{name: "redeploy", rank: rankRedeploy, apply: applyRedeploy, legal: legalRedeploy},
+		&verb{name: "redeploy", rank: rankRedeploy, apply: applyRedeploy, legal: legalRedeploy, notes: notesRedeploy},
 		&verb{name: "done", rank: rankDone, apply: applyDone, legal: legalDone},
 	)
 }
@@ -45,8 +45,8 @@ func (s *state) Apply(player, command string, rng *engine.Rand) (engine.State, e
 	if v.owner != nil && !s.has(p, v.owner.name) {
 		return nil, illegalInstead(s.Legal(player), "only %s can use %q", engine.Term(v.owner.name), engine.Command(v.name))
 	}
-	if why := s.forbidden(p, words); why != "" {
-		return nil, &engine.RuleError{Reason: why, Instead: s.instead(p, v.name)}
+	if why := s.forbidden(p, words); why.Key != "" {
+		return nil, illegalInstead(s.instead(p, v.name), "%s", why)
 	}
 	n := s.clone()
 	n.story, n.actor = nil, p
@@ -72,6 +72,18 @@ func (s *state) Apply(player, command string, rng *engine.Rand) (engine.State, e
 // argument: a text of the smallworld catalogue, so that it is translated with the
 // error (i18n checks its formats like Illegal's).
 func reason(format string, args ...any) engine.Text { return engine.Textf(format, args...) }
+
+// text is a player-visible text of this engine other than a rule error: a note on a
+// Legal entry (Notes). Its format is a key of the smallworld message catalogue
+// (i18n/catalog/LANG/smallworld.json), whose test reads the formats of every call of
+// text, as it reads those of engine.Illegal and reason.
+func text(format string, args ...any) engine.Text { return engine.Textf(format, args...) }
+
+// nTokens and nCoins are counts of tokens and coins as text arguments, with their
+// plural forms ("1 token", "3 tokens"; keys of the accounts catalogue).
+func nTokens(n int) engine.Text { return engine.Textf("%d tokens", n) }
+
+func nCoins(n int) engine.Text { return engine.Textf("%d coins", n) }
 
 // syntax is a command's usage for an error: its pattern in command words (shown in
 // the reader's words), with what it means when a note is given.
@@ -214,7 +226,7 @@ func applyPick(s *state, p int, args []string, _ *engine.Rand) error {
 	s.Offer = slices.Delete(s.Offer, i, i+1)
 	pl.Armies[slotActive] = newArmy(c.Race, c.Power, s.comboTokens(c.Race, c.Power))
 	pl.tally.Combos += c.Coins - i
-	s.tell(-1, engine.HapCombo, -1, "%s took %s (offer position %d) with %d tokens: paid %d coins, took the %d coins on it", s.names[p], comboName(c.Power, c.Race), i+1, pl.Armies[slotActive].Hand, i, c.Coins)
+	s.tell(-1, engine.HapCombo, -1, "%s took %s (offer position %d) with %s: paid %s, took the %s on it", s.names[p], comboName(c.Power, c.Race), i+1, nTokens(pl.Armies[slotActive].Hand), nCoins(i), nCoins(c.Coins))
 	s.T.Acted = true
 	for ab := range s.acting(p, slotActive) {
 		if ab.onPick != nil {
@@ -367,11 +379,10 @@ func applyConquer(s *state, p int, args []string, rng *engine.Rand) error {
 		need = max(1, cost-int(s.T.Die))
 	}
 	if a.Hand < need {
-		hint := ""
 		if !berserk && a.Hand >= 1 && need-a.Hand <= 3 {
-			hint = fmt.Sprintf(" (conquer %d roll tries it with the reinforcement die and ends your conquests)", id)
+			return engine.Illegal("region %d takes %d tokens and you have %d in hand: %s tries it with the reinforcement die and ends your conquests", id, need, a.Hand, engine.Command(fmt.Sprintf("conquer %d roll", id)))
 		}
-		return engine.Illegal("region %d takes %d tokens and you have %d in hand%s", id, need, a.Hand, hint)
+		return engine.Illegal("region %d takes %d tokens and you have %d in hand", id, need, a.Hand)
 	}
 	s.occupy(p, slot, r, need)
 	s.T.Die = -1
@@ -488,9 +499,31 @@ func (s *state) redeployable(p, slot int) (move, place bool) {
 	return false, a.Hand > 0
 }
 
+// redeployPattern is the Legal entry of a redeployment; its note (notesRedeploy)
+// says which regions it may name and what it must achieve.
+const redeployPattern = "redeploy <region>=<tokens> …"
+
 func legalRedeploy(s *state, p int, out []string) []string {
+	if regs, _ := s.redeployPlan(p); len(regs) > 0 {
+		out = append(out, redeployPattern)
+	}
+	return out
+}
+
+// notesRedeploy notes the redeploy pattern: each region named ends with the number
+// given; the regions it may name; the tokens to place or to take back.
+func notesRedeploy(s *state, p int, notes map[string]engine.Text) {
+	if regs, need := s.redeployPlan(p); len(regs) > 0 {
+		notes[redeployPattern] = text("the region ends with that many; regions %s; %s", regionIDs(s, regs), describeNeed(need, !s.ownTurn(p)))
+	}
+}
+
+// redeployPlan is what a redeployment by player p involves now: the regions it may
+// name (sorted) and what each of p's races that places must do; no regions when p
+// may not redeploy.
+func (s *state) redeployPlan(p int) ([]int, []redeployNeed) {
 	if !(s.ownTurn(p) && s.army(p, slotActive).exists()) && !s.defending(p) {
-		return out
+		return nil, nil
 	}
 	if s.ownTurn(p) && !s.T.Closed && s.cat.variant.rules != nil {
 		// What is left once conquests end: tokens leave Underground's rivers.
@@ -518,11 +551,8 @@ func legalRedeploy(s *state, p int, out []string) []string {
 		}
 		need = append(need, n)
 	}
-	if len(regs) == 0 {
-		return out
-	}
 	slices.Sort(regs)
-	return append(out, fmt.Sprintf("redeploy <region>=<tokens> … (the region ends with that many; regions %s; %s)", strings.Join(idsOf(s, regs), ","), describeNeed(need, !s.ownTurn(p))))
+	return regs, need
 }
 
 // redeployNeed is what one of a player's races must do in a redeployment: the
@@ -535,41 +565,52 @@ type redeployNeed struct {
 // describeNeed says what a redeployment must achieve: the tokens to place (by race
 // when several place), tokens to take back into the hand, and for a defender that
 // only additions are allowed.
-func describeNeed(need []redeployNeed, defending bool) string {
+func describeNeed(need []redeployNeed, defending bool) engine.Text {
 	place := 0
-	var byRace, back []string
+	var byRace, back []engine.Text
 	for _, n := range need {
 		switch {
 		case n.hand > n.keep:
 			place += n.hand - n.keep
-			byRace = append(byRace, fmt.Sprintf("%d %s", n.hand-n.keep, n.race))
+			byRace = append(byRace, engine.Textf("%d %s", n.hand-n.keep, engine.Term(n.race)))
 		case n.hand < n.keep:
-			back = append(back, fmt.Sprintf("take %s back into your hand: your %s keep %d there", plural(n.keep-n.hand, "token"), n.race, n.keep))
+			back = append(back, text("take %d tokens back into your hand: your %s keep %d there", n.keep-n.hand, engine.Term(n.race), n.keep))
 		}
 	}
-	text := fmt.Sprintf("%s to place", plural(place, "token"))
+	out := text("%d tokens to place", place)
+	if defending {
+		out = text("%d tokens to place, lost in an attack", place)
+	}
 	if len(byRace) > 1 {
-		text += ": " + strings.Join(byRace, ", ")
+		out = engine.Textf("%s: %s", out, joinTexts("%s, %s", byRace))
 	}
 	if defending {
-		text += ", lost in an attack: additions only, on the regions you still hold; the others stay"
+		out = text("%s; additions only, on the regions you still hold; the others stay", out)
 	}
 	if len(back) > 0 {
 		if place == 0 {
-			return strings.Join(back, "; ")
+			return joinTexts("%s; %s", back)
 		}
-		text += "; " + strings.Join(back, "; ")
+		out = engine.Textf("%s; %s", out, joinTexts("%s; %s", back))
 	}
-	return text
+	return out
 }
 
-// plural is "1 token", "2 tokens": n and the noun in the form n takes.
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
+// joinTexts joins texts into one with sep, a format that joins two ("%s, %s"; the
+// joining formats are keys of the accounts catalogue, as "%s + %s" is).
+func joinTexts(sep string, ts []engine.Text) engine.Text {
+	if len(ts) == 0 {
+		return engine.Text{}
 	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	out := ts[0]
+	for _, t := range ts[1:] {
+		out = engine.Textf(sep, out, t)
+	}
+	return out
 }
+
+// regionIDs lists regions by their ids for a note: "3,7,12".
+func regionIDs(s *state, rs []int) string { return strings.Join(idsOf(s, rs), ",") }
 
 func idsOf(s *state, rs []int) []string {
 	out := make([]string, len(rs))

@@ -1,6 +1,7 @@
 package smallworld
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -371,17 +372,12 @@ func (s *state) comboTokens(race, power string) int {
 	return n
 }
 
-// Notes implements engine.Noter: what each conquest listed for player costs, and
-// why (the defence of the region, the abilities' discounts).
-func (s *state) Notes(player string) map[string]engine.Text {
-	p := s.playerIndex(player)
-	if p < 0 || !s.ownTurn(p) {
-		return nil
-	}
-	notes := map[string]engine.Text{}
-	for _, entry := range s.Legal(player) {
+// notesConquer notes what each conquest listed for player p costs, and why (the
+// defence of the region, the abilities' discounts).
+func notesConquer(s *state, p int, notes map[string]engine.Text) {
+	for _, entry := range legalConquer(s, p, nil) {
 		f := strings.Fields(entry)
-		if len(f) < 2 || f[0] != "conquer" {
+		if len(f) < 2 {
 			continue
 		}
 		id, err := strconv.Atoi(f[1])
@@ -398,7 +394,6 @@ func (s *state) Notes(player string) map[string]engine.Text {
 		}
 		notes[entry] = s.costNote(p, slot, r, f[len(f)-1] == "roll")
 	}
-	return notes
 }
 
 // costNote says what conquering region r costs army (p, slot): "3 tokens: 2 + 1
@@ -428,7 +423,8 @@ func (s *state) costNote(p, slot, r int, roll bool) engine.Text {
 			continue
 		}
 		if d := ab.cost(s, p, slot, r); d != 0 && (d >= 0 || !shielded || ab == s.cat.variant.rules) {
-			add(d, func(n int) engine.Text { return engine.Textf("%d %s", n, engine.Term(ab.name)) })
+			term := cmp.Or(ab.costTerm, ab.name)
+			add(d, func(n int) engine.Text { return engine.Textf("%d %s", n, engine.Term(term)) })
 		}
 	}
 	cost := engine.Textf("%d tokens", s.cost(p, slot, r))

@@ -1,6 +1,7 @@
 package smallworld
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -26,9 +27,33 @@ func (s *state) Legal(player string) []string {
 		out = v.legal(s, p, out)
 	}
 	if s.Scn != nil {
-		out = slices.DeleteFunc(out, func(c string) bool { return s.forbidden(p, strings.Fields(engine.Normalize(c))) != "" })
+		out = slices.DeleteFunc(out, func(c string) bool { return s.forbidden(p, strings.Fields(engine.Normalize(c))).Key != "" })
 	}
 	return out
+}
+
+// Notes implements engine.Noter: the notes of player's Legal entries that need one
+// (what a conquest costs, where a pattern's regions are and what it must achieve,
+// what a choice gives), each from the verb that lists the entry. Entries are only the
+// command; everything that explains them is a note.
+func (s *state) Notes(player string) map[string]engine.Text {
+	legal := s.Legal(player)
+	if len(legal) == 0 {
+		return nil
+	}
+	p := s.playerIndex(player)
+	notes := map[string]engine.Text{}
+	for _, v := range reg.verbs {
+		if v.notes != nil {
+			v.notes(s, p, notes)
+		}
+	}
+	// A note only for what Legal lists (a scenario forbids some entries).
+	maps.DeleteFunc(notes, func(entry string, n engine.Text) bool { return n.Key == "" || !slices.Contains(legal, entry) })
+	if len(notes) == 0 {
+		return nil
+	}
+	return notes
 }
 
 // SkipCommands implements engine.Skipper: a player who misses the deadline ends the
@@ -44,7 +69,7 @@ func (s *state) SkipCommands(player string) []string {
 		return []string{"done"}
 	case !s.ownTurn(p):
 		return nil
-	case s.forbidden(p, []string{"done"}) != "":
+	case s.forbidden(p, []string{"done"}).Key != "":
 		// A choice must come first (Necromancer Island's keep): the first one, then done.
 		if l := s.Legal(player); len(l) > 0 {
 			return []string{l[0], "done"}

@@ -116,23 +116,27 @@ func (s *state) tellConquest(p, slot, r, n int, b beaten) {
 	case b.owner >= 0:
 		race := engine.Term(b.race)
 		if b.declined {
-			s.tell(-1, engine.HapConquest, int(b.owner), "%s (%s) conquered region %d from %s (declined %s) with %d tokens: %s lost %d tokens, %d back in hand", who, army, id, s.names[b.owner], race, n, s.names[b.owner], b.lost, b.back)
+			s.tell(-1, engine.HapConquest, int(b.owner), "%s (%s) conquered region %d from %s (declined %s) with %s: %s lost %s, %s", who, army, id, s.names[b.owner], race, nTokens(n), s.names[b.owner], nTokens(b.lost), backInHand(b.back))
 			return
 		}
-		s.tell(-1, engine.HapConquest, int(b.owner), "%s (%s) conquered region %d from %s (%s) with %d tokens: %s lost %d tokens, %d back in hand", who, army, id, s.names[b.owner], race, n, s.names[b.owner], b.lost, b.back)
+		s.tell(-1, engine.HapConquest, int(b.owner), "%s (%s) conquered region %d from %s (%s) with %s: %s lost %s, %s", who, army, id, s.names[b.owner], race, nTokens(n), s.names[b.owner], nTokens(b.lost), backInHand(b.back))
 	case b.owner == ownerLostTribe:
-		s.tell(-1, engine.HapConquest, -1, "%s (%s) conquered region %d from the lost tribe (%d tokens) with %d tokens", who, army, id, b.tokens, n)
+		s.tell(-1, engine.HapConquest, -1, "%s (%s) conquered region %d from the lost tribe (%s) with %s", who, army, id, nTokens(b.tokens), nTokens(n))
 	case b.owner == ownerMonster:
-		s.tell(-1, engine.HapConquest, -1, "%s (%s) conquered region %d from the monster with %d tokens", who, army, id, n)
+		s.tell(-1, engine.HapConquest, -1, "%s (%s) conquered region %d from the monster with %s", who, army, id, nTokens(n))
 	default:
-		s.tell(-1, engine.HapConquest, -1, "%s (%s) conquered region %d (empty) with %d tokens", who, army, id, n)
+		s.tell(-1, engine.HapConquest, -1, "%s (%s) conquered region %d (empty) with %s", who, army, id, nTokens(n))
 	}
 }
+
+// backInHand is the tokens a player whose region was conquered takes back into
+// their hand, as a text argument with its plural forms.
+func backInHand(n int) engine.Text { return engine.Textf("%d back in hand", n) }
 
 // tellScore records player p's score at the end of their turn: the total and, for
 // p alone, its breakdown.
 func (s *state) tellScore(p, regions int, bonus []engine.Text, total int) {
-	s.tell(p, engine.HapScore, -1, "%s scored %d coins (%d in all)", s.names[p], total, s.Players[p].Coins)
+	s.tell(p, engine.HapScore, -1, "%s scored %s (%d in all)", s.names[p], nCoins(total), s.Players[p].Coins)
 	t := &s.story[len(s.story)-1]
 	t.Details = append([]engine.Text{engine.Textf("regions: %d", regions)}, bonus...)
 }

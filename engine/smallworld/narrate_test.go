@@ -6,12 +6,14 @@ import (
 	"testing"
 
 	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/i18n"
 )
 
 // TestNarrate: each kind of happening a Small World command tells, as its viewer
-// reads it: the combo taken, conquests (empty, from a player's declined race with
-// the loss and whom it hit), scores with their breakdown (the scorer's alone until
-// the game ends), declines, a race leaving the map, redeployment and abandon.
+// reads it in English and in Italian (counts with their plurals): the combo taken,
+// conquests (empty, from a player's declined race with the loss and whom it hit),
+// scores with their breakdown (the scorer's alone until the game ends), declines, a
+// race leaving the map, redeployment and abandon.
 func TestNarrate(t *testing.T) {
 	const stacks = `{"races":["Elves","Ratmen","Humans"],"powers":["Hill","Flying","Commando"]}`
 	opening := []string{"alice: pick 1", "alice: conquer 5", "alice: done", "bob: pick 1", "bob: done"}
@@ -23,17 +25,25 @@ func TestNarrate(t *testing.T) {
 		kind   string
 		hit    []string
 		want   string // in the English text of a happening of kind
+		it     string // in its Italian text
 		absent string // in no happening
 	}{
-		{"combo", nil, "alice: pick 1", "bob", engine.HapCombo, nil, "alice took Hill Elves (offer position 1) with", ""},
-		{"empty region", opening[:1], "alice: conquer 5", "bob", engine.HapConquest, nil, "alice (Hill Elves) conquered region 5 (empty) with", ""},
-		{"score, own", opening[:2], "alice: done", "alice", engine.HapScore, nil, "alice scored", ""},
-		{"score, hidden from others", opening[:2], "alice: done", "bob", "", nil, "", "scored"},
-		{"score, complete view", opening[:2], "alice: done", "", engine.HapScore, nil, "regions: 1", ""},
-		{"decline", opening, "alice: decline", engine.Observer, engine.HapDecline, nil, "alice put the Hill Elves into decline", ""},
-		{"conquest of a declined race", append(opening, "alice: decline"), "bob: conquer 5", "alice", engine.HapConquest, []string{"alice"}, "from alice (declined Elves) with 3 tokens: alice lost 1 tokens, 0 back in hand", ""},
-		{"declined race leaves the map", append(opening, "alice: decline"), "bob: conquer 5", "alice", engine.HapDecline, []string{"alice"}, "alice's declined Elves left the map", ""},
-		{"abandon", opening[:2], "alice: abandon 5", "bob", engine.HapMove, nil, "alice abandoned region 5", ""},
+		{"combo", nil, "alice: pick 1", "bob", engine.HapCombo, nil,
+			"alice took Hill Elves (offer position 1) with 10 tokens: paid 0 coins, took the 0 coins on it",
+			"alice ha preso Elfi/Collinari (posizione 1 dell'offerta) con 10 segnalini: ha pagato 0 monete e raccolto 0 monete dalla combinazione", ""},
+		{"combo paid", opening[:3], "bob: pick 2", "alice", engine.HapCombo, nil,
+			"with 9 tokens: paid 1 coin, took the 0 coins on it", "con 9 segnalini: ha pagato 1 moneta e raccolto 0 monete", ""},
+		{"empty region", opening[:1], "alice: conquer 5", "bob", engine.HapConquest, nil,
+			"alice (Hill Elves) conquered region 5 (empty) with 2 tokens", "alice (Elfi/Collinari) ha conquistato la regione 5 (vuota) con 2 segnalini", ""},
+		{"score, own", opening[:2], "alice: done", "alice", engine.HapScore, nil, "alice scored 2 coins (7 in all) | regions: 1", "alice ha guadagnato 2 monete (7 in tutto) | regioni: 1", ""},
+		{"score, hidden from others", opening[:2], "alice: done", "bob", "", nil, "", "", "scored"},
+		{"score, complete view", opening[:2], "alice: done", "", engine.HapScore, nil, "regions: 1", "regioni: 1", ""},
+		{"decline", opening, "alice: decline", engine.Observer, engine.HapDecline, nil, "alice put the Hill Elves into decline", "", ""},
+		{"conquest of a declined race", append(opening, "alice: decline"), "bob: conquer 5", "alice", engine.HapConquest, []string{"alice"},
+			"from alice (declined Elves) with 3 tokens: alice lost 1 token, 0 back in hand",
+			"di alice (Elfi in declino) con 3 segnalini: alice ha perso 1 segnalino, 0 tornano in mano", ""},
+		{"declined race leaves the map", append(opening, "alice: decline"), "bob: conquer 5", "alice", engine.HapDecline, []string{"alice"}, "alice's declined Elves left the map", "alice: la razza in declino (Elfi) ha lasciato la mappa", ""},
+		{"abandon", opening[:2], "alice: abandon 5", "bob", engine.HapMove, nil, "alice abandoned region 5", "alice ha abbandonato la regione 5", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -44,12 +54,13 @@ func TestNarrate(t *testing.T) {
 			var all []string
 			found := tc.want == ""
 			for _, h := range hs {
-				text := h.Text.String()
+				text, it := english(t, h.Text), render(t, i18n.Italian, h.Text)
 				for _, d := range h.Details {
-					text += " | " + d.String()
+					text += " | " + english(t, d)
+					it += " | " + render(t, i18n.Italian, d)
 				}
-				all = append(all, h.Kind+": "+text)
-				if h.Kind == tc.kind && strings.Contains(text, tc.want) && slices.Equal(h.Hit, tc.hit) {
+				all = append(all, h.Kind+": "+text+" / "+it)
+				if h.Kind == tc.kind && strings.Contains(text, tc.want) && strings.Contains(it, tc.it) && slices.Equal(h.Hit, tc.hit) {
 					found = true
 				}
 				if tc.absent != "" && strings.Contains(text, tc.absent) {
@@ -60,7 +71,7 @@ func TestNarrate(t *testing.T) {
 				}
 			}
 			if !found {
-				t.Errorf("no %s happening with %q hitting %v in:\n%s", tc.kind, tc.want, tc.hit, strings.Join(all, "\n"))
+				t.Errorf("no %s happening with %q / %q hitting %v in:\n%s", tc.kind, tc.want, tc.it, tc.hit, strings.Join(all, "\n"))
 			}
 		})
 	}

@@ -46,8 +46,8 @@ var (
 		bonus:  ghostsIslandCoins,
 		pieces: []*pieceKind{island},
 		verbs: []*verb{
-			{name: "keep", rank: rankPick + 1, open: true, apply: applyKeep, legal: legalKeep},
-			{name: "buy", rank: rankPick + 2, open: true, apply: applyBuy, legal: legalBuy},
+			{name: "keep", rank: rankPick + 1, open: true, apply: applyKeep, legal: legalKeep, notes: notesKeep},
+			{name: "buy", rank: rankPick + 2, open: true, apply: applyBuy, legal: legalBuy, notes: notesBuy},
 		},
 	}
 	// island is the Necromancer's Island on the central lake: no other army may enter
@@ -196,7 +196,7 @@ func (n *necroState) mayBeEmpty(r int) bool { return r == int(n.Lake) }
 // forbids refuses what the scenario rules out: the Necromancer takes no combo and
 // never declines, keeps his power before anything else and never leaves the Island;
 // the others make no peace with Ghosts and do not enchant them (a race in decline).
-func (n *necroState) forbids(s *state, p int, words []string) string {
+func (n *necroState) forbids(s *state, p int, words []string) engine.Text {
 	regionOf := func() (int, bool) {
 		if len(words) < 2 {
 			return 0, false
@@ -211,29 +211,29 @@ func (n *necroState) forbids(s *state, p int, words []string) string {
 	if p == int(n.P) {
 		switch {
 		case s.ownTurn(p) && s.army(p, slotActive).Power == "" && words[0] != "keep":
-			return fmt.Sprintf("first choose the power you keep among the six you drew: keep 1 to keep %d", len(n.Spare))
+			return reason("first choose the power you keep among the six you drew: keep 1 to keep %d", len(n.Spare))
 		case words[0] == "decline":
-			return "the Necromancer never goes into decline: end your turn with done"
+			return reason("the Necromancer never goes into decline: end your turn with done")
 		case words[0] == "pick":
-			return "the Necromancer never takes a race and power combo: buy Ghosts and powers instead (buy ghost, buy power N)"
+			return reason("the Necromancer never takes a race and power combo: buy Ghosts and powers instead (buy ghost, buy power N)")
 		case words[0] == "abandon":
 			if r, ok := regionOf(); ok && r == int(n.Lake) {
-				return fmt.Sprintf("region %d is your Island: it is never abandoned (its Ghosts are in your hand during your turn)", s.b.id(r))
+				return reason("region %d is your Island: it is never abandoned (its Ghosts are in your hand during your turn)", s.b.id(r))
 			}
 		}
-		return ""
+		return engine.Text{}
 	}
 	switch words[0] {
 	case "ally":
 		if len(words) == 2 && s.playerIndex(words[1]) == int(n.P) {
-			return fmt.Sprintf("%s is the Necromancer: Ghosts are always a race in decline, and no peace is made with them; ally another player", s.names[n.P])
+			return reason("%s is the Necromancer: Ghosts are always a race in decline, and no peace is made with them; ally another player", s.names[n.P])
 		}
 	case "enchant":
 		if r, ok := regionOf(); ok && int(s.Regions[r].Owner) == int(n.P) {
-			return fmt.Sprintf("region %d holds Ghosts, always a race in decline: Sorcerers only convert an active race", s.b.id(r))
+			return reason("region %d holds Ghosts, always a race in decline: Sorcerers only convert an active race", s.b.id(r))
 		}
 	}
-	return ""
+	return engine.Text{}
 }
 
 // ---- the Necromancer's commands ----
@@ -262,10 +262,20 @@ func legalKeep(s *state, p int, out []string) []string {
 	if !ok || !s.ownTurn(p) || s.army(p, slotActive).Power != "" {
 		return out
 	}
-	for i, pw := range n.Spare {
-		out = append(out, fmt.Sprintf("keep %d # %s; the other powers go to your reserve", i+1, pw))
+	for i := range n.Spare {
+		out = append(out, fmt.Sprintf("keep %d", i+1))
 	}
 	return out
+}
+
+// notesKeep notes each power the Necromancer may keep: its name, and that the others
+// go to his reserve (Notes keeps the notes of the entries Legal lists).
+func notesKeep(s *state, p int, notes map[string]engine.Text) {
+	if n, ok := s.necro(p); ok {
+		for i, pw := range n.Spare {
+			notes[fmt.Sprintf("keep %d", i+1)] = text("%s; the other powers go to your reserve", engine.Term(pw))
+		}
+	}
 }
 
 func applyKeep(s *state, p int, args []string, _ *engine.Rand) error {
@@ -312,17 +322,31 @@ func legalBuy(s *state, p int, out []string) []string {
 		return out
 	}
 	n, _ := s.necro(p)
-	price := n.price(s)
-	if s.Players[p].Coins < price {
+	if s.Players[p].Coins < n.price(s) {
 		return out
 	}
 	if n.Reserve > 0 {
-		out = append(out, fmt.Sprintf("buy ghost # %d coins: a Ghost from your reserve (%d there) to your hand on the Island", price, n.Reserve))
+		out = append(out, "buy ghost")
 	}
-	for i, pw := range n.Spare {
-		out = append(out, fmt.Sprintf("buy power %d # %s for %d coins; its effects add to your other powers", i+1, pw, price))
+	for i := range n.Spare {
+		out = append(out, fmt.Sprintf("buy power %d", i+1))
 	}
 	return out
+}
+
+// notesBuy notes what the Necromancer may buy: the price, and where a Ghost comes
+// from and goes, or the power bought (Notes keeps the notes of the entries Legal
+// lists).
+func notesBuy(s *state, p int, notes map[string]engine.Text) {
+	n, ok := s.necro(p)
+	if !ok {
+		return
+	}
+	price := nCoins(n.price(s))
+	notes["buy ghost"] = text("%s: a Ghost from your reserve (%d there) to your hand on the Island", price, n.Reserve)
+	for i, pw := range n.Spare {
+		notes[fmt.Sprintf("buy power %d", i+1)] = text("%s for %s; its effects add to your other powers", engine.Term(pw), price)
+	}
 }
 
 func applyBuy(s *state, p int, args []string, _ *engine.Rand) error {

@@ -86,7 +86,7 @@ func applyBalrog(s *state, p int, args []string, _ *engine.Rand) error {
 		return engine.Illegal("the Balrog goes to a region bordering the Pentacle or the Balrog, not a chasm, an immune or shielded one, nor one whose occupant keeps you out: %s", s.idList(s.balrogTargets(p)))
 	}
 	if b := s.defeat(p, r, 2); b.owner >= 0 {
-		s.tell(-1, engine.HapLoss, int(b.owner), "%s's Balrog struck region %d: %s (%s) lost %d tokens, %d back in hand", s.names[p], s.b.id(r), s.names[b.owner], engine.Term(b.race), b.lost, b.back)
+		s.tell(-1, engine.HapLoss, int(b.owner), "%s's Balrog struck region %d: %s (%s) lost %s, %s", s.names[p], s.b.id(r), s.names[b.owner], engine.Term(b.race), nTokens(b.lost), backInHand(b.back))
 	}
 	s.Regions[r] = region{Owner: ownerNone, Pieces: s.keptPieces(r, onConquest)}
 	s.moveFlag(balrog, r)

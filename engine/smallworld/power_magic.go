@@ -2,7 +2,6 @@ package smallworld
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/turnmail/turnmail/engine"
 )
@@ -40,6 +39,16 @@ func (s *state) bagChoices() []string {
 	return out
 }
 
+// wordList lists command words as one text argument, each in the reader's words:
+// "sword, orb" ("spada, globo").
+func wordList(words []string) engine.Text {
+	ts := make([]engine.Text, len(words))
+	for i, w := range words {
+		ts[i] = engine.Textf("%s", engine.Command(w))
+	}
+	return joinTexts("%s, %s", ts)
+}
+
 func legalBag(s *state, p int, out []string) []string {
 	if !s.ownTurn(p) || s.T.Closed || s.T.get(bagCopy) != 0 || !s.has(p, nameMagic) {
 		return out
@@ -55,14 +64,17 @@ func applyBag(s *state, p int, args []string, _ *engine.Rand) error {
 		return err
 	}
 	choices := s.bagChoices()
-	if err := wantArgs(args, 1, syntax("bag RELIC", reason("one on the map: %s", strings.Join(choices, ", ")))); err != nil {
+	if len(choices) == 0 {
+		return engine.Illegal("the Bag of Wonders copies a relic on the map, and none is there")
+	}
+	if err := wantArgs(args, 1, syntax("bag RELIC", reason("one on the map: %s", wordList(choices)))); err != nil {
 		return err
 	}
 	switch {
 	case s.T.get(bagCopy) != 0:
 		return engine.Illegal("the Bag of Wonders copies %s this turn already", engine.Command(bagRelics[s.T.get(bagCopy)-1]))
 	case !slices.Contains(choices, args[0]):
-		return engine.Illegal("the Bag of Wonders copies a relic on the map: %s", strings.Join(choices, ", "))
+		return engine.Illegal("the Bag of Wonders copies a relic on the map: %s", wordList(choices))
 	}
 	s.T.set(bagCopy, bagIndex(args[0]))
 	return nil

@@ -1,9 +1,7 @@
 package smallworld
 
 import (
-	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/turnmail/turnmail/engine"
 )
@@ -17,7 +15,7 @@ import (
 const nameReborn = "Reborn"
 
 var reborn = &ability{name: nameReborn, kind: kindPower, pack: packUnderground, inDecline: true, keepBadge: true,
-	verbs: []*verb{{name: "reborn", rank: rankConquer - 20, open: true, apply: applyReborn, legal: legalReborn}}}
+	verbs: []*verb{{name: "reborn", rank: rankConquer - 20, open: true, apply: applyReborn, legal: legalReborn, notes: notesReborn}}}
 
 func init() { register(reborn) }
 
@@ -54,6 +52,10 @@ func (s *state) rebornRegions(p int) []int {
 	return out
 }
 
+// rebornPattern is the Legal entry of the two-region form of reborn; its note
+// (notesReborn) lists the regions.
+const rebornPattern = "reborn <region> <region>"
+
 // legalReborn lists `reborn R` for each region, and the two-region form as a pattern
 // when there are two regions and two tokens for them.
 func legalReborn(s *state, p int, out []string) []string {
@@ -65,9 +67,19 @@ func legalReborn(s *state, p int, out []string) []string {
 		out = append(out, "reborn "+s.b.ids[r])
 	}
 	if len(regs) >= 2 && s.rebornTokens(p) >= 2 {
-		out = append(out, fmt.Sprintf("reborn <region> <region> (two different regions of %s)", strings.Join(idsOf(s, regs), ",")))
+		out = append(out, rebornPattern)
 	}
 	return out
+}
+
+// notesReborn notes the two-region pattern: two different regions of those listed.
+func notesReborn(s *state, p int, notes map[string]engine.Text) {
+	if !s.rebornReady(p) || s.rebornTokens(p) < 2 {
+		return
+	}
+	if regs := s.rebornRegions(p); len(regs) >= 2 {
+		notes[rebornPattern] = text("two different regions of %s", regionIDs(s, regs))
+	}
 }
 
 func applyReborn(s *state, p int, args []string, _ *engine.Rand) error {

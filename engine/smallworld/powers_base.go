@@ -149,7 +149,7 @@ var (
 			return loss
 		},
 		settle: settleCamps,
-		verbs:  []*verb{{name: "camp", rank: rankRedeploy + 10, apply: applyCamp, legal: legalCamp}}}
+		verbs:  []*verb{{name: "camp", rank: rankRedeploy + 10, apply: applyCamp, legal: legalCamp, notes: notesCamp}}}
 	// camp is an encampment: +1 defence each; they leave the map when the race
 	// declines, or when their region is conquered (to be re-placed, see above).
 	camp = &pieceKind{name: "encampments", order: 40, defense: 1, box: 5, hash: hashCountByte}
@@ -194,20 +194,40 @@ func (s *state) campsOnMap(p int) int {
 	return n
 }
 
-func legalCamp(s *state, p int, out []string) []string {
+// campPattern is the Legal entry of the encampments; its note (notesCamp) says
+// which regions it may name and how many encampments there are.
+const campPattern = "camp <region>=<encampments> …"
+
+// campRegions lists the regions player p may name in a camp command now, or none
+// when p may not place encampments.
+func (s *state) campRegions(p int) []int {
 	if !s.has(p, nameBivouacking) || !(s.ownTurn(p) || s.defending(p)) {
-		return out
+		return nil
 	}
-	regs := s.kept(p)
+	return s.kept(p)
+}
+
+func legalCamp(s *state, p int, out []string) []string {
+	if len(s.campRegions(p)) > 0 {
+		out = append(out, campPattern)
+	}
+	return out
+}
+
+// notesCamp notes the camp pattern: each region named ends with the number given;
+// the regions it may name; the encampments in all, free and on the map, and for a
+// defender those lost in the attack, to place again.
+func notesCamp(s *state, p int, notes map[string]engine.Text) {
+	regs := s.campRegions(p)
 	if len(regs) == 0 {
-		return out
-	}
-	due := ""
-	if n := s.army(p, slotActive).get(campsDue); n > 0 && s.defending(p) {
-		due = fmt.Sprintf("; %d lost in the attack to re-place", n)
+		return
 	}
 	on := s.campsOnMap(p)
-	return append(out, fmt.Sprintf("camp <region>=<encampments> … (the region ends with that many; regions %s; %d encampments in all: %d free, %d on the map%s)", strings.Join(idsOf(s, regs), ","), camp.box, max(camp.box-on, 0), on, due))
+	note := text("the region ends with that many; regions %s; %d encampments in all: %s, %d on the map", regionIDs(s, regs), camp.box, engine.Textf("%d free", max(camp.box-on, 0)), on)
+	if n := s.army(p, slotActive).get(campsDue); n > 0 && s.defending(p) {
+		note = text("%s; %d lost in the attack to re-place", note, n)
+	}
+	notes[campPattern] = note
 }
 
 func applyCamp(s *state, p int, args []string, _ *engine.Rand) error {
@@ -336,7 +356,7 @@ var (
 				placeHeroes(s, p)
 			}
 		},
-		verbs: []*verb{{name: "hero", rank: rankRedeploy + 12, apply: applyHero, legal: legalHero}}}
+		verbs: []*verb{{name: "hero", rank: rankRedeploy + 12, apply: applyHero, legal: legalHero, notes: notesHero}}}
 	// hero: immune; the heroes leave the map when the race declines.
 	hero = &pieceKind{name: "hero", order: 50, flag: true, immune: reason("a hero"), box: 2, hash: hashFlag(2)}
 )
@@ -361,18 +381,33 @@ func placeHeroes(s *state, p int) {
 	}
 }
 
-func legalHero(s *state, p int, out []string) []string {
+// heroPattern is the Legal entry of the heroes when they may go to two regions of
+// several; its note (notesHero) lists the regions.
+const heroPattern = "hero <region> <region>"
+
+// heroRegions lists the regions player p may put a hero in now (none when p may not).
+func (s *state) heroRegions(p int) []int {
 	if !s.ownTurn(p) || !s.has(p, nameHeroic) {
-		return out
+		return nil
 	}
-	regs := s.kept(p)
-	switch len(regs) {
+	return s.kept(p)
+}
+
+func legalHero(s *state, p int, out []string) []string {
+	switch regs := s.heroRegions(p); len(regs) {
 	case 0:
 		return out
 	case 1:
 		return append(out, "hero "+s.b.ids[regs[0]])
 	}
-	return append(out, fmt.Sprintf("hero <region> <region> (two different regions of %s)", strings.Join(idsOf(s, regs), ",")))
+	return append(out, heroPattern)
+}
+
+// notesHero notes the hero pattern: two different regions of those listed.
+func notesHero(s *state, p int, notes map[string]engine.Text) {
+	if regs := s.heroRegions(p); len(regs) > 1 {
+		notes[heroPattern] = text("two different regions of %s", regionIDs(s, regs))
+	}
 }
 
 func applyHero(s *state, p int, args []string, _ *engine.Rand) error {

@@ -9,28 +9,46 @@ import (
 	"testing"
 
 	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/i18n"
 )
 
-// TestDescribeNeed: the redeploy pattern says what must happen: tokens to place
-// (by race when two place), tokens to take back (Amazons), additions only for a
-// defender, in correct plurals.
+// TestDescribeNeed: the redeploy pattern's note says what must happen: tokens to
+// place (by race when two place), tokens to take back (Amazons), additions only for
+// a defender, with real plurals in English and Italian.
 func TestDescribeNeed(t *testing.T) {
 	for _, tc := range []struct {
 		need      []redeployNeed
 		defending bool
-		want      string
+		en, it    string
 	}{
-		{[]redeployNeed{{race: "Ratmen", hand: 1}}, false, "1 token to place"},
-		{[]redeployNeed{{race: "Ratmen", hand: 0}}, false, "0 tokens to place"},
-		{[]redeployNeed{{race: "Ratmen", hand: 3}, {race: "Ghouls", hand: 2}}, false, "5 tokens to place: 3 Ratmen, 2 Ghouls"},
-		{[]redeployNeed{{race: "Amazons", hand: 1, keep: 4}}, false, "take 3 tokens back into your hand: your Amazons keep 4 there"},
-		{[]redeployNeed{{race: "Amazons", hand: 3, keep: 4}}, false, "take 1 token back into your hand: your Amazons keep 4 there"},
-		{[]redeployNeed{{race: "Amazons", hand: 6, keep: 4}}, false, "2 tokens to place"},
-		{[]redeployNeed{{race: "Amazons", hand: 2, keep: 4}, {race: "Ghouls", hand: 2}}, false, "2 tokens to place; take 2 tokens back into your hand: your Amazons keep 4 there"},
-		{[]redeployNeed{{race: "Elves", hand: 2}}, true, "2 tokens to place, lost in an attack: additions only, on the regions you still hold; the others stay"},
+		{[]redeployNeed{{race: "Ratmen", hand: 1}}, false, "1 token to place", "1 segnalino da schierare"},
+		{[]redeployNeed{{race: "Ratmen", hand: 0}}, false, "0 tokens to place", "0 segnalini da schierare"},
+		{[]redeployNeed{{race: "Ratmen", hand: 3}, {race: "Ghouls", hand: 2}}, false, "5 tokens to place: 3 Ratmen, 2 Ghouls",
+			"5 segnalini da schierare: 3 Uomini Ratto, 2 Ghoul"},
+		{[]redeployNeed{{race: "Amazons", hand: 1, keep: 4}}, false, "take 3 tokens back into your hand: your Amazons keep 4 there",
+			"riprendi in mano 3 segnalini (Amazzoni: 4 in mano)"},
+		{[]redeployNeed{{race: "Amazons", hand: 3, keep: 4}}, false, "take 1 token back into your hand: your Amazons keep 4 there",
+			"riprendi in mano 1 segnalino (Amazzoni: 4 in mano)"},
+		{[]redeployNeed{{race: "Amazons", hand: 6, keep: 4}}, false, "2 tokens to place", "2 segnalini da schierare"},
+		{[]redeployNeed{{race: "Amazons", hand: 2, keep: 4}, {race: "Ghouls", hand: 2}}, false,
+			"2 tokens to place; take 2 tokens back into your hand: your Amazons keep 4 there",
+			"2 segnalini da schierare; riprendi in mano 2 segnalini (Amazzoni: 4 in mano)"},
+		{[]redeployNeed{{race: "Elves", hand: 2}}, true,
+			"2 tokens to place, lost in an attack; additions only, on the regions you still hold; the others stay",
+			"2 segnalini da schierare, persi in un attacco; solo aggiunte, nelle regioni che occupi ancora; le altre restano come sono"},
+		{[]redeployNeed{{race: "Elves", hand: 1}, {race: "Ratmen", hand: 2}}, true,
+			"3 tokens to place, lost in an attack: 1 Elves, 2 Ratmen; additions only, on the regions you still hold; the others stay",
+			"3 segnalini da schierare, persi in un attacco: 1 Elfi, 2 Uomini Ratto; solo aggiunte, nelle regioni che occupi ancora; le altre restano come sono"},
+		{[]redeployNeed{{race: "Elves", hand: 1}}, true,
+			"1 token to place, lost in an attack; additions only, on the regions you still hold; the others stay",
+			"1 segnalino da schierare, perso in un attacco; solo aggiunte, nelle regioni che occupi ancora; le altre restano come sono"},
 	} {
-		if got := describeNeed(tc.need, tc.defending); got != tc.want {
-			t.Errorf("describeNeed(%+v, %v) = %q, want %q", tc.need, tc.defending, got, tc.want)
+		need := describeNeed(tc.need, tc.defending)
+		if got := english(t, need); got != tc.en {
+			t.Errorf("describeNeed(%+v, %v) in English = %q, want %q", tc.need, tc.defending, got, tc.en)
+		}
+		if got := render(t, i18n.Italian, need); got != tc.it {
+			t.Errorf("describeNeed(%+v, %v) in Italian = %q, want %q", tc.need, tc.defending, got, tc.it)
 		}
 	}
 }
@@ -43,14 +61,10 @@ var takeBackRe = regexp.MustCompile(`regions ([\d,]+); take (\d+) tokens? back`)
 func TestAmazonsTakeBack(t *testing.T) {
 	s := newGame(t, 2, nil, `{"races":["Amazons"],"powers":["Hill"]}`)
 	s = apply(t, s, "alice: pick 1", "alice: conquer 5", "alice: conquer 10", "alice: conquer 4", "alice: conquer 9", "alice: conquer 3")
-	var m []string
-	for _, e := range s.Legal("alice") {
-		if m = takeBackRe.FindStringSubmatch(e); m != nil {
-			break
-		}
-	}
+	note := english(t, s.Notes("alice")[redeployPattern])
+	m := takeBackRe.FindStringSubmatch(note)
 	if m == nil {
-		t.Fatalf("no take-back pattern (hand %d) in %q", s.army(0, slotActive).Hand, s.Legal("alice"))
+		t.Fatalf("no take-back note (hand %d): %q", s.army(0, slotActive).Hand, note)
 	}
 	back, _ := strconv.Atoi(m[2])
 	var parts []string

@@ -1,5 +1,7 @@
 package smallworld
 
+import "github.com/turnmail/turnmail/engine"
+
 // scenario is the state and rules of a game of the family that the core's own fields
 // do not hold: a scenario with an asymmetric role (Necromancer Island,
 // variant_necromancer.go). A state of the other games has none (state.Scn is nil).
@@ -22,18 +24,20 @@ type scenario interface {
 	turnEnded(s *state) bool
 	// competes reports whether player p's coins count for the victory at the end.
 	competes(p int) bool
-	// forbids returns why player p may not give the command words now, or "".
-	forbids(s *state, p int, words []string) string
+	// forbids returns why player p may not give the command words now (a reason),
+	// or an empty Text.
+	forbids(s *state, p int, words []string) engine.Text
 	// mayBeEmpty reports whether a held region r may keep no token.
 	mayBeEmpty(r int) bool
 	// view adds the scenario's part to v.
 	view(s *state, v *View)
 }
 
-// forbidden returns why the scenario forbids player p the command words, or "".
-func (s *state) forbidden(p int, words []string) string {
+// forbidden returns why the scenario forbids player p the command words, or an
+// empty Text.
+func (s *state) forbidden(p int, words []string) engine.Text {
 	if s.Scn == nil || len(words) == 0 {
-		return ""
+		return engine.Text{}
 	}
 	return s.Scn.forbids(s, p, words)
 }

@@ -121,12 +121,20 @@ func rejects(t *testing.T, s *state, player, cmd string, contains ...string) {
 	}
 }
 
+// legalHas asserts that Legal lists each of cmds for player. A command written
+// "entry # note" must also have that note (Notes), as an English mail shows it.
 func legalHas(t *testing.T, s *state, player string, cmds ...string) {
 	t.Helper()
 	l := s.Legal(player)
+	notes := s.Notes(player)
 	for _, c := range cmds {
-		if !slices.Contains(l, c) {
-			t.Errorf("Legal(%s) = %q lacks %q", player, l, c)
+		entry, note, noted := strings.Cut(c, " # ")
+		if !slices.Contains(l, entry) {
+			t.Errorf("Legal(%s) = %q lacks %q", player, l, entry)
+			continue
+		}
+		if got := english(t, notes[entry]); noted && got != note {
+			t.Errorf("the note on %q is %q, want %q", entry, got, note)
 		}
 	}
 }

@@ -23,7 +23,7 @@ func init() {
 			held(t, st[10], 5, "bob", "Humans", 5)
 			toAct(t, st[11], "alice")
 			hand(t, st[11], "alice", 0)
-			legalHas(t, st[11], "alice", "camp <region>=<encampments> … (the region ends with that many; regions 9,10; 5 encampments in all: 3 free, 2 on the map; 3 lost in the attack to re-place)", "done")
+			legalHas(t, st[11], "alice", "camp <region>=<encampments> … # the region ends with that many; regions 9,10; 5 encampments in all: 3 free, 2 on the map; 3 lost in the attack to re-place", "done")
 			rejects(t, st[11], "bob", "done", "not your turn")
 			rejects(t, st[11], "alice", "camp 10=1", "only add encampments")
 			pieces(t, st[12], 9, Pieces{"encampments": 1, "mountain": 1})
@@ -51,7 +51,7 @@ func init() {
 			pieces(t, st[9], 10, Pieces{"encampments": 2})
 			pieces(t, st[10], 10, Pieces{"encampments": 5})
 			toAct(t, st[10], "alice")
-			legalHas(t, st[10], "alice", "camp <region>=<encampments> … (the region ends with that many; regions 10; 5 encampments in all: 0 free, 5 on the map)")
+			legalHas(t, st[10], "alice", "camp <region>=<encampments> … # the region ends with that many; regions 10; 5 encampments in all: 0 free, 5 on the map")
 			pieces(t, st[14], 10, Pieces{})
 		},
 		// Heroic, the rulebook: "La sfarsitul turului tau, pune fiecare din cei doi eroi
@@ -62,12 +62,12 @@ func init() {
 		// tokens (13 and 14: 4 each; 19 has 3). Turn 2: she moves them to 19 and 14.
 		// Turn 3: she abandons 14; the hero of 19 stays, the other goes to 13.
 		"heroic_every_turn": func(t *testing.T, st []*state) {
-			legalHas(t, st[4], "alice", "hero <region> <region> (two different regions of 13,14,19)")
+			legalHas(t, st[4], "alice", "hero <region> <region> # two different regions of 13,14,19")
 			pieces(t, st[4], 13, Pieces{"hole": 1})
 			pieces(t, st[5], 13, Pieces{"hole": 1, "hero": 1})
 			pieces(t, st[5], 14, Pieces{"hole": 1, "hero": 1})
 			pieces(t, st[5], 19, Pieces{})
-			legalHas(t, st[8], "alice", "hero <region> <region> (two different regions of 13,14,19)")
+			legalHas(t, st[8], "alice", "hero <region> <region> # two different regions of 13,14,19")
 			pieces(t, st[10], 19, Pieces{"hero": 1})
 			pieces(t, st[10], 14, Pieces{"hole": 1, "hero": 1})
 			pieces(t, st[10], 13, Pieces{"hole": 1})

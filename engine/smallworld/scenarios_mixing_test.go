@@ -208,7 +208,7 @@ func TestUndergroundMixing(t *testing.T) {
 			for _, tc := range []struct{ power, listed, cmd, refused string }{
 				{"Fortified", "fortress 26", "fortress 25", "a river your Liches leave"},
 				{"Heroic", "hero 26", "hero 25", "a river your Liches leave"},
-				{"Bivouacking", "camp <region>=<encampments> … (the region ends with that many; regions 26; 5 encampments in all: 5 free, 0 on the map)", "camp 25=1", "region 25"}, // camp ends the conquests first: 25 is left
+				{"Bivouacking", "camp <region>=<encampments> … # the region ends with that many; regions 26; 5 encampments in all: 5 free, 0 on the map", "camp 25=1", "region 25"}, // camp ends the conquests first: 25 is left
 			} {
 				s, _, err := startMixed(t, map[string]string{"races": racesAll}, `{"races":["Liches","Ogres"],"powers":["`+tc.power+`","Stout"]}`, nil)
 				if err != nil {

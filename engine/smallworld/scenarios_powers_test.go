@@ -27,13 +27,13 @@ func init() {
 			rejects(t, st[4], "alice", "camp 5=4 10=2", "6 encampments")
 			rejects(t, st[4], "alice", "conquer 4", "conquests are over")
 			pieces(t, st[4], 5, Pieces{"encampments": 3})
-			legalHas(t, st[4], "alice", "camp <region>=<encampments> … (the region ends with that many; regions 5,10; 5 encampments in all: 0 free, 5 on the map)")
+			legalHas(t, st[4], "alice", "camp <region>=<encampments> … # the region ends with that many; regions 5,10; 5 encampments in all: 0 free, 5 on the map")
 			held(t, st[9], 5, "bob", "Humans", 6)
 			pieces(t, st[9], 5, Pieces{})
 			hand(t, st[9], "alice", 1)
 			held(t, st[10], 10, "alice", "Ratmen", 1) // 12 on 10, then turn 2 readied 11
 			hand(t, st[10], "alice", 11)
-			legalHas(t, st[10], "alice", "camp <region>=<encampments> … (the region ends with that many; regions 10; 5 encampments in all: 3 free, 2 on the map)")
+			legalHas(t, st[10], "alice", "camp <region>=<encampments> … # the region ends with that many; regions 10; 5 encampments in all: 3 free, 2 on the map")
 			pieces(t, st[11], 10, Pieces{"encampments": 5})
 			pieces(t, st[14], 10, Pieces{})
 		},

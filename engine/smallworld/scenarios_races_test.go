@@ -39,7 +39,7 @@ func init() {
 			hand(t, st[1], "alice", 14)
 			rejects(t, st[3], "alice", "redeploy 5=7 10=7", "aside", "leave 4")
 			rejects(t, st[3], "alice", "redeploy 5=2 10=2", "6 Amazons tokens would stay")
-			legalHas(t, st[3], "alice", "redeploy <region>=<tokens> … (the region ends with that many; regions 5,10; 6 tokens to place)")
+			legalHas(t, st[3], "alice", "redeploy <region>=<tokens> … # the region ends with that many; regions 5,10; 6 tokens to place")
 			hand(t, st[4], "alice", 4)
 			held(t, st[4], 5, "alice", "Amazons", 5)
 			hand(t, st[5], "alice", 0)
@@ -136,7 +136,7 @@ func init() {
 			rejects(t, st[4], "alice", "hero 19 19", "different")
 			rejects(t, st[4], "alice", "hero 19", "usage")
 			rejects(t, st[4], "alice", "hero 19 5", "not held")
-			legalHas(t, st[4], "alice", "hero <region> <region> (two different regions of 13,14,19)")
+			legalHas(t, st[4], "alice", "hero <region> <region> # two different regions of 13,14,19")
 			pieces(t, st[5], 13, Pieces{"hole": 1, "hero": 1})
 			pieces(t, st[5], 19, Pieces{"hero": 1})
 			rejects(t, st[7], "bob", "conquer 19", "protected by a hero")
@@ -160,7 +160,7 @@ func init() {
 		// Skeletons: +1 token per 2 occupied regions conquered. Alchemist: +2 while active.
 		"skeletons_alchemist": func(t *testing.T, st []*state) {
 			hand(t, st[4], "alice", 2)
-			legalHas(t, st[4], "alice", "redeploy <region>=<tokens> … (the region ends with that many; regions 4,5,11; 3 tokens to place)")
+			legalHas(t, st[4], "alice", "redeploy <region>=<tokens> … # the region ends with that many; regions 4,5,11; 3 tokens to place")
 			held(t, st[5], 4, "alice", "Skeletons", 4)
 			if n := st[5].inPlay("Skeletons"); n != 11 {
 				t.Errorf("%d skeletons in play", n)

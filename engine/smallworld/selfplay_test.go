@@ -99,11 +99,13 @@ func selfPlayFixed(t testing.TB, g engine.Game, fixed json.RawMessage, seed int6
 			t.Fatalf("step %d: %s must act but has no legal command", step, who)
 		}
 		seq := len(a.Events) + 1
+		notes := st.(engine.Noter).Notes(who)
 		if check {
-			checkLegalApplies(t, st, who, legal, seed, seq)
-			checkIllegalRejected(t, st, who, legal, r, seed, seq)
+			checkNotes(t, fmt.Sprintf("step %d, %s", step, who), legal, notes)
+			checkLegalApplies(t, st, who, legal, notes, seed, seq)
+			checkIllegalRejected(t, st, who, legal, notes, r, seed, seq)
 		}
-		cmd := chooseCommand(st.(*state), who, legal, r)
+		cmd := chooseCommand(st.(*state), who, legal, notes, r)
 		// Now and then the deadline passes: the skip commands must apply in order.
 		if skip := st.(engine.Skipper).SkipCommands(who); r.IntN(100) < 4 {
 			if len(skip) == 0 {
@@ -132,13 +134,14 @@ func selfPlayFixed(t testing.TB, g engine.Game, fixed json.RawMessage, seed int6
 	return a
 }
 
-// checkLegalApplies applies every concrete command Legal lists.
-func checkLegalApplies(t testing.TB, st engine.State, who string, legal []string, seed int64, seq int) {
+// checkLegalApplies applies every concrete command Legal lists, and every one a pair
+// pattern stands for.
+func checkLegalApplies(t testing.TB, st engine.State, who string, legal []string, notes map[string]engine.Text, seed int64, seq int) {
 	t.Helper()
 	for _, c := range legal {
 		cmds := []string{c}
 		if engine.IsPattern(c) {
-			cmds = pairsOf(c) // nil for the other patterns
+			cmds = pairsOf(c, notes[c]) // nil for the other patterns
 		}
 		for _, c := range cmds {
 			if _, _, err := engine.Step(st, seed, seq, who, c, nil); err != nil {
@@ -148,18 +151,22 @@ func checkLegalApplies(t testing.TB, st engine.State, who string, legal []string
 	}
 }
 
-// pairPattern matches a Legal pattern naming two different regions out of a list
-// (`hero`, `reborn`).
-var pairPattern = regexp.MustCompile(`^([a-z]+) <region> <region> \(two different regions of ([0-9,]+)\)$`)
+// pairPattern matches a Legal pattern naming two different regions (`hero`,
+// `reborn`); pairNote its note, which lists them.
+var (
+	pairPattern = regexp.MustCompile(`^([a-z]+) <region> <region>$`)
+	pairNote    = regexp.MustCompile(`^two different regions of ([0-9,]+)$`)
+)
 
-// pairsOf returns every concrete command a pair pattern stands for, or nil when entry
-// is not one.
-func pairsOf(entry string) []string {
+// pairsOf returns every concrete command a pair pattern stands for, from its note,
+// or nil when entry is not one.
+func pairsOf(entry string, note engine.Text) []string {
 	m := pairPattern.FindStringSubmatch(entry)
-	if m == nil {
+	n := pairNote.FindStringSubmatch(note.String())
+	if m == nil || n == nil {
 		return nil
 	}
-	ids := strings.Split(m[2], ",")
+	ids := strings.Split(n[1], ",")
 	var out []string
 	for i, a := range ids {
 		for _, b := range ids[i+1:] {
@@ -171,15 +178,15 @@ func pairsOf(entry string) []string {
 
 // listed reports whether command c is in legal, directly or as one a pair pattern
 // stands for.
-func listed(legal []string, c string) bool {
+func listed(legal []string, notes map[string]engine.Text, c string) bool {
 	c = engine.Normalize(c)
 	return slices.ContainsFunc(legal, func(l string) bool {
-		return engine.Normalize(l) == c || slices.Contains(pairsOf(l), c)
+		return engine.Normalize(l) == c || slices.Contains(pairsOf(l, notes[l]), c)
 	})
 }
 
 // checkIllegalRejected tries commands Legal does not list and expects ErrIllegal.
-func checkIllegalRejected(t testing.TB, st engine.State, who string, legal []string, r *rand.Rand, seed int64, seq int) {
+func checkIllegalRejected(t testing.TB, st engine.State, who string, legal []string, notes map[string]engine.Text, r *rand.Rand, seed int64, seq int) {
 	t.Helper()
 	s := st.(*state)
 	ids := s.b.ids
@@ -199,7 +206,7 @@ func checkIllegalRejected(t testing.TB, st engine.State, who string, legal []str
 	}
 	candidates = append(candidates, undergroundCandidates(s, who, r)...)
 	for _, c := range candidates {
-		if listed(legal, c) {
+		if listed(legal, notes, c) {
 			continue
 		}
 		_, _, err := engine.Step(st, seed, seq, who, c, nil)
@@ -246,7 +253,7 @@ func undergroundCandidates(s *state, who string, r *rand.Rand) []string {
 
 // chooseCommand picks a random legal command, favouring conquests so that games
 // develop, and makes patterns concrete.
-func chooseCommand(s *state, who string, legal []string, r *rand.Rand) string {
+func chooseCommand(s *state, who string, legal []string, notes map[string]engine.Text, r *rand.Rand) string {
 	p := s.playerIndex(who)
 	var conquests, choices, others []string
 	for _, c := range legal {
@@ -282,7 +289,7 @@ func chooseCommand(s *state, who string, legal []string, r *rand.Rand) string {
 	case strings.HasPrefix(c, "camp"):
 		return randomCamps(s, p, r)
 	case strings.HasPrefix(c, "hero <"), strings.HasPrefix(c, "reborn <"):
-		pairs := pairsOf(c)
+		pairs := pairsOf(c, notes[c])
 		return pairs[r.IntN(len(pairs))]
 	case strings.HasPrefix(c, "abandon") && r.IntN(4) > 0:
 		return "done"

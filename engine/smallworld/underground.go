@@ -224,6 +224,7 @@ func setupUnderground(s *state, fixed Fixed, rng *engine.Rand) error {
 // of the army keeps water (Kraken; Seafaring on mixed games). Tokens of an army
 // that held nothing else go to hand, as after losing every region (★ §7.5).
 var undergroundRules = &ability{name: "Underground rules", kind: "rules", pack: packUnderground, inDecline: true,
+	costTerm: "river",
 	cost: func(s *state, _, _, r int) int {
 		if s.b.ford[r] && s.Regions[r].Owner == ownerNone {
 			return -1 // 2 + nothing − 1: one token

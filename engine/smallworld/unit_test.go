@@ -34,7 +34,7 @@ func apply(t *testing.T, s *state, moves ...string) *state {
 		if err != nil {
 			t.Fatalf("%s: %v", m, err)
 		}
-		if legal := s.Legal(who); !covered(legal, cmd) {
+		if legal := s.Legal(who); !covered(legal, s.Notes(who), cmd) {
 			t.Errorf("%s applies but Legal lists neither it nor a pattern of its verb: %q", m, legal)
 		}
 		s = next.(*state)
@@ -45,10 +45,10 @@ func apply(t *testing.T, s *state, moves ...string) *state {
 // covered reports whether Legal lists command c: as it is, as one a pair pattern
 // stands for, or (for the other patterns, whose values the test does not enumerate)
 // by a pattern of its verb.
-func covered(legal []string, c string) bool {
+func covered(legal []string, notes map[string]engine.Text, c string) bool {
 	verb, _, _ := strings.Cut(engine.Normalize(c), " ")
-	return listed(legal, c) || slices.ContainsFunc(legal, func(l string) bool {
-		return engine.IsPattern(l) && pairsOf(l) == nil && strings.HasPrefix(l, verb+" ")
+	return listed(legal, notes, c) || slices.ContainsFunc(legal, func(l string) bool {
+		return engine.IsPattern(l) && pairsOf(l, notes[l]) == nil && strings.HasPrefix(l, verb+" ")
 	})
 }
 

@@ -20,7 +20,7 @@ func TestFill(t *testing.T) {
 		{"move 5>3 [1…2] # 1 point per army", []string{"move 5>3", "move 5>3 1", "move 5>3 2"}},
 		{"move 5><3,7> # 2 points", []string{"move 5>3", "move 5>7"}},
 		{"place <4,9>=<1…2>", []string{"place 4=1", "place 4=2", "place 9=1", "place 9=2"}},
-		{"redeploy <region>=<tokens> … (regions 1,2; 5 tokens to place)", []string{""}},
+		{"redeploy <region>=<tokens> …", []string{""}},
 		{"place <region>=<n> <region>=<n> … # up to 3", []string{""}},
 		{"bid <5…2>", []string{""}},
 		{"", []string{""}},
