@@ -130,7 +130,7 @@ func (r *renderRun) step(s selfplay.Step) error {
 	var lineErr *templates.LineError
 	var refused *engine.RuleError // the engine's reason for the refused line
 	if s.Player != "" {
-		e := store.Event{Seq: s.N, Kind: "move", Player: s.Player, Command: s.Command}
+		e := store.Event{Seq: s.N, Kind: engine.KindMove, Player: s.Player, Command: s.Command}
 		events = []store.Event{e}
 		// The account of the move: the events with the states after each.
 		l.Events, l.States = append(l.Events, e), append(l.States, s.State)
@@ -272,7 +272,7 @@ func entityParts(e *message.Entity, out map[string]string) error {
 
 // notYetItalian are the games whose Italian mails are not yet free of English
 // (issue 14): each is taken off as its mails are done.
-var notYetItalian = map[string]bool{"smallworld": true, "necromancer": true, "underground": true, "dungeoneer": true}
+var notYetItalian = map[string]bool{"dungeoneer": true}
 
 // htmlTags matches the markup of an HTML part.
 var htmlTags = regexp.MustCompile(`(?s)<style>.*?</style>|<[^>]*>`)
