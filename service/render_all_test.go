@@ -130,7 +130,7 @@ func (r *renderRun) step(s selfplay.Step) error {
 	var lineErr *templates.LineError
 	var refused *engine.RuleError // the engine's reason for the refused line
 	if s.Player != "" {
-		e := store.Event{Seq: s.N, Kind: "move", Player: s.Player, Command: s.Command}
+		e := store.Event{Seq: s.N, Kind: engine.KindMove, Player: s.Player, Command: s.Command}
 		events = []store.Event{e}
 		// The account of the move: the events with the states after each.
 		l.Events, l.States = append(l.Events, e), append(l.States, s.State)
