@@ -45,7 +45,7 @@ func (s *state) do(seat int, cmd string, rng *engine.Rand) error {
 		return engine.Illegal("empty command")
 	}
 	verb, args := f[0], f[1:]
-	if slices.Contains(s.anytime(seat), cmd) || verb == "ability" {
+	if slices.Contains(s.anytime(seat), cmd) || verb == "ability" || verb == "use" {
 		return s.anyTime(seat, verb, args, rng)
 	}
 	if !slices.Contains(s.ToAct(), s.Seats[seat].Name) {
@@ -87,6 +87,11 @@ func (s *state) do(seat int, cmd string, rng *engine.Rand) error {
 		return s.counter(seat, verb, args, rng)
 	case phSpoils:
 		return s.spoils(seat, verb, args, rng)
+	case phGuard:
+		if err := want("attack"); err != nil {
+			return err
+		}
+		return s.guardAttack(args, rng)
 	case phBuild, phPlace:
 		if err := want("build"); err != nil {
 			return err
@@ -165,7 +170,7 @@ func (s *state) lordPlay(seat int, args []string, rng *engine.Rand) error {
 		return nil
 	}
 	s.Seats[t].Peril -= a.Cost
-	p := Pending{Card: id, Target: t, Form: form}
+	p := Pending{Card: id, Target: t, Form: form, X: s.Seats[t].X, Y: s.Seats[t].Y}
 	if inHand {
 		i := slices.Index(h.Hand, id)
 		h.Hand = slices.Delete(h.Hand, i, i+1)
@@ -254,6 +259,13 @@ func (s *state) responses(seat int) []string {
 		}
 		out = append(out, "play "+id)
 	}
+	// Preparing a defense (Risposta: "preparare altre difese"): activations that add to
+	// the hero's rolls or take it out of the space.
+	for _, c := range s.activatable(seat) {
+		if defends(strings.Fields(c)[1]) && s.do(seat, c, nil) == nil {
+			out = append(out, c)
+		}
+	}
 	return out
 }
 
@@ -340,7 +352,9 @@ func (s *state) build(args []string, rng *engine.Rand) error {
 	return nil
 }
 
-// discard discards exactly one card (hand, Treasure or pack monster), then the turn ends.
+// discard discards exactly one card (hand, Treasure or pack monster), then the turn
+// ends — unless the hero has discarded a carrying item and has more Treasures ready
+// than it can carry: it then discards Treasures of its choice until it has not.
 func (s *state) discard(seat int, args []string, rng *engine.Rand) error {
 	h := &s.Seats[seat]
 	if len(args) != 1 {
@@ -351,6 +365,9 @@ func (s *state) discard(seat int, args []string, rng *engine.Rand) error {
 	if !slices.Contains(h.Hand, id) && !slices.Contains(h.Treasures, id) && pi < 0 {
 		return engine.Illegal("%s is not in your hand, Treasures or pack", id)
 	}
+	if s.Discarded && !slices.Contains(h.Treasures, id) {
+		return engine.Illegal("your hero has more Treasures ready than it can carry: discard one of them")
+	}
 	if rng == nil {
 		return nil
 	}
@@ -359,22 +376,42 @@ func (s *state) discard(seat int, args []string, rng *engine.Rand) error {
 		i := slices.Index(h.Hand, id)
 		h.Hand = slices.Delete(h.Hand, i, i+1)
 	case slices.Contains(h.Treasures, id):
-		i := slices.Index(h.Treasures, id)
-		h.Treasures = slices.Delete(h.Treasures, i, i+1)
+		s.unready(seat, id)
 	default:
 		h.Pack = slices.Delete(h.Pack, pi, pi+1)
 	}
 	s.Discard = append(s.Discard, id)
+	if s.Discarded = s.overloaded(seat); s.Discarded {
+		return nil
+	}
 	s.finishTurn(rng)
 	return nil
 }
 
-// anyTime carries out a command possible at any moment (Azioni speciali): ability, or
-// play <always Favor>, paid with seat's Glory.
+// anyTime carries out a command possible at any moment (Azioni speciali): ability,
+// use <ready card>, or play <always Favor>, paid with seat's Glory. A hero asked to
+// respond who has no response left after it is done responding.
 func (s *state) anyTime(seat int, verb string, args []string, rng *engine.Rand) error {
-	h := &s.Seats[seat]
-	if h.Out {
+	if s.Seats[seat].Out {
 		return engine.Illegal("your hero has left the game")
+	}
+	if err := s.special(seat, verb, args, rng); err != nil || rng == nil {
+		return err
+	}
+	if s.Phase == phRespond && slices.Contains(s.Responders, seat) && len(s.responses(seat)) == 0 {
+		s.Responders = slices.DeleteFunc(s.Responders, func(r int) bool { return r == seat })
+		if len(s.Responders) == 0 {
+			s.resolve(rng)
+		}
+	}
+	return nil
+}
+
+// special checks and, with rng, carries out one special action of anyTime.
+func (s *state) special(seat int, verb string, args []string, rng *engine.Rand) error {
+	h := &s.Seats[seat]
+	if verb == "use" {
+		return s.use(seat, args, rng)
 	}
 	if verb == "ability" {
 		hero := s.hero(seat)

@@ -16,6 +16,8 @@ var (
 		"%s plays %s":                         engine.HapCard,
 		"%s readies %s":                       engine.HapCard,
 		"%s cancels %s":                       engine.HapCard,
+		"%s uses %s":                          engine.HapCard,
+		"%s is spent":                         engine.HapCard,
 		"%s is placed at %d,%d":               engine.HapBuild,
 		"%s takes %d wounds, %d life left":    engine.HapLoss,
 		"%s takes %d wounds":                  engine.HapLoss,

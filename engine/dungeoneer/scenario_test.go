@@ -23,7 +23,7 @@ func TestSetup(t *testing.T) {
 		for i, h := range s.Seats {
 			glory := 1
 			if i == 0 {
-				glory += s.ability(0, opGloryStart) // the first start phase is over
+				glory += s.passive(0, opGloryStart) // the first start phase is over
 			}
 			if h.Level != 1 || h.Life != 6 || h.Glory != glory || h.Peril != 1 || len(h.Hand) != 5 || len(h.Quests) != 2 || h.X != 0 || h.Y != 0 {
 				t.Fatalf("%d players: seat %+v", n, h)

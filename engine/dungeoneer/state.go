@@ -28,6 +28,7 @@ const (
 	phDiscard = "discard" // discard exactly one
 	phCounter = "counter" // the hero a monster attacked may challenge it
 	phSpoils  = "spoils"  // the Dungeon Lord gives Peril, keeps or discards monsters
+	phGuard   = "guard"   // the player to the left chooses how a quest or map monster attacks
 	phOver    = "over"
 )
 
@@ -63,12 +64,17 @@ type HeroState struct {
 	Struck bool `json:"struck,omitempty"`
 	// AbilityUsed: an activated ability was used since the hero's start phase.
 	AbilityUsed bool `json:"ability_used,omitempty"`
+	// Charges are the charges left on ready cards that have charges, by card.
+	Charges map[string]int `json:"charges,omitempty"`
 }
 
-// Pending is an Encounter or Bane declared in the Dungeon Lord phase.
+// Pending is an Encounter or Bane declared in the Dungeon Lord phase, in the space
+// (X, Y) where its target stood: an Encounter strikes there only.
 type Pending struct {
 	Card      string `json:"card"`
 	Target    int    `json:"target"`
+	X         int    `json:"x"`
+	Y         int    `json:"y"`
 	Form      string `json:"form,omitempty"`
 	FromPack  bool   `json:"from_pack,omitempty"`
 	Wounds    int    `json:"wounds,omitempty"`
@@ -84,8 +90,12 @@ type state struct {
 	Grid    []Placed    `json:"grid"`
 	QDeck   []string    `json:"quest_deck"`
 	Global  string      `json:"global"`
-	// QuestWounds are the wounds on quest monsters.
+	// QuestWounds are the wounds on the monsters of quest and map cards, by card.
 	QuestWounds map[string]int `json:"quest_wounds"`
+	// Slain are the map cards whose monster is slain (for good).
+	Slain []string `json:"slain,omitempty"`
+	// Items are the escort components put down on the map away from their start.
+	Items []Item `json:"items,omitempty"`
 
 	Current int    `json:"current"`
 	Round   int    `json:"round"`
@@ -106,12 +116,21 @@ type state struct {
 	PerilOwed int `json:"peril_owed,omitempty"`
 	// Unhurt are the unhurt monsters the Dungeon Lord keeps in hand or pack.
 	Unhurt []string `json:"unhurt,omitempty"`
-	// QuestAttacked lists the quest monsters that attacked this turn.
-	QuestAttacked []string  `json:"quest_attacked"`
-	Drawn         string    `json:"drawn,omitempty"`
-	Pending       []Pending `json:"pending"`
-	Responders    []int     `json:"responders"`
-	Win           []int     `json:"winners"`
+	// QuestAttacked lists the quest and map cards whose monster attacked this turn.
+	QuestAttacked []string `json:"quest_attacked"`
+	// Guard is the quest or map monster whose attack the player to the left chooses.
+	Guard *Guard `json:"guard,omitempty"`
+	// UsedOnce are the ready cards activated this turn that work once per turn.
+	UsedOnce []string `json:"used_once,omitempty"`
+	// Found are the search quests whose search succeeded this turn.
+	Found []string `json:"found,omitempty"`
+	// Discarded: the discard phase's one card is discarded; Treasures over the limit
+	// are left to discard.
+	Discarded  bool      `json:"discarded,omitempty"`
+	Drawn      string    `json:"drawn,omitempty"`
+	Pending    []Pending `json:"pending"`
+	Responders []int     `json:"responders"`
+	Win        []int     `json:"winners"`
 	// Log is what the last command did, for the players' mail.
 	Log []engine.Text `json:"log"`
 }
@@ -123,6 +142,7 @@ func (s *state) clone() *state {
 		h := &c.Seats[i]
 		h.Hand, h.Favors, h.Treasures, h.Banes = slices.Clone(h.Hand), slices.Clone(h.Favors), slices.Clone(h.Treasures), slices.Clone(h.Banes)
 		h.Pack, h.Quests, h.Done = slices.Clone(h.Pack), slices.Clone(h.Quests), slices.Clone(h.Done)
+		h.Charges = maps.Clone(h.Charges)
 	}
 	c.Deck, c.Discard, c.MapDeck, c.Grid, c.QDeck = slices.Clone(s.Deck), slices.Clone(s.Discard), slices.Clone(s.MapDeck), slices.Clone(s.Grid), slices.Clone(s.QDeck)
 	c.QuestWounds = maps.Clone(s.QuestWounds)
@@ -132,9 +152,14 @@ func (s *state) clone() *state {
 	c.Visited, c.Opened, c.QuestAttacked = slices.Clone(s.Visited), slices.Clone(s.Opened), slices.Clone(s.QuestAttacked)
 	c.Pending, c.Responders, c.Win = slices.Clone(s.Pending), slices.Clone(s.Responders), slices.Clone(s.Win)
 	c.Unhurt = slices.Clone(s.Unhurt)
+	c.Slain, c.Items, c.UsedOnce, c.Found = slices.Clone(s.Slain), slices.Clone(s.Items), slices.Clone(s.UsedOnce), slices.Clone(s.Found)
 	if s.Fight != nil {
 		f := *s.Fight
 		c.Fight = &f
+	}
+	if s.Guard != nil {
+		g := *s.Guard
+		c.Guard = &g
 	}
 	c.Log = nil
 	return &c
@@ -313,6 +338,9 @@ func (s *state) ToAct() []string {
 		}
 		return out
 	}
+	if s.Phase == phGuard {
+		return []string{s.Seats[s.left(s.Current)].Name}
+	}
 	return []string{s.Seats[s.Current].Name}
 }
 
@@ -392,23 +420,25 @@ func (s *state) stat(seat int, form string) int {
 	return max(v, 0)
 }
 
-// ability returns the size of seat's passive hero ability op (0 when it has another).
-func (s *state) ability(seat int, op string) int {
+// passive returns the size of passive effect op on seat's hero: its hero's ability
+// (when it is not an activated one) and its lasting effects (permanent cards, quests
+// in play, artifacts).
+func (s *state) passive(seat int, op string) int {
+	v := 0
 	if h := s.hero(seat); h.Ability.Op == op && !h.Activated {
-		return h.Ability.N
+		v = h.Ability.N
 	}
-	return 0
-}
-
-// defense is the bonus of seat to defense rolls in combat.
-func (s *state) defense(seat int) int {
-	v := s.ability(seat, opDefense) + s.Seats[seat].Ward
 	for _, e := range s.lasting(seat) {
-		if e.Op == opDefense {
+		if e.Op == op {
 			v += e.N
 		}
 	}
 	return v
+}
+
+// defense is the bonus of seat to defense rolls in combat.
+func (s *state) defense(seat int) int {
+	return s.passive(seat, opDefense) + s.Seats[seat].Ward
 }
 
 func cellKey(x, y int) string { return fmt.Sprintf("%d,%d", x, y) }

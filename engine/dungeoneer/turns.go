@@ -18,6 +18,7 @@ func (s *state) startTurn(seat int) {
 	s.Visited = []string{cellKey(h.X, h.Y)}
 	s.Moved, s.QuestDone, s.QuestTries = false, false, 0
 	s.LordStep, s.Fight, s.PerilOwed, s.Unhurt = "", nil, 0, nil
+	s.Guard, s.UsedOnce, s.Found, s.Discarded = nil, nil, nil, false
 	for i := range s.Seats {
 		s.Seats[i].Ward = 0
 		s.Seats[i].Struck = false // one standard attack per hero per turn
@@ -36,11 +37,11 @@ func (s *state) startTurn(seat int) {
 		kept = append(kept, id)
 	}
 	h.Favors = kept
-	if n := s.ability(seat, opRegen); n > 0 && h.Life < 4 {
+	if n := s.passive(seat, opRegen); n > 0 && h.Life < 4 {
 		h.Life = min(h.Life+n, maxLife)
 	}
-	h.Glory += s.ability(seat, opGloryStart)
-	s.Movement = s.stat(seat, speed) + s.ability(seat, opMove)
+	h.Glory += s.passive(seat, opGloryStart)
+	s.Movement = s.stat(seat, speed) + s.passive(seat, opMove)
 	s.Phase = phLord
 }
 
@@ -75,7 +76,7 @@ func roll(rng *engine.Rand) int {
 // test rolls a peril test of seat: die + stat + bonus ≥ value.
 func (s *state) test(seat int, stat string, value, bonus int, rng *engine.Rand) bool {
 	d := roll(rng)
-	total := d + s.stat(seat, stat) + bonus + s.ability(seat, opTrapBonus) + s.Seats[seat].Ward
+	total := d + s.stat(seat, stat) + bonus + s.passive(seat, opTrapBonus) + s.Seats[seat].Ward
 	ok := total >= value
 	s.logf("%s rolls %d: %s %d against %d, %s", s.Seats[seat].Name, d, formWord(stat), total, value, engine.Term(map[bool]string{true: "success", false: "failure"}[ok]))
 	return ok
@@ -111,8 +112,14 @@ func (s *state) defeat(seat int) {
 	for _, m := range h.Pack {
 		s.Discard = append(s.Discard, m.ID)
 	}
-	s.QDeck = append(s.QDeck, h.Quests...)
-	h.Hand, h.Favors, h.Treasures, h.Banes, h.Pack, h.Quests, h.Carrying = nil, nil, nil, nil, nil, nil, ""
+	// A component lies where it fell, with its quest; the other quests go under the deck.
+	s.putDown(seat)
+	for _, q := range h.Quests {
+		if s.itemOf(q) < 0 {
+			s.QDeck = append(s.QDeck, q)
+		}
+	}
+	h.Hand, h.Favors, h.Treasures, h.Banes, h.Pack, h.Quests, h.Charges = nil, nil, nil, nil, nil, nil, nil
 	s.Responders = slices.DeleteFunc(s.Responders, func(r int) bool { return r == seat })
 	if alive := s.alive(); len(alive) == 1 {
 		s.logf("%s wins as Dungeon Lord", s.Seats[alive[0]].Name)
@@ -169,6 +176,9 @@ func (s *state) apply(seat int, effs []Effect, rng *engine.Rand) {
 		case opTeleport:
 			h.X, h.Y, h.Prone = 0, 0, false
 			s.logf("%s is sent back to the Entrance", h.Name)
+			if seat == s.Current {
+				s.Moved = true
+			}
 		case opLevel:
 			if h.Level < maxLevel {
 				h.Level = min(h.Level+e.N, maxLevel)
@@ -177,6 +187,8 @@ func (s *state) apply(seat int, effs []Effect, rng *engine.Rand) {
 			}
 		case opWard:
 			h.Ward += e.N
+		case opDropItem:
+			s.putDown(seat)
 		}
 	}
 }
@@ -267,7 +279,7 @@ func (s *state) hurt(m fighter, n int) int {
 // monster's remaining life, which fight already did).
 func (s *state) heroWoundsMonster(seat, wounds int) {
 	if wounds > 0 && !s.Seats[seat].Out {
-		s.Seats[seat].Glory += wounds + s.ability(seat, opKillGlory)
+		s.Seats[seat].Glory += wounds + s.passive(seat, opKillGlory)
 	}
 }
 
@@ -303,15 +315,19 @@ func (s *state) resolve(rng *engine.Rand) {
 				}
 			}
 		case kTrap:
-			s.logf("%s springs on %s", engine.Term(a.Name.En), t.Name)
+			// A trap strikes every hero in the space where it was played.
+			if t.X == p.X && t.Y == p.Y {
+				s.logf("%s springs on %s", engine.Term(a.Name.En), t.Name)
+			} else {
+				s.logf("%s is no longer at %d,%d: %s misses", t.Name, p.X, p.Y, engine.Term(a.Name.En))
+			}
 			s.Discard = append(s.Discard, p.Card)
 			mod := 0
-			if o := cards.mapc[s.Grid[s.cell(p.Target)].ID].Obstacle; o != nil && o.Kind == "risk" {
+			if o := cards.mapc[s.Grid[cellAt(s.Grid, p.X, p.Y)].ID].Obstacle; o != nil && o.Kind == "risk" {
 				mod = o.Mod
 			}
-			x, y := t.X, t.Y
 			for _, v := range s.alive() {
-				if s.Seats[v].X != x || s.Seats[v].Y != y {
+				if s.Seats[v].X != p.X || s.Seats[v].Y != p.Y {
 					continue
 				}
 				if s.test(v, a.Test.Stat, a.Test.V+mod, 0, rng) {
@@ -321,6 +337,12 @@ func (s *state) resolve(rng *engine.Rand) {
 				}
 			}
 		case kMonster:
+			if t.X != p.X || t.Y != p.Y {
+				// The hero left the space before the resolution: the monster cannot strike.
+				s.logf("%s is no longer at %d,%d: %s misses", t.Name, p.X, p.Y, engine.Term(a.Name.En))
+				s.returnMonster(lord, p)
+				continue
+			}
 			m := a.Monster
 			toM, toH := s.fight(fighter{seat: -1, monster: &m, wounds: p.Wounds, name: a.Name.En},
 				fighter{seat: p.Target, name: t.Name}, p.Form, rng)

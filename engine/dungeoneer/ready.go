@@ -1,0 +1,121 @@
+package dungeoneer
+
+import (
+	"slices"
+
+	"github.com/turnmail/turnmail/engine"
+)
+
+// Ready cards: Favors and Treasures in a hero's inventory. Some have an effect their
+// hero activates by paying its cost (the rulebook's special action "attivare l'effetto
+// di una carta pronta nel proprio Inventario; se si possiedono le risorse necessarie
+// (Gloria o Movimento)"), at any moment, in or out of turn; some carry other Treasures.
+
+// isReady reports whether card id is a ready Favor or Treasure of seat's hero.
+func (s *state) isReady(seat int, id string) bool {
+	h := &s.Seats[seat]
+	return slices.Contains(h.Favors, id) || slices.Contains(h.Treasures, id)
+}
+
+// activatable lists the use commands of seat's ready cards that have an activation
+// (whether their cost can be paid now or not: Legal keeps those the gate accepts).
+func (s *state) activatable(seat int) []string {
+	h := &s.Seats[seat]
+	var out []string
+	for _, id := range slices.Concat(h.Favors, h.Treasures) {
+		if cards.adv[id].Activate != nil {
+			out = append(out, "use "+id)
+		}
+	}
+	return out
+}
+
+// movementOf is the Movement seat can pay a cost with now: the turn's Movement in its
+// own turn before the discard phase, else its saved Movement.
+func (s *state) movementOf(seat int) int {
+	if seat == s.Current && s.Phase != phDiscard {
+		return s.Movement
+	}
+	return s.Seats[seat].Saved
+}
+
+// use activates ready card id of seat: use <card>. It pays the cost (Glory, or
+// Movement — out of turn the saved one), marks a once-per-turn card used until the
+// next start phase, takes a charge (a card with none left is spent and discarded),
+// then applies the effects.
+func (s *state) use(seat int, args []string, rng *engine.Rand) error {
+	h := &s.Seats[seat]
+	if len(args) != 1 {
+		return engine.Illegal("say use <card>")
+	}
+	id := args[0]
+	a := cards.adv[id]
+	if a == nil || a.Activate == nil || !s.isReady(seat, id) {
+		return engine.Illegal("%s is not a ready card of yours with an effect to activate", id)
+	}
+	act := a.Activate
+	switch {
+	case act.Once && slices.Contains(s.UsedOnce, id):
+		return engine.Illegal("%s works once per turn: it is used until the next turn", id)
+	case h.Glory < act.Glory:
+		return engine.Illegal("%s costs %d Glory, you have %d", id, act.Glory, h.Glory)
+	case act.Move > 0 && h.Prone:
+		return engine.Illegal("your hero is knocked down: stand first")
+	case s.movementOf(seat) < act.Move:
+		return engine.Illegal("%s costs %d Movement, you have %d (out of your turn, the Movement you saved)", id, act.Move, s.movementOf(seat))
+	}
+	if rng == nil {
+		return nil
+	}
+	h.Glory -= act.Glory
+	if seat == s.Current && s.Phase != phDiscard {
+		s.Movement -= act.Move
+	} else {
+		h.Saved -= act.Move
+	}
+	if act.Once {
+		s.UsedOnce = append(s.UsedOnce, id)
+	}
+	s.logf("%s uses %s", h.Name, engine.Term(a.Name.En))
+	if act.Charges > 0 {
+		h.Charges[id]--
+		if h.Charges[id] <= 0 {
+			s.unready(seat, id)
+			s.Discard = append(s.Discard, id)
+			s.logf("%s is spent", engine.Term(a.Name.En))
+		}
+	}
+	s.apply(seat, act.Effects, rng)
+	return nil
+}
+
+// unready takes card id out of seat's ready Favors and Treasures.
+func (s *state) unready(seat int, id string) {
+	h := &s.Seats[seat]
+	drop := func(c string) bool { return c == id }
+	h.Favors, h.Treasures = slices.DeleteFunc(h.Favors, drop), slices.DeleteFunc(h.Treasures, drop)
+	delete(h.Charges, id)
+}
+
+// defends reports whether activating ready card id prepares a defense against the
+// Encounters and Banes played on its hero (a bonus to its rolls, or leaving the
+// space): such an activation is a response.
+func defends(id string) bool {
+	return slices.ContainsFunc(cards.adv[id].Activate.Effects, func(e Effect) bool { return e.Op == opWard || e.Op == opTeleport })
+}
+
+// treasureRoom is how many Treasures seat's hero may have ready: its limit and what
+// its carrying items carry.
+func (s *state) treasureRoom(seat int) int {
+	n := s.hero(seat).TreasureLimit
+	for _, id := range s.Seats[seat].Treasures {
+		n += cards.adv[id].Carry
+	}
+	return n
+}
+
+// overloaded reports whether seat's hero has more Treasures ready than it may carry
+// (a carrying item was discarded).
+func (s *state) overloaded(seat int) bool {
+	return len(s.Seats[seat].Treasures) > s.treasureRoom(seat)
+}
