@@ -9,3 +9,24 @@ import "slices"
 func (s *state) Responding(player string) bool {
 	return (s.Phase == phRespond || s.Phase == phGuard) && slices.Contains(s.ToAct(), player)
 }
+
+// AnyTime implements engine.AnyTimer: the special actions of any moment among
+// player's Legal commands (always Favors, the hero's activated ability, ready cards to
+// use), except those that are responses in the respond step player is asked in.
+func (s *state) AnyTime(player string) []string {
+	seat := s.seat(player)
+	if seat < 0 {
+		return nil
+	}
+	var asked []string
+	if s.Responding(player) && s.Phase == phRespond {
+		asked = s.responses(seat)
+	}
+	var out []string
+	for _, c := range s.Legal(player) {
+		if slices.Contains(s.anytime(seat), c) && !slices.Contains(asked, c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}

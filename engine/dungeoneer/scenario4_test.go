@@ -404,3 +404,26 @@ func TestLastingQuestEffects(t *testing.T) {
 }
 
 var _ engine.Responder = (*state)(nil)
+
+// TestAnyTimeCommands: engine.AnyTimer lists the special actions of any moment among
+// a player's legal commands — out of turn, in the own turn, and in a response window,
+// where a defensive ready card is a response, not an any-time command.
+func TestAnyTimeCommands(t *testing.T) {
+	s := fresh(t, 2)
+	s.Seats[0].Hand = []string{"a13"}
+	s.Seats[1].Hero, s.Seats[1].Hand = "h2", []string{"a37"} // Ilvo; Second Wind
+	s.Seats[1].Favors, s.Seats[1].Glory, s.Seats[1].Peril = []string{"a50"}, 3, 3
+	if got := s.AnyTime("Bob"); !slices.Equal(got, []string{"play a37", "ability", "use a50"}) {
+		t.Fatalf("out of turn: %v", got)
+	}
+	if got := s.AnyTime("Alice"); len(got) != 0 {
+		t.Fatalf("Alice, Tamsin, empty-handed: %v", got)
+	}
+	s = do(t, s, "Alice", "play a13 on bob melee", nil)
+	s = do(t, s, "Alice", "done", nil)
+	// Asked to respond: Second Wind and the sigil answer the attack; the ability is of
+	// any moment.
+	if got, legal := s.AnyTime("Bob"), s.Legal("Bob"); !slices.Equal(got, []string{"ability"}) || !slices.Equal(legal, []string{"play a37", "use a50", "pass", "ability"}) {
+		t.Fatalf("in the response window: any time %v, legal %v", got, legal)
+	}
+}
