@@ -208,7 +208,16 @@ func playBots(t *testing.T, h *harness, kind string, n int, seed int64, options 
 			}
 			done = false
 			last := b.current(game)
-			if last == nil || len(legalEntries(last.Body)) == 0 || b.answered[last.MessageID] {
+			if last == nil || b.answered[last.MessageID] {
+				continue
+			}
+			if len(legalEntries(last.Body)) == 0 {
+				// Not its move: a command of any moment, when the mail lists one the bot
+				// wants (Dungeoneer: a heal for a hurt hero).
+				if cmd := b.dungeonOutOfTurn(last.Body, b.board(game)); cmd != "" {
+					b.answered[last.MessageID], b.sent = true, cmd
+					ids = append(ids, b.reply(h, last, cmd))
+				}
 				continue
 			}
 			if r := notAppRe.FindStringSubmatch(last.Body); r != nil {

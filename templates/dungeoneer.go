@@ -16,7 +16,7 @@ const dungeonBandWidth = 4
 // dungeonFuncs are the template functions of the Dungeoneer state mail.
 func dungeonFuncs() map[string]any {
 	return map[string]any{"dgmap": dungeonMapText, "dgbands": dungeonBands, "dgcard": dungeonCard,
-		"dgonmap": dungeonOnMap, "dgready": dungeonReady}
+		"dgonmap": dungeonOnMap, "dgready": dungeonReady, "dgtext": dungeonText}
 }
 
 // dungeonCells decodes a view's "map" (as the service decodes views: JSON values).
@@ -214,6 +214,12 @@ func monsterStats(m *dungeoneer.MonsterInfo) string {
 		out += ", defends " + strings.Join(defends, ", ")
 	}
 	return out
+}
+
+// dungeonText is the English text of card id (a hero's: its ability), "" for none.
+func dungeonText(v any) string {
+	c, _ := dungeoneer.Card(Str(v))
+	return c.Text.En
 }
 
 // dungeonOnMap lists what lies on a view's map besides the heroes: the living

@@ -1,6 +1,10 @@
 package dungeoneer
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/turnmail/turnmail/engine"
+)
 
 // Responding implements engine.Responder: in the respond step of the Dungeon Lord
 // phase the targets who can respond are asked (play a response or always Favor, use a
@@ -29,4 +33,13 @@ func (s *state) AnyTime(player string) []string {
 		}
 	}
 	return out
+}
+
+// Notes implements engine.Noter: in the guard step, what attack alone chooses.
+func (s *state) Notes(player string) map[string]engine.Text {
+	if s.Phase != phGuard || !s.Responding(player) {
+		return nil
+	}
+	form := s.bestForm(monsterOf(s.Guard.Card), s.Current)
+	return map[string]engine.Text{"attack": engine.Textf("the game chooses %s, the greatest lead over the hero's score", formWord(form))}
 }
