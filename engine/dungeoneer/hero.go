@@ -140,6 +140,10 @@ func (s *state) move(seat, side int, rng *engine.Rand) error {
 		if !ok && d.Kind == doorLocked {
 			s.Movement--
 			if s.Movement == 0 {
+				// "Sulla soglia": the door counts as open both ways and for everybody
+				// until the hero has had its next turn to step through.
+				h.Threshold = []string{key, doorKey(s.Grid[j].X, s.Grid[j].Y, (side+2)%4)}
+				s.Opened = append(s.Opened, h.Threshold[1])
 				s.logf("%s stands on the threshold", h.Name)
 				return nil
 			}
@@ -155,7 +159,7 @@ func (s *state) move(seat, side int, rng *engine.Rand) error {
 func (s *state) enter(seat, j int, rng *engine.Rand) {
 	h := &s.Seats[seat]
 	p := s.Grid[j]
-	h.X, h.Y = p.X, p.Y
+	h.X, h.Y, h.Threshold, h.ThresholdDue = p.X, p.Y, nil, false
 	s.Moved = true
 	key := cellKey(p.X, p.Y)
 	if slices.Contains(s.Visited, key) {

@@ -302,6 +302,28 @@ func TestDoors(t *testing.T) {
 	if s3.Seats[0].Y != -1 || s3.Movement != 0 || !slices.Contains(s3.Opened, "0,-1,n") {
 		t.Fatalf("locked door failed: y %d movement %d opened %v", s3.Seats[0].Y, s3.Movement, s3.Opened)
 	}
+	// "ora sei «sulla soglia», il che significa che la Porta si considera Aperta in
+	// entrambe le direzioni e per chiunque, finché non hai a disposizione 1 Movimento
+	// per spostarti nello spazio adiacente durante il tuo turno successivo": Bob crosses
+	// it in his turn without a roll, Alice in her next turn; then it is locked again.
+	s3.Seats[1].X, s3.Seats[1].Y = 0, -1
+	s3 = do(t, s3, "Alice", "done", nil)
+	s3 = do(t, s3, "Bob", "done", nil)
+	if !slices.Contains(s3.Opened, "0,-1,n") || !slices.Contains(s3.Opened, "0,-2,s") {
+		t.Fatalf("Bob's turn: opened %v, want the threshold's door both ways", s3.Opened)
+	}
+	s3 = do(t, s3, "Bob", "move n", dice()) // no roll
+	s3 = do(t, s3, "Bob", "done", nil)
+	s3 = do(t, s3, "Alice", "done", nil)
+	if !slices.Contains(s3.Opened, "0,-1,n") {
+		t.Fatalf("Alice's next turn: opened %v", s3.Opened)
+	}
+	s3 = do(t, s3, "Alice", "done", nil)
+	s3 = do(t, s3, "Alice", "discard "+s3.Seats[0].Hand[0], nil)
+	s3 = do(t, s3, "Bob", "done", nil)
+	if slices.Contains(s3.Opened, "0,-1,n") || s3.Seats[0].Threshold != nil {
+		t.Fatalf("after Alice's next turn: opened %v threshold %v", s3.Opened, s3.Seats[0].Threshold)
+	}
 	// Walls block both ways: m04 west is a wall, so from its west neighbour east is shut.
 	s4 := fresh(t, 2)
 	place(s4, "m04", 0, -1, 0)

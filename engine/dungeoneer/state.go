@@ -66,6 +66,11 @@ type HeroState struct {
 	AbilityUsed bool `json:"ability_used,omitempty"`
 	// Charges are the charges left on ready cards that have charges, by card.
 	Charges map[string]int `json:"charges,omitempty"`
+	// Threshold are the two sides of the door the hero stands on, having spent its
+	// last Movement to open it: open both ways, for everybody, until the end of the
+	// hero's next turn or until it moves; ThresholdDue: that next turn has begun.
+	Threshold    []string `json:"threshold,omitempty"`
+	ThresholdDue bool     `json:"threshold_due,omitempty"`
 }
 
 // Pending is an Encounter or Bane declared in the Dungeon Lord phase, in the space
@@ -143,6 +148,7 @@ func (s *state) clone() *state {
 		h.Hand, h.Favors, h.Treasures, h.Banes = slices.Clone(h.Hand), slices.Clone(h.Favors), slices.Clone(h.Treasures), slices.Clone(h.Banes)
 		h.Pack, h.Quests, h.Done = slices.Clone(h.Pack), slices.Clone(h.Quests), slices.Clone(h.Done)
 		h.Charges = maps.Clone(h.Charges)
+		h.Threshold = slices.Clone(h.Threshold)
 	}
 	c.Deck, c.Discard, c.MapDeck, c.Grid, c.QDeck = slices.Clone(s.Deck), slices.Clone(s.Discard), slices.Clone(s.MapDeck), slices.Clone(s.Grid), slices.Clone(s.QDeck)
 	c.QuestWounds = maps.Clone(s.QuestWounds)

@@ -19,6 +19,20 @@ func (s *state) startTurn(seat int) {
 	s.Moved, s.QuestDone, s.QuestTries = false, false, 0
 	s.LordStep, s.Fight, s.PerilOwed, s.Unhurt = "", nil, 0, nil
 	s.Guard, s.UsedOnce, s.Found, s.Discarded = nil, nil, nil, false
+	// "sulla soglia": a door a hero stands on stays open until it has had its next turn.
+	for i := range s.Seats {
+		t := &s.Seats[i]
+		switch {
+		case len(t.Threshold) == 0:
+			continue
+		case i == seat:
+			t.ThresholdDue = true
+		case t.ThresholdDue:
+			t.Threshold, t.ThresholdDue = nil, false
+			continue
+		}
+		s.Opened = append(s.Opened, t.Threshold...)
+	}
 	for i := range s.Seats {
 		s.Seats[i].Ward = 0
 		s.Seats[i].Struck = false // one standard attack per hero per turn
@@ -119,7 +133,7 @@ func (s *state) defeat(seat int) {
 			s.QDeck = append(s.QDeck, q)
 		}
 	}
-	h.Hand, h.Favors, h.Treasures, h.Banes, h.Pack, h.Quests, h.Charges = nil, nil, nil, nil, nil, nil, nil
+	h.Hand, h.Favors, h.Treasures, h.Banes, h.Pack, h.Quests, h.Charges, h.Threshold = nil, nil, nil, nil, nil, nil, nil, nil
 	s.Responders = slices.DeleteFunc(s.Responders, func(r int) bool { return r == seat })
 	if alive := s.alive(); len(alive) == 1 {
 		s.logf("%s wins as Dungeon Lord", s.Seats[alive[0]].Name)
@@ -174,7 +188,7 @@ func (s *state) apply(seat int, effs []Effect, rng *engine.Rand) {
 				h.Hand = slices.Delete(h.Hand, i, i+1)
 			}
 		case opTeleport:
-			h.X, h.Y, h.Prone = 0, 0, false
+			h.X, h.Y, h.Prone, h.Threshold, h.ThresholdDue = 0, 0, false, nil, false
 			s.logf("%s is sent back to the Entrance", h.Name)
 			if seat == s.Current {
 				s.Moved = true
