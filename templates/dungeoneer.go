@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	htmltemplate "html/template"
+	"slices"
 	"strings"
 
 	"github.com/turnmail/turnmail/engine/dungeoneer"
@@ -243,7 +244,8 @@ func dungeonOnMap(v any) []string {
 }
 
 // dungeonReady notes the state of a ready card of a player's view: the charges left,
-// and "used this turn" for a card used once this turn ("" when there is nothing to say).
+// the integrations played on it, and "used this turn" for a card used once this turn
+// ("" when there is nothing to say).
 func dungeonReady(view, player, id any) string {
 	v, _ := view.(map[string]any)
 	p, _ := player.(map[string]any)
@@ -256,6 +258,19 @@ func dungeonReady(view, player, id any) string {
 			} else {
 				notes = append(notes, left+" charges left")
 			}
+		}
+	}
+	if att, ok := p["attached"].(map[string]any); ok {
+		var with []string
+		for x, host := range att {
+			if Str(host) == card {
+				c, _ := dungeoneer.Card(x)
+				with = append(with, x+" "+c.Name.En)
+			}
+		}
+		slices.Sort(with)
+		if len(with) > 0 {
+			notes = append(notes, "with "+strings.Join(with, ", "))
 		}
 	}
 	if used, ok := v["used_once"].([]any); ok {

@@ -381,8 +381,9 @@ func (s *state) discard(seat int, args []string, rng *engine.Rand) error {
 		h.Pack = slices.Delete(h.Pack, pi, pi+1)
 	}
 	s.Discard = append(s.Discard, id)
-	if s.Discarded = s.overloaded(seat); s.Discarded {
-		return nil
+	s.Discarded = true
+	if s.mustDiscard(seat) {
+		return nil // Treasures over the limit are left
 	}
 	s.finishTurn(rng)
 	return nil
@@ -404,7 +405,22 @@ func (s *state) anyTime(seat int, verb string, args []string, rng *engine.Rand) 
 			s.resolve(rng)
 		}
 	}
+	// The current hero's last card played, or its last Treasure spent, in its discard
+	// phase: nothing is left to discard, and the turn ends.
+	if s.Phase == phDiscard && seat == s.Current && !s.mustDiscard(seat) {
+		s.finishTurn(rng)
+	}
 	return nil
+}
+
+// mustDiscard reports whether seat, in its discard phase, has a discard to make: its
+// one card (when it has any), or Treasures over the limit after it.
+func (s *state) mustDiscard(seat int) bool {
+	h := &s.Seats[seat]
+	if s.Discarded {
+		return s.overloaded(seat)
+	}
+	return len(h.Hand)+len(h.Treasures)+len(h.Pack) > 0
 }
 
 // special checks and, with rng, carries out one special action of anyTime.

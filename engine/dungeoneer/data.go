@@ -244,6 +244,10 @@ type Adventure struct {
 	// ("Oggetto per il Trasporto dei Tesori") lets its hero have ready; it counts 1
 	// against the limit itself.
 	Carry int `json:"carry,omitempty"`
+	// Attach marks an integration ("Integrazione"): a Favor or Treasure played on one
+	// of its hero's ready Treasures of this category, whose Effects last while that
+	// Treasure is ready; it counts against no limit and is discarded with it.
+	Attach string `json:"attach,omitempty"`
 	Monster
 }
 
@@ -641,6 +645,11 @@ func (cs *CardSet) validate() error {
 		}
 		cs.adv[a.ID] = a
 	}
+	for _, a := range cs.Adventures {
+		if a.Attach != "" && !slices.ContainsFunc(cs.Adventures, func(t Adventure) bool { return t.Kind == kTreasure && t.Permanent && t.Category == a.Attach }) {
+			return fmt.Errorf("%s: no permanent Treasure of category %q to integrate", a.ID, a.Attach)
+		}
+	}
 	return nil
 }
 
@@ -672,6 +681,14 @@ func checkReady(a *Adventure) error {
 	}
 	if a.Carry != 0 && (a.Kind != kTreasure || !a.Permanent || a.Carry < 1 || a.Carry > 3) {
 		return fmt.Errorf("%s: only a permanent Treasure carries 1..3 others", a.ID)
+	}
+	if a.Attach != "" {
+		if a.Permanent || a.Activate != nil || a.Carry != 0 || (a.Kind != kTreasure && (a.Kind != kFavor || a.Use != useHero)) {
+			return fmt.Errorf("%s: an integration is a Favor or Treasure played in the hero phase, nothing else", a.ID)
+		}
+		if err := checkEffects(a.ID, a.Effects, lastingOps); err != nil {
+			return fmt.Errorf("an integration's effects last: %w", err)
+		}
 	}
 	return nil
 }

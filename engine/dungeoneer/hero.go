@@ -90,6 +90,9 @@ func (s *state) heroAction(seat int, verb string, args []string, rng *engine.Ran
 		}
 		return nil
 	case "play":
+		if len(args) == 3 && args[1] == "on" {
+			return s.attach(seat, args[0], args[2], rng)
+		}
 		if len(args) != 1 {
 			return engine.Illegal("say play <card>")
 		}
@@ -204,6 +207,9 @@ func (s *state) playOwn(seat int, id string, rng *engine.Rand) error {
 	}
 	if a.Kind == kFavor && a.Use == useResponse {
 		return engine.Illegal("%s is a response: it is played when an Encounter or Bane is played on you", id)
+	}
+	if a.Attach != "" {
+		return engine.Illegal("%s modifies a ready Treasure of yours of category %s", id, a.Attach)
 	}
 	if a.Cost > h.Glory {
 		return engine.Illegal("%s costs %d Glory, you have %d", id, a.Cost, h.Glory)

@@ -93,6 +93,9 @@ func (s *state) candidates(seat int) []string {
 		}
 		for _, id := range h.Hand {
 			out = append(out, "play "+id)
+			for _, t := range h.Treasures {
+				out = append(out, fmt.Sprintf("play %s on %s", id, t))
+			}
 		}
 		for _, t := range s.alive() {
 			for _, f := range forms {

@@ -17,6 +17,7 @@ var (
 		"%s readies %s":                       engine.HapCard,
 		"%s cancels %s":                       engine.HapCard,
 		"%s uses %s":                          engine.HapCard,
+		"%s attaches %s to %s":                engine.HapCard,
 		"%s is spent":                         engine.HapCard,
 		"%s is placed at %d,%d":               engine.HapBuild,
 		"%s takes %d wounds, %d life left":    engine.HapLoss,

@@ -1,6 +1,7 @@
 package dungeoneer
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/turnmail/turnmail/engine"
@@ -89,12 +90,48 @@ func (s *state) use(seat int, args []string, rng *engine.Rand) error {
 	return nil
 }
 
-// unready takes card id out of seat's ready Favors and Treasures.
+// unready takes card id out of seat's ready Favors and Treasures; the integrations
+// played on it are discarded ("Una carta Integrazione viene scartata se la carta che
+// sta modificando viene scartata o ritorna in mano").
 func (s *state) unready(seat int, id string) {
 	h := &s.Seats[seat]
 	drop := func(c string) bool { return c == id }
 	h.Favors, h.Treasures = slices.DeleteFunc(h.Favors, drop), slices.DeleteFunc(h.Treasures, drop)
 	delete(h.Charges, id)
+	for _, x := range slices.Sorted(maps.Keys(h.Attached)) {
+		if h.Attached[x] == id {
+			delete(h.Attached, x)
+			s.Discard = append(s.Discard, x)
+		}
+	}
+}
+
+// attach plays integration id from seat's hand on its ready Treasure host: play <card>
+// on <treasure>, paid with Glory.
+func (s *state) attach(seat int, id, host string, rng *engine.Rand) error {
+	h := &s.Seats[seat]
+	a := cards.adv[id]
+	if a == nil || !slices.Contains(h.Hand, id) || a.Attach == "" {
+		return engine.Illegal("%s is not an integration in your hand", id)
+	}
+	if !slices.Contains(h.Treasures, host) || cards.adv[host].Category != a.Attach {
+		return engine.Illegal("%s modifies a ready Treasure of yours of category %s", id, a.Attach)
+	}
+	if a.Cost > h.Glory {
+		return engine.Illegal("%s costs %d Glory, you have %d", id, a.Cost, h.Glory)
+	}
+	if rng == nil {
+		return nil
+	}
+	i := slices.Index(h.Hand, id)
+	h.Hand = slices.Delete(h.Hand, i, i+1)
+	h.Glory -= a.Cost
+	if h.Attached == nil {
+		h.Attached = map[string]string{}
+	}
+	h.Attached[id] = host
+	s.logf("%s attaches %s to %s", h.Name, engine.Term(a.Name.En), engine.Term(cards.adv[host].Name.En))
+	return nil
 }
 
 // defends reports whether activating ready card id prepares a defense against the

@@ -427,3 +427,45 @@ func TestAnyTimeCommands(t *testing.T) {
 		t.Fatalf("in the response window: any time %v, legal %v", got, legal)
 	}
 }
+
+// TestIntegration: "Integrazioni: Alcune carte Avventura possono essere usate per
+// modificare gli effetti di un’altra carta. Una carta Integrazione viene scartata se
+// la carta che sta modificando viene scartata o ritorna in mano. Una carta
+// Integrazione non conta per il numero massimo di Favori, Tesori o Branco dell’Eroe".
+func TestIntegration(t *testing.T) {
+	s := fresh(t, 2)
+	a := &s.Seats[0]
+	a.Hand, a.Glory, a.Favors = []string{"a44", "a54", "a01"}, 5, []string{"a47"} // Blessed Blade, Notched Sword
+	s = toHero(t, s)
+	illegal(t, s, "Alice", "play a44")        // it modifies a weapon
+	illegal(t, s, "Alice", "play a44 on a54") // the sword is not ready
+	s = do(t, s, "Alice", "play a54", nil)
+	before := s.stat(0, melee)
+	illegal(t, s, "Alice", "play a44 on a47") // not a weapon
+	s = do(t, s, "Alice", "play a44 on a54", nil)
+	if a := s.Seats[0]; s.stat(0, melee) != before+1 || len(a.Favors) != 1 || a.Attached["a44"] != "a54" || a.Glory != 2 {
+		t.Fatalf("melee %d (was %d), favors %v, attached %v, glory %d", s.stat(0, melee), before, a.Favors, a.Attached, a.Glory)
+	}
+	s = do(t, s, "Alice", "done", nil)
+	s = do(t, s, "Alice", "discard a54", nil)
+	if a := s.Seats[0]; len(a.Attached) != 0 || !slices.Contains(s.Discard, "a44") || s.stat(0, melee) != before-1 {
+		t.Fatalf("the sword discarded: attached %v, discard %v, melee %d", a.Attached, s.Discard, s.stat(0, melee))
+	}
+}
+
+// TestDiscardPhaseEmptied: a hero that plays its last card of any moment (an always
+// Favor) in its own discard phase has nothing left to discard: "Se non possiedi carte
+// in mano non sei costretto a scartare", and the turn goes on.
+func TestDiscardPhaseEmptied(t *testing.T) {
+	s := fresh(t, 2)
+	s.Seats[0].Hand, s.Seats[0].Life = []string{"a37"}, 4 // Second Wind
+	s = toHero(t, s)
+	s = do(t, s, "Alice", "done", nil)
+	if s.Phase != phDiscard || !slices.Equal(s.Legal("Alice"), []string{"discard a37", "play a37"}) {
+		t.Fatalf("phase %s legal %v", s.Phase, s.Legal("Alice"))
+	}
+	s = do(t, s, "Alice", "play a37", nil)
+	if s.Current != 1 || s.Seats[0].Life != 5 || len(s.Seats[0].Hand) != handSize {
+		t.Fatalf("current %d life %d hand %v", s.Current, s.Seats[0].Life, s.Seats[0].Hand)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -190,7 +191,12 @@ func checkInvariants(t testing.TB, s *state, where string) {
 		all = append(all, s.Fight.Card)
 	}
 	for _, h := range s.Seats {
-		all = slices.Concat(all, h.Hand, h.Favors, h.Treasures, h.Banes)
+		all = slices.Concat(all, h.Hand, h.Favors, h.Treasures, h.Banes, slices.Collect(maps.Keys(h.Attached)))
+		for x, host := range h.Attached {
+			if !slices.Contains(h.Treasures, host) {
+				t.Fatalf("%s: %s's %s modifies %s, which is not ready", where, h.Name, x, host)
+			}
+		}
 		for _, m := range h.Pack {
 			all = append(all, m.ID)
 		}

@@ -71,6 +71,9 @@ type HeroState struct {
 	// hero's next turn or until it moves; ThresholdDue: that next turn has begun.
 	Threshold    []string `json:"threshold,omitempty"`
 	ThresholdDue bool     `json:"threshold_due,omitempty"`
+	// Attached are the integrations played on the hero's ready Treasures: each
+	// integration card with the Treasure it modifies.
+	Attached map[string]string `json:"attached,omitempty"`
 }
 
 // Pending is an Encounter or Bane declared in the Dungeon Lord phase, in the space
@@ -148,7 +151,7 @@ func (s *state) clone() *state {
 		h.Hand, h.Favors, h.Treasures, h.Banes = slices.Clone(h.Hand), slices.Clone(h.Favors), slices.Clone(h.Treasures), slices.Clone(h.Banes)
 		h.Pack, h.Quests, h.Done = slices.Clone(h.Pack), slices.Clone(h.Quests), slices.Clone(h.Done)
 		h.Charges = maps.Clone(h.Charges)
-		h.Threshold = slices.Clone(h.Threshold)
+		h.Threshold, h.Attached = slices.Clone(h.Threshold), maps.Clone(h.Attached)
 	}
 	c.Deck, c.Discard, c.MapDeck, c.Grid, c.QDeck = slices.Clone(s.Deck), slices.Clone(s.Discard), slices.Clone(s.MapDeck), slices.Clone(s.Grid), slices.Clone(s.QDeck)
 	c.QuestWounds = maps.Clone(s.QuestWounds)
@@ -393,11 +396,11 @@ func (s *state) cell(seat int) int {
 func (s *state) cellCard(seat int) *MapCard { return cards.mapc[s.Grid[s.cell(seat)].ID] }
 
 // lasting lists the lasting effects on seat's hero: permanent Favors, Treasures and
-// Banes, its quests in play, the global quest and its artifacts.
+// Banes, integrations, its quests in play, the global quest and its artifacts.
 func (s *state) lasting(seat int) []Effect {
 	h := &s.Seats[seat]
 	var out []Effect
-	for _, id := range slices.Concat(h.Favors, h.Treasures, h.Banes) {
+	for _, id := range slices.Concat(h.Favors, h.Treasures, h.Banes, slices.Sorted(maps.Keys(h.Attached))) {
 		out = append(out, cards.adv[id].Effects...)
 	}
 	for _, id := range h.Quests {

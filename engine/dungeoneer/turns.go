@@ -1,6 +1,7 @@
 package dungeoneer
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -133,7 +134,8 @@ func (s *state) defeat(seat int) {
 			s.QDeck = append(s.QDeck, q)
 		}
 	}
-	h.Hand, h.Favors, h.Treasures, h.Banes, h.Pack, h.Quests, h.Charges, h.Threshold = nil, nil, nil, nil, nil, nil, nil, nil
+	s.Discard = append(s.Discard, slices.Sorted(maps.Keys(h.Attached))...)
+	h.Hand, h.Favors, h.Treasures, h.Banes, h.Pack, h.Quests, h.Charges, h.Threshold, h.Attached = nil, nil, nil, nil, nil, nil, nil, nil, nil
 	s.Responders = slices.DeleteFunc(s.Responders, func(r int) bool { return r == seat })
 	if alive := s.alive(); len(alive) == 1 {
 		s.logf("%s wins as Dungeon Lord", s.Seats[alive[0]].Name)
@@ -566,7 +568,7 @@ func (s *state) beginDiscard(rng *engine.Rand) {
 	}
 	h.Saved = min(s.Movement, 1)
 	s.Phase = phDiscard
-	if len(h.Hand)+len(h.Treasures)+len(h.Pack) == 0 {
+	if !s.mustDiscard(s.Current) {
 		s.finishTurn(rng)
 	}
 }

@@ -89,6 +89,8 @@ type PlayerView struct {
 	// TreasureRoom is how many Treasures it may have ready (its limit and what its
 	// carrying items carry).
 	TreasureRoom int `json:"treasure_room"`
+	// Attached are its integrations, each with the Treasure it modifies.
+	Attached map[string]string `json:"attached,omitempty"`
 }
 
 // View implements engine.State.
@@ -123,7 +125,7 @@ func (s *state) View(viewer string) any {
 			Melee: s.stat(i, melee), Magic: s.stat(i, magic), Speed: s.stat(i, speed), HandSize: len(h.Hand),
 			Favors: h.Favors, Treasures: h.Treasures, Banes: h.Banes, Pack: h.Pack, Quests: h.Quests, Done: h.Done,
 			Carrying: h.Carrying, Saved: h.Saved, Struck: h.Struck, AbilityUsed: h.AbilityUsed, Charges: h.Charges,
-			TreasureRoom: s.treasureRoom(i)}
+			TreasureRoom: s.treasureRoom(i), Attached: h.Attached}
 		if viewer == "" || i == seat {
 			pv.Hand = slices.Clone(h.Hand)
 		}
