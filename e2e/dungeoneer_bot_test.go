@@ -250,7 +250,8 @@ type dgCard struct {
 	text    string
 }
 
-// dgHero is a hero sheet of the mail: its scores by form, its life, its ability.
+// dgHero is a hero sheet of the mail: its scores by form (and its life and level, which
+// a test may use), its life, its ability.
 type dgHero struct {
 	stats   map[string]int
 	life    int
@@ -270,8 +271,8 @@ var (
 	dgCardRe    = regexp.MustCompile(`\b([amq]\d\d) [^(\n]*\((monster|trap|bane|favor|treasure|kill|fetch|visit|escort|chance|entrance|passage|room)([^)]*)\)(: [^\n]*)?`)
 	dgAttacksRe = regexp.MustCompile(`attacks ((?:(?:Melee|Magic|Speed) \d+(?:, )?)+)`)
 	dgFormRe    = regexp.MustCompile(`(Melee|Magic|Speed) (\d+)`)
-	dgTestRe    = regexp.MustCompile(`^: (Melee|Magic|Speed) (\d+)\+`)
-	dgSheetRe   = regexp.MustCompile(`(?m)^  \d+\. (\S+) — .*, life (\d+)/6.*\n.*Melee (\d+), Magic (\d+), Speed (\d+);.*\n\s*ability: (.*)`)
+	dgTestRe    = regexp.MustCompile(`^: (Melee|Magic|Speed|Life|Level) (\d+)\+`)
+	dgSheetRe   = regexp.MustCompile(`(?m)^  \d+\. (\S+) — .*, level (\d+), life (\d+)/6.*\n.*Melee (\d+), Magic (\d+), Speed (\d+);.*\n\s*ability: (.*)`)
 	dgEntryRe   = regexp.MustCompile(`^(\d+\. |at |quest: |quests done: |carrying |favor: |treasure: |bane: |pack: |ability: |[amq]\d\d |-?\d+,-?\d+ )`)
 	dgGuardRe   = regexp.MustCompile(`to the left, chooses how the monster of this card strikes (\S+) first[^\n]*\n\s*([mq]\d\d) `)
 )
@@ -307,12 +308,12 @@ func dgRead(board string) dgMail {
 		m.cards[c[1]] = card
 	}
 	for _, h := range dgSheetRe.FindAllStringSubmatch(text, -1) {
+		// The scores a test may use: the forms, the life and the level.
 		st := map[string]int{}
-		for i, f := range []string{"melee", "magic", "speed"} {
-			st[f], _ = strconv.Atoi(h[3+i])
+		for i, f := range []string{"level", "life", "melee", "magic", "speed"} {
+			st[f], _ = strconv.Atoi(h[2+i])
 		}
-		life, _ := strconv.Atoi(h[2])
-		m.heroes[h[1]] = dgHero{stats: st, life: life, ability: h[6]}
+		m.heroes[h[1]] = dgHero{stats: st, life: st["life"], ability: h[7]}
 	}
 	if g := dgGuardRe.FindStringSubmatch(text); g != nil {
 		m.guard, m.guarded = g[2], g[1]

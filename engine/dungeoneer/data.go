@@ -71,6 +71,10 @@ const (
 
 var forms = []string{melee, magic, speed}
 
+// testStats are the scores a peril test may be based on: "Le Insidie possono basarsi
+// su qualsiasi punteggio: Mischia, Magia, Velocità, persino Vita o il Livello attuale".
+var testStats = []string{melee, magic, speed, "life", "level"}
+
 // Stat is one attack form of a monster: its value and whether it is a standard attack
 // (else only a counter-attack).
 type Stat struct {
@@ -330,7 +334,7 @@ func checkTest(where string, t *Test) error {
 	if t == nil {
 		return fmt.Errorf("%s: no test", where)
 	}
-	if !slices.Contains(forms, t.Stat) || t.V < 2 || t.V > 9 {
+	if !slices.Contains(testStats, t.Stat) || t.V < 2 || t.V > 12 {
 		return fmt.Errorf("%s: bad test %s %d", where, t.Stat, t.V)
 	}
 	return nil

@@ -469,3 +469,29 @@ func TestDiscardPhaseEmptied(t *testing.T) {
 		t.Fatalf("current %d life %d hand %v", s.Current, s.Seats[0].Life, s.Seats[0].Hand)
 	}
 }
+
+// TestLifeTest: "Le Insidie possono basarsi su qualsiasi punteggio: Mischia, Magia,
+// Velocità, persino Vita o il Livello attuale del tuo personaggio." The Soul Snare
+// tests Life 8+: a wounded hero is snared more easily.
+func TestLifeTest(t *testing.T) {
+	tests := []struct {
+		life, die int
+		snared    bool
+	}{
+		{6, 2, false},
+		{6, 1, true},
+		{3, 4, true},
+		{3, 5, false},
+	}
+	for _, tt := range tests {
+		s := fresh(t, 2)
+		place(s, "m06", 0, -1, 0)
+		s.Seats[0].Hand = []string{"a26"}
+		s.Seats[1].Y, s.Seats[1].Life, s.Seats[1].Peril, s.Seats[1].Glory = -1, tt.life, 1, 1
+		s = do(t, s, "Alice", "play a26 on bob", nil)
+		s = do(t, s, "Alice", "done", dice(tt.die))
+		if b := s.Seats[1]; b.Prone != tt.snared || (b.Glory == 0) != tt.snared {
+			t.Errorf("life %d, die %d: prone %v glory %d, want snared %v", tt.life, tt.die, b.Prone, b.Glory, tt.snared)
+		}
+	}
+}

@@ -88,10 +88,18 @@ func roll(rng *engine.Rand) int {
 	return v
 }
 
-// test rolls a peril test of seat: die + stat + bonus ≥ value.
+// test rolls a peril test of seat: die + score + bonus ≥ value, the score a form's,
+// the hero's life or its level.
 func (s *state) test(seat int, stat string, value, bonus int, rng *engine.Rand) bool {
 	d := roll(rng)
-	total := d + s.stat(seat, stat) + bonus + s.passive(seat, opTrapBonus) + s.Seats[seat].Ward
+	score := s.stat(seat, stat)
+	switch stat {
+	case "life":
+		score = s.Seats[seat].Life
+	case "level":
+		score = s.Seats[seat].Level
+	}
+	total := d + score + bonus + s.passive(seat, opTrapBonus) + s.Seats[seat].Ward
 	ok := total >= value
 	s.logf("%s rolls %d: %s %d against %d, %s", s.Seats[seat].Name, d, formWord(stat), total, value, engine.Term(map[bool]string{true: "success", false: "failure"}[ok]))
 	return ok
