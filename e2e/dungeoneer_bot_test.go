@@ -12,6 +12,7 @@ const dungeonMark = "\nThe dungeon ("
 
 var (
 	dgPhaseRe = regexp.MustCompile(`(?m)^Round \d+ — (\w+) phase`)
+	dgTurnRe  = regexp.MustCompile(`(?m)^Round \d+ — (\w+) phase, (\S+)'s turn`)
 	dgCellRe  = regexp.MustCompile(`(m\d\d) (-?\d+),(-?\d+)`)
 	dgSeatRe  = regexp.MustCompile(`^  \d+\. (\S+) — `)
 	dgAtRe    = regexp.MustCompile(`^     at (-?\d+),(-?\d+);`)
@@ -189,19 +190,21 @@ func (b *bot) dungeonRespond(entries []string, mail dgMail) string {
 }
 
 // dungeonOutOfTurn is what the bot sends from a mail that lists no move of its own
-// but commands of any moment: a heal (a ready card, the ability) when its hero is hurt.
+// but commands of any moment: a heal (a ready card, the ability) when its hero is hurt;
+// an always Bane on the hero whose turn it is, one time in two.
 func (b *bot) dungeonOutOfTurn(body, board string) string {
 	if !strings.Contains(board, dungeonMark) {
 		return ""
 	}
 	mail := dgRead(board)
 	me := mail.heroes[b.name]
-	if me.life >= 4 {
-		return ""
-	}
+	turn := dgTurnRe.FindStringSubmatch(board)
 	for _, e := range anyTimeEntries(body) {
 		f := strings.Fields(e)
-		if e == "ability" && strings.Contains(me.ability, "heal") || len(f) == 2 && strings.Contains(mail.cards[f[1]].text, "heal") {
+		switch {
+		case me.life < 4 && (e == "ability" && strings.Contains(me.ability, "heal") || len(f) == 2 && strings.Contains(mail.cards[f[1]].text, "heal")):
+			return e
+		case len(f) == 4 && mail.cards[f[1]].kind == "bane" && turn != nil && f[3] == turn[2] && b.rng.IntN(2) == 0:
 			return e
 		}
 	}

@@ -45,7 +45,7 @@ func (s *state) do(seat int, cmd string, rng *engine.Rand) error {
 		return engine.Illegal("empty command")
 	}
 	verb, args := f[0], f[1:]
-	if slices.Contains(s.anytime(seat), cmd) || verb == "ability" || verb == "use" {
+	if s.anyTimeCmd(seat, cmd, verb, args) {
 		return s.anyTime(seat, verb, args, rng)
 	}
 	if !slices.Contains(s.ToAct(), s.Seats[seat].Name) {
@@ -106,6 +106,27 @@ func (s *state) do(seat int, cmd string, rng *engine.Rand) error {
 		return s.discard(seat, args, rng)
 	}
 	return engine.Illegal("nothing to do")
+}
+
+// anyTimeCmd reports whether cmd is one of the commands of any moment, which anyTime
+// checks and carries out whoever's turn it is.
+func (s *state) anyTimeCmd(seat int, cmd, verb string, args []string) bool {
+	if verb == "ability" || verb == "use" || slices.Contains(s.anytime(seat), cmd) {
+		return true
+	}
+	// An always Bane from the hand, however its target is written (name or @n).
+	if a := cards.adv[argOf(args, 0)]; verb == "play" && len(args) == 3 && a != nil && a.Kind == kBane && a.Use == useAlways {
+		return slices.Contains(s.Seats[seat].Hand, args[0]) && !(s.Phase == phLord && seat == s.Current)
+	}
+	return false
+}
+
+// argOf returns args[i], or "" when there are fewer.
+func argOf(args []string, i int) string {
+	if i < len(args) {
+		return args[i]
+	}
+	return ""
 }
 
 // findTarget returns the seat a command names: @n is seat n (1 for the first in turn
@@ -170,7 +191,7 @@ func (s *state) lordPlay(seat int, args []string, rng *engine.Rand) error {
 		return nil
 	}
 	s.Seats[t].Peril -= a.Cost
-	p := Pending{Card: id, Target: t, Form: form, X: s.Seats[t].X, Y: s.Seats[t].Y}
+	p := Pending{Card: id, Target: t, By: seat, Form: form, X: s.Seats[t].X, Y: s.Seats[t].Y}
 	if inHand {
 		i := slices.Index(h.Hand, id)
 		h.Hand = slices.Delete(h.Hand, i, i+1)
@@ -232,12 +253,12 @@ func (s *state) openResponses(rng *engine.Rand) {
 }
 
 // strikes reports whether pending card p is played on seat: its target, or every
-// hero but the Dungeon Lord's for a Bane that strikes no specific hero.
+// hero but its player's for a Bane that strikes no specific hero.
 func (s *state) strikes(p Pending, seat int) bool {
 	if p.Target == seat {
 		return true
 	}
-	return cards.adv[p.Card].All && seat != s.Current && !s.Seats[seat].Out
+	return cards.adv[p.Card].All && seat != p.By && !s.Seats[seat].Out
 }
 
 // responses lists the response commands seat could give now.
@@ -428,6 +449,9 @@ func (s *state) special(seat int, verb string, args []string, rng *engine.Rand) 
 	h := &s.Seats[seat]
 	if verb == "use" {
 		return s.use(seat, args, rng)
+	}
+	if len(args) == 3 {
+		return s.alwaysBane(seat, args, rng)
 	}
 	if verb == "ability" {
 		hero := s.hero(seat)

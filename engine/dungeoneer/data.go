@@ -230,7 +230,7 @@ type Adventure struct {
 	Text Names  `json:"text"`
 	// Cost is paid in the target's Peril (monster, trap, bane) or own Glory.
 	Cost int `json:"cost"`
-	// Use (favors) is hero, response or always.
+	// Use (favors) is hero, response or always; a Bane's is always or none.
 	Use       string   `json:"use,omitempty"`
 	Permanent bool     `json:"permanent,omitempty"`
 	Upkeep    int      `json:"upkeep,omitempty"`
@@ -621,6 +621,9 @@ func (cs *CardSet) validate() error {
 			}
 		case kBane, kTreasure:
 			err = checkEffects(a.ID, a.Effects, cardOps)
+			if err == nil && a.Use != "" && (a.Kind != kBane || a.Use != useAlways) {
+				err = fmt.Errorf("%s: only a Bane may have a use, always", a.ID)
+			}
 			if err == nil && len(a.Effects) == 0 && a.Activate == nil && a.Carry == 0 {
 				err = fmt.Errorf("%s: no effect", a.ID)
 			}

@@ -118,8 +118,9 @@ func (s *state) candidates(seat int) []string {
 }
 
 // anytime lists the commands seat may give at any moment, in or out of turn: "always"
-// Favors (in the own hero phase and in a response window they are played there), an
-// activated hero ability and the activations of ready cards.
+// Favors (in the own hero phase and in a response window they are played there),
+// "always" Banes (in the own Dungeon Lord phase they are played there), an activated
+// hero ability and the activations of ready cards.
 func (s *state) anytime(seat int) []string {
 	h := &s.Seats[seat]
 	if s.Phase == phOver || h.Out {
@@ -136,6 +137,7 @@ func (s *state) anytime(seat int) []string {
 	if s.hero(seat).Activated {
 		out = append(out, "ability")
 	}
+	out = append(out, s.alwaysBanes(seat)...)
 	return append(out, s.activatable(seat)...)
 }
 

@@ -495,3 +495,45 @@ func TestLifeTest(t *testing.T) {
 		}
 	}
 }
+
+// TestAlwaysBane: "Alcune carte Favore o Sventura hanno la caratteristica Sempre" —
+// "può essere giocata sia durante che al di fuori del proprio turno, se ci sono
+// risorse disponibili": Bob sends Alice back to the Entrance in her hero phase; her
+// response may cancel it; the game goes on where it was.
+func TestAlwaysBane(t *testing.T) {
+	setup := func(aliceHand []string) *state {
+		s := fresh(t, 2)
+		place(s, "m06", 0, -1, 0)
+		// Bob holds Grasping Shadows (cost 3); Alice gains 1 Peril in the Crossing.
+		s.Seats[1].Hand = []string{"a36"}
+		s.Seats[0].Peril, s.Seats[0].Glory, s.Seats[0].Hand = 3, 2, aliceHand
+		s = toHero(t, s)
+		return do(t, s, "Alice", "move n", nil)
+	}
+	s := setup(nil)
+	if !slices.Equal(s.Legal("Bob"), []string{"play a36 on alice"}) || slices.Contains(s.ToAct(), "Bob") {
+		t.Fatalf("Bob out of turn: legal %v", s.Legal("Bob"))
+	}
+	illegal(t, s, "Bob", "play a36 on bob")
+	s = do(t, s, "Bob", "play a36 on @1", nil)
+	if a := s.Seats[0]; a.X != 0 || a.Y != 0 || a.Peril != 1 || s.Phase != phHero || s.Current != 0 || s.Movement != 2 {
+		t.Fatalf("Alice at %d,%d peril %d; phase %s current %d movement %d", a.X, a.Y, a.Peril, s.Phase, s.Current, s.Movement)
+	}
+	// With Sidestep, Alice is asked; meanwhile no other always Bane may come.
+	s = setup([]string{"a39"})
+	s.Seats[1].Hand = append(s.Seats[1].Hand, "a35")
+	s = do(t, s, "Bob", "play a36 on alice", nil)
+	if s.Phase != phRespond || !slices.Equal(s.ToAct(), []string{"Alice"}) {
+		t.Fatalf("phase %s to act %v", s.Phase, s.ToAct())
+	}
+	s = do(t, s, "Alice", "play a39 a36", nil)
+	if a := s.Seats[0]; a.Y != -1 || s.Phase != phHero || !slices.Contains(s.Discard, "a36") {
+		t.Fatalf("cancelled: Alice at y %d, phase %s, discard %v", a.Y, s.Phase, s.Discard)
+	}
+	// In his own Dungeon Lord phase Bob plays it as any Bane.
+	s = do(t, s, "Alice", "done", nil)
+	s.Seats[1].Hand, s.Seats[0].Peril = []string{"a36"}, 3
+	if got := s.Legal("Bob"); !slices.Equal(got, []string{"play a36 on alice", "done"}) {
+		t.Fatalf("Bob's Dungeon Lord phase: %v", got)
+	}
+}

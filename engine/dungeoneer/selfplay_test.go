@@ -132,6 +132,14 @@ func play(t testing.TB, n int, seed int64, probes int, pick picker) (*engine.Arc
 			t.Fatalf("%s: nobody to act", where)
 		}
 		p := toAct[r.IntN(len(toAct))]
+		// Now and then, when probing, a player out of turn acts instead: a command of
+		// any moment (always cards, abilities, ready cards), picked at random.
+		outOfTurn := false
+		if probes > 0 && r.IntN(6) == 0 {
+			if o := names[r.IntN(n)]; !slices.Contains(toAct, o) && len(st.Legal(o)) > 0 {
+				p, outOfTurn = o, true
+			}
+		}
 		legal := st.Legal(p)
 		if len(legal) == 0 {
 			t.Fatalf("%s: %s must act but has no legal command (phase %s)", where, p, s.Phase)
@@ -164,7 +172,12 @@ func play(t testing.TB, n int, seed int64, probes int, pick picker) (*engine.Arc
 				}
 			}
 		}
-		cmd := pick(r, s, s.seat(p), legal)
+		var cmd string
+		if outOfTurn {
+			cmd = legal[r.IntN(len(legal))]
+		} else {
+			cmd = pick(r, s, s.seat(p), legal)
+		}
 		next, outcomes, err := engine.Step(st, seed, seq, p, cmd, nil)
 		if err != nil {
 			t.Fatalf("%s: %s %q: %v", where, p, cmd, err)

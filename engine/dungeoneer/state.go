@@ -79,8 +79,10 @@ type HeroState struct {
 // Pending is an Encounter or Bane declared in the Dungeon Lord phase, in the space
 // (X, Y) where its target stood: an Encounter strikes there only.
 type Pending struct {
-	Card      string `json:"card"`
-	Target    int    `json:"target"`
+	Card   string `json:"card"`
+	Target int    `json:"target"`
+	// By is the seat of the player who played it.
+	By        int    `json:"by"`
 	X         int    `json:"x"`
 	Y         int    `json:"y"`
 	Form      string `json:"form,omitempty"`
@@ -132,6 +134,8 @@ type state struct {
 	UsedOnce []string `json:"used_once,omitempty"`
 	// Found are the search quests whose search succeeded this turn.
 	Found []string `json:"found,omitempty"`
+	// Interrupted is the phase an always Bane interrupted, resumed once it resolves.
+	Interrupted string `json:"interrupted,omitempty"`
 	// Discarded: the discard phase's one card is discarded; Treasures over the limit
 	// are left to discard.
 	Discarded  bool      `json:"discarded,omitempty"`

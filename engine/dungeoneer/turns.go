@@ -19,7 +19,7 @@ func (s *state) startTurn(seat int) {
 	s.Visited = []string{cellKey(h.X, h.Y)}
 	s.Moved, s.QuestDone, s.QuestTries = false, false, 0
 	s.LordStep, s.Fight, s.PerilOwed, s.Unhurt = "", nil, 0, nil
-	s.Guard, s.UsedOnce, s.Found, s.Discarded = nil, nil, nil, false
+	s.Guard, s.UsedOnce, s.Found, s.Discarded, s.Interrupted = nil, nil, nil, false, ""
 	// "sulla soglia": a door a hero stands on stays open until it has had its next turn.
 	for i := range s.Seats {
 		t := &s.Seats[i]
@@ -388,6 +388,10 @@ func (s *state) resolve(rng *engine.Rand) {
 		s.Discard = append(s.Discard, s.Unhurt...)
 		s.Unhurt = nil
 		s.nextTurn()
+		return
+	}
+	if s.Interrupted != "" {
+		s.resume(rng)
 		return
 	}
 	s.settle()
