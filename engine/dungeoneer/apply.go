@@ -411,8 +411,10 @@ func (s *state) discard(seat int, args []string, rng *engine.Rand) error {
 }
 
 // anyTime carries out a command possible at any moment (Azioni speciali): ability,
-// use <ready card>, or play <always Favor>, paid with seat's Glory. A hero asked to
-// respond who has no response left after it is done responding.
+// use <ready card>, play <always Favor> (paid with seat's Glory) or play <always Bane>
+// on <player>. A hero asked to respond who has no response left after it is done
+// responding; a current hero with nothing left to discard in its discard phase ends
+// its turn.
 func (s *state) anyTime(seat int, verb string, args []string, rng *engine.Rand) error {
 	if s.Seats[seat].Out {
 		return engine.Illegal("your hero has left the game")
