@@ -137,7 +137,8 @@ func (r *run) standingCommand() (string, string) {
 			decline = sk.SkipCommands(p)
 		}
 		// An order answers what the player is asked, never with a command of any moment.
-		legal := slices.DeleteFunc(r.state.Legal(p), func(c string) bool { return contains(engine.AnyTime(r.state, p), c) })
+		anyTime := engine.AnyTime(r.state, p)
+		legal := slices.DeleteFunc(r.state.Legal(p), func(c string) bool { return contains(anyTime, c) })
 		if cmd := orderCommand(r.l.Settings.Prefs[p].Respond, legal, decline); cmd != "" {
 			return p, cmd
 		}
