@@ -115,8 +115,10 @@ type bot struct {
 	mails []*parse.Message
 	// answered holds the Message-IDs of the mails the bot has replied to.
 	answered map[string]bool
-	// sent is the last command line the bot sent, for error reports.
-	sent string
+	// sent is the last command line the bot sent, for error reports; outOfTurn is
+	// set when it was sent from a mail that was not the bot's move.
+	sent      string
+	outOfTurn bool
 	// winners is what the final mail announced; over is set once it arrived.
 	winners []string
 	over    bool
@@ -208,10 +210,21 @@ func playBots(t *testing.T, h *harness, kind string, n int, seed int64, options 
 			}
 			done = false
 			last := b.current(game)
-			if last == nil || len(legalEntries(last.Body)) == 0 || b.answered[last.MessageID] {
+			if last == nil || b.answered[last.MessageID] {
 				continue
 			}
-			if r := notAppRe.FindStringSubmatch(last.Body); r != nil {
+			if len(legalEntries(last.Body)) == 0 {
+				// Not its move: a command of any moment, when the mail lists one the bot
+				// wants (Dungeoneer: a heal for a hurt hero).
+				if cmd := b.dungeonOutOfTurn(last.Body, b.board(game)); cmd != "" {
+					b.answered[last.MessageID], b.sent, b.outOfTurn = true, cmd, true
+					ids = append(ids, b.reply(h, last, cmd))
+				}
+				continue
+			}
+			// A command sent out of turn may meet a game that moved on since its mail
+			// (another's move came first): its refusal is no defect of the mail.
+			if r := notAppRe.FindStringSubmatch(last.Body); r != nil && !b.outOfTurn {
 				defects++
 				t.Errorf("defect of the mail: %s sent %q, refused: %s\nthe mails:\n%s", b.name, r[1], r[2], b.lastMails(2))
 				if defects > 10 {
@@ -223,7 +236,7 @@ func playBots(t *testing.T, h *harness, kind string, n int, seed int64, options 
 				t.Fatalf("defect of the mail: %s cannot work out a command: %v\n%s", b.name, err, b.lastMails(2))
 			}
 			b.answered[last.MessageID] = true
-			b.sent = cmd
+			b.sent, b.outOfTurn = cmd, false
 			ids = append(ids, b.reply(h, last, cmd))
 		}
 		if done {

@@ -17,3 +17,22 @@ func Responding(s State, player string) bool {
 	r, ok := s.(Responder)
 	return ok && r.Responding(player)
 }
+
+// AnyTimer is implemented by states in which a player may give some commands at any
+// moment, in or out of turn (Dungeoneer's "always" cards, activated abilities and ready
+// cards): they neither make anybody wait nor answer what the player is asked now, so
+// the mail lists them apart — a player out of turn learns that they may — and the
+// service's standing orders never give them.
+type AnyTimer interface {
+	// AnyTime lists those of player's Legal commands that may be given at any moment
+	// and are not also the answer to what player is asked now.
+	AnyTime(player string) []string
+}
+
+// AnyTime returns s's any-time commands for player (nil for games without).
+func AnyTime(s State, player string) []string {
+	if a, ok := s.(AnyTimer); ok {
+		return a.AnyTime(player)
+	}
+	return nil
+}

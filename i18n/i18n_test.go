@@ -158,7 +158,7 @@ func TestDungeoneerAccounts(t *testing.T) {
 	b := load(t)
 	dir := filepath.Join("..", "engine", "dungeoneer")
 	used := append(formats(t, dir, "logf", 0), formatsOf(t, dir, "add", 1, false)...)
-	used = append(used, "melee", "magic", "speed") // the forms of attack (formWord)
+	used = append(used, "melee", "magic", "speed", "life", "level") // the scores of tests and forms of attack (formWord)
 	if len(used) < 30 {
 		t.Fatalf("only %d account lines found", len(used))
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/engine/games"
 	"github.com/turnmail/turnmail/internal/testgame"
 	"github.com/turnmail/turnmail/service"
 )
@@ -116,4 +117,20 @@ func TestSay_italian(t *testing.T) {
 		},
 	}
 	sc.run(t)
+}
+
+// TestLobbyNew_optionErrorItalian: a bad option of a new game opened in Italian is
+// explained in Italian, the engine's own words included.
+func TestLobbyNew_optionErrorItalian(t *testing.T) {
+	reg := games.Registry()
+	reg["tally"] = testgame.Tally{}
+	f := newFixtureWith(t, reg)
+	ann := "ann@" + domain
+	f.receive(f.mail(ann, svcAddr, "nuova smallworld map=atlantide\n"))
+	got := f.lastBody(ann)
+	for _, want := range []string{"map=atlantide: si scrive map=smallworld-2p|", "Non è stato creato nulla"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the answer lacks %q:\n%s", want, got)
+		}
+	}
 }

@@ -646,7 +646,7 @@ func (s *Service) lobbyNew(ctx context.Context, tx *lobbyTx, from string, args [
 	if err != nil {
 		return lobbyError(tx.t("%s. Nothing was created.", s.reasonIn(tx.lang, "", err))), nil
 	}
-	if why := checkNewOptions(tx.t, eng, settings, opts); why != "" {
+	if why := checkNewOptions(tx.t, func(err error) string { return s.reasonIn(tx.lang, kind, err) }, eng, settings, opts); why != "" {
 		return lobbyError(why), nil
 	}
 	if settings.Lang == "" {
@@ -684,15 +684,16 @@ func (s *Service) lobbyNew(ctx context.Context, tx *lobbyTx, from string, args [
 
 // checkNewOptions checks the engine options and the number of seats of a new game
 // through the engine, and says what is wrong with t, in the reader's language ("" when
-// nothing is). The engine's own words about its options are English.
-func checkNewOptions(t sprintf, eng engine.Game, st Settings, opts map[string]json.RawMessage) string {
+// nothing is); reason renders the engine's error (its rule error in the reader's
+// language).
+func checkNewOptions(t sprintf, reason func(error) string, eng engine.Game, st Settings, opts map[string]json.RawMessage) string {
 	if oc, ok := eng.(engine.OptionChecker); ok && st.MaxPlayers > 0 {
 		if lo, hi := oc.PlayerRange(); st.MaxPlayers < lo || st.MaxPlayers > hi {
 			return t("players=%d: %s is for %d to %d players. Nothing was created.", st.MaxPlayers, eng.Name(), lo, hi)
 		}
 	}
 	if err := engine.CheckOptions(eng, opts, st.MaxPlayers); err != nil {
-		return t("%v. Nothing was created; see rules %s for the game's options.", err, eng.Name())
+		return t("%s. Nothing was created; see rules %s for the game's options.", reason(err), eng.Name())
 	}
 	return ""
 }

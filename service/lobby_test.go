@@ -233,12 +233,12 @@ func TestLobbyNew_optionsChecked(t *testing.T) {
 		want []string // in the answer; an "error" answer unless wantOpen
 		open bool
 	}{
-		{"new smallworld map=atlantis", []string{"map=atlantis: unknown map; use map=smallworld-2p|", "Nothing was created"}, false},
+		{"new smallworld map=atlantis", []string{"map=atlantis: use map=smallworld-2p|", "Nothing was created"}, false},
 		{"new smallworld colour=red", []string{`smallworld has no option "colour"`, "map="}, false},
 		{"new smallworld players=6", []string{"players=6: smallworld is for 2 to 5 players"}, false},
 		{"new smallworld map=3", []string{"map=3: use map=smallworld-2p"}, false},
-		{"new empire layout=star", []string{"layout=star: use layout=t or layout=ring"}, false},
-		{"new empire long=yes", []string{"long=yes: use long=true or long=false"}, false},
+		{"new empire layout=star", []string{"layout=star: use layout=t|ring"}, false},
+		{"new empire long=yes", []string{"long=yes: use long=true|false"}, false},
 		{"new empire players=5", []string{"players=5: empire is for 2 to 4 players"}, false},
 		{"new empire faces=1a,1b", []string{"both faces of board 1"}, false},
 		{"new tally colour=red", []string{`tally: unknown option "colour"`}, false},

@@ -157,6 +157,7 @@ func (s *Service) stateData(l *Loaded, state engine.State, p store.Player, event
 	data.YourTurn = contains(toAct, p.Name) && !l.Facts.Resigned[p.Name]
 	if !finished && !l.Facts.Resigned[p.Name] {
 		data.Legal, data.LegalNotes = s.legalFor(lang, l.Game.Kind, state, p.Name)
+		data.Legal, data.AnyTime = splitAnyTime(data.Legal, state.Legal(p.Name), engine.AnyTime(state, p.Name))
 	}
 	data.ReplyTo = s.replyAddr(l.Game.ID, p)
 	if data.YourTurn && l.Game.Status == store.GameRunning {
@@ -417,6 +418,23 @@ func (s *Service) legalFor(lang i18n.Lang, game string, state engine.State, play
 		}
 	}
 	return shown, notes
+}
+
+// splitAnyTime splits shown, the legal commands as the reader sees them (in the order
+// of legal, the canonical ones), into those of the moment and those of any moment
+// (anyTime, canonical), which the state mail lists apart.
+func splitAnyTime(shown, legal, anyTime []string) (now, any []string) {
+	if len(anyTime) == 0 || len(shown) != len(legal) {
+		return shown, nil
+	}
+	for i, c := range legal {
+		if contains(anyTime, c) {
+			any = append(any, shown[i])
+		} else {
+			now = append(now, shown[i])
+		}
+	}
+	return now, any
 }
 
 // notice renders a notice mail to one address, in the thread th of a game's mail.

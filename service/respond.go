@@ -2,6 +2,7 @@ package service
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -135,7 +136,10 @@ func (r *run) standingCommand() (string, string) {
 		if sk, ok := r.state.(engine.Skipper); ok {
 			decline = sk.SkipCommands(p)
 		}
-		if cmd := orderCommand(r.l.Settings.Prefs[p].Respond, r.state.Legal(p), decline); cmd != "" {
+		// An order answers what the player is asked, never with a command of any moment.
+		anyTime := engine.AnyTime(r.state, p)
+		legal := slices.DeleteFunc(r.state.Legal(p), func(c string) bool { return contains(anyTime, c) })
+		if cmd := orderCommand(r.l.Settings.Prefs[p].Respond, legal, decline); cmd != "" {
 			return p, cmd
 		}
 	}

@@ -13,8 +13,9 @@ import (
 )
 
 // duel is a game with responses: the two players take turns to "attack"; the other
-// is then asked to respond ("block", "dodge" or "pass") out of turn. The game ends
-// after four attacks.
+// is then asked to respond ("block", "dodge" or "pass") out of turn. Either may
+// "cheer" at any moment (engine.AnyTimer), which answers nothing. The game ends after
+// four attacks.
 type duel struct{}
 
 func (duel) Name() string { return "duel" }
@@ -27,12 +28,17 @@ type duelState struct {
 	Current   int
 	Asked     bool     // the other player is asked to respond
 	Responses []string // "bob: block" …
+	Cheers    []string // who cheered, in order
 	Attacks   int
 }
 
 func (s duelState) other() string { return s.Players[1-s.Current] }
 
 func (s duelState) Apply(player, cmd string, _ *engine.Rand) (engine.State, error) {
+	if cmd == "cheer" && !s.Finished() && slices.Contains(s.Players, player) {
+		s.Cheers = append(slices.Clone(s.Cheers), player)
+		return s, nil
+	}
 	if !slices.Contains(s.ToAct(), player) || !slices.Contains(s.Legal(player), cmd) {
 		return nil, engine.Illegal("%s may not %s now", player, cmd)
 	}
@@ -46,14 +52,25 @@ func (s duelState) Apply(player, cmd string, _ *engine.Rand) (engine.State, erro
 	return s, nil
 }
 
+// Legal lists "cheer" first, so that a standing order reading Legal in order would
+// take it if it did not leave the commands of any moment out.
 func (s duelState) Legal(player string) []string {
 	switch {
-	case s.Finished() || !slices.Contains(s.ToAct(), player):
+	case s.Finished():
 		return nil
+	case !slices.Contains(s.ToAct(), player):
+		return []string{"cheer"}
 	case s.Asked:
-		return []string{"block", "dodge", "pass"}
+		return []string{"cheer", "block", "dodge", "pass"}
 	}
-	return []string{"attack"}
+	return []string{"cheer", "attack"}
+}
+
+func (s duelState) AnyTime(string) []string {
+	if s.Finished() {
+		return nil
+	}
+	return []string{"cheer"}
 }
 
 func (s duelState) ToAct() []string {

@@ -90,8 +90,11 @@ type State struct {
 	YourTurn bool
 	// Legal are the commands the recipient may send now, ready to copy.
 	Legal []string
+	// AnyTime are the commands the recipient may send at any moment, in or out of
+	// turn (engine.AnyTimer), listed apart from Legal.
+	AnyTime []string
 	// LegalNotes explain some of them (engine.Noter), rendered in the reader's
-	// language and keyed by the entry as Legal lists it.
+	// language and keyed by the entry as Legal or AnyTime lists it.
 	LegalNotes map[string]string
 	Finished   bool
 	Winners    []string

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	htmltemplate "html/template"
+	"slices"
 	"strings"
 
 	"github.com/turnmail/turnmail/engine/dungeoneer"
@@ -15,7 +16,8 @@ const dungeonBandWidth = 4
 
 // dungeonFuncs are the template functions of the Dungeoneer state mail.
 func dungeonFuncs() map[string]any {
-	return map[string]any{"dgmap": dungeonMapText, "dgbands": dungeonBands, "dgcard": dungeonCard}
+	return map[string]any{"dgmap": dungeonMapText, "dgbands": dungeonBands, "dgcard": dungeonCard,
+		"dgonmap": dungeonOnMap, "dgready": dungeonReady, "dgtext": dungeonText}
 }
 
 // dungeonCells decodes a view's "map" (as the service decodes views: JSON values).
@@ -82,8 +84,9 @@ type DungeonRow struct {
 }
 
 // DungeonCell is one cell of the map's HTML table; ID is empty where no card lies.
+// Items are the markers of the escort components lying there.
 type DungeonCell struct {
-	ID, Name, Obstacle, Heroes string
+	ID, Name, Obstacle, Heroes, Items string
 	// Doors lists the locked and trapped doors ("n L3"); Style draws walls as thick
 	// borders and open doors as dotted ones.
 	Doors string
@@ -124,9 +127,12 @@ func dungeonCell(band []dungeoneer.MapCell, x, y int) DungeonCell {
 		if c.X != x || c.Y != y {
 			continue
 		}
-		dc := DungeonCell{ID: c.ID, Name: c.Name.En, Obstacle: c.Obstacle}
+		dc := DungeonCell{ID: c.ID, Name: c.Name.En, Obstacle: c.Obstacle, Items: strings.Join(c.Items, " ")}
 		if c.Type == "entrance" {
 			dc.Obstacle = "tower"
+		}
+		if c.Monster {
+			dc.Obstacle = strings.TrimSpace(dc.Obstacle + " monster")
 		}
 		var hs, doors, style []string
 		for _, s := range c.Heroes {
@@ -209,4 +215,73 @@ func monsterStats(m *dungeoneer.MonsterInfo) string {
 		out += ", defends " + strings.Join(defends, ", ")
 	}
 	return out
+}
+
+// dungeonText is the English text of card id (a hero's: its ability), "" for none.
+func dungeonText(v any) string {
+	c, _ := dungeoneer.Card(Str(v))
+	return c.Text.En
+}
+
+// dungeonOnMap lists what lies on a view's map besides the heroes: the living
+// monsters of map cards (with their wounds) and the escort components, each with its
+// place and card.
+func dungeonOnMap(v any) []string {
+	var out []string
+	for _, c := range dungeonCells(v) {
+		if c.Monster {
+			line := fmt.Sprintf("%d,%d %s", c.X, c.Y, dungeonCard(c.ID))
+			if c.Wounds > 0 {
+				line += fmt.Sprintf(" (wounded %d)", c.Wounds)
+			}
+			out = append(out, line)
+		}
+		for _, q := range c.Items {
+			out = append(out, fmt.Sprintf("%d,%d the component of %s", c.X, c.Y, dungeonCard(q)))
+		}
+	}
+	return out
+}
+
+// dungeonReady notes the state of a ready card of a player's view: the charges left,
+// the integrations played on it, and "used this turn" for a card used once this turn
+// ("" when there is nothing to say).
+func dungeonReady(view, player, id any) string {
+	v, _ := view.(map[string]any)
+	p, _ := player.(map[string]any)
+	card := Str(id)
+	var notes []string
+	if ch, ok := p["charges"].(map[string]any); ok {
+		if n, ok := ch[card]; ok {
+			if left := Str(n); left == "1" {
+				notes = append(notes, "1 charge left")
+			} else {
+				notes = append(notes, left+" charges left")
+			}
+		}
+	}
+	if att, ok := p["attached"].(map[string]any); ok {
+		var with []string
+		for x, host := range att {
+			if Str(host) == card {
+				c, _ := dungeoneer.Card(x)
+				with = append(with, x+" "+c.Name.En)
+			}
+		}
+		slices.Sort(with)
+		if len(with) > 0 {
+			notes = append(notes, "with "+strings.Join(with, ", "))
+		}
+	}
+	if used, ok := v["used_once"].([]any); ok {
+		for _, u := range used {
+			if Str(u) == card {
+				notes = append(notes, "used this turn")
+			}
+		}
+	}
+	if len(notes) == 0 {
+		return ""
+	}
+	return " — " + strings.Join(notes, ", ")
 }

@@ -45,7 +45,7 @@ func (s *state) do(seat int, cmd string, rng *engine.Rand) error {
 		return engine.Illegal("empty command")
 	}
 	verb, args := f[0], f[1:]
-	if slices.Contains(s.anytime(seat), cmd) || verb == "ability" {
+	if s.anyTimeCmd(seat, cmd, verb, args) {
 		return s.anyTime(seat, verb, args, rng)
 	}
 	if !slices.Contains(s.ToAct(), s.Seats[seat].Name) {
@@ -87,6 +87,11 @@ func (s *state) do(seat int, cmd string, rng *engine.Rand) error {
 		return s.counter(seat, verb, args, rng)
 	case phSpoils:
 		return s.spoils(seat, verb, args, rng)
+	case phGuard:
+		if err := want("attack"); err != nil {
+			return err
+		}
+		return s.guardAttack(args, rng)
 	case phBuild, phPlace:
 		if err := want("build"); err != nil {
 			return err
@@ -101,6 +106,27 @@ func (s *state) do(seat int, cmd string, rng *engine.Rand) error {
 		return s.discard(seat, args, rng)
 	}
 	return engine.Illegal("nothing to do")
+}
+
+// anyTimeCmd reports whether cmd is one of the commands of any moment, which anyTime
+// checks and carries out whoever's turn it is.
+func (s *state) anyTimeCmd(seat int, cmd, verb string, args []string) bool {
+	if verb == "ability" || verb == "use" || slices.Contains(s.anytime(seat), cmd) {
+		return true
+	}
+	// An always Bane from the hand, however its target is written (name or @n).
+	if a := cards.adv[argOf(args, 0)]; verb == "play" && len(args) == 3 && a != nil && a.Kind == kBane && a.Use == useAlways {
+		return slices.Contains(s.Seats[seat].Hand, args[0]) && !(s.Phase == phLord && seat == s.Current)
+	}
+	return false
+}
+
+// argOf returns args[i], or "" when there are fewer.
+func argOf(args []string, i int) string {
+	if i < len(args) {
+		return args[i]
+	}
+	return ""
 }
 
 // findTarget returns the seat a command names: @n is seat n (1 for the first in turn
@@ -165,7 +191,7 @@ func (s *state) lordPlay(seat int, args []string, rng *engine.Rand) error {
 		return nil
 	}
 	s.Seats[t].Peril -= a.Cost
-	p := Pending{Card: id, Target: t, Form: form}
+	p := Pending{Card: id, Target: t, By: seat, Form: form, X: s.Seats[t].X, Y: s.Seats[t].Y}
 	if inHand {
 		i := slices.Index(h.Hand, id)
 		h.Hand = slices.Delete(h.Hand, i, i+1)
@@ -227,12 +253,12 @@ func (s *state) openResponses(rng *engine.Rand) {
 }
 
 // strikes reports whether pending card p is played on seat: its target, or every
-// hero but the Dungeon Lord's for a Bane that strikes no specific hero.
+// hero but its player's for a Bane that strikes no specific hero.
 func (s *state) strikes(p Pending, seat int) bool {
 	if p.Target == seat {
 		return true
 	}
-	return cards.adv[p.Card].All && seat != s.Current && !s.Seats[seat].Out
+	return cards.adv[p.Card].All && seat != p.By && !s.Seats[seat].Out
 }
 
 // responses lists the response commands seat could give now.
@@ -253,6 +279,13 @@ func (s *state) responses(seat int) []string {
 			continue
 		}
 		out = append(out, "play "+id)
+	}
+	// Preparing a defense (Risposta: "preparare altre difese"): activations that add to
+	// the hero's rolls or take it out of the space.
+	for _, c := range s.activatable(seat) {
+		if defends(strings.Fields(c)[1]) && s.do(seat, c, nil) == nil {
+			out = append(out, c)
+		}
 	}
 	return out
 }
@@ -340,7 +373,9 @@ func (s *state) build(args []string, rng *engine.Rand) error {
 	return nil
 }
 
-// discard discards exactly one card (hand, Treasure or pack monster), then the turn ends.
+// discard discards exactly one card (hand, Treasure or pack monster), then the turn
+// ends — unless the hero has discarded a carrying item and has more Treasures ready
+// than it can carry: it then discards Treasures of its choice until it has not.
 func (s *state) discard(seat int, args []string, rng *engine.Rand) error {
 	h := &s.Seats[seat]
 	if len(args) != 1 {
@@ -351,6 +386,9 @@ func (s *state) discard(seat int, args []string, rng *engine.Rand) error {
 	if !slices.Contains(h.Hand, id) && !slices.Contains(h.Treasures, id) && pi < 0 {
 		return engine.Illegal("%s is not in your hand, Treasures or pack", id)
 	}
+	if s.Discarded && !slices.Contains(h.Treasures, id) {
+		return engine.Illegal("your hero has more Treasures ready than it can carry: discard one of them")
+	}
 	if rng == nil {
 		return nil
 	}
@@ -359,22 +397,63 @@ func (s *state) discard(seat int, args []string, rng *engine.Rand) error {
 		i := slices.Index(h.Hand, id)
 		h.Hand = slices.Delete(h.Hand, i, i+1)
 	case slices.Contains(h.Treasures, id):
-		i := slices.Index(h.Treasures, id)
-		h.Treasures = slices.Delete(h.Treasures, i, i+1)
+		s.unready(seat, id)
 	default:
 		h.Pack = slices.Delete(h.Pack, pi, pi+1)
 	}
 	s.Discard = append(s.Discard, id)
+	s.Discarded = true
+	if s.mustDiscard(seat) {
+		return nil // Treasures over the limit are left
+	}
 	s.finishTurn(rng)
 	return nil
 }
 
-// anyTime carries out a command possible at any moment (Azioni speciali): ability, or
-// play <always Favor>, paid with seat's Glory.
+// anyTime carries out a command possible at any moment (Azioni speciali): ability,
+// use <ready card>, play <always Favor> (paid with seat's Glory) or play <always Bane>
+// on <player>. A hero asked to respond who has no response left after it is done
+// responding; a current hero with nothing left to discard in its discard phase ends
+// its turn.
 func (s *state) anyTime(seat int, verb string, args []string, rng *engine.Rand) error {
-	h := &s.Seats[seat]
-	if h.Out {
+	if s.Seats[seat].Out {
 		return engine.Illegal("your hero has left the game")
+	}
+	if err := s.special(seat, verb, args, rng); err != nil || rng == nil {
+		return err
+	}
+	if s.Phase == phRespond && slices.Contains(s.Responders, seat) && len(s.responses(seat)) == 0 {
+		s.Responders = slices.DeleteFunc(s.Responders, func(r int) bool { return r == seat })
+		if len(s.Responders) == 0 {
+			s.resolve(rng)
+		}
+	}
+	// The current hero's last card played, or its last Treasure spent, in its discard
+	// phase: nothing is left to discard, and the turn ends.
+	if s.Phase == phDiscard && seat == s.Current && !s.mustDiscard(seat) {
+		s.finishTurn(rng)
+	}
+	return nil
+}
+
+// mustDiscard reports whether seat, in its discard phase, has a discard to make: its
+// one card (when it has any), or Treasures over the limit after it.
+func (s *state) mustDiscard(seat int) bool {
+	h := &s.Seats[seat]
+	if s.Discarded {
+		return s.overloaded(seat)
+	}
+	return len(h.Hand)+len(h.Treasures)+len(h.Pack) > 0
+}
+
+// special checks and, with rng, carries out one special action of anyTime.
+func (s *state) special(seat int, verb string, args []string, rng *engine.Rand) error {
+	h := &s.Seats[seat]
+	if verb == "use" {
+		return s.use(seat, args, rng)
+	}
+	if len(args) == 3 {
+		return s.alwaysBane(seat, args, rng)
 	}
 	if verb == "ability" {
 		hero := s.hero(seat)

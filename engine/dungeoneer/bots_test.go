@@ -54,7 +54,9 @@ func (s *state) goals(seat int) []string {
 
 // botPick is a simple strategy: the Dungeon Lord plays whatever it can, heroes take
 // quests, ready cards and walk towards their nearest quest, exploring when it is not
-// on the map.
+// on the map; the player to the left lets a quest or map monster attack with its best
+// form; a hurt hero heals with a ready card; a hero asked to respond plays
+// its first response.
 func botPick(r *rand.Rand, s *state, seat int, legal []string) string {
 	has := func(c string) bool { return slices.Contains(legal, c) }
 	with := func(prefix string) []string {
@@ -67,12 +69,22 @@ func botPick(r *rand.Rand, s *state, seat int, legal []string) string {
 		return out
 	}
 	h := &s.Seats[seat]
-	// Ilvo heals with his ability when hurt, at any moment.
+	// Ilvo heals with his ability when hurt, at any moment, and so do ready cards.
 	if has("ability") && h.Life < 4 {
 		return "ability"
 	}
-	legal = slices.DeleteFunc(slices.Clone(legal), func(c string) bool { return c == "ability" })
+	for _, u := range with("use ") {
+		act := cards.adv[strings.Fields(u)[1]].Activate
+		if act.Effects[0].Op == opHeal && h.Life < 4 {
+			return u
+		}
+	}
+	legal = slices.DeleteFunc(slices.Clone(legal), func(c string) bool {
+		return c == "ability" || strings.HasPrefix(c, "use ") && s.Phase != phRespond
+	})
 	switch s.Phase {
+	case phGuard:
+		return "attack" // the monster's best form
 	case phCounter:
 		if ch := with("challenge "); len(ch) > 0 {
 			return ch[0]
@@ -100,6 +112,12 @@ func botPick(r *rand.Rand, s *state, seat int, legal []string) string {
 		if plays := with("play "); len(plays) > 0 {
 			return plays[0]
 		}
+		for _, u := range with("use ") {
+			// A defense: a ward, or the wand's escape when one more hit may kill.
+			if cards.adv[strings.Fields(u)[1]].Activate.Effects[0].Op == opWard || h.Life <= 2 {
+				return u
+			}
+		}
 		return "pass"
 	case phHero:
 		// Quests first, with the hero's best standard attack for a kill.
@@ -126,6 +144,18 @@ func botPick(r *rand.Rand, s *state, seat int, legal []string) string {
 		}
 		if has("stand") {
 			return "stand"
+		}
+		if ts := with("take "); len(ts) > 0 {
+			return ts[0]
+		}
+		if ch := with("challenge m"); len(ch) > 0 && h.Life >= 4 {
+			best, bv := ch[0], -1
+			for _, c := range ch {
+				if v := s.stat(seat, strings.Fields(c)[2]); v > bv {
+					best, bv = c, v
+				}
+			}
+			return best
 		}
 		bestD, bestSide := -1, -1
 		for _, g := range s.goals(seat) {

@@ -16,7 +16,7 @@ type CardInfo struct {
 	Permanent bool
 	// At is a quest's map card (an escort's start); To is where an escort delivers.
 	At, To string
-	// Monster is the monster of a monster card or a kill quest, else nil.
+	// Monster is the monster of a monster card, a kill quest or a map card, else nil.
 	Monster *MonsterInfo
 }
 
@@ -64,7 +64,7 @@ func Card(id string) (info CardInfo, ok bool) {
 		return CardInfo{ID: id, Kind: q.Kind, Name: q.Name, Text: q.Text, At: q.At, To: q.To, Monster: monsterInfo(q.Monster)}, true
 	}
 	if m := cards.mapc[id]; m != nil {
-		return CardInfo{ID: id, Kind: m.Type, Name: m.Name}, true
+		return CardInfo{ID: id, Kind: m.Type, Name: m.Name, Text: m.Text, Monster: monsterInfo(m.Monster)}, true
 	}
 	if h := cards.hero[id]; h != nil {
 		return CardInfo{ID: id, Kind: "hero", Name: h.Name, Text: h.AbilityText}, true

@@ -41,7 +41,8 @@ const (
 	opCancel    = "cancel"     // response: cancel one Encounter or Bane on you
 	opWard      = "ward"       // response: +N to your rolls this Dungeon Lord phase
 	opLevel     = "level"      // quest reward: N levels up
-	// Hero abilities only.
+	opDropItem  = "drop_item"  // the hero puts down the component it carries, in its space
+	// Passive effects: hero abilities, and lasting effects of quests and ready cards.
 	opRegen      = "regen"       // heal N at the start of the turn when below 4 life
 	opTrapBonus  = "trap_bonus"  // +N to every peril test
 	opKillGlory  = "kill_glory"  // +N Glory for each wound dealt to a monster
@@ -49,10 +50,17 @@ const (
 )
 
 var cardOps = []string{opWound, opHeal, opGlory, opPeril, opLoseGlory, opMove, opProne, opDiscard,
-	opTeleport, opMalus, opBonus, opDefense, opCancel, opWard, opLevel}
+	opTeleport, opMalus, opBonus, opDefense, opCancel, opWard, opLevel, opDropItem}
 var instantOps = []string{opHeal, opGlory, opMove}
-var lastingOps = []string{opBonus, opMalus, opDefense}
+
+// lastingOps are the effects that work as long as their card is in play: a permanent
+// Favor, Treasure or Bane, a quest's while effects, an artifact. A lasting move is
+// N more Movement each turn.
+var lastingOps = []string{opBonus, opMalus, opDefense, opRegen, opTrapBonus, opKillGlory, opGloryStart, opMove}
 var abilityOps = []string{opRegen, opTrapBonus, opKillGlory, opGloryStart, opDefense, opMove}
+
+// activationOps are the effects a ready card's activation may have.
+var activationOps = []string{opHeal, opGlory, opWard, opTeleport}
 
 // Stats and attack forms.
 const (
@@ -62,6 +70,10 @@ const (
 )
 
 var forms = []string{melee, magic, speed}
+
+// testStats are the scores a peril test may be based on: "Le Insidie possono basarsi
+// su qualsiasi punteggio: Mischia, Magia, Velocità, persino Vita o il Livello attuale".
+var testStats = []string{melee, magic, speed, "life", "level"}
 
 // Stat is one attack form of a monster: its value and whether it is a standard attack
 // (else only a counter-attack).
@@ -125,6 +137,13 @@ type MapCard struct {
 	Tower    bool      `json:"tower,omitempty"`
 	Obstacle *Obstacle `json:"obstacle,omitempty"`
 	OnEnter  []Effect  `json:"on_enter,omitempty"`
+	// Monster lives on the card: it attacks a hero who enters the space in its turn
+	// (the player to the left plays it), once a turn; Reward is what the hero who
+	// slays it gains instead of Glory for its wounds. Slain, it is gone for good.
+	Monster *Monster `json:"monster,omitempty"`
+	Reward  []Effect `json:"reward,omitempty"`
+	// Text is the card's text (a map card with a monster has one).
+	Text Names `json:"text,omitempty"`
 }
 
 // Monster is a monster, on an Encounter card or a kill quest.
@@ -153,10 +172,19 @@ type Test struct {
 	V    int    `json:"v"`
 }
 
-// Quest is a quest card.
+// Chance is what a chance quest ("Caso") asks: a die reaching V; each roll costs 1
+// Movement; each Boost Glory paid before a roll adds 1 to that roll (no boost when 0).
+type Chance struct {
+	V     int `json:"v"`
+	Boost int `json:"boost,omitempty"`
+}
+
+// Quest is a quest card. Its kind is its criterion of completion in the rulebook's
+// words: kill (Elimina), fetch (Insidia, a peril test), visit (Sacrificio, a price
+// paid), escort (Scorta) or chance (Caso).
 type Quest struct {
 	ID   string `json:"id"`
-	Kind string `json:"kind"` // kill, fetch, visit or escort
+	Kind string `json:"kind"` // kill, fetch, visit, escort or chance
 	Name Names  `json:"name"`
 	Text Names  `json:"text"`
 	// At is the map card where the quest is done (escort: where the component is taken).
@@ -165,14 +193,33 @@ type Quest struct {
 	To      string   `json:"to,omitempty"`
 	Monster *Monster `json:"monster,omitempty"`
 	Test    *Test    `json:"test,omitempty"`
-	Fail    []Effect `json:"fail,omitempty"`
-	Cost    []Effect `json:"cost,omitempty"`
-	Reward  []Effect `json:"reward"`
+	Chance  *Chance  `json:"chance,omitempty"`
+	// Search ("Ricerca") is a peril test to pass before the criterion, once in each
+	// turn the quest is attempted.
+	Search *Test    `json:"search,omitempty"`
+	Fail   []Effect `json:"fail,omitempty"`
+	Cost   []Effect `json:"cost,omitempty"`
+	Reward []Effect `json:"reward"`
 	// While are effects on the holder's hero while the quest is in play (on every
 	// hero for the global quest): bonus, malus or defense.
 	While []Effect `json:"while,omitempty"`
 	// Artifact are the permanent effects the completed quest gives its hero.
 	Artifact []Effect `json:"artifact,omitempty"`
+}
+
+// Activation is the effect of a ready Favor or Treasure that its hero activates
+// ("attivare l'effetto di una carta pronta") with the use command, at any moment, in
+// or out of turn, by paying its cost: Glory, or Movement (out of the hero's turn, its
+// saved Movement).
+type Activation struct {
+	Glory int `json:"glory,omitempty"`
+	Move  int `json:"move,omitempty"`
+	// Once: once per turn (any player's turn), renewed in every start phase.
+	Once bool `json:"once,omitempty"`
+	// Charges, when not 0, is how many times the card can be used; spent, it is
+	// discarded.
+	Charges int      `json:"charges,omitempty"`
+	Effects []Effect `json:"effects"`
 }
 
 // Adventure is an Adventure card.
@@ -183,7 +230,7 @@ type Adventure struct {
 	Text Names  `json:"text"`
 	// Cost is paid in the target's Peril (monster, trap, bane) or own Glory.
 	Cost int `json:"cost"`
-	// Use (favors) is hero, response or always.
+	// Use (favors) is hero, response or always; a Bane's is always or none.
 	Use       string   `json:"use,omitempty"`
 	Permanent bool     `json:"permanent,omitempty"`
 	Upkeep    int      `json:"upkeep,omitempty"`
@@ -195,6 +242,16 @@ type Adventure struct {
 	// All marks a Bane that strikes no specific hero: every hero but the Dungeon
 	// Lord's; any opponent's Peril pays for it.
 	All bool `json:"all,omitempty"`
+	// Activate is the activated effect of a permanent Favor or Treasure once ready.
+	Activate *Activation `json:"activate,omitempty"`
+	// Carry is the number of Treasures more a permanent Treasure carrying item
+	// ("Oggetto per il Trasporto dei Tesori") lets its hero have ready; it counts 1
+	// against the limit itself.
+	Carry int `json:"carry,omitempty"`
+	// Attach marks an integration ("Integrazione"): a Favor or Treasure played on one
+	// of its hero's ready Treasures of this category, whose Effects last while that
+	// Treasure is ready; it counts against no limit and is discarded with it.
+	Attach string `json:"attach,omitempty"`
 	Monster
 }
 
@@ -277,7 +334,7 @@ func checkTest(where string, t *Test) error {
 	if t == nil {
 		return fmt.Errorf("%s: no test", where)
 	}
-	if !slices.Contains(forms, t.Stat) || t.V < 2 || t.V > 9 {
+	if !slices.Contains(testStats, t.Stat) || t.V < 2 || t.V > 12 {
 		return fmt.Errorf("%s: bad test %s %d", where, t.Stat, t.V)
 	}
 	return nil
@@ -443,6 +500,22 @@ func (cs *CardSet) validate() error {
 		if err := checkEffects(m.ID, m.OnEnter, cardOps); err != nil {
 			return err
 		}
+		if m.Monster != nil {
+			if err := checkMonster(m.ID, m.Monster); err != nil {
+				return err
+			}
+			if err := checkNames(m.ID, m.Text); err != nil {
+				return err
+			}
+			if len(m.Reward) == 0 || m.Type == "entrance" {
+				return fmt.Errorf("%s: a map monster has a reward and lives off the entrance", m.ID)
+			}
+		} else if len(m.Reward) > 0 {
+			return fmt.Errorf("%s: a reward without a monster", m.ID)
+		}
+		if err := checkEffects(m.ID, m.Reward, cardOps); err != nil {
+			return err
+		}
 		cs.mapc[m.ID] = m
 	}
 	if entrances != 1 || passages < 4 {
@@ -497,11 +570,22 @@ func (cs *CardSet) validate() error {
 			if cs.mapc[q.To] == nil || q.To == q.At {
 				err = fmt.Errorf("%s: escort needs another map card to deliver to", q.ID)
 			}
+		case "chance":
+			if c := q.Chance; c == nil || c.V < 2 || c.V > 6 || c.Boost < 0 || c.Boost > 3 {
+				err = fmt.Errorf("%s: a chance quest needs a die value 2..6 and a boost 0..3", q.ID)
+			} else {
+				err = checkEffects(q.ID, q.Fail, cardOps)
+			}
 		default:
 			err = fmt.Errorf("%s: unknown quest kind %q", q.ID, q.Kind)
 		}
 		if err != nil {
 			return err
+		}
+		if q.Search != nil {
+			if err := checkTest(q.ID+" search", q.Search); err != nil {
+				return err
+			}
 		}
 		if err := checkEffects(q.ID, q.Reward, cardOps); err != nil {
 			return err
@@ -537,7 +621,10 @@ func (cs *CardSet) validate() error {
 			}
 		case kBane, kTreasure:
 			err = checkEffects(a.ID, a.Effects, cardOps)
-			if err == nil && len(a.Effects) == 0 {
+			if err == nil && a.Use != "" && (a.Kind != kBane || a.Use != useAlways) {
+				err = fmt.Errorf("%s: only a Bane may have a use, always", a.ID)
+			}
+			if err == nil && len(a.Effects) == 0 && a.Activate == nil && a.Carry == 0 {
 				err = fmt.Errorf("%s: no effect", a.ID)
 			}
 			if err == nil && a.Kind == kTreasure && a.Category == "" {
@@ -546,7 +633,7 @@ func (cs *CardSet) validate() error {
 		case kFavor:
 			if !slices.Contains([]string{useHero, useResponse, useAlways}, a.Use) {
 				err = fmt.Errorf("%s: favor use %q", a.ID, a.Use)
-			} else if len(a.Effects) == 0 {
+			} else if len(a.Effects) == 0 && a.Activate == nil {
 				err = fmt.Errorf("%s: no effect", a.ID)
 			} else {
 				err = checkEffects(a.ID, a.Effects, cardOps)
@@ -557,10 +644,58 @@ func (cs *CardSet) validate() error {
 		default:
 			err = fmt.Errorf("%s: unknown kind %q", a.ID, a.Kind)
 		}
+		if err == nil {
+			err = checkReady(a)
+		}
 		if err != nil {
 			return err
 		}
 		cs.adv[a.ID] = a
+	}
+	for _, a := range cs.Adventures {
+		if a.Attach != "" && !slices.ContainsFunc(cs.Adventures, func(t Adventure) bool { return t.Kind == kTreasure && t.Permanent && t.Category == a.Attach }) {
+			return fmt.Errorf("%s: no permanent Treasure of category %q to integrate", a.ID, a.Attach)
+		}
+	}
+	return nil
+}
+
+// checkReady checks what a card does once ready: a permanent card's effects last
+// (lastingOps); only a permanent Favor or Treasure has an activation, with a cost, a
+// limit (once per turn or charges) and activation effects; only a permanent Treasure
+// carries others.
+func checkReady(a *Adventure) error {
+	if a.Permanent {
+		if err := checkEffects(a.ID, a.Effects, lastingOps); err != nil {
+			return fmt.Errorf("a permanent card's effects last: %w", err)
+		}
+	}
+	ready := a.Permanent && (a.Kind == kFavor && a.Use == useHero || a.Kind == kTreasure)
+	if act := a.Activate; act != nil {
+		switch {
+		case !ready:
+			return fmt.Errorf("%s: only a permanent Favor or Treasure has an activation", a.ID)
+		case act.Glory < 0 || act.Move < 0 || act.Glory+act.Move == 0 || act.Glory > 3 || act.Move > 1:
+			return fmt.Errorf("%s: an activation costs 1..3 Glory or 1 Movement", a.ID)
+		case !act.Once && act.Charges == 0:
+			return fmt.Errorf("%s: an activation is once per turn or has charges", a.ID)
+		case act.Charges < 0 || act.Charges > 5 || len(act.Effects) == 0:
+			return fmt.Errorf("%s: an activation has 0..5 charges and an effect", a.ID)
+		}
+		if err := checkEffects(a.ID, act.Effects, activationOps); err != nil {
+			return err
+		}
+	}
+	if a.Carry != 0 && (a.Kind != kTreasure || !a.Permanent || a.Carry < 1 || a.Carry > 3) {
+		return fmt.Errorf("%s: only a permanent Treasure carries 1..3 others", a.ID)
+	}
+	if a.Attach != "" {
+		if a.Permanent || a.Activate != nil || a.Carry != 0 || (a.Kind != kTreasure && (a.Kind != kFavor || a.Use != useHero)) {
+			return fmt.Errorf("%s: an integration is a Favor or Treasure played in the hero phase, nothing else", a.ID)
+		}
+		if err := checkEffects(a.ID, a.Effects, lastingOps); err != nil {
+			return fmt.Errorf("an integration's effects last: %w", err)
+		}
 	}
 	return nil
 }

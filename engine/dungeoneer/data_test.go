@@ -78,6 +78,38 @@ func TestValidate(t *testing.T) {
 		}},
 		{"favor use", "favor use", func(cs map[string]any) { card(cs, "adventures", 40)["use"] = "sometimes" }},
 		{"hero levels", "levels", func(cs map[string]any) { card(cs, "heroes", 0)["levels"] = []any{} }},
+		// Ready cards, carrying items, integrations, always Banes (a43 Sprint, a44
+		// Blessed Blade, a45 Battle Trance, a50 Warding Sigil, a35 Lost in the Dark).
+		{"activation on an instant card", "only a permanent", func(cs map[string]any) {
+			card(cs, "adventures", 42)["activate"] = card(cs, "adventures", 49)["activate"]
+		}},
+		{"activation without cost", "costs 1..3 Glory", func(cs map[string]any) {
+			card(cs, "adventures", 49)["activate"].(map[string]any)["glory"] = 0
+		}},
+		{"activation without limit", "once per turn or has charges", func(cs map[string]any) {
+			card(cs, "adventures", 49)["activate"].(map[string]any)["once"] = false
+		}},
+		{"activation effect", "unknown effect", func(cs map[string]any) {
+			card(cs, "adventures", 49)["activate"].(map[string]any)["effects"] = []any{map[string]any{"op": "wound", "n": 1}}
+		}},
+		{"permanent card with an instant effect", "last", func(cs map[string]any) {
+			card(cs, "adventures", 53)["effects"] = []any{map[string]any{"op": "heal", "n": 1}}
+		}},
+		{"carrying Favor", "carries", func(cs map[string]any) { card(cs, "adventures", 44)["carry"] = 2 }},
+		{"integration of nothing", "to integrate", func(cs map[string]any) { card(cs, "adventures", 43)["attach"] = "lute" }},
+		{"permanent integration", "an integration is", func(cs map[string]any) { card(cs, "adventures", 43)["permanent"] = true }},
+		{"bane use", "only a Bane may have a use", func(cs map[string]any) { card(cs, "adventures", 34)["use"] = "response" }},
+		// Map monsters, chance and search quests (m09, m10, q07, q02).
+		{"map monster without reward", "reward", func(cs map[string]any) { delete(card(cs, "maps", 8), "reward") }},
+		{"reward without monster", "without a monster", func(cs map[string]any) {
+			card(cs, "maps", 9)["reward"] = []any{map[string]any{"op": "glory", "n": 1}}
+		}},
+		{"chance value", "chance quest", func(cs map[string]any) {
+			card(cs, "quests", 6)["chance"] = map[string]any{"v": 9}
+		}},
+		{"search test", "bad test", func(cs map[string]any) {
+			card(cs, "quests", 1)["search"] = map[string]any{"stat": "charm", "v": 4}
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -141,6 +141,11 @@ type MapCell struct {
 	Peril    int    `json:"peril"`
 	// Heroes are the seats (1 …) of the heroes standing here.
 	Heroes []int `json:"heroes,omitempty"`
+	// Monster: the card's monster lives (Card describes it); Wounds are its wounds.
+	Monster bool `json:"monster,omitempty"`
+	Wounds  int  `json:"wounds,omitempty"`
+	// Items are the escort components lying here, by quest (their markers).
+	Items []string `json:"items,omitempty"`
 }
 
 func doorText(d Door) string {
@@ -184,8 +189,9 @@ func doorMark(d string, line string) string {
 
 // DrawMap draws the map in plain text with box-drawing characters: one box per card
 // with its coordinates and id, its doors on the edges (a gap is an open door, Ln a
-// locked one of value n, Tn a trapped one, a solid edge a wall), its obstacle and the
-// seats of the heroes standing there.
+// locked one of value n, Tn a trapped one, a solid edge a wall), its obstacle and
+// "monster" when a monster lives there, the seats of the heroes standing there and
+// the markers (quest ids) of the escort components lying there.
 func DrawMap(cells []MapCell) string {
 	if len(cells) == 0 {
 		return ""
@@ -227,13 +233,18 @@ func DrawMap(cells []MapCell) string {
 		put(r0+1, c0, string(wd[0]))
 		put(r0+2, c0, string(wd[1]))
 		put(r0+1, c0+2, pad(fmt.Sprintf("%s %d,%d", c.ID, c.X, c.Y), w-4))
-		put(r0+2, c0+2, pad(obstacleText2(c), w-4))
-		var hs []string
-		for _, s := range c.Heroes {
-			hs = append(hs, fmt.Sprint(s))
+		middle := obstacleText2(c)
+		if c.Monster {
+			middle = strings.TrimSpace(middle + " monster")
 		}
-		if len(hs) > 0 {
-			put(r0+3, c0+2, pad("@"+strings.Join(hs, " @"), w-4))
+		put(r0+2, c0+2, pad(middle, w-4))
+		var marks []string
+		for _, s := range c.Heroes {
+			marks = append(marks, fmt.Sprintf("@%d", s))
+		}
+		marks = append(marks, c.Items...)
+		if len(marks) > 0 {
+			put(r0+3, c0+2, pad(strings.Join(marks, " "), w-4))
 		}
 	}
 	var b strings.Builder

@@ -2,6 +2,7 @@ package dungeoneer
 
 import (
 	"slices"
+	"strconv"
 
 	"github.com/turnmail/turnmail/engine"
 )
@@ -89,6 +90,9 @@ func (s *state) heroAction(seat int, verb string, args []string, rng *engine.Ran
 		}
 		return nil
 	case "play":
+		if len(args) == 3 && args[1] == "on" {
+			return s.attach(seat, args[0], args[2], rng)
+		}
 		if len(args) != 1 {
 			return engine.Illegal("say play <card>")
 		}
@@ -99,8 +103,12 @@ func (s *state) heroAction(seat int, verb string, args []string, rng *engine.Ran
 		return s.drop(seat, args, rng)
 	case "quest":
 		return s.quest(seat, args, rng)
+	case "take":
+		return s.take(seat, args, rng)
+	case "put":
+		return s.putCmd(seat, args, rng)
 	}
-	return engine.Illegal("%q is not a command of the hero phase (move, explore, quest, play, challenge, stand, sewer, portal, drop, steal, ability, done)", verb)
+	return engine.Illegal("%q is not a command of the hero phase (move, explore, quest, play, challenge, stand, sewer, portal, drop, steal, take, put, use, ability, done)", verb)
 }
 
 // move crosses the door on side: the door of the space left is resolved as a peril.
@@ -135,6 +143,10 @@ func (s *state) move(seat, side int, rng *engine.Rand) error {
 		if !ok && d.Kind == doorLocked {
 			s.Movement--
 			if s.Movement == 0 {
+				// "Sulla soglia": the door counts as open both ways and for everybody
+				// until the hero has had its next turn to step through.
+				h.Threshold = []string{key, doorKey(s.Grid[j].X, s.Grid[j].Y, (side+2)%4)}
+				s.Opened = append(s.Opened, h.Threshold[1])
 				s.logf("%s stands on the threshold", h.Name)
 				return nil
 			}
@@ -150,7 +162,7 @@ func (s *state) move(seat, side int, rng *engine.Rand) error {
 func (s *state) enter(seat, j int, rng *engine.Rand) {
 	h := &s.Seats[seat]
 	p := s.Grid[j]
-	h.X, h.Y = p.X, p.Y
+	h.X, h.Y, h.Threshold, h.ThresholdDue = p.X, p.Y, nil, false
 	s.Moved = true
 	key := cellKey(p.X, p.Y)
 	if slices.Contains(s.Visited, key) {
@@ -174,8 +186,12 @@ func (s *state) enter(seat, j int, rng *engine.Rand) {
 		}
 	}
 	s.apply(seat, c.OnEnter, rng)
-	if s.Seats[seat].Out && s.Phase != phOver {
+	if s.Seats[seat].Out {
 		s.nextTurn()
+		return
+	}
+	if m := s.mapMonster(seat); m != "" {
+		s.meet(seat, m, "", rng) // the monster of the space attacks the hero who enters
 	}
 }
 
@@ -192,10 +208,13 @@ func (s *state) playOwn(seat int, id string, rng *engine.Rand) error {
 	if a.Kind == kFavor && a.Use == useResponse {
 		return engine.Illegal("%s is a response: it is played when an Encounter or Bane is played on you", id)
 	}
+	if a.Attach != "" {
+		return engine.Illegal("%s modifies a ready Treasure of yours of category %s", id, a.Attach)
+	}
 	if a.Cost > h.Glory {
 		return engine.Illegal("%s costs %d Glory, you have %d", id, a.Cost, h.Glory)
 	}
-	if a.Effects[0].Op == opCancel || a.Effects[0].Op == opWard {
+	if slices.ContainsFunc(a.Effects, func(e Effect) bool { return e.Op == opCancel || e.Op == opWard }) {
 		return engine.Illegal("%s only works against an Encounter or Bane", id)
 	}
 	if a.Permanent {
@@ -203,7 +222,8 @@ func (s *state) playOwn(seat int, id string, rng *engine.Rand) error {
 		switch {
 		case a.Kind == kFavor && len(h.Favors) >= hero.FavorLimit:
 			return engine.Illegal("your hero has %d Favors ready, the most it can", len(h.Favors))
-		case a.Kind == kTreasure && len(h.Treasures) >= hero.TreasureLimit:
+		case a.Kind == kTreasure && len(h.Treasures)+1 > s.treasureRoom(seat)+a.Carry:
+			// A carrying item counts 1 but brings its own room: it fits even when full.
 			return engine.Illegal("your hero has %d Treasures ready, the most it can", len(h.Treasures))
 		case a.Kind == kTreasure && slices.ContainsFunc(h.Treasures, func(t string) bool { return cards.adv[t].Category == a.Category }):
 			return engine.Illegal("your hero already has a Treasure of category %s ready", a.Category)
@@ -224,6 +244,12 @@ func (s *state) playOwn(seat int, id string, rng *engine.Rand) error {
 		h.Favors = append(h.Favors, id)
 	} else {
 		h.Treasures = append(h.Treasures, id)
+	}
+	if act := a.Activate; act != nil && act.Charges > 0 {
+		if h.Charges == nil {
+			h.Charges = map[string]int{}
+		}
+		h.Charges[id] = act.Charges
 	}
 	s.logf("%s readies %s", h.Name, engine.Term(a.Name.En))
 	return nil
@@ -247,6 +273,9 @@ func (s *state) challenge(seat int, steal bool, args []string, rng *engine.Rand)
 	}
 	if err := s.spend(1, false); err != nil {
 		return err
+	}
+	if cards.mapc[args[0]] != nil && !steal {
+		return s.challengeMonster(seat, args[0], args[1], rng)
 	}
 	t := s.findTarget(args[0])
 	h := &s.Seats[seat]
@@ -300,7 +329,9 @@ func (s *state) challenge(seat int, steal bool, args []string, rng *engine.Rand)
 	return nil
 }
 
-// quest attempts a quest: quest <card> [form] (a form for kill quests).
+// quest attempts a quest: quest <card> [form] (a form for kill quests; a number of
+// Glory to add to the roll for chance quests). A quest with a search first needs its
+// search test passed, once in each turn.
 func (s *state) quest(seat int, args []string, rng *engine.Rand) error {
 	h := &s.Seats[seat]
 	if len(args) == 0 || len(args) > 2 {
@@ -325,7 +356,7 @@ func (s *state) quest(seat int, args []string, rng *engine.Rand) error {
 	if here != at {
 		return engine.Illegal("%s is done at %s (%s)", id, at, cards.mapc[at].Name.En)
 	}
-	cost := 0
+	cost, boost := 0, 0
 	switch q.Kind {
 	case "kill":
 		if len(args) != 2 || !s.heroStd(seat, args[1]) {
@@ -339,6 +370,19 @@ func (s *state) quest(seat int, args []string, rng *engine.Rand) error {
 		if s.QuestTries > 0 {
 			cost = 1
 		}
+	case "chance":
+		cost = 1
+		if len(args) == 2 {
+			n, err := strconv.Atoi(args[1])
+			c := q.Chance
+			if err != nil || c.Boost == 0 || n < 1 || n >= c.V || args[1] != strconv.Itoa(n) {
+				return engine.Illegal("say quest %s, or quest %s N to pay Glory for +N to the roll (N from 1 to %d)", id, id, c.V-1)
+			}
+			if n*c.Boost > h.Glory {
+				return engine.Illegal("+%d to the roll costs %d Glory, you have %d", n, n*c.Boost, h.Glory)
+			}
+			boost = n
+		}
 	case "visit":
 		for _, e := range q.Cost {
 			if e.Op == opLoseGlory && h.Glory < e.N {
@@ -349,8 +393,11 @@ func (s *state) quest(seat int, args []string, rng *engine.Rand) error {
 		if h.Carrying != "" && h.Carrying != id {
 			return engine.Illegal("your hero already carries %s", h.Carrying)
 		}
+		if i := s.itemOf(id); i >= 0 {
+			return engine.Illegal("the component of %s lies at %d,%d: take it there", id, s.Items[i].X, s.Items[i].Y)
+		}
 	}
-	if q.Kind != "kill" && len(args) != 1 {
+	if q.Kind != "kill" && q.Kind != "chance" && len(args) != 1 {
 		return engine.Illegal("say quest %s", id)
 	}
 	if err := s.spend(cost, false); err != nil {
@@ -361,45 +408,47 @@ func (s *state) quest(seat int, args []string, rng *engine.Rand) error {
 	}
 	s.Movement -= cost
 	s.QuestTries++
-	switch q.Kind {
-	case "kill":
-		m := *q.Monster
-		mon := fighter{seat: -1, monster: &m, wounds: s.QuestWounds[id], name: m.Name.En}
-		if !slices.Contains(s.QuestAttacked, id) {
-			s.QuestAttacked = append(s.QuestAttacked, id)
-			toM, _ := s.fight(mon, fighter{seat: seat, name: h.Name}, stdForms(&m)[0], rng)
-			s.QuestWounds[id] += toM
-			mon.wounds = s.QuestWounds[id]
-		}
-		if !h.Out && s.QuestWounds[id] < m.Life {
-			h.Struck = true
-			_, toM := s.fight(fighter{seat: seat, name: h.Name}, mon, args[1], rng)
-			s.QuestWounds[id] += toM
-		}
-		if h.Out {
-			if s.Phase != phOver {
-				s.nextTurn()
-			}
+	if q.Search != nil && !slices.Contains(s.Found, id) {
+		if !s.test(seat, q.Search.Stat, q.Search.V, 0, rng) {
+			s.logf("%s does not find the way to %s", h.Name, engine.Term(q.Name.En))
 			return nil
 		}
-		if s.QuestWounds[id] >= m.Life {
-			s.complete(seat, q, rng)
-		}
+		s.Found = append(s.Found, id)
+	}
+	switch q.Kind {
+	case "kill":
+		s.meet(seat, id, args[1], rng)
 	case "fetch":
 		if s.test(seat, q.Test.Stat, q.Test.V, 0, rng) {
 			s.complete(seat, q, rng)
 			return nil
 		}
+		// A failed attempt strikes every hero in the space, as a trap does.
+		for _, v := range s.alive() {
+			if s.Seats[v].X == h.X && s.Seats[v].Y == h.Y {
+				s.apply(v, q.Fail, rng)
+			}
+		}
+		if h.Out {
+			s.nextTurn()
+		}
+	case "chance":
+		h.Glory -= boost * q.Chance.Boost
+		d := roll(rng)
+		ok := d+boost >= q.Chance.V
+		s.logf("%s rolls %d and adds %d: %d against %d, %s", h.Name, d, boost, d+boost, q.Chance.V, engine.Term(map[bool]string{true: "success", false: "failure"}[ok]))
+		if ok {
+			s.complete(seat, q, rng)
+			return nil
+		}
 		s.apply(seat, q.Fail, rng)
-		if h.Out && s.Phase != phOver {
+		if h.Out {
 			s.nextTurn()
 		}
 	case "visit":
 		s.apply(seat, q.Cost, rng)
 		if h.Out {
-			if s.Phase != phOver {
-				s.nextTurn()
-			}
+			s.nextTurn()
 			return nil
 		}
 		s.complete(seat, q, rng)
@@ -443,6 +492,9 @@ func (s *state) drop(seat int, args []string, rng *engine.Rand) error {
 		return nil
 	}
 	h.Quests = slices.DeleteFunc(h.Quests, func(x string) bool { return x == id })
+	if i := s.itemOf(id); i >= 0 {
+		s.Items = slices.Delete(s.Items, i, i+1) // its component goes with it
+	}
 	s.QDeck = append(s.QDeck, id)
 	h.Quests = append(h.Quests, s.QDeck[0])
 	s.QDeck = s.QDeck[1:]

@@ -42,6 +42,11 @@ func (s *state) candidates(seat int) []string {
 			out = append(out, "challenge "+f)
 		}
 		out = append(out, "pass")
+	case phGuard:
+		for _, f := range stdForms(monsterOf(s.Guard.Card)) {
+			out = append(out, "attack "+f)
+		}
+		out = append(out, "attack")
 	case phSpoils:
 		for _, id := range s.Unhurt {
 			out = append(out, "keep "+id+" hand", "keep "+id+" pack")
@@ -69,9 +74,28 @@ func (s *state) candidates(seat int) []string {
 			for _, f := range forms {
 				out = append(out, "quest "+q+" "+f)
 			}
+			if c := cards.quest[q]; c != nil && c.Chance != nil {
+				for n := 1; n < c.Chance.V; n++ {
+					out = append(out, fmt.Sprintf("quest %s %d", q, n))
+				}
+			}
+		}
+		for _, it := range s.Items {
+			out = append(out, "take "+it.Quest)
+		}
+		if h.Carrying != "" {
+			out = append(out, "put "+h.Carrying)
+		}
+		if m := s.mapMonster(seat); m != "" {
+			for _, f := range forms {
+				out = append(out, fmt.Sprintf("challenge %s %s", m, f))
+			}
 		}
 		for _, id := range h.Hand {
 			out = append(out, "play "+id)
+			for _, t := range h.Treasures {
+				out = append(out, fmt.Sprintf("play %s on %s", id, t))
+			}
 		}
 		for _, t := range s.alive() {
 			for _, f := range forms {
@@ -94,8 +118,9 @@ func (s *state) candidates(seat int) []string {
 }
 
 // anytime lists the commands seat may give at any moment, in or out of turn: "always"
-// Favors (in the own hero phase and in a response window they are played there) and
-// an activated hero ability.
+// Favors (in the own hero phase and in a response window they are played there),
+// "always" Banes (in the own Dungeon Lord phase they are played there), an activated
+// hero ability and the activations of ready cards.
 func (s *state) anytime(seat int) []string {
 	h := &s.Seats[seat]
 	if s.Phase == phOver || h.Out {
@@ -112,7 +137,8 @@ func (s *state) anytime(seat int) []string {
 	if s.hero(seat).Activated {
 		out = append(out, "ability")
 	}
-	return out
+	out = append(out, s.alwaysBanes(seat)...)
+	return append(out, s.activatable(seat)...)
 }
 
 // Legal implements engine.State: the concrete commands player may give now.
@@ -136,7 +162,8 @@ func (s *state) Legal(player string) []string {
 
 // SkipCommands implements engine.Skipper: what a player whose deadline passed does —
 // no Encounters, no response, the first legal placement, the end of the hero phase,
-// the first card discarded — until the player has nothing pending.
+// the first card discarded, a quest or map monster's attack left to the game — until
+// the player has nothing pending.
 func (s *state) SkipCommands(player string) []string {
 	var out []string
 	cur := s
@@ -154,6 +181,8 @@ func (s *state) SkipCommands(player string) []string {
 			cmd = "done"
 		case phRespond, phCounter:
 			cmd = "pass"
+		case phGuard:
+			cmd = "attack"
 		}
 		out = append(out, cmd)
 		// Draws on the way (the next map card, a reshuffle) use a throwaway source; the
@@ -169,7 +198,7 @@ func (s *state) SkipCommands(player string) []string {
 
 // commandWords are the verbs of every command the game accepts.
 var commandWords = []string{"play", "done", "pass", "challenge", "steal", "keep", "discard", "peril",
-	"build", "move", "explore", "stand", "sewer", "portal", "quest", "drop", "ability"}
+	"build", "move", "explore", "stand", "sewer", "portal", "quest", "drop", "ability", "use", "take", "put", "attack"}
 
 // Words implements engine.Worder: the first word of every command.
 func (Game) Words() []string { return slices.Clone(commandWords) }

@@ -111,7 +111,7 @@ func TestNarrateHidesHands(t *testing.T) {
 			for i, e := range a.Events {
 				before, after := states[i].(*state), states[i+1].(*state)
 				for o, h := range after.Seats {
-					hidden := hiddenNames(before, after, o)
+					hidden := hiddenNames(before, after, o, e.Command)
 					for _, viewer := range append(slices.Clone(names[:n]), engine.Observer) {
 						if viewer == h.Name {
 							continue
@@ -132,10 +132,16 @@ func TestNarrateHidesHands(t *testing.T) {
 
 // hiddenNames are the ids and names of the cards in seat's hand before and after a
 // command, leaving out names that a card in play, in a pack or on the discard pile
-// shares (a copy of the card) or that a card leaving a hand (played, discarded face
-// up) shares.
-func hiddenNames(before, after *state, seat int) []string {
+// shares (a copy of the card), that a card leaving a hand (played, discarded face
+// up) shares, or that a card the command names shares (a card discarded face up and
+// drawn again after a reshuffle, in the same command).
+func hiddenNames(before, after *state, seat int, command string) []string {
 	public := map[string]bool{}
+	for _, w := range strings.Fields(command) {
+		if a := cards.adv[w]; a != nil {
+			public[a.Name.En] = true
+		}
+	}
 	for _, s := range []*state{before, after} {
 		ids := slices.Clone(s.Discard)
 		for _, p := range s.Pending {

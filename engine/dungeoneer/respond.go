@@ -1,10 +1,45 @@
 package dungeoneer
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/turnmail/turnmail/engine"
+)
 
 // Responding implements engine.Responder: in the respond step of the Dungeon Lord
-// phase the targets who can respond are asked (play a response or always Favor, or
-// pass).
+// phase the targets who can respond are asked (play a response or always Favor, use a
+// ready card's defense, or pass); in the guard step the player to the left is asked
+// how a quest or map monster attacks.
 func (s *state) Responding(player string) bool {
-	return s.Phase == phRespond && slices.Contains(s.ToAct(), player)
+	return (s.Phase == phRespond || s.Phase == phGuard) && slices.Contains(s.ToAct(), player)
+}
+
+// AnyTime implements engine.AnyTimer: the special actions of any moment among
+// player's Legal commands (always Favors, the hero's activated ability, ready cards to
+// use), except those that are responses in the respond step player is asked in.
+func (s *state) AnyTime(player string) []string {
+	seat := s.seat(player)
+	if seat < 0 {
+		return nil
+	}
+	var asked []string
+	if s.Responding(player) && s.Phase == phRespond {
+		asked = s.responses(seat)
+	}
+	var out []string
+	for _, c := range s.Legal(player) {
+		if slices.Contains(s.anytime(seat), c) && !slices.Contains(asked, c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Notes implements engine.Noter: in the guard step, what attack alone chooses.
+func (s *state) Notes(player string) map[string]engine.Text {
+	if s.Phase != phGuard || !s.Responding(player) {
+		return nil
+	}
+	form := s.bestForm(monsterOf(s.Guard.Card), s.Current)
+	return map[string]engine.Text{"attack": engine.Textf("the game chooses %s, the greatest lead over the hero's score", formWord(form))}
 }

@@ -56,8 +56,13 @@ func TestQuests(t *testing.T) {
 		s.startTurn(0)
 		s = toHero(t, s)
 		illegal(t, s, "Alice", "quest q04 magic") // Tamsin has no standard Magic attack
-		// The King strikes first (melee 2+1 against 2+1: tie), then Tamsin (6+2 against 1+2).
-		s = do(t, s, "Alice", "quest q04 melee", dice(1, 1, 6, 1))
+		// The King strikes first — with Melee or Magic, Bob's choice as the player to
+		// Alice's left (melee 2+1 against 2+1: tie) — then Tamsin (6+2 against 1+2).
+		s = do(t, s, "Alice", "quest q04 melee", nil)
+		if s.Phase != phGuard || !slices.Equal(s.ToAct(), []string{"Bob"}) || !slices.Equal(s.Legal("Bob"), []string{"attack melee", "attack magic", "attack"}) {
+			t.Fatalf("phase %s, to act %v, Bob's choices %v", s.Phase, s.ToAct(), s.Legal("Bob"))
+		}
+		s = do(t, s, "Bob", "attack melee", dice(1, 1, 6, 1))
 		if s.QuestWounds["q04"] != 1 || s.Phase != phHero {
 			t.Fatalf("wounds %d phase %s", s.QuestWounds["q04"], s.Phase)
 		}
@@ -66,9 +71,10 @@ func TestQuests(t *testing.T) {
 		s = do(t, s, "Alice", "discard a01", nil)
 		s = do(t, s, "Bob", "done", nil)
 		s = do(t, s, "Bob", "done", nil) // an empty hand: nothing to discard
-		// Second turn: the King hits (6+2 against 1+2), Tamsin hits, and again.
+		// Second turn: the King hits (Magic 6+2 against 1+1), Tamsin hits, and again.
 		s = do(t, s, "Alice", "done", nil)
-		s = do(t, s, "Alice", "quest q04 melee", dice(6, 1, 6, 1))
+		s = do(t, s, "Alice", "quest q04 melee", nil)
+		s = do(t, s, "Bob", "attack magic", dice(6, 1, 6, 1))
 		if s.Seats[0].Life != 5 || s.QuestWounds["q04"] != 2 {
 			t.Fatalf("life %d wounds %d", s.Seats[0].Life, s.QuestWounds["q04"])
 		}

@@ -23,7 +23,7 @@ func TestSetup(t *testing.T) {
 		for i, h := range s.Seats {
 			glory := 1
 			if i == 0 {
-				glory += s.ability(0, opGloryStart) // the first start phase is over
+				glory += s.passive(0, opGloryStart) // the first start phase is over
 			}
 			if h.Level != 1 || h.Life != 6 || h.Glory != glory || h.Peril != 1 || len(h.Hand) != 5 || len(h.Quests) != 2 || h.X != 0 || h.Y != 0 {
 				t.Fatalf("%d players: seat %+v", n, h)
@@ -301,6 +301,28 @@ func TestDoors(t *testing.T) {
 	s3 = do(t, s3, "Alice", "move n", dice(1))
 	if s3.Seats[0].Y != -1 || s3.Movement != 0 || !slices.Contains(s3.Opened, "0,-1,n") {
 		t.Fatalf("locked door failed: y %d movement %d opened %v", s3.Seats[0].Y, s3.Movement, s3.Opened)
+	}
+	// "ora sei «sulla soglia», il che significa che la Porta si considera Aperta in
+	// entrambe le direzioni e per chiunque, finché non hai a disposizione 1 Movimento
+	// per spostarti nello spazio adiacente durante il tuo turno successivo": Bob crosses
+	// it in his turn without a roll, Alice in her next turn; then it is locked again.
+	s3.Seats[1].X, s3.Seats[1].Y = 0, -1
+	s3 = do(t, s3, "Alice", "done", nil)
+	s3 = do(t, s3, "Bob", "done", nil)
+	if !slices.Contains(s3.Opened, "0,-1,n") || !slices.Contains(s3.Opened, "0,-2,s") {
+		t.Fatalf("Bob's turn: opened %v, want the threshold's door both ways", s3.Opened)
+	}
+	s3 = do(t, s3, "Bob", "move n", dice()) // no roll
+	s3 = do(t, s3, "Bob", "done", nil)
+	s3 = do(t, s3, "Alice", "done", nil)
+	if !slices.Contains(s3.Opened, "0,-1,n") {
+		t.Fatalf("Alice's next turn: opened %v", s3.Opened)
+	}
+	s3 = do(t, s3, "Alice", "done", nil)
+	s3 = do(t, s3, "Alice", "discard "+s3.Seats[0].Hand[0], nil)
+	s3 = do(t, s3, "Bob", "done", nil)
+	if slices.Contains(s3.Opened, "0,-1,n") || s3.Seats[0].Threshold != nil {
+		t.Fatalf("after Alice's next turn: opened %v threshold %v", s3.Opened, s3.Seats[0].Threshold)
 	}
 	// Walls block both ways: m04 west is a wall, so from its west neighbour east is shut.
 	s4 := fresh(t, 2)

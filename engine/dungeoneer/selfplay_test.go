@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -55,7 +56,7 @@ func randomCommand(r *rand.Rand, s *state) string {
 		return strings.ToLower(names[r.IntN(5)%4])
 	}
 	form := func() string { return []string{"melee", "magic", "speed", "fire"}[r.IntN(4)] }
-	switch r.IntN(17) {
+	switch r.IntN(20) {
 	case 0:
 		return fmt.Sprintf("play %s on %s %s", card(), who(), form())
 	case 1:
@@ -86,6 +87,12 @@ func randomCommand(r *rand.Rand, s *state) string {
 		return "drop " + card()
 	case 14:
 		return []string{"ability", "ability now", "challenge " + form()}[r.IntN(3)]
+	case 15:
+		return []string{"use ", "take ", "put ", "attack "}[r.IntN(4)] + []string{card(), form(), ""}[r.IntN(3)]
+	case 16:
+		return fmt.Sprintf("challenge %s %s", card(), form())
+	case 17:
+		return fmt.Sprintf("quest %s %d", card(), r.IntN(7)-1)
 	}
 	return []string{"done", "pass", "explore", "stand", "sewer", "portal", "", "done now", "build", "hello"}[r.IntN(10)]
 }
@@ -125,6 +132,14 @@ func play(t testing.TB, n int, seed int64, probes int, pick picker) (*engine.Arc
 			t.Fatalf("%s: nobody to act", where)
 		}
 		p := toAct[r.IntN(len(toAct))]
+		// Now and then, when probing, a player out of turn acts instead: a command of
+		// any moment (always cards, abilities, ready cards), picked at random.
+		outOfTurn := false
+		if probes > 0 && r.IntN(6) == 0 {
+			if o := names[r.IntN(n)]; !slices.Contains(toAct, o) && len(st.Legal(o)) > 0 {
+				p, outOfTurn = o, true
+			}
+		}
 		legal := st.Legal(p)
 		if len(legal) == 0 {
 			t.Fatalf("%s: %s must act but has no legal command (phase %s)", where, p, s.Phase)
@@ -157,7 +172,12 @@ func play(t testing.TB, n int, seed int64, probes int, pick picker) (*engine.Arc
 				}
 			}
 		}
-		cmd := pick(r, s, s.seat(p), legal)
+		var cmd string
+		if outOfTurn {
+			cmd = legal[r.IntN(len(legal))]
+		} else {
+			cmd = pick(r, s, s.seat(p), legal)
+		}
 		next, outcomes, err := engine.Step(st, seed, seq, p, cmd, nil)
 		if err != nil {
 			t.Fatalf("%s: %s %q: %v", where, p, cmd, err)
@@ -184,7 +204,12 @@ func checkInvariants(t testing.TB, s *state, where string) {
 		all = append(all, s.Fight.Card)
 	}
 	for _, h := range s.Seats {
-		all = slices.Concat(all, h.Hand, h.Favors, h.Treasures, h.Banes)
+		all = slices.Concat(all, h.Hand, h.Favors, h.Treasures, h.Banes, slices.Collect(maps.Keys(h.Attached)))
+		for x, host := range h.Attached {
+			if !slices.Contains(h.Treasures, host) {
+				t.Fatalf("%s: %s's %s modifies %s, which is not ready", where, h.Name, x, host)
+			}
+		}
 		for _, m := range h.Pack {
 			all = append(all, m.ID)
 		}
@@ -201,6 +226,30 @@ func checkInvariants(t testing.TB, s *state, where string) {
 	slices.Sort(all)
 	if len(all) != len(cards.Adventures) || len(slices.Compact(all)) != len(cards.Adventures) {
 		t.Fatalf("%s: %d adventure cards in play, want %d each once", where, len(all), len(cards.Adventures))
+	}
+	// Every quest is in one place: the deck, the global, a hero's quests or done, or
+	// lying unowned with its component on the map.
+	quests := slices.Clone(s.QDeck)
+	if s.Global != "" {
+		quests = append(quests, s.Global)
+	}
+	for _, h := range s.Seats {
+		quests = slices.Concat(quests, h.Quests, h.Done)
+		if h.Carrying != "" && (!slices.Contains(h.Quests, h.Carrying) || s.itemOf(h.Carrying) >= 0) {
+			t.Fatalf("%s: %s carries %s, not a quest of its own or lying on the map", where, h.Name, h.Carrying)
+		}
+	}
+	for _, it := range s.Items {
+		if !slices.ContainsFunc(s.Seats, func(h HeroState) bool { return slices.Contains(h.Quests, it.Quest) }) {
+			quests = append(quests, it.Quest)
+		}
+		if cellAt(s.Grid, it.X, it.Y) < 0 {
+			t.Fatalf("%s: the component of %s lies off the map", where, it.Quest)
+		}
+	}
+	slices.Sort(quests)
+	if len(quests) != len(cards.Quests) || len(slices.Compact(quests)) != len(cards.Quests) {
+		t.Fatalf("%s: quests %v, want each of %d once", where, quests, len(cards.Quests))
 	}
 	if len(s.Grid)+len(s.MapDeck)+min(len(s.Drawn), 1) != len(cards.Maps) {
 		t.Fatalf("%s: map cards lost", where)

@@ -28,6 +28,7 @@ const (
 	phDiscard = "discard" // discard exactly one
 	phCounter = "counter" // the hero a monster attacked may challenge it
 	phSpoils  = "spoils"  // the Dungeon Lord gives Peril, keeps or discards monsters
+	phGuard   = "guard"   // the player to the left chooses how a quest or map monster attacks
 	phOver    = "over"
 )
 
@@ -63,12 +64,27 @@ type HeroState struct {
 	Struck bool `json:"struck,omitempty"`
 	// AbilityUsed: an activated ability was used since the hero's start phase.
 	AbilityUsed bool `json:"ability_used,omitempty"`
+	// Charges are the charges left on ready cards that have charges, by card.
+	Charges map[string]int `json:"charges,omitempty"`
+	// Threshold are the two sides of the door the hero stands on, having spent its
+	// last Movement to open it: open both ways, for everybody, until the end of the
+	// hero's next turn or until it moves; ThresholdDue: that next turn has begun.
+	Threshold    []string `json:"threshold,omitempty"`
+	ThresholdDue bool     `json:"threshold_due,omitempty"`
+	// Attached are the integrations played on the hero's ready Treasures: each
+	// integration card with the Treasure it modifies.
+	Attached map[string]string `json:"attached,omitempty"`
 }
 
-// Pending is an Encounter or Bane declared in the Dungeon Lord phase.
+// Pending is an Encounter or Bane declared in the Dungeon Lord phase, in the space
+// (X, Y) where its target stood: an Encounter strikes there only.
 type Pending struct {
-	Card      string `json:"card"`
-	Target    int    `json:"target"`
+	Card   string `json:"card"`
+	Target int    `json:"target"`
+	// By is the seat of the player who played it.
+	By        int    `json:"by"`
+	X         int    `json:"x"`
+	Y         int    `json:"y"`
 	Form      string `json:"form,omitempty"`
 	FromPack  bool   `json:"from_pack,omitempty"`
 	Wounds    int    `json:"wounds,omitempty"`
@@ -84,8 +100,12 @@ type state struct {
 	Grid    []Placed    `json:"grid"`
 	QDeck   []string    `json:"quest_deck"`
 	Global  string      `json:"global"`
-	// QuestWounds are the wounds on quest monsters.
+	// QuestWounds are the wounds on the monsters of quest and map cards, by card.
 	QuestWounds map[string]int `json:"quest_wounds"`
+	// Slain are the map cards whose monster is slain (for good).
+	Slain []string `json:"slain,omitempty"`
+	// Items are the escort components put down on the map away from their start.
+	Items []Item `json:"items,omitempty"`
 
 	Current int    `json:"current"`
 	Round   int    `json:"round"`
@@ -106,12 +126,23 @@ type state struct {
 	PerilOwed int `json:"peril_owed,omitempty"`
 	// Unhurt are the unhurt monsters the Dungeon Lord keeps in hand or pack.
 	Unhurt []string `json:"unhurt,omitempty"`
-	// QuestAttacked lists the quest monsters that attacked this turn.
-	QuestAttacked []string  `json:"quest_attacked"`
-	Drawn         string    `json:"drawn,omitempty"`
-	Pending       []Pending `json:"pending"`
-	Responders    []int     `json:"responders"`
-	Win           []int     `json:"winners"`
+	// QuestAttacked lists the quest and map cards whose monster attacked this turn.
+	QuestAttacked []string `json:"quest_attacked"`
+	// Guard is the quest or map monster whose attack the player to the left chooses.
+	Guard *Guard `json:"guard,omitempty"`
+	// UsedOnce are the ready cards activated this turn that work once per turn.
+	UsedOnce []string `json:"used_once,omitempty"`
+	// Found are the search quests whose search succeeded this turn.
+	Found []string `json:"found,omitempty"`
+	// Interrupted is the phase an always Bane interrupted, resumed once it resolves.
+	Interrupted string `json:"interrupted,omitempty"`
+	// Discarded: the discard phase's one card is discarded; Treasures over the limit
+	// are left to discard.
+	Discarded  bool      `json:"discarded,omitempty"`
+	Drawn      string    `json:"drawn,omitempty"`
+	Pending    []Pending `json:"pending"`
+	Responders []int     `json:"responders"`
+	Win        []int     `json:"winners"`
 	// Log is what the last command did, for the players' mail.
 	Log []engine.Text `json:"log"`
 }
@@ -123,6 +154,8 @@ func (s *state) clone() *state {
 		h := &c.Seats[i]
 		h.Hand, h.Favors, h.Treasures, h.Banes = slices.Clone(h.Hand), slices.Clone(h.Favors), slices.Clone(h.Treasures), slices.Clone(h.Banes)
 		h.Pack, h.Quests, h.Done = slices.Clone(h.Pack), slices.Clone(h.Quests), slices.Clone(h.Done)
+		h.Charges = maps.Clone(h.Charges)
+		h.Threshold, h.Attached = slices.Clone(h.Threshold), maps.Clone(h.Attached)
 	}
 	c.Deck, c.Discard, c.MapDeck, c.Grid, c.QDeck = slices.Clone(s.Deck), slices.Clone(s.Discard), slices.Clone(s.MapDeck), slices.Clone(s.Grid), slices.Clone(s.QDeck)
 	c.QuestWounds = maps.Clone(s.QuestWounds)
@@ -132,9 +165,14 @@ func (s *state) clone() *state {
 	c.Visited, c.Opened, c.QuestAttacked = slices.Clone(s.Visited), slices.Clone(s.Opened), slices.Clone(s.QuestAttacked)
 	c.Pending, c.Responders, c.Win = slices.Clone(s.Pending), slices.Clone(s.Responders), slices.Clone(s.Win)
 	c.Unhurt = slices.Clone(s.Unhurt)
+	c.Slain, c.Items, c.UsedOnce, c.Found = slices.Clone(s.Slain), slices.Clone(s.Items), slices.Clone(s.UsedOnce), slices.Clone(s.Found)
 	if s.Fight != nil {
 		f := *s.Fight
 		c.Fight = &f
+	}
+	if s.Guard != nil {
+		g := *s.Guard
+		c.Guard = &g
 	}
 	c.Log = nil
 	return &c
@@ -313,6 +351,9 @@ func (s *state) ToAct() []string {
 		}
 		return out
 	}
+	if s.Phase == phGuard {
+		return []string{s.Seats[s.left(s.Current)].Name}
+	}
 	return []string{s.Seats[s.Current].Name}
 }
 
@@ -359,11 +400,11 @@ func (s *state) cell(seat int) int {
 func (s *state) cellCard(seat int) *MapCard { return cards.mapc[s.Grid[s.cell(seat)].ID] }
 
 // lasting lists the lasting effects on seat's hero: permanent Favors, Treasures and
-// Banes, its quests in play, the global quest and its artifacts.
+// Banes, integrations, its quests in play, the global quest and its artifacts.
 func (s *state) lasting(seat int) []Effect {
 	h := &s.Seats[seat]
 	var out []Effect
-	for _, id := range slices.Concat(h.Favors, h.Treasures, h.Banes) {
+	for _, id := range slices.Concat(h.Favors, h.Treasures, h.Banes, slices.Sorted(maps.Keys(h.Attached))) {
 		out = append(out, cards.adv[id].Effects...)
 	}
 	for _, id := range h.Quests {
@@ -392,23 +433,25 @@ func (s *state) stat(seat int, form string) int {
 	return max(v, 0)
 }
 
-// ability returns the size of seat's passive hero ability op (0 when it has another).
-func (s *state) ability(seat int, op string) int {
+// passive returns the size of passive effect op on seat's hero: its hero's ability
+// (when it is not an activated one) and its lasting effects (permanent cards, quests
+// in play, artifacts).
+func (s *state) passive(seat int, op string) int {
+	v := 0
 	if h := s.hero(seat); h.Ability.Op == op && !h.Activated {
-		return h.Ability.N
+		v = h.Ability.N
 	}
-	return 0
-}
-
-// defense is the bonus of seat to defense rolls in combat.
-func (s *state) defense(seat int) int {
-	v := s.ability(seat, opDefense) + s.Seats[seat].Ward
 	for _, e := range s.lasting(seat) {
-		if e.Op == opDefense {
+		if e.Op == op {
 			v += e.N
 		}
 	}
 	return v
+}
+
+// defense is the bonus of seat to defense rolls in combat.
+func (s *state) defense(seat int) int {
+	return s.passive(seat, opDefense) + s.Seats[seat].Ward
 }
 
 func cellKey(x, y int) string { return fmt.Sprintf("%d,%d", x, y) }

@@ -1,6 +1,7 @@
 package dungeoneer
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,6 +19,21 @@ func (s *state) startTurn(seat int) {
 	s.Visited = []string{cellKey(h.X, h.Y)}
 	s.Moved, s.QuestDone, s.QuestTries = false, false, 0
 	s.LordStep, s.Fight, s.PerilOwed, s.Unhurt = "", nil, 0, nil
+	s.Guard, s.UsedOnce, s.Found, s.Discarded, s.Interrupted = nil, nil, nil, false, ""
+	// "sulla soglia": a door a hero stands on stays open until it has had its next turn.
+	for i := range s.Seats {
+		t := &s.Seats[i]
+		switch {
+		case len(t.Threshold) == 0:
+			continue
+		case i == seat:
+			t.ThresholdDue = true
+		case t.ThresholdDue:
+			t.Threshold, t.ThresholdDue = nil, false
+			continue
+		}
+		s.Opened = append(s.Opened, t.Threshold...)
+	}
 	for i := range s.Seats {
 		s.Seats[i].Ward = 0
 		s.Seats[i].Struck = false // one standard attack per hero per turn
@@ -36,11 +52,11 @@ func (s *state) startTurn(seat int) {
 		kept = append(kept, id)
 	}
 	h.Favors = kept
-	if n := s.ability(seat, opRegen); n > 0 && h.Life < 4 {
+	if n := s.passive(seat, opRegen); n > 0 && h.Life < 4 {
 		h.Life = min(h.Life+n, maxLife)
 	}
-	h.Glory += s.ability(seat, opGloryStart)
-	s.Movement = s.stat(seat, speed) + s.ability(seat, opMove)
+	h.Glory += s.passive(seat, opGloryStart)
+	s.Movement = s.stat(seat, speed) + s.passive(seat, opMove)
 	s.Phase = phLord
 }
 
@@ -72,10 +88,18 @@ func roll(rng *engine.Rand) int {
 	return v
 }
 
-// test rolls a peril test of seat: die + stat + bonus ≥ value.
+// test rolls a peril test of seat: die + score + bonus ≥ value, the score a form's,
+// the hero's life or its level.
 func (s *state) test(seat int, stat string, value, bonus int, rng *engine.Rand) bool {
 	d := roll(rng)
-	total := d + s.stat(seat, stat) + bonus + s.ability(seat, opTrapBonus) + s.Seats[seat].Ward
+	score := s.stat(seat, stat)
+	switch stat {
+	case "life":
+		score = s.Seats[seat].Life
+	case "level":
+		score = s.Seats[seat].Level
+	}
+	total := d + score + bonus + s.passive(seat, opTrapBonus) + s.Seats[seat].Ward
 	ok := total >= value
 	s.logf("%s rolls %d: %s %d against %d, %s", s.Seats[seat].Name, d, formWord(stat), total, value, engine.Term(map[bool]string{true: "success", false: "failure"}[ok]))
 	return ok
@@ -111,8 +135,15 @@ func (s *state) defeat(seat int) {
 	for _, m := range h.Pack {
 		s.Discard = append(s.Discard, m.ID)
 	}
-	s.QDeck = append(s.QDeck, h.Quests...)
-	h.Hand, h.Favors, h.Treasures, h.Banes, h.Pack, h.Quests, h.Carrying = nil, nil, nil, nil, nil, nil, ""
+	// A component lies where it fell, with its quest; the other quests go under the deck.
+	s.putDown(seat)
+	for _, q := range h.Quests {
+		if s.itemOf(q) < 0 {
+			s.QDeck = append(s.QDeck, q)
+		}
+	}
+	s.Discard = append(s.Discard, slices.Sorted(maps.Keys(h.Attached))...)
+	h.Hand, h.Favors, h.Treasures, h.Banes, h.Pack, h.Quests, h.Charges, h.Threshold, h.Attached = nil, nil, nil, nil, nil, nil, nil, nil, nil
 	s.Responders = slices.DeleteFunc(s.Responders, func(r int) bool { return r == seat })
 	if alive := s.alive(); len(alive) == 1 {
 		s.logf("%s wins as Dungeon Lord", s.Seats[alive[0]].Name)
@@ -167,8 +198,11 @@ func (s *state) apply(seat int, effs []Effect, rng *engine.Rand) {
 				h.Hand = slices.Delete(h.Hand, i, i+1)
 			}
 		case opTeleport:
-			h.X, h.Y, h.Prone = 0, 0, false
+			h.X, h.Y, h.Prone, h.Threshold, h.ThresholdDue = 0, 0, false, nil, false
 			s.logf("%s is sent back to the Entrance", h.Name)
+			if seat == s.Current {
+				s.Moved = true
+			}
 		case opLevel:
 			if h.Level < maxLevel {
 				h.Level = min(h.Level+e.N, maxLevel)
@@ -177,6 +211,8 @@ func (s *state) apply(seat int, effs []Effect, rng *engine.Rand) {
 			}
 		case opWard:
 			h.Ward += e.N
+		case opDropItem:
+			s.putDown(seat)
 		}
 	}
 }
@@ -267,7 +303,7 @@ func (s *state) hurt(m fighter, n int) int {
 // monster's remaining life, which fight already did).
 func (s *state) heroWoundsMonster(seat, wounds int) {
 	if wounds > 0 && !s.Seats[seat].Out {
-		s.Seats[seat].Glory += wounds + s.ability(seat, opKillGlory)
+		s.Seats[seat].Glory += wounds + s.passive(seat, opKillGlory)
 	}
 }
 
@@ -303,15 +339,19 @@ func (s *state) resolve(rng *engine.Rand) {
 				}
 			}
 		case kTrap:
-			s.logf("%s springs on %s", engine.Term(a.Name.En), t.Name)
+			// A trap strikes every hero in the space where it was played.
+			if t.X == p.X && t.Y == p.Y {
+				s.logf("%s springs on %s", engine.Term(a.Name.En), t.Name)
+			} else {
+				s.logf("%s is no longer at %d,%d: %s misses", t.Name, p.X, p.Y, engine.Term(a.Name.En))
+			}
 			s.Discard = append(s.Discard, p.Card)
 			mod := 0
-			if o := cards.mapc[s.Grid[s.cell(p.Target)].ID].Obstacle; o != nil && o.Kind == "risk" {
+			if o := cards.mapc[s.Grid[cellAt(s.Grid, p.X, p.Y)].ID].Obstacle; o != nil && o.Kind == "risk" {
 				mod = o.Mod
 			}
-			x, y := t.X, t.Y
 			for _, v := range s.alive() {
-				if s.Seats[v].X != x || s.Seats[v].Y != y {
+				if s.Seats[v].X != p.X || s.Seats[v].Y != p.Y {
 					continue
 				}
 				if s.test(v, a.Test.Stat, a.Test.V+mod, 0, rng) {
@@ -321,6 +361,12 @@ func (s *state) resolve(rng *engine.Rand) {
 				}
 			}
 		case kMonster:
+			if t.X != p.X || t.Y != p.Y {
+				// The hero left the space before the resolution: the monster cannot strike.
+				s.logf("%s is no longer at %d,%d: %s misses", t.Name, p.X, p.Y, engine.Term(a.Name.En))
+				s.returnMonster(lord, p)
+				continue
+			}
 			m := a.Monster
 			toM, toH := s.fight(fighter{seat: -1, monster: &m, wounds: p.Wounds, name: a.Name.En},
 				fighter{seat: p.Target, name: t.Name}, p.Form, rng)
@@ -342,6 +388,10 @@ func (s *state) resolve(rng *engine.Rand) {
 		s.Discard = append(s.Discard, s.Unhurt...)
 		s.Unhurt = nil
 		s.nextTurn()
+		return
+	}
+	if s.Interrupted != "" {
+		s.resume(rng)
 		return
 	}
 	s.settle()
@@ -530,7 +580,7 @@ func (s *state) beginDiscard(rng *engine.Rand) {
 	}
 	h.Saved = min(s.Movement, 1)
 	s.Phase = phDiscard
-	if len(h.Hand)+len(h.Treasures)+len(h.Pack) == 0 {
+	if !s.mustDiscard(s.Current) {
 		s.finishTurn(rng)
 	}
 }

@@ -16,13 +16,23 @@ type View struct {
 	Finished bool     `json:"finished"`
 	Winners  []string `json:"winners"`
 	Legal    []string `json:"legal"`
-	// Phase is lord, respond, counter, spoils, build, hero, place, discard or over.
+	// Phase is lord, respond, counter, spoils, guard, build, hero, place, discard or
+	// over.
 	Phase string `json:"phase"`
 	// LordStep is "" before the Encounters are declared, "declare" while they are,
 	// "after" once they are resolved (Banes only).
 	LordStep string `json:"lord_step,omitempty"`
 	// Fight is the monster that has just attacked (counter phase).
 	Fight *Pending `json:"fight,omitempty"`
+	// Guard is the quest or map monster whose attack the player to the left chooses
+	// (guard phase); GuardBy is that player.
+	Guard   *Guard `json:"guard,omitempty"`
+	GuardBy string `json:"guard_by,omitempty"`
+	// UsedOnce are the ready cards used this turn that work once per turn.
+	UsedOnce []string `json:"used_once,omitempty"`
+	// Discarded: the one card of the discard phase is discarded; Treasures over the
+	// limit are left to discard.
+	Discarded bool `json:"discarded,omitempty"`
 	// PerilOwed and Unhurt are the Dungeon Lord's choices left (spoils phase).
 	PerilOwed int      `json:"peril_owed,omitempty"`
 	Unhurt    []string `json:"unhurt,omitempty"`
@@ -74,12 +84,20 @@ type PlayerView struct {
 	Struck bool `json:"struck,omitempty"`
 	// AbilityUsed: its activated ability is used until its next start phase.
 	AbilityUsed bool `json:"ability_used,omitempty"`
+	// Charges are the charges left on its ready cards that have charges.
+	Charges map[string]int `json:"charges,omitempty"`
+	// TreasureRoom is how many Treasures it may have ready (its limit and what its
+	// carrying items carry).
+	TreasureRoom int `json:"treasure_room"`
+	// Attached are its integrations, each with the Treasure it modifies.
+	Attached map[string]string `json:"attached,omitempty"`
 }
 
 // View implements engine.State.
 func (s *state) View(viewer string) any {
 	v := View{Game: "dungeoneer", Turn: s.Round, ToAct: s.ToAct(), Finished: s.Finished(), Winners: s.Winners(),
-		Phase: s.Phase, LordStep: s.LordStep, Fight: s.Fight, PerilOwed: s.PerilOwed, Unhurt: s.Unhurt, Movement: s.Movement, Drawn: s.Drawn, Global: s.Global, Pending: s.Pending,
+		Phase: s.Phase, LordStep: s.LordStep, Fight: s.Fight, Guard: s.Guard, UsedOnce: s.UsedOnce, Discarded: s.Discarded,
+		PerilOwed: s.PerilOwed, Unhurt: s.Unhurt, Movement: s.Movement, Drawn: s.Drawn, Global: s.Global, Pending: s.Pending,
 		Deck: len(s.Deck), MapDeck: len(s.MapDeck), Discard: s.Discard, Log: s.Log, Map: s.mapCells()}
 	if v.ToAct == nil {
 		v.ToAct = []string{}
@@ -87,6 +105,9 @@ func (s *state) View(viewer string) any {
 	if s.Phase != phOver {
 		name := s.Seats[s.Current].Name
 		v.Current = &name
+	}
+	if s.Guard != nil {
+		v.GuardBy = s.Seats[s.left(s.Current)].Name
 	}
 	seat := s.seat(viewer)
 	switch {
@@ -103,7 +124,8 @@ func (s *state) View(viewer string) any {
 			Glory: h.Glory, Peril: h.Peril, X: h.X, Y: h.Y, Prone: h.Prone, Out: h.Out,
 			Melee: s.stat(i, melee), Magic: s.stat(i, magic), Speed: s.stat(i, speed), HandSize: len(h.Hand),
 			Favors: h.Favors, Treasures: h.Treasures, Banes: h.Banes, Pack: h.Pack, Quests: h.Quests, Done: h.Done,
-			Carrying: h.Carrying, Saved: h.Saved, Struck: h.Struck, AbilityUsed: h.AbilityUsed}
+			Carrying: h.Carrying, Saved: h.Saved, Struck: h.Struck, AbilityUsed: h.AbilityUsed, Charges: h.Charges,
+			TreasureRoom: s.treasureRoom(i), Attached: h.Attached}
 		if viewer == "" || i == seat {
 			pv.Hand = slices.Clone(h.Hand)
 		}
@@ -115,6 +137,7 @@ func (s *state) View(viewer string) any {
 // mapCells lists the placed map cards with their rotated doors and heroes.
 func (s *state) mapCells() []MapCell {
 	var out []MapCell
+	comps := s.components()
 	for _, p := range s.Grid {
 		c := cards.mapc[p.ID]
 		mc := MapCell{X: p.X, Y: p.Y, ID: p.ID, Name: c.Name, Type: c.Type, Glory: c.Glory, Peril: c.Peril,
@@ -128,6 +151,14 @@ func (s *state) mapCells() []MapCell {
 		for i, h := range s.Seats {
 			if !h.Out && h.X == p.X && h.Y == p.Y {
 				mc.Heroes = append(mc.Heroes, i+1)
+			}
+		}
+		if c.Monster != nil && !slices.Contains(s.Slain, p.ID) {
+			mc.Monster, mc.Wounds = true, s.QuestWounds[p.ID]
+		}
+		for _, it := range comps {
+			if it.X == p.X && it.Y == p.Y {
+				mc.Items = append(mc.Items, it.Quest)
 			}
 		}
 		out = append(out, mc)

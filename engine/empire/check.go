@@ -2,7 +2,6 @@ package empire
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/turnmail/turnmail/engine"
@@ -13,19 +12,20 @@ var _ engine.OptionChecker = Game{}
 // PlayerRange implements engine.OptionChecker: the game is for 2 to 4 players.
 func (Game) PlayerRange() (min, max int) { return 2, 4 }
 
-// optionHelp says what each option accepts, in the option=value form of a mail.
+// optionHelp says what each option accepts, in the option=value form of a mail (a
+// syntax, the same in every language).
 var optionHelp = map[string]string{
-	"layout":       "layout=t or layout=ring",
-	"faces":        "faces=FACE,FACE,… (board faces 1a … 4b, the centre first)",
-	"long":         "long=true or long=false",
-	"exploration":  "exploration=true or exploration=false",
-	"swamp":        "swamp=true or swamp=false",
-	"fortresses":   "fortresses=true or fortresses=false",
-	"encounters":   "encounters=true or a list such as encounters=dragon,portals,bandits",
-	"leaders":      "leaders=true or leaders=false",
-	"die_tiebreak": "die_tiebreak=true or die_tiebreak=false",
-	"boards":       "boards= with an inline board set, in an archive (turnmail import)",
-	"disputed":     "disputed= with an object of card readings, in an archive (turnmail import)",
+	"layout":       "layout=t|ring",
+	"faces":        "faces=FACE,FACE,… (1a … 4b)",
+	"long":         "long=true|false",
+	"exploration":  "exploration=true|false",
+	"swamp":        "swamp=true|false",
+	"fortresses":   "fortresses=true|false",
+	"encounters":   "encounters=true|dragon,portals,bandits",
+	"leaders":      "leaders=true|false",
+	"die_tiebreak": "die_tiebreak=true|false",
+	"boards":       "boards={…} (turnmail import)",
+	"disputed":     "disputed={…} (turnmail import)",
 }
 
 // CheckOptions implements engine.OptionChecker: every option must be known and its
@@ -34,10 +34,10 @@ func (Game) CheckOptions(opts map[string]json.RawMessage) error {
 	for _, k := range sortedKeys(opts) {
 		help, ok := optionHelp[k]
 		if !ok {
-			return fmt.Errorf("empire has no option %q (its options: %s)", k, strings.Join(sortedKeys(optionHelp), ", "))
+			return engine.Illegal("%s has no option %q (its options: %s)", "empire", k, strings.Join(sortedKeys(optionHelp), ", "))
 		}
 		if _, err := parseOptions(map[string]json.RawMessage{k: opts[k]}); err != nil {
-			return fmt.Errorf("%s=%s: use %s", k, shown(opts[k]), help)
+			return engine.Illegal("%s=%s: use %s", k, shown(opts[k]), help)
 		}
 		if err := checkValue(k, opts); err != nil {
 			return err
@@ -55,7 +55,7 @@ func checkValue(k string, opts map[string]json.RawMessage) error {
 		var v string
 		_ = json.Unmarshal(opts[k], &v) // a string: parseOptions accepted it
 		if l := strings.ToLower(v); l != layoutT && l != layoutRing {
-			return fmt.Errorf("layout=%s: use %s", v, optionHelp[k])
+			return engine.Illegal("%s=%s: use %s", k, v, optionHelp[k])
 		}
 	case "faces":
 		if _, inline := opts["boards"]; inline {
@@ -73,7 +73,7 @@ func checkValue(k string, opts map[string]json.RawMessage) error {
 				for _, f := range d.boards.Faces {
 					known = append(known, f.ID)
 				}
-				return fmt.Errorf("faces=%s: unknown face %q (faces: %s)", shown(opts[k]), id, strings.Join(known, ", "))
+				return engine.Illegal("faces=%s: unknown face %q (faces: %s)", shown(opts[k]), id, strings.Join(known, ", "))
 			}
 		}
 	}

@@ -23,12 +23,12 @@ func TestCheckOptions(t *testing.T) {
 		{"encounters as words", `{"encounters":"dragon,bandits"}`, 0, ""},
 		{"faces as words", `{"faces":"1a,2b,3a,4b"}`, 4, ""},
 		{"unknown option", `{"map":"x"}`, 0, `empire has no option "map"|layout|encounters`},
-		{"not a boolean", `{"long":"yes"}`, 0, "long=yes: use long=true or long=false"},
-		{"unknown layout", `{"layout":"star"}`, 0, "layout=star: use layout=t or layout=ring"},
-		{"unknown encounter", `{"encounters":"dragon,kraken"}`, 0, "encounters=dragon,kraken: use encounters=true or a list"},
+		{"not a boolean", `{"long":"yes"}`, 0, "long=yes: use long=true|false"},
+		{"unknown layout", `{"layout":"star"}`, 0, "layout=star: use layout=t|ring"},
+		{"unknown encounter", `{"encounters":"dragon,kraken"}`, 0, "encounters=dragon,kraken: use encounters=true|dragon,portals,bandits"},
 		{"unknown face", `{"faces":"1a,9z"}`, 0, `faces=1a,9z: unknown face "9z" (faces: 1a, 1b`},
 		{"faces that cannot be laid out", `{"faces":"1a,1b"}`, 0, "both faces of board 1"},
-		{"an archive-only option", `{"disputed":"3"}`, 0, "disputed=3: use disputed= with an object"},
+		{"an archive-only option", `{"disputed":"3"}`, 0, "disputed=3: use disputed={…}"},
 		{"five seats", `{}`, 5, "empire is for 2 to 4 players, not 5"},
 	}
 	for _, tt := range tests {

@@ -3,7 +3,6 @@ package smallworld
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -33,9 +32,9 @@ func (v *variant) checkOptions(opts map[string]json.RawMessage) error {
 				return err
 			}
 		case k != "map" && v.mix != nil:
-			return fmt.Errorf("%s has no option %q (its options: map=%s, races=%s|%s|%s)", v.game, k, names, racesUnderground, racesSurface, racesAll)
+			return engine.Illegal("%s has no option %q (its options: %s)", v.game, k, "map="+names+", races="+racesUnderground+"|"+racesSurface+"|"+racesAll)
 		case k != "map":
-			return fmt.Errorf("%s has no option %q (its option: map=%s)", v.game, k, names)
+			return engine.Illegal("%s has no option %q (its options: %s)", v.game, k, "map="+names)
 		}
 	}
 	raw, ok := opts["map"]
@@ -45,12 +44,12 @@ func (v *variant) checkOptions(opts map[string]json.RawMessage) error {
 	var name string
 	if json.Unmarshal(raw, &name) == nil {
 		if _, ok := v.catalogue().boards[name]; !ok {
-			return fmt.Errorf("map=%s: unknown map; use map=%s", name, names)
+			return engine.Illegal("%s=%s: use %s", "map", name, "map="+names)
 		}
 		return nil
 	}
 	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
-		return fmt.Errorf("map=%s: use map=%s", t, names)
+		return engine.Illegal("%s=%s: use %s", "map", string(t), "map="+names)
 	}
 	_, err := v.chooseBoard(opts, 0) // an inline map
 	return err

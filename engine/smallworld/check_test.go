@@ -21,7 +21,7 @@ func TestCheckOptions(t *testing.T) {
 		{"a printed board", map[string]json.RawMessage{"map": json.RawMessage(`"smallworld-4p"`)}, 4, ""},
 		{"five seats", nil, 5, ""},
 		{"unknown option", map[string]json.RawMessage{"variant": json.RawMessage(`"underground"`)}, 0, `no option "variant"|map=smallworld-2p|smallworld-5p`},
-		{"unknown board", map[string]json.RawMessage{"map": json.RawMessage(`"atlantis"`)}, 0, "map=atlantis: unknown map; use map=smallworld-2p|smallworld-3p"},
+		{"unknown board", map[string]json.RawMessage{"map": json.RawMessage(`"atlantis"`)}, 0, "map=atlantis: use map=smallworld-2p|smallworld-3p"},
 		{"a bad inline map", map[string]json.RawMessage{"map": json.RawMessage(`{"regions":7}`)}, 0, "inline map"},
 		{"a number for the board", map[string]json.RawMessage{"map": json.RawMessage(`3`)}, 0, "map=3: use map=smallworld-2p"},
 		{"six seats", nil, 6, "smallworld is for 2 to 5 players, not 6"},

@@ -96,7 +96,7 @@ func racesOption(opts map[string]json.RawMessage) (string, error) {
 	}
 	var v string
 	if json.Unmarshal(raw, &v) != nil || (v != racesUnderground && v != racesSurface && v != racesAll) {
-		return "", fmt.Errorf("races=%s: use races=%s|%s|%s", raw, racesUnderground, racesSurface, racesAll)
+		return "", engine.Illegal("%s=%s: use %s", "races", string(raw), "races="+racesUnderground+"|"+racesSurface+"|"+racesAll)
 	}
 	return v, nil
 }
