@@ -136,10 +136,13 @@ func (r *renderRun) step(s selfplay.Step) error {
 		l.Events, l.States = append(l.Events, e), append(l.States, s.State)
 		applied = []templates.Line{{N: 1, Text: s.Command}}
 		if s.N%3 == 0 { // now and then a refused second line
-			lineErr = &templates.LineError{Line: templates.Line{N: 2, Text: "conquer 99"}}
-			_, _, err := engine.Step(s.State, r.l.Seed, s.N+1, s.Player, "conquer 99", nil)
+			// The verb just used, with an argument no game takes: the player writes
+			// in their own words (see appliedIn), the engine says why it is refused.
+			bad := strings.Fields(s.Command)[0] + " 99"
+			lineErr = &templates.LineError{Line: templates.Line{N: 2, Text: bad}}
+			_, _, err := engine.Step(s.State, r.l.Seed, s.N+1, s.Player, bad, nil)
 			if !errors.As(err, &refused) {
-				refused = engine.Illegal("%s", "conquer 99")
+				refused = engine.Illegal("%s", bad)
 			}
 		}
 	}

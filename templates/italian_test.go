@@ -116,6 +116,7 @@ var italianData = map[string]func(*Notice){
 	"confirm-invite": func(n *Notice) { n.Lines = []string{"scadenza: 1 giorno dopo l'inizio del turno"} },
 	"confirm-self":   func(n *Notice) { n.Lines = []string{"unisciti ta-k3p2", "osserva ta-k3p2"} },
 	"done":           func(n *Notice) { n.Text = "pausa" },
+	"failed-lobby":   func(n *Notice) { n.Text = "nuova tally" }, // the writer's own words
 	"settings": func(n *Notice) {
 		n.Lines = []string{"scadenza: 2 giorni dopo l'inizio del turno", "alla scadenza: pause (la partita va in pausa)"}
 	},

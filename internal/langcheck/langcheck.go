@@ -31,6 +31,8 @@ empty next held left right waiting applied line lines reply send legal mail's
 host seat seats observer deadline reminder reminders vacation history undo resign
 winner winners score scores round rounds bid bids city cities island islands
 please thanks hello sorry if else because but
+rules rule use used take took taken back cost costs lost place placed points point
+new open start join leave help status pick conquer redeploy done
 `)
 
 // wordSet reads a space-separated list of words.
