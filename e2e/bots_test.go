@@ -16,6 +16,8 @@ import (
 
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/engine/games"
+	"github.com/turnmail/turnmail/i18n"
+	"github.com/turnmail/turnmail/internal/langcheck"
 	"github.com/turnmail/turnmail/mail/parse"
 )
 
@@ -49,11 +51,15 @@ func TestBotsByMail(t *testing.T) {
 	}
 }
 
-// boardOptions are boards that TestBotsByMail also plays with two players: the
+// boardOptions are the games that TestBotsByMail also plays with two players: the
 // Underground board for five players, whose monsters and volcanoes are placed at
-// setup.
+// setup; and games in Italian (lang=it: the bots open them in Italian words, read
+// the Italian mails and copy the Italian commands they list).
 var boardOptions = map[string][]string{
-	"underground": {"map=underground-5p"},
+	"smallworld":  {"lang=it"},
+	"necromancer": {"lang=it"},
+	"underground": {"map=underground-5p", "lang=it"},
+	"empire":      {"lang=it"},
 }
 
 // TestBotsByMail_soak plays games of every engine with every player count from 3
@@ -107,17 +113,22 @@ func playerRange(kind string) (lo, hi int) {
 	return 2, 2
 }
 
-// bot is one player who knows only its mailbox.
+// bot is one player who knows only its mailbox and the language of its mails.
 type bot struct {
 	name, addr string
 	rng        *rand.Rand
+	// kind is the game the bot plays; rd how it reads its mails (English when nil).
+	kind string
+	rd   *reading
 	// mails are the mails of this game seen so far, oldest first.
 	mails []*parse.Message
 	// answered holds the Message-IDs of the mails the bot has replied to.
 	answered map[string]bool
 	// sent is the last command line the bot sent, for error reports; outOfTurn is
 	// set when it was sent from a mail that was not the bot's move.
-	sent      string
+	sent string
+	// sentAll are all the command lines the bot sent in the game.
+	sentAll   []string
 	outOfTurn bool
 	// winners is what the final mail announced; over is set once it arrived.
 	winners []string
@@ -135,19 +146,33 @@ func (b *bot) lastMails(n int) string {
 	return out.String()
 }
 
-var (
-	openRe    = regexp.MustCompile(`Game (\S+) \((.+?)\) is open`)
-	winnersRe = regexp.MustCompile(`(?m)^Winners?: (.*)$`)
-	notAppRe  = regexp.MustCompile(`(?mi)^NOT applied — line \d+: (.*)\n\s+(.*)$`)
-)
+// reading is how b reads its mails: English unless it was given another language.
+func (b *bot) reading() *reading {
+	if b.rd == nil {
+		rd, err := readingOf(i18n.English)
+		if err != nil {
+			panic(err) // the embedded catalogues are checked by the i18n tests
+		}
+		b.rd = rd
+	}
+	return b.rd
+}
 
 // playBots opens a game of kind by mail with n bots, plays it to the end and
-// compares the announced winners with the replay of the exported archive.
+// compares the announced winners with the replay of the exported archive. The bots
+// write and read English, or Italian when options hold "lang=it": then the host
+// opens the game in Italian words (which makes it an Italian game) and every bot
+// reads the Italian mails and copies the Italian commands they list.
 func playBots(t *testing.T, h *harness, kind string, n int, seed int64, options ...string) {
 	svc := h.addr("turnmail")
+	lang := i18n.English
+	if i := slices.Index(options, "lang=it"); i >= 0 {
+		lang, options = i18n.Italian, slices.Delete(slices.Clone(options), i, i+1)
+	}
+	rd := newReading(t, lang)
 	var bots []*bot
 	for i := range n {
-		bots = append(bots, &bot{name: botNames[i], addr: h.addr(botNames[i]),
+		bots = append(bots, &bot{name: botNames[i], addr: h.addr(botNames[i]), kind: kind, rd: rd,
 			rng: rand.New(rand.NewPCG(uint64(seed), uint64(i))), answered: map[string]bool{}, filled: map[string]int{}})
 	}
 	defer func() {
@@ -160,13 +185,12 @@ func playBots(t *testing.T, h *harness, kind string, n int, seed int64, options 
 
 	// The lobby: the first bot opens the game, the others join, the host starts it.
 	host := bots[0]
-	id := h.send(host.addr, svc, "a game", strings.TrimSpace(fmt.Sprintf("new %s players=%d %s", kind, n, strings.Join(options, " ")))+"\n")
+	id := h.send(host.addr, svc, "a game", rd.command("", strings.TrimSpace(fmt.Sprintf("new %s players=%d %s", kind, n, strings.Join(options, " "))))+"\n")
 	opened := botWait(t, h, host, func(m *parse.Message) bool { return m.InReplyTo == id })
-	g := openRe.FindStringSubmatch(opened.Body)
-	if g == nil {
+	game, ok := rd.opened(opened.Body)
+	if !ok {
 		t.Fatalf("the answer to new names no game:\n%s", opened.Body)
 	}
-	game := g[1]
 	// The service draws a game's seed at random; the test fixes it, so that a failing
 	// run can be played again move for move.
 	if _, err := h.d.Store.DB().Exec(`UPDATE games SET setup = ? WHERE id = ?`, fmt.Sprintf(`{"seed":%d}`, seed), game); err != nil {
@@ -176,21 +200,22 @@ func playBots(t *testing.T, h *harness, kind string, n int, seed int64, options 
 	// request, as it says. (lobbyReply quotes with a random generator of its own,
 	// so that the game's moves are drawn as before for the same seed.)
 	for _, b := range bots[1:] {
-		h.send(b.addr, svc, "join", "join "+game+"\n")
+		join := rd.command("", "join "+game)
+		h.send(b.addr, svc, "join", join+"\n")
 		req := botWait(t, h, b, func(m *parse.Message) bool {
-			return strings.Contains(m.Body, "    join "+game) && strings.Contains(m.Body, "If it was you, reply to this mail with yes")
+			return strings.Contains(m.Body, "    "+join) && strings.Contains(m.Body, rd.joinAsked())
 		})
-		id := b.lobbyReply(h, req, "yes")
+		id := b.lobbyReply(h, req, rd.yes())
 		m := botWait(t, h, b, func(m *parse.Message) bool { return m.InReplyTo == id })
-		if !strings.Contains(m.Body, "You play in game "+game) {
+		if !strings.Contains(m.Body, rd.joined(game)) {
 			t.Fatalf("%s could not join:\n%s", b.name, m.Body)
 		}
 	}
 	// The host starts the game by replying to the answer to new: its Reply-To is
 	// the game's host address, where host commands need no confirmation.
-	id = host.lobbyReply(h, opened, "start "+game)
+	id = host.lobbyReply(h, opened, rd.command("", "start "+game))
 	m := botWait(t, h, host, func(m *parse.Message) bool { return m.InReplyTo == id })
-	if !strings.Contains(m.Body, "has started") {
+	if !strings.Contains(m.Body, rd.started(game)) {
 		t.Fatalf("the game did not start:\n%s", m.Body)
 	}
 
@@ -213,20 +238,21 @@ func playBots(t *testing.T, h *harness, kind string, n int, seed int64, options 
 			if last == nil || b.answered[last.MessageID] {
 				continue
 			}
-			if len(legalEntries(last.Body)) == 0 {
+			if len(b.reading().legalEntries(last.Body)) == 0 {
 				// Not its move: a command of any moment, when the mail lists one the bot
 				// wants (Dungeoneer: a heal for a hurt hero).
 				if cmd := b.dungeonOutOfTurn(last.Body, b.board(game)); cmd != "" {
 					b.answered[last.MessageID], b.sent, b.outOfTurn = true, cmd, true
+					b.sentAll = append(b.sentAll, cmd)
 					ids = append(ids, b.reply(h, last, cmd))
 				}
 				continue
 			}
 			// A command sent out of turn may meet a game that moved on since its mail
 			// (another's move came first): its refusal is no defect of the mail.
-			if r := notAppRe.FindStringSubmatch(last.Body); r != nil && !b.outOfTurn {
+			if line, why, refused := b.reading().notApplied(last.Body); refused && !b.outOfTurn {
 				defects++
-				t.Errorf("defect of the mail: %s sent %q, refused: %s\nthe mails:\n%s", b.name, r[1], r[2], b.lastMails(2))
+				t.Errorf("defect of the mail: %s sent %q, refused: %s\nthe mails:\n%s", b.name, line, why, b.lastMails(2))
 				if defects > 10 {
 					t.FailNow()
 				}
@@ -237,6 +263,7 @@ func playBots(t *testing.T, h *harness, kind string, n int, seed int64, options 
 			}
 			b.answered[last.MessageID] = true
 			b.sent, b.outOfTurn = cmd, false
+			b.sentAll = append(b.sentAll, cmd)
 			ids = append(ids, b.reply(h, last, cmd))
 		}
 		if done {
@@ -261,6 +288,9 @@ func playBots(t *testing.T, h *harness, kind string, n int, seed int64, options 
 
 	for _, b := range bots {
 		checkThread(t, b, game)
+		if lang != i18n.English {
+			checkLanguage(t, b, game)
+		}
 	}
 
 	// Everyone was told the same winners, and the exported archive replays to them.
@@ -308,11 +338,11 @@ func checkThread(t *testing.T, b *bot, game string) {
 	t.Helper()
 	var root *parse.Message
 	for _, m := range b.mails {
-		if !strings.Contains(m.Body, gameFooter+game) {
+		if !strings.Contains(m.Body, b.reading().footer(game)) {
 			continue
 		}
 		if root == nil {
-			if !strings.Contains(m.Body, "A new game of") {
+			if !strings.Contains(m.Body, b.reading().opening()) {
 				continue // the lobby's mails before the start
 			}
 			if !strings.HasPrefix(m.Subject, "["+game+"] ") || len(m.References) != 0 {
@@ -330,6 +360,42 @@ func checkThread(t *testing.T, b *bot, game string) {
 	if root == nil {
 		t.Errorf("%s got no mail of %s", b.name, game)
 	}
+}
+
+// checkLanguage checks that a bot playing in another language than English read no
+// English in its mails of game (langcheck) and wrote every command in that
+// language's words, as the mails listed them.
+func checkLanguage(t *testing.T, b *bot, game string) {
+	t.Helper()
+	for _, p := range languageProblems(b, game) {
+		t.Error(p)
+	}
+}
+
+// languageProblems lists what checkLanguage reports.
+func languageProblems(b *bot, game string) []string {
+	var out []string
+	found := map[string]bool{}
+	for _, m := range b.mails {
+		if !strings.Contains(m.Body, b.reading().footer(game)) {
+			continue
+		}
+		for _, w := range langcheck.English(m.Subject+"\n"+m.Body, nil) {
+			if !found[w] {
+				found[w] = true
+				out = append(out, fmt.Sprintf("%s read English in a mail of %s: %s", b.name, game, w))
+			}
+		}
+	}
+	for _, cmd := range b.sentAll {
+		if _, translated := b.reading().tr.Canonical(b.kind, cmd); !translated {
+			out = append(out, fmt.Sprintf("%s sent %q, which is not in %s words", b.name, cmd, b.reading().lang))
+		}
+	}
+	if len(b.sentAll) == 0 {
+		out = append(out, fmt.Sprintf("%s sent no command in game %s", b.name, game))
+	}
+	return out
 }
 
 // dumpMails writes every mail the bots read to dir, one file each
@@ -370,13 +436,10 @@ func botWait(t *testing.T, h *harness, b *bot, ok func(*parse.Message) bool) *pa
 	return nil
 }
 
-// gameFooter starts the signature line of every mail of a game ("turnmail · game ID").
-const gameFooter = "turnmail · game "
-
 // current is the newest mail of game the bot has, or nil.
 func (b *bot) current(game string) *parse.Message {
 	for i := len(b.mails) - 1; i >= 0; i-- {
-		if strings.Contains(b.mails[i].Body, gameFooter+game) {
+		if strings.Contains(b.mails[i].Body, b.reading().footer(game)) {
 			return b.mails[i]
 		}
 	}
@@ -387,7 +450,7 @@ func (b *bot) current(game string) *parse.Message {
 // lists what may be sent but not the state, which the mail before it shows.
 func (b *bot) board(game string) string {
 	for i := len(b.mails) - 1; i >= 0; i-- {
-		if body := b.mails[i].Body; strings.Contains(body, gameFooter+game) && (strings.Contains(body, "\nRegions") || strings.Contains(body, dungeonMark)) {
+		if body := b.mails[i].Body; strings.Contains(body, b.reading().footer(game)) && (strings.Contains(body, "\n"+b.reading().regions()) || strings.Contains(body, dungeonMark)) {
 			return body
 		}
 	}
@@ -397,16 +460,16 @@ func (b *bot) board(game string) string {
 // read fetches b's new mail of game and notes the end of the game.
 func (b *bot) read(t *testing.T, h *harness, game string) {
 	for _, m := range h.inbox(b.addr) {
-		if !strings.Contains(m.Body, gameFooter+game) {
+		if !strings.Contains(m.Body, b.reading().footer(game)) {
 			continue // another game's mail (real servers keep earlier runs' mail)
 		}
 		b.mails = append(b.mails, m)
-		if strings.Contains(m.Body, "The game "+game+" is over.") {
-			w := winnersRe.FindStringSubmatch(m.Body)
-			if w == nil {
+		if strings.Contains(m.Body, b.reading().over(game)) {
+			w, ok := b.reading().winners(m.Body)
+			if !ok {
 				t.Fatalf("defect of the mail: the final mail to %s names no winner:\n%s", b.name, m.Body)
 			}
-			b.winners, b.over = strings.Split(strings.TrimSpace(w[1]), ", "), true
+			b.winners, b.over = w, true
 		}
 	}
 }
@@ -467,14 +530,14 @@ func (b *bot) quote(m *parse.Message, cmd string) string {
 
 // legalEntries returns the command lines a mail asks the reader to choose from:
 // under "It is your move." in a state mail, "What you can send now:" in a refusal.
-func legalEntries(body string) []string {
-	_, rest, ok := strings.Cut(body, "It is your move.")
+func (r *reading) legalEntries(body string) []string {
+	_, rest, ok := strings.Cut(body, r.yourMove())
 	if !ok {
-		if _, rest, ok = strings.Cut(body, "What you can send now:"); !ok {
+		if _, rest, ok = strings.Cut(body, r.canSend()); !ok {
 			return nil
 		}
 	}
-	rest, _, _ = strings.Cut(rest, "Everything above is legal")
+	rest, _, _ = strings.Cut(rest, r.legalEnd())
 	rest, _, _ = strings.Cut(rest, "\n-- \n")
 	var out []string
 	for _, l := range strings.Split(rest, "\n") {
@@ -488,7 +551,7 @@ func legalEntries(body string) []string {
 // choose picks one of the commands the mail lists, filling in a pattern from the
 // mail when it picks one, as a person would.
 func (b *bot) choose(body, board string) (string, error) {
-	entries := legalEntries(body)
+	entries := b.reading().legalEntries(body)
 	if len(entries) == 0 {
 		return "", fmt.Errorf("the mail says it is my move but lists no command")
 	}
@@ -498,7 +561,7 @@ func (b *bot) choose(body, board string) (string, error) {
 	// Weights keep games moving as people's do: conquests and actions mostly,
 	// ending the turn or skipping an action now and then.
 	weight := func(e string) int {
-		switch verb := strings.Fields(e)[0]; verb {
+		switch verb := b.reading().canonical(b.kind, e); verb {
 		case "skip", "pass", "decline":
 			return 1
 		case "abandon":
@@ -533,17 +596,39 @@ func (b *bot) choose(body, board string) (string, error) {
 	return "", fmt.Errorf("no entry of %q could be filled in", entries)
 }
 
+// The shapes of legal patterns, the same in every language.
 var (
-	numRangeRe   = regexp.MustCompile(`<(\d+)…(\d+)>`)
-	choiceRe     = regexp.MustCompile(`<(\d+(?:,\d+)+)>`)
-	optRangeRe   = regexp.MustCompile(` \[(\d+)…(\d+)\]`)
-	parenListRe  = regexp.MustCompile(`(?:^\s*|\(|; )(?:regions|two different regions of) ([^;)]*)`)
-	toPlaceRe    = regexp.MustCompile(`(\d+) tokens? to place`)
-	takeBackRe   = regexp.MustCompile(`take (\d+) tokens? back`)
-	campsRe      = regexp.MustCompile(`(\d+) encampments in all: \d+ free, (\d+) on the map`)
-	upToRe       = regexp.MustCompile(`up to (\d+) armies in all, in ([\d, ]+)`)
-	pointsLeftRe = regexp.MustCompile(`(\d+) points? left`)
+	numRangeRe = regexp.MustCompile(`<(\d+)…(\d+)>`)
+	choiceRe   = regexp.MustCompile(`<(\d+(?:,\d+)+)>`)
+	optRangeRe = regexp.MustCompile(` \[(\d+)…(\d+)\]`)
 )
+
+// The notes the bots read to fill patterns (English formats, read in the bot's
+// language by reading.fact).
+const (
+	noteRedeploy = "the region ends with that many; regions %s; %s"
+	noteCamps    = "the region ends with that many; regions %s; %d encampments in all: %s, %d on the map"
+	noteTwo      = "two different regions of %s"
+	noteToPlace  = "%d tokens to place"
+	noteTakeBack = "take %d tokens back into your hand: your %s keep %d there"
+	noteUpTo     = "up to %d armies in all, in %s"
+	notePays     = "pays %s 1 coin per army"
+	notePoints   = "along the path you name: land and crossings 1 point, sea routes %d, %d points left"
+)
+
+// listedRegions reads the regions a note offers ("regions 3,7", "two different
+// regions of 3,7"), and whether the note says that R=N is what region R ends with.
+func (r *reading) listedRegions(note string) (regions []string, ends bool) {
+	for _, key := range []string{noteCamps, noteRedeploy, noteTwo} {
+		if g := r.fact(key).find(note); g != nil {
+			for _, id := range strings.Split(g[1], ",") {
+				regions = append(regions, strings.TrimSpace(id))
+			}
+			return regions, key != noteTwo
+		}
+	}
+	return nil, false
+}
 
 // fill turns a legal entry into a command line: a concrete entry is copied (with
 // its explanation, sometimes, as copying the whole line does), a pattern is filled
@@ -558,11 +643,8 @@ func (b *bot) fill(entry, body, board string) (string, error) {
 	}
 	cmd, note, _ := strings.Cut(entry, " #")
 	cmd = strings.TrimSpace(cmd)
-	b.filled[strings.Fields(cmd)[0]]++
-	if i := strings.Index(cmd, " ("); i >= 0 {
-		note, cmd = cmd[i:]+note, cmd[:i]
-	}
-	verb := strings.Fields(cmd)[0]
+	verb := b.reading().canonical(b.kind, cmd)
+	b.filled[verb]++
 	cmd = choiceRe.ReplaceAllStringFunc(cmd, func(m string) string {
 		alts := strings.Split(m[1:len(m)-1], ",")
 		return alts[b.rng.IntN(len(alts))]
@@ -570,8 +652,8 @@ func (b *bot) fill(entry, body, board string) (string, error) {
 	switch {
 	case !engine.IsPattern(cmd):
 		return cmd, nil
-	case strings.Contains(cmd, "<region>"):
-		return b.fillRegions(verb, note, body, board)
+	case strings.Contains(cmd, b.reading().placeholder(b.kind, "region")):
+		return b.fillRegions(cmd, note, body, board)
 	case numRangeRe.MatchString(cmd) || optRangeRe.MatchString(cmd):
 		cmd = optRangeRe.ReplaceAllStringFunc(cmd, func(s string) string {
 			if b.rng.IntN(3) == 0 {
@@ -590,7 +672,7 @@ func (b *bot) fill(entry, body, board string) (string, error) {
 
 // takeBack fills a redeploy that takes n tokens back into the hand from the listed
 // regions (Amazons), never a region's last.
-func (b *bot) takeBack(n string, listed []string, regions map[string]region) (string, error) {
+func (b *bot) takeBack(word, n string, listed []string, regions map[string]region) (string, error) {
 	back, _ := strconv.Atoi(n)
 	var parts []string
 	for _, r := range listed {
@@ -607,7 +689,7 @@ func (b *bot) takeBack(n string, listed []string, regions map[string]region) (st
 	if back > 0 || len(parts) == 0 {
 		return "", fmt.Errorf("redeploy: cannot take %s tokens back from %v", n, listed)
 	}
-	return "redeploy " + strings.Join(parts, " "), nil
+	return word + " " + strings.Join(parts, " "), nil
 }
 
 func (b *bot) between(lo, hi string) string {
@@ -620,26 +702,25 @@ func (b *bot) between(lo, hi string) string {
 }
 
 // fillRegions fills the patterns that name regions: redeploy, camp, hero and reborn
-// (Small World), place and move (Eight-Minute Empire).
-func (b *bot) fillRegions(verb, note, body, board string) (string, error) {
-	regions := parseRegions(board, b.name)
-	var listed []string
-	if g := parenListRe.FindStringSubmatch(note); g != nil {
-		listed = strings.Split(g[1], ",")
-	}
+// (Small World), place and move (Eight-Minute Empire). cmd is the pattern as the
+// mail lists it, in its language's words, note its note.
+func (b *bot) fillRegions(cmd, note, body, board string) (string, error) {
+	rd := b.reading()
+	word, verb := strings.Fields(cmd)[0], rd.canonical(b.kind, cmd)
+	regions := parseRegions(rd, board, b.name)
+	listed, ends := rd.listedRegions(note)
 	switch verb {
 	case "redeploy":
-		if g := takeBackRe.FindStringSubmatch(note); g != nil && len(listed) > 0 && !toPlaceRe.MatchString(note) {
-			return b.takeBack(g[1], listed, regions)
+		toPlace := rd.fact(noteToPlace).find(note)
+		if g := rd.fact(noteTakeBack).find(note); g != nil && len(listed) > 0 && toPlace == nil {
+			return b.takeBack(word, g[1], listed, regions)
 		}
-		g := toPlaceRe.FindStringSubmatch(note)
-		if g == nil || len(listed) == 0 {
+		if toPlace == nil || len(listed) == 0 {
 			return "", fmt.Errorf("redeploy: the mail does not say where and how many tokens: %q", note)
 		}
-		hand, _ := strconv.Atoi(g[1])
+		hand, _ := strconv.Atoi(toPlace[1])
 		// The tokens in hand go on top of those in the regions. A reader who is not
 		// told that R=N is what region R ends with reads N as the tokens put there.
-		ends := strings.Contains(note, "ends with")
 		add := map[string]int{}
 		for range hand {
 			add[listed[b.rng.IntN(len(listed))]]++
@@ -663,34 +744,35 @@ func (b *bot) fillRegions(verb, note, body, board string) (string, error) {
 				parts = append(parts, fmt.Sprintf("%s=%d", r, n))
 			}
 		}
-		return "redeploy " + strings.Join(parts, " "), nil
+		return word + " " + strings.Join(parts, " "), nil
 	case "camp":
-		g := campsRe.FindStringSubmatch(note)
+		g := rd.fact(noteCamps).find(note)
 		if g == nil || len(listed) == 0 {
 			return "", fmt.Errorf("camp: the mail does not say where and how many encampments: %q", note)
 		}
-		if g[2] != "0" {
+		if g[4] != "0" {
 			return "", nil // the bot places its encampments once
 		}
-		return fmt.Sprintf("camp %s=%s", listed[b.rng.IntN(len(listed))], b.between("1", g[1])), nil
+		return fmt.Sprintf("%s %s=%s", word, listed[b.rng.IntN(len(listed))], b.between("1", g[2])), nil
 	case "hero", "reborn":
 		if len(listed) < 2 {
 			return "", fmt.Errorf("%s: the mail does not list two regions: %q", verb, note)
 		}
 		i := b.rng.Perm(len(listed))
-		return verb + " " + listed[i[0]] + " " + listed[i[1]], nil
+		return word + " " + listed[i[0]] + " " + listed[i[1]], nil
 	case "place":
-		return b.fillPlace(note, body)
+		return b.fillPlace(word, note, body)
 	case "move":
-		return b.fillMove(note, regions)
+		return b.fillMove(word, note, regions)
 	}
 	return "", fmt.Errorf("a region pattern the bot does not know: %s … %q", verb, note)
 }
 
 // fillPlace places armies in two of the regions listed, each within what its own
 // entry allows.
-func (b *bot) fillPlace(note, body string) (string, error) {
-	g := upToRe.FindStringSubmatch(note)
+func (b *bot) fillPlace(word, note, body string) (string, error) {
+	rd := b.reading()
+	g := rd.fact(noteUpTo).find(note)
 	if g == nil {
 		return "", fmt.Errorf("place: the mail does not say how many armies and where: %q", note)
 	}
@@ -701,10 +783,10 @@ func (b *bot) fillPlace(note, body string) (string, error) {
 	}
 	limit := map[string]int{}
 	paying := map[string]bool{}
-	for _, e := range legalEntries(body) {
+	for _, e := range rd.legalEntries(body) {
 		var r string
 		var lo, hi int
-		if _, err := fmt.Sscanf(e, "place %s", &r); err != nil {
+		if _, err := fmt.Sscanf(e, word+" %s", &r); err != nil {
 			continue
 		}
 		regs, most, ok := strings.Cut(r, "=")
@@ -720,7 +802,7 @@ func (b *bot) fillPlace(note, body string) (string, error) {
 		// One region, or a choice of several: "<4,9>".
 		for _, reg := range strings.Split(strings.Trim(regs, "<>"), ",") {
 			limit[reg] = hi
-			paying[reg] = strings.Contains(e, "pays")
+			paying[reg] = rd.fact(notePays).in(e)
 		}
 	}
 	b.rng.Shuffle(len(where), func(i, j int) { where[i], where[j] = where[j], where[i] })
@@ -743,17 +825,17 @@ func (b *bot) fillPlace(note, body string) (string, error) {
 		parts = append(parts, fmt.Sprintf("%s=%d", r, n))
 		left -= n
 	}
-	return "place " + strings.Join(parts, " "), nil
+	return word + " " + strings.Join(parts, " "), nil
 }
 
 // fillMove walks from a region holding the bot's armies along land neighbours, as
 // far as the points left allow.
-func (b *bot) fillMove(note string, regions map[string]region) (string, error) {
-	g := pointsLeftRe.FindStringSubmatch(note)
+func (b *bot) fillMove(word, note string, regions map[string]region) (string, error) {
+	g := b.reading().fact(notePoints).find(note)
 	if g == nil {
 		return "", fmt.Errorf("move: the mail does not say how many points are left: %q", note)
 	}
-	left, _ := strconv.Atoi(g[1])
+	left, _ := strconv.Atoi(g[2])
 	var from []string
 	for id, r := range regions {
 		if r.mine > 0 {
@@ -781,7 +863,7 @@ func (b *bot) fillMove(note string, regions map[string]region) (string, error) {
 	if len(path) < 2 {
 		return "", nil
 	}
-	cmd := "move " + strings.Join(path, ">")
+	cmd := word + " " + strings.Join(path, ">")
 	if most := min(regions[src].mine, left/(len(path)-1)); most > 1 && b.rng.IntN(2) == 0 {
 		cmd += " " + strconv.Itoa(1+b.rng.IntN(most))
 	}
@@ -800,23 +882,28 @@ var (
 	// "    4 farmland  (mine) — alice Ratmen ×2 [fortress]; next to 3, 5", " * 4 …" when
 	// the region changed since the reader's last mail
 	swRegionRe = regexp.MustCompile(`^[\s*]+(\S+) .*? — (\S+)(?: [^×]*)? ×(\d+)`)
-	// "    3   armies alice×2 bob×1, cities alice×1, controlled by alice — land 2, 4; sea none"
-	emRegionRe = regexp.MustCompile(`^\s+(\d+)\s+(armies [^—,]*)?.*— land ([^;]*); sea`)
 )
 
+// emRegionRe reads a row of Eight-Minute Empire's region table in r's language:
+// "    3   armies alice×2 bob×1, cities alice×1, controlled by alice — land 2, 4;
+// sea none" (the armies, the land neighbours).
+func (r *reading) emRegionRe() *regexp.Regexp {
+	word := func(key string) string { return regexp.QuoteMeta(strings.TrimSuffix(r.say(key, "\x00"), "\x00")) }
+	return regexp.MustCompile(`^\s+(\d+)\s+(` + word("armies %s") + `[^—,]*)?.*— ` + word("land %s") + `([^;]*); ` + word("sea %s"))
+}
+
 // tableRows returns the rows of a table of a plain-text mail, up to its first blank
-// line: a row longer than a mail line continues under its second column, on lines
-// indented at least four more than the row (Eight-Minute Empire's regions), which are
-// joined to it. (A Small World row that continues at its own indentation is left as
-// it is: the bot reads only its start.)
+// line: a row longer than a mail line continues on lines indented deeper than the
+// row's number (under its text or its second column), which are joined to it.
 func tableRows(lines []string) []string {
 	var rows []string
 	indent := func(l string) int { return len(l) - len(strings.TrimLeft(l, " ")) }
+	numberAt := func(l string) int { return strings.IndexFunc(l, func(r rune) bool { return r >= '0' && r <= '9' }) }
 	for _, l := range lines {
 		if strings.TrimSpace(l) == "" {
 			break
 		}
-		if n := len(rows); n > 0 && indent(l) >= indent(rows[n-1])+4 {
+		if n := len(rows); n > 0 && numberAt(rows[n-1]) >= 0 && indent(l) > numberAt(rows[n-1]) {
 			rows[n-1] += " " + strings.TrimSpace(l)
 			continue
 		}
@@ -825,22 +912,23 @@ func tableRows(lines []string) []string {
 	return rows
 }
 
-// parseRegions reads the region list of a state mail.
-func parseRegions(body, me string) map[string]region {
+// parseRegions reads the region list of a state mail in r's language.
+func parseRegions(r *reading, body, me string) map[string]region {
 	out := map[string]region{}
-	_, list, ok := strings.Cut(body, "\nRegions")
+	_, list, ok := strings.Cut(body, "\n"+r.regions())
 	if !ok {
 		return out
 	}
+	emRegion, none := r.emRegionRe(), r.say("land none")
 	for _, l := range tableRows(strings.Split(list, "\n")[1:]) {
-		if g := emRegionRe.FindStringSubmatch(l); g != nil {
+		if g := emRegion.FindStringSubmatch(l); g != nil {
 			r := region{}
 			for _, a := range strings.Fields(g[2]) {
 				if n, ok := strings.CutPrefix(a, me+"×"); ok {
 					r.mine, _ = strconv.Atoi(n)
 				}
 			}
-			if g[3] != "none" {
+			if !strings.Contains(l, none) {
 				for _, n := range strings.Split(g[3], ",") {
 					r.land = append(r.land, strings.TrimSpace(n))
 				}

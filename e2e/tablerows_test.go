@@ -3,11 +3,13 @@ package e2e
 import (
 	"reflect"
 	"testing"
+
+	"github.com/turnmail/turnmail/i18n"
 )
 
-// TestTableRows: an Empire region row that a mail wraps is read whole again, and the
-// rows of Small World (continued at their own indentation, marked as changed) are
-// read as they are.
+// TestTableRows: a region row that a mail wraps is read whole again — Empire's
+// continues under its second column, Small World's under its text — and rows marked
+// as changed are rows.
 func TestTableRows(t *testing.T) {
 	tests := []struct {
 		in, want []string
@@ -28,12 +30,14 @@ func TestTableRows(t *testing.T) {
 			" * 4 farmland  — alice Ratmen ×2 [encampment×2, fortress]",
 			"   2 hill      — empty",
 			"   8 mushroom forest (monster) — ann Flames ×1 [Altar of Souls]; next to 1, 2,",
-			"   7, 9, 12",
+			"     7, 9, 12",
+			"  10 mushroom forest — ben Iron Dwarves ×3 [Great Ancient, mushroom armour×2];",
+			"     next to 3, 4, 11, 14, 15",
 		}, []string{
 			" * 4 farmland  — alice Ratmen ×2 [encampment×2, fortress]",
 			"   2 hill      — empty",
-			"   8 mushroom forest (monster) — ann Flames ×1 [Altar of Souls]; next to 1, 2,",
-			"   7, 9, 12",
+			"   8 mushroom forest (monster) — ann Flames ×1 [Altar of Souls]; next to 1, 2, 7, 9, 12",
+			"  10 mushroom forest — ben Iron Dwarves ×3 [Great Ancient, mushroom armour×2]; next to 3, 4, 11, 14, 15",
 		}},
 	}
 	for _, tt := range tests {
@@ -41,7 +45,7 @@ func TestTableRows(t *testing.T) {
 			t.Errorf("tableRows(%q)\n = %q\nwant %q", tt.in, got, tt.want)
 		}
 	}
-	r := parseRegions("\nRegions (armies by player; land and sea neighbours):\n"+
+	r := parseRegions(newReading(t, i18n.English), "\nRegions (armies by player; land and sea neighbours):\n"+
 		"    6   armies alice×8 bob×10, controlled by bob —\n        land 7; sea 2, 11\n", "bob")
 	if got := r["6"]; got.mine != 10 || !reflect.DeepEqual(got.land, []string{"7"}) {
 		t.Errorf("a wrapped region row reads as %+v", got)
