@@ -189,7 +189,9 @@ func (s *Service) lobbyLines(ctx context.Context, tx *lobbyTx, from string, line
 		if err != nil {
 			return nil, false, err
 		}
-		n.Command = line.Text
+		// The answer quotes the command in the reader's words: a confirmed command
+		// comes back from the store in the canonical ones.
+		n.Command = s.tr.Command("", tx.lang, cmd)
 		if n.Kind != "error" && n.Kind != "" {
 			ok = true
 		}
