@@ -22,8 +22,6 @@ import (
 // the host's terminal (turnmail replay, play), not a mail, and stays English.
 var notTranslated = map[string]bool{
 	"terminal.txt.tmpl": true,
-	// Dungeoneer.
-	"dungeoneer.txt.tmpl": true, "dungeoneer.html.tmpl": true,
 	// The frame of every state mail and refusal.
 	"state.txt.tmpl": false, "state.html.tmpl": false, "state-body.txt.tmpl": false,
 	"games.html.tmpl": false, "refusal.html.tmpl": false, "layout.html.tmpl": false, "cut.txt.tmpl": false,
