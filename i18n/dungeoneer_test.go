@@ -145,3 +145,31 @@ func TestDungeoneerTextArguments(t *testing.T) {
 		t.Errorf("only %d rule errors checked", errs)
 	}
 }
+
+// TestDungeoneerPlurals: the errors that count cards read with the right number in
+// both languages (never "1 Treasures").
+func TestDungeoneerPlurals(t *testing.T) {
+	b, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		key  string
+		n    int
+		lang i18n.Lang
+		want string
+	}{
+		{"your hero has %d Treasures ready, the most it can", 1, i18n.English, "your hero has 1 Treasure ready, the most it can"},
+		{"your hero has %d Treasures ready, the most it can", 2, i18n.English, "your hero has 2 Treasures ready, the most it can"},
+		{"your hero has %d Treasures ready, the most it can", 1, i18n.Italian, "il tuo Eroe ha 1 Tesoro pronto, il massimo possibile"},
+		{"your hero has %d Treasures ready, the most it can", 3, i18n.Italian, "il tuo Eroe ha 3 Tesori pronti, il massimo possibile"},
+		{"your hero has %d Favors ready, the most it can", 1, i18n.English, "your hero has 1 Favor ready, the most it can"},
+		{"your hero has %d Favors ready, the most it can", 1, i18n.Italian, "il tuo Eroe ha 1 Favore pronto, il massimo possibile"},
+		{"your hero has %d Favors ready, the most it can", 2, i18n.Italian, "il tuo Eroe ha 2 Favori pronti, il massimo possibile"},
+	}
+	for _, tt := range tests {
+		if got := b.GameText("dungeoneer", tt.lang, engine.Illegal(tt.key, tt.n).Text); got != tt.want {
+			t.Errorf("%q with %d in %s: %q, want %q", tt.key, tt.n, tt.lang, got, tt.want)
+		}
+	}
+}
