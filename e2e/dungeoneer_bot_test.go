@@ -275,7 +275,7 @@ var (
 	dgAttacksRe = regexp.MustCompile(`attacks ((?:(?:Melee|Magic|Speed) \d+(?:, )?)+)`)
 	dgFormRe    = regexp.MustCompile(`(Melee|Magic|Speed) (\d+)`)
 	dgTestRe    = regexp.MustCompile(`^: (Melee|Magic|Speed|Life|Level) (\d+)\+`)
-	dgSheetRe   = regexp.MustCompile(`(?m)^  \d+\. (\S+) — .*, level (\d+), life (\d+)/6.*\n.*Melee (\d+), Magic (\d+), Speed (\d+);.*\n\s*ability: (.*)`)
+	dgSheetRe   = regexp.MustCompile(`(?m)^  \d+\. (\S+) — .*, level (\d+), life (\d+)/6.*\n\s*Melee (\d+), Magic (\d+), Speed (\d+);.*\n.*\n\s*ability: (.*)`)
 	dgEntryRe   = regexp.MustCompile(`^(\d+\. |at |quest: |quests done: |carrying |favor: |treasure: |bane: |pack: |ability: |[amq]\d\d |-?\d+,-?\d+ )`)
 	dgGuardRe   = regexp.MustCompile(`to the left, chooses how the monster of this card strikes (\S+) first[^\n]*\n\s*([mq]\d\d) `)
 )

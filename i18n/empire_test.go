@@ -56,6 +56,36 @@ func TestEmpireNames(t *testing.T) {
 	}
 }
 
+// termProblems lists what is wrong with how tx, and the texts in it, pass the names
+// of a game: a bare string argument (alone or in a list) that is a term, which only
+// i18n's fallback would translate (and a player named like it with it); a term that
+// has no Italian name (named says which have one).
+func termProblems(b *i18n.Bundle, tx engine.Text, named func(term string) bool) []string {
+	var out []string
+	bare := func(s string) {
+		if term, ok := b.TermOf(s); ok {
+			out = append(out, fmt.Sprintf("%q has the bare argument %q, which is the term %q", tx.Key, s, term))
+		}
+	}
+	for _, a := range tx.Args {
+		switch v := a.(type) {
+		case string:
+			bare(v)
+		case []string:
+			for _, s := range v {
+				bare(s)
+			}
+		case engine.Term:
+			if !named(string(v)) {
+				out = append(out, fmt.Sprintf("%q has the term %q, which has no Italian name", tx.Key, v))
+			}
+		case engine.Text:
+			out = append(out, termProblems(b, v, named)...)
+		}
+	}
+	return out
+}
+
 // terms lists the engine.Term arguments of a text and of the texts in it.
 func terms(tx engine.Text) []string {
 	var out []string
@@ -111,27 +141,10 @@ func TestEmpireTextArguments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var check func(where string, tx engine.Text)
-	check = func(where string, tx engine.Text) {
-		for _, a := range tx.Args {
-			switch v := a.(type) {
-			case string:
-				if term, ok := b.TermOf(v); ok {
-					t.Errorf("%s: %q has the bare argument %q, which is the term %q", where, tx.Key, v, term)
-				}
-			case []string:
-				for _, s := range v {
-					if term, ok := b.TermOf(s); ok {
-						t.Errorf("%s: %q has the bare argument %q, which is the term %q", where, tx.Key, s, term)
-					}
-				}
-			case engine.Term:
-				if b.Term(i18n.Italian, string(v)) == string(v) {
-					t.Errorf("%s: %q has the term %q, which has no Italian name", where, tx.Key, v)
-				}
-			case engine.Text:
-				check(where, v)
-			}
+	named := func(term string) bool { return b.Term(i18n.Italian, term) != term }
+	check := func(where string, tx engine.Text) {
+		for _, p := range termProblems(b, tx, named) {
+			t.Errorf("%s: %s", where, p)
 		}
 	}
 	g := empire.Game{}

@@ -7,17 +7,64 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/engine/dungeoneer"
+	"github.com/turnmail/turnmail/i18n"
 )
 
 // dungeonBandWidth is how many map cards wide a band of the drawn dungeon is: four
 // boxes of dungeoneer.DrawMap fit in MaxLine, and four table cells in a phone's width.
 const dungeonBandWidth = 4
 
-// dungeonFuncs are the template functions of the Dungeoneer state mail.
-func dungeonFuncs() map[string]any {
-	return map[string]any{"dgmap": dungeonMapText, "dgbands": dungeonBands, "dgcard": dungeonCard,
-		"dgonmap": dungeonOnMap, "dgready": dungeonReady, "dgtext": dungeonText}
+// dungeonFuncs are the template functions of the Dungeoneer state mail. Those that
+// build text take the reader's language first and word everything through the
+// bundle: the engine's words (phases, kinds of card, obstacles, door marks) from its
+// catalogue, the mail's own formats from the templates catalogue, names as terms and
+// card texts from the card data.
+func dungeonFuncs(tr *i18n.Bundle) map[string]any {
+	in := func(lang string) dungeonWords { return dungeonWords{tr: tr, lang: readerLang(lang)} }
+	return map[string]any{
+		"dgmap":   func(lang string, v any) string { return in(lang).mapText(v) },
+		"dgbands": func(lang string, v any) []DungeonBand { return in(lang).bands(v) },
+		"dgcard":  func(lang string, v any) string { return in(lang).card(v) },
+		"dgdrawn": func(lang string, v any) string { return in(lang).describe(v, true) },
+		"dgonmap": func(lang string, v any) []string { return in(lang).onMap(v) },
+		"dgready": func(lang string, view, player, id any) string { return in(lang).ready(view, player, id) },
+		"dgtext":  func(lang string, v any) string { return in(lang).text(v) },
+		"dgphase": func(lang string, v any) string { return tr.Text(readerLang(lang), dungeoneer.PhaseText(Str(v))) },
+		// dgform is a form of attack as a text argument of t; dgterm a name.
+		"dgform": func(v any) engine.Text { return dungeoneer.FormText(Str(v)) },
+		"dgterm": func(v any) engine.Term { return engine.Term(Str(v)) },
+		// dgname is the name of the player of a seat of the view (0-based, as the
+		// engine counts seats in its pending Encounters).
+		"dgname": func(view map[string]any, seat any) string {
+			players, _ := view["players"].([]any)
+			if i := Num(seat); i >= 0 && i < len(players) {
+				if p, ok := players[i].(map[string]any); ok {
+					return Str(p["name"])
+				}
+			}
+			return ""
+		},
+	}
+}
+
+// dungeonWords words the Dungeoneer state mail for a reader of lang.
+type dungeonWords struct {
+	tr   *i18n.Bundle
+	lang i18n.Lang
+}
+
+// say renders an engine text in the reader's language.
+func (w dungeonWords) say(t engine.Text) string { return w.tr.Text(w.lang, t) }
+
+// pick is the reader's version of a card's name or text (the English one when the
+// data has no other).
+func (w dungeonWords) pick(n dungeoneer.Names) string {
+	if w.lang == i18n.Italian && n.It != "" {
+		return n.It
+	}
+	return n.En
 }
 
 // dungeonCells decodes a view's "map" (as the service decodes views: JSON values).
@@ -57,16 +104,16 @@ func dungeonSplit(cells []dungeoneer.MapCell) (bands [][]dungeoneer.MapCell, fro
 	return bands, from
 }
 
-// dungeonMapText draws a view's map in plain text (dungeoneer.DrawMap), in bands of
-// columns when it is wider than a mail line.
-func dungeonMapText(v any) string {
+// mapText draws a view's map in plain text (dungeoneer.DrawMap, in the reader's
+// words), in bands of columns when it is wider than a mail line.
+func (w dungeonWords) mapText(v any) string {
 	bands, from := dungeonSplit(dungeonCells(v))
 	var b strings.Builder
 	for i, band := range bands {
 		if len(bands) > 1 {
-			fmt.Fprintf(&b, "x from %d to %d:\n", from[i], from[i]+dungeonBandWidth-1)
+			b.WriteString(w.tr.Sprintf(w.lang, "x from %d to %d:", from[i], from[i]+dungeonBandWidth-1) + "\n")
 		}
-		b.WriteString(dungeoneer.DrawMap(band))
+		b.WriteString(dungeoneer.DrawMap(band, w.say))
 	}
 	return b.String()
 }
@@ -93,8 +140,8 @@ type DungeonCell struct {
 	Style htmltemplate.CSS
 }
 
-// dungeonBands lays a view's map out as tables of at most dungeonBandWidth columns.
-func dungeonBands(v any) []DungeonBand {
+// bands lays a view's map out as tables of at most dungeonBandWidth columns.
+func (w dungeonWords) bands(v any) []DungeonBand {
 	cells := dungeonCells(v)
 	bands, from := dungeonSplit(cells)
 	out := make([]DungeonBand, 0, len(bands))
@@ -110,7 +157,7 @@ func dungeonBands(v any) []DungeonBand {
 		for y := minY; y <= maxY; y++ {
 			row := DungeonRow{Y: y}
 			for _, x := range db.Xs {
-				row.Cells = append(row.Cells, dungeonCell(band, x, y))
+				row.Cells = append(row.Cells, w.cell(band, x, y))
 			}
 			db.Rows = append(db.Rows, row)
 		}
@@ -120,20 +167,25 @@ func dungeonBands(v any) []DungeonBand {
 }
 
 var doorSides = [4]string{"top", "right", "bottom", "left"}
+
+// doorLetters are the sides of a card, north, east, south, west: the words of the
+// move command, which the reader's language may change ("w" is "o" in Italian).
 var doorLetters = [4]string{"n", "e", "s", "w"}
 
-func dungeonCell(band []dungeoneer.MapCell, x, y int) DungeonCell {
+// side is the letter of a side of a card in the reader's command words.
+func (w dungeonWords) side(i int) string { return w.tr.Word("dungeoneer", w.lang, doorLetters[i]) }
+
+func (w dungeonWords) cell(band []dungeoneer.MapCell, x, y int) DungeonCell {
 	for _, c := range band {
 		if c.X != x || c.Y != y {
 			continue
 		}
-		dc := DungeonCell{ID: c.ID, Name: c.Name.En, Obstacle: c.Obstacle, Items: strings.Join(c.Items, " ")}
-		if c.Type == "entrance" {
-			dc.Obstacle = "tower"
+		dc := DungeonCell{ID: c.ID, Name: w.tr.Term(w.lang, c.Name.En), Items: strings.Join(c.Items, " ")}
+		var middle []string
+		for _, t := range dungeoneer.CellTexts(c) {
+			middle = append(middle, w.say(t))
 		}
-		if c.Monster {
-			dc.Obstacle = strings.TrimSpace(dc.Obstacle + " monster")
-		}
+		dc.Obstacle = strings.Join(middle, " ")
 		var hs, doors, style []string
 		for _, s := range c.Heroes {
 			hs = append(hs, fmt.Sprintf("@%d", s))
@@ -144,9 +196,10 @@ func dungeonCell(band []dungeoneer.MapCell, x, y int) DungeonCell {
 			case d == "open":
 				border = "1px dotted"
 			case d != "wall" && d != "":
-				f := strings.Fields(d) // "locked 3", "trapped 4"
 				border = "3px double"
-				doors = append(doors, doorLetters[side]+" "+strings.ToUpper(f[0][:1])+f[len(f)-1])
+				if mark, ok := dungeoneer.DoorMark(d); ok {
+					doors = append(doors, w.side(side)+" "+w.say(mark))
+				}
 			}
 			style = append(style, "border-"+doorSides[side]+":"+border)
 		}
@@ -158,38 +211,62 @@ func dungeonCell(band []dungeoneer.MapCell, x, y int) DungeonCell {
 	return DungeonCell{}
 }
 
-// dungeonCard describes a card by id for the mail: "a13 Ogre Jailer (monster, cost 3;
-// life 2, attacks Melee 3, defends Magic 0, Speed 0): A wall of fat and iron." An
-// unknown id is shown as it is.
-func dungeonCard(v any) string {
+// card describes a card by id for the mail: "a13 Ogre Jailer (monster, cost 3; life
+// 2, attacks Melee 3, defends Magic 0, Speed 0): A wall of fat and iron." — its name,
+// kind, category, use, whether it stays in play, a quest's place, its cost, a map
+// card's obstacle, a monster's scores and its text, in the reader's words. An unknown
+// id is shown as it is.
+func (w dungeonWords) card(v any) string { return w.describe(v, false) }
+
+// describe is card; a map card to place (drawn) also shows the Glory and Peril it
+// gives and its doors as they lie before a rotation, which its placement turns.
+func (w dungeonWords) describe(v any, drawn bool) string {
 	id := Str(v)
 	c, ok := dungeoneer.Card(id)
 	if !ok {
 		return id
 	}
-	kind := c.Kind
+	parts := []string{w.say(dungeoneer.KindText(c.Kind))}
+	if c.Category != "" {
+		parts = append(parts, w.say(dungeoneer.CategoryText(c.Category)))
+	}
 	if c.Use != "" {
-		kind += ", " + c.Use
+		parts = append(parts, w.say(dungeoneer.UseText(c.Use)))
 	}
 	if c.Permanent {
-		kind += ", permanent"
+		parts = append(parts, w.tr.Sprintf(w.lang, "permanent"))
 	}
-	if c.At != "" {
-		kind += ", at " + c.At
-		if c.To != "" {
-			kind += " → " + c.To
-		}
+	switch {
+	case c.At != "" && c.To != "":
+		parts = append(parts, w.tr.Sprintf(w.lang, "at %s → %s", c.At, c.To))
+	case c.At != "":
+		parts = append(parts, w.tr.Sprintf(w.lang, "at %s", c.At))
 	}
 	switch c.Kind {
 	case "monster", "trap", "bane", "favor", "treasure":
-		kind += fmt.Sprintf(", cost %d", c.Cost)
+		parts = append(parts, w.tr.Sprintf(w.lang, "cost %d", c.Cost))
+	case "entrance", "passage", "room":
+		for _, t := range dungeoneer.CellTexts(dungeoneer.MapCell{ID: id, Type: c.Kind}) {
+			parts = append(parts, w.say(t))
+		}
+		if drawn {
+			parts = append(parts, w.tr.Sprintf(w.lang, "Glory %d, Peril %d", c.Glory, c.Peril))
+		}
+	}
+	kind := strings.Join(parts, ", ")
+	if drawn && len(c.Doors) == 4 {
+		var doors []string
+		for side, d := range c.Doors {
+			doors = append(doors, w.side(side)+" "+w.say(dungeoneer.DoorText(d)))
+		}
+		kind += "; " + w.tr.Sprintf(w.lang, "doors at rot 0: %s", strings.Join(doors, ", "))
 	}
 	if m := c.Monster; m != nil {
-		kind += "; " + monsterStats(m)
+		kind += "; " + w.monsterStats(m)
 	}
-	s := fmt.Sprintf("%s %s (%s)", id, c.Name.En, kind)
-	if c.Text.En != "" {
-		s += ": " + c.Text.En
+	s := fmt.Sprintf("%s %s (%s)", id, w.tr.Term(w.lang, c.Name.En), kind)
+	if t := w.pick(c.Text); t != "" {
+		s += ": " + t
 	}
 	return s
 }
@@ -197,67 +274,77 @@ func dungeonCard(v any) string {
 // monsterStats says what a monster can do: its life, the forms it attacks with (its
 // standard attacks) and those it only defends with (counter-attacks), with their
 // scores.
-func monsterStats(m *dungeoneer.MonsterInfo) string {
+func (w dungeonWords) monsterStats(m *dungeoneer.MonsterInfo) string {
 	var attacks, defends []string
 	for _, st := range m.Stats {
-		v := fmt.Sprintf("%s %d", strings.ToUpper(st.Form[:1])+st.Form[1:], st.V)
+		v := w.score(st.Form, st.V)
 		if st.Std {
 			attacks = append(attacks, v)
 		} else {
 			defends = append(defends, v)
 		}
 	}
-	out := fmt.Sprintf("life %d", m.Life)
+	out := w.tr.Sprintf(w.lang, "life %d", m.Life)
 	if len(attacks) > 0 {
-		out += ", attacks " + strings.Join(attacks, ", ")
+		out += ", " + w.tr.Sprintf(w.lang, "attacks %s", strings.Join(attacks, ", "))
 	}
 	if len(defends) > 0 {
-		out += ", defends " + strings.Join(defends, ", ")
+		out += ", " + w.tr.Sprintf(w.lang, "defends %s", strings.Join(defends, ", "))
 	}
 	return out
 }
 
-// dungeonText is the English text of card id (a hero's: its ability), "" for none.
-func dungeonText(v any) string {
-	c, _ := dungeoneer.Card(Str(v))
-	return c.Text.En
+// score is a score in a form of attack, as the hero sheets show it: "Melee 3".
+func (w dungeonWords) score(form string, v int) string {
+	switch form {
+	case "melee":
+		return w.tr.Sprintf(w.lang, "Melee %d", v)
+	case "magic":
+		return w.tr.Sprintf(w.lang, "Magic %d", v)
+	case "speed":
+		return w.tr.Sprintf(w.lang, "Speed %d", v)
+	}
+	return fmt.Sprintf("%s %d", form, v)
 }
 
-// dungeonOnMap lists what lies on a view's map besides the heroes: the living
-// monsters of map cards (with their wounds) and the escort components, each with its
-// place and card.
-func dungeonOnMap(v any) []string {
+// text is the text of card id in the reader's language (a hero's: its ability), ""
+// for none.
+func (w dungeonWords) text(v any) string {
+	c, _ := dungeoneer.Card(Str(v))
+	return w.pick(c.Text)
+}
+
+// onMap lists what lies on a view's map besides the heroes: the living monsters of
+// map cards (with their wounds) and the escort components, each with its place and
+// card.
+func (w dungeonWords) onMap(v any) []string {
 	var out []string
 	for _, c := range dungeonCells(v) {
 		if c.Monster {
-			line := fmt.Sprintf("%d,%d %s", c.X, c.Y, dungeonCard(c.ID))
+			line := fmt.Sprintf("%d,%d %s", c.X, c.Y, w.card(c.ID))
 			if c.Wounds > 0 {
-				line += fmt.Sprintf(" (wounded %d)", c.Wounds)
+				line += " " + w.tr.Sprintf(w.lang, "(wounded %d)", c.Wounds)
 			}
 			out = append(out, line)
 		}
 		for _, q := range c.Items {
-			out = append(out, fmt.Sprintf("%d,%d the component of %s", c.X, c.Y, dungeonCard(q)))
+			out = append(out, fmt.Sprintf("%d,%d %s", c.X, c.Y, w.tr.Sprintf(w.lang, "the component of %s", w.card(q))))
 		}
 	}
 	return out
 }
 
-// dungeonReady notes the state of a ready card of a player's view: the charges left,
-// the integrations played on it, and "used this turn" for a card used once this turn
+// ready notes the state of a ready card of a player's view: the charges left, the
+// integrations played on it, and "used this turn" for a card used once this turn
 // ("" when there is nothing to say).
-func dungeonReady(view, player, id any) string {
+func (w dungeonWords) ready(view, player, id any) string {
 	v, _ := view.(map[string]any)
 	p, _ := player.(map[string]any)
 	card := Str(id)
 	var notes []string
 	if ch, ok := p["charges"].(map[string]any); ok {
 		if n, ok := ch[card]; ok {
-			if left := Str(n); left == "1" {
-				notes = append(notes, "1 charge left")
-			} else {
-				notes = append(notes, left+" charges left")
-			}
+			notes = append(notes, w.tr.Sprintf(w.lang, "%d charges left", Num(n)))
 		}
 	}
 	if att, ok := p["attached"].(map[string]any); ok {
@@ -265,18 +352,18 @@ func dungeonReady(view, player, id any) string {
 		for x, host := range att {
 			if Str(host) == card {
 				c, _ := dungeoneer.Card(x)
-				with = append(with, x+" "+c.Name.En)
+				with = append(with, x+" "+w.tr.Term(w.lang, c.Name.En))
 			}
 		}
 		slices.Sort(with)
 		if len(with) > 0 {
-			notes = append(notes, "with "+strings.Join(with, ", "))
+			notes = append(notes, w.tr.Sprintf(w.lang, "with %s", strings.Join(with, ", ")))
 		}
 	}
 	if used, ok := v["used_once"].([]any); ok {
 		for _, u := range used {
 			if Str(u) == card {
-				notes = append(notes, "used this turn")
+				notes = append(notes, w.tr.Sprintf(w.lang, "used this turn"))
 			}
 		}
 	}

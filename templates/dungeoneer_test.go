@@ -1,9 +1,19 @@
 package templates
 
 import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/engine/dungeoneer"
+	"github.com/turnmail/turnmail/i18n"
+	"github.com/turnmail/turnmail/internal/langcheck"
+	"github.com/turnmail/turnmail/internal/selfplay"
 )
 
 // dungeonGame is the game of the Dungeoneer sample.
@@ -23,22 +33,160 @@ func init() {
 		Legal: legalOf(v), View: v, ReplyTo: "turnmail+du-4m8x.0.xxxx@example.org",
 	}})
 	htmlGolden["state-dungeoneer"] = true
+	for _, s := range dungeonItalianSamples() {
+		samples = append(samples, struct {
+			name, kind string
+			data       any
+		}{s.name, s.kind, s.data})
+	}
+	htmlGolden["state-dungeoneer-it"], htmlGolden["state-dungeoneer-guard-it"] = true, true
 }
 
-// TestDungeonCard: a monster card — in a hand, a pack or a kill quest — shows its life
-// and its scores, what it attacks with and what it only defends with, so that a
-// player can weigh it; other cards show none; an unknown id is shown as it is.
+// dungeonItalianSamples are the Italian Dungeoneer state mails of the golden tests:
+// the view of the English sample as ann reads it in Italian, with the commands of
+// any moment her hand allows ("state-dungeoneer-it"); and from a self-played game (3
+// players, seed 1) the mail of the player to act at the steps of each step of the
+// Dungeon Lord's phase and the placing of a map card: ben, to the left, chooses how
+// the Rubble Crawler strikes ann ("state-dungeoneer-guard-it", step 4); ann places
+// the map card she explored ("-place-it", step 6); cy has declared two Encounters
+// and ben may respond ("-respond-it", step 22); cy gives the Peril they earned
+// ("-spoils-it", step 23); ann may challenge the monster that has just attacked her
+// ("-counter-it", step 78). Each is built as the service builds a state mail: the
+// view as decoded JSON, what happened put into words, the legal commands in the
+// reader's words with their notes.
+func dungeonItalianSamples() []sample {
+	tr, err := i18n.Load()
+	if err != nil {
+		panic(err)
+	}
+	v := loadView("dungeoneer.view.json")
+	out := []sample{{"state-dungeoneer-it", "state", State{
+		Game: dungeonGame, Player: "ann", ToAct: Strs(v["to_act"]), Lang: "it", View: v,
+		Moves:   []Move{{Seq: 183, Player: "ben", Command: tr.Command("dungeoneer", i18n.Italian, "move e")}},
+		AnyTime: []string{tr.Command("dungeoneer", i18n.Italian, "play a37"), tr.Command("dungeoneer", i18n.Italian, "play a36 on ben")},
+		ReplyTo: "turnmail+du-4m8x.0.xxxx@example.org",
+	}}}
+	steps := map[int]string{4: "state-dungeoneer-guard-it", 6: "state-dungeoneer-place-it", 22: "state-dungeoneer-respond-it",
+		23: "state-dungeoneer-spoils-it", 78: "state-dungeoneer-counter-it"}
+	var prev engine.State
+	_, err = selfplay.Play(dungeoneer.Game{}, selfplay.Config{Seed: 1, Players: 3}, func(st selfplay.Step) error {
+		if name, ok := steps[st.N]; ok {
+			out = append(out, sample{name, "state", dungeonMail(tr, i18n.Italian, prev, st, st.State.ToAct()[0])})
+		}
+		prev = st.State
+		if st.N >= 78 {
+			return errSampled
+		}
+		return nil
+	})
+	if !errors.Is(err, errSampled) {
+		panic(fmt.Sprintf("the self-played game ended before its samples: %v", err))
+	}
+	return out
+}
+
+// errSampled stops a self-played game once its samples are taken.
+var errSampled = errors.New("sampled")
+
+// dungeonMail is viewer's state mail in lang after the step st of a self-played
+// game (prev the state before it), telling the command of the step.
+func dungeonMail(tr *i18n.Bundle, lang i18n.Lang, prev engine.State, st selfplay.Step, viewer string) State {
+	var view map[string]any
+	b, err := json.Marshal(st.State.View(viewer))
+	if err != nil {
+		panic(err)
+	}
+	if err := json.Unmarshal(b, &view); err != nil {
+		panic(err)
+	}
+	data := State{Game: dungeonGame, Player: viewer, ToAct: st.State.ToAct(), View: view, Lang: string(lang),
+		YourTurn: slices.Contains(st.State.ToAct(), viewer), ReplyTo: "turnmail+du-4m8x.1.xxxx@example.org"}
+	m := Move{Seq: st.N, Player: st.Player, Command: tr.Command("dungeoneer", lang, st.Command)}
+	for _, h := range engine.Narrate(prev, st.Player, st.Command, st.State, viewer) {
+		m.Happened = append(m.Happened, Happening{Kind: h.Kind, Text: tr.GameText("dungeoneer", lang, h.Text), You: slices.Contains(h.Hit, viewer)})
+	}
+	data.Moves = []Move{m}
+	data.Legal, data.AnyTime, data.LegalNotes = legalIn(tr, lang, "dungeoneer", st.State, viewer)
+	return data
+}
+
+// TestRender_dungeoneerItalian: the Italian Dungeoneer state mails hold no English
+// word in their subject, text or HTML, and say what the English ones say in the
+// rulebook's words: the round and phase, the decks, the legend of the map and its
+// marks (Cn for a locked door, the obstacles), the hero sheets, cards with their
+// Italian names and texts, the guard step with its note, the declared Encounters.
+func TestRender_dungeoneerItalian(t *testing.T) {
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{
+		"state-dungeoneer-it": {"Round 9 — fase dell'Eroe, turno di ben. Movimento rimasto: 3.",
+			"Mazzo Avventura: 33 carte; mazzo delle Mappe: 0 carte.", "x da -4 a -1:", "C m15 -2,-1", "4 portale",
+			"m13 1,-3     ││ m04 2,-3     T", "rischio +1", "pozzo 3", "torre", "Grotta", "mostro",
+			"Sulla mappa:\n  1,-1 m09 Galleria Crollata (Passaggio; Vita 2, attacca con Mischia 2,",
+			"(1 ferita)", "  1. ann — Tamsin Borsadoro, Livello 2, Vita 2/6",
+			"     Mischia 2, Magia 3, Velocità 2; Gloria 11, Pericolo 5\n     in -1,-1; 5 carte in mano\n",
+			"     abilità: +1 Movimento ogni turno.", "     Missioni compiute: q11",
+			"—\n     resta 1 carica", "— con a44 Lama Benedetta", "Missione Globale:\n  q01 Uccidi il Cavaliere Annegato (Elimina, in m12;",
+			"La tua mano:\n  a36 Ombre Afferranti (Sventura, Sempre, costo 3):", "    gioca a36 su ben"},
+		"state-dungeoneer-guard-it": {"fase della guardia", "ben, alla sinistra, sceglie con quale attacco il mostro di questa carta \ncolpisce per primo l'Eroe di ann:\n  m09 Galleria Crollata",
+			"  m09 Galleria Crollata (Passaggio; Vita 2, attacca con Mischia 2, Velocità 2,", "    attacca   # sceglie il gioco:", "    attacca mischia"},
+		"state-dungeoneer-respond-it": {"fase delle risposte", "Dichiarati contro gli Eroi (si risolvono in quest'ordine):", "— contro ben", "    passa"},
+		"state-dungeoneer-place-it":   {"fase di piazzamento", "Carta Mappa da piazzare: m", "Gloria ", "porte a rot 0: n ", "    costruisci m"},
+		"state-dungeoneer-spoils-it":  {"fase del bottino", "Pericolo da dare, uno per ogni ferita inflitta dai mostri: ", "    pericolo ann 1"},
+		"state-dungeoneer-counter-it": {"fase del contrattacco", "ann può sfidare il mostro che l'ha appena attaccato, col Movimento messo", "    passa"},
+	}
+	n := 0
+	for _, s := range dungeonItalianSamples() {
+		n++
+		text := checkItalian(t, set, s, langcheck.Rulebook("dungeoneer"), want[s.name])
+		for _, l := range strings.Split(text, "\n") {
+			if utf8.RuneCountInString(l) > MaxLine {
+				t.Errorf("%s: a line longer than %d: %q", s.name, MaxLine, l)
+			}
+		}
+	}
+	if n != 6 {
+		t.Errorf("%d Italian Dungeoneer samples, want 6", n)
+	}
+}
+
+// TestDungeonCard: a card line names the card, its kind, a Treasure's category, a
+// Favor's use and its cost; a monster card — in a hand, a pack or a kill quest —
+// shows its life and its scores, what it attacks with and what it only defends with,
+// so that a player can weigh it; other cards show none; an unknown id is shown as it
+// is. An Italian reader reads it all in Italian: the name and text from the card
+// data, the words from the catalogues.
 func TestDungeonCard(t *testing.T) {
-	tests := []struct{ id, want string }{
-		{"a13", "a13 Ogre Jailer (monster, cost 3; life 2, attacks Melee 3, defends Magic 0, Speed 0): A wall of fat and iron."},
-		{"a16", "a16 Cultist Adept (monster, cost 3; life 2, attacks Melee 1, Magic 3, defends Speed 1): Hit (Magic): discard 1 random card."},
-		{"q01", "q01 Slay the Drowned Knight (kill, at m12; life 2, attacks Melee 3, defends Magic 0, Speed 1): Defeat the Drowned Knight in the Flooded Crypt."},
-		{"a21", "a21 Swinging Blade (trap, cost 1): Speed 4+. Failure: 1 wound."},
-		{"zz9", "zz9"},
+	tr, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		lang     i18n.Lang
+		id, want string
+	}{
+		{"en", "a13", "a13 Ogre Jailer (monster, cost 3; life 2, attacks Melee 3, defends Magic 0, Speed 0): A wall of fat and iron."},
+		{"en", "a16", "a16 Cultist Adept (monster, cost 3; life 2, attacks Melee 1, Magic 3, defends Speed 1): Hit (Magic): discard 1 random card."},
+		{"en", "q01", "q01 Slay the Drowned Knight (kill, at m12; life 2, attacks Melee 3, defends Magic 0, Speed 1): Defeat the Drowned Knight in the Flooded Crypt."},
+		{"en", "a21", "a21 Swinging Blade (trap, cost 1): Speed 4+. Failure: 1 wound."},
+		{"en", "a54", "a54 Notched Sword (treasure, weapon, permanent, cost 2): +1 Melee."},
+		{"en", "a50", "a50 Warding Sigil (favor, hero phase, permanent, cost 1): Ready. Once per turn, at any time: pay 1 Glory, +1 to your rolls this turn."},
+		{"en", "q12", "q12 The Lost Lantern (escort, at m10 → m01): Take the lantern from the Lantern Walk to the Sunken Gate. Artifact: +1 Glory at the start of each of your turns (no level; reward 1 Glory)."},
+		{"en", "zz9", "zz9"},
+		{"it", "a13", "a13 Orco Carceriere (mostro, costo 3; Vita 2, attacca con Mischia 3, difende con Magia 0, Velocità 0): Un muro di grasso e ferro."},
+		{"it", "q01", "q01 Uccidi il Cavaliere Annegato (Elimina, in m12; Vita 2, attacca con Mischia 3, difende con Magia 0, Velocità 1): Sconfiggi il Cavaliere Annegato nella Cripta Allagata."},
+		{"it", "a21", "a21 Lama Oscillante (Trappola, costo 1): Velocità 4+. Fallimento: 1 ferita."},
+		{"it", "a54", "a54 Spada Intaccata (Tesoro, arma, permanente, costo 2): +1 Mischia."},
+		{"it", "a50", "a50 Sigillo di Guardia (Favore, fase dell'Eroe, permanente, costo 1): Pronta. Una volta per turno, in qualsiasi momento: paga 1 Gloria, +1 ai tuoi tiri in questo turno."},
+		{"it", "q12", "q12 La Lanterna Perduta (Scorta, da m10 a m01): Porta la lanterna dal Passeggio delle Lanterne alla Porta Sommersa. Artefatto: +1 Gloria all'inizio di ogni tuo turno (nessun livello; premio 1 Gloria)."},
+		{"it", "zz9", "zz9"},
 	}
 	for _, tt := range tests {
-		if got := dungeonCard(tt.id); got != tt.want {
-			t.Errorf("dungeonCard(%q) = %q, want %q", tt.id, got, tt.want)
+		w := dungeonWords{tr: tr, lang: tt.lang}
+		if got := w.card(tt.id); got != tt.want {
+			t.Errorf("card(%q) in %s = %q, want %q", tt.id, tt.lang, got, tt.want)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -82,18 +83,31 @@ func empireMail(tr *i18n.Bundle, lang i18n.Lang, a *engine.Archive, states []eng
 		}
 		data.Moves = append(data.Moves, m)
 	}
-	notes := engine.NotesOf(st, "ann")
-	for _, e := range st.Legal("ann") {
-		shown := tr.Command("empire", lang, e)
-		data.Legal = append(data.Legal, shown)
-		if note, ok := notes[e]; ok {
-			if data.LegalNotes == nil {
-				data.LegalNotes = map[string]string{}
+	data.Legal, data.AnyTime, data.LegalNotes = legalIn(tr, lang, "empire", st, "ann")
+	return data
+}
+
+// legalIn is what a state mail lists for player in lang, as the service lists it:
+// the legal commands in the reader's words, those of any moment apart
+// (engine.AnyTime), and the notes on them keyed by the command as shown.
+func legalIn(tr *i18n.Bundle, lang i18n.Lang, game string, st engine.State, player string) (legal, anyTime []string, notes map[string]string) {
+	raw := engine.NotesOf(st, player)
+	anyMoment := engine.AnyTime(st, player)
+	for _, e := range st.Legal(player) {
+		shown := tr.Command(game, lang, e)
+		if slices.Contains(anyMoment, e) {
+			anyTime = append(anyTime, shown)
+		} else {
+			legal = append(legal, shown)
+		}
+		if note, ok := raw[e]; ok {
+			if notes == nil {
+				notes = map[string]string{}
 			}
-			data.LegalNotes[shown] = tr.Text(lang, note)
+			notes[shown] = tr.GameText(game, lang, note)
 		}
 	}
-	return data
+	return legal, anyTime, notes
 }
 
 // TestRender_empireItalian: the Italian Empire state mails hold no English word in
@@ -118,28 +132,37 @@ func TestRender_empireItalian(t *testing.T) {
 			continue
 		}
 		n++
-		text, h, err := set.Render(s.kind, s.data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		subject, err := set.Subject(s.kind, s.data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for part, body := range map[string]string{"subject": subject, "text": text, "html": htmlTextOf(h)} {
-			if left := langcheck.English(body, nil); len(left) > 0 {
-				t.Errorf("%s: English in the %s: %q", s.name, part, left)
-			}
-		}
-		for _, w := range want[s.name] {
-			if !strings.Contains(text, w) {
-				t.Errorf("%s: no %q in:\n%s", s.name, w, text)
-			}
-		}
+		checkItalian(t, set, s, nil, want[s.name])
 	}
 	if n != 2 {
 		t.Errorf("%d Italian Empire samples, want 2", n)
 	}
+}
+
+// checkItalian renders the Italian sample s and checks that its subject, text and
+// HTML hold no English word (but the words allow lets through) and that its text
+// holds each of want; it returns the text.
+func checkItalian(t *testing.T, set *Set, s sample, allow langcheck.Allowed, want []string) string {
+	t.Helper()
+	text, h, err := set.Render(s.kind, s.data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	subject, err := set.Subject(s.kind, s.data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for part, body := range map[string]string{"subject": subject, "text": text, "html": htmlTextOf(h)} {
+		if left := langcheck.English(body, allow); len(left) > 0 {
+			t.Errorf("%s: English in the %s: %q", s.name, part, left)
+		}
+	}
+	for _, w := range want {
+		if !strings.Contains(text, w) {
+			t.Errorf("%s: no %q in:\n%s", s.name, w, text)
+		}
+	}
+	return text
 }
 
 // TestEmpirePatterns: the shapes of pattern a legal list uses, each once, in the

@@ -78,7 +78,7 @@ func Load() (*Set, error) {
 			return pad + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+pad)
 		},
 	}
-	for k, f := range dungeonFuncs() {
+	for k, f := range dungeonFuncs(tr) {
 		funcs[k] = f
 	}
 	for k, f := range empireFuncs(tr) {

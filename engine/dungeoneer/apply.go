@@ -55,7 +55,11 @@ func (s *state) do(seat int, cmd string, rng *engine.Rand) error {
 		if slices.Contains(verbs, verb) {
 			return nil
 		}
-		return engine.Illegal("%q is not possible in the %s phase; say %s", cmd, s.Phase, strings.Join(verbs, " or "))
+		say := make([]any, len(verbs))
+		for i, v := range verbs {
+			say[i] = engine.Command(v)
+		}
+		return engine.Illegal("%q is not possible in the %s; say %s", engine.Command(cmd), PhaseText(s.Phase), orList(say))
 	}
 	switch s.Phase {
 	case phLord:
@@ -178,7 +182,7 @@ func (s *state) lordPlay(seat int, args []string, rng *engine.Rand) error {
 	form := ""
 	if a.Kind == kMonster {
 		if len(args) != 4 || !slices.Contains(forms, args[3]) || !a.stat(args[3]).Std {
-			return engine.Illegal("say which standard attack of %s: %s", id, strings.Join(stdForms(&a.Monster), " or "))
+			return engine.Illegal("say which standard attack of %s: %s", id, formList(stdForms(&a.Monster)))
 		}
 		form = args[3]
 	} else if len(args) != 3 {
@@ -461,7 +465,7 @@ func (s *state) special(seat int, verb string, args []string, rng *engine.Rand) 
 		case len(args) > 0:
 			return engine.Illegal("say just ability")
 		case !hero.Activated:
-			return engine.Illegal("the ability of %s always works: there is nothing to activate", hero.Name.En)
+			return engine.Illegal("the ability of %s always works: there is nothing to activate", engine.Term(hero.Name.En))
 		case h.AbilityUsed:
 			return engine.Illegal("the ability is used until your next turn")
 		case h.Glory < hero.AbilityCost:

@@ -14,10 +14,17 @@ type CardInfo struct {
 	Use string
 	// Permanent marks Banes, Favors and Treasures that stay in play.
 	Permanent bool
+	// Category is a Treasure's category (a hero has one ready of each).
+	Category string
 	// At is a quest's map card (an escort's start); To is where an escort delivers.
 	At, To string
 	// Monster is the monster of a monster card, a kill quest or a map card, else nil.
 	Monster *MonsterInfo
+	// Glory and Peril are what a map card gives a hero who enters it; Doors are its
+	// doors north, east, south and west before any rotation, as the view writes them
+	// ("open", "wall", "locked 3", "trapped 4"); nil for other cards.
+	Glory, Peril int
+	Doors        []string
 }
 
 // MonsterInfo is what a player weighs a monster by: its life and its score in each
@@ -55,6 +62,9 @@ func monsterInfo(m *Monster) *MonsterInfo {
 func Card(id string) (info CardInfo, ok bool) {
 	if a := cards.adv[id]; a != nil {
 		info := CardInfo{ID: id, Kind: a.Kind, Name: a.Name, Text: a.Text, Cost: a.Cost, Use: a.Use, Permanent: a.Permanent}
+		if a.Kind == kTreasure {
+			info.Category = a.Category
+		}
 		if a.Kind == kMonster {
 			info.Monster = monsterInfo(&a.Monster)
 		}
@@ -64,7 +74,11 @@ func Card(id string) (info CardInfo, ok bool) {
 		return CardInfo{ID: id, Kind: q.Kind, Name: q.Name, Text: q.Text, At: q.At, To: q.To, Monster: monsterInfo(q.Monster)}, true
 	}
 	if m := cards.mapc[id]; m != nil {
-		return CardInfo{ID: id, Kind: m.Type, Name: m.Name, Text: m.Text, Monster: monsterInfo(m.Monster)}, true
+		info := CardInfo{ID: id, Kind: m.Type, Name: m.Name, Text: m.Text, Monster: monsterInfo(m.Monster), Glory: m.Glory, Peril: m.Peril}
+		for _, d := range m.Doors {
+			info.Doors = append(info.Doors, doorText(d))
+		}
+		return info, true
 	}
 	if h := cards.hero[id]; h != nil {
 		return CardInfo{ID: id, Kind: "hero", Name: h.Name, Text: h.AbilityText}, true

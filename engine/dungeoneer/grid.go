@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/turnmail/turnmail/engine"
 )
 
 // Sides of a map card, clockwise from north; y grows to the south.
@@ -172,27 +174,38 @@ func obstacleText(o *Obstacle) string {
 	return o.Kind
 }
 
-// doorMark is the one-letter mark of a door in DrawMap: a gap for open, L and T with
-// the value for locked and trapped, a line for a wall.
-func doorMark(d string, line string) string {
-	kind, v, _ := strings.Cut(d, " ")
-	switch kind {
-	case doorOpen:
+// doorMark is the mark of a door in DrawMap, two characters: a gap for open, the
+// letter and value of a locked or trapped door (DoorMark, in say's words), a line for
+// a wall.
+func doorMark(d string, line string, say func(engine.Text) string) string {
+	if d == doorOpen {
 		return "  "
-	case doorLocked:
-		return "L" + v
-	case doorTrapped:
-		return "T" + v
+	}
+	if m, ok := DoorMark(d); ok {
+		return fitRunes(say(m), 2, " ")
 	}
 	return line + line
+}
+
+// fitRunes cuts s to n characters or pads it with fill.
+func fitRunes(s string, n int, fill string) string {
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n])
+	}
+	return s + strings.Repeat(fill, n-len(r))
 }
 
 // DrawMap draws the map in plain text with box-drawing characters: one box per card
 // with its coordinates and id, its doors on the edges (a gap is an open door, Ln a
 // locked one of value n, Tn a trapped one, a solid edge a wall), its obstacle and
-// "monster" when a monster lives there, the seats of the heroes standing there and
-// the markers (quest ids) of the escort components lying there.
-func DrawMap(cells []MapCell) string {
+// "monster" when a monster lives there (CellTexts), the seats of the heroes standing
+// there and the markers (quest ids) of the escort components lying there. say puts
+// the words and door marks into the reader's language (nil: English).
+func DrawMap(cells []MapCell, say func(engine.Text) string) string {
+	if say == nil {
+		say = engine.Text.String
+	}
 	if len(cells) == 0 {
 		return ""
 	}
@@ -212,12 +225,7 @@ func DrawMap(cells []MapCell) string {
 			c++
 		}
 	}
-	pad := func(s string, n int) string {
-		if r := []rune(s); len(r) > n {
-			return string(r[:n])
-		}
-		return s + strings.Repeat(" ", n-len([]rune(s)))
-	}
+	pad := func(s string, n int) string { return fitRunes(s, n, " ") }
 	for _, c := range cells {
 		r0, c0 := (c.Y-minY)*h, (c.X-minX)*w
 		put(r0, c0, "┌"+strings.Repeat("─", w-2)+"┐")
@@ -225,19 +233,19 @@ func DrawMap(cells []MapCell) string {
 		for r := 1; r < h-1; r++ {
 			put(r0+r, c0, "│"+strings.Repeat(" ", w-2)+"│")
 		}
-		put(r0, c0+w/2-1, doorMark(c.Doors[north], "─"))
-		put(r0+h-1, c0+w/2-1, doorMark(c.Doors[south], "─"))
-		e, wd := []rune(doorMark(c.Doors[east], "│")), []rune(doorMark(c.Doors[west], "│"))
+		put(r0, c0+w/2-1, doorMark(c.Doors[north], "─", say))
+		put(r0+h-1, c0+w/2-1, doorMark(c.Doors[south], "─", say))
+		e, wd := []rune(doorMark(c.Doors[east], "│", say)), []rune(doorMark(c.Doors[west], "│", say))
 		put(r0+1, c0+w-1, string(e[0]))
 		put(r0+2, c0+w-1, string(e[1]))
 		put(r0+1, c0, string(wd[0]))
 		put(r0+2, c0, string(wd[1]))
 		put(r0+1, c0+2, pad(fmt.Sprintf("%s %d,%d", c.ID, c.X, c.Y), w-4))
-		middle := obstacleText2(c)
-		if c.Monster {
-			middle = strings.TrimSpace(middle + " monster")
+		var middle []string
+		for _, t := range CellTexts(c) {
+			middle = append(middle, say(t))
 		}
-		put(r0+2, c0+2, pad(middle, w-4))
+		put(r0+2, c0+2, pad(strings.Join(middle, " "), w-4))
 		var marks []string
 		for _, s := range c.Heroes {
 			marks = append(marks, fmt.Sprintf("@%d", s))
@@ -253,11 +261,4 @@ func DrawMap(cells []MapCell) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
-}
-
-func obstacleText2(c MapCell) string {
-	if c.Type == "entrance" {
-		return "tower"
-	}
-	return c.Obstacle
 }

@@ -12,7 +12,7 @@ func (s *state) heroAction(seat int, verb string, args []string, rng *engine.Ran
 	h := &s.Seats[seat]
 	noArgs := func() error {
 		if len(args) > 0 {
-			return engine.Illegal("say just %s", verb)
+			return engine.Illegal("say just %s", engine.Command(verb))
 		}
 		return nil
 	}
@@ -81,8 +81,11 @@ func (s *state) heroAction(seat int, verb string, args []string, rng *engine.Ran
 				}
 			}
 		}
-		if dest < 0 {
-			return engine.Illegal("there is no %s here leading to a placed map card", verb)
+		switch {
+		case dest < 0 && verb == "portal":
+			return engine.Illegal("there is no portal here leading to a placed map card")
+		case dest < 0:
+			return engine.Illegal("there is no sewer here leading to a placed map card")
 		}
 		if rng != nil {
 			s.Movement--
@@ -108,7 +111,7 @@ func (s *state) heroAction(seat int, verb string, args []string, rng *engine.Ran
 	case "put":
 		return s.putCmd(seat, args, rng)
 	}
-	return engine.Illegal("%q is not a command of the hero phase (move, explore, quest, play, challenge, stand, sewer, portal, drop, steal, take, put, use, ability, done)", verb)
+	return engine.Illegal("%q is not a command of the hero phase (move, explore, quest, play, challenge, stand, sewer, portal, drop, steal, take, put, use, ability, done)", engine.Command(verb))
 }
 
 // move crosses the door on side: the door of the space left is resolved as a peril.
@@ -120,10 +123,10 @@ func (s *state) move(seat, side int, rng *engine.Rand) error {
 	i := s.cell(seat)
 	j, ok := passable(s.Grid, i, side)
 	if j < 0 {
-		return engine.Illegal("no map card lies %s of you: explore first", sideNames[side])
+		return engine.Illegal("no map card lies %s of you: explore first", engine.Term(directions[sideNames[side]]))
 	}
 	if !ok {
-		return engine.Illegal("a wall blocks the way %s", sideNames[side])
+		return engine.Illegal("a wall blocks the way %s", engine.Term(directions[sideNames[side]]))
 	}
 	if rng == nil {
 		return nil
@@ -209,7 +212,7 @@ func (s *state) playOwn(seat int, id string, rng *engine.Rand) error {
 		return engine.Illegal("%s is a response: it is played when an Encounter or Bane is played on you", id)
 	}
 	if a.Attach != "" {
-		return engine.Illegal("%s modifies a ready Treasure of yours of category %s", id, a.Attach)
+		return engine.Illegal("%s modifies a ready Treasure of yours of category %s", id, CategoryText(a.Attach))
 	}
 	if a.Cost > h.Glory {
 		return engine.Illegal("%s costs %d Glory, you have %d", id, a.Cost, h.Glory)
@@ -226,7 +229,7 @@ func (s *state) playOwn(seat int, id string, rng *engine.Rand) error {
 			// A carrying item counts 1 but brings its own room: it fits even when full.
 			return engine.Illegal("your hero has %d Treasures ready, the most it can", len(h.Treasures))
 		case a.Kind == kTreasure && slices.ContainsFunc(h.Treasures, func(t string) bool { return cards.adv[t].Category == a.Category }):
-			return engine.Illegal("your hero already has a Treasure of category %s ready", a.Category)
+			return engine.Illegal("your hero already has a Treasure of category %s ready", CategoryText(a.Category))
 		}
 	}
 	if rng == nil {
@@ -283,7 +286,7 @@ func (s *state) challenge(seat int, steal bool, args []string, rng *engine.Rand)
 		return engine.Illegal("%s is not another hero in your space", args[0])
 	}
 	if !s.heroStd(seat, args[1]) {
-		return engine.Illegal("your hero has no standard attack in %s", args[1])
+		return engine.Illegal("your hero has no standard attack in %s", formArg(args[1]))
 	}
 	if steal && s.Seats[t].Carrying == "" {
 		return engine.Illegal("%s carries no escort quest", s.Seats[t].Name)
@@ -354,13 +357,13 @@ func (s *state) quest(seat int, args []string, rng *engine.Rand) error {
 		at = q.To
 	}
 	if here != at {
-		return engine.Illegal("%s is done at %s (%s)", id, at, cards.mapc[at].Name.En)
+		return engine.Illegal("%s is done at %s (%s)", id, at, engine.Term(cards.mapc[at].Name.En))
 	}
 	cost, boost := 0, 0
 	switch q.Kind {
 	case "kill":
 		if len(args) != 2 || !s.heroStd(seat, args[1]) {
-			return engine.Illegal("say quest %s with a standard attack of your hero: %v", id, s.hero(seat).Standard)
+			return engine.Illegal("say quest %s with a standard attack of your hero: %s", id, formList(s.hero(seat).Standard))
 		}
 		if h.Struck {
 			return engine.Illegal("your hero has made its standard attack this turn")

@@ -2,7 +2,6 @@ package dungeoneer
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/turnmail/turnmail/engine"
 )
@@ -78,7 +77,7 @@ func (s *state) guardAttack(args []string, rng *engine.Rand) error {
 	m := monsterOf(s.Guard.Card)
 	std := stdForms(m)
 	if len(args) > 1 || len(args) == 1 && !slices.Contains(std, args[0]) {
-		return engine.Illegal("say attack %s, or just attack to leave it to the game", strings.Join(std, " or "))
+		return engine.Illegal("say attack %s, or just attack to leave it to the game", formList(std))
 	}
 	if rng == nil {
 		return nil
@@ -153,7 +152,7 @@ func (s *state) challengeMonster(seat int, card, form string, rng *engine.Rand) 
 		return engine.Illegal("no living monster of %s is in your space", card)
 	}
 	if !s.heroStd(seat, form) {
-		return engine.Illegal("your hero has no standard attack in %s", form)
+		return engine.Illegal("your hero has no standard attack in %s", formArg(form))
 	}
 	if rng == nil {
 		return nil

@@ -115,7 +115,7 @@ func (s *state) attach(seat int, id, host string, rng *engine.Rand) error {
 		return engine.Illegal("%s is not an integration in your hand", id)
 	}
 	if !slices.Contains(h.Treasures, host) || cards.adv[host].Category != a.Attach {
-		return engine.Illegal("%s modifies a ready Treasure of yours of category %s", id, a.Attach)
+		return engine.Illegal("%s modifies a ready Treasure of yours of category %s", id, CategoryText(a.Attach))
 	}
 	if a.Cost > h.Glory {
 		return engine.Illegal("%s costs %d Glory, you have %d", id, a.Cost, h.Glory)

@@ -278,7 +278,7 @@ func TestDrawMap(t *testing.T) {
 	s := fresh(t, 2)
 	place(s, "m04", 0, -1, 0)
 	s.Seats[1].Y = -1
-	got := DrawMap(s.mapCells())
+	got := DrawMap(s.mapCells(), nil)
 	want := strings.Join([]string{
 		"┌──────  ──────┐",
 		"│ m04 0,-1     T",

@@ -4,7 +4,6 @@ import (
 	"maps"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/turnmail/turnmail/engine"
 )
@@ -236,6 +235,15 @@ type fighter struct {
 	name    string
 }
 
+// who is the fighter as an argument of a log line: a hero by its player's name, a
+// monster by its name, a term of the reader's language.
+func (f fighter) who() any {
+	if f.seat >= 0 {
+		return f.name
+	}
+	return engine.Term(f.name)
+}
+
 func (s *state) score(f fighter, form string) int {
 	if f.seat >= 0 {
 		return s.stat(f.seat, form)
@@ -251,7 +259,7 @@ func (s *state) clash(att, def fighter, form string, rng *engine.Rand) int {
 	if def.seat >= 0 {
 		td += s.defense(def.seat)
 	}
-	s.logf("%s attacks %s with %s: %d against %d", engine.Term(att.name), engine.Term(def.name), formWord(form), ta, td)
+	s.logf("%s attacks %s with %s: %d against %d", att.who(), def.who(), formWord(form), ta, td)
 	switch {
 	case ta > td:
 		return 1
@@ -414,7 +422,7 @@ func (s *state) counter(seat int, verb string, args []string, rng *engine.Rand) 
 	case verb == "pass" && len(args) == 0:
 	case verb == "challenge" && len(args) == 1 && s.heroStd(seat, args[0]):
 	case verb == "challenge":
-		return engine.Illegal("say challenge with a standard attack of your hero: %s", strings.Join(s.hero(seat).Standard, " or "))
+		return engine.Illegal("say challenge with a standard attack of your hero: %s", formList(s.hero(seat).Standard))
 	default:
 		return engine.Illegal("say challenge <form> to attack %s, or pass", p.Card)
 	}

@@ -52,6 +52,17 @@ var notText = regexp.MustCompile(`\S+@\S+|https?://\S+|<[^>\s]+>|\S+\.(?:json|em
 // people, games or pieces that are printed in English in the Italian editions too.
 type Allowed map[string]bool
 
+// Rulebook returns the English words a game's Italian rulebook uses as Italian words,
+// which that game's Italian mails may hold as they are: Dungeoneer's "round" ("Un
+// round è composto da 1 turno giocato da ogni singolo giocatore"). It is nil for a
+// game whose rulebook has none.
+func Rulebook(game string) Allowed {
+	if game == "dungeoneer" {
+		return Allowed{"round": true}
+	}
+	return nil
+}
+
 // English returns the English words found in text, each once, in the order they
 // first appear, each with its line ("next: «4 foresta — anna ×2; next to 3»"),
 // leaving out the words of allow (lower case).

@@ -20,6 +20,8 @@ func TestEnglish(t *testing.T) {
 		{"a link", "vedi https://example.org/the/rules/of/the/game", nil, 0},
 		{"allowed names", "la carta Dire Ogre", Allowed{"dire": true}, 0},
 		{"apostrophes", "l'isola, dell'Orco, it's", nil, 1},
+		{"a rulebook's word", "Round 9 — fase dell'Eroe, turno di ben.", Rulebook("dungeoneer"), 0},
+		{"a rulebook's word in another game", "Round 9 — fase di gioco.", Rulebook("empire"), 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got := English(c.text, c.allow)
