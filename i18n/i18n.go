@@ -354,8 +354,8 @@ func (b *Bundle) Keys(lang Lang, domain string) []string {
 }
 
 // Sprintf formats key in lang: its translation when the catalogue has one, else key
-// itself. Arguments that are terms (engine.Term, or a string naming a known term) are
-// given their name in lang; engine.Text arguments are rendered in lang; an
+// itself. Arguments that are terms (engine.Term) are given their name in lang, plain
+// strings (a player's name) are shown as they are; engine.Text arguments are rendered in lang; an
 // engine.Command is given in the service's command words (see GameText for a game's).
 func (b *Bundle) Sprintf(lang Lang, key string, args ...any) string {
 	return b.sprintf("", lang, key, args...)
@@ -404,21 +404,8 @@ func (b *Bundle) arg(game string, lang Lang, a any) any {
 		return b.Command(game, lang, string(v))
 	case engine.Text:
 		return b.GameText(game, lang, v)
-	case string:
-		if _, ok := b.terms[Italian][v]; ok {
-			return b.Term(lang, v)
-		}
-		if lang != English && b.keys[lang]["terms"][v] {
-			return b.Term(lang, v)
-		}
-	case []string:
-		out := make([]string, len(v))
-		for i, s := range v {
-			out[i], _ = b.arg(game, lang, s).(string)
-		}
-		return out
 	}
-	return a
+	return a // a plain string is shown as it is: a player's name stays their name
 }
 
 // Text renders t in lang.
