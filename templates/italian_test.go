@@ -71,14 +71,7 @@ func TestRender_italianFrame(t *testing.T) {
 	}
 	for _, s := range italianFrame {
 		t.Run(s.name, func(t *testing.T) {
-			text, htmlPart, err := set.Render(s.kind, s.data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			subject, err := set.Subject(s.kind, s.data)
-			if err != nil {
-				t.Fatal(err)
-			}
+			subject, text, htmlPart := renderMail(t, set, s.kind, s.data)
 			for part, body := range map[string]string{"subject": subject, "text": text, "html": htmlTextOf(htmlPart)} {
 				if left := langcheck.English(body, nil); len(left) > 0 {
 					t.Errorf("English in the %s: %q\n%s", part, left, body)
@@ -224,6 +217,20 @@ var (
 )
 
 // renderMail renders a mail kind with data: its subject, text and HTML part.
+// loadBoth loads the templates and the catalogues they read.
+func loadBoth(t *testing.T) (*Set, *i18n.Bundle) {
+	t.Helper()
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set, tr
+}
+
 func renderMail(t *testing.T, set *Set, kind string, data any) (subject, text, h string) {
 	t.Helper()
 	text, h, err := set.Render(kind, data)
@@ -378,14 +385,7 @@ func TestCommandKeysItalian(t *testing.T) {
 // game's Italian command words: each reads back (i18n.Bundle.Canonical) as a command
 // the English summary lists.
 func TestRulesCommandsItalian(t *testing.T) {
-	set, err := Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := i18n.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
+	set, tr := loadBoth(t)
 	for game, cmds := range map[string][]string{
 		"smallworld":  {"prendi N", "conquista R", "conquista R tira", "abbandona R", "schiera R=N", "declino", "fatto"},
 		"necromancer": {"tieni N", "compra fantasma", "compra potere N", "conquista R", "schiera", "fatto"},
