@@ -6,6 +6,7 @@ import (
 
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/engine/games"
+	"github.com/turnmail/turnmail/internal/langcheck"
 	"github.com/turnmail/turnmail/internal/testgame"
 	"github.com/turnmail/turnmail/service"
 )
@@ -131,6 +132,27 @@ func TestLobbyNew_optionErrorItalian(t *testing.T) {
 	for _, want := range []string{"map=atlantide: si scrive map=smallworld-2p|", "Non è stato creato nulla"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the answer lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+// TestInGame_italianAnswers: the answers to in-game commands that cannot be done are
+// in the reader's Italian, the reasons the service or the settings give included.
+func TestInGame_italianAnswers(t *testing.T) {
+	f := newFixture(t, 100)
+	alice := "alice@" + domain
+	f.receive(f.mail(alice, f.reply["alice"], "lingua it\n"))
+	for _, c := range []struct{ body, want string }{
+		{"rispondi mai\n", "Questo gioco non ha risposte fuori turno."},
+		{"fuso Marte/Olimpo\n", `"marte/olimpo" non è un fuso orario`},
+	} {
+		f.receive(f.mail(alice, f.reply["alice"], c.body))
+		got := f.lastBody(alice)
+		if !strings.Contains(got, c.want) {
+			t.Errorf("answer to %q lacks %q:\n%s", c.body, c.want, got)
+		}
+		if left := langcheck.English(got, nil); len(left) > 0 {
+			t.Errorf("answer to %q has English: %q\n%s", c.body, left, got)
 		}
 	}
 }
