@@ -51,16 +51,25 @@ func TestBotsByMail(t *testing.T) {
 	}
 }
 
-// boardOptions are the games that TestBotsByMail also plays with two players: the
+// boardOptions are boards that TestBotsByMail also plays with two players: the
 // Underground board for five players, whose monsters and volcanoes are placed at
-// setup; and games in Italian (lang=it: the bots open them in Italian words, read
-// the Italian mails and copy the Italian commands they list).
+// setup.
 var boardOptions = map[string][]string{
-	"smallworld":  {"lang=it"},
-	"necromancer": {"lang=it"},
-	"underground": {"map=underground-5p", "lang=it"},
-	"empire":      {"lang=it"},
-	"dungeoneer":  {"lang=it"},
+	"underground": {"map=underground-5p"},
+}
+
+// TestBotsByMailItalian plays a complete game of every engine in Italian, as
+// TestBotsByMail does in English: the bots open it in Italian words (which makes it
+// an Italian game), read only the Italian mails and copy the Italian commands they
+// list; no English may be read, no English command written (checkLanguage).
+func TestBotsByMailItalian(t *testing.T) {
+	for i, kind := range games.Registry().Names() {
+		t.Run(kind, func(t *testing.T) {
+			h := newHarness(t, harnessOptions{quiet: true})
+			lo, _ := playerRange(kind)
+			playBots(t, h, kind, max(lo, 2), int64(170+i), "lang=it")
+		})
+	}
 }
 
 // TestBotsByMail_soak plays games of every engine with every player count from 3
