@@ -60,6 +60,7 @@ var boardOptions = map[string][]string{
 	"necromancer": {"lang=it"},
 	"underground": {"map=underground-5p", "lang=it"},
 	"empire":      {"lang=it"},
+	"dungeoneer":  {"lang=it"},
 }
 
 // TestBotsByMail_soak plays games of every engine with every player count from 3
@@ -326,7 +327,13 @@ func playBots(t *testing.T, h *harness, kind string, n int, seed int64, options 
 			filled[v] += k
 		}
 	}
-	t.Logf("%s %v with %d players: %d events, winners %v; patterns chosen: %v", kind, options, n, len(arch.Events), want, filled)
+	sent := map[string]int{} // the commands sent, by canonical verb
+	for _, b := range bots {
+		for _, c := range b.sentAll {
+			sent[b.reading().canonical(kind, c)]++
+		}
+	}
+	t.Logf("%s %v with %d players: %d events, winners %v; patterns chosen: %v; commands sent: %v", kind, options, n, len(arch.Events), want, filled, sent)
 	if dir := os.Getenv("TURNMAIL_BOTS_DUMP"); dir != "" {
 		dumpMails(t, dir, kind, bots)
 	}
@@ -381,7 +388,7 @@ func languageProblems(b *bot, game string) []string {
 		if !strings.Contains(m.Body, b.reading().footer(game)) {
 			continue
 		}
-		for _, w := range langcheck.English(m.Subject+"\n"+m.Body, nil) {
+		for _, w := range langcheck.English(m.Subject+"\n"+m.Body, langcheck.Rulebook(b.kind)) {
 			if !found[w] {
 				found[w] = true
 				out = append(out, fmt.Sprintf("%s read English in a mail of %s: %s", b.name, game, w))
@@ -451,7 +458,7 @@ func (b *bot) current(game string) *parse.Message {
 // lists what may be sent but not the state, which the mail before it shows.
 func (b *bot) board(game string) string {
 	for i := len(b.mails) - 1; i >= 0; i-- {
-		if body := b.mails[i].Body; strings.Contains(body, b.reading().footer(game)) && (strings.Contains(body, "\n"+b.reading().regions()) || strings.Contains(body, dungeonMark)) {
+		if body := b.mails[i].Body; strings.Contains(body, b.reading().footer(game)) && (strings.Contains(body, "\n"+b.reading().regions()) || strings.Contains(body, b.reading().dungeoneer().mark)) {
 			return body
 		}
 	}

@@ -5,19 +5,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-)
+	"sync"
 
-// dungeonMark starts the map in a Dungeoneer state mail.
-const dungeonMark = "\nThe dungeon ("
-
-var (
-	dgPhaseRe = regexp.MustCompile(`(?m)^Round \d+ — (\w+) phase`)
-	dgTurnRe  = regexp.MustCompile(`(?m)^Round \d+ — (\w+) phase, (\S+)'s turn`)
-	dgCellRe  = regexp.MustCompile(`(m\d\d) (-?\d+),(-?\d+)`)
-	dgSeatRe  = regexp.MustCompile(`^  \d+\. (\S+) — `)
-	dgAtRe    = regexp.MustCompile(`^     at (-?\d+),(-?\d+);`)
-	dgQuestRe = regexp.MustCompile(`quest: (q\d\d) .*?\((\w+), at (m\d\d)(?: → (m\d\d))?`)
-	dgCarryRe = regexp.MustCompile(`carrying the component of (q\d\d)`)
+	"github.com/turnmail/turnmail/i18n"
 )
 
 // dungeon is the purposeful play of a Dungeoneer player who reads only the mail, so
@@ -32,86 +22,66 @@ var (
 // else steps towards the nearest quest's map card (read from the drawn map and the
 // hero sheets), exploring when it is not on the map yet. It returns "" when the mail is
 // not a Dungeoneer one or the phase is left to chance (building, discarding).
-func (b *bot) dungeon(entries []string, board string) string {
-	if !strings.Contains(board, dungeonMark) {
+//
+// The bot reads the mail in its language (dgWords) and weighs the listed commands
+// by their canonical words (play, on, melee …), and it sends the one it chose as the
+// mail lists it, in the mail's words: one strategy in every language.
+func (b *bot) dungeon(listed []string, board string) string {
+	rd := b.reading()
+	w := rd.dungeoneer()
+	if !strings.Contains(board, w.mark) {
 		return ""
 	}
-	entries = slices.Clone(entries)
-	for i, e := range entries {
-		cmd, _, _ := strings.Cut(e, " #") // a note explains the command
-		entries[i] = strings.TrimSpace(cmd)
+	e := rd.dungeonEntries(listed)
+	if q := e.first("quest "); q != "" {
+		return q
 	}
-	has := func(c string) bool { return slices.Contains(entries, c) }
-	line := func(c string) string { return c }
-	for _, e := range entries {
-		if strings.HasPrefix(e, "quest ") {
-			return e
-		}
-	}
-	phase := ""
-	if m := dgPhaseRe.FindStringSubmatch(board); m != nil {
-		phase = m[1]
-	}
-	mail := dgRead(board)
-	switch phase {
+	mail := w.read(board)
+	switch mail.phase {
 	case "lord":
-		return b.dungeonLord(entries, mail)
+		return b.dungeonLord(e, mail)
 	case "spoils":
-		return b.dungeonSpoils(entries)
+		return b.dungeonSpoils(e)
 	case "guard":
-		return dungeonGuard(entries, mail)
+		return dungeonGuard(e, mail)
 	case "respond", "counter":
-		return b.dungeonRespond(entries, mail)
+		return b.dungeonRespond(e, mail)
 	case "hero":
 	default:
 		return ""
 	}
-	if has("stand") {
-		return "stand"
+	if e.has("stand") {
+		return e.send("stand")
 	}
-	for _, e := range entries {
-		if strings.HasPrefix(e, "take ") {
-			return e
-		}
+	if c := e.first("take "); c != "" {
+		return c
 	}
-	if me := mail.heroes[b.name]; me.life >= 4 && b.rng.IntN(2) == 0 {
-		if c := bestOf(entries, "challenge m", func(f []string) int { return me.stats[f[2]] }); c != "" {
+	me := mail.heroes[b.name]
+	if me.life >= 4 && b.rng.IntN(2) == 0 {
+		if c, _ := e.best("challenge m", func(f []string) int { return me.stats[f[2]] }); c != "" {
 			return c
 		}
 	}
-	x, y, goals := dungeonGoals(board, b.name)
-	best := dungeonWay(dungeonDoors(board), [2]int{x, y}, goals)
-	if best != "" && !has(best) {
-		best = ""
-	}
 	// A locked door can hold the hero back a turn or two: a random step in
 	// four tries another way.
-	if best != "" && b.rng.IntN(4) > 0 {
-		return best
+	way := dungeonWay(w.doors(board), [2]int{me.x, me.y}, mail.goals(b.name))
+	if c := e.send(way); c != "" && b.rng.IntN(4) > 0 {
+		return c
 	}
-	if has("explore") && b.rng.IntN(3) > 0 {
-		return "explore"
+	if e.has("explore") && b.rng.IntN(3) > 0 {
+		return e.send("explore")
 	}
-	var moves []string
-	for _, e := range entries {
-		if strings.HasPrefix(e, "move ") {
-			moves = append(moves, e)
-		}
-	}
-	if len(moves) > 0 && b.rng.IntN(2) == 0 {
+	if moves := e.all("move "); len(moves) > 0 && b.rng.IntN(2) == 0 {
 		return moves[b.rng.IntN(len(moves))]
 	}
-	if has("done") {
-		return line("done")
-	}
-	return ""
+	return e.send("done")
 }
 
 // dungeonLord plays, one a mail, the Encounter or Bane of the listed ones with the
 // best edge — a monster's attack in the chosen form over the target's score in it, a
 // trap's test over the target's score plus an average die — three times in four while
 // one has an edge; then done.
-func (b *bot) dungeonLord(entries []string, mail dgMail) string {
+func (b *bot) dungeonLord(e dgEntries, mail dgMail) string {
 	edge := func(f []string) int {
 		// play CARD on PLAYER [FORM]
 		if len(f) != 4 && len(f) != 5 || f[2] != "on" {
@@ -130,91 +100,497 @@ func (b *bot) dungeonLord(entries []string, mail dgMail) string {
 		}
 		return -99
 	}
-	if c := bestOf(entries, "play ", edge); c != "" && edge(strings.Fields(c)) >= 0 && b.rng.IntN(4) > 0 {
+	if c, v := e.best("play ", edge); c != "" && v >= 0 && b.rng.IntN(4) > 0 {
 		return c
 	}
-	return "done"
+	return e.send("done")
 }
 
 // dungeonSpoils trims a pack over three, keeps unhurt monsters in the hand (to play
 // them again), and gives the Peril the monsters earned, all of it, to an opponent.
-func (b *bot) dungeonSpoils(entries []string) string {
+func (b *bot) dungeonSpoils(e dgEntries) string {
 	for _, prefix := range []string{"discard ", "keep "} {
-		for _, e := range entries {
-			if strings.HasPrefix(e, prefix) && !strings.HasSuffix(e, " pack") {
-				return e
+		for i, c := range e.canon {
+			if strings.HasPrefix(c, prefix) && !strings.HasSuffix(c, " pack") {
+				return e.listed[i]
 			}
 		}
 	}
-	return bestOf(entries, "peril ", func(f []string) int {
+	c, _ := e.best("peril ", func(f []string) int {
 		if f[1] == b.name {
 			return -1
 		}
 		n, _ := strconv.Atoi(f[2])
 		return n
 	})
+	return c
 }
 
 // dungeonGuard chooses the form a quest or map monster strikes the current hero with:
 // its attack with the greatest lead over the hero's score, read from the card the mail
 // describes ("… chooses how the monster of this card strikes …") and the hero's sheet.
-func dungeonGuard(entries []string, mail dgMail) string {
+func dungeonGuard(e dgEntries, mail dgMail) string {
 	c, h := mail.cards[mail.guard], mail.heroes[mail.guarded]
 	if c.attacks == nil || h.stats == nil {
 		return "" // a defect of the mail: the bot falls back on a random entry
 	}
-	return bestOf(entries, "attack ", func(f []string) int { return c.attacks[f[1]] - h.stats[f[1]] })
+	best, _ := e.best("attack ", func(f []string) int { return c.attacks[f[1]] - h.stats[f[1]] })
+	return best
 }
 
 // dungeonRespond answers what an attack asks: a Favor that cancels, else any response
 // or defense, else a challenge of the monster that attacked with the hero's best
 // score, else pass.
-func (b *bot) dungeonRespond(entries []string, mail dgMail) string {
+func (b *bot) dungeonRespond(e dgEntries, mail dgMail) string {
 	me := mail.heroes[b.name]
-	for _, e := range entries {
-		if f := strings.Fields(e); f[0] == "play" && len(f) == 3 {
-			return e
+	for i, c := range e.canon {
+		if f := strings.Fields(c); f[0] == "play" && len(f) == 3 {
+			return e.listed[i]
 		}
 	}
-	for _, e := range entries {
-		if strings.HasPrefix(e, "play ") || strings.HasPrefix(e, "use ") {
-			return e
+	for i, c := range e.canon {
+		if strings.HasPrefix(c, "play ") || strings.HasPrefix(c, "use ") {
+			return e.listed[i]
 		}
 	}
 	if me.life > 2 {
-		if c := bestOf(entries, "challenge ", func(f []string) int { return me.stats[f[1]] }); c != "" {
+		if c, _ := e.best("challenge ", func(f []string) int { return me.stats[f[1]] }); c != "" {
 			return c
 		}
 	}
-	return "pass"
+	return e.send("pass")
 }
 
 // dungeonOutOfTurn is what the bot sends from a mail that lists no move of its own
 // but commands of any moment: a heal (a ready card, the ability) when its hero is hurt;
 // an always Bane on the hero whose turn it is, one time in two.
 func (b *bot) dungeonOutOfTurn(body, board string) string {
-	if !strings.Contains(board, dungeonMark) {
+	rd := b.reading()
+	w := rd.dungeoneer()
+	if !strings.Contains(board, w.mark) {
 		return ""
 	}
-	mail := dgRead(board)
+	mail := w.read(board)
 	me := mail.heroes[b.name]
-	turn := dgTurnRe.FindStringSubmatch(board)
-	for _, e := range anyTimeEntries(body) {
-		f := strings.Fields(e)
+	e := rd.dungeonEntries(w.anyTimeEntries(body))
+	for i, c := range e.canon {
+		f := strings.Fields(c)
 		switch {
-		case me.life < 4 && (e == "ability" && strings.Contains(me.ability, "heal") || len(f) == 2 && strings.Contains(mail.cards[f[1]].text, "heal")):
-			return e
-		case len(f) == 4 && mail.cards[f[1]].kind == "bane" && turn != nil && f[3] == turn[2] && b.rng.IntN(2) == 0:
-			return e
+		case me.life < 4 && (c == "ability" && w.heals(me.ability) || len(f) == 2 && w.heals(mail.cards[f[1]].text)):
+			return e.listed[i]
+		case len(f) == 4 && mail.cards[f[1]].kind == "bane" && mail.turn != "" && f[3] == mail.turn && b.rng.IntN(2) == 0:
+			return e.listed[i]
 		}
 	}
 	return ""
 }
 
+// dgEntries are the commands a mail lists, each as the mail lists it — in the
+// reader's words, what the bot sends — and canonical — in English words, what the
+// bot's choices read ("gioca a13 su bob mischia", "play a13 on bob melee").
+type dgEntries struct{ listed, canon []string }
+
+// dungeonEntries reads the commands of a mail's list, leaving out their notes.
+func (r *reading) dungeonEntries(entries []string) dgEntries {
+	var e dgEntries
+	for _, l := range entries {
+		cmd, _, _ := strings.Cut(l, " #") // a note explains the command
+		cmd = strings.TrimSpace(cmd)
+		e.listed = append(e.listed, cmd)
+		e.canon = append(e.canon, r.canonicalCommand("dungeoneer", cmd))
+	}
+	return e
+}
+
+// has reports whether the canonical command c is listed.
+func (e dgEntries) has(c string) bool { return slices.Contains(e.canon, c) }
+
+// send is the listed entry of the canonical command c, "" when it is not listed.
+func (e dgEntries) send(c string) string {
+	if i := slices.Index(e.canon, c); c != "" && i >= 0 {
+		return e.listed[i]
+	}
+	return ""
+}
+
+// all are the listed entries whose canonical command starts with prefix.
+func (e dgEntries) all(prefix string) []string {
+	var out []string
+	for i, c := range e.canon {
+		if strings.HasPrefix(c, prefix) {
+			out = append(out, e.listed[i])
+		}
+	}
+	return out
+}
+
+// first is the first listed entry whose canonical command starts with prefix ("" when
+// none does).
+func (e dgEntries) first(prefix string) string {
+	if all := e.all(prefix); len(all) > 0 {
+		return all[0]
+	}
+	return ""
+}
+
+// best returns the listed entry whose canonical command starts with prefix with the
+// highest score (its canonical words given to score), the first of equals, and its
+// score; "" when none starts with prefix.
+func (e dgEntries) best(prefix string, score func([]string) int) (string, int) {
+	best, top := "", 0
+	for i, c := range e.canon {
+		if !strings.HasPrefix(c, prefix) {
+			continue
+		}
+		if v := score(strings.Fields(c)); best == "" || v > top {
+			best, top = e.listed[i], v
+		}
+	}
+	return best, top
+}
+
+// dgCard is what the mail says of an Adventure, quest or map card: its kind, the
+// scores of its monster's standard attacks by form, a trap's test, a quest's map card
+// (an escort's start) and an escort's destination, its text.
+type dgCard struct {
+	kind    string
+	attacks map[string]int
+	stat    string
+	test    int
+	at, to  string
+	text    string
+}
+
+// dgHero is a hero sheet of the mail: its scores by form (and its life and level, which
+// a test may use), its life, its ability, where it stands, its quests and the escort
+// component it carries.
+type dgHero struct {
+	stats    map[string]int
+	life     int
+	ability  string
+	x, y     int
+	quests   []string
+	carrying string
+}
+
+// dgMail is what the bot reads from a Dungeoneer state mail: the phase and whose turn
+// it is, every card described in it, the hero sheets by player, the global quest, and
+// in the guard step the card whose monster strikes and the hero it strikes.
+type dgMail struct {
+	phase, turn    string
+	cards          map[string]dgCard
+	heroes         map[string]dgHero
+	global         string
+	guard, guarded string
+}
+
+// goals are the map cards the hero of player makes for: those of its quests (an
+// escort's destination once it carries the component) and of the global quest.
+func (m dgMail) goals(player string) []string {
+	h := m.heroes[player]
+	quests := slices.Clone(h.quests)
+	if m.global != "" {
+		quests = append(quests, m.global)
+	}
+	var goals []string
+	for _, q := range quests {
+		switch c := m.cards[q]; {
+		case c.kind == "escort" && q == h.carrying:
+			goals = append(goals, c.to)
+		case c.kind != "escort" || h.carrying == "":
+			goals = append(goals, c.at)
+		}
+	}
+	return goals
+}
+
+// dgWords is how a bot reads a Dungeoneer mail in its language: the marks of the
+// mail's parts and the shapes of its lines — the round, a card, a hero sheet, the
+// guard step — each built from the catalogue's translation of the English format the
+// templates write (reading.shape), and the words of the phases, kinds of card and
+// scores, which are the engine catalogue's texts.
+type dgWords struct {
+	// mark starts the drawn map; heroes and onMap are the headings after it, global
+	// the global quest's and anyTime the list of the commands of any moment.
+	mark, heroes, onMap, global, anyTime string
+	// roundRe reads the phase and whose turn it is; phases map a phase's text to the
+	// phase.
+	roundRe *regexp.Regexp
+	phases  map[string]string
+	// cardRe reads a card: its id, kind, the rest of its parentheses and its text;
+	// kinds map a kind's word to the kind.
+	cardRe *regexp.Regexp
+	kinds  map[string]string
+	// attacksRe reads a monster's standard attacks, scores a score by form (melee,
+	// magic, speed), tests a trap's test by score (life too) at the start of its text,
+	// places a quest's map cards (from → to, or at) after its kind.
+	attacksRe *regexp.Regexp
+	scores    map[string]*regexp.Regexp
+	tests     map[string]*regexp.Regexp
+	places    []*regexp.Regexp
+	// The lines of a hero sheet: its seat (name, level, life), its scores, where it
+	// stands, its ability, a quest, the component it carries.
+	seatRe, statsRe, posRe, abilityRe, questRe, carryRe *regexp.Regexp
+	// entryRe matches the start of a list's entry (a hero, a line of a hero sheet, a
+	// card, a place on the map): a line indented like the one before that starts no
+	// entry continues it.
+	entryRe *regexp.Regexp
+	// guard are the texts of the guard step (with the form the hero attacks with
+	// next, and without).
+	guard []fact
+	// heal is how a card's text says that it heals.
+	heal string
+}
+
+// dgPhases are the phases the round line names, each by its text "PHASE phase".
+var dgPhases = []string{"lord", "respond", "counter", "spoils", "guard", "build", "hero", "place", "discard"}
+
+// dgKinds are the kinds of card a card's description names first in its parentheses.
+var dgKinds = []string{"monster", "trap", "bane", "favor", "treasure", "kill", "fetch", "visit", "escort", "chance", "entrance", "passage", "room"}
+
+// dgForms are the forms of attack; dgScoreKeys the formats of a score by form, and of
+// life, which a trap may test.
+var (
+	dgForms     = []string{"melee", "magic", "speed"}
+	dgScoreKeys = map[string]string{"melee": "Melee %d", "magic": "Magic %d", "speed": "Speed %d", "life": "life %d"}
+)
+
+var (
+	dgWordsMu sync.Mutex
+	dgWordsOf = map[i18n.Lang]*dgWords{}
+)
+
+// dungeoneer returns how r reads a Dungeoneer mail (built once for each language).
+func (r *reading) dungeoneer() *dgWords {
+	dgWordsMu.Lock()
+	defer dgWordsMu.Unlock()
+	if w := dgWordsOf[r.lang]; w != nil {
+		return w
+	}
+	w := newDgWords(r)
+	dgWordsOf[r.lang] = w
+	return w
+}
+
+// newDgWords builds the reading of a Dungeoneer mail in r's language.
+func newDgWords(r *reading) *dgWords {
+	legend := r.say("The dungeon (x grows east, y south; @n is the hero of seat n; a gap is an open door, Ln/Tn a locked/trapped door of value n; qNN marks an escort component):")
+	w := &dgWords{
+		mark:    "\n" + legend[:strings.Index(legend, "(")+1],
+		heroes:  "\n" + r.say("Heroes:"),
+		onMap:   "\n" + r.say("On the map:"),
+		global:  r.say("Global quest:"),
+		anyTime: r.say("At any moment, even out of your turn, you may send:"),
+		phases:  map[string]string{},
+		kinds:   map[string]string{},
+		scores:  map[string]*regexp.Regexp{},
+		tests:   map[string]*regexp.Regexp{},
+		guard: []fact{
+			r.fact("%s, to the left, chooses how the monster of this card strikes %s first (then %s attacks with %s):"),
+			r.fact("%s, to the left, chooses how the monster of this card strikes %s first:"),
+		},
+		heal: r.healWord(),
+	}
+	w.roundRe = regexp.MustCompile(`^` + r.shape("Round %s", `\d+`) + ` — (.+?)(?:, ` + r.shape("%s's turn", `(\S+)`) + `)?\.(?: |$)`)
+	for _, p := range dgPhases {
+		w.phases[r.say(p+" phase")] = p
+	}
+	var kinds []string
+	for _, k := range dgKinds {
+		w.kinds[r.say(k)] = k
+		kinds = append(kinds, regexp.QuoteMeta(r.say(k)))
+	}
+	w.cardRe = regexp.MustCompile(`\b([amq]\d\d) [^(]*\((` + strings.Join(kinds, "|") + `)((?:[,;][^)]*)?)\)(: .*)?`)
+	var scores []string
+	for _, f := range dgForms {
+		w.scores[f] = regexp.MustCompile(r.shape(dgScoreKeys[f], `(\d+)`))
+		scores = append(scores, r.shape(dgScoreKeys[f], `\d+`))
+	}
+	for stat, key := range dgScoreKeys {
+		w.tests[stat] = regexp.MustCompile(`(?i)^: ` + r.shape(key, `(\d+)`) + `\+`)
+	}
+	score := `(?:` + strings.Join(scores, "|") + `)`
+	w.attacksRe = regexp.MustCompile(r.shape("attacks %s", `(`+score+`(?:, `+score+`)*)`))
+	w.places = []*regexp.Regexp{
+		regexp.MustCompile(`^, ` + r.shape("at %s → %s", `(?P<at>m\d\d)`, `(?P<to>m\d\d)`)),
+		regexp.MustCompile(`^, ` + r.shape("at %s", `(?P<at>m\d\d)`)),
+	}
+	n := `-?\d+`
+	sheet := []string{
+		r.shape("Melee %s, Magic %s, Speed %s; Glory %s, Peril %s", `(?P<melee>-?\d+)`, `(?P<magic>-?\d+)`, `(?P<speed>-?\d+)`, n, n),
+		r.shape("at %s,%s;", `(?P<x>-?\d+)`, `(?P<y>-?\d+)`),
+		r.shape("ability: %s", `(?P<text>.*)`),
+		r.shape("quest: %s", `(?P<id>q\d\d) `),
+		r.shape("carrying the component of %s", `(?P<id>q\d\d)`),
+		r.shape("quests done: %s", `q\d\d`),
+		r.shape("favor: %s", `a\d\d `),
+		r.shape("treasure: %s", `a\d\d `),
+		r.shape("bane: %s", `a\d\d `),
+		r.shape("pack: %s", `a\d\d `),
+	}
+	w.seatRe = regexp.MustCompile(`^  \d+\. (?P<name>\S+) — ` + r.shape("%s, level %s, life %s/6", `.*`, `(?P<level>\d+)`, `(?P<life>\d+)`))
+	w.statsRe, w.posRe, w.abilityRe = regexp.MustCompile(`^`+sheet[0]), regexp.MustCompile(`^`+sheet[1]), regexp.MustCompile(`^`+sheet[2])
+	w.questRe, w.carryRe = regexp.MustCompile(`^`+sheet[3]), regexp.MustCompile(`^`+sheet[4])
+	w.entryRe = regexp.MustCompile(`^(?:\d+\. |[amq]\d\d |-?\d+,-?\d+ |` + strings.Join(sheet, "|") + `)`)
+	return w
+}
+
+// healWord is how the texts of the cards and of the heroes' abilities say that they
+// heal, in r's language. They are the editions' texts, which no catalogue format
+// writes, so this is the one word of the rules a reader brings: "heal 1", and in
+// the Italian rulebook's words "recuperare 1 Vita" ("Recuperare o guadagnare 1
+// Vita": "recuperi 1 vita").
+func (r *reading) healWord() string {
+	if r.lang == i18n.Italian {
+		return "recuper"
+	}
+	return "heal"
+}
+
+// heals reports whether a card's text or a hero's ability heals.
+func (w *dgWords) heals(text string) bool { return strings.Contains(strings.ToLower(text), w.heal) }
+
+// dgNumbered matches the start of a numbered row ("  1. "), which continues under its
+// text.
+var dgNumbered = regexp.MustCompile(`^ +\d+\. +`)
+
+// dgCardID reads the card a line starts with ("  m09 Collapsed Gallery (…").
+var dgCardID = regexp.MustCompile(`^\s+([amq]\d\d) `)
+
+// lines returns the lines of a mail with the lines the templates wrapped joined
+// again: a line without indentation broken softly (it ends in a space) goes on on
+// the next; an indented one goes on on the lines below indented as its text (a
+// numbered row's under its text) that start no entry of a list (entryRe).
+func (w *dgWords) lines(board string) []string {
+	var out []string
+	under, soft := -1, false // the indentation the last line goes on at; whether it broke softly
+	for _, l := range strings.Split(board, "\n") {
+		t := strings.TrimLeft(l, " ")
+		indent := len(l) - len(t)
+		switch n := len(out); {
+		case n > 0 && soft && indent == 0 && t != "":
+			out[n-1] += l
+		case n > 0 && t != "" && indent > 0 && indent == under && !w.entryRe.MatchString(t):
+			out[n-1] += " " + t
+		default:
+			out = append(out, l)
+			under = -1
+			if indent > 0 {
+				under = indent
+				if row := dgNumbered.FindString(l); row != "" {
+					under = len(row)
+				}
+			}
+		}
+		soft = indent == 0 && strings.HasSuffix(l, " ")
+	}
+	return out
+}
+
+// read reads a Dungeoneer state mail (dgMail) in w's language.
+func (w *dgWords) read(board string) dgMail {
+	lines := w.lines(board)
+	m := dgMail{cards: map[string]dgCard{}, heroes: map[string]dgHero{}}
+	seat := "" // the player whose sheet the lines are
+	for i, l := range lines {
+		if g := w.roundRe.FindStringSubmatch(l); g != nil && m.phase == "" {
+			m.phase, m.turn = w.phases[g[1]], g[2]
+		}
+		for _, c := range w.cardRe.FindAllStringSubmatch(l, -1) {
+			m.cards[c[1]] = w.card(c[2], c[3], c[4])
+		}
+		if g := w.seatRe.FindStringSubmatch(l); g != nil {
+			seat = g[w.seatRe.SubexpIndex("name")]
+			level, _ := strconv.Atoi(g[w.seatRe.SubexpIndex("level")])
+			life, _ := strconv.Atoi(g[w.seatRe.SubexpIndex("life")])
+			m.heroes[seat] = dgHero{stats: map[string]int{"level": level, "life": life}, life: life}
+			continue
+		}
+		if !strings.HasPrefix(l, "     ") {
+			seat = "" // a sheet's lines are indented under its seat's text
+		}
+		if seat != "" {
+			h := m.heroes[seat]
+			w.sheetLine(&h, strings.TrimSpace(l))
+			m.heroes[seat] = h
+		}
+		next := ""
+		if i+1 < len(lines) {
+			next = lines[i+1]
+		}
+		if g := dgCardID.FindStringSubmatch(next); g != nil {
+			if l == w.global {
+				m.global = g[1]
+			}
+			for _, f := range w.guard {
+				if who := f.find(l); who != nil {
+					m.guard, m.guarded = g[1], who[2]
+					break
+				}
+			}
+		}
+	}
+	return m
+}
+
+// card reads a card of the mail from its kind's word, the rest of its parentheses and
+// its text (": …").
+func (w *dgWords) card(kindWord, rest, text string) dgCard {
+	c := dgCard{kind: w.kinds[kindWord], text: text}
+	if a := w.attacksRe.FindStringSubmatch(rest); a != nil {
+		c.attacks = map[string]int{}
+		for _, f := range dgForms {
+			if s := w.scores[f].FindStringSubmatch(a[1]); s != nil {
+				c.attacks[f], _ = strconv.Atoi(s[1])
+			}
+		}
+	}
+	if c.kind == "trap" {
+		for stat, re := range w.tests {
+			if t := re.FindStringSubmatch(text); t != nil {
+				c.stat = stat
+				c.test, _ = strconv.Atoi(t[1])
+			}
+		}
+	}
+	for _, re := range w.places {
+		if p := re.FindStringSubmatch(rest); p != nil {
+			c.at = p[re.SubexpIndex("at")]
+			if i := re.SubexpIndex("to"); i >= 0 {
+				c.to = p[i]
+			}
+			break
+		}
+	}
+	return c
+}
+
+// sheetLine reads a line of a hero sheet (without its indentation) into h.
+func (w *dgWords) sheetLine(h *dgHero, l string) {
+	group := func(re *regexp.Regexp, g []string, name string) string { return g[re.SubexpIndex(name)] }
+	number := func(re *regexp.Regexp, g []string, name string) int {
+		v, _ := strconv.Atoi(group(re, g, name))
+		return v
+	}
+	if g := w.statsRe.FindStringSubmatch(l); g != nil {
+		for _, f := range dgForms {
+			h.stats[f] = number(w.statsRe, g, f)
+		}
+	} else if g := w.posRe.FindStringSubmatch(l); g != nil {
+		h.x, h.y = number(w.posRe, g, "x"), number(w.posRe, g, "y")
+	} else if g := w.abilityRe.FindStringSubmatch(l); g != nil {
+		h.ability = group(w.abilityRe, g, "text")
+	} else if g := w.questRe.FindStringSubmatch(l); g != nil {
+		h.quests = append(h.quests, group(w.questRe, g, "id"))
+	} else if g := w.carryRe.FindStringSubmatch(l); g != nil {
+		h.carrying = group(w.carryRe, g, "id")
+	}
+}
+
 // anyTimeEntries returns the commands a mail lists under "At any moment, even out of
 // your turn, you may send:".
-func anyTimeEntries(body string) []string {
-	_, rest, ok := strings.Cut(body, "At any moment, even out of your turn, you may send:\n")
+func (w *dgWords) anyTimeEntries(body string) []string {
+	_, rest, ok := strings.Cut(body, w.anyTime+"\n")
 	if !ok {
 		return nil
 	}
@@ -228,102 +604,6 @@ func anyTimeEntries(body string) []string {
 	return out
 }
 
-// bestOf returns the entry starting with prefix with the highest score (its words
-// given to score), the first of equals; "" when none starts with prefix.
-func bestOf(entries []string, prefix string, score func([]string) int) string {
-	best, top := "", 0
-	for _, e := range entries {
-		if !strings.HasPrefix(e, prefix) {
-			continue
-		}
-		if v := score(strings.Fields(e)); best == "" || v > top {
-			best, top = e, v
-		}
-	}
-	return best
-}
-
-// dgCard is what the mail says of an Adventure, quest or map card: its kind, the
-// scores of its monster's standard attacks by form, a trap's test, its text.
-type dgCard struct {
-	kind    string
-	attacks map[string]int
-	stat    string
-	test    int
-	text    string
-}
-
-// dgHero is a hero sheet of the mail: its scores by form (and its life and level, which
-// a test may use), its life, its ability.
-type dgHero struct {
-	stats   map[string]int
-	life    int
-	ability string
-}
-
-// dgMail is what the bot reads from a Dungeoneer state mail: every card described in
-// it, the hero sheets by player, and in the guard step the card whose monster strikes
-// and the hero it strikes.
-type dgMail struct {
-	cards          map[string]dgCard
-	heroes         map[string]dgHero
-	guard, guarded string
-}
-
-var (
-	dgCardRe    = regexp.MustCompile(`\b([amq]\d\d) [^(\n]*\((monster|trap|bane|favor|treasure|kill|fetch|visit|escort|chance|entrance|passage|room)([^)]*)\)(: [^\n]*)?`)
-	dgAttacksRe = regexp.MustCompile(`attacks ((?:(?:Melee|Magic|Speed) \d+(?:, )?)+)`)
-	dgFormRe    = regexp.MustCompile(`(Melee|Magic|Speed) (\d+)`)
-	dgTestRe    = regexp.MustCompile(`^: (Melee|Magic|Speed|Life|Level) (\d+)\+`)
-	dgSheetRe   = regexp.MustCompile(`(?m)^  \d+\. (\S+) — .*, level (\d+), life (\d+)/6.*\n\s*Melee (\d+), Magic (\d+), Speed (\d+);.*\n.*\n\s*ability: (.*)`)
-	dgEntryRe   = regexp.MustCompile(`^(\d+\. |at |quest: |quests done: |carrying |favor: |treasure: |bane: |pack: |ability: |[amq]\d\d |-?\d+,-?\d+ )`)
-	dgGuardRe   = regexp.MustCompile(`to the left, chooses how the monster of this card strikes (\S+) first[^\n]*\n\s*([mq]\d\d) `)
-)
-
-// dgRead reads a Dungeoneer mail (dgMail). The mail wraps long descriptions: a line
-// indented as the one before it that starts no entry of a list (a hero, a line of its
-// sheet, a card, a place on the map) continues it, and is joined to it first.
-func dgRead(board string) dgMail {
-	var lines []string
-	indent := func(l string) int { return len(l) - len(strings.TrimLeft(l, " ")) }
-	for _, l := range strings.Split(board, "\n") {
-		t := strings.TrimLeft(l, " ")
-		if n := len(lines); n > 0 && t != "" && indent(l) > 0 && indent(l) == indent(lines[n-1]) && !dgEntryRe.MatchString(t) {
-			lines[n-1] += " " + t
-			continue
-		}
-		lines = append(lines, l)
-	}
-	text := strings.Join(lines, "\n")
-	m := dgMail{cards: map[string]dgCard{}, heroes: map[string]dgHero{}}
-	for _, c := range dgCardRe.FindAllStringSubmatch(text, -1) {
-		card := dgCard{kind: c[2], text: c[4]}
-		if a := dgAttacksRe.FindStringSubmatch(c[3]); a != nil {
-			card.attacks = map[string]int{}
-			for _, f := range dgFormRe.FindAllStringSubmatch(a[1], -1) {
-				card.attacks[strings.ToLower(f[1])], _ = strconv.Atoi(f[2])
-			}
-		}
-		if t := dgTestRe.FindStringSubmatch(c[4]); t != nil && c[2] == "trap" {
-			card.stat = strings.ToLower(t[1])
-			card.test, _ = strconv.Atoi(t[2])
-		}
-		m.cards[c[1]] = card
-	}
-	for _, h := range dgSheetRe.FindAllStringSubmatch(text, -1) {
-		// The scores a test may use: the forms, the life and the level.
-		st := map[string]int{}
-		for i, f := range []string{"level", "life", "melee", "magic", "speed"} {
-			st[f], _ = strconv.Atoi(h[2+i])
-		}
-		m.heroes[h[1]] = dgHero{stats: st, life: st["life"], ability: h[7]}
-	}
-	if g := dgGuardRe.FindStringSubmatch(text); g != nil {
-		m.guard, m.guarded = g[2], g[1]
-	}
-	return m
-}
-
 // dungeonCell is a map card read from the drawn map: its id and whether each side
 // (n, e, s, w) has a way through (open, locked or trapped: no wall).
 type dungeonCell struct {
@@ -331,19 +611,24 @@ type dungeonCell struct {
 	ways [4]bool
 }
 
-var dgSteps = [4][2]int{{0, -1}, {1, 0}, {0, 1}, {-1, 0}}
-var dgDirs = [4]string{"n", "e", "s", "w"}
+var (
+	dgCellRe = regexp.MustCompile(`(m\d\d) (-?\d+),(-?\d+)`)
+	dgSteps  = [4][2]int{{0, -1}, {1, 0}, {0, 1}, {-1, 0}}
+	// dgDirs are the sides in the canonical words of the move command.
+	dgDirs = [4]string{"n", "e", "s", "w"}
+)
 
-// dungeonDoors reads the map drawn in the mail (dungeoneer.DrawMap: boxes of 16×5
+// doors reads the map drawn in the mail (dungeoneer.DrawMap: boxes of 16×5
 // characters, the id and coordinates on the box's second line, a door in the middle
-// of each edge — "──" or "│" a wall).
-func dungeonDoors(board string) map[[2]int]dungeonCell {
-	_, drawn, ok := strings.Cut(board, dungeonMark)
+// of each edge — "──" or "│" a wall; its words, the obstacles and the marks of the
+// doors, are not needed).
+func (w *dgWords) doors(board string) map[[2]int]dungeonCell {
+	_, drawn, ok := strings.Cut(board, w.mark)
 	if !ok {
 		return nil
 	}
-	drawn, _, _ = strings.Cut(drawn, "\nHeroes:")
-	drawn, _, _ = strings.Cut(drawn, "\nOn the map:")
+	drawn, _, _ = strings.Cut(drawn, w.heroes)
+	drawn, _, _ = strings.Cut(drawn, w.onMap)
 	var lines [][]rune
 	for _, l := range strings.Split(drawn, "\n") {
 		lines = append(lines, []rune(l))
@@ -369,7 +654,8 @@ func dungeonDoors(board string) map[[2]int]dungeonCell {
 }
 
 // dungeonWay is the first step of a shortest way from the hero's cell to one of the
-// goals' cells through doors that are not walls on either side ("" when there is none).
+// goals' cells through doors that are not walls on either side, as a canonical
+// command ("move w"; "" when there is none).
 func dungeonWay(cells map[[2]int]dungeonCell, from [2]int, goals []string) string {
 	type node struct {
 		at    [2]int
@@ -398,51 +684,4 @@ func dungeonWay(cells map[[2]int]dungeonCell, from [2]int, goals []string) strin
 		}
 	}
 	return ""
-}
-
-// dungeonGoals reads the bot's hero sheet: where the hero stands and the map cards of
-// its quests (an escort's destination once it carries the component) and of the
-// global quest.
-func dungeonGoals(board, me string) (x, y int, goals []string) {
-	mine, carrying, global := false, "", false
-	var quests [][]string
-	for _, l := range strings.Split(board, "\n") {
-		if m := dgSeatRe.FindStringSubmatch(l); m != nil {
-			mine = m[1] == me
-			continue
-		}
-		if l == "Global quest:" { // the card is on the next line
-			mine, global = false, true
-			continue
-		}
-		if global {
-			if m := dgQuestRe.FindStringSubmatch("quest: " + strings.TrimSpace(l)); m != nil {
-				quests = append(quests, m)
-			}
-			global = false
-			continue
-		}
-		if !mine {
-			continue
-		}
-		if m := dgAtRe.FindStringSubmatch(l); m != nil {
-			x, _ = strconv.Atoi(m[1])
-			y, _ = strconv.Atoi(m[2])
-		}
-		if m := dgQuestRe.FindStringSubmatch(l); m != nil {
-			quests = append(quests, m)
-		}
-		if m := dgCarryRe.FindStringSubmatch(l); m != nil {
-			carrying = m[1]
-		}
-	}
-	for _, q := range quests {
-		switch {
-		case q[2] == "escort" && q[1] == carrying:
-			goals = append(goals, q[4])
-		case q[2] != "escort" || carrying == "":
-			goals = append(goals, q[3])
-		}
-	}
-	return x, y, goals
 }

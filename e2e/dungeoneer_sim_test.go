@@ -2,78 +2,189 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/engine/dungeoneer"
+	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/templates"
 )
 
 // TestDungeonBot_finishes plays seeded two-player Dungeoneer games with the mail
-// bots' strategy, each bot reading only the state mail the service would send it
-// (rendered by the templates, without the mail round trips), and fails when a game
-// does not end within maxDungeonCommands commands: the bound that keeps
-// TestBotsByMail/dungeoneer within the normal test time (random commands took 100
-// to 1100).
+// bots' strategy, in English and in Italian, each bot reading only the state mail
+// the service would send it (rendered by the templates in its language, the commands
+// in its words, without the mail round trips), and fails when a game does not end
+// within maxDungeonCommands commands: the bound that keeps TestBotsByMail/dungeoneer
+// within the normal test time (random commands took 100 to 1100). Every mail is also
+// checked to read as the view it shows (dungeonReadingProblem), and an Italian bot
+// writes every command in Italian words.
 func TestDungeonBot_finishes(t *testing.T) {
 	const maxDungeonCommands = 400
 	set, err := templates.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	// played counts the bots' commands by phase and verb ("lord play", "guard attack").
-	played := map[string]int{}
-	for seed := int64(1); seed <= 12; seed++ {
-		st, _, err := engine.Start(dungeoneer.Game{}, engine.Setup{Game: "dungeoneer", Players: []engine.Player{{Name: "ann"}, {Name: "ben"}}, Seed: seed}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		bots := map[string]*bot{}
-		for _, n := range []string{"ann", "ben"} {
-			bots[n] = &bot{name: n, rng: rand.New(rand.NewPCG(uint64(seed), 1)), filled: map[string]int{}}
-		}
-		n := 0
-		for ; !st.Finished() && n < maxDungeonCommands; n++ {
-			who := st.ToAct()[0]
-			var view map[string]any
-			b, err := json.Marshal(st.View(who))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := json.Unmarshal(b, &view); err != nil {
-				t.Fatal(err)
-			}
-			// The commands of any moment are listed apart, as the service does.
-			anyTime := engine.AnyTime(st, who)
-			legal := slices.DeleteFunc(st.Legal(who), func(c string) bool { return slices.Contains(anyTime, c) })
-			text, _, err := set.Render("state", templates.State{Game: templates.Game{ID: "du-x", Kind: "dungeoneer"}, Player: who,
-				ToAct: st.ToAct(), YourTurn: true, View: view, Legal: legal, AnyTime: anyTime, ReplyTo: "turnmail+du-x@example.org"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			cmd, err := bots[who].choose(text, text)
-			if err != nil {
-				t.Fatal(err)
-			}
-			played[view["phase"].(string)+" "+strings.Fields(cmd)[0]]++
-			if st, _, err = engine.Step(st, seed, n+1, who, cmd, nil); err != nil {
-				t.Fatalf("seed %d: %s sent %q: %v\n%s", seed, who, cmd, err, text)
-			}
-		}
-		if !st.Finished() {
-			t.Errorf("seed %d: not over after %d commands (round %d)", seed, n, st.Turn())
-		}
-		t.Logf("seed %d: %d commands, %d rounds", seed, n, st.Turn())
+	tr, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Logf("commands by phase and verb: %v", played)
-	// The Dungeon Lord plays by mail: Encounters and Banes, the spoils, the monsters of
-	// quest and map cards; the heroes answer.
-	for _, want := range []string{"lord play", "spoils peril", "guard attack", "respond play", "counter challenge"} {
-		if played[want] == 0 {
-			t.Errorf("no %q in 12 games: %v", want, played)
+	for _, lang := range []i18n.Lang{i18n.English, i18n.Italian} {
+		t.Run(string(lang), func(t *testing.T) {
+			rd := newReading(t, lang)
+			in := func(cmds []string) []string {
+				var out []string
+				for _, c := range cmds {
+					out = append(out, tr.Command("dungeoneer", lang, c))
+				}
+				return out
+			}
+			// played counts the bots' commands by phase and verb ("lord play", "guard attack").
+			played := map[string]int{}
+			for seed := int64(1); seed <= 12; seed++ {
+				st, _, err := engine.Start(dungeoneer.Game{}, engine.Setup{Game: "dungeoneer", Players: []engine.Player{{Name: "ann"}, {Name: "ben"}}, Seed: seed}, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				bots := map[string]*bot{}
+				for _, n := range []string{"ann", "ben"} {
+					bots[n] = &bot{name: n, kind: "dungeoneer", rd: rd, rng: rand.New(rand.NewPCG(uint64(seed), 1)), filled: map[string]int{}}
+				}
+				n := 0
+				for ; !st.Finished() && n < maxDungeonCommands; n++ {
+					who := st.ToAct()[0]
+					raw, err := json.Marshal(st.View(who))
+					if err != nil {
+						t.Fatal(err)
+					}
+					var view map[string]any
+					var v dungeoneer.View
+					if err := json.Unmarshal(raw, &view); err != nil {
+						t.Fatal(err)
+					}
+					if err := json.Unmarshal(raw, &v); err != nil {
+						t.Fatal(err)
+					}
+					// The commands of any moment are listed apart, as the service does.
+					anyTime := engine.AnyTime(st, who)
+					legal := slices.DeleteFunc(st.Legal(who), func(c string) bool { return slices.Contains(anyTime, c) })
+					text, _, err := set.Render("state", templates.State{Game: templates.Game{ID: "du-x", Kind: "dungeoneer"}, Player: who,
+						ToAct: st.ToAct(), YourTurn: true, View: view, Legal: in(legal), AnyTime: in(anyTime),
+						ReplyTo: "turnmail+du-x@example.org", Lang: string(lang)})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if p := dungeonReadingProblem(rd, text, v, who); p != "" {
+						t.Fatalf("seed %d: %s's mail reads wrong: %s\n%s", seed, who, p, text)
+					}
+					cmd, err := bots[who].choose(text, text)
+					if err != nil {
+						t.Fatal(err)
+					}
+					canon, translated := tr.Canonical("dungeoneer", cmd)
+					if lang != i18n.English && !translated {
+						t.Errorf("seed %d: %s sent %q, which is not in %s words", seed, who, cmd, lang)
+					}
+					played[v.Phase+" "+strings.Fields(canon)[0]]++
+					if st, _, err = engine.Step(st, seed, n+1, who, canon, nil); err != nil {
+						t.Fatalf("seed %d: %s sent %q: %v\n%s", seed, who, cmd, err, text)
+					}
+				}
+				if !st.Finished() {
+					t.Errorf("seed %d: not over after %d commands (round %d)", seed, n, st.Turn())
+				}
+				t.Logf("seed %d: %d commands, %d rounds", seed, n, st.Turn())
+			}
+			t.Logf("commands by phase and verb: %v", played)
+			// The Dungeon Lord plays by mail: Encounters and Banes, the spoils, the monsters of
+			// quest and map cards; the heroes answer.
+			for _, want := range []string{"lord play", "spoils peril", "guard attack", "respond play", "counter challenge"} {
+				if played[want] == 0 {
+					t.Errorf("no %q in 12 games: %v", want, played)
+				}
+			}
+		})
+	}
+}
+
+// dungeonReadingProblem says what the bot reads wrong in a Dungeoneer state mail
+// text of viewer, compared with the view it shows ("" when nothing): the phase and
+// whose turn it is, every hero sheet (scores, life, place, quests, the component
+// carried), the viewer's hand and the quests with their map cards, the guard step,
+// the map's cards and their ways through.
+func dungeonReadingProblem(rd *reading, text string, v dungeoneer.View, viewer string) string {
+	w := rd.dungeoneer()
+	m := w.read(text)
+	turn := ""
+	if v.Current != nil {
+		turn = *v.Current
+	}
+	if m.phase != v.Phase || m.turn != turn {
+		return fmt.Sprintf("phase %q and turn %q, want %q and %q", m.phase, m.turn, v.Phase, turn)
+	}
+	quests := []string{v.Global}
+	for _, p := range v.Players {
+		h, ok := m.heroes[p.Name]
+		scores := map[string]int{"level": p.Level, "life": p.Life, "melee": p.Melee, "magic": p.Magic, "speed": p.Speed}
+		switch {
+		case !ok:
+			return "no hero sheet of " + p.Name
+		case !reflect.DeepEqual(h.stats, scores) || h.life != p.Life || h.x != p.X || h.y != p.Y:
+			return fmt.Sprintf("the hero of %s: %+v, want %v at %d,%d", p.Name, h, scores, p.X, p.Y)
+		case !slices.Equal(h.quests, p.Quests) || h.carrying != p.Carrying:
+			return fmt.Sprintf("the quests of %s: %v carrying %q, want %v carrying %q", p.Name, h.quests, h.carrying, p.Quests, p.Carrying)
+		}
+		quests = append(quests, p.Quests...)
+		if p.Name != viewer {
+			continue
+		}
+		for _, id := range p.Hand {
+			info, _ := dungeoneer.Card(id)
+			if c := m.cards[id]; c.kind != info.Kind || !reflect.DeepEqual(c.attacks, standardAttacks(info.Monster)) {
+				return fmt.Sprintf("card %s in the hand: %+v, want a %s with attacks %v", id, c, info.Kind, standardAttacks(info.Monster))
+			}
 		}
 	}
+	if v.Global != m.global {
+		return fmt.Sprintf("the global quest %q, want %q", m.global, v.Global)
+	}
+	for _, q := range quests {
+		info, _ := dungeoneer.Card(q)
+		if c := m.cards[q]; c.kind != info.Kind || c.at != info.At || c.to != info.To {
+			return fmt.Sprintf("quest %s: %+v, want a %s at %s → %q", q, c, info.Kind, info.At, info.To)
+		}
+	}
+	if g := v.Guard; g != nil && (m.guard != g.Card || m.guarded != turn) {
+		return fmt.Sprintf("the guard step: %s strikes %q, want %s strikes %s", m.guard, m.guarded, g.Card, turn)
+	}
+	cells := w.doors(text)
+	for _, c := range v.Map {
+		want := dungeonCell{c.ID, [4]bool{c.Doors[0] != "wall", c.Doors[1] != "wall", c.Doors[2] != "wall", c.Doors[3] != "wall"}}
+		if got := cells[[2]int{c.X, c.Y}]; got != want {
+			return fmt.Sprintf("the map at %d,%d: %v, want %v", c.X, c.Y, got, want)
+		}
+	}
+	if len(cells) != len(v.Map) {
+		return fmt.Sprintf("%d map cards read, the map has %d", len(cells), len(v.Map))
+	}
+	return ""
+}
+
+// standardAttacks are the scores a monster starts an attack with, by form (nil for
+// no monster).
+func standardAttacks(m *dungeoneer.MonsterInfo) map[string]int {
+	if m == nil {
+		return nil
+	}
+	out := map[string]int{}
+	for _, s := range m.Stats {
+		if s.Std {
+			out[s.Form] = s.V
+		}
+	}
+	return out
 }

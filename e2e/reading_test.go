@@ -65,11 +65,18 @@ func (r *reading) command(game, cmd string) string { return r.tr.Command(game, r
 // canonical is the canonical verb of a command or legal entry the mail lists, for the
 // bot's choices ("schiera <regione>=…" → "redeploy").
 func (r *reading) canonical(game, entry string) string {
-	c, _ := r.tr.Canonical(game, entry)
-	if f := strings.Fields(c); len(f) > 0 {
+	if f := strings.Fields(r.canonicalCommand(game, entry)); len(f) > 0 {
 		return strings.ToLower(f[0])
 	}
 	return ""
+}
+
+// canonicalCommand is a command or legal entry the mail lists in the canonical (English)
+// words, verb and keywords, for the bot's choices ("muovi o" → "move w", "gioca a13
+// su bob mischia" → "play a13 on bob melee").
+func (r *reading) canonicalCommand(game, entry string) string {
+	c, _ := r.tr.Canonical(game, entry)
+	return c
 }
 
 // placeholder is a pattern's placeholder in the bot's language ("<region>" →
@@ -105,8 +112,25 @@ var verbRe = regexp.MustCompile(`%(?:\[(\d+)\])?([ds])`)
 // formRegexp turns a fmt format into a regular expression reading its arguments, and
 // the argument each group reads.
 func formRegexp(form string) (*regexp.Regexp, []int) {
-	var b strings.Builder
 	var args []int
+	re := formShape(form, func(arg int, verb string, last bool) string {
+		args = append(args, arg)
+		switch {
+		case verb == "d":
+			return `(\d+)`
+		case last:
+			return `([^;)\n]+)`
+		}
+		return `(.+?)`
+	})
+	return regexp.MustCompile(re), args
+}
+
+// formShape writes a fmt format as a regular expression: its text as it is, each verb
+// as the expression group gives for it — given the argument it stands for (1-based),
+// the verb ("d" or "s") and whether it ends the format.
+func formShape(form string, group func(arg int, verb string, last bool) string) string {
+	var b strings.Builder
 	next, last := 1, 0
 	locs := verbRe.FindAllStringSubmatchIndex(form, -1)
 	for i, loc := range locs {
@@ -116,19 +140,24 @@ func formRegexp(form string) (*regexp.Regexp, []int) {
 			arg, _ = strconv.Atoi(form[loc[2]:loc[3]])
 		}
 		next = arg + 1
-		args = append(args, arg)
-		switch {
-		case form[loc[4]:loc[5]] == "d":
-			b.WriteString(`(\d+)`)
-		case i == len(locs)-1 && loc[1] == len(form):
-			b.WriteString(`([^;)\n]+)`)
-		default:
-			b.WriteString(`(.+?)`)
-		}
+		b.WriteString(group(arg, form[loc[4]:loc[5]], i == len(locs)-1 && loc[1] == len(form)))
 		last = loc[1]
 	}
 	b.WriteString(regexp.QuoteMeta(form[last:]))
-	return regexp.MustCompile(b.String()), args
+	return b.String()
+}
+
+// shape is the regular expression of a text of the mails in the bot's language whose
+// arguments are read by the expressions given, one for each argument of the English
+// format, in its order (a translation may write them in another: groups that read
+// an argument are best named). For a text without plural forms.
+func (r *reading) shape(key string, args ...string) string {
+	return formShape(r.tr.Forms(r.lang, key)[0], func(arg int, _ string, _ bool) string {
+		if arg > len(args) {
+			panic(fmt.Sprintf("shape %q: no expression for argument %d", key, arg))
+		}
+		return args[arg-1]
+	})
 }
 
 // find returns the arguments of the first form of f found in s, by argument number

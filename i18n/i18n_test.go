@@ -202,6 +202,18 @@ func TestDungeoneerTerms(t *testing.T) {
 	}
 }
 
+// TestMailCatalogue checks both ways that everything mail/compose says of an address
+// it refuses (its problems, read by the service into a reader's language) has an
+// Italian translation.
+func TestMailCatalogue(t *testing.T) {
+	b := load(t)
+	used := formats(t, filepath.Join("..", "mail", "compose"), "why", 0)
+	if len(used) < 10 {
+		t.Fatalf("only %d address problems found", len(used))
+	}
+	bothWays(t, b, "mail", used)
+}
+
 // TestServiceCatalogue checks both ways that every sentence the service renders
 // through the catalogue (run.t, lobbyTx.t, Bundle.Sprintf, failf) has an Italian translation,
 // and that the Italian catalogue holds no sentence the service no longer uses.

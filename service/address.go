@@ -3,6 +3,7 @@ package service
 import (
 	"errors"
 
+	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/mail/compose"
 )
 
@@ -14,9 +15,9 @@ func recipient(written string) (string, error) {
 	if err == nil {
 		return addr, nil
 	}
-	reason := err.Error()
+	reason := engine.Textf("%s", err.Error())
 	if ae := (*compose.AddressError)(nil); errors.As(err, &ae) {
-		reason = ae.Reason
+		reason = engine.Textf(ae.Format, ae.Args...) // in the reader's words: the mail catalogue
 	}
 	return "", failf("%s cannot be used as a mail address: %s", written, reason)
 }

@@ -280,6 +280,15 @@ const noCommand = "No command was found in your mail. Write one command per line
 // resignedReason refuses what a resigned player may no longer do.
 const resignedReason = "You resigned from this game; you can still send status, history or legal."
 
+// isMove reports whether verb is a verb of the game's own (a game may have a verb
+// the service address also knows, such as Dungeoneer's take).
+func (r *run) isMove(player, verb string) bool {
+	if w, ok := r.s.games[r.l.Game.Kind].(engine.Worder); ok {
+		return slices.Contains(w.Words(), verb)
+	}
+	return false
+}
+
 // inGame are the commands a player may mix with the moves.
 var inGame = map[string]func(r *run, a actor, args []string) string{
 	"status":   (*run).cmdStatus,
@@ -369,6 +378,10 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 		}
 		var why string
 		switch done, _ := r.over(); {
+		case lobbyVerbs[f[0]] && !r.isMove(player.Name, f[0]):
+			// A command of the service address (games, join, new …), written in a
+			// game's reply: say where it goes, in the reader's words.
+			why = r.t("%s is a command of the service address: write it to %s.", engine.Command(f[0]), s.address())
 		case done || r.status == store.GameFinished:
 			why = r.t("The game is over; no more moves are accepted.")
 		case r.status == store.GamePaused:
@@ -605,7 +618,7 @@ func (r *run) cmdResign(a actor, args []string) string {
 		return ""
 	}
 	if len(args) != 2 || args[0] != "confirm" || args[1] != code {
-		return r.t("To resign, send the exact line from the confirmation mail (resign confirm CODE); send resign to get it.")
+		return r.t("To resign, send the exact line from the confirmation mail (%s); send %s to get it.", engine.Command("resign confirm CODE"), engine.Command("resign"))
 	}
 	pending := r.l.Facts.Undo
 	r.admin(a.Name, adminResign) // withdraws the player's own undo request (Facts.observe)

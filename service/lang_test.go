@@ -6,6 +6,8 @@ import (
 
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/engine/games"
+	"github.com/turnmail/turnmail/i18n"
+	"github.com/turnmail/turnmail/internal/langcheck"
 	"github.com/turnmail/turnmail/internal/testgame"
 	"github.com/turnmail/turnmail/service"
 )
@@ -136,5 +138,65 @@ func TestLobbyNew_optionErrorItalian(t *testing.T) {
 	f.receive(f.mail(ann, svcAddr, "nuova dungeoneer map=vista\n"))
 	if got := f.lastBody(ann); !strings.Contains(got, "map=vista: si scrive map=explore|view") {
 		t.Errorf("the answer lacks the Italian of Dungeoneer's option error:\n%s", got)
+	}
+}
+
+// TestInGame_italianAnswers: the answers to in-game commands that cannot be done are
+// in the reader's Italian, the reasons the service or the settings give included.
+func TestInGame_italianAnswers(t *testing.T) {
+	f := newFixture(t, 100)
+	alice := "alice@" + domain
+	f.receive(f.mail(alice, f.reply["alice"], "lingua it\n"))
+	for _, c := range []struct{ body, want string }{
+		{"rispondi mai\n", "Questo gioco non ha risposte fuori turno."},
+		{"fuso Marte/Olimpo\n", `"marte/olimpo" non è un fuso orario`},
+		{"partite\n", "partite è un comando dell'indirizzo del servizio"},
+	} {
+		f.receive(f.mail(alice, f.reply["alice"], c.body))
+		got := f.lastBody(alice)
+		if !strings.Contains(got, c.want) {
+			t.Errorf("answer to %q lacks %q:\n%s", c.body, c.want, got)
+		}
+		if left := langcheck.English(got, nil); len(left) > 0 {
+			t.Errorf("answer to %q has English: %q\n%s", c.body, left, got)
+		}
+	}
+}
+
+// TestEveryCommand_italian sends every service command in its Italian words — alone,
+// with a word it does not take and with too many — in a game and to the lobby, from a
+// player who reads Italian (a new game for each command, so that none changes what
+// the next one meets): no answer holds an English word.
+func TestEveryCommand_italian(t *testing.T) {
+	tr, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	alice := "alice@" + domain
+	answers, words := 0, tr.Words(i18n.ServiceDomain)
+	for _, w := range words {
+		if w[0] == "lang" {
+			continue // would change the reader's language
+		}
+		f := newFixture(t, 1000)
+		f.receive(f.mail(alice, f.reply["alice"], "lingua it\n"))
+		for _, line := range []string{w[1], w[1] + " xq", w[1] + " xq yq zq wq"} {
+			for _, to := range []string{f.reply["alice"], svcAddr} {
+				before := len(f.mailsTo(alice))
+				f.receive(f.mail(alice, to, line+"\n"))
+				ms := f.mailsTo(alice)
+				if len(ms) == before {
+					continue // no answer (the how-to is sent once a day)
+				}
+				m := ms[len(ms)-1]
+				answers++
+				if left := langcheck.English(m.Subject+"\n"+m.Body, nil); len(left) > 0 {
+					t.Errorf("answer to %q (to %s) has English: %q\n%s", line, to, left, m.Body)
+				}
+			}
+		}
+	}
+	if answers < 3*len(words) {
+		t.Errorf("only %d answers to %d commands: the test reads too little", answers, 6*len(words))
 	}
 }

@@ -1,7 +1,6 @@
 package service
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -108,7 +107,7 @@ func (s *Service) when(l *Loaded, player string, t time.Time) string {
 // zoneNamed loads the time zone a player or host named (any case, see loadZone);
 // a name that is too long, "Local" or unknown is an error saying what to write.
 func zoneNamed(name string) (*time.Location, error) {
-	bad := fmt.Errorf("%q is not a time zone; write one like Europe/Rome or UTC", boundText(name, 64))
+	bad := failf("%q is not a time zone; write one like Europe/Rome or UTC", boundText(name, 64))
 	if name == "" || len(name) > 64 || strings.EqualFold(name, "local") {
 		return nil, bad
 	}
@@ -129,7 +128,7 @@ func (r *run) cmdTZ(a actor, args []string) string {
 	}
 	loc, err := zoneNamed(args[0])
 	if err != nil {
-		return err.Error() + "."
+		return r.s.reasonIn(r.lang, r.l.Game.Kind, err) + "." // a settings error in the reader's words
 	}
 	return r.setPref(a, adminTZ+" "+loc.String(), r.t("times are now shown in %s", loc.String()))
 }

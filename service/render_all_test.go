@@ -322,3 +322,18 @@ func TestReasonIn(t *testing.T) {
 		t.Errorf("a plain error: %q", got)
 	}
 }
+
+// TestRecipient_italian: why a written address cannot be used is said in the
+// reader's language, what compose found wrong included.
+func TestRecipient_italian(t *testing.T) {
+	svc := newRenderService(t)
+	for written, want := range map[string]string{
+		"zoë@victim.test": `zoë@victim.test non si può usare come indirizzo di posta: contiene 'ë' (si accettano solo lettere ASCII, cifre e punteggiatura)`,
+		"ann.example.org": "ann.example.org non si può usare come indirizzo di posta: non è un indirizzo di posta",
+	} {
+		_, err := recipient(written)
+		if got := svc.reasonIn(i18n.Italian, "", err); got != want {
+			t.Errorf("recipient(%q) in Italian: %q, want %q", written, got, want)
+		}
+	}
+}

@@ -69,12 +69,11 @@ func (st Settings) deadlineOf(state engine.State, player string, turn deadlineSp
 
 // cmdRespond sets the player's standing order: respond never|always|ask|with CARD.
 func (r *run) cmdRespond(a actor, args []string) string {
-	const how = "Write respond never (always decline), respond always (play your first possible response), respond with CARD (play that card when you can, else ask) or respond ask (a mail each time)."
 	if a.Seat == nil {
-		return "respond is for players: reply to a game mail."
+		return r.t("%s is for players: reply to a game mail.", engine.Command("respond"))
 	}
 	if _, ok := r.state.(engine.Responder); !ok {
-		return "This game has no responses out of turn."
+		return r.t("This game has no responses out of turn.")
 	}
 	var order string
 	switch {
@@ -83,7 +82,8 @@ func (r *run) cmdRespond(a actor, args []string) string {
 	case len(args) == 2 && args[0] == OrderWith && isCardWord(args[1]):
 		order = OrderWith + " " + args[1]
 	default:
-		return how
+		return r.t("Write %s (always decline), %s (play your first possible response), %s (play that card when you can, else ask) or %s (a mail each time).",
+			engine.Command("respond never"), engine.Command("respond always"), engine.Command("respond with CARD"), engine.Command("respond ask"))
 	}
 	if err := r.setPref(a, adminRespond+" "+order, "respond "+order); err != "" {
 		return err
@@ -94,7 +94,7 @@ func (r *run) cmdRespond(a actor, args []string) string {
 // standingErr turns a failure to apply a standing order into the answer's text.
 func (r *run) standingErr(err error) string {
 	if err != nil {
-		return "Your standing order could not be applied: " + err.Error()
+		return r.t("Your standing order could not be applied: %s", r.s.reasonIn(r.lang, r.l.Game.Kind, err))
 	}
 	return ""
 }

@@ -32,7 +32,7 @@ func (r *run) cmdSet(a actor, args []string) string {
 	}
 	st, change, err := r.l.Settings.change(args)
 	if err != nil {
-		return err.Error() + "."
+		return r.s.reasonIn(r.lang, r.l.Game.Kind, err) + "." // a settings error in the reader's words
 	}
 	if r.l.State == nil {
 		r.c.Settings, _ = json.Marshal(st) // plain values: encoding cannot fail

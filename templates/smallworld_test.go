@@ -73,14 +73,7 @@ func withMarks(view map[string]any) map[string]any {
 // and keeps the English table's layout: the same rows, each with its region number
 // first and the same holder's tokens.
 func TestRender_smallWorldSectionItalian(t *testing.T) {
-	set, err := Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := i18n.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
+	set, tr := loadBoth(t)
 	row := regexp.MustCompile(`(?m)^[ *]+(\d+) .* — .*$`)
 	tokens := regexp.MustCompile(`×\d+`)
 	for _, c := range []struct {

@@ -45,8 +45,12 @@ func wordSet(s string) map[string]bool {
 }
 
 // notText are the parts of a mail that are no sentence of its language: mail
-// addresses, links, Message-IDs, file names and programs' command lines.
-var notText = regexp.MustCompile(`\S+@\S+|https?://\S+|<[^>\s]+>|\S+\.(?:json|eml|yaml|db)\b|turnmail (?:replay|export|show|retry|play|new)[^#\n]*`)
+// addresses, links, Message-IDs, file names, programs' command lines, the options
+// of a game, whose names and values are typed in English in every language
+// (deadline=48h, expiry=skip|pause), paths and time zones (docs/it/, Europe/Rome),
+// code (`turnmail games`), and the language codes a command names (lingua it).
+var notText = regexp.MustCompile("\\S+@\\S+|https?://\\S+|<[^>\\s]+>|\\S+\\.(?:json|eml|yaml|db)\\b|" +
+	"turnmail (?:replay|export|show|retry|play|new)[^#\\n]*|\\S*[=|/]\\S*|`[^`]*`|\\b(?:lingua|lang) (?:it|en)\\b")
 
 // Allowed words are English words an Italian text may hold as they are: names of
 // people, games or pieces that are printed in English in the Italian editions too.

@@ -18,6 +18,8 @@ func TestEnglish(t *testing.T) {
 		{"addresses and programs", "le tue mosse vanno a turnmail+sw-1.0.abc@turnmail.localhost; turnmail replay sw-1.json --at N", nil, 0},
 		{"a comment after a program's command", "    turnmail replay sw-1.json   # the final state", nil, 1},
 		{"a link", "vedi https://example.org/the/rules/of/the/game", nil, 0},
+		{"options, paths, zones, code", "es. nuova empire players=3 deadline=weekdays 20:00 Europe/Rome; expiry=skip|pause; vedi docs/it/; `turnmail games`", nil, 0},
+		{"a language code", "1. alice — lingua it (dom 22 nov)", nil, 0},
 		{"allowed names", "la carta Dire Ogre", Allowed{"dire": true}, 0},
 		{"apostrophes", "l'isola, dell'Orco, it's", nil, 1},
 		{"a rulebook's word", "Round 9 — fase dell'Eroe, turno di ben.", Rulebook("dungeoneer"), 0},

@@ -23,6 +23,24 @@ const (
 type AddressError struct {
 	Address string // the address as given
 	Reason  string // what is wrong with it, for a person: "it contains a space"
+	// Format and Args are Reason as an English fmt format and its arguments, for a
+	// message catalogue to say it in another language.
+	Format string
+	Args   []any
+}
+
+// problem is what is wrong with an address: a format and its arguments.
+type problem struct {
+	format string
+	args   []any
+}
+
+// why returns the problem of a format and its arguments.
+func why(format string, args ...any) *problem { return &problem{format, args} }
+
+// errorFor returns the AddressError of address s with problem p.
+func (p *problem) errorFor(s string) *AddressError {
+	return &AddressError{Address: s, Reason: fmt.Sprintf(p.format, p.args...), Format: p.format, Args: p.args}
 }
 
 func (e *AddressError) Error() string {
@@ -43,53 +61,54 @@ const atext = "!#$%&'*+-/=?^_`{|}~"
 // and MaxAddressLen in all. Build refuses any other address, so an address that
 // passes never makes Build fail. The error is an *AddressError.
 func CheckAddress(addr string) error {
-	if why := addressProblem(addr); why != "" {
-		return &AddressError{Address: addr, Reason: why}
+	if p := addressProblem(addr); p != nil {
+		return p.errorFor(addr)
 	}
 	return nil
 }
 
-func addressProblem(addr string) string {
+// addressProblem says what makes addr unusable (nil when nothing does).
+func addressProblem(addr string) *problem {
 	for _, r := range addr {
 		switch {
 		case r == ' ' || r == '\t':
-			return "it contains a space"
+			return why("it contains a space")
 		case r < ' ' || r == 0x7f:
-			return "it contains a control character"
+			return why("it contains a control character")
 		case r > '~':
-			return fmt.Sprintf("it contains %q (only ASCII letters, digits and punctuation are accepted)", r)
+			return why("it contains %q (only ASCII letters, digits and punctuation are accepted)", r)
 		}
 	}
 	if len(addr) > MaxAddressLen {
-		return fmt.Sprintf("it is longer than %d characters", MaxAddressLen)
+		return why("it is longer than %d characters", MaxAddressLen)
 	}
 	at := strings.LastIndexByte(addr, '@')
 	if at < 0 {
-		return "it has no @"
+		return why("it has no @")
 	}
 	local, domain := addr[:at], addr[at+1:]
 	switch {
 	case local == "":
-		return "nothing comes before the @"
+		return why("nothing comes before the @")
 	case len(local) > MaxLocalLen:
-		return fmt.Sprintf("the part before the @ is longer than %d characters", MaxLocalLen)
+		return why("the part before the @ is longer than %d characters", MaxLocalLen)
 	case strings.HasPrefix(local, ".") || strings.HasSuffix(local, ".") || strings.Contains(local, ".."):
-		return "the part before the @ starts or ends with a dot, or has two in a row"
+		return why("the part before the @ starts or ends with a dot, or has two in a row")
 	}
 	for _, c := range []byte(local) {
 		if !isLetterDigit(c) && c != '.' && !strings.ContainsRune(atext, rune(c)) {
-			return fmt.Sprintf("the part before the @ contains %q (quoted or unusual local parts are not accepted)", c)
+			return why("the part before the @ contains %q (quoted or unusual local parts are not accepted)", c)
 		}
 	}
 	if domain == "" {
-		return "nothing comes after the @"
+		return why("nothing comes after the @")
 	}
 	for _, label := range strings.Split(domain, ".") {
 		if !hostLabel(label) {
-			return fmt.Sprintf("%q is not a host name", domain)
+			return why("%q is not a host name", domain)
 		}
 	}
-	return ""
+	return nil
 }
 
 // hostLabel reports whether l is a DNS label: 1 to 63 letters, digits and
@@ -117,14 +136,14 @@ func isLetterDigit(c byte) bool {
 func ParseRecipient(s string) (string, error) {
 	a, err := mail.ParseAddress(s)
 	if err != nil {
-		return "", &AddressError{Address: s, Reason: "it is not a mail address"}
+		return "", why("it is not a mail address").errorFor(s)
 	}
 	if strings.Contains(s, `"@`) {
-		return "", &AddressError{Address: s, Reason: "quoted local parts (\"…\"@) are not accepted"}
+		return "", why("quoted local parts (\"…\"@) are not accepted").errorFor(s)
 	}
 	addr := strings.ToLower(a.Address)
-	if why := addressProblem(addr); why != "" {
-		return "", &AddressError{Address: s, Reason: why}
+	if p := addressProblem(addr); p != nil {
+		return "", p.errorFor(s)
 	}
 	return addr, nil
 }
