@@ -20,6 +20,34 @@ func hiddenForms(ids []string) []string {
 	return []string{`"` + strings.Join(ids, `","`) + `"`, strings.Join(ids, ", "), strings.Join(ids, " ")}
 }
 
+// queuedMail is a mail queued to one address, as its reader reads it.
+type queuedMail struct {
+	id       int64
+	to, body string
+}
+
+// queued returns the mails queued since the outbox row *seen, and moves *seen on.
+func queued(t *testing.T, f *fixture, seen *int64) []queuedMail {
+	t.Helper()
+	rows, err := f.st.Outbox(context.Background(), "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []queuedMail
+	for _, r := range rows {
+		if r.ID <= *seen {
+			continue
+		}
+		*seen = r.ID
+		m, err := parse.Parse(r.Raw, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, queuedMail{r.ID, r.To[0], m.Body})
+	}
+	return out
+}
+
 // TestHiddenInformation plays a dungeoneer game through the service, mail by mail,
 // and reads every mail queued to a player or observer: none contains another
 // player's hand or a run of the deck's order, and no archive a player or observer
@@ -42,27 +70,14 @@ func TestHiddenInformation(t *testing.T) {
 	check := func(l *service.Loaded) {
 		t.Helper()
 		full := l.State.View("").(dungeoneer.View)
-		rows, err := f.st.Outbox(ctx, "", "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range rows {
-			if r.ID <= seen {
-				continue
-			}
-			seen = r.ID
-			m, err := parse.Parse(r.Raw, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			body := m.Body
+		for _, r := range queued(t, f, &seen) {
 			for _, p := range full.Players {
-				if strings.EqualFold(r.To[0], p.Name+"@"+domain) || len(p.Hand) < 2 {
+				if strings.EqualFold(r.to, p.Name+"@"+domain) || len(p.Hand) < 2 {
 					continue // one's own hand is one's own
 				}
 				for _, form := range hiddenForms(p.Hand) {
-					if strings.Contains(body, form) {
-						t.Fatalf("mail %d to %s contains %s's hand %q", r.ID, r.To, p.Name, form)
+					if strings.Contains(r.body, form) {
+						t.Fatalf("mail %d to %s contains %s's hand %q", r.id, r.to, p.Name, form)
 					}
 				}
 			}
@@ -159,28 +174,16 @@ func TestHiddenInformation_mapInView(t *testing.T) {
 		if err := json.Unmarshal(b, &held); err != nil {
 			t.Fatal(err)
 		}
-		rows, err := f.st.Outbox(ctx, "", "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range rows {
-			if r.ID <= seen {
-				continue
-			}
-			seen = r.ID
+		for _, r := range queued(t, f, &seen) {
 			mails++
-			m, err := parse.Parse(r.Raw, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
 			var passed []string // what the reader passed on, which it knows
 			for _, s := range held.Seats {
-				if strings.EqualFold(r.To[0], s.Name+"@"+domain) {
+				if strings.EqualFold(r.to, s.Name+"@"+domain) {
 					passed = s.Passed
 				}
 			}
 			for _, s := range held.Seats {
-				if strings.EqualFold(r.To[0], s.Name+"@"+domain) {
+				if strings.EqualFold(r.to, s.Name+"@"+domain) {
 					continue
 				}
 				for _, c := range s.Maps {
@@ -189,8 +192,8 @@ func TestHiddenInformation_mapInView(t *testing.T) {
 						continue
 					}
 					for _, leak := range []string{c + " " + card.Name.En + " (", "build " + c + " "} {
-						if strings.Contains(m.Body, leak) {
-							t.Fatalf("mail %d to %s shows %s of %s's map cards: %q", r.ID, r.To, c, s.Name, leak)
+						if strings.Contains(r.body, leak) {
+							t.Fatalf("mail %d to %s shows %s of %s's map cards: %q", r.id, r.to, c, s.Name, leak)
 						}
 					}
 				}

@@ -366,7 +366,7 @@ func (s *state) build(args []string, rng *engine.Rand) error {
 	if err != nil {
 		return err
 	}
-	if !slices.Contains(placements(s.Grid, s.Drawn), pl) {
+	if !canPlace(s.Grid, s.Drawn, pl) {
 		return engine.Illegal("%s cannot be placed at %d,%d rot %d", s.Drawn, pl.X, pl.Y, pl.Rot)
 	}
 	if rng == nil {

@@ -132,7 +132,7 @@ func (s *state) layoutBuild(seat int, args []string, rng *engine.Rand) error {
 	if err != nil {
 		return err
 	}
-	if !slices.Contains(placements(s.Grid, id), pl) {
+	if !canPlace(s.Grid, id, pl) {
 		return engine.Illegal("%s cannot be placed at %d,%d rot %d", id, pl.X, pl.Y, pl.Rot)
 	}
 	if !s.clean(spot{id, pl}) && slices.ContainsFunc(s.layoutSpots(seat), s.clean) {
@@ -154,8 +154,9 @@ func (s *state) layoutBuild(seat int, args []string, rng *engine.Rand) error {
 // it closes it) is set aside in the map deck, where nothing draws it, and the game
 // begins with the first seat, the initiative's.
 func (s *state) nextPlacer() {
+	fits := func(id string) bool { return len(placements(s.Grid, id)) > 0 }
 	for i := 1; i <= s.n(); i++ {
-		if p := (s.Current + i) % s.n(); len(s.layoutSpots(p)) > 0 {
+		if p := (s.Current + i) % s.n(); slices.ContainsFunc(s.Seats[p].Maps, fits) {
 			s.Current = p
 			return
 		}
