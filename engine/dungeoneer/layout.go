@@ -101,20 +101,11 @@ func (s *state) layoutSpots(seat int) []spot {
 // clean reports whether sp is no room next to the Entrance: a placement open whatever
 // else the player holds.
 func (s *state) clean(sp spot) bool {
-	return cards.mapc[sp.id].Type == "passage" || !linksEntrance(s.Grid, sp.id, sp.pl)
-}
-
-// linksEntrance reports whether map card id placed at pl would have a passable door
-// onto the Entrance (the first card of grid).
-func linksEntrance(grid []Placed, id string, pl placement) bool {
-	np := Placed{ID: id, X: pl.X, Y: pl.Y, Rot: pl.Rot}
-	e := grid[0]
-	for side := range 4 {
-		if pl.X+dx[side] == e.X && pl.Y+dy[side] == e.Y {
-			return np.door(side).Kind != doorWall && e.door((side+2)%4).Kind != doorWall
-		}
+	if cards.mapc[sp.id].Type == "passage" {
+		return true
 	}
-	return false
+	_, touchesEntrance := indexGrid(s.Grid).fit(sp.id, [2]int{sp.pl.X, sp.pl.Y}, sp.pl.Rot)
+	return !touchesEntrance
 }
 
 // layoutBuild places one of seat's map cards in the placement round: build <card> at
