@@ -114,6 +114,7 @@ var variantOptions = map[string][]string{
 	"necromancer": {"difficulty=2"},
 	"underground": {"map=underground-2p", "races=all", "map=smallworld-4p races=all"},
 	"empire":      {"exploration=true fortresses=true encounters=true leaders=true", "swamp=true layout=ring die_tiebreak=true"},
+	"dungeoneer":  {"map=view"},
 }
 
 func playerRange(kind string) (lo, hi int) {

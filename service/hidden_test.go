@@ -3,6 +3,7 @@ package service_test
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,6 +18,34 @@ import (
 // archive: a JSON list, a text list, a line of ids.
 func hiddenForms(ids []string) []string {
 	return []string{`"` + strings.Join(ids, `","`) + `"`, strings.Join(ids, ", "), strings.Join(ids, " ")}
+}
+
+// queuedMail is a mail queued to one address, as its reader reads it.
+type queuedMail struct {
+	id       int64
+	to, body string
+}
+
+// queued returns the mails queued since the outbox row *seen, and moves *seen on.
+func queued(t *testing.T, f *fixture, seen *int64) []queuedMail {
+	t.Helper()
+	rows, err := f.st.Outbox(context.Background(), "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []queuedMail
+	for _, r := range rows {
+		if r.ID <= *seen {
+			continue
+		}
+		*seen = r.ID
+		m, err := parse.Parse(r.Raw, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, queuedMail{r.ID, r.To[0], m.Body})
+	}
+	return out
 }
 
 // TestHiddenInformation plays a dungeoneer game through the service, mail by mail,
@@ -41,27 +70,14 @@ func TestHiddenInformation(t *testing.T) {
 	check := func(l *service.Loaded) {
 		t.Helper()
 		full := l.State.View("").(dungeoneer.View)
-		rows, err := f.st.Outbox(ctx, "", "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range rows {
-			if r.ID <= seen {
-				continue
-			}
-			seen = r.ID
-			m, err := parse.Parse(r.Raw, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			body := m.Body
+		for _, r := range queued(t, f, &seen) {
 			for _, p := range full.Players {
-				if strings.EqualFold(r.To[0], p.Name+"@"+domain) || len(p.Hand) < 2 {
+				if strings.EqualFold(r.to, p.Name+"@"+domain) || len(p.Hand) < 2 {
 					continue // one's own hand is one's own
 				}
 				for _, form := range hiddenForms(p.Hand) {
-					if strings.Contains(body, form) {
-						t.Fatalf("mail %d to %s contains %s's hand %q", r.ID, r.To, p.Name, form)
+					if strings.Contains(r.body, form) {
+						t.Fatalf("mail %d to %s contains %s's hand %q", r.id, r.to, p.Name, form)
 					}
 				}
 			}
@@ -121,6 +137,107 @@ func TestHiddenInformation(t *testing.T) {
 		}
 		if !strings.Contains(string(b), `"redacted"`) {
 			t.Errorf("%s's archive does not say what it leaves out", viewer)
+		}
+	}
+}
+
+// TestHiddenInformation_mapInView plays the placement round of a game with the map in
+// view (map=view) through the service and reads every mail queued to a player or
+// observer: none shows a map card another player holds — by its line in a list of
+// cards or in a build command — but those the reader passed on to that player; no
+// archive a player or observer receives has the deal, while the host's has it.
+func TestHiddenInformation_mapInView(t *testing.T) {
+	reg := engine.Registry{"tally": testgame.Tally{}, "dungeoneer": dungeoneer.Game{}}
+	f := newFixtureRegistry(t, 100000, reg)
+	ctx := context.Background()
+	names := []string{"ann", "bob", "cid"}
+	ng := service.NewGame{Kind: "dungeoneer", Seed: 42, Options: map[string]json.RawMessage{"map": json.RawMessage(`"view"`)}}
+	for _, n := range names {
+		ng.Players = append(ng.Players, engine.Player{Name: n, Email: n + "@" + domain})
+	}
+	id, err := f.svc.CreateGame(ctx, ng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen, mails := int64(0), 0
+	check := func(l *service.Loaded) {
+		t.Helper()
+		full := l.State.View("").(dungeoneer.View).Complete
+		b, _ := json.Marshal(full)
+		var held struct {
+			Seats []struct {
+				Name   string   `json:"name"`
+				Maps   []string `json:"maps"`
+				Passed []string `json:"passed"`
+			} `json:"seats"`
+		}
+		if err := json.Unmarshal(b, &held); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range queued(t, f, &seen) {
+			mails++
+			var passed []string // what the reader passed on, which it knows
+			for _, s := range held.Seats {
+				if strings.EqualFold(r.to, s.Name+"@"+domain) {
+					passed = s.Passed
+				}
+			}
+			for _, s := range held.Seats {
+				if strings.EqualFold(r.to, s.Name+"@"+domain) {
+					continue
+				}
+				for _, c := range s.Maps {
+					card, _ := dungeoneer.Card(c)
+					if slices.Contains(passed, c) {
+						continue
+					}
+					for _, leak := range []string{c + " " + card.Name.En + " (", "build " + c + " "} {
+						if strings.Contains(r.body, leak) {
+							t.Fatalf("mail %d to %s shows %s of %s's map cards: %q", r.id, r.to, c, s.Name, leak)
+						}
+					}
+				}
+			}
+		}
+	}
+	for n := 0; ; n++ {
+		l, err := f.svc.Load(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(l)
+		if v := l.State.View("").(dungeoneer.View); v.Phase != "layout" {
+			if n < 19 {
+				t.Fatalf("the placement round ended after %d placements", n)
+			}
+			break
+		}
+		who := l.State.ToAct()[0]
+		seat := 0
+		for _, p := range l.Seats() {
+			if p.Name == who {
+				seat = p.Seat
+			}
+		}
+		cmd := l.State.Legal(who)[0]
+		if res := f.receive(f.mail(who+"@"+domain, f.svc.ReplyAddress(id, seat), cmd)); res.Status != service.StatusApplied {
+			t.Fatalf("%s: %q: %s %s", who, cmd, res.Status, res.Reason)
+		}
+	}
+	if mails < 20 {
+		t.Fatalf("only %d mails read", mails)
+	}
+	l, err := f.svc.Load(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Archive().SetupOutcomes["maps"]) == 0 {
+		t.Fatal("the host's archive lacks the deal")
+	}
+	for _, viewer := range append(names, engine.Observer) {
+		b := service.ArchiveFile(f.svc, l, viewer)
+		if strings.Contains(string(b), `"maps":`) || strings.Contains(string(b), `"seed":`) {
+			t.Errorf("%s's archive has the deal or the seed", viewer)
 		}
 	}
 }

@@ -135,6 +135,10 @@ func TestLobbyNew_optionErrorItalian(t *testing.T) {
 			t.Errorf("the answer lacks %q:\n%s", want, got)
 		}
 	}
+	f.receive(f.mail(ann, svcAddr, "nuova dungeoneer map=vista\n"))
+	if got := f.lastBody(ann); !strings.Contains(got, "map=vista: si scrive map=explore|view") {
+		t.Errorf("the answer lacks the Italian of Dungeoneer's option error:\n%s", got)
+	}
 }
 
 // TestInGame_italianAnswers: the answers to in-game commands that cannot be done are

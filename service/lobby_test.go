@@ -242,9 +242,12 @@ func TestLobbyNew_optionsChecked(t *testing.T) {
 		{"new empire players=5", []string{"players=5: empire is for 2 to 4 players"}, false},
 		{"new empire faces=1a,1b", []string{"both faces of board 1"}, false},
 		{"new tally colour=red", []string{`tally: unknown option "colour"`}, false},
+		{"new dungeoneer map=vista", []string{"map=vista: use map=explore|view", "Nothing was created"}, false},
+		{"new dungeoneer colour=red", []string{`dungeoneer has no option "colour" (its options: map=explore|view)`}, false},
 		{"new smallworld map=smallworld-3p players=3", []string{"is open"}, true},
 		{"new empire encounters=dragon,portals layout=ring players=4", []string{"is open"}, true},
 		{"new tally target=20", []string{"is open"}, true},
+		{"new dungeoneer map=view players=3", []string{"is open"}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.line, func(t *testing.T) {

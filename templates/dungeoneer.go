@@ -31,6 +31,7 @@ func dungeonFuncs(tr *i18n.Bundle) map[string]any {
 		"dgonmap": func(lang string, v any) []string { return in(lang).onMap(v) },
 		"dgready": func(lang string, view, player, id any) string { return in(lang).ready(view, player, id) },
 		"dgtext":  func(lang string, v any) string { return in(lang).text(v) },
+		"dgnames": func(lang string, v any) string { return in(lang).names(v) },
 		"dgphase": func(lang string, v any) string { return tr.Text(readerLang(lang), dungeoneer.PhaseText(Str(v))) },
 		// dgform is a form of attack as a text argument of t; dgterm a name.
 		"dgform": func(v any) engine.Text { return dungeoneer.FormText(Str(v)) },
@@ -305,6 +306,19 @@ func (w dungeonWords) score(form string, v int) string {
 		return w.tr.Sprintf(w.lang, "Speed %d", v)
 	}
 	return fmt.Sprintf("%s %d", form, v)
+}
+
+// names lists cards by id and name ("m03 Crooked Stair, m13 Idol Chamber"), names in
+// the reader's language.
+func (w dungeonWords) names(v any) string {
+	var out []string
+	for _, id := range Strs(v) {
+		if c, ok := dungeoneer.Card(id); ok {
+			id += " " + w.tr.Term(w.lang, c.Name.En)
+		}
+		out = append(out, id)
+	}
+	return strings.Join(out, ", ")
 }
 
 // text is the text of card id in the reader's language (a hero's: its ability), ""

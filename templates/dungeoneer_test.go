@@ -39,7 +39,7 @@ func init() {
 			data       any
 		}{s.name, s.kind, s.data})
 	}
-	htmlGolden["state-dungeoneer-it"], htmlGolden["state-dungeoneer-guard-it"] = true, true
+	htmlGolden["state-dungeoneer-it"], htmlGolden["state-dungeoneer-guard-it"], htmlGolden["state-dungeoneer-layout-it"] = true, true, true
 }
 
 // dungeonItalianSamples are the Italian Dungeoneer state mails of the golden tests:
@@ -81,6 +81,20 @@ func dungeonItalianSamples() []sample {
 	})
 	if !errors.Is(err, errSampled) {
 		panic(fmt.Sprintf("the self-played game ended before its samples: %v", err))
+	}
+	// The map in view: the mail of the second player to place a map card, with the
+	// cards it holds, passed and received ("-layout-it", step 1).
+	prev = nil
+	_, err = selfplay.Play(dungeoneer.Game{}, selfplay.Config{Seed: 1, Players: 3, Options: dungeoneer.Game{}.SampleOptions()[0]}, func(st selfplay.Step) error {
+		if st.N == 1 {
+			out = append(out, sample{"state-dungeoneer-layout-it", "state", dungeonMail(tr, i18n.Italian, prev, st, st.State.ToAct()[0])})
+			return errSampled
+		}
+		prev = st.State
+		return nil
+	})
+	if !errors.Is(err, errSampled) {
+		panic(fmt.Sprintf("the self-played game with the map in view ended before its sample: %v", err))
 	}
 	return out
 }
@@ -136,6 +150,8 @@ func TestRender_dungeoneerItalian(t *testing.T) {
 		"state-dungeoneer-place-it":   {"fase di piazzamento", "Carta Mappa da piazzare: m", "Gloria ", "porte a rot 0: n ", "    costruisci m"},
 		"state-dungeoneer-spoils-it":  {"fase del bottino", "Pericolo da dare, uno per ogni ferita inflitta dai mostri: ", "    pericolo ann 1"},
 		"state-dungeoneer-counter-it": {"fase del contrattacco", "ann può sfidare il mostro che l'ha appena attaccato, col Movimento messo", "    passa"},
+		"state-dungeoneer-layout-it": {"fase della Mappa in vista", "Mappa in vista: prima del primo turno si piazzano tutte le carte Mappa",
+			"carte Mappa da piazzare", "Le tue carte Mappa (quando tocca a te, ne piazzi una):\n  m", "porte a rot 0: n ", "    costruisci m"},
 	}
 	n := 0
 	for _, s := range dungeonItalianSamples() {
@@ -147,8 +163,8 @@ func TestRender_dungeoneerItalian(t *testing.T) {
 			}
 		}
 	}
-	if n != 6 {
-		t.Errorf("%d Italian Dungeoneer samples, want 6", n)
+	if n != 7 {
+		t.Errorf("%d Italian Dungeoneer samples, want 7", n)
 	}
 }
 

@@ -101,6 +101,11 @@ func (s *state) do(seat int, cmd string, rng *engine.Rand) error {
 			return err
 		}
 		return s.build(args, rng)
+	case phLayout:
+		if err := want("build"); err != nil {
+			return err
+		}
+		return s.layoutBuild(seat, args, rng)
 	case phHero:
 		return s.heroAction(seat, verb, args, rng)
 	case phDiscard:
@@ -357,24 +362,33 @@ func (s *state) build(args []string, rng *engine.Rand) error {
 	if args[0] != s.Drawn {
 		return engine.Illegal("the map card to place is %s", s.Drawn)
 	}
+	pl, err := parsePlace(args)
+	if err != nil {
+		return err
+	}
+	if !canPlace(s.Grid, s.Drawn, pl) {
+		return engine.Illegal("%s cannot be placed at %d,%d rot %d", s.Drawn, pl.X, pl.Y, pl.Rot)
+	}
+	if rng == nil {
+		return nil
+	}
+	s.Grid = append(s.Grid, Placed{ID: s.Drawn, X: pl.X, Y: pl.Y, Rot: pl.Rot})
+	s.logf("%s is placed at %d,%d", engine.Term(cards.mapc[s.Drawn].Name.En), pl.X, pl.Y)
+	s.Drawn = ""
+	s.Phase = phHero
+	return nil
+}
+
+// parsePlace reads the place of a build command's arguments: <card> at <x>,<y> rot <r>.
+func parsePlace(args []string) (placement, error) {
 	xs, ys, ok := strings.Cut(args[2], ",")
 	x, err1 := strconv.Atoi(xs)
 	y, err2 := strconv.Atoi(ys)
 	rot, err3 := strconv.Atoi(args[4])
 	if !ok || err1 != nil || err2 != nil || err3 != nil {
-		return engine.Illegal("%q is not a place: say <x>,<y> rot <0|90|180|270>", strings.Join(args[2:], " "))
+		return placement{}, engine.Illegal("%q is not a place: say <x>,<y> rot <0|90|180|270>", strings.Join(args[2:], " "))
 	}
-	if !slices.Contains(placements(s.Grid, s.Drawn), placement{x, y, rot}) {
-		return engine.Illegal("%s cannot be placed at %d,%d rot %d", s.Drawn, x, y, rot)
-	}
-	if rng == nil {
-		return nil
-	}
-	s.Grid = append(s.Grid, Placed{ID: s.Drawn, X: x, Y: y, Rot: rot})
-	s.logf("%s is placed at %d,%d", engine.Term(cards.mapc[s.Drawn].Name.En), x, y)
-	s.Drawn = ""
-	s.Phase = phHero
-	return nil
+	return placement{x, y, rot}, nil
 }
 
 // discard discards exactly one card (hand, Treasure or pack monster), then the turn
@@ -422,6 +436,9 @@ func (s *state) discard(seat int, args []string, rng *engine.Rand) error {
 func (s *state) anyTime(seat int, verb string, args []string, rng *engine.Rand) error {
 	if s.Seats[seat].Out {
 		return engine.Illegal("your hero has left the game")
+	}
+	if s.Phase == phLayout {
+		return engine.Illegal("the map is being laid out: the game begins once every map card is placed")
 	}
 	if err := s.special(seat, verb, args, rng); err != nil || rng == nil {
 		return err

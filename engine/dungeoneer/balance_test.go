@@ -1,6 +1,7 @@
 package dungeoneer
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"slices"
@@ -8,12 +9,13 @@ import (
 	"testing"
 )
 
-// balanceReport plays games bot games of 2 to 4 players and reports the rounds and the
-// win rates per hero and per seat (a win shared by several counts for each).
-func balanceReport(t *testing.T, games int) (rounds []int, heroWins, heroGames map[string]int, seatWins, seatGames [5][4]int, lordWins int) {
+// balanceReport plays games bot games of 2 to 4 players with options and reports the
+// rounds and the win rates per hero and per seat (a win shared by several counts for
+// each).
+func balanceReport(t *testing.T, games int, options map[string]json.RawMessage) (rounds []int, heroWins, heroGames map[string]int, seatWins, seatGames [5][4]int, lordWins int) {
 	heroWins, heroGames = map[string]int{}, map[string]int{}
 	for g := range games {
-		_, s := play(t, 2+g%3, int64(10000+g), 0, botPick)
+		_, s := playWith(t, 2+g%3, int64(10000+g), options, 0, botPick)
 		rounds = append(rounds, s.Round)
 		for i, h := range s.Seats {
 			heroGames[h.Hero]++
@@ -31,15 +33,27 @@ func balanceReport(t *testing.T, games int) (rounds []int, heroWins, heroGames m
 	return
 }
 
-// TestBalance plays many seeded bot games: every game ends within 60 rounds and no
-// hero wins more than twice as often as another. TURNMAIL_BALANCE=n plays n games and
-// prints the table of docs/dungeoneer.md.
+// TestBalance plays many seeded bot games, with the map built as the heroes explore
+// and with the map in view (map=view): every game ends within 60 rounds and no hero
+// wins more than twice as often as another. TURNMAIL_BALANCE=n plays n games of each
+// and prints the tables of docs/dungeoneer.md.
 func TestBalance(t *testing.T) {
 	games := 150
 	if v, err := strconv.Atoi(os.Getenv("TURNMAIL_BALANCE")); err == nil {
 		games = v
 	}
-	rounds, hw, hg, sw, sg, lord := balanceReport(t, games)
+	for _, c := range []struct {
+		name    string
+		options map[string]json.RawMessage
+	}{{"explore", nil}, {"view", inView}} {
+		t.Run(c.name, func(t *testing.T) { balance(t, games, c.options) })
+	}
+}
+
+// balance checks and, with TURNMAIL_BALANCE, prints the balance of games games with
+// options.
+func balance(t *testing.T, games int, options map[string]json.RawMessage) {
+	rounds, hw, hg, sw, sg, lord := balanceReport(t, games, options)
 	if last := rounds[len(rounds)-1]; last > 60 {
 		t.Errorf("a game lasted %d rounds", last)
 	}
@@ -54,7 +68,7 @@ func TestBalance(t *testing.T) {
 	if os.Getenv("TURNMAIL_BALANCE") == "" {
 		return
 	}
-	fmt.Printf("games %d; rounds: median %d, 90%% %d, max %d; won as Dungeon Lord %d\n", games,
+	fmt.Printf("%s: games %d; rounds: median %d, 90%% %d, max %d; won as Dungeon Lord %d\n", t.Name(), games,
 		rounds[len(rounds)/2], rounds[len(rounds)*9/10], rounds[len(rounds)-1], lord)
 	for _, h := range cards.Heroes {
 		fmt.Printf("| %s %s | %d | %d | %.0f%% |\n", h.ID, h.Name.En, hg[h.ID], hw[h.ID], 100*float64(hw[h.ID])/float64(hg[h.ID]))

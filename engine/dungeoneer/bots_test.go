@@ -1,6 +1,7 @@
 package dungeoneer
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -176,6 +177,8 @@ func botPick(r *rand.Rand, s *state, seat int, legal []string) string {
 			}
 		}
 		return "done"
+	case phLayout:
+		return layoutPick(r, s, seat, legal)
 	case phDiscard:
 		// Keep Favors and Treasures, discard an Encounter or Bane when there is one.
 		for _, c := range legal {
@@ -186,3 +189,40 @@ func botPick(r *rand.Rand, s *state, seat int, legal []string) string {
 	}
 	return legal[r.IntN(len(legal))]
 }
+
+// layoutPick places a map card in the placement round of the map in view: one
+// another player's quests need as far from the Entrance as it can, else one its own
+// quests need as near as it can, else any at random.
+func layoutPick(r *rand.Rand, s *state, seat int, legal []string) string {
+	var best []string
+	bv := -1
+	for _, c := range legal {
+		f := strings.Fields(c) // build <card> at x,y rot r
+		var x, y int
+		if _, err := fmt.Sscanf(f[3], "%d,%d", &x, &y); err != nil {
+			continue
+		}
+		d := abs(x) + abs(y)
+		v := 0
+		for o := range s.Seats {
+			if o != seat && slices.Contains(s.questMaps(o), f[1]) {
+				v = 100 + d
+			}
+		}
+		if v == 0 && slices.Contains(s.questMaps(seat), f[1]) {
+			v = 50 - d
+		}
+		switch {
+		case v > bv:
+			best, bv = []string{c}, v
+		case v == bv:
+			best = append(best, c)
+		}
+	}
+	if len(best) == 0 {
+		return legal[r.IntN(len(legal))]
+	}
+	return best[r.IntN(len(best))]
+}
+
+func abs(n int) int { return max(n, -n) }

@@ -58,50 +58,69 @@ func passable(grid []Placed, i, side int) (int, bool) {
 	return j, a.door(side).Kind != doorWall && grid[j].door((side+2)%4).Kind != doorWall
 }
 
+// mapIndex is what the placement rules read of a grid: the occupied cells, the empty
+// cells next to the map and the frontier (the empty cells a door of the map faces).
+type mapIndex struct {
+	grid     []Placed
+	occupied map[[2]int]int
+	frontier map[[2]int]bool
+	empty    [][2]int
+}
+
+func indexGrid(grid []Placed) mapIndex {
+	m := mapIndex{grid: grid, occupied: map[[2]int]int{}, frontier: map[[2]int]bool{}}
+	for i, p := range grid {
+		m.occupied[[2]int{p.X, p.Y}] = i
+	}
+	for _, p := range grid {
+		for side := range 4 {
+			c := [2]int{p.X + dx[side], p.Y + dy[side]}
+			if _, ok := m.occupied[c]; ok {
+				continue
+			}
+			if !slices.Contains(m.empty, c) {
+				m.empty = append(m.empty, c)
+			}
+			if p.door(side).Kind != doorWall {
+				m.frontier[c] = true
+			}
+		}
+	}
+	return m
+}
+
+// fit reports whether map card id fits at the empty cell c turned by rot — joined to
+// the map by a passable door, leaving the map open — and whether it is joined to the
+// Entrance (the first card of the grid).
+func (m mapIndex) fit(id string, c [2]int, rot int) (ok, touchesEntrance bool) {
+	np := Placed{ID: id, X: c[0], Y: c[1], Rot: rot}
+	linked, opens := false, len(m.frontier) > 1 || (len(m.frontier) == 1 && !m.frontier[c])
+	for side := range 4 {
+		n := [2]int{c[0] + dx[side], c[1] + dy[side]}
+		j, ok := m.occupied[n]
+		if !ok {
+			opens = opens || np.door(side).Kind != doorWall
+			continue
+		}
+		if np.door(side).Kind != doorWall && m.grid[j].door((side+2)%4).Kind != doorWall {
+			linked = true
+			touchesEntrance = touchesEntrance || j == 0
+		}
+	}
+	return linked && opens, touchesEntrance
+}
+
 // placements lists the legal spots of map card id: aligned on the grid, next to the
 // map with at least one passable door (so connected to the Entrance), never leaving
 // the map closed; only passages touch the Entrance unless nothing else is possible.
 // The list is sorted by y, x, rotation.
 func placements(grid []Placed, id string) []placement {
-	occupied := map[[2]int]int{}
-	for i, p := range grid {
-		occupied[[2]int{p.X, p.Y}] = i
-	}
-	// frontier: empty cells a door (not a wall) of the map faces.
-	frontier := map[[2]int]bool{}
-	var empty [][2]int
-	for _, p := range grid {
-		for side := range 4 {
-			c := [2]int{p.X + dx[side], p.Y + dy[side]}
-			if _, ok := occupied[c]; ok {
-				continue
-			}
-			if !slices.Contains(empty, c) {
-				empty = append(empty, c)
-			}
-			if p.door(side).Kind != doorWall {
-				frontier[c] = true
-			}
-		}
-	}
+	m := indexGrid(grid)
 	var all, away []placement
-	for _, c := range empty {
+	for _, c := range m.empty {
 		for rot := 0; rot < 360; rot += 90 {
-			np := Placed{ID: id, X: c[0], Y: c[1], Rot: rot}
-			linked, touchesEntrance, opens := false, false, len(frontier) > 1 || (len(frontier) == 1 && !frontier[c])
-			for side := range 4 {
-				n := [2]int{c[0] + dx[side], c[1] + dy[side]}
-				j, ok := occupied[n]
-				if !ok {
-					opens = opens || np.door(side).Kind != doorWall
-					continue
-				}
-				if np.door(side).Kind != doorWall && grid[j].door((side+2)%4).Kind != doorWall {
-					linked = true
-					touchesEntrance = touchesEntrance || j == 0
-				}
-			}
-			if !linked || !opens {
+			ok, touchesEntrance := m.fit(id, c, rot)
+			if !ok {
 				continue
 			}
 			pl := placement{c[0], c[1], rot}
@@ -124,6 +143,20 @@ func placements(grid []Placed, id string) []placement {
 		return a.Rot - b.Rot
 	})
 	return all
+}
+
+// canPlace reports whether placements(grid, id) holds pl, checking that one spot.
+func canPlace(grid []Placed, id string, pl placement) bool {
+	m := indexGrid(grid)
+	c := [2]int{pl.X, pl.Y}
+	if !slices.Contains(m.empty, c) || pl.Rot < 0 || pl.Rot >= 360 || pl.Rot%90 != 0 {
+		return false
+	}
+	ok, touchesEntrance := m.fit(id, c, pl.Rot)
+	if ok && touchesEntrance && cards.mapc[id].Type != "passage" {
+		return slices.Contains(placements(grid, id), pl) // only when it fits nowhere else
+	}
+	return ok
 }
 
 // MapCell is one map card as shown to players.

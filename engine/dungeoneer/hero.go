@@ -49,6 +49,9 @@ func (s *state) heroAction(seat int, verb string, args []string, rng *engine.Ran
 		if err := noArgs(); err != nil {
 			return err
 		}
+		if s.InView {
+			return engine.Illegal("the whole map is in view: there is nothing to explore")
+		}
 		if err := s.spend(1, false); err != nil {
 			return err
 		}

@@ -64,6 +64,10 @@ func (s *state) candidates(seat int) []string {
 		for _, pl := range placements(s.Grid, s.Drawn) {
 			out = append(out, pl.command(s.Drawn))
 		}
+	case phLayout:
+		for _, sp := range s.layoutSpots(seat) {
+			out = append(out, sp.pl.command(sp.id))
+		}
 	case phHero:
 		for _, side := range sideNames {
 			out = append(out, "move "+side)
@@ -123,8 +127,8 @@ func (s *state) candidates(seat int) []string {
 // hero ability and the activations of ready cards.
 func (s *state) anytime(seat int) []string {
 	h := &s.Seats[seat]
-	if s.Phase == phOver || h.Out {
-		return nil
+	if s.Phase == phOver || s.Phase == phLayout || h.Out {
+		return nil // the game has not begun, or is over for seat
 	}
 	var out []string
 	if !(s.Phase == phHero && seat == s.Current) && !(s.Phase == phRespond && slices.Contains(s.Responders, seat)) {

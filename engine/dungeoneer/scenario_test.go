@@ -447,3 +447,40 @@ func TestPlacementNeverClosed(t *testing.T) {
 		}
 	}
 }
+
+// TestCanPlace: checking one spot agrees with the list of placements, on every map of
+// whole games (the map explored and the map in view), for every card not on it, every
+// cell around it and every turn (and one that is no quarter turn).
+func TestCanPlace(t *testing.T) {
+	for _, options := range []map[string]json.RawMessage{nil, inView} {
+		a, _ := playWith(t, 3, 3, options, 0, botPick)
+		states, err := engine.ReplayAll(registry, a, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked := 0
+		for _, st := range states {
+			grid := st.(*state).Grid
+			for _, m := range cards.Maps {
+				if cellAt(grid, 0, 0) >= 0 && slices.ContainsFunc(grid, func(p Placed) bool { return p.ID == m.ID }) {
+					continue
+				}
+				want := placements(grid, m.ID)
+				for _, p := range grid {
+					for side := range 4 {
+						for _, rot := range []int{0, 90, 180, 270, 45} {
+							pl := placement{p.X + dx[side], p.Y + dy[side], rot}
+							if got := canPlace(grid, m.ID, pl); got != slices.Contains(want, pl) {
+								t.Fatalf("%s at %v on %v: canPlace %v, placements %v", m.ID, pl, grid, got, want)
+							}
+							checked++
+						}
+					}
+				}
+			}
+		}
+		if checked < 1000 {
+			t.Fatalf("only %d spots checked", checked)
+		}
+	}
+}

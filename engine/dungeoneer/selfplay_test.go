@@ -18,10 +18,13 @@ var registry = engine.Registry{"dungeoneer": Game{}}
 
 var names = []string{"Alice", "Bob", "Carol", "Dave"}
 
-// newArchive starts an archive of n players with seed.
-func newArchive(t testing.TB, n int, seed int64) (*engine.Archive, engine.State) {
+// inView are the options of the map in view (map=view).
+var inView = map[string]json.RawMessage{"map": json.RawMessage(`"view"`)}
+
+// newArchive starts an archive of n players with seed and options (nil: none).
+func newArchive(t testing.TB, n int, seed int64, options map[string]json.RawMessage) (*engine.Archive, engine.State) {
 	t.Helper()
-	a := &engine.Archive{Format: engine.ArchiveFormat, Game: "dungeoneer",
+	a := &engine.Archive{Format: engine.ArchiveFormat, Game: "dungeoneer", Options: options,
 		Setup: json.RawMessage(fmt.Sprintf(`{"seed":%d}`, seed))}
 	for i := range n {
 		a.Players = append(a.Players, engine.Player{Name: names[i]})
@@ -119,7 +122,13 @@ func randomPick(r *rand.Rand, _ *state, _ int, legal []string) string {
 // random commands a step, and returns the archive and final state.
 func play(t testing.TB, n int, seed int64, probes int, pick picker) (*engine.Archive, *state) {
 	t.Helper()
-	a, st := newArchive(t, n, seed)
+	return playWith(t, n, seed, nil, probes, pick)
+}
+
+// playWith is play with the game's options (nil: none).
+func playWith(t testing.TB, n int, seed int64, options map[string]json.RawMessage, probes int, pick picker) (*engine.Archive, *state) {
+	t.Helper()
+	a, st := newArchive(t, n, seed, options)
 	r := rand.New(rand.NewPCG(uint64(seed), 7))
 	for step := 0; !st.Finished(); step++ {
 		where := fmt.Sprintf("seed %d step %d", seed, step)
@@ -251,8 +260,15 @@ func checkInvariants(t testing.TB, s *state, where string) {
 	if len(quests) != len(cards.Quests) || len(slices.Compact(quests)) != len(cards.Quests) {
 		t.Fatalf("%s: quests %v, want each of %d once", where, quests, len(cards.Quests))
 	}
-	if len(s.Grid)+len(s.MapDeck)+min(len(s.Drawn), 1) != len(cards.Maps) {
+	held := 0
+	for _, h := range s.Seats {
+		held += len(h.Maps)
+	}
+	if len(s.Grid)+len(s.MapDeck)+min(len(s.Drawn), 1)+held != len(cards.Maps) {
 		t.Fatalf("%s: map cards lost", where)
+	}
+	if held > 0 && s.Phase != phLayout || s.InView && (s.Phase == phBuild || s.Phase == phPlace) {
+		t.Fatalf("%s: map cards held in the %s phase", where, s.Phase)
 	}
 }
 
@@ -289,6 +305,15 @@ func TestSelfPlay(t *testing.T) {
 	}
 	for g := range games / 3 {
 		a, _ := play(t, 2+g%3, int64(500+g), probes, randomPick)
+		replay(t, a)
+	}
+	// The map in view (map=view): the placement round, then turns without a build phase.
+	for g := range games {
+		pick := botPick
+		if g%3 == 2 {
+			pick = randomPick
+		}
+		a, _ := playWith(t, 2+g%3, int64(700+g), inView, probes, pick)
 		replay(t, a)
 	}
 }

@@ -29,6 +29,7 @@ const (
 	phCounter = "counter" // the hero a monster attacked may challenge it
 	phSpoils  = "spoils"  // the Dungeon Lord gives Peril, keeps or discards monsters
 	phGuard   = "guard"   // the player to the left chooses how a quest or map monster attacks
+	phLayout  = "layout"  // Map in View: the map cards are placed before the first turn
 	phOver    = "over"
 )
 
@@ -74,6 +75,11 @@ type HeroState struct {
 	// Attached are the integrations played on the hero's ready Treasures: each
 	// integration card with the Treasure it modifies.
 	Attached map[string]string `json:"attached,omitempty"`
+	// Maps are the map cards the player holds in the Map in View placement round
+	// (hidden from the others); Passed are those it passed to the player on its left
+	// because its quests need them (seen by both).
+	Maps   []string `json:"maps,omitempty"`
+	Passed []string `json:"passed,omitempty"`
 }
 
 // Pending is an Encounter or Bane declared in the Dungeon Lord phase, in the space
@@ -93,6 +99,9 @@ type Pending struct {
 
 // state is the complete game state; every field is exported for JSON (Hash, clone).
 type state struct {
+	// InView is the option map=view (Mappa in vista): the whole map is placed before
+	// the first turn, and no turn has a build phase.
+	InView  bool        `json:"map_view,omitempty"`
 	Seats   []HeroState `json:"seats"`
 	Deck    []string    `json:"deck"`
 	Discard []string    `json:"discard"`
@@ -156,6 +165,7 @@ func (s *state) clone() *state {
 		h.Pack, h.Quests, h.Done = slices.Clone(h.Pack), slices.Clone(h.Quests), slices.Clone(h.Done)
 		h.Charges = maps.Clone(h.Charges)
 		h.Threshold, h.Attached = slices.Clone(h.Threshold), maps.Clone(h.Attached)
+		h.Maps, h.Passed = slices.Clone(h.Maps), slices.Clone(h.Passed)
 	}
 	c.Deck, c.Discard, c.MapDeck, c.Grid, c.QDeck = slices.Clone(s.Deck), slices.Clone(s.Discard), slices.Clone(s.MapDeck), slices.Clone(s.Grid), slices.Clone(s.QDeck)
 	c.QuestWounds = maps.Clone(s.QuestWounds)
@@ -191,12 +201,52 @@ func (Game) Name() string { return "dungeoneer" }
 // PlayerRange implements engine.OptionChecker.
 func (Game) PlayerRange() (min, max int) { return 2, 4 }
 
-// CheckOptions implements engine.OptionChecker: Dungeoneer has no options yet.
+// optionHelp says what Dungeoneer's one option accepts, in the option=value form of a
+// mail (a syntax, the same in every language).
+const optionHelp = "map=explore|view"
+
+// The values of the map option.
+const (
+	mapExplore = "explore" // the default: the map grows in the build phase and by exploring
+	mapView    = "view"    // Mappa in vista: the whole map is laid out before the first turn
+)
+
+// CheckOptions implements engine.OptionChecker: the one option is map, explore (the
+// default) or view (the rulebook's advanced rule "Mappa in vista", layout.go).
 func (Game) CheckOptions(options map[string]json.RawMessage) error {
-	for k := range options {
-		return fmt.Errorf("dungeoneer has no option %q", k)
+	for _, k := range slices.Sorted(maps.Keys(options)) {
+		if k != "map" {
+			return engine.Illegal("%s has no option %q (its options: %s)", "dungeoneer", k, optionHelp)
+		}
 	}
-	return nil
+	_, err := mapInView(options)
+	return err
+}
+
+// mapInView reads the map option: whether the map is in view (map=view).
+func mapInView(options map[string]json.RawMessage) (bool, error) {
+	raw, ok := options["map"]
+	if !ok {
+		return false, nil
+	}
+	var v string
+	if json.Unmarshal(raw, &v) != nil {
+		v = string(raw)
+	}
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case mapExplore:
+		return false, nil
+	case mapView:
+		return true, nil
+	}
+	return false, engine.Illegal("%s=%s: use %s", "map", v, optionHelp)
+}
+
+var _ engine.Sampler = Game{}
+
+// SampleOptions implements engine.Sampler: the map in view besides the default.
+func (Game) SampleOptions() []map[string]json.RawMessage {
+	return []map[string]json.RawMessage{{"map": json.RawMessage(`"view"`)}}
 }
 
 // token is how commands name a player: lower case, spaces as underscores.
@@ -224,11 +274,14 @@ func (s *state) targetOf(seat int) string {
 var dieFaces = []int{1, 2, 3, 4, 5, 6}
 
 // New implements engine.Game: initiative roll, heroes, quests, the Entrance with four
-// passages, hands of five.
+// passages, hands of five. With the map in view (map=view) there is no initiative
+// roll and no passage beside the Entrance: the map cards are dealt instead, and the
+// placement round begins (layout.go).
 func (Game) New(setup engine.Setup, rng *engine.Rand) (engine.State, error) {
 	if err := (Game{}).CheckOptions(setup.Options); err != nil {
 		return nil, err
 	}
+	inView, _ := mapInView(setup.Options) // checked above
 	n := len(setup.Players)
 	if n < 2 || n > 4 {
 		return nil, fmt.Errorf("dungeoneer is for 2 to 4 players, not %d", n)
@@ -241,12 +294,13 @@ func (Game) New(setup engine.Setup, rng *engine.Rand) (engine.State, error) {
 		}
 		seen[t] = true
 	}
-	// Initiative: everybody rolls, ties among the highest roll again.
+	// Initiative: everybody rolls, ties among the highest roll again. With the map in
+	// view the Entrance decides it, once the map cards are dealt.
 	contenders := make([]int, n)
 	for i := range contenders {
 		contenders[i] = i
 	}
-	for len(contenders) > 1 {
+	for len(contenders) > 1 && !inView {
 		best, top := 0, []int(nil)
 		for _, c := range contenders {
 			v, err := rng.Pick("initiative", dieFaces)
@@ -280,10 +334,12 @@ func (Game) New(setup engine.Setup, rng *engine.Rand) (engine.State, error) {
 		return nil, err
 	}
 	ids = nil
-	for _, m := range cards.Maps[1:] {
-		ids = append(ids, m.ID)
+	for i, m := range cards.Maps {
+		if i > 0 || inView { // the Entrance is dealt only when the map is in view
+			ids = append(ids, m.ID)
+		}
 	}
-	maps, err := rng.Shuffle("maps", ids)
+	mapOrder, err := rng.Shuffle("maps", ids)
 	if err != nil {
 		return nil, err
 	}
@@ -295,7 +351,7 @@ func (Game) New(setup engine.Setup, rng *engine.Rand) (engine.State, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &state{QuestWounds: map[string]int{}, Round: 1}
+	s := &state{QuestWounds: map[string]int{}, Round: 1, InView: inView}
 	// Seats in turn order starting with the initiative winner.
 	for i := range n {
 		p := setup.Players[(first+i)%n]
@@ -306,9 +362,13 @@ func (Game) New(setup engine.Setup, rng *engine.Rand) (engine.State, error) {
 	s.Global = quests[2*n]
 	s.QDeck = slices.Clone(quests[2*n+1:])
 	s.Deck = slices.Clone(deck[handSize*n:])
+	if inView {
+		s.dealMap(mapOrder)
+		return s, nil
+	}
 	s.Grid = []Placed{{ID: cards.Maps[0].ID}}
 	side := 0
-	for _, id := range maps {
+	for _, id := range mapOrder {
 		if side == 4 || cards.mapc[id].Type != "passage" {
 			s.MapDeck = append(s.MapDeck, id)
 			continue

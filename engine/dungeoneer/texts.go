@@ -37,6 +37,8 @@ func PhaseText(phase string) engine.Text {
 		return text("hero phase")
 	case phPlace:
 		return text("place phase")
+	case phLayout:
+		return text("Map in View phase")
 	case phDiscard:
 		return text("discard phase")
 	case phOver:

@@ -554,10 +554,10 @@ func (s *state) spoils(seat int, verb string, args []string, rng *engine.Rand) e
 }
 
 // beginBuild draws a map card for the build phase; with no card or no legal spot the
-// phase passes.
+// phase passes. With the map in view there is no build phase.
 func (s *state) beginBuild() {
 	s.Phase = phBuild
-	if !s.draw() {
+	if s.InView || !s.draw() {
 		s.Phase = phHero
 	}
 }

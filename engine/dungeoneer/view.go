@@ -16,9 +16,11 @@ type View struct {
 	Finished bool     `json:"finished"`
 	Winners  []string `json:"winners"`
 	Legal    []string `json:"legal"`
-	// Phase is lord, respond, counter, spoils, guard, build, hero, place, discard or
-	// over.
+	// Phase is layout (the map in view's placement round), lord, respond, counter,
+	// spoils, guard, build, hero, place, discard or over.
 	Phase string `json:"phase"`
+	// Layout is the placement round of the map in view (layout phase).
+	Layout *LayoutView `json:"layout,omitempty"`
 	// LordStep is "" before the Encounters are declared, "declare" while they are,
 	// "after" once they are resolved (Banes only).
 	LordStep string `json:"lord_step,omitempty"`
@@ -91,6 +93,25 @@ type PlayerView struct {
 	TreasureRoom int `json:"treasure_room"`
 	// Attached are its integrations, each with the Treasure it modifies.
 	Attached map[string]string `json:"attached,omitempty"`
+	// MapCards is how many map cards it holds in the placement round of the map in
+	// view.
+	MapCards int `json:"map_cards,omitempty"`
+}
+
+// LayoutView is the placement round of the map in view as one viewer sees it: who won
+// the initiative, and what only the viewer knows — its map cards, those it passed to
+// the player on its left and those the player on its right passed to it.
+type LayoutView struct {
+	// First received the Entrance: the initiative, and the first turn of the game.
+	First string `json:"first"`
+	// Maps are the viewer's map cards.
+	Maps []string `json:"maps,omitempty"`
+	// Passed went to To, the player on the viewer's left; Received came from From, the
+	// player on its right: the map cards the passer's quests need.
+	To       string   `json:"to,omitempty"`
+	Passed   []string `json:"passed,omitempty"`
+	From     string   `json:"from,omitempty"`
+	Received []string `json:"received,omitempty"`
 }
 
 // View implements engine.State.
@@ -110,6 +131,19 @@ func (s *state) View(viewer string) any {
 		v.GuardBy = s.Seats[s.left(s.Current)].Name
 	}
 	seat := s.seat(viewer)
+	if s.Phase == phLayout {
+		v.Layout = &LayoutView{First: s.Seats[0].Name}
+		if seat >= 0 {
+			right := (seat + s.n() - 1) % s.n()
+			v.Layout.Maps, v.Layout.Passed, v.Layout.Received = slices.Clone(s.Seats[seat].Maps), s.Seats[seat].Passed, s.Seats[right].Passed
+			if len(v.Layout.Passed) > 0 {
+				v.Layout.To = s.Seats[(seat+1)%s.n()].Name
+			}
+			if len(v.Layout.Received) > 0 {
+				v.Layout.From = s.Seats[right].Name
+			}
+		}
+	}
 	switch {
 	case viewer == "":
 		v.Complete = s
@@ -125,7 +159,7 @@ func (s *state) View(viewer string) any {
 			Melee: s.stat(i, melee), Magic: s.stat(i, magic), Speed: s.stat(i, speed), HandSize: len(h.Hand),
 			Favors: h.Favors, Treasures: h.Treasures, Banes: h.Banes, Pack: h.Pack, Quests: h.Quests, Done: h.Done,
 			Carrying: h.Carrying, Saved: h.Saved, Struck: h.Struck, AbilityUsed: h.AbilityUsed, Charges: h.Charges,
-			TreasureRoom: s.treasureRoom(i), Attached: h.Attached}
+			TreasureRoom: s.treasureRoom(i), Attached: h.Attached, MapCards: len(h.Maps)}
 		if viewer == "" || i == seat {
 			pv.Hand = slices.Clone(h.Hand)
 		}
