@@ -39,12 +39,14 @@ var templateErrors = []string{"<no value>", "&lt;no value&gt;", "%!", "map[", "<
 // game's, and a refusal to every seat. Each goes through the service's own rendering
 // (stateData, the templates, compose) and must render, in text and HTML, without a
 // template's error markers, and list the commands legal for its reader; an Italian
-// mail must hold no English word (langcheck). Short in make test; TURNMAIL_SOAK=1
-// (make soak) plays many more games.
+// mail must hold no English word (langcheck). Short in make test: two games per
+// engine, each rendered for its first renderStates states and its end (a random game
+// can run to thousands of states: their phases repeat); TURNMAIL_SOAK=1 (make soak)
+// plays many more games and renders every state.
 func TestSelfPlayRenders(t *testing.T) {
-	perEngine := 2
+	perEngine, limit := 2, renderStates
 	if os.Getenv("TURNMAIL_SOAK") == "1" {
-		perEngine = 60
+		perEngine, limit = 60, 0
 	}
 	svc := newRenderService(t)
 	reg := games.Registry()
@@ -53,7 +55,7 @@ func TestSelfPlayRenders(t *testing.T) {
 		for _, cfg := range selfplay.Configs(g, 1, perEngine) {
 			name := fmt.Sprintf("%s/%dp-seed%d", kind, cfg.Players, cfg.Seed)
 			t.Run(name, func(t *testing.T) {
-				r := &renderRun{t: t, svc: svc, l: renderLoaded(kind, cfg), english: map[string]int{}}
+				r := &renderRun{t: t, svc: svc, l: renderLoaded(kind, cfg), english: map[string]int{}, limit: limit}
 				states := 0
 				_, err := selfplay.Play(g, cfg, func(s selfplay.Step) error {
 					states++
@@ -115,7 +117,13 @@ type renderRun struct {
 	// english counts the English words found in Italian mails, by word, for the
 	// report of a failure.
 	english map[string]int
+	// limit is how many states are rendered before only the end is (0: all).
+	limit int
 }
+
+// renderStates is how many states of a self-play game make test renders before it
+// renders only the game's end.
+const renderStates = 600
 
 // step renders every mail about the state s reached.
 func (r *renderRun) step(s selfplay.Step) error {
@@ -148,6 +156,9 @@ func (r *renderRun) step(s selfplay.Step) error {
 	}
 	if s.Player == "" {
 		l.States = []engine.State{s.State}
+	}
+	if r.limit > 0 && s.N >= r.limit && !s.State.Finished() {
+		return nil // recorded for the accounts of what follows, not rendered
 	}
 	for _, lang := range i18n.Langs {
 		l.Settings.Lang = lang
