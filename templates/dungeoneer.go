@@ -329,11 +329,14 @@ func (w dungeonWords) text(v any) string {
 }
 
 // onMap lists what lies on a view's map besides the heroes: the living monsters of
-// map cards (with their wounds) and the escort components, each with its place and
-// card.
+// map cards (with their wounds), the rooms that do something to a hero who enters
+// and the escort components, each with its place and card.
 func (w dungeonWords) onMap(v any) []string {
 	var out []string
 	for _, c := range dungeonCells(v) {
+		if info, ok := dungeoneer.Card(c.ID); ok && info.Monster == nil && w.pick(info.Text) != "" {
+			out = append(out, fmt.Sprintf("%d,%d %s", c.X, c.Y, w.card(c.ID)))
+		}
 		if c.Monster {
 			line := fmt.Sprintf("%d,%d %s", c.X, c.Y, w.card(c.ID))
 			if c.Wounds > 0 {

@@ -142,7 +142,7 @@ type MapCard struct {
 	// slays it gains instead of Glory for its wounds. Slain, it is gone for good.
 	Monster *Monster `json:"monster,omitempty"`
 	Reward  []Effect `json:"reward,omitempty"`
-	// Text is the card's text (a map card with a monster has one).
+	// Text is the card's text (a map card with a monster or an effect on entering has one).
 	Text Names `json:"text,omitempty"`
 }
 
@@ -499,6 +499,11 @@ func (cs *CardSet) validate() error {
 		}
 		if err := checkEffects(m.ID, m.OnEnter, cardOps); err != nil {
 			return err
+		}
+		if len(m.OnEnter) > 0 {
+			if err := checkNames(m.ID, m.Text); err != nil {
+				return fmt.Errorf("a card with an effect on entering says it: %w", err)
+			}
 		}
 		if m.Monster != nil {
 			if err := checkMonster(m.ID, m.Monster); err != nil {

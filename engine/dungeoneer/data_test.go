@@ -101,6 +101,7 @@ func TestValidate(t *testing.T) {
 		{"bane use", "only a Bane may have a use", func(cs map[string]any) { card(cs, "adventures", 34)["use"] = "response" }},
 		// Map monsters, chance and search quests (m09, m10, q07, q02).
 		{"map monster without reward", "reward", func(cs map[string]any) { delete(card(cs, "maps", 8), "reward") }},
+		{"entry effect without text", "says it", func(cs map[string]any) { delete(card(cs, "maps", 13), "text") }},
 		{"reward without monster", "without a monster", func(cs map[string]any) {
 			card(cs, "maps", 9)["reward"] = []any{map[string]any{"op": "glory", "n": 1}}
 		}},
