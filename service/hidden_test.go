@@ -95,7 +95,7 @@ func TestHiddenInformation(t *testing.T) {
 		}
 		who := toAct[0]
 		legal := l.State.Legal(who)
-		cmd := legal[n%len(legal)]
+		cmd := firstChoice(legal[n%len(legal)])
 		for _, c := range legal { // keep the game moving: close phases soon
 			if c == "done" || c == "pass" || strings.HasPrefix(c, "quest ") {
 				cmd = c
@@ -219,7 +219,7 @@ func TestHiddenInformation_mapInView(t *testing.T) {
 				seat = p.Seat
 			}
 		}
-		cmd := l.State.Legal(who)[0]
+		cmd := firstChoice(l.State.Legal(who)[0])
 		if res := f.receive(f.mail(who+"@"+domain, f.svc.ReplyAddress(id, seat), cmd)); res.Status != service.StatusApplied {
 			t.Fatalf("%s: %q: %s %s", who, cmd, res.Status, res.Reason)
 		}
@@ -240,4 +240,15 @@ func TestHiddenInformation_mapInView(t *testing.T) {
 			t.Errorf("%s's archive has the deal or the seed", viewer)
 		}
 	}
+}
+
+// firstChoice is a legal entry as a player sends it: of a choice ("rot <0,180>"), the
+// first value.
+func firstChoice(entry string) string {
+	prefix, choice, ok := strings.Cut(entry, "<")
+	if !ok {
+		return entry
+	}
+	first, _, _ := strings.Cut(choice, ",")
+	return prefix + strings.TrimSuffix(first, ">")
 }

@@ -32,6 +32,7 @@ func dungeonFuncs(tr *i18n.Bundle) map[string]any {
 		"dgready": func(lang string, view, player, id any) string { return in(lang).ready(view, player, id) },
 		"dgtext":  func(lang string, v any) string { return in(lang).text(v) },
 		"dgnames": func(lang string, v any) string { return in(lang).names(v) },
+		"dgrot":   rotationChoice,
 		"dgphase": func(lang string, v any) string { return tr.Text(readerLang(lang), dungeoneer.PhaseText(Str(v))) },
 		// dgform is a form of attack as a text argument of t; dgterm a name.
 		"dgform": func(v any) engine.Text { return dungeoneer.FormText(Str(v)) },
@@ -388,4 +389,17 @@ func (w dungeonWords) ready(view, player, id any) string {
 		return ""
 	}
 	return " — " + strings.Join(notes, ", ")
+}
+
+// rotationChoice is the end of the first legal entry that offers a choice of
+// rotations ("rot <0,180>" of "build m02 at 0,-1 rot <0,180>", in the reader's
+// words), for the note that explains it; "" when no entry does.
+func rotationChoice(legal []string) string {
+	for _, e := range legal {
+		f := strings.Fields(e)
+		if n := len(f); n >= 2 && strings.HasPrefix(f[n-1], "<") && strings.HasSuffix(f[n-1], ">") && strings.Contains(f[n-1], ",") {
+			return f[n-2] + " " + f[n-1]
+		}
+	}
+	return ""
 }

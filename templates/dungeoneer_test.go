@@ -45,13 +45,13 @@ func init() {
 // dungeonItalianSamples are the Italian Dungeoneer state mails of the golden tests:
 // the view of the English sample as ann reads it in Italian, with the commands of
 // any moment her hand allows ("state-dungeoneer-it"); and from a self-played game (3
-// players, seed 1) the mail of the player to act at the steps of each step of the
-// Dungeon Lord's phase and the placing of a map card: ben, to the left, chooses how
-// the Rubble Crawler strikes ann ("state-dungeoneer-guard-it", step 4); ann places
-// the map card she explored ("-place-it", step 6); cy has declared two Encounters
-// and ben may respond ("-respond-it", step 22); cy gives the Peril they earned
-// ("-spoils-it", step 23); ann may challenge the monster that has just attacked her
-// ("-counter-it", step 78). Each is built as the service builds a state mail: the
+// players, seed 1) the mail of the player to act at each step of the Dungeon Lord's
+// phase and the placing of a map card: ben, to the left, chooses how the Rubble
+// Crawler strikes ann ("state-dungeoneer-guard-it", step 28); cy places the map card
+// they explored ("-place-it", step 43); ann has declared an Encounter and ben may
+// respond ("-respond-it", step 24); ben gives the Peril earned ("-spoils-it", step
+// 61); cy may challenge the monster that has just attacked them ("-counter-it", step
+// 60). Each is built as the service builds a state mail: the
 // view as decoded JSON, what happened put into words, the legal commands in the
 // reader's words with their notes.
 func dungeonItalianSamples() []sample {
@@ -66,15 +66,15 @@ func dungeonItalianSamples() []sample {
 		AnyTime: []string{tr.Command("dungeoneer", i18n.Italian, "play a37"), tr.Command("dungeoneer", i18n.Italian, "play a36 on ben")},
 		ReplyTo: "turnmail+du-4m8x.0.xxxx@example.org",
 	}}}
-	steps := map[int]string{4: "state-dungeoneer-guard-it", 6: "state-dungeoneer-place-it", 22: "state-dungeoneer-respond-it",
-		23: "state-dungeoneer-spoils-it", 78: "state-dungeoneer-counter-it"}
+	steps := map[int]string{28: "state-dungeoneer-guard-it", 43: "state-dungeoneer-place-it", 24: "state-dungeoneer-respond-it",
+		61: "state-dungeoneer-spoils-it", 60: "state-dungeoneer-counter-it"}
 	var prev engine.State
 	_, err = selfplay.Play(dungeoneer.Game{}, selfplay.Config{Seed: 1, Players: 3}, func(st selfplay.Step) error {
 		if name, ok := steps[st.N]; ok {
 			out = append(out, sample{name, "state", dungeonMail(tr, i18n.Italian, prev, st, st.State.ToAct()[0])})
 		}
 		prev = st.State
-		if st.N >= 78 {
+		if st.N >= 61 {
 			return errSampled
 		}
 		return nil
@@ -150,9 +150,9 @@ func TestRender_dungeoneerItalian(t *testing.T) {
 		"state-dungeoneer-respond-it": {"fase delle risposte", "Dichiarati contro gli Eroi (si risolvono in quest'ordine):", "— contro ben", "    passa"},
 		"state-dungeoneer-place-it":   {"fase di piazzamento", "Carta Mappa da piazzare: m", "Gloria ", "porte a rot 0: n ", "    costruisci m"},
 		"state-dungeoneer-spoils-it":  {"fase del bottino", "Pericolo da dare, uno per ogni ferita inflitta dai mostri: ", "    pericolo ann 1"},
-		"state-dungeoneer-counter-it": {"fase del contrattacco", "ann può sfidare il mostro che l'ha appena attaccato, col Movimento messo", "    passa"},
+		"state-dungeoneer-counter-it": {"fase del contrattacco", "cy può sfidare il mostro che l'ha appena attaccato, col Movimento messo", "    passa"},
 		"state-dungeoneer-layout-it": {"fase della Mappa in vista", "Mappa in vista: prima del primo turno si piazzano tutte le carte Mappa",
-			"carte Mappa da piazzare", "Le tue carte Mappa (quando tocca a te, ne piazzi una):\n  m", "porte a rot 0: n ", "    costruisci m"},
+			"carte Mappa da piazzare", "Le tue carte Mappa (quando tocca a te, ne piazzi una):\n  m", "porte a rot 0: n ", "    costruisci m", " rot <0,", "Come leggere gli schemi qui sopra:\n  rot <", "  una delle rotazioni elencate (gradi in senso orario)"},
 	}
 	n := 0
 	for _, s := range dungeonItalianSamples() {

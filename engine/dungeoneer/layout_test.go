@@ -126,7 +126,15 @@ func TestMapInViewDeal(t *testing.T) {
 // the first card listed.
 func TestMapInViewLegalPlacements(t *testing.T) {
 	s := viewDeal(t)
-	legal := s.Legal("Alice")
+	// The rotations of a card on one space are one entry, a choice.
+	grouped := s.Legal("Alice")
+	if !slices.Contains(grouped, "build m05 at 0,-1 rot <0,90,180>") || len(grouped) >= len(s.concrete("Alice")) {
+		t.Errorf("rotations not grouped: %v", grouped)
+	}
+	legal := expanded(grouped)
+	if !slices.Equal(legal, s.concrete("Alice")) {
+		t.Errorf("Legal stands for %v, want %v", legal, s.concrete("Alice"))
+	}
 	for _, c := range []string{"build m05 at 0,-1 rot 0", "build m05 at 0,-1 rot 90", "build m05 at 0,-1 rot 180", "build m04 at 1,0 rot 90", "build m07 at 0,1 rot 0"} {
 		if !slices.Contains(legal, c) {
 			t.Errorf("%q is not listed: %v", c, legal)
@@ -155,12 +163,12 @@ func TestMapInViewLegalPlacements(t *testing.T) {
 		if !errors.As(err, &re) || re.Reason != c.err {
 			t.Errorf("%s %q: %v, want %q", c.player, c.cmd, err, c.err)
 		}
-		if slices.Contains(s.Legal(c.player), c.cmd) {
+		if slices.Contains(expanded(s.Legal(c.player)), c.cmd) {
 			t.Errorf("%s %q is listed", c.player, c.cmd)
 		}
 	}
 	for _, p := range []string{"Bob", "Carol"} {
-		if l := s.Legal(p); len(l) != 0 {
+		if l := expanded(s.Legal(p)); len(l) != 0 {
 			t.Errorf("%s, not to place, may send %v", p, l)
 		}
 	}
@@ -170,7 +178,7 @@ func TestMapInViewLegalPlacements(t *testing.T) {
 	}
 	// Alice with rooms only: a room goes next to the Entrance.
 	s.Seats[1].Maps = []string{"m14", "m16"}
-	if legal := s.Legal("Alice"); !slices.Contains(legal, "build m14 at 0,-1 rot 180") {
+	if legal := expanded(s.Legal("Alice")); !slices.Contains(legal, "build m14 at 0,-1 rot 180") {
 		t.Errorf("rooms only, none next to the Entrance: %v", legal)
 	}
 }
@@ -198,7 +206,7 @@ func TestMapInViewRound(t *testing.T) {
 		}
 		prev = s.Current
 		player := s.Seats[s.Current].Name
-		cmd := s.Legal(player)[0]
+		cmd := expanded(s.Legal(player))[0]
 		held := len(s.Seats[s.Current].Maps)
 		s = do(t, s, player, cmd, nil)
 		if len(s.Seats[prev].Maps) != held-1 {
@@ -216,14 +224,14 @@ func TestMapInViewRound(t *testing.T) {
 	if s.Phase != phLord || s.Current != 0 || s.Round != 1 || !slices.Equal(s.ToAct(), []string{"Carol"}) {
 		t.Fatalf("after the placement round: phase %s, round %d, to act %v; want Carol's Dungeon Lord phase of round 1", s.Phase, s.Round, s.ToAct())
 	}
-	if !slices.Contains(s.Legal("Alice"), "ability") {
+	if !slices.Contains(expanded(s.Legal("Alice")), "ability") {
 		t.Error("Ilvo's ability is not possible once the game has begun")
 	}
 	s = do(t, s, "Carol", "done", nil)
 	if s.Phase != phHero || s.Drawn != "" {
 		t.Fatalf("after the Dungeon Lord phase: phase %s, drawn %q; want the hero phase, no build phase", s.Phase, s.Drawn)
 	}
-	if slices.Contains(s.Legal("Carol"), "explore") {
+	if slices.Contains(expanded(s.Legal("Carol")), "explore") {
 		t.Error("explore is listed with the map in view")
 	}
 	_, err := s.Apply("Carol", "explore", engine.NewRand(1, 1, nil))
@@ -248,7 +256,7 @@ func TestMapInViewEndsWhenNothingFits(t *testing.T) {
 	}
 	s.Seats[2].Quests = []string{"q01", "q02"} // q01 is done in m12
 	s.Current = 1
-	if legal := s.Legal(s.Seats[2].Name); len(placements(s.Grid, "m12")) != 0 || len(s.layoutSpots(2)) != 0 || legal != nil {
+	if legal := expanded(s.Legal(s.Seats[2].Name)); len(placements(s.Grid, "m12")) != 0 || len(s.layoutSpots(2)) != 0 || legal != nil {
 		t.Fatalf("the Flooded Crypt (one door) closes the map at 0,-1: %v", placements(s.Grid, "m12"))
 	}
 	s = do(t, s, "Alice", "build m02 at 0,-1 rot 0", nil)
@@ -270,8 +278,8 @@ func TestMapInViewEndsWhenNothingFits(t *testing.T) {
 	}
 	// Bob in his hero phase may drop q01, whose map card lies nowhere.
 	s.Current, s.Phase = 2, phHero
-	if !slices.Contains(s.Legal("Bob"), "drop q01") || slices.Contains(s.Legal("Bob"), "drop q02") {
-		t.Errorf("Bob's legal commands %v: want drop q01 alone", s.Legal("Bob"))
+	if !slices.Contains(expanded(s.Legal("Bob")), "drop q01") || slices.Contains(expanded(s.Legal("Bob")), "drop q02") {
+		t.Errorf("Bob's legal commands %v: want drop q01 alone", expanded(s.Legal("Bob")))
 	}
 }
 
@@ -344,7 +352,7 @@ func TestMapInViewHidden(t *testing.T) {
 	}
 	for s.Phase == phLayout {
 		before := s
-		cmd := s.Legal(s.Seats[s.Current].Name)[0]
+		cmd := expanded(s.Legal(s.Seats[s.Current].Name))[0]
 		s = do(t, s, s.Seats[s.Current].Name, cmd, nil)
 		check(s, before, cmd)
 	}

@@ -3,6 +3,7 @@ package dungeoneer
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/turnmail/turnmail/engine"
 )
@@ -145,8 +146,37 @@ func (s *state) anytime(seat int) []string {
 	return append(out, s.activatable(seat)...)
 }
 
-// Legal implements engine.State: the concrete commands player may give now.
+// Legal implements engine.State: the commands player may give now. The placements
+// of a map card on one space that differ only in rotation are one entry, a choice:
+// "build m02 at 0,-1 rot <0,180>".
 func (s *state) Legal(player string) []string {
+	return groupRotations(s.concrete(player))
+}
+
+// groupRotations folds consecutive "build CARD at X,Y rot R" entries for the same
+// card and space into one choice of rotations; other entries stay as they are.
+func groupRotations(cmds []string) []string {
+	var out []string
+	last := "" // the "build CARD at X,Y rot " prefix of the last entry, if one
+	for _, c := range cmds {
+		i := strings.LastIndex(c, " rot ")
+		if !strings.HasPrefix(c, "build ") || i < 0 {
+			out, last = append(out, c), ""
+			continue
+		}
+		prefix, rot := c[:i+len(" rot ")], c[i+len(" rot "):]
+		if prefix != last {
+			out, last = append(out, c), prefix
+			continue
+		}
+		prev := strings.TrimSuffix(strings.TrimPrefix(out[len(out)-1][len(prefix):], "<"), ">")
+		out[len(out)-1] = prefix + "<" + prev + "," + rot + ">"
+	}
+	return out
+}
+
+// concrete lists the commands player may give now, each one command as typed.
+func (s *state) concrete(player string) []string {
 	seat := s.seat(player)
 	if seat < 0 || s.Phase == phOver {
 		return nil
@@ -172,7 +202,7 @@ func (s *state) SkipCommands(player string) []string {
 	var out []string
 	cur := s
 	for range 64 {
-		legal := cur.Legal(player)
+		legal := cur.concrete(player)
 		if len(legal) == 0 {
 			break
 		}

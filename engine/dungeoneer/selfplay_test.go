@@ -145,19 +145,22 @@ func playWith(t testing.TB, n int, seed int64, options map[string]json.RawMessag
 		// any moment (always cards, abilities, ready cards), picked at random.
 		outOfTurn := false
 		if probes > 0 && r.IntN(6) == 0 {
-			if o := names[r.IntN(n)]; !slices.Contains(toAct, o) && len(st.Legal(o)) > 0 {
+			if o := names[r.IntN(n)]; !slices.Contains(toAct, o) && len(expanded(st.Legal(o))) > 0 {
 				p, outOfTurn = o, true
 			}
 		}
-		legal := st.Legal(p)
+		legal := expanded(st.Legal(p))
 		if len(legal) == 0 {
 			t.Fatalf("%s: %s must act but has no legal command (phase %s)", where, p, s.Phase)
+		}
+		if !slices.Equal(legal, s.concrete(p)) {
+			t.Fatalf("%s: %s's Legal %q stands for %q, not the commands %q", where, p, st.Legal(p), legal, s.concrete(p))
 		}
 		for _, other := range names[:n] {
 			// Out of turn only the special actions of any moment: always Favors, ability.
 			o := s.seat(other)
-			if !slices.Contains(toAct, other) && slices.ContainsFunc(st.Legal(other), func(c string) bool { return !slices.Contains(s.anytime(o), c) }) {
-				t.Fatalf("%s: %s is not to act but has legal commands %q", where, other, st.Legal(other))
+			if !slices.Contains(toAct, other) && slices.ContainsFunc(expanded(st.Legal(other)), func(c string) bool { return !slices.Contains(s.anytime(o), c) }) {
+				t.Fatalf("%s: %s is not to act but has legal commands %q", where, other, expanded(st.Legal(other)))
 			}
 		}
 		seq := len(a.Events) + 1
