@@ -105,7 +105,7 @@ func TestDungeonReading(t *testing.T) {
 			"a26": {kind: "trap", stat: "life", test: 8, text: ": Life 8+. Failure: knocked down and lose 1 Glory."},
 		}}},
 		{"cards", i18n.Italian, `La tua mano:
-  a13 Orco Carceriere (mostro, costo 3; Vita 2, attacca con Mischia 3, difende
+  a13 Orco Carceriere (Mostro, costo 3; Vita 2, attacca con Mischia 3, difende
   con Magia 0, Velocità 0): Un muro di grasso e ferro.
   a26 Laccio dell'Anima (Trappola, costo 1): Vita 8+. Fallimento: sdraiato e
   perdi 1 Gloria.
@@ -166,7 +166,7 @@ alice, to the left, chooses how the monster of this card strikes bob first
 `, dgMail{phase: "guard", turn: "bob", guard: "m09", guarded: "bob", cards: map[string]dgCard{
 			"m09": {kind: "passage", attacks: map[string]int{"melee": 2, "speed": 2}, text: ": A Rubble Crawler lairs here."},
 		}}},
-		{"guard", i18n.Italian, `Round 2 — fase della guardia, turno di bob.
+		{"guard", i18n.Italian, `Round 2 — fase della Guardia, turno di bob.
 Mazzo Avventura: 47 carte; mazzo delle Mappe: 11 carte.
 alice, alla sinistra, sceglie con quale attacco il mostro di questa carta 
 colpisce per primo l'Eroe di bob (poi bob attacca in mischia):

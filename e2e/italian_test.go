@@ -105,7 +105,7 @@ func TestItalianGameByMail(t *testing.T) {
 		t.Fatalf("ann's Italian moves were not applied: %d events", h.events(id))
 	}
 	turn(ben, b)
-	wait(ann, "Tocca a te.", "Dalla tua ultima mail:", "- ben ha preso ")
+	wait(ann, "Tocca a te.", "Dopo la tua ultima mail:", "- ben ha preso ")
 
 	// A player may read English: ben switches, his answer and mails are English.
 	h.send(ben, replyTo(t, b), "Re", "lang en\nstatus\n")

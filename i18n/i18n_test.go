@@ -284,7 +284,7 @@ func TestSprintf(t *testing.T) {
 		{Italian, "you have no declined %s", []any{engine.Term("Ghouls")}, "non hai Ghoul in declino"},
 		// A plain string is a name of the game's own, such as a player's: a player
 		// called like a race keeps their name.
-		{Italian, "%s joined", []any{"Giants"}, "Giants si è unito"},
+		{Italian, "%s joined", []any{"Giants"}, "nuovo giocatore: Giants"},
 		{Italian, "not in any catalogue %d", []any{3}, "not in any catalogue 3"},
 		{English, "the last %d of %d events", []any{50, 5000}, "the last 50 of 5000 events"},
 		{English, "That is %d days; you have used %d of the %d days of vacation this game allows.", []any{1, 3, 14},

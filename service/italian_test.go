@@ -40,7 +40,7 @@ func TestSettingsDescribe(t *testing.T) {
 		{"defaults", service.Settings{},
 			[]string{"deadline: 1d after the turn begins", "reminders: 12h, 1h before the deadline", "when a deadline passes: skip", "vacation: up to 14 days per player"},
 			[]string{"scadenza: 1 giorno dopo l'inizio del turno", "promemoria: 12 ore, 1 ora prima della scadenza",
-				"alla scadenza: skip (la partita va avanti senza quella mossa)", "vacanza: fino a 14 giorni per giocatore"}},
+				"alla scadenza: skip (si salta la mossa e la partita va avanti)", "vacanza: fino a 14 giorni per giocatore"}},
 		{"everything", service.Settings{Deadline: "weekdays 20:00 Europe/Rome", Remind: []string{"90m", "1m"}, Expiry: service.ExpiryPause,
 			VacationDays: 1, MaxPlayers: 3, List: "club@example.org", TZ: "Europe/Rome", Lang: i18n.Italian, Private: true},
 			[]string{"deadline: weekdays 20:00 Europe/Rome (at least 12h after the turn begins)", "reminders: 1h30m, 1m before the deadline",
@@ -60,7 +60,7 @@ func TestSettingsDescribe(t *testing.T) {
 		{"hours", service.Settings{Deadline: "36h", Remind: []string{"2h"}},
 			[]string{"deadline: 36h after the turn begins", "reminders: 2h before the deadline", "when a deadline passes: skip", "vacation: up to 14 days per player"},
 			[]string{"scadenza: 36 ore dopo l'inizio del turno", "promemoria: 2 ore prima della scadenza",
-				"alla scadenza: skip (la partita va avanti senza quella mossa)", "vacanza: fino a 14 giorni per giocatore"}},
+				"alla scadenza: skip (si salta la mossa e la partita va avanti)", "vacanza: fino a 14 giorni per giocatore"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := c.st.Describe(tr, i18n.English); !slices.Equal(got, c.en) {

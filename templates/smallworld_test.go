@@ -80,14 +80,14 @@ func TestRender_smallWorldSectionItalian(t *testing.T) {
 		view string
 		want []string
 	}{
-		{"smallworld.view.json", []string{"Giocatori (in ordine di turno):", "attiva: Elfi/Collinari", "in declino: Troll", "Combinazioni Razza/Potere in offerta (prendi N costa N-1 monete):",
+		{"smallworld.view.json", []string{"Giocatori (in ordine di turno):", "attiva: Elfi/Collinari", "in declino: Troll", "Combinazioni Razza/Potere in offerta (con prendi N paghi N-1 monete):",
 			"Amazzoni/Signori dei Draghi, 15 segnalini", "Regioni (prima le tue):", "campi coltivati (tribù perduta, fonte di magia) —",
 			"ben Troll ×1 (in declino) [fortezza, montagna, tana dei troll]", "(caverna, miniera) bordo", "Tribù Perduta ×1", "confina con 2, 6", "— vuota;",
 			"Martelli d'argento", "i Mimi ombra possono ancora prendere il potere di una combinazione 1–3 dell'offerta (scambia N)",
 			"Corazze di fungo da piazzare: 2 (corazza R)",
 			"  scambia N   i tuoi Mimi ombra", "  sacca RELIQUIA  la Sacca delle meraviglie", "  altare R    togli da R un segnalino", "  globo R     come vampiro:"}},
-		{"necromancer.view.json", []string{"Isola del Necromante: cy è il Necromante", "Fantasmi/Bivacco", "Poteri in uso: Bivacco, Volanti, Palustri.",
-			"Nella riserva: Ricchi, Collinari, Silvani.", "Un Fantasma o un potere costa 5 monete.", "Pozzo delle Anime: 3 segnalini", "cy Fantasmi ×2 [isola]"}},
+		{"necromancer.view.json", []string{"Isola del Necromante: cy è il Necromante", "Fantasma/Bivacco", "Poteri in uso: Bivacco, Volanti, Palustri.",
+			"Nella riserva: Ricchi, Collinari, Silvani.", "Un Fantasma o un potere costa 5 monete.", "Pozzo delle Anime: 3 segnalini", "cy Fantasma ×2 [isola]"}},
 		{"underground.view.json", []string{"Luoghi mitici e Reliquie: 1 ancora coperto sotto i Mostri; scoperti:",
 			"Tappetino volante (Reliquia) nella regione 19 — occupata da ann (Fiamme)", "Legenda: «Mostri ×2» custodiscono",
 			"crepaccio abissale (vulcano) — vuota [vulcano]", "[Grande Antico, corazza di fungo×2]", "[Balrog, montagna, Stonehenge]", "pozza di fango     (mostri) bordo — Mostri ×2",

@@ -345,7 +345,7 @@ func TestRender_htmlStructure(t *testing.T) {
 		},
 		"state-underground-it": {
 			"<th>Giocatore</th><th>Monete</th><th>In mano</th><th>Razze</th>", "Fiamme/Vendicativi", "Lich/Rinati, 10 segnalini (&#43;2 monete sopra)",
-			"<li>Stonehenge (Luogo mitico, dà il potere Pescatori) nella regione 14 — nessuno la occupa</li>",
+			"<li>Stonehenge (Luogo mitico, dà il potere Pescatori) nella regione 14 — regione libera</li>",
 			"<td><b>23</b> pozza di fango (mostri), bordo</td><td>Mostri: 2</td>",
 			"<li><code>spada R</code>: conquista R con 2 segnalini in meno (almeno 1); la Spada del coniglio assassino va lì</li>",
 		},

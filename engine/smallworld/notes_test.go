@@ -86,7 +86,7 @@ func TestNotesInBothLanguages(t *testing.T) {
 		{"keep", keep, "carol", "keep 4", "Merchant; the other powers go to your reserve", "Mercanti; gli altri poteri vanno nella tua riserva"},
 		{"buy ghost", func(t *testing.T) *state { return apply(t, keep(t), "carol: keep 4") }, "carol", "buy ghost",
 			"2 coins: a Ghost from your reserve (13 there) to your hand on the Island",
-			"2 monete: un Fantasma dalla tua riserva (che ne ha 13) alla tua mano sull'Isola"},
+			"2 monete: un Fantasma dalla Riserva dei Fantasma (ce ne sono 13) sull'Isola, in mano tua"},
 		{"buy power", func(t *testing.T) *state {
 			s := apply(t, keep(t), "carol: keep 1")
 			s.Players[2].Coins = 10
@@ -138,7 +138,7 @@ func TestErrorsInBothLanguages(t *testing.T) {
 			"prima scegli il potere da tenere tra i sei che hai pescato: da tieni 1 a tieni 6"},
 		{"no peace with Ghosts", func(t *testing.T) *state { return apply(t, newNecro(t, 3, nil, necroFixed), "alice: pick 1") }, "alice", "ally carol",
 			"carol is the Necromancer: Ghosts are always a race in decline, and no peace is made with them; ally another player",
-			"carol è il Necromante: i Fantasmi sono sempre una razza in declino e con loro non si fa pace; alleati con un altro giocatore"},
+			"carol è il Necromante: i Fantasma sono sempre una razza in declino e con loro non si fa pace; alleati con un altro giocatore"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 
 // This file extracts the text a player wrote from the body of a reply: quoted
 // history, attribution lines ("On … wrote:"), forwarded and Outlook header blocks,
-// signatures and everything from a line "end" on are removed.
+// signatures and everything from a line "end" (or "fine") on are removed.
 //
 // The recognisers are tables of patterns (attributionPatterns, separatorPatterns,
 // signaturePatterns, fromKeys/dateKeys/toKeys …); extend the tables, not the
@@ -210,7 +210,7 @@ const (
 	kindText lineKind = iota
 	kindBlank
 	kindQuote   // "> …"
-	kindEnd     // "end": stop reading
+	kindEnd     // "end" (Italian "fine"): stop reading
 	kindHistory // separator or header block: history from here on
 	kindSig     // signature from here on
 )
@@ -423,7 +423,7 @@ func (e *extractor) classify(i int) lineKind {
 		return kindBlank
 	case strings.HasPrefix(t, ">"):
 		return kindQuote
-	case strings.EqualFold(t, "end"):
+	case strings.EqualFold(t, "end") || strings.EqualFold(t, "fine"): // "fine" is Italian
 		return kindEnd
 	case e.isHistory(i, t):
 		return kindHistory

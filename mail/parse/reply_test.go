@@ -68,6 +68,8 @@ var replyCases = []struct {
 
 	// The end line.
 	{"end", "{cmds}\nend\nconquer 99\n", "{cmds}"},
+	{"fine (Italian end)", "{cmds}\nFine\nconquer 99\n", "{cmds}"},
+	{"fine within a line is read", "{cmds}\nfine turno\n", "{cmds}\nfine turno"},
 	{"END padded", "{cmds}\n   END \t\nconquer 99\n", "{cmds}"},
 	{"end first", "end\n{cmds}\n", ""},
 
