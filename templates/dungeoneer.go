@@ -24,16 +24,17 @@ const dungeonBandWidth = 4
 func dungeonFuncs(tr *i18n.Bundle) map[string]any {
 	in := func(lang string) dungeonWords { return dungeonWords{tr: tr, lang: readerLang(lang)} }
 	return map[string]any{
-		"dgmap":   func(lang string, v any) string { return in(lang).mapText(v) },
-		"dgbands": func(lang string, v any) []DungeonBand { return in(lang).bands(v) },
-		"dgcard":  func(lang string, v any) string { return in(lang).card(v) },
-		"dgdrawn": func(lang string, v any) string { return in(lang).describe(v, true) },
-		"dgonmap": func(lang string, v any) []string { return in(lang).onMap(v) },
-		"dgready": func(lang string, view, player, id any) string { return in(lang).ready(view, player, id) },
-		"dgtext":  func(lang string, v any) string { return in(lang).text(v) },
-		"dgnames": func(lang string, v any) string { return in(lang).names(v) },
-		"dgrot":   rotationChoice,
-		"dgphase": func(lang string, v any) string { return tr.Text(readerLang(lang), dungeoneer.PhaseText(Str(v))) },
+		"dgmap":    func(lang string, v any) string { return in(lang).mapText(v) },
+		"dgbands":  func(lang string, v any) []DungeonBand { return in(lang).bands(v) },
+		"dgcard":   func(lang string, v any) string { return in(lang).card(v) },
+		"dgdrawn":  func(lang string, v any) string { return in(lang).describe(v, true) },
+		"dgonmap":  func(lang string, v any) []string { return in(lang).onMap(v) },
+		"dgready":  func(lang string, view, player, id any) string { return in(lang).ready(view, player, id) },
+		"dgtext":   func(lang string, v any) string { return in(lang).text(v) },
+		"dgnames":  func(lang string, v any) string { return in(lang).names(v) },
+		"dgrot":    rotationChoice,
+		"dgwounds": func(lang string, view, id any) string { return in(lang).wounds(view, id) },
+		"dgphase":  func(lang string, v any) string { return tr.Text(readerLang(lang), dungeoneer.PhaseText(Str(v))) },
 		// dgform is a form of attack as a text argument of t; dgterm a name.
 		"dgform": func(v any) engine.Text { return dungeoneer.FormText(Str(v)) },
 		"dgterm": func(v any) engine.Term { return engine.Term(Str(v)) },
@@ -400,6 +401,17 @@ func rotationChoice(legal []string) string {
 		if n := len(f); n >= 2 && strings.HasPrefix(f[n-1], "<") && strings.HasSuffix(f[n-1], ">") && strings.Contains(f[n-1], ",") {
 			return f[n-2] + " " + f[n-1]
 		}
+	}
+	return ""
+}
+
+// wounds notes the wounds on the monster of a quest or map card of the view, as the
+// tokens on the card show them: " (wounded 2)", or "" for none.
+func (w dungeonWords) wounds(view, id any) string {
+	v, _ := view.(map[string]any)
+	ws, _ := v["wounds"].(map[string]any)
+	if n := Num(ws[Str(id)]); n > 0 {
+		return " " + w.tr.Sprintf(w.lang, "(wounded %d)", n)
 	}
 	return ""
 }

@@ -46,12 +46,12 @@ func init() {
 // the view of the English sample as ann reads it in Italian, with the commands of
 // any moment her hand allows ("state-dungeoneer-it"); and from a self-played game (3
 // players, seed 1) the mail of the player to act at each step of the Dungeon Lord's
-// phase and the placing of a map card: ben, to the left, chooses how the Rubble
-// Crawler strikes ann ("state-dungeoneer-guard-it", step 28); cy places the map card
-// they explored ("-place-it", step 43); ann has declared an Encounter and ben may
-// respond ("-respond-it", step 24); ben gives the Peril earned ("-spoils-it", step
-// 61); cy may challenge the monster that has just attacked them ("-counter-it", step
-// 60). Each is built as the service builds a state mail: the
+// phase and the placing of a map card: cy, to the left, chooses how the Rubble
+// Crawler strikes ben ("state-dungeoneer-guard-it", step 64); cy places the map card
+// they explored ("-place-it", step 20); ann has declared an Encounter and ben is asked
+// for a response ("-respond-it", step 26); ben gives the Peril earned ("-spoils-it",
+// step 35); cy may challenge the monster that has just attacked them ("-counter-it",
+// step 34). Each is built as the service builds a state mail: the
 // view as decoded JSON, what happened put into words, the legal commands in the
 // reader's words with their notes.
 func dungeonItalianSamples() []sample {
@@ -66,15 +66,15 @@ func dungeonItalianSamples() []sample {
 		AnyTime: []string{tr.Command("dungeoneer", i18n.Italian, "play a37"), tr.Command("dungeoneer", i18n.Italian, "play a36 on ben")},
 		ReplyTo: "turnmail+du-4m8x.0.xxxx@example.org",
 	}}}
-	steps := map[int]string{28: "state-dungeoneer-guard-it", 43: "state-dungeoneer-place-it", 24: "state-dungeoneer-respond-it",
-		61: "state-dungeoneer-spoils-it", 60: "state-dungeoneer-counter-it"}
+	steps := map[int]string{64: "state-dungeoneer-guard-it", 20: "state-dungeoneer-place-it", 26: "state-dungeoneer-respond-it",
+		35: "state-dungeoneer-spoils-it", 34: "state-dungeoneer-counter-it"}
 	var prev engine.State
 	_, err = selfplay.Play(dungeoneer.Game{}, selfplay.Config{Seed: 1, Players: 3}, func(st selfplay.Step) error {
 		if name, ok := steps[st.N]; ok {
 			out = append(out, sample{name, "state", dungeonMail(tr, i18n.Italian, prev, st, st.State.ToAct()[0])})
 		}
 		prev = st.State
-		if st.N >= 61 {
+		if st.N >= 64 {
 			return errSampled
 		}
 		return nil
@@ -140,12 +140,12 @@ func TestRender_dungeoneerItalian(t *testing.T) {
 			"m13 1,-3     ││ m04 2,-3     T", "rischio +1", "pozzo 3", "torre", "Grotta", "Mostro",
 			"Sulla mappa:\n  -3,0 m17 Biblioteca di Cenere (Stanza): Un eroe che entra guadagna 1 Gloria.\n",
 			"  1,-1 m09 Galleria Crollata (Passaggio; Vita 2, attacca con Mischia 2,",
-			"(1 ferita)", "  1. ann — Tamsin Borsadoro, Livello 2, Vita 2/6",
+			"(1 ferita)", "nella Cripta Allagata. (2 ferite)", "  1. ann — Tamsin Borsadoro, Livello 2, Vita 2/6",
 			"     Mischia 2, Magia 3, Velocità 2; Gloria 11, Pericolo 5\n     in -1,-1; 5 carte in mano\n",
 			"     abilità: +1 Movimento ogni turno.", "     Missioni completate: q11",
 			"—\n     resta 1 carica", "— con a44 Lama Benedetta", "Missione Globale:\n  q01 Uccidi il Cavaliere Annegato (Elimina, in m12;",
 			"La tua mano:\n  a36 Ombre Afferranti (Sventura, Sempre, costo 3):", "    gioca a36 su ben"},
-		"state-dungeoneer-guard-it": {"fase della Guardia", "ben, alla sinistra, sceglie con quale attacco il mostro di questa carta \ncolpisce per primo l'Eroe di ann:\n  m09 Galleria Crollata",
+		"state-dungeoneer-guard-it": {"fase della Guardia", "cy, alla sinistra, sceglie con quale attacco il mostro di questa carta \ncolpisce per primo l'Eroe di ben:\n  m09 Galleria Crollata",
 			"  m09 Galleria Crollata (Passaggio; Vita 2, attacca con Mischia 2, Velocità 2,", "    attacca   # sceglie il gioco:", "    attacca mischia"},
 		"state-dungeoneer-respond-it": {"fase di Risposta", "Incontri giocati contro gli Eroi (si risolvono in quest'ordine):", "— contro ben", "    passa"},
 		"state-dungeoneer-place-it":   {"fase di Piazzamento", "Carta Mappa da piazzare: m", "Gloria ", "; porte con", "    costruisci m"},
@@ -185,7 +185,7 @@ func TestDungeonCard(t *testing.T) {
 		id, want string
 	}{
 		{"en", "a13", "a13 Ogre Jailer (monster, cost 3; life 2, attacks Melee 3, defends Magic 0, Speed 0): A wall of fat and iron."},
-		{"en", "a16", "a16 Cultist Adept (monster, cost 3; life 2, attacks Melee 1, Magic 3, defends Speed 1): Hit (Magic): discard 1 random card."},
+		{"en", "a16", "a16 Cultist Adept (monster, cost 3; life 2, attacks Melee 1, Magic 3, defends Speed 1): Hit (Magic): 1 wound, and discard 1 random card."},
 		{"en", "q01", "q01 Slay the Drowned Knight (kill, at m12; life 2, attacks Melee 3, defends Magic 0, Speed 1): Defeat the Drowned Knight in the Flooded Crypt."},
 		{"en", "a21", "a21 Swinging Blade (trap, cost 1): Speed 4+. Failure: 1 wound."},
 		{"en", "a54", "a54 Notched Sword (treasure, weapon, permanent, cost 2): +1 Melee."},

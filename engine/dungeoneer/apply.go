@@ -245,12 +245,14 @@ func (s *state) lordEnd(args []string, rng *engine.Rand) error {
 	return nil
 }
 
-// openResponses asks the heroes the pending cards strike who can respond, or resolves
-// the pending cards at once.
+// openResponses asks every hero the pending cards strike for a response, whatever
+// they hold — at the table every player is asked, and a window opened only for those
+// who hold a response would tell everyone what is in their hand — or resolves the
+// pending cards at once when they strike nobody.
 func (s *state) openResponses(rng *engine.Rand) {
 	s.Responders = nil
 	for _, i := range s.alive() {
-		if slices.ContainsFunc(s.Pending, func(p Pending) bool { return s.strikes(p, i) }) && len(s.responses(i)) > 0 {
+		if slices.ContainsFunc(s.Pending, func(p Pending) bool { return s.strikes(p, i) }) {
 			s.Responders = append(s.Responders, i)
 		}
 	}
@@ -443,12 +445,8 @@ func (s *state) anyTime(seat int, verb string, args []string, rng *engine.Rand) 
 	if err := s.special(seat, verb, args, rng); err != nil || rng == nil {
 		return err
 	}
-	if s.Phase == phRespond && slices.Contains(s.Responders, seat) && len(s.responses(seat)) == 0 {
-		s.Responders = slices.DeleteFunc(s.Responders, func(r int) bool { return r == seat })
-		if len(s.Responders) == 0 {
-			s.resolve(rng)
-		}
-	}
+	// A responder who acts stays asked until they pass, even with nothing left to
+	// respond with: closing the window for them would tell the others so.
 	// The current hero's last card played, or its last Treasure spent, in its discard
 	// phase: nothing is left to discard, and the turn ends.
 	if s.Phase == phDiscard && seat == s.Current && !s.mustDiscard(seat) {

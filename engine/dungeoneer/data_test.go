@@ -2,6 +2,7 @@ package dungeoneer
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -133,4 +134,50 @@ func TestValidate(t *testing.T) {
 
 func card(cs map[string]any, kind string, i int) map[string]any {
 	return cs[kind].([]any)[i].(map[string]any)
+}
+
+// TestMonsterTextsTellTheirHits: a card's hit effect replaces the usual wound ("Questo
+// è l'effetto totale del colpo"), so a monster's text must tell all of it — the wounds
+// too — or a player cannot know what a hit does. Every hit effect of every monster
+// (Encounters, quests, map cards) is named in its English and Italian text.
+func TestMonsterTextsTellTheirHits(t *testing.T) {
+	words := map[string][2]string{ // op → what the English and Italian texts say
+		opWound:     {"wound", "ferit"},
+		opProne:     {"knocked down", "sdraiato"},
+		opDiscard:   {"discard", "scart"},
+		opLoseGlory: {"Glory", "Gloria"},
+		opDropItem:  {"drops", "cadere"},
+	}
+	check := func(id string, m *Monster, text Names) {
+		for form, effs := range m.Hit {
+			for _, e := range effs {
+				w, ok := words[e.Op]
+				if !ok {
+					t.Errorf("%s: hit effect %q has no words in this test", id, e.Op)
+					continue
+				}
+				if e.Op == opWound {
+					w = [2]string{fmt.Sprintf("%d %s", e.N, w[0]), fmt.Sprintf("%d %s", e.N, w[1])}
+				}
+				if !strings.Contains(text.En, w[0]) || !strings.Contains(text.It, w[1]) {
+					t.Errorf("%s: its %s hit does %s %d, but its text says %q / %q", id, form, e.Op, e.N, text.En, text.It)
+				}
+			}
+		}
+	}
+	for _, a := range cards.Adventures {
+		if a.Kind == kMonster {
+			check(a.ID, &a.Monster, a.Text)
+		}
+	}
+	for _, q := range cards.Quests {
+		if q.Monster != nil {
+			check(q.ID, q.Monster, q.Text)
+		}
+	}
+	for _, m := range cards.Maps {
+		if m.Monster != nil {
+			check(m.ID, m.Monster, m.Text)
+		}
+	}
 }

@@ -54,7 +54,11 @@ func dice(rolls ...int) *engine.Rand {
 	return engine.NewRand(1, 1, out)
 }
 
-// do applies cmd for player and fails the test on an error.
+// do applies cmd for player and fails the test on an error. When cmd opens a
+// response window (the Dungeon Lord's declarations closed, an always Bane played),
+// the heroes struck who hold no response (pass is all they may send) pass, as a
+// standing order "respond never" does, with the same rng: the resolution, and its
+// dice, follow at once. Scenarios of responses give heroes something to respond with.
 func do(t *testing.T, s *state, player, cmd string, rng *engine.Rand) *state {
 	t.Helper()
 	if rng == nil {
@@ -64,7 +68,24 @@ func do(t *testing.T, s *state, player, cmd string, rng *engine.Rand) *state {
 	if err != nil {
 		t.Fatalf("%s %q: %v", player, cmd, err)
 	}
-	return next.(*state)
+	ns := next.(*state)
+	for s.Phase != phRespond && ns.Phase == phRespond {
+		passed := false
+		for _, p := range ns.ToAct() {
+			if legal := ns.Legal(p); slices.Equal(legal, []string{"pass"}) {
+				next, err := ns.Apply(p, "pass", rng)
+				if err != nil {
+					t.Fatalf("%s pass: %v", p, err)
+				}
+				ns, passed = next.(*state), true
+				break
+			}
+		}
+		if !passed {
+			break
+		}
+	}
+	return ns
 }
 
 // illegal checks that cmd is refused and not listed.

@@ -1,8 +1,11 @@
 package dungeoneer
 
 import (
+	"encoding/json"
 	"slices"
 	"testing"
+
+	"github.com/turnmail/turnmail/engine"
 )
 
 // Scenario tests of the rules the first version simplified; each cites the passage of
@@ -310,5 +313,45 @@ func TestLordFallsToOwnTrap(t *testing.T) {
 	s = do(t, s, "Alice", "done", dice(3, 4, 1, 6, 6)) // a tie; Alice fails the blade
 	if !s.Seats[0].Out || s.Current != 1 || !slices.Contains(s.Discard, "a13") || len(s.Unhurt) != 0 {
 		t.Fatalf("Alice out %v, current %d, discard %v, unhurt %v", s.Seats[0].Out, s.Current, s.Discard, s.Unhurt)
+	}
+}
+
+// TestResponseWindowHidesHand: "B. Risposta: I vostri avversari hanno ora la possibilità
+// di rispondere" — every hero an Encounter strikes is asked, whatever they hold, so
+// whether the window opens tells the other players nothing about their hand: Bob is
+// asked with Sidestep in hand and without it, and what Alice and Carol may see is the
+// same both times.
+func TestResponseWindowHidesHand(t *testing.T) {
+	views := map[string][]string{}
+	for _, hand := range [][]string{{"a39"}, {"a01"}} { // Sidestep (a response), a monster
+		s := fresh(t, 3)
+		s.Seats[0].Hand = []string{"a17"}
+		s.Seats[1].Peril, s.Seats[1].Glory, s.Seats[1].Hand = 4, 3, hand
+		s = do(t, s, "Alice", "play a17 on bob melee", nil)
+		next, err := s.Apply("Alice", "done", dice(6, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s = next.(*state)
+		if s.Phase != phRespond || !slices.Equal(s.ToAct(), []string{"Bob"}) || !slices.Contains(s.Legal("Bob"), "pass") {
+			t.Fatalf("Bob holding %v: phase %s, to act %v, legal %v", hand, s.Phase, s.ToAct(), s.Legal("Bob"))
+		}
+		for _, viewer := range []string{"Alice", "Carol", engine.Observer} {
+			b, err := json.Marshal(s.View(viewer))
+			if err != nil {
+				t.Fatal(err)
+			}
+			views[viewer] = append(views[viewer], string(b))
+		}
+		// Bob passes; the Encounter resolves.
+		next, err = s.Apply("Bob", "pass", dice(6, 1))
+		if err != nil || next.(*state).Phase == phRespond {
+			t.Fatalf("Bob's pass: %v", err)
+		}
+	}
+	for viewer, vs := range views {
+		if vs[0] != vs[1] {
+			t.Errorf("%s tells Bob's hands apart:\n%s\n%s", viewer, vs[0], vs[1])
+		}
 	}
 }

@@ -91,8 +91,14 @@ func TestReadyCardActivation(t *testing.T) {
 		if s.Phase != phRespond || !slices.Equal(s.ToAct(), []string{"Bob"}) || !slices.Equal(expanded(s.Legal("Bob")), []string{"use a50", "pass"}) {
 			t.Fatalf("phase %s, to act %v, Bob's legal %v", s.Phase, s.ToAct(), expanded(s.Legal("Bob")))
 		}
-		// The Ogre: 3+3 against Tamsin's 2+3 and the sigil's +1: a tie, not a hit.
-		s = do(t, s, "Bob", "use a50", dice(3, 3))
+		// The Ogre: 3+3 against Tamsin's 2+3 and the sigil's +1: a tie, not a hit. Bob,
+		// asked until he passes, passes.
+		rng := dice(3, 3)
+		s = do(t, s, "Bob", "use a50", rng)
+		if s.Phase != phRespond || !slices.Equal(s.Legal("Bob"), []string{"pass"}) {
+			t.Fatalf("after the defense: phase %s, Bob's legal %v", s.Phase, s.Legal("Bob"))
+		}
+		s = do(t, s, "Bob", "pass", rng)
 		if s.Seats[1].Life != maxLife || s.Phase != phSpoils || !slices.Equal(s.Unhurt, []string{"a13"}) {
 			t.Fatalf("life %d phase %s unhurt %v", s.Seats[1].Life, s.Phase, s.Unhurt)
 		}
@@ -110,7 +116,9 @@ func TestReadyCardActivation(t *testing.T) {
 		s = do(t, s, "Alice", "play a13 on bob melee", nil)
 		s = do(t, s, "Alice", "play a21 on bob", nil)
 		s = do(t, s, "Alice", "done", nil)
-		s = do(t, s, "Bob", "use a58", dice(1, 1, 1)) // back at the Entrance: nothing strikes
+		rng := dice(1, 1, 1)
+		s = do(t, s, "Bob", "use a58", rng) // back at the Entrance: nothing strikes
+		s = do(t, s, "Bob", "pass", rng)
 		b := s.Seats[1]
 		if b.Life != maxLife || b.X != 0 || b.Y != 0 || !slices.Equal(s.Unhurt, []string{"a13"}) || !slices.Contains(s.Discard, "a21") {
 			t.Fatalf("Bob life %d at %d,%d; unhurt %v discard %v", b.Life, b.X, b.Y, s.Unhurt, s.Discard)

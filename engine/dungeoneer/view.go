@@ -45,14 +45,17 @@ type View struct {
 	// Map is the dungeon; DrawMap draws it as text.
 	Map []MapCell `json:"map"`
 	// Global is the global quest.
-	Global   string        `json:"global"`
-	Pending  []Pending     `json:"pending,omitempty"`
-	Deck     int           `json:"deck"`
-	MapDeck  int           `json:"map_deck"`
-	Discard  []string      `json:"discard"`
-	Players  []PlayerView  `json:"players"`
-	Log      []engine.Text `json:"log,omitempty"`
-	Complete *state        `json:"complete,omitempty"`
+	Global string `json:"global"`
+	// Wounds are the wounds on the monsters of quests (by quest) and map cards (by
+	// map card), as the tokens on the cards show them.
+	Wounds   map[string]int `json:"wounds,omitempty"`
+	Pending  []Pending      `json:"pending,omitempty"`
+	Deck     int            `json:"deck"`
+	MapDeck  int            `json:"map_deck"`
+	Discard  []string       `json:"discard"`
+	Players  []PlayerView   `json:"players"`
+	Log      []engine.Text  `json:"log,omitempty"`
+	Complete *state         `json:"complete,omitempty"`
 }
 
 // PlayerView is one seat as a viewer sees it.
@@ -129,6 +132,14 @@ func (s *state) View(viewer string) any {
 	}
 	if s.Guard != nil {
 		v.GuardBy = s.Seats[s.left(s.Current)].Name
+	}
+	for id, n := range s.QuestWounds {
+		if n > 0 {
+			if v.Wounds == nil {
+				v.Wounds = map[string]int{}
+			}
+			v.Wounds[id] = n
+		}
 	}
 	seat := s.seat(viewer)
 	if s.Phase == phLayout {
