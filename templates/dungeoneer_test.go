@@ -141,7 +141,7 @@ func TestRender_dungeoneerItalian(t *testing.T) {
 			"Sulla mappa:\n  -3,0 m17 Biblioteca di Cenere (Stanza): Un eroe che entra guadagna 1 Gloria.\n",
 			"  1,-1 m09 Galleria Crollata (Passaggio; Vita 2, attacca con Mischia 2,",
 			"(1 ferita)", "nella Cripta Allagata. (2 ferite)", "  1. ann — Tamsin Borsadoro, Livello 2, Vita 2/6",
-			"     Mischia 2, Magia 3, Velocità 2; Gloria 11, Pericolo 5\n     in -1,-1; 5 carte in mano\n",
+			"     Mischia 2, Magia 3, Velocità 2; Gloria 11, Pericolo 5\n     in -1,-1; 5 carte in mano; 1 Movimento messo da parte\n",
 			"     abilità: +1 Movimento ogni turno.", "     Missioni completate: q11",
 			"—\n     resta 1 carica", "— con a44 Lama Benedetta", "Missione Globale:\n  q01 Uccidi il Cavaliere Annegato (Elimina, in m12;",
 			"La tua mano:\n  a36 Ombre Afferranti (Sventura, Sempre, costo 3):", "    gioca a36 su ben"},

@@ -137,6 +137,11 @@ func (s *state) move(seat, side int, rng *engine.Rand) error {
 	key := doorKey(h.X, h.Y, side)
 	d := s.Grid[i].door(side)
 	if (d.Kind == doorLocked || d.Kind == doorTrapped) && !slices.Contains(s.Opened, key) {
+		if d.Kind == doorLocked {
+			s.logf("%s tries the locked door (%d)", h.Name, d.V)
+		} else {
+			s.logf("%s tries the trapped door (%d)", h.Name, d.V)
+		}
 		ok := s.test(seat, speed, d.V, 0, rng)
 		s.Opened = append(s.Opened, key)
 		if !ok && d.Kind == doorTrapped {
@@ -171,21 +176,27 @@ func (s *state) enter(seat, j int, rng *engine.Rand) {
 	h.X, h.Y, h.Threshold, h.ThresholdDue = p.X, p.Y, nil, false
 	s.Moved = true
 	key := cellKey(p.X, p.Y)
+	c := cards.mapc[p.ID]
+	s.logf("%s enters %s at %d,%d", h.Name, engine.Term(c.Name.En), p.X, p.Y)
 	if slices.Contains(s.Visited, key) {
 		return
 	}
 	s.Visited = append(s.Visited, key)
-	c := cards.mapc[p.ID]
 	h.Glory += c.Glory
 	h.Peril += c.Peril
+	if c.Glory > 0 || c.Peril > 0 {
+		s.logf("%s gains %d Glory and %d Peril, first in this space this turn", h.Name, c.Glory, c.Peril)
+	}
 	if o := c.Obstacle; o != nil {
 		switch o.Kind {
 		case "pit":
+			s.logf("%s meets the pit (%d)", h.Name, o.V)
 			if !s.test(seat, o.Stat, o.V, 0, rng) {
 				h.Prone = true
 				s.logf("%s falls into the pit", h.Name)
 			}
 		case "spikes":
+			s.logf("%s meets the spikes (%d)", h.Name, o.V)
 			if !s.test(seat, o.Stat, o.V, 0, rng) {
 				s.wound(seat, 1)
 			}

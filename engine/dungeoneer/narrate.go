@@ -20,13 +20,14 @@ var (
 		"%s attaches %s to %s":                engine.HapCard,
 		"%s is spent":                         engine.HapCard,
 		"%s is placed at %d,%d":               engine.HapBuild,
+		"%s enters %s at %d,%d":               engine.HapMove,
 		"%s takes %d wounds, %d life left":    engine.HapLoss,
 		"%s takes %d wounds":                  engine.HapLoss,
 		"%s is slain":                         engine.HapLoss,
 		"%s is defeated and leaves the game":  engine.HapLoss,
 		"%s falls into the pit":               engine.HapLoss,
 		"%s is knocked down":                  engine.HapLoss,
-		"%s discards %d cards at random":      engine.HapLoss,
+		"%s discards %s at random":            engine.HapLoss,
 		"%s completes the quest %s":           engine.HapScore,
 		"%s completes a third quest and wins": engine.HapScore,
 		"%s wins as Dungeon Lord":             engine.HapScore,
@@ -38,7 +39,7 @@ var (
 		"%s is defeated and leaves the game": true,
 		"%s falls into the pit":              true,
 		"%s is knocked down":                 true,
-		"%s discards %d cards at random":     true,
+		"%s discards %s at random":           true,
 		"%s is sent back to the Entrance":    true,
 	}
 )
@@ -46,10 +47,10 @@ var (
 // directions name the sides of a move.
 var directions = map[string]string{"n": "north", "e": "east", "s": "south", "w": "west"}
 
-// Narrate implements engine.Narrator: what the command was (a move with where it led,
+// Narrate implements engine.Narrator: what the command was (a move, a quest attempted,
 // an exploration with the map card drawn, a discard, a monster kept), then what it set
-// off in order — cards played with their targets, doors, obstacles and traps with
-// their dice, attacks with both totals and the wounds dealt, monsters slain, quests
+// off in order — cards played with their targets, doors, the space entered with the
+// Glory and Peril it gave, obstacles and traps with their dice, attacks with both totals and the wounds dealt, monsters slain, quests
 // completed, levels, a hero defeated, a map card placed — from the state's log. A card
 // is named only once it is played, discarded face up or put into play: a card that
 // stays in a hand is never named, so viewer changes nothing.
@@ -69,14 +70,14 @@ func (s *state) Narrate(player, command string, after engine.State, viewer strin
 		return nil
 	}
 	moved := a.Seats[seat].X != s.Seats[seat].X || a.Seats[seat].Y != s.Seats[seat].Y
-	to := func() (int, int) { return a.Seats[seat].X, a.Seats[seat].Y }
 	switch verb := f[0]; {
-	case verb == "move" && len(f) == 2 && moved:
-		x, y := to()
-		add(engine.HapMove, "%s moves %s to %d,%d", who, engine.Term(directions[f[1]]), x, y)
+	case verb == "move" && len(f) == 2 && directions[f[1]] != "":
+		// Where it led, after the door's test, is the log's "enters".
+		add(engine.HapMove, "%s moves %s", who, engine.Term(directions[f[1]]))
 	case (verb == "sewer" || verb == "portal") && moved:
-		x, y := to()
-		add(engine.HapMove, "%s goes through the %s to %d,%d", who, engine.Term(verb), x, y)
+		add(engine.HapMove, "%s goes through the %s", who, engine.Term(verb))
+	case verb == "quest" && len(f) >= 2 && cards.quest[f[1]] != nil:
+		add(engine.HapOther, "%s attempts the quest %s", who, engine.Term(cards.quest[f[1]].Name.En))
 	case verb == "explore" && a.Drawn != "":
 		add(engine.HapOther, "%s explores and draws %s", who, engine.Term(cards.mapc[a.Drawn].Name.En))
 	case verb == "stand":
@@ -89,6 +90,8 @@ func (s *state) Narrate(player, command string, after engine.State, viewer strin
 		} else {
 			add(engine.HapCard, "%s takes %s back into the hand", who, engine.Term(cards.adv[f[1]].Name.En))
 		}
+	case verb == "challenge" && len(f) == 3 && cards.mapc[f[1]] != nil:
+		add(engine.HapOther, "%s challenges the monster of %s with %s", who, engine.Term(cards.mapc[f[1]].Name.En), formWord(f[2]))
 	case verb == "challenge" && len(f) == 3:
 		if t := s.findTarget(f[1]); t >= 0 {
 			add(engine.HapOther, "%s challenges %s with %s", who, s.Seats[t].Name, formWord(f[2]))

@@ -50,9 +50,12 @@ func TestNarrate(t *testing.T) {
 			s.Seats[0].Banes = []string{"a33"} // Speed 1
 			return toHero(t, s), "Alice", "move e", dice(1)
 		}, []string{
-			"move: Alice moves east to 1,-1",
+			"move: Alice moves east",
+			"other: Alice tries the trapped door (3)",
 			"other: Alice rolls 1: speed 2 against 3, failure",
 			"loss: Alice takes 1 wounds, 5 life left [hit Alice]",
+			"move: Alice enters Crossing of Echoes at 1,-1",
+			"other: Alice gains 0 Glory and 1 Peril, first in this space this turn",
 		}},
 		{"monster hits", ogre(6, 4, 4), []string{
 			"other: Ogre Jailer attacks Bob with melee: 7 against 6",
@@ -61,6 +64,16 @@ func TestNarrate(t *testing.T) {
 		{"hero counters", ogre(6, 1, 6), []string{
 			"other: Ogre Jailer attacks Bob with melee: 4 against 8",
 			"loss: Ogre Jailer takes 1 wounds",
+		}},
+		{"random discard, named", func(t *testing.T) (*state, string, string, *engine.Rand) {
+			s := fresh(t, 3)
+			s.Seats[0].Hand = []string{"a15"} // Cultist Adept: a Magic hit, 1 wound and a random discard
+			s.Seats[1].Peril, s.Seats[1].Hand = 3, []string{"a01"}
+			return do(t, s, "Alice", "play a15 on bob magic", nil), "Alice", "done", dice(6, 1)
+		}, []string{
+			"other: Cultist Adept attacks Bob with magic: 9 against 2",
+			"loss: Bob takes 1 wounds, 5 life left [hit Bob]",
+			"loss: Bob discards Tunnel Rat Swarm at random [hit Bob]",
 		}},
 		{"monster played", func(t *testing.T) (*state, string, string, *engine.Rand) {
 			s := fresh(t, 3)
@@ -75,6 +88,7 @@ func TestNarrate(t *testing.T) {
 			s.startTurn(0)
 			return toHero(t, s), "Alice", "quest q05", dice(6)
 		}, []string{
+			"other: Alice attempts the quest The Ash Codex",
 			"other: Alice rolls 6: magic 8 against 5, success",
 			"score: Alice completes the quest The Ash Codex",
 			"score: Alice reaches level 2",

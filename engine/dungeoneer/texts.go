@@ -112,7 +112,8 @@ func CategoryText(category string) engine.Text {
 	case "potion":
 		return text("potion")
 	case "pack":
-		return text("pack")
+		return text("backpack") // not "pack": that is the Dungeon Lord's monsters
+
 	case "coins":
 		return text("coins")
 	}

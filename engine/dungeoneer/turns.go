@@ -185,14 +185,13 @@ func (s *state) apply(seat int, effs []Effect, rng *engine.Rand) {
 			h.Prone = true
 			s.logf("%s is knocked down", h.Name)
 		case opDiscard:
-			if n := min(e.N, len(h.Hand)); n > 0 {
-				s.logf("%s discards %d cards at random", h.Name, n)
-			}
+			// Discarded face up: the card is named.
 			for range e.N {
 				if len(h.Hand) == 0 {
 					break
 				}
 				i, _ := rng.Pick("discard", seq(len(h.Hand)))
+				s.logf("%s discards %s at random", h.Name, engine.Term(cards.adv[h.Hand[i]].Name.En))
 				s.Discard = append(s.Discard, h.Hand[i])
 				h.Hand = slices.Delete(h.Hand, i, i+1)
 			}
