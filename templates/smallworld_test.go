@@ -238,3 +238,42 @@ func TestVerbNote(t *testing.T) {
 		}
 	}
 }
+
+// TestRender_necromancerEnd: a finished Necromancer Island game says why its winner
+// won — the Necromancer with all his Ghosts in play, or the others on coins, his not
+// counting — in English and Italian, text and HTML.
+func TestRender_necromancerEnd(t *testing.T) {
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name           string
+		reserve, well  float64
+		wantEn, wantIt string
+		notEnd         bool
+	}{
+		{"ghosts left", 3, 0, "did not bring all his Ghosts into play before the end: the other players compete on coins",
+			"non ha messo in gioco tutti i suoi Fantasma prima della fine", false},
+		{"ghosts in the well", 0, 1, "did not bring all his Ghosts into play", "non ha messo in gioco tutti i suoi Fantasma", false},
+		{"all in play", 0, 0, "The Necromancer brought all his Ghosts into play: he wins.", "Il Necromante ha messo in gioco tutti i suoi Fantasma: vince.", false},
+		{"not over", 3, 0, "brought all his Ghosts", "messo in gioco tutti i suoi Fantasma", true},
+	} {
+		view := loadView("necromancer.view.json")
+		view["finished"] = !c.notEnd
+		nv := view["necromancer"].(map[string]any)
+		nv["reserve"], nv["well_ghosts"] = c.reserve, c.well
+		for lang, want := range map[string]string{"en": c.wantEn, "it": c.wantIt} {
+			text, html := swSection(t, set, tr, view, lang)
+			for part, body := range map[string]string{"text": text, "html": html} {
+				if got := strings.Contains(body, want); got == c.notEnd {
+					t.Errorf("%s, %s %s part: contains %q is %v", c.name, lang, part, want, got)
+				}
+			}
+		}
+	}
+}

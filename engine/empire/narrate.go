@@ -70,7 +70,11 @@ func (s *state) Narrate(player, command string, after engine.State, viewer strin
 		if o := s.seat(rest); o >= 0 {
 			rest = s.name(o)
 		}
-		add(engine.HapOther, nil, "%s chose %s to play first", who, rest)
+		if rest == who {
+			add(engine.HapOther, nil, "%s chose to play first", who)
+		} else {
+			add(engine.HapOther, nil, "%s chose %s to play first", who, rest)
+		}
 	case "bid":
 		if viewer == "" || s.seat(viewer) == seat || a.Phase != phBid {
 			add(engine.HapBid, nil, "%s bid %s coins", who, rest)

@@ -29,7 +29,7 @@ func TestNarrate(t *testing.T) {
 		{"secret bid", s1, s2, "Alice", "bid 7", "Bob", engine.HapBid, "Alice made a secret bid", "7"},
 		{"secret bid, observer", s1, s2, "Alice", "bid 7", engine.Observer, engine.HapBid, "secret bid", "7"},
 		{"bids revealed", s3, s4, "Carol", "bid 0", "Alice", engine.HapBid, "the bids were Alice 7, Bob 9, Carol 0: Bob won and paid 9 coins", ""},
-		{"first player", s4, s5, "Bob", "first bob", "Carol", engine.HapOther, "Bob chose Bob to play first", ""},
+		{"first player", s4, s5, "Bob", "first bob", "Carol", engine.HapOther, "Bob chose to play first", ""},
 		{"card", s5, s6, "Bob", "take 1", "Carol", engine.HapCard, "Bob took ", ""},
 	}
 	for _, tc := range tests {

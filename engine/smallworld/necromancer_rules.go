@@ -43,7 +43,6 @@ var (
 				n.WellSouls += s.count(p, slot) - 1 // the Island gives no soul
 			}
 		},
-		bonus:  ghostsIslandCoins,
 		pieces: []*pieceKind{island},
 		verbs: []*verb{
 			{name: "keep", rank: rankPick + 1, open: true, apply: applyKeep, legal: legalKeep, notes: notesKeep},
@@ -52,7 +51,7 @@ var (
 	}
 	// island is the Necromancer's Island on the central lake: no other army may enter
 	// it (Seafaring included); it stays whatever happens.
-	island = &pieceKind{name: "island", order: 80, flag: true, immune: reason("the Necromancer's Island"),
+	island = &pieceKind{name: "island", order: 80, flag: true, barren: true, immune: reason("the Necromancer's Island"),
 		stays: onConquest | onAbandon | onDecline | onRemoval}
 )
 
@@ -77,19 +76,6 @@ func ghostsTurnStart(s *state, p, slot int) {
 		s.T.Readied = append(s.T.Readied, readied{R: n.Lake, Slot: int8(slot), N: g.Tokens})
 		g.Tokens = 0
 	}
-}
-
-// ghostsIslandCoins takes back what the core counts for the Island, a region only in
-// name: its one coin, and a Merchant's coin.
-func ghostsIslandCoins(s *state, p, _ int) int {
-	if _, ok := s.necro(p); !ok {
-		return 0
-	}
-	c := -1
-	if s.has(p, "Merchant") {
-		c--
-	}
-	return c
 }
 
 // ---- the hook points (scenario) ----

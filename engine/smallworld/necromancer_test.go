@@ -160,6 +160,11 @@ func TestNecromancerFirstRound(t *testing.T) {
 	// 13 scores 1, Merchant 1 (the Island neither); the bonus soul of 13 makes four
 	// tokens in the Well: one Ghost from the reserve to the Island.
 	coins(t, s, "carol", 2)
+	// The Island is barren: no coin for it among the regions, nor for Merchant; the
+	// end-of-game tally says so (before, its correction showed as places and relics).
+	if got, want := s.Players[2].tally, (tally{Regions: 1, Power: 1}); got != want {
+		t.Errorf("carol's tally %+v, want %+v", got, want)
+	}
 	well(t, s, 10, 0, 0, 1)
 	held(t, s, 13, "carol", nameGhosts, 3)
 	toAct(t, s, "alice")

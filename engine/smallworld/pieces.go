@@ -89,6 +89,9 @@ type pieceKind struct {
 	// grantsOf, when set, decides the ability granted in region r from the state
 	// (Stonehedge: the power drawn for it); grants then only names the kind's pack.
 	grantsOf func(s *state, r int) *ability
+	// barren: a region holding the piece gives its holder no coin, and counts for no
+	// bonus by regions (the Necromancer's Island, a region only in name).
+	barren bool
 	// hidden keeps the kind out of the view's pieces (the view shows it in another
 	// way: the power drawn for Stonehedge).
 	hidden bool
@@ -182,6 +185,16 @@ func (s *state) pieces(r int, k *pieceKind) int {
 		return 0
 	}
 	return s.Regions[r].Pieces.get(k)
+}
+
+// barren reports whether region r gives no coin: it holds a barren piece.
+func (s *state) barren(r int) bool {
+	for _, k := range reg.pieces {
+		if k.barren && s.pieces(r, k) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // setPieces puts n pieces of kind k in region r.

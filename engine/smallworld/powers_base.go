@@ -34,7 +34,7 @@ func init() {
 		fortified,
 		heroic,
 		&ability{name: "Hill", kind: kindPower, needs: []string{Hill}, bonus: countTerrain(Hill)},
-		&ability{name: "Merchant", kind: kindPower, bonus: func(s *state, p, slot int) int { return s.count(p, slot) }},
+		&ability{name: "Merchant", kind: kindPower, bonus: func(s *state, p, slot int) int { return s.countScoring(p, slot) }},
 		&ability{name: "Mounted", kind: kindPower, needs: []string{Hill, Farmland}, cost: func(s *state, _, _, r int) int {
 			if c := s.b.class[r]; c == Hill || c == Farmland {
 				return -1

@@ -170,6 +170,17 @@ func (s *state) count(p, slot int) int {
 	return n
 }
 
+// countScoring is count without the barren regions (engine rule: they give no coin).
+func (s *state) countScoring(p, slot int) int {
+	n := 0
+	for i := range s.Regions {
+		if s.owns(i, p, slot) && !s.barren(i) {
+			n++
+		}
+	}
+	return n
+}
+
 // held lists the region indexes army (p, slot) holds.
 func (s *state) held(p, slot int) []int {
 	var out []int

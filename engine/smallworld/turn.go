@@ -360,7 +360,7 @@ func (s *state) mapTokens(p int) int {
 func (s *state) score(p int) {
 	regions := 0
 	for r := range s.Regions {
-		if int(s.Regions[r].Owner) == p {
+		if int(s.Regions[r].Owner) == p && !s.barren(r) {
 			regions++
 		}
 	}
