@@ -281,7 +281,7 @@ func TestSprintf(t *testing.T) {
 		{Italian, "region %d is not yours", []any{4}, "la regione 4 non è tua"},
 		{Italian, "you already play the %s %s; a new race comes after a decline", []any{engine.Term("Flying"), engine.Term("Ratmen")},
 			"giochi già con Uomini Ratto Volanti; una nuova razza arriva dopo un declino"},
-		{Italian, "you have no declined %s", []any{engine.Term("Ghouls")}, "non hai Ghoul in declino"},
+		{Italian, "you have no declined %s", []any{engine.Term("Ghouls")}, "non hai Ghoul in Declino"},
 		// A plain string is a name of the game's own, such as a player's: a player
 		// called like a race keeps their name.
 		{Italian, "%s joined", []any{"Giants"}, "nuovo giocatore: Giants"},

@@ -80,9 +80,9 @@ func TestRender_smallWorldSectionItalian(t *testing.T) {
 		view string
 		want []string
 	}{
-		{"smallworld.view.json", []string{"Giocatori (in ordine di turno):", "attiva: Elfi/Collinari", "in declino: Troll", "Combinazioni Razza/Potere in offerta (con prendi N paghi N-1 monete):",
+		{"smallworld.view.json", []string{"Giocatori (in ordine di turno):", "attiva: Elfi/Collinari", "in Declino: Troll", "Combinazioni Razza/Potere in offerta (con prendi N paghi N-1 monete):",
 			"Amazzoni/Signori dei Draghi, 15 segnalini", "Regioni (prima le tue):", "campi coltivati (tribù perduta, fonte di magia) —",
-			"ben Troll ×1 (in declino) [fortezza, montagna, tana dei troll]", "(caverna, miniera) bordo", "Tribù Perduta ×1", "confina con 2, 6", "— vuota;",
+			"ben Troll ×1 (in Declino) [fortezza, montagna, tana dei troll]", "(caverna, miniera) bordo", "Tribù Perduta ×1", "confina con 2, 6", "— vuota;",
 			"Martelli d'argento", "i Mimi ombra possono ancora prendere il potere di una combinazione 1–3 dell'offerta (scambia N)",
 			"Corazze di fungo da piazzare: 2 (corazza R)",
 			"  scambia N   i tuoi Mimi ombra", "  sacca RELIQUIA  la Sacca delle meraviglie", "  altare R    togli da R un segnalino", "  globo R     come vampiro:"}},

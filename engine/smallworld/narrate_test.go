@@ -41,8 +41,8 @@ func TestNarrate(t *testing.T) {
 		{"decline", opening, "alice: decline", engine.Observer, engine.HapDecline, nil, "alice put the Hill Elves into decline", "", ""},
 		{"conquest of a declined race", append(opening, "alice: decline"), "bob: conquer 5", "alice", engine.HapConquest, []string{"alice"},
 			"from alice (declined Elves) with 3 tokens: alice lost 1 token, 0 back in hand",
-			"di alice (Elfi in declino) con 3 segnalini: alice ha perso 1 segnalino, 0 tornano in mano", ""},
-		{"declined race leaves the map", append(opening, "alice: decline"), "bob: conquer 5", "alice", engine.HapDecline, []string{"alice"}, "alice's declined Elves left the map", "alice: la razza in declino (Elfi) ha lasciato la mappa", ""},
+			"di alice (Elfi in Declino) con 3 segnalini: alice ha perso 1 segnalino, 0 tornano in mano", ""},
+		{"declined race leaves the map", append(opening, "alice: decline"), "bob: conquer 5", "alice", engine.HapDecline, []string{"alice"}, "alice's declined Elves left the map", "alice: la razza in Declino (Elfi) ha lasciato la mappa", ""},
 		{"abandon", opening[:2], "alice: abandon 5", "bob", engine.HapMove, nil, "alice abandoned region 5", "alice ha abbandonato la regione 5", ""},
 	}
 	for _, tc := range tests {

@@ -138,7 +138,7 @@ func TestErrorsInBothLanguages(t *testing.T) {
 			"prima scegli il potere da tenere tra i sei che hai pescato: da tieni 1 a tieni 6"},
 		{"no peace with Ghosts", func(t *testing.T) *state { return apply(t, newNecro(t, 3, nil, necroFixed), "alice: pick 1") }, "alice", "ally carol",
 			"carol is the Necromancer: Ghosts are always a race in decline, and no peace is made with them; ally another player",
-			"carol è il Necromante: i Fantasma sono sempre una razza in declino e con loro non si fa pace; alleati con un altro giocatore"},
+			"carol è il Necromante: i Fantasma sono sempre una razza in Declino e con loro non si fa pace; alleati con un altro giocatore"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
