@@ -78,7 +78,7 @@ func TestConquestCostNotes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	en := regexp.MustCompile(`^(1 token|\d+ tokens): 2( [+-] (1 [a-z' A-Z-]+|\d+ [a-z' A-Z-]+))*(, less \d from your die|; you have \d+, the die adds 0 to 3)?$`)
+	en := regexp.MustCompile(`^(1 token|\d+ tokens): 2( [+-] (1 [a-z' A-Z-]+|\d+ [a-z' A-Z-]+|\d+ \([a-z' A-Z-]+\)))*(, less \d from your die|; you have \d+, the die adds 0 to 3)?$`)
 	english := regexp.MustCompile(`\b(tokens?|defenders?|mountain|fortress|lair|encampments?|armour|less|die)\b`)
 	seen := map[string]bool{}
 	g := games.Registry()["smallworld"]

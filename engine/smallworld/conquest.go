@@ -424,7 +424,7 @@ func (s *state) costNote(p, slot, r int, roll bool) engine.Text {
 		}
 		if d := ab.cost(s, p, slot, r); d != 0 && (d >= 0 || !shielded || ab == s.cat.variant.rules) {
 			term := cmp.Or(ab.costTerm, ab.name)
-			add(d, func(n int) engine.Text { return engine.Textf("%d %s", n, engine.Term(term)) })
+			add(d, func(n int) engine.Text { return engine.Textf("%d (%s)", n, engine.Term(term)) })
 		}
 	}
 	cost := engine.Textf("%d tokens", s.cost(p, slot, r))

@@ -82,7 +82,7 @@ func TestNotesInBothLanguages(t *testing.T) {
 			s = apply(t, s, "alice: pick 1")
 			s, _ = step(t, s, "alice", "conquer 23", engine.Outcomes{"reveal": json.RawMessage(`["Shiny Orb"]`)})
 			return apply(t, s, "alice: conquer 27", "alice: conquer 26")
-		}, "alice", "conquer 25", "1 token: 2 - 1 river", "1 segnalino: 2 - 1 fiume"},
+		}, "alice", "conquer 25", "1 token: 2 - 1 (river)", "1 segnalino: 2 - 1 (fiume)"},
 		{"keep", keep, "carol", "keep 4", "Merchant; the other powers go to your reserve", "Mercanti; gli altri poteri vanno nella tua riserva"},
 		{"buy ghost", func(t *testing.T) *state { return apply(t, keep(t), "carol: keep 4") }, "carol", "buy ghost",
 			"2 coins: a Ghost from your reserve (13 there) to your hand on the Island",
