@@ -68,7 +68,7 @@ func TestNotesInBothLanguages(t *testing.T) {
 			"la regione resta con quel numero; regioni 5,10; 6 segnalini da schierare"},
 		{"redeploy of a defender", func(t *testing.T) *state { return run(t, "losses_retreat")[10] }, "alice", "redeploy <region>=<tokens> …",
 			"the region ends with that many; regions 4,10; 5 tokens to place, lost in an attack; additions only, on the regions you still hold; the others stay",
-			"la regione resta con quel numero; regioni 4,10; 5 segnalini da schierare, persi in un attacco; solo aggiunte, nelle regioni che occupi ancora; le altre restano come sono"},
+			"la regione resta con quel numero; regioni 4,10; 5 segnalini da schierare (persi in un attacco); puoi solo aggiungere segnalini alle regioni che occupi ancora, le altre restano come sono"},
 		{"encampments lost in an attack", func(t *testing.T) *state { return run(t, "bivouacking_replace")[11] }, "alice", "camp <region>=<encampments> …",
 			"the region ends with that many; regions 9,10; 5 encampments in all: 3 free, 2 on the map; 3 lost in the attack to re-place",
 			"la regione resta con quel numero; regioni 9,10; 5 accampamenti in tutto: 3 liberi, 2 sulla mappa; 3 persi nell'attacco, da ripiazzare"},

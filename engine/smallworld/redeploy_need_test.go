@@ -35,13 +35,13 @@ func TestDescribeNeed(t *testing.T) {
 			"2 segnalini da schierare; riprendi in mano 2 segnalini (Amazzoni: 4 in mano)"},
 		{[]redeployNeed{{race: "Elves", hand: 2}}, true,
 			"2 tokens to place, lost in an attack; additions only, on the regions you still hold; the others stay",
-			"2 segnalini da schierare, persi in un attacco; solo aggiunte, nelle regioni che occupi ancora; le altre restano come sono"},
+			"2 segnalini da schierare (persi in un attacco); puoi solo aggiungere segnalini alle regioni che occupi ancora, le altre restano come sono"},
 		{[]redeployNeed{{race: "Elves", hand: 1}, {race: "Ratmen", hand: 2}}, true,
 			"3 tokens to place, lost in an attack: 1 Elves, 2 Ratmen; additions only, on the regions you still hold; the others stay",
-			"3 segnalini da schierare, persi in un attacco: 1 Elfi, 2 Uomini Ratto; solo aggiunte, nelle regioni che occupi ancora; le altre restano come sono"},
+			"3 segnalini da schierare (persi in un attacco): 1 Elfi, 2 Uomini Ratto; puoi solo aggiungere segnalini alle regioni che occupi ancora, le altre restano come sono"},
 		{[]redeployNeed{{race: "Elves", hand: 1}}, true,
 			"1 token to place, lost in an attack; additions only, on the regions you still hold; the others stay",
-			"1 segnalino da schierare, perso in un attacco; solo aggiunte, nelle regioni che occupi ancora; le altre restano come sono"},
+			"1 segnalino da schierare (perso in un attacco); puoi solo aggiungere segnalini alle regioni che occupi ancora, le altre restano come sono"},
 	} {
 		need := describeNeed(tc.need, tc.defending)
 		if got := english(t, need); got != tc.en {
