@@ -45,13 +45,13 @@ func init() {
 // dungeonItalianSamples are the Italian Dungeoneer state mails of the golden tests:
 // the view of the English sample as ann reads it in Italian, with the commands of
 // any moment her hand allows ("state-dungeoneer-it"); and from a self-played game (3
-// players, seed 1) the mail of the player to act at each step of the Dungeon Lord's
-// phase and the placing of a map card: cy, to the left, chooses how the Rubble
-// Crawler strikes ben ("state-dungeoneer-guard-it", step 64); cy places the map card
-// they explored ("-place-it", step 20); ann has declared an Encounter and ben is asked
-// for a response ("-respond-it", step 26); ben gives the Peril earned ("-spoils-it",
-// step 35); cy may challenge the monster that has just attacked them ("-counter-it",
-// step 34). Each is built as the service builds a state mail: the
+// players, seed 1) the mail of the player to act when the game first reaches each
+// step of the Dungeon Lord's phase and the placing of a map card: the player to the
+// left choosing how a quest or map monster strikes ("state-dungeoneer-guard-it"), a
+// map card explored to place ("-place-it"), a hero asked for a response
+// ("-respond-it"), the Dungeon Lord giving the Peril earned ("-spoils-it"), a hero who
+// may challenge the monster that has just attacked ("-counter-it"). Each is built as
+// the service builds a state mail: the
 // view as decoded JSON, what happened put into words, the legal commands in the
 // reader's words with their notes.
 func dungeonItalianSamples() []sample {
@@ -66,15 +66,25 @@ func dungeonItalianSamples() []sample {
 		AnyTime: []string{tr.Command("dungeoneer", i18n.Italian, "play a37"), tr.Command("dungeoneer", i18n.Italian, "play a36 on ben")},
 		ReplyTo: "turnmail+du-4m8x.0.xxxx@example.org",
 	}}}
-	steps := map[int]string{64: "state-dungeoneer-guard-it", 20: "state-dungeoneer-place-it", 26: "state-dungeoneer-respond-it",
-		35: "state-dungeoneer-spoils-it", 34: "state-dungeoneer-counter-it"}
+	// The first mail of each phase, as the game reaches it.
+	phases := map[string]string{"guard": "state-dungeoneer-guard-it", "place": "state-dungeoneer-place-it",
+		"respond": "state-dungeoneer-respond-it", "spoils": "state-dungeoneer-spoils-it", "counter": "state-dungeoneer-counter-it"}
 	var prev engine.State
 	_, err = selfplay.Play(dungeoneer.Game{}, selfplay.Config{Seed: 1, Players: 3}, func(st selfplay.Step) error {
-		if name, ok := steps[st.N]; ok {
+		b, err := json.Marshal(st.State.View(""))
+		if err != nil {
+			return err
+		}
+		var v struct{ Phase string }
+		if err := json.Unmarshal(b, &v); err != nil {
+			return err
+		}
+		if name, ok := phases[v.Phase]; ok && prev != nil {
 			out = append(out, sample{name, "state", dungeonMail(tr, i18n.Italian, prev, st, st.State.ToAct()[0])})
+			delete(phases, v.Phase)
 		}
 		prev = st.State
-		if st.N >= 64 {
+		if len(phases) == 0 {
 			return errSampled
 		}
 		return nil
@@ -145,12 +155,12 @@ func TestRender_dungeoneerItalian(t *testing.T) {
 			"     abilità: +1 Movimento ogni turno.", "     Missioni completate: q11",
 			"—\n     resta 1 carica", "— con a44 Lama Benedetta", "Missione Globale:\n  q01 Uccidi il Cavaliere Annegato (Elimina, in m12;",
 			"La tua mano:\n  a36 Ombre Afferranti (Sventura, Sempre, costo 3):", "    gioca a36 su ben"},
-		"state-dungeoneer-guard-it": {"fase della Guardia", "cy, alla sinistra, sceglie con quale attacco il mostro di questa carta \ncolpisce per primo l'Eroe di ben:\n  m09 Galleria Crollata",
+		"state-dungeoneer-guard-it": {"fase della Guardia", ", alla sinistra, sceglie con quale attacco il mostro di questa carta",
 			"  m09 Galleria Crollata (Passaggio; Vita 2, attacca con Mischia 2, Velocità 2,", "    attacca   # sceglie il gioco:", "    attacca mischia"},
-		"state-dungeoneer-respond-it": {"fase di Risposta", "Incontri giocati contro gli Eroi (si risolvono in quest'ordine):", "— contro ben", "    passa"},
-		"state-dungeoneer-place-it":   {"fase di Piazzamento", "Carta Mappa da piazzare: m", "Gloria ", "; porte con", "    costruisci m"},
-		"state-dungeoneer-spoils-it":  {"fase del Bottino", "Pericolo da assegnare (1 per ogni ferita inflitta dai mostri): ", "    pericolo ann 1"},
-		"state-dungeoneer-counter-it": {"fase del Contrattacco", "cy può sfidare il mostro che l'ha appena attaccato, col Movimento messo", "    passa"},
+		"state-dungeoneer-respond-it": {"fase di Risposta", "Incontri giocati contro gli Eroi (si risolvono in quest'ordine):", "— contro ", "    passa"},
+		"state-dungeoneer-place-it":   {"fase di Piazzamento", "Carta Mappa da piazzare: m", "Gloria ", "porte con rot 0:", "    costruisci m"},
+		"state-dungeoneer-spoils-it":  {"fase del Bottino", "Pericolo da assegnare (1 per ogni ferita inflitta dai mostri): ", "    pericolo "},
+		"state-dungeoneer-counter-it": {"fase del Contrattacco", "può sfidare il mostro che l'ha appena attaccato, col Movimento messo", "    passa"},
 		"state-dungeoneer-layout-it": {"fase della Mappa in vista", "Mappa in vista: prima del primo turno si piazzano tutte le carte Mappa",
 			"carte Mappa da piazzare", "Le tue carte Mappa (quando tocca a te, ne piazzi una):\n  m", "; porte con", "    costruisci m", " rot <0,", "Come leggere gli schemi qui sopra:\n  rot <", "  una delle rotazioni elencate (gradi in senso orario)"},
 	}

@@ -263,13 +263,22 @@ func (s *state) openResponses(rng *engine.Rand) {
 	s.resolve(rng)
 }
 
-// strikes reports whether pending card p is played on seat: its target, or every
-// hero but its player's for a Bane that strikes no specific hero.
+// strikes reports whether pending card p is played on seat: its target, every hero
+// but its player's for a Bane that strikes no specific hero, every hero in the space
+// where a trap was played ("le carte Incontro Trappola hanno effetto su tutti gli Eroi
+// presenti nello spazio").
 func (s *state) strikes(p Pending, seat int) bool {
 	if p.Target == seat {
 		return true
 	}
-	return cards.adv[p.Card].All && seat != p.By && !s.Seats[seat].Out
+	h, a := &s.Seats[seat], cards.adv[p.Card]
+	if h.Out {
+		return false
+	}
+	if a.Kind == kTrap {
+		return h.X == p.X && h.Y == p.Y
+	}
+	return a.All && seat != p.By
 }
 
 // responses lists the response commands seat could give now.
@@ -337,12 +346,8 @@ func (s *state) respond(seat int, args []string, rng *engine.Rand) error {
 	} else {
 		s.apply(seat, a.Effects, rng)
 	}
-	if len(s.responses(seat)) == 0 {
-		s.Responders = slices.DeleteFunc(s.Responders, func(r int) bool { return r == seat })
-		if len(s.Responders) == 0 {
-			s.resolve(rng)
-		}
-	}
+	// The responder stays asked until they pass: closing the window when they have
+	// nothing left would tell the table so.
 	return nil
 }
 

@@ -426,6 +426,7 @@ func (s *state) quest(seat int, args []string, rng *engine.Rand) error {
 	s.Movement -= cost
 	s.QuestTries++
 	if q.Search != nil && !slices.Contains(s.Found, id) {
+		s.logf("%s searches for the way to %s (%d)", h.Name, engine.Term(q.Name.En), q.Search.V)
 		if !s.test(seat, q.Search.Stat, q.Search.V, 0, rng) {
 			s.logf("%s does not find the way to %s", h.Name, engine.Term(q.Name.En))
 			return nil
@@ -540,6 +541,9 @@ func (s *state) complete(seat int, q *Quest, rng *engine.Rand) {
 	h.Done = append(h.Done, q.ID)
 	s.QuestDone = true
 	s.logf("%s completes the quest %s", h.Name, engine.Term(q.Name.En))
+	if g := cards.quest[s.Global]; g != nil && !slices.Contains(h.Quests, q.ID) && q.ID != s.Global {
+		s.logf("the new global quest is %s", engine.Term(g.Name.En))
+	}
 	s.apply(seat, q.Reward, rng)
 	if len(h.Done) >= questsWin {
 		s.logf("%s completes a third quest and wins", h.Name)

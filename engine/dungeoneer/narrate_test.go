@@ -64,6 +64,7 @@ func TestNarrate(t *testing.T) {
 		{"hero counters", ogre(6, 1, 6), []string{
 			"other: Ogre Jailer attacks Bob with melee: 4 against 8",
 			"loss: Ogre Jailer takes 1 wounds",
+			"other: Bob gains 1 Glory for the wounds dealt",
 		}},
 		{"random discard, named", func(t *testing.T) (*state, string, string, *engine.Rand) {
 			s := fresh(t, 3)
@@ -92,6 +93,7 @@ func TestNarrate(t *testing.T) {
 			"other: Alice rolls 6: magic 8 against 5, success",
 			"score: Alice completes the quest The Ash Codex",
 			"score: Alice reaches level 2",
+			"other: Alice stayed in Library of Ash: 2 Glory and 2 Peril",
 		}},
 		{"defeated", ogre(1, 6, 1), []string{
 			"other: Ogre Jailer attacks Bob with melee: 9 against 3",

@@ -121,6 +121,7 @@ func TestBaneStrikingNoSpecificHero(t *testing.T) {
 	s.Seats[1].Hand, s.Seats[1].Glory = []string{"a39"}, 2
 	s = do(t, s, "Alice", "play a29 on carol", nil)
 	s = do(t, s, "Bob", "play a39 a29", nil)
+	s = do(t, s, "Bob", "pass", nil) // asked until he passes
 	if s.Seats[2].Glory != 1 || !slices.Contains(s.Discard, "a29") {
 		t.Fatalf("cancelled: Carol's Glory %d", s.Seats[2].Glory)
 	}
@@ -353,5 +354,33 @@ func TestResponseWindowHidesHand(t *testing.T) {
 		if vs[0] != vs[1] {
 			t.Errorf("%s tells Bob's hands apart:\n%s\n%s", viewer, vs[0], vs[1])
 		}
+	}
+}
+
+// TestTrapAsksEveryHeroInItsSpace: "le carte Incontro Trappola hanno effetto su tutti
+// gli Eroi presenti nello spazio" — so every hero in the trap's space is asked for a
+// response, not only its target: Carol, beside Bob, cancels the trap played on him.
+func TestTrapAsksEveryHeroInItsSpace(t *testing.T) {
+	s := fresh(t, 3)
+	place(s, "m13", 0, -1, 180)
+	for i := 1; i < 3; i++ {
+		s.Seats[i].X, s.Seats[i].Y, s.Seats[i].Peril = 0, -1, 5
+	}
+	s.Seats[0].Hand = []string{"a21"}                      // Swinging Blade
+	s.Seats[2].Hand, s.Seats[2].Glory = []string{"a39"}, 2 // Sidestep
+	s = do(t, s, "Alice", "play a21 on bob", nil)
+	next, err := s.Apply("Alice", "done", engine.NewRand(1, 1, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = next.(*state)
+	if s.Phase != phRespond || !slices.Equal(s.ToAct(), []string{"Bob", "Carol"}) || !slices.Contains(s.Legal("Carol"), "play a39 a21") {
+		t.Fatalf("phase %s, to act %v, Carol's legal %v", s.Phase, s.ToAct(), s.Legal("Carol"))
+	}
+	s = do(t, s, "Carol", "play a39 a21", nil)
+	s = do(t, s, "Carol", "pass", nil)
+	s = do(t, s, "Bob", "pass", nil)
+	if s.Seats[1].Life != maxLife || s.Seats[2].Life != maxLife || !slices.Contains(s.Discard, "a21") {
+		t.Fatalf("cancelled trap: Bob %d life, Carol %d, discard %v", s.Seats[1].Life, s.Seats[2].Life, s.Discard)
 	}
 }

@@ -535,6 +535,7 @@ func TestAlwaysBane(t *testing.T) {
 		t.Fatalf("phase %s to act %v", s.Phase, s.ToAct())
 	}
 	s = do(t, s, "Alice", "play a39 a36", nil)
+	s = do(t, s, "Alice", "pass", nil) // asked until she passes
 	if a := s.Seats[0]; a.Y != -1 || s.Phase != phHero || !slices.Contains(s.Discard, "a36") {
 		t.Fatalf("cancelled: Alice at y %d, phase %s, discard %v", a.Y, s.Phase, s.Discard)
 	}

@@ -207,6 +207,10 @@ func TestResponse(t *testing.T) {
 		t.Fatal("Alice may act while Bob responds")
 	}
 	s = do(t, s, "Bob", "play a39 a13", nil)
+	if s.Phase != phRespond || !slices.Equal(s.Legal("Bob"), []string{"pass"}) {
+		t.Fatalf("after the cancel Bob is asked until he passes: phase %s, legal %v", s.Phase, s.Legal("Bob"))
+	}
+	s = do(t, s, "Bob", "pass", nil)
 	b := s.Seats[1]
 	if s.Phase != phHero || b.Life != 6 || b.Glory != 0 || !slices.Contains(s.Discard, "a13") {
 		t.Fatalf("after the cancel: phase %s life %d glory %d", s.Phase, b.Life, b.Glory)
@@ -217,7 +221,9 @@ func TestResponse(t *testing.T) {
 	s.Seats[1].Peril, s.Seats[1].Glory, s.Seats[1].Hand = 3, 1, []string{"a41"}
 	s = do(t, s, "Alice", "play a13 on bob melee", nil)
 	s = do(t, s, "Alice", "done", nil)
-	s = do(t, s, "Bob", "play a41", dice(3, 2)) // 3+3 against 2+2+2
+	rng := dice(3, 2)
+	s = do(t, s, "Bob", "play a41", rng)
+	s = do(t, s, "Bob", "pass", rng) // 3+3 against 2+2+2
 	s = do(t, s, "Alice", "keep a13 pack", nil)
 	if s.Seats[1].Life != 6 || s.Phase != phHero || s.Seats[0].Pack[0].ID != "a13" {
 		t.Fatalf("ward: life %d phase %s", s.Seats[1].Life, s.Phase)

@@ -53,8 +53,12 @@ func (s *state) startTurn(seat int) {
 	h.Favors = kept
 	if n := s.passive(seat, opRegen); n > 0 && h.Life < 4 {
 		h.Life = min(h.Life+n, maxLife)
+		s.logf("%s heals to %d life", h.Name, h.Life)
 	}
-	h.Glory += s.passive(seat, opGloryStart)
+	if n := s.passive(seat, opGloryStart); n > 0 {
+		h.Glory += n
+		s.logf("%s gains %d Glory at the start of the turn", h.Name, n)
+	}
 	s.Movement = s.stat(seat, speed) + s.passive(seat, opMove)
 	s.Phase = phLord
 }
@@ -173,10 +177,15 @@ func (s *state) apply(seat int, effs []Effect, rng *engine.Rand) {
 			}
 		case opGlory:
 			h.Glory += e.N
+			s.logf("%s gains %d Glory", h.Name, e.N)
 		case opPeril:
 			h.Peril += e.N
+			s.logf("%s gains %d Peril", h.Name, e.N)
 		case opLoseGlory:
-			h.Glory = max(h.Glory-e.N, 0)
+			if n := min(e.N, h.Glory); n > 0 {
+				h.Glory -= n
+				s.logf("%s loses %d Glory", h.Name, n)
+			}
 		case opMove:
 			if seat == s.Current {
 				s.Movement += e.N
@@ -204,8 +213,11 @@ func (s *state) apply(seat int, effs []Effect, rng *engine.Rand) {
 		case opLevel:
 			if h.Level < maxLevel {
 				h.Level = min(h.Level+e.N, maxLevel)
-				h.Life = min(h.Life+1, maxLife)
 				s.logf("%s reaches level %d", h.Name, h.Level)
+				if h.Life < maxLife {
+					h.Life++
+					s.logf("%s heals to %d life", h.Name, h.Life)
+				}
 			}
 		case opWard:
 			h.Ward += e.N
@@ -310,7 +322,9 @@ func (s *state) hurt(m fighter, n int) int {
 // monster's remaining life, which fight already did).
 func (s *state) heroWoundsMonster(seat, wounds int) {
 	if wounds > 0 && !s.Seats[seat].Out {
-		s.Seats[seat].Glory += wounds + s.passive(seat, opKillGlory)
+		n := wounds + s.passive(seat, opKillGlory)
+		s.Seats[seat].Glory += n
+		s.logf("%s gains %d Glory for the wounds dealt", s.Seats[seat].Name, n)
 	}
 }
 
@@ -356,6 +370,7 @@ func (s *state) resolve(rng *engine.Rand) {
 			mod := 0
 			if o := cards.mapc[s.Grid[cellAt(s.Grid, p.X, p.Y)].ID].Obstacle; o != nil && o.Kind == "risk" {
 				mod = o.Mod
+				s.logf("the risk of the space adds %d to the trap's value", mod)
 			}
 			for _, v := range s.alive() {
 				if s.Seats[v].X != p.X || s.Seats[v].Y != p.Y {
@@ -584,6 +599,9 @@ func (s *state) beginDiscard(rng *engine.Rand) {
 		c := s.cellCard(s.Current)
 		h.Glory += c.Glory
 		h.Peril += c.Peril
+		if c.Glory > 0 || c.Peril > 0 {
+			s.logf("%s stayed in %s: %d Glory and %d Peril", h.Name, engine.Term(c.Name.En), c.Glory, c.Peril)
+		}
 	}
 	h.Saved = min(s.Movement, 1)
 	s.Phase = phDiscard
