@@ -350,6 +350,9 @@ func TestCanonical(t *testing.T) {
 		{"empire", "prendi 2", "take 2", true},
 		{"empire", "città 4", "city 4", true},
 		{"", "nuova smallworld lang=it", "new smallworld lang=it", true},
+		{"", "nuova smallworld Lingua=it giocatori=3 scadenza=48h", "new smallworld lang=it players=3 deadline=48h", true},
+		{"", "imposta promemoria=6h fuso=Europe/Rome", "set remind=6h tz=Europe/Rome", true},
+		{"", "nuova smallworld lingua", "new smallworld lingua", true}, // only name=value is an option
 		{"", "osserva sw-AB12", "observe sw-AB12", true},
 		{"", "smetti  di osservare sw-1", "unobserve sw-1", true},
 		{"", "fuso Europe/Rome", "tz Europe/Rome", true},

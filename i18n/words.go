@@ -23,6 +23,9 @@ type gameWords struct {
 	// holes map the word of a pattern's placeholder ("region" of <region>) to its
 	// Italian word.
 	holes map[string]string
+	// options map the Italian name of an option (lingua of lingua=it) to its
+	// canonical name.
+	options map[string]string
 }
 
 // wordsFile is catalog/it/words.json: per domain, canonical word → Italian words
@@ -36,6 +39,9 @@ type wordsFile map[string]struct {
 	// Placeholders are the words in a Legal pattern's angle brackets
 	// (<region>=<tokens>), which the reader replaces: English → Italian.
 	Placeholders map[string]string `json:"placeholders"`
+	// Options are the Italian names of options written name=value (new smallworld
+	// lingua=it): canonical name → Italian names, all accepted.
+	Options map[string][]string `json:"options"`
 }
 
 // ServiceDomain is the domain of the service's own commands (help, status, undo …).
@@ -52,7 +58,12 @@ func loadWords() (map[string]*gameWords, error) {
 	}
 	out := map[string]*gameWords{}
 	for domain, d := range wf {
-		w := &gameWords{verbs: map[string]string{}, args: map[string]string{}, out: map[string]string{}, holes: d.Placeholders}
+		w := &gameWords{verbs: map[string]string{}, args: map[string]string{}, out: map[string]string{}, holes: d.Placeholders, options: map[string]string{}}
+		for canon, its := range d.Options {
+			for _, it := range its {
+				w.options[strings.ToLower(it)] = canon
+			}
+		}
 		for canon, its := range d.Verbs {
 			if len(its) == 0 {
 				return nil, fmt.Errorf("command words %s: %q has no Italian word", domain, canon)
@@ -91,7 +102,7 @@ func loadWords() (map[string]*gameWords, error) {
 			continue
 		}
 		base, ok := out[d.SameAs]
-		if !ok || wf[d.SameAs].SameAs != "" || len(d.Verbs)+len(d.Args)+len(d.Placeholders) > 0 {
+		if !ok || wf[d.SameAs].SameAs != "" || len(d.Verbs)+len(d.Args)+len(d.Placeholders)+len(d.Options) > 0 {
 			return nil, fmt.Errorf("command words %s: same_as %q must name a domain with its own words, and stand alone", domain, d.SameAs)
 		}
 		out[domain] = base
@@ -132,12 +143,29 @@ func (b *Bundle) Canonical(game, line string) (string, bool) {
 		for _, a := range f[n:] {
 			if c, ok := w.args[strings.ToLower(a)]; ok {
 				a = c
+			} else if k, v, ok := strings.Cut(a, "="); ok {
+				if c, ok := b.option(game, k); ok {
+					a = c + "=" + v
+				}
 			}
 			out = append(out, a)
 		}
 		return strings.Join(out, " "), true
 	}
 	return strings.Join(f, " "), false
+}
+
+// option returns the canonical name of an option's Italian name, of game's domain or
+// the service's.
+func (b *Bundle) option(game, name string) (string, bool) {
+	for _, domain := range []string{game, ServiceDomain} {
+		if d := b.words[domain]; d != nil {
+			if c, ok := d.options[strings.ToLower(name)]; ok {
+				return c, true
+			}
+		}
+	}
+	return "", false
 }
 
 // Word returns the word lang uses for a canonical verb or keyword of domain (the

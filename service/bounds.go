@@ -60,6 +60,10 @@ func lineTooLong(text string) string {
 	return fmt.Sprintf("This line is longer than %d characters; no command is that long.", maxLineBytes)
 }
 
+// maxWordBytes bounds a single word an answer repeats (the first word of a mail that
+// is no command).
+const maxWordBytes = 40
+
 // echo is a command line as an answer repeats it: cut to echoBytes when too long.
 func echo(text string) string {
 	if len(text) <= maxLineBytes {

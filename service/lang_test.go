@@ -200,3 +200,28 @@ func TestEveryCommand_italian(t *testing.T) {
 		t.Errorf("only %d answers to %d commands: the test reads too little", answers, 6*len(words))
 	}
 }
+
+// TestLobbyNew_italianOptionNames: a game opened in Italian may name its options in
+// Italian too (lingua=, giocatori=, scadenza=); they are stored as the canonical
+// settings.
+func TestLobbyNew_italianOptionNames(t *testing.T) {
+	f := newFixture(t, 100)
+	ann := "ann@" + domain
+	before := f.gameIDs()
+	if res := f.receive(f.mail(ann, svcAddr, "nuova tally lingua=en giocatori=2 scadenza=48h\n")); res.Status != service.StatusApplied {
+		t.Fatalf("nuova with Italian option names: %+v\n%s", res, f.lastBody(ann))
+	}
+	var id string
+	for g := range f.gameIDs() {
+		if !before[g] {
+			id = g
+		}
+	}
+	if id == "" {
+		t.Fatalf("no game opened:\n%s", f.lastBody(ann))
+	}
+	st := f.load(id).Settings
+	if st.Lang != "en" || st.MaxPlayers != 2 || st.Deadline != "48h" {
+		t.Errorf("settings %+v: want lang en, 2 players, deadline 48h", st)
+	}
+}

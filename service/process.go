@@ -527,6 +527,11 @@ func (s *Service) howTo(ctx context.Context, from string, msg *parse.Message, la
 		return Result{}, store.Commit{}, err
 	}
 	data := templates.HowTo{Service: s.local + "@" + s.domain, Lang: string(lang)}
+	if len(msg.Commands) > 0 {
+		if f := strings.Fields(msg.Commands[0].Text); len(f) > 0 {
+			data.Word = cut(f[0], maxWordBytes)
+		}
+	}
 	for _, p := range seats {
 		if p.Role != store.RolePlayer {
 			continue

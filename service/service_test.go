@@ -177,6 +177,16 @@ func TestReceive_outcomes(t *testing.T) {
 			wantMailTo: map[string]string{"alice@" + domain: "not through a game's reply address"},
 		},
 		{
+			name: "a mistyped lobby command is named", to: func(*fixture) string { return "turnmail@" + domain },
+			body: "nwe tally\n", wantStatus: "rejected", wantReason: "no reply token",
+			wantMailTo: map[string]string{"alice@" + domain: `"nwe" is not a command of the service address either: write help for the list.`},
+		},
+		{
+			name: "a long first word is cut", to: func(*fixture) string { return "turnmail@" + domain },
+			body: strings.Repeat("x", 5000) + "\n", wantStatus: "rejected", wantReason: "no reply token",
+			wantMailTo: map[string]string{"alice@" + domain: `"` + strings.Repeat("x", 40) + `…" is not a command`},
+		},
+		{
 			name: "auto-reply", body: "I am away\n", headers: []string{"Auto-Submitted: auto-replied"},
 			wantStatus: "ignored", wantReason: "auto-generated",
 		},

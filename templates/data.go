@@ -145,8 +145,11 @@ type Refusal struct {
 // HowTo answers a registered player who wrote to the service address without the
 // personal reply token.
 type HowTo struct {
-	Player  string
-	Games   []HowToGame
+	Player string
+	Games  []HowToGame
+	// Word is the first word of the mail, as written (cut short): it is not a
+	// command of the service address either.
+	Word    string
 	Service string
 	// Lang is the reader's language ("en" or "it"; "" reads English).
 	Lang string

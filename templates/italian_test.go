@@ -201,7 +201,7 @@ func italianSamples() []struct {
 		lobby.Answers[i].Lang, lobby.Answers[i].Service = "it", lobby.Service
 	}
 	out = append(out, sample{"lobby", "lobby", lobby})
-	out = append(out, sample{"howto", "howto", HowTo{Player: "ann", Service: "turnmail@example.org", Lang: "it", Games: []HowToGame{
+	out = append(out, sample{"howto", "howto", HowTo{Player: "ann", Service: "turnmail@example.org", Lang: "it", Word: "nouva", Games: []HowToGame{
 		{Game: Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World"}, ReplyTo: "turnmail+sw-ab12.0.xxxx@example.org"}}}})
 	return out
 }

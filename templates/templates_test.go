@@ -83,7 +83,7 @@ var samples = []struct {
 		Game: Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World", Players: []string{"alice", "bob"}}, Player: "bob",
 		Reason: "The game is paused by its host.", ToAct: []string{"alice"},
 	}},
-	{"howto", "howto", HowTo{Player: "alice", Service: "turnmail@example.org", Games: []HowToGame{
+	{"howto", "howto", HowTo{Player: "alice", Service: "turnmail@example.org", Word: "conquer", Games: []HowToGame{
 		{Game: Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World"}, ReplyTo: "turnmail+sw-ab12.0.xxxx@example.org"}}}},
 }
 
