@@ -23,11 +23,11 @@ func TestBounds_oneAnswerPerMail(t *testing.T) {
 		{name: "10,000 legal lines", body: strings.Repeat("legal\n", 10000), want: []string{"You may send now"}},
 		{
 			name: "info commands mixed", body: strings.Repeat("legal\nhistory 5\nhelp\nstatus\n", 2500),
-			want: []string{"You may send now", "The last 0 events", "turnmail runs board games", "Also: status, legal"},
+			want: []string{"You may send now", "No event yet in game", "turnmail runs board games", "Also: status, legal"},
 		},
 		{
 			name: "answers and a refused line", body: "legal\nhistory\nadd 42\n",
-			want: []string{"You may send now", "The last 0 events", "NOT applied — line 3: add 42"},
+			want: []string{"You may send now", "No event yet in game", "NOT applied — line 3: add 42"},
 		},
 	}
 	for _, tt := range tests {

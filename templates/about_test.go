@@ -34,7 +34,7 @@ func TestRender_aboutCombos(t *testing.T) {
 				"Ratmen (race):", "Dragon Master (special power): Once per turn"},
 			[]string{"Trolls (race)", "Wealthy (special power)"}},
 		{"italian", "ann", "it",
-			[]string{"Cosa fanno le tue combinazioni e quelle in offerta:", "(razza): +4 segnalini", "(potere speciale):", "In declino tengono"},
+			[]string{"Cosa fanno le tue combinazioni e quelle in offerta:", "(razza): +4 segnalini", "(potere speciale):", "In Declino tengono"},
 			[]string{"+7 monete", "(race)"}},
 		{"observer", "", "en",
 			[]string{"Ratmen (race):", "Dragon Master (special power):"},

@@ -534,3 +534,21 @@ func TestFamily(t *testing.T) {
 		}
 	}
 }
+
+// TestRender_historyEmpty: history of a game with no event yet says so, instead of
+// "the last 0 events".
+func TestRender_historyEmpty(t *testing.T) {
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for lang, want := range map[string]string{"en": "No event yet in game ta-k3p2.", "it": "Nessun evento finora nella partita ta-k3p2."} {
+		text, h, err := set.Render("notice", Notice{Kind: "history", Game: playGame, To: "ann", Lang: lang})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(text, want) || !strings.Contains(h, strings.TrimSuffix(want[:len(want)-len("ta-k3p2.")], " ")) || strings.Contains(text, " 0 ") {
+			t.Errorf("%s:\n%s", lang, text)
+		}
+	}
+}
