@@ -63,7 +63,7 @@ func TestDeadline_skipAndRemindersAcrossRestart(t *testing.T) {
 		t.Fatalf("%d timers fired at the deadline, want 1", n)
 	}
 	h.waitMail(ann, "Your deadline in game "+game+" passed", "    pass")
-	h.waitMail(ben, "ann: pass", "It is your move")
+	h.waitMail(ben, "ann sent: pass", "It is your move")
 	if n := h.events(game); n != 2 {
 		t.Fatalf("%d events after the skip, want 2 (deadline, pass)", n)
 	}
@@ -139,7 +139,7 @@ func TestDeadline_replaceAndSubstitute(t *testing.T) {
 	if st, reason := h.settled(id); st != "applied" {
 		t.Fatalf("the substitute's move: %s %s", st, reason)
 	}
-	h.waitMail(ben, "ann: add 2", "It is your move")
+	h.waitMail(ben, "ann sent: add 2", "It is your move")
 }
 
 // TestDeadline_vacation: a vacation stretches the player's deadline.

@@ -346,7 +346,7 @@ func TestHostileMail(t *testing.T) {
 				t.Fatalf("the move after it: status %q (%s)", status, reason)
 			}
 			h.waitMail(mover, "Applied from your mail", "line 1: add 1")
-			h.waitMail(other, strings.SplitN(mover, "@", 2)[0]+": add 1")
+			h.waitMail(other, strings.SplitN(mover, "@", 2)[0]+" sent: add 1")
 			h.quietOutbox()
 			h.unread[alice], h.unread[bob] = nil, nil
 			h.unexpected(alice)
@@ -493,7 +493,7 @@ func TestHostileFlood(t *testing.T) {
 		t.Fatalf("the move after the flood: status %q (%s)", status, reason)
 	}
 	h.waitMail(alice, "Applied from your mail", "line 1: add 1")
-	h.waitMail(bob, "alice: add 1")
+	h.waitMail(bob, "alice sent: add 1")
 	answered := time.Now()
 	for i := range n {
 		if status, reason := h.settled(fmt.Sprintf("flood%d@evil.test", i)); status == "applied" || status == "failed" {

@@ -83,14 +83,14 @@ func TestInGame_pauseResume(t *testing.T) {
 	clock.Advance(time.Hour)
 	id = h.send(ann, ra, "Re", "add 3\n")
 	settledAs(t, h, id, "applied", "")
-	h.waitMail(ben, "ann: add 3", "It is your move", "Your deadline: Thu 26 Nov 10:00 UTC")
+	h.waitMail(ben, "ann sent: add 3", "It is your move", "Your deadline: Thu 26 Nov 10:00 UTC")
 
 	clock.Advance(24*time.Hour + time.Minute)
 	if n := h.tick(); n != 1 {
 		t.Fatalf("%d timers fired at ben's deadline, want 1", n)
 	}
 	h.waitMail(ben, "Your deadline in game "+game+" passed")
-	h.waitMail(ann, "ben: pass", "It is your move", "Your deadline: Fri 27 Nov 10:01 UTC")
+	h.waitMail(ann, "ben sent: pass", "It is your move", "Your deadline: Fri 27 Nov 10:01 UTC")
 }
 
 // TestInGame_replaceByHost: the host (who plays) hands a seat to another address by
@@ -121,12 +121,12 @@ func TestInGame_replaceByHost(t *testing.T) {
 	}
 
 	h.send(ann, ra, "Re", "add 2\n")
-	h.waitMail(cy, "ann: add 2", "It is your move")
+	h.waitMail(cy, "ann sent: add 2", "It is your move")
 	id := h.send(ben, rb, "Re", "add 1\n")
 	settledAs(t, h, id, "rejected", "no longer valid")
 	id = h.send(cy, rc, "Re", "add 1\n")
 	settledAs(t, h, id, "applied", "")
-	h.waitMail(ann, "ben: add 1", "It is your move")
+	h.waitMail(ann, "ben sent: add 1", "It is your move")
 
 	h.quietOutbox()
 	for _, m := range h.unexpected(dan) {
@@ -162,17 +162,17 @@ func TestInGame_resignedTurnsSkipped(t *testing.T) {
 	}
 
 	h.send(ann, ra, "Re", "add 1\n")
-	h.waitMail(ben, "ann: add 1", "It is your move")
+	h.waitMail(ben, "ann sent: add 1", "It is your move")
 	resign(ben, rb) // on ben's turn: it is skipped at once
 	h.waitMail(ann, "ben resigned from game "+game)
-	h.waitMail(cy, "ben: pass", "It is your move")
+	h.waitMail(cy, "ben sent: pass", "It is your move")
 	id := h.send(ben, rb, "Re", "add 9\n")
 	settledAs(t, h, id, "rejected", "You resigned from this game")
 
 	h.send(cy, rc, "Re", "add 2\n")
-	h.waitMail(ann, "cy: add 2", "It is your move")
+	h.waitMail(ann, "cy sent: add 2", "It is your move")
 	h.send(ann, ra, "Re", "add 3\n")
-	h.waitMail(cy, "ann: add 3", "ben: pass", "It is your move")
+	h.waitMail(cy, "ann sent: add 3", "ben sent: pass", "It is your move")
 	if s := score(t, h, game, "ann"); s != 4 {
 		t.Fatalf("ann has %d, want 4", s)
 	}

@@ -31,7 +31,7 @@ func TestUndo(t *testing.T) {
 	rb := replyTo(t, h.waitMail(ben, "Waiting for: ann"))
 
 	h.send(ann, ra, "Re", "add 5\n")
-	h.waitMail(ben, "ann: add 5")
+	h.waitMail(ben, "ann sent: add 5")
 	h.send(ann, ra, "Re", "undo\n")
 	h.waitMail(ann, "You asked to take back ann: add 5", "when ben accept")
 	h.waitMail(ben, "ann asks to take back the last move (ann: add 5)", "    accept")
@@ -45,7 +45,7 @@ func TestUndo(t *testing.T) {
 	}
 
 	h.send(ann, ra, "Re", "add 7\n")
-	h.waitMail(ben, "ann: add 7")
+	h.waitMail(ben, "ann sent: add 7")
 	h.send(ben, rb, "Re", "pause\n")
 	h.waitMail(ben, "Only the host of game "+game+" ("+host+") may pause the game")
 	h.send(ben, rb, "Re", "undo force\n")
@@ -103,11 +103,11 @@ func TestListGame(t *testing.T) {
 	ra := replyTo(t, h.waitMail(ann, "It is your move"))
 	h.waitMail(club, "You observe this game: this is the public view")
 	h.send(ann, ra, "Re", "add 4\n")
-	lm := h.waitMail(club, "ann: add 4")
+	lm := h.waitMail(club, "ann sent: add 4")
 	if lm.ListID != game+".turnmail.localhost" || lm.Precedence != "list" {
 		t.Errorf("list mail: List-Id %q, Precedence %q", lm.ListID, lm.Precedence)
 	}
-	h.waitMail(ben, "ann: add 4", "It is your move")
+	h.waitMail(ben, "ann sent: add 4", "It is your move")
 	before := h.events(game)
 
 	// The list sends our mail back to us, and relays a stranger's "move".

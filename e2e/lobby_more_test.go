@@ -102,7 +102,7 @@ func TestLobbyUnobserve(t *testing.T) {
 	h.waitMail(ann, dan+" now observes game "+game)
 	h.waitMail(ben, dan+" now observes game "+game)
 	h.send(ann, ra, "Re", "add 3\n")
-	h.waitMail(dan, "ann: add 3", "Waiting for: ben")
+	h.waitMail(dan, "ann sent: add 3", "Waiting for: ben")
 
 	h.send(ann, svc, "x", "unobserve "+game+"\n")
 	h.waitMail(ann, "You do not observe game "+game+".")
@@ -111,9 +111,9 @@ func TestLobbyUnobserve(t *testing.T) {
 	h.waitMail(dan, "You no longer observe game "+game+".")
 
 	h.send(ben, rb, "Re", "add 4\n")
-	h.waitMail(ann, "ben: add 4", "It is your move")
+	h.waitMail(ann, "ben sent: add 4", "It is your move")
 	h.send(ann, ra, "Re", "add 5\n")
-	h.waitMail(ben, "ann: add 5", "It is your move")
+	h.waitMail(ben, "ann sent: add 5", "It is your move")
 	h.quietOutbox()
 	for _, m := range h.unexpected(dan) {
 		t.Errorf("dan got a mail after unobserving:\n%s", m.Body)

@@ -75,14 +75,14 @@ func TestLobbyGameByMail(t *testing.T) {
 	ra := replyTo(t, a)
 
 	h.send(ann, ra, "Re", "add 9\n")
-	b := h.waitMail(ben, "ann: add 9", "It is your move")
+	b := h.waitMail(ben, "ann sent: add 9", "It is your move")
 	rb := replyTo(t, b)
-	h.waitMail(cy, "ann: add 9")
+	h.waitMail(cy, "ann sent: add 9")
 	h.send(ben, rb, "Re", "status\nlegal\nhistory 5\n")
 	// One answer to one mail: the state with the legal commands and the history.
 	h.waitMail(ben, "Turn 2", "It is your move", "You may send now", "add <1-9>", "pass", "The last event of game", "1. ann: add 9")
 	h.send(ben, rb, "Re", "pass\n")
-	h.waitMail(ann, "ben: pass", "It is your move")
+	h.waitMail(ann, "ben sent: pass", "It is your move")
 	h.send(ann, ra, "Re", "add 1\n")
 	h.waitMail(ann, "is over", "Winner: ann")
 	h.waitMail(ben, "is over", "Winner: ann")

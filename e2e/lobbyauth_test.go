@@ -75,7 +75,7 @@ func TestLobbyAuth_forgedHostCommands(t *testing.T) {
 	ra := replyTo(t, h.waitMail(ann, "It is your move"))
 	h.waitMail(ben, "Waiting for: ann")
 	h.send(ann, ra, "Re", "add 3\n")
-	h.waitMail(ben, "ann: add 3", "It is your move")
+	h.waitMail(ben, "ann sent: add 3", "It is your move")
 	open := openGame(t, h, host, "new tally turns=true players=3")
 	victim := h.addr("victim")
 
@@ -216,7 +216,7 @@ func TestLobbyAuth_forgedSubscriptions(t *testing.T) {
 		h.settled(h.forge(mallory, victim2, svc, "join "+open+"\n"))
 	}
 	h.send(ann, ra, "Re", "add 3\n")
-	h.waitMail(ben, "ann: add 3")
+	h.waitMail(ben, "ann sent: add 3")
 	for _, v := range []string{victim, victim2} {
 		got := h.drain(v)
 		if len(got) != 1 || !strings.Contains(got[0].Body, "Someone asked turnmail, from your address ("+v+")") {
@@ -320,12 +320,12 @@ func TestLobbyAuth_listConsent(t *testing.T) {
 	h.send(ann, hostAddr, "go", "start "+game+"\n")
 	ra := replyTo(t, h.waitMail(ann, "It is your move"))
 	h.send(ann, ra, "Re", "add 2\n")
-	rb := replyTo(t, h.waitMail(ben, "ann: add 2", "It is your move"))
+	rb := replyTo(t, h.waitMail(ben, "ann sent: add 2", "It is your move"))
 	if got := h.drain(club); len(got) != 0 {
 		t.Fatalf("the list got %q before anyone on it confirmed", got[0].Subject)
 	}
 	// A member of the list replies (from their own address) to the request.
 	h.settled(h.send(member, replyTo(t, req), "Re: "+req.Subject, "yes\n"))
 	h.send(ben, rb, "Re", "add 1\n")
-	h.waitMail(club, "ben: add 1")
+	h.waitMail(club, "ben sent: add 1")
 }

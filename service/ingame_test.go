@@ -414,7 +414,7 @@ func TestUndo_consentAndForce(t *testing.T) {
 			steps: []step{
 				{from: "bob", body: "resign\n", status: "applied"},
 				{from: "bob", body: "{code:bob}\n", status: "applied"},
-				{from: "alice", body: "add 5\n", status: "applied", mail: map[string]string{"carol": "bob: pass"}},
+				{from: "alice", body: "add 5\n", status: "applied", mail: map[string]string{"carol": "bob sent: pass"}},
 				{from: "alice", body: "undo\n", status: "applied", mail: map[string]string{
 					"alice": "You asked to take back alice: add 5. It is taken back when carol accept",
 					"carol": "alice asks to take back the last move (alice: add 5)",

@@ -311,6 +311,9 @@ func (s *Service) stateMails(l *Loaded, before, state engine.State, events []sto
 		if p.Name != author && !ended && !contains(state.ToAct(), p.Name) && l.Settings.notifyOf(p.Name) != NotifyEvery {
 			continue // waits: told when the turn ends, with all that happened in it
 		}
+		if p.Name != author && !ended && l.Settings.notifyOf(p.Name) != NotifyEvery && askedAlready(before, state, p.Name) {
+			continue // still asked the same response: the mail they have holds
+		}
 		if list != "" && p.Name != author && !finished && !contains(state.ToAct(), p.Name) {
 			b, _ := json.Marshal(state.View(p.Name))
 			if string(b) == public {
@@ -586,4 +589,15 @@ func withHeader(headers map[string]string, k, v string) map[string]string {
 	}
 	out[k] = v
 	return out
+}
+
+// askedAlready reports whether player was asked for a response (engine.Responding)
+// before the command and still is, with the same commands to choose from: another
+// player's answer to the same window changes nothing they could send, so the mail
+// they were sent still holds and they are not mailed again.
+func askedAlready(before, state engine.State, player string) bool {
+	if before == nil || !engine.Responding(before, player) || !engine.Responding(state, player) {
+		return false
+	}
+	return slices.Equal(before.Legal(player), state.Legal(player))
 }

@@ -153,7 +153,7 @@ func TestLessMail_smallWorldTurn(t *testing.T) {
 				// The account in words: the combo taken, the region conquered; alice's
 				// score is hers alone, so bob reads her "done".
 				region := strings.TrimPrefix(moves[1], "conquer ")
-				for _, w := range []string{"alice took ", "alice (", "conquered region " + region + " ", "alice: done"} {
+				for _, w := range []string{"alice took ", "alice (", "conquered region " + region + " ", "alice sent: done"} {
 					if !strings.Contains(last, w) {
 						t.Errorf("bob's mail does not tell %q:\n%s", w, last)
 					}

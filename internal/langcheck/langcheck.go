@@ -48,8 +48,9 @@ func wordSet(s string) map[string]bool {
 // addresses, links, Message-IDs, file names, programs' command lines, the options
 // of a game, whose names and values are typed in English in every language
 // (deadline=48h, expiry=skip|pause), paths and time zones (docs/it/, Europe/Rome),
-// code (`turnmail games`), and the language codes a command names (lingua it).
-var notText = regexp.MustCompile("\\S+@\\S+|https?://\\S+|<[^>\\s]+>|\\S+\\.(?:json|eml|yaml|db)\\b|" +
+// code (`turnmail games`), the language codes a command names (lingua it) and game
+// ids, whose random letters may spell an English word (swu-cc2be).
+var notText = regexp.MustCompile("\\S+@\\S+|https?://\\S+|<[^>\\s]+>|\\S+\\.(?:json|eml|yaml|db)\\b|\\b[a-z]{2,4}-[a-z0-9]{4,6}\\b|" +
 	"turnmail (?:replay|export|show|retry|play|new)[^#\\n]*|\\S*[=|/]\\S*|`[^`]*`|\\b(?:lingua|lang) (?:it|en)\\b")
 
 // Allowed words are English words an Italian text may hold as they are: names of

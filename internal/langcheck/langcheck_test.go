@@ -24,6 +24,7 @@ func TestEnglish(t *testing.T) {
 		{"apostrophes", "l'isola, dell'Orco, it's", nil, 1},
 		{"a rulebook's word", "Round 9 — fase dell'Eroe, turno di ben.", Rulebook("dungeoneer"), 0},
 		{"a rulebook's word in another game", "Round 9 — fase di gioco.", Rulebook("empire"), 1},
+		{"a game id spelling a word", "[swu-cc2be] nuovo giocatore: bob; partita dn-d45bx", nil, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got := English(c.text, c.allow)
