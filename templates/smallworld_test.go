@@ -243,14 +243,7 @@ func TestVerbNote(t *testing.T) {
 // won — the Necromancer with all his Ghosts in play, or the others on coins, his not
 // counting — in English and Italian, text and HTML.
 func TestRender_necromancerEnd(t *testing.T) {
-	set, err := Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := i18n.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
+	set, tr := loadBoth(t)
 	for _, c := range []struct {
 		name           string
 		reserve, well  float64
