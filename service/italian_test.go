@@ -151,7 +151,7 @@ func TestInGame_italianNotices(t *testing.T) {
 			{from: "alice", body: "add 5\n", status: "applied"},
 			{from: "bob", body: "add 2\n", status: "applied"},
 			{from: "alice", body: "annulla\n", status: "applied", mail: map[string]string{
-				"alice": "Hai chiesto di annullare la mossa «bob: add 2». Si annulla quando avranno accettato: bob.",
+				"alice": "Hai chiesto di annullare la mossa «bob: add 2». Sarà annullata quando avranno accettato: bob.",
 				"bob":   "alice asks to take back the last move (bob: add 2).",
 			}},
 			{from: "bob", body: "accept\n", status: "applied"},
