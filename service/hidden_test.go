@@ -3,12 +3,14 @@ package service_test
 import (
 	"context"
 	"encoding/json"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/engine/dungeoneer"
+	"github.com/turnmail/turnmail/internal/selfplay"
 	"github.com/turnmail/turnmail/internal/testgame"
 	"github.com/turnmail/turnmail/mail/parse"
 	"github.com/turnmail/turnmail/service"
@@ -95,7 +97,7 @@ func TestHiddenInformation(t *testing.T) {
 		}
 		who := toAct[0]
 		legal := l.State.Legal(who)
-		cmd := firstChoice(legal[n%len(legal)])
+		cmd := selfplay.Fill(legal[n%len(legal)], rand.New(rand.NewPCG(1, uint64(n))))
 		for _, c := range legal { // keep the game moving: close phases soon
 			if c == "done" || c == "pass" || strings.HasPrefix(c, "quest ") {
 				cmd = c
@@ -219,7 +221,7 @@ func TestHiddenInformation_mapInView(t *testing.T) {
 				seat = p.Seat
 			}
 		}
-		cmd := firstChoice(l.State.Legal(who)[0])
+		cmd := selfplay.Fill(l.State.Legal(who)[0], rand.New(rand.NewPCG(1, 1)))
 		if res := f.receive(f.mail(who+"@"+domain, f.svc.ReplyAddress(id, seat), cmd)); res.Status != service.StatusApplied {
 			t.Fatalf("%s: %q: %s %s", who, cmd, res.Status, res.Reason)
 		}
@@ -240,15 +242,4 @@ func TestHiddenInformation_mapInView(t *testing.T) {
 			t.Errorf("%s's archive has the deal or the seed", viewer)
 		}
 	}
-}
-
-// firstChoice is a legal entry as a player sends it: of a choice ("rot <0,180>"), the
-// first value.
-func firstChoice(entry string) string {
-	prefix, choice, ok := strings.Cut(entry, "<")
-	if !ok {
-		return entry
-	}
-	first, _, _ := strings.Cut(choice, ",")
-	return prefix + strings.TrimSuffix(first, ">")
 }

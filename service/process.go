@@ -529,7 +529,7 @@ func (s *Service) howTo(ctx context.Context, from string, msg *parse.Message, la
 	data := templates.HowTo{Service: s.local + "@" + s.domain, Lang: string(lang)}
 	if len(msg.Commands) > 0 {
 		if f := strings.Fields(msg.Commands[0].Text); len(f) > 0 {
-			data.Word = cut(f[0], maxWordBytes)
+			data.Word = cut(cleanChat(f[0]), maxWordBytes) // repeated to its writer: no control or bidi characters
 		}
 	}
 	for _, p := range seats {

@@ -182,6 +182,11 @@ func TestReceive_outcomes(t *testing.T) {
 			wantMailTo: map[string]string{"alice@" + domain: `"nwe" is not a command of the service address either: write help for the list.`},
 		},
 		{
+			name: "a first word's bidi override is not repeated", to: func(*fixture) string { return "turnmail@" + domain },
+			body: "nwe\u202etally\n", wantStatus: "rejected", wantReason: "no reply token",
+			wantMailTo: map[string]string{"alice@" + domain: `"nwetally" is not a command`},
+		},
+		{
 			name: "a long first word is cut", to: func(*fixture) string { return "turnmail@" + domain },
 			body: strings.Repeat("x", 5000) + "\n", wantStatus: "rejected", wantReason: "no reply token",
 			wantMailTo: map[string]string{"alice@" + domain: `"` + strings.Repeat("x", 40) + `…" is not a command`},

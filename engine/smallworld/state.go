@@ -170,15 +170,9 @@ func (s *state) count(p, slot int) int {
 	return n
 }
 
-// countScoring is count without the barren regions (engine rule: they give no coin).
+// countScoring is count without the barren regions, which give no coin.
 func (s *state) countScoring(p, slot int) int {
-	n := 0
-	for i := range s.Regions {
-		if s.owns(i, p, slot) && !s.barren(i) {
-			n++
-		}
-	}
-	return n
+	return len(slices.DeleteFunc(s.held(p, slot), s.barren))
 }
 
 // held lists the region indexes army (p, slot) holds.
