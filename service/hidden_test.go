@@ -221,7 +221,16 @@ func TestHiddenInformation_mapInView(t *testing.T) {
 				seat = p.Seat
 			}
 		}
-		cmd := selfplay.Fill(l.State.Legal(who)[0], rand.New(rand.NewPCG(1, 1)))
+		entry := l.State.Legal(who)[0]
+		if n == 0 {
+			// The line copied whole, its choice of rotations left in: refused, with
+			// how to send it.
+			res := f.receive(f.mail(who+"@"+domain, f.svc.ReplyAddress(id, seat), entry))
+			if want := "still has a choice in it: send the line with one of the values of <"; res.Status != service.StatusRejected || !strings.Contains(res.Reason, want) {
+				t.Fatalf("%q sent as listed: %s %q, want rejected with %q", entry, res.Status, res.Reason, want)
+			}
+		}
+		cmd := selfplay.Fill(entry, rand.New(rand.NewPCG(1, 1)))
 		if res := f.receive(f.mail(who+"@"+domain, f.svc.ReplyAddress(id, seat), cmd)); res.Status != service.StatusApplied {
 			t.Fatalf("%s: %q: %s %s", who, cmd, res.Status, res.Reason)
 		}

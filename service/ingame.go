@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -88,8 +89,17 @@ func (r *run) admin(player, command string) {
 	r.add(store.Event{Kind: engine.KindAdmin, Player: player, Command: command})
 }
 
-// move applies one command through the engine.
+// choice matches a choice of a Legal entry ("<0,180>"), which a player who copies the
+// line whole sends as it is.
+var choice = regexp.MustCompile(`<\d+(?:,\d+)+>`)
+
+// move applies one command through the engine. A line of the list with a choice left
+// in it is answered for every game alike: send one of its values.
 func (r *run) move(player, cmd string) error {
+	if c := choice.FindString(cmd); c != "" {
+		return failf("%s still has a choice in it: send the line with one of the values of %s, for example %s",
+			engine.Command(cmd), c, engine.Command(choice.ReplaceAllStringFunc(cmd, func(c string) string { f, _, _ := strings.Cut(c[1:], ","); return f })))
+	}
 	if err := r.apply(player, cmd); err != nil {
 		return err
 	}
