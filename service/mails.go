@@ -311,8 +311,10 @@ func (s *Service) stateMails(l *Loaded, before, state engine.State, events []sto
 		if p.Name != author && !ended && !contains(state.ToAct(), p.Name) && l.Settings.notifyOf(p.Name) != NotifyEvery {
 			continue // waits: told when the turn ends, with all that happened in it
 		}
-		if p.Name != author && !ended && l.Settings.notifyOf(p.Name) != NotifyEvery && askedAlready(before, state, p.Name) {
-			continue // still asked the same response: the mail they have holds
+		if p.Name != author && !finished && l.Settings.notifyOf(p.Name) != NotifyEvery && askedAlready(before, state, p.Name) {
+			// Still asked the same response: the mail they have holds. (Another
+			// responder leaving changes ToAct, which turnEnded counts as a turn's end.)
+			continue
 		}
 		if list != "" && p.Name != author && !finished && !contains(state.ToAct(), p.Name) {
 			b, _ := json.Marshal(state.View(p.Name))
