@@ -343,6 +343,7 @@ func playBots(t *testing.T, h *harness, kind string, n int, seed int64, options 
 		}
 	}
 	t.Logf("%s %v with %d players: %d events, winners %v; patterns chosen: %v; commands sent: %v", kind, options, n, len(arch.Events), want, filled, sent)
+	reportLength(t, kind, options, string(lang), n, measureMails(bots, game))
 	if dir := os.Getenv("TURNMAIL_BOTS_DUMP"); dir != "" {
 		dumpMails(t, dir, kind, bots)
 	}

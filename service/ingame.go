@@ -458,7 +458,7 @@ func (r *run) notify(to string, n templates.Notice) {
 		r.s.log.Error("render notice", "kind", n.Kind, "err", err)
 		return
 	}
-	key := strings.ToLower(to) + "\x00" + n.Kind
+	key := strings.ToLower(to) + "\x00" + string(n.Kind)
 	if i, ok := r.noticed[key]; ok {
 		r.mails[i] = m
 		return

@@ -102,7 +102,7 @@ func TestLobby_italian(t *testing.T) {
 	if res := f.receive(f.mail(ada, svcAddr, "aiuto\npartite\nregole smallworld\nnuova tally deadline=2d\n")); res.Status != service.StatusApplied {
 		t.Fatalf("Italian lobby mail: %+v", res)
 	}
-	check("help, games, rules, new", ada, "aiuto                          questo elenco", "regole GIOCO [NOME]", "Non c'è nessuna partita aperta",
+	check("help, games, rules, new", ada, "aiuto                           questo elenco", "regole GIOCO [NOME]", "Non c'è nessuna partita aperta",
 		"Small World (2–5 giocatori)", "Comandi: prendi N, conquista R", "Ne sei l'organizzatore e giochi come ada",
 		"scadenza: 2 giorni dopo l'inizio del turno", "unisciti ", "scrivi aiuto per i comandi")
 	var id string
@@ -159,7 +159,7 @@ func TestInGame_italianNotices(t *testing.T) {
 				"alice": "La tua vacanza dal 2026-12-24 al 2026-12-27 è registrata",
 			}},
 			{from: "alice", body: "storia\n", status: "applied", mail: map[string]string{
-				"alice": "alice — chiede di annullare l'ultima mossa",
+				"alice": "alice: chiede di annullare l'ultima mossa",
 			}},
 			{from: "alice", body: "abbandona la partita\n", status: "applied", mail: map[string]string{
 				"alice": "    abbandona la partita conferma ",
@@ -181,8 +181,8 @@ func TestInGame_italianNotices(t *testing.T) {
 			}
 		}
 	}
-	for _, want := range []string{"alice — lingua it", "alice — chiede di annullare l'ultima mossa", "bob — accetta",
-		"annullamento — con il consenso di bob si annulla bob: add 2", "alice: add 5"} {
+	for _, want := range []string{"alice: lingua it", "alice: chiede di annullare l'ultima mossa", "bob: accetta",
+		"annullamento: con il consenso di bob si annulla bob: add 2", "alice: add 5"} {
 		if !strings.Contains(notices["eventi della partita"], want) {
 			t.Errorf("no %q in the Italian history:\n%s", want, notices["eventi della partita"])
 		}

@@ -116,8 +116,19 @@ type State struct {
 	// Notes are administrative facts worth repeating (paused, resigned …), each a
 	// Notice rendered above the state.
 	Notes []Notice
+	// Picture is the picture of the board the mail carries (nil when none).
+	Picture *Picture
 	// Lang is the reader's language ("en" or "it"; "" reads English).
 	Lang string
+}
+
+// Picture is the picture of the board a mail carries as a related part
+// (multipart/related): the HTML part shows it by its Content-ID, right after the
+// turn and the account.
+type Picture struct {
+	CID           string
+	Width, Height int
+	Alt           string
 }
 
 // Refusal is the data of a mail that answers a mail from which nothing was applied.
@@ -191,9 +202,9 @@ func printed(names map[string]string, key string) string {
 
 // Notice is one short administrative mail (or one answer in a lobby mail): a reminder,
 // a deadline that passed, a lobby answer, a request for consent. Kind selects the text
-// (see notice.txt.tmpl); the other fields are what that text needs.
+// (see notices.go); the other fields are what that text needs.
 type Notice struct {
-	Kind string
+	Kind NoticeKind
 	Game Game
 	// Command echoes the command line answered, in lobby mails.
 	Command string
@@ -227,6 +238,9 @@ type Notice struct {
 	ReplyTo string
 	// HostReply is the game's host reply address, shown to its host.
 	HostReply string
+	// View is the game's view for the reader, for a notice that shows the board (map)
+	// or what its pieces do (rules): decoded from its JSON, as State.View.
+	View map[string]any
 	// Lang is the reader's language ("en" or "it"; "" reads English).
 	Lang string
 }

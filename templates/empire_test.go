@@ -121,10 +121,11 @@ func TestRender_empireItalian(t *testing.T) {
 	}
 	want := map[string][]string{
 		"state-empire-play-it": {"Turno 1 — fase di gioco.", "ann sta eseguendo l'azione di Saggio antico: muovi 3 (ne restano 3).",
-			"Idra notturna — costo 0", "azione: muovi 5 e distruggi 1; abilità: +1 armata", "carte: Saggio antico",
-			"Corona (regioni 1, 2, 3, 4, 5) — controllata dalle armate neutrali", "    3   armate neutrale×10, controllata dalle armate neutrali — terra 1, 4, 5;\n        mare nessuna",
+			"  Giocatore  Monete  Armate (riserva)  Città  Elisir  PV  Puntata\n  ann        12      5 (13)            0      0       1   0\n    carte: Saggio antico\n",
+			"  5  armate ann×4 ben×4 — terra 3, 4; mare 22", "La fila: 1. Idra notturna (costo 0); 2. Drago spaventoso (costo 1);",
+			"Corona (regioni 1, 2, 3, 4, 5) — controllata dalle armate neutrali",
 			"    salta   # rinunci al resto di questa azione", "Come leggere gli schemi qui sopra:", "<regione>, <n>", "ne restano 3"},
-		"state-empire-bid-it": {"Turno 1 — fase della puntata.", "(puntata 0)", "ann ha puntato 0 monete"},
+		"state-empire-bid-it": {"Turno 1 — fase della puntata.", "  ann        12      5 (13)            0      0       0   0", "ann ha puntato 0 monete"},
 	}
 	n := 0
 	for _, s := range empireSamples() {
@@ -136,6 +137,18 @@ func TestRender_empireItalian(t *testing.T) {
 	}
 	if n != 2 {
 		t.Errorf("%d Italian Empire samples, want 2", n)
+	}
+	// The whole board is the answer to map: the row with what each card gives, the
+	// islands, every region.
+	for _, s := range empireSamples() {
+		if s.name != "state-empire-play-it" {
+			continue
+		}
+		st := s.data.(State)
+		m := sample{"map-empire-it", "notice", Notice{Kind: Map, Game: st.Game, To: "ann", Lang: "it", View: st.View}}
+		checkItalian(t, set, m, nil, []string{"  1  Idra notturna                 0\n    azione: muovi 5 e distruggi 1; abilità: +1 armata",
+			"  - Corona (regioni 1, 2, 3, 4, 5) — controllata dalle armate neutrali",
+			"  3  armate neutrale×10, controllata dalle armate neutrali — terra 1, 4, 5;\n     mare nessuna\n"})
 	}
 }
 
