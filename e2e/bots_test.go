@@ -468,7 +468,8 @@ func (b *bot) current(game string) *parse.Message {
 // lists what may be sent but not the state, which the mail before it shows.
 func (b *bot) board(game string) string {
 	for i := len(b.mails) - 1; i >= 0; i-- {
-		if body := b.mails[i].Body; strings.Contains(body, b.reading().footer(game)) && (strings.Contains(body, "\n"+b.reading().regions()) || strings.Contains(body, b.reading().dungeoneer().mark)) {
+		rd := b.reading()
+		if body := b.mails[i].Body; strings.Contains(body, rd.footer(game)) && (strings.Contains(body, "\n"+rd.swRegions()) || strings.Contains(body, "\n"+rd.emRegions()) || strings.Contains(body, rd.dungeoneer().heroes)) {
 			return body
 		}
 	}
@@ -896,12 +897,6 @@ type region struct {
 	land   []string
 }
 
-var (
-	// "    4 farmland  (mine) — alice Ratmen ×2 [fortress]; next to 3, 5", " * 4 …" when
-	// the region changed since the reader's last mail
-	swRegionRe = regexp.MustCompile(`^[\s*]+(\S+) .*? — (\S+)(?: [^×]*)? ×(\d+)`)
-)
-
 // emRegionRe reads a row of Eight-Minute Empire's region table in r's language:
 // "    3   armies alice×2 bob×1, cities alice×1, controlled by alice — land 2, 4;
 // sea none" (the armies, the land neighbours).
@@ -930,10 +925,22 @@ func tableRows(lines []string) []string {
 	return rows
 }
 
-// parseRegions reads the region list of a state mail in r's language.
+// parseRegions reads the regions a state mail shows in r's language: a Small World
+// reader's own ("Your regions: 4* ×2 [fortress], 7 ×1."), or the rows of an Empire
+// mail's table of the reader's regions and those that changed.
 func parseRegions(r *reading, body, me string) map[string]region {
 	out := map[string]region{}
-	_, list, ok := strings.Cut(body, "\n"+r.regions())
+	if _, list, ok := strings.Cut(strings.ReplaceAll(body, " \n", " "), "\n"+r.swRegions()); ok {
+		list, _, _ = strings.Cut(list, ".\n")
+		for _, item := range strings.Split(list, ", ") {
+			if g := swOwnRe.FindStringSubmatch(item); g != nil {
+				n, _ := strconv.Atoi(g[2])
+				out[g[1]] = region{owner: me, tokens: n}
+			}
+		}
+		return out
+	}
+	_, list, ok := strings.Cut(body, "\n"+r.emRegions())
 	if !ok {
 		return out
 	}
@@ -952,10 +959,11 @@ func parseRegions(r *reading, body, me string) map[string]region {
 				}
 			}
 			out[g[1]] = r
-		} else if g := swRegionRe.FindStringSubmatch(l); g != nil {
-			n, _ := strconv.Atoi(g[3])
-			out[g[1]] = region{owner: g[2], tokens: n}
 		}
 	}
 	return out
 }
+
+// swOwnRe reads one of a Small World reader's regions: "4* ×2 [fortress]", the id
+// and the tokens.
+var swOwnRe = regexp.MustCompile(`^(\d+)\*? ×(\d+)`)

@@ -304,6 +304,8 @@ var inGame = map[string]func(r *run, a actor, args []string) string{
 	"status":   (*run).cmdStatus,
 	"legal":    (*run).cmdLegal,
 	"history":  (*run).cmdHistory,
+	"map":      (*run).cmdMap,
+	"rules":    (*run).cmdRules,
 	"resign":   (*run).cmdResign,
 	"undo":     (*run).cmdUndo,
 	"accept":   (*run).cmdAccept,

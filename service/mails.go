@@ -303,7 +303,10 @@ func (s *Service) stateMails(l *Loaded, before, state engine.State, events []sto
 		public = string(b)
 	}
 	finished, _ := gameOver(l, state)
-	ended := finished || turnEnded(before, state)
+	// A move that only answers a simultaneous phase (a sealed bid, a response),
+	// while the others are still asked, changes nothing the others could act on: it
+	// is a line in their next mail, not a mail.
+	ended := finished || turnEnded(before, state) && !(answeredOnly(before, state) && sealedFor(state, events, engine.Observer))
 	for _, p := range l.Seats() {
 		if !s.mayMail(l, p.Email) {
 			continue
@@ -311,9 +314,10 @@ func (s *Service) stateMails(l *Loaded, before, state engine.State, events []sto
 		if p.Name != author && !ended && !contains(state.ToAct(), p.Name) && l.Settings.notifyOf(p.Name) != NotifyEvery {
 			continue // waits: told when the turn ends, with all that happened in it
 		}
-		if p.Name != author && !finished && l.Settings.notifyOf(p.Name) != NotifyEvery && askedAlready(before, state, p.Name) {
-			// Still asked the same response: the mail they have holds. (Another
-			// responder leaving changes ToAct, which turnEnded counts as a turn's end.)
+		if p.Name != author && !finished && l.Settings.notifyOf(p.Name) != NotifyEvery && askedAlready(before, state, p.Name) &&
+			(engine.Responding(before, p.Name) && engine.Responding(state, p.Name) || sealedFor(state, events, p.Name)) {
+			// Still asked the same (a bid, a response): the mail they have holds, and
+			// what happened is told in their next one.
 			continue
 		}
 		if list != "" && p.Name != author && !finished && !contains(state.ToAct(), p.Name) {
@@ -593,13 +597,46 @@ func withHeader(headers map[string]string, k, v string) map[string]string {
 	return out
 }
 
-// askedAlready reports whether player was asked for a response (engine.Responding)
-// before the command and still is, with the same commands to choose from: another
-// player's answer to the same window changes nothing they could send, so the mail
-// they were sent still holds and they are not mailed again.
+// askedAlready reports whether player was to act before the command and still is,
+// with the same commands to choose from. When another player's answer changes
+// nothing they could send or learn (a response to the same window, a sealed bid),
+// the mail they were sent still holds and they are not mailed again.
 func askedAlready(before, state engine.State, player string) bool {
-	if before == nil || !engine.Responding(before, player) || !engine.Responding(state, player) {
+	if before == nil || !contains(before.ToAct(), player) || !contains(state.ToAct(), player) {
 		return false
 	}
 	return slices.Equal(before.Legal(player), state.Legal(player))
+}
+
+// sealedFor reports whether every move of events is hidden from viewer (a sealed
+// bid, engine.Masker): the reader would learn only that something was sent.
+func sealedFor(state engine.State, events []store.Event, viewer string) bool {
+	if len(events) == 0 {
+		return false
+	}
+	for _, e := range events {
+		if e.Kind != engine.KindMove || engine.MaskCommand(state, e.Player, e.Command, viewer) == e.Command {
+			return false
+		}
+	}
+	return true
+}
+
+// answeredOnly reports whether the move from before to after only took players out
+// of those to act, leaving some still asked: an answer in a simultaneous phase (a
+// bid, a response window), after which nobody new is to act.
+func answeredOnly(before, after engine.State) bool {
+	if before == nil {
+		return false
+	}
+	b, a := before.ToAct(), after.ToAct()
+	if len(a) == 0 || len(a) >= len(b) {
+		return false
+	}
+	for _, name := range a {
+		if !contains(b, name) {
+			return false
+		}
+	}
+	return true
 }

@@ -131,12 +131,12 @@ func TestReceive_outcomes(t *testing.T) {
 	}{
 		{
 			name: "legal move", body: "add 3\n", wantStatus: "applied", wantEvents: 1,
-			wantMailTo: map[string]string{"alice@" + domain: "Applied from your mail: add 3", "bob@" + domain: "alice sent: add 3"},
+			wantMailTo: map[string]string{"alice@" + domain: "alice sent: add 3", "bob@" + domain: "alice sent: add 3"},
 		},
 		{
 			name: "from is matched case-insensitively", from: func(*fixture) string { return "ALICE@games.EXAMPLE" },
 			body: "add 1\n", wantStatus: "applied", wantEvents: 1,
-			wantMailTo: map[string]string{"alice@" + domain: "Applied from your mail: add 1", "bob@" + domain: "alice sent: add 1"},
+			wantMailTo: map[string]string{"alice@" + domain: "alice sent: add 1", "bob@" + domain: "alice sent: add 1"},
 		},
 		{
 			name: "several lines stop at the first illegal", body: "add 1\n# comment\nadd 2\nadd 42\nadd 3\n",
@@ -206,7 +206,7 @@ func TestReceive_outcomes(t *testing.T) {
 		{
 			name: "token in Delivered-To only", to: func(*fixture) string { return "games-list@example.org" },
 			headers: []string{"Delivered-To: PLACEHOLDER"}, body: "add 2\n", wantStatus: "applied", wantEvents: 1,
-			wantMailTo: map[string]string{"alice@" + domain: "Applied from your mail: add 2", "bob@" + domain: "alice sent: add 2"},
+			wantMailTo: map[string]string{"alice@" + domain: "alice sent: add 2", "bob@" + domain: "alice sent: add 2"},
 		},
 	}
 	for _, tt := range tests {

@@ -91,6 +91,24 @@ var doorLetters = [4]string{"n", "e", "s", "w"}
 // side is the letter of a side of a card in the reader's command words.
 func (w dungeonWords) side(i int) string { return w.tr.Word("dungeoneer", w.lang, doorLetters[i]) }
 
+// short names a card by id with its kind and place, without its text or scores:
+// "q11 Kneel at the Antechamber (visit, at m20)".
+func (w dungeonWords) short(v any) string {
+	id := Str(v)
+	c, ok := dungeoneer.Card(id)
+	if !ok {
+		return id
+	}
+	parts := []string{w.say(dungeoneer.KindText(c.Kind))}
+	switch {
+	case c.At != "" && c.To != "":
+		parts = append(parts, w.tr.Sprintf(w.lang, "at %s → %s", c.At, c.To))
+	case c.At != "":
+		parts = append(parts, w.tr.Sprintf(w.lang, "at %s", c.At))
+	}
+	return fmt.Sprintf("%s %s (%s)", id, w.tr.Term(w.lang, c.Name.En), strings.Join(parts, ", "))
+}
+
 // card describes a card by id for the mail: "a13 Ogre Jailer (monster, cost 3; life
 // 2, attacks Melee 3, defends Magic 0, Speed 0): A wall of fat and iron." — its name,
 // kind, category, use, whether it stays in play, a quest's place, its cost, a map

@@ -148,9 +148,9 @@ func TestRender_dungeoneerItalian(t *testing.T) {
 		"state-dungeoneer-it": {"Tocca a ben\n", "Round 9 — fase dell'Eroe, turno di ben. Movimento rimasto: 3.",
 			"Mazzo Avventura: 33 carte; mazzo delle Mappe: 0 carte.",
 			"  Eroe    Liv.  Vita  Gloria  Pericolo  Mi/Ma/Ve  Dove\n  1. ann  2     2     11      5         2/3/2     -1,-1\n    Tamsin Borsadoro\n",
-			"    abilità: +1 Movimento ogni turno.", "    5 carte in mano; 1 Movimento messo da parte", "    Missioni completate: q11",
+			"    abilità: +1 Movimento ogni turno.", "    1 Movimento messo da parte", "    Missioni completate: q11",
 			"(1 ferita)", "  2. ben  1     5     6       1         2/1/5     1,-2\n    Sefa Passolesto\n",
-			"Missione Globale:\n  - q01 Uccidi il Cavaliere Annegato (Elimina, in m12;", "Annegato nella Cripta Allagata. (2 ferite)",
+			"Missione Globale:\n  - q01 Uccidi il Cavaliere Annegato (Elimina, in m12) (2 ferite)\n",
 			"La tua mano:\n  - a36 Ombre Afferranti (Sventura, Sempre, costo 3):", "    gioca a36 su ben"},
 		"state-dungeoneer-guard-it": {"fase della Guardia", ", alla sinistra, sceglie con quale attacco il mostro di questa carta",
 			"  - m09 Galleria Crollata (Passaggio; Vita 2, attacca con Mischia 2,", "    attacca   # sceglie il gioco:", "    attacca mischia"},
@@ -223,16 +223,16 @@ func TestDungeonCard(t *testing.T) {
 	}
 }
 
-// TestDungeonGlobalQuestWraps: the global quest is a card line like those of the hand,
-// an item of a list, and its continuation stays under the item's text within
-// MaxLine.
+// TestDungeonGlobalQuestWraps: on the whole board (map) the global quest is a card
+// line like those of the hand, an item of a list, and its continuation stays under
+// the item's text within MaxLine.
 func TestDungeonGlobalQuestWraps(t *testing.T) {
 	set, err := Load()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range samples {
-		if s.name != "state-dungeoneer" {
+		if s.name != "notice-map-dungeoneer" {
 			continue
 		}
 		text, _, err := set.Render(s.kind, s.data)
@@ -259,5 +259,5 @@ func TestDungeonGlobalQuestWraps(t *testing.T) {
 		}
 		return
 	}
-	t.Fatal("no state-dungeoneer sample")
+	t.Fatal("no notice-map-dungeoneer sample")
 }

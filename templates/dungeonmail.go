@@ -2,6 +2,7 @@ package templates
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/turnmail/turnmail/engine/dungeoneer"
@@ -33,15 +34,17 @@ func (d dungeon) board(w words, b board) []doc.Block {
 	if hasVerb(w, dgGame, b.Legal, "quest") {
 		out = append(out, d.global(w, v)...)
 	}
-	return append(out, d.hand(w, v)...)
+	return append(out, d.handOf(w, v, playable(w, append(slices.Clone(b.Legal), b.AnyTime...)))...)
 }
 
-// details: the global quest, when the board leaves it out.
+// details: the global quest in short, when the board leaves it out.
 func (d dungeon) details(w words, b board) []doc.Block {
-	if hasVerb(w, dgGame, b.Legal, "quest") {
+	v := b.View
+	if hasVerb(w, dgGame, b.Legal, "quest") || v["global"] == nil {
 		return nil
 	}
-	return d.global(w, b.View)
+	x := dw(w)
+	return []doc.Block{&doc.List{Title: doc.L(w.t("Global quest:")), Items: []doc.Item{{Line: doc.L(x.short(v["global"]) + x.wounds(v, v["global"]))}}}}
 }
 
 // full: the round, the dungeon and what lies on it, every hero's sheet in full,
@@ -76,6 +79,19 @@ func (d dungeon) pieces(w words, b board) []doc.Block {
 	}
 	out = append(out, d.global(w, b.View)...)
 	return append(out, d.hand(w, b.View)...)
+}
+
+// playable are the cards the commands name as the one to play, discard, keep or use
+// (their second word, canonical).
+func playable(w words, commands []string) map[string]bool {
+	out := map[string]bool{}
+	for _, c := range commands {
+		canon, _ := w.tr.Canonical(dgGame, c)
+		if f := strings.Fields(canon); len(f) >= 2 && (f[0] == "play" || f[0] == "discard" || f[0] == "keep" || f[0] == "use") {
+			out[f[1]] = true
+		}
+	}
+	return out
 }
 
 // linesList is a list of lines of text under a title.
@@ -195,7 +211,7 @@ func (dungeon) heroes(w words, b board, all bool) *doc.Table {
 		}
 		row.Sub = []doc.Line{doc.L(hero)}
 		if all || name == b.Player {
-			row.Sub = append(row.Sub, x.sheet(v, p)...)
+			row.Sub = append(row.Sub, x.sheet(v, p, all)...)
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -203,23 +219,34 @@ func (dungeon) heroes(w words, b board, all bool) *doc.Table {
 }
 
 // sheet is what a hero sheet shows below the scores: the ability, the hand and
-// map cards, the quests and the cards in play.
-func (x dungeonWords) sheet(v, p map[string]any) []doc.Line {
+// map cards, the quests and the cards in play; the cards in play with what they
+// do when full, else by name (the whole board tells them).
+func (x dungeonWords) sheet(v, p map[string]any, full bool) []doc.Line {
+	card := x.short
+	if full {
+		card = x.card
+	}
 	ability := x.tr.Sprintf(x.lang, "ability: %s", x.text(p["hero"]))
 	if p["ability_used"] == true {
 		ability += " — " + x.tr.Sprintf(x.lang, "used until the hero's next turn")
 	}
-	counts := x.tr.Sprintf(x.lang, "%d cards in hand", Num(p["hand_size"]))
+	var counts []string // the hand's size is left out where the hand is shown
+	if full {
+		counts = append(counts, x.tr.Sprintf(x.lang, "%d cards in hand", Num(p["hand_size"])))
+	}
 	if n := Num(p["map_cards"]); n > 0 {
-		counts += "; " + x.tr.Sprintf(x.lang, "%d map cards to place", n)
+		counts = append(counts, x.tr.Sprintf(x.lang, "%d map cards to place", n))
 	}
 	if n := Num(p["saved"]); n > 0 {
-		counts += "; " + x.tr.Sprintf(x.lang, "%d Movement saved", n)
+		counts = append(counts, x.tr.Sprintf(x.lang, "%d Movement saved", n))
 	}
 	if p["struck"] == true {
-		counts += "; " + x.tr.Sprintf(x.lang, "standard attack made this turn")
+		counts = append(counts, x.tr.Sprintf(x.lang, "standard attack made this turn"))
 	}
-	lines := []doc.Line{doc.L(ability), doc.L(counts)}
+	lines := []doc.Line{doc.L(ability)}
+	if len(counts) > 0 {
+		lines = append(lines, doc.L(strings.Join(counts, "; ")))
+	}
 	add := func(s string) { lines = append(lines, doc.L(s)) }
 	for _, q := range Strs(p["quests"]) {
 		add(x.tr.Sprintf(x.lang, "quest: %s", x.card(q)) + x.wounds(v, q))
@@ -231,16 +258,16 @@ func (x dungeonWords) sheet(v, p map[string]any) []doc.Line {
 		add(x.tr.Sprintf(x.lang, "carrying the component of %s", Str(p["carrying"])))
 	}
 	for _, c := range Strs(p["favors"]) {
-		add(x.tr.Sprintf(x.lang, "favor: %s", x.card(c)) + x.ready(v, p, c))
+		add(x.tr.Sprintf(x.lang, "favor: %s", card(c)) + x.ready(v, p, c))
 	}
 	for _, c := range Strs(p["treasures"]) {
-		add(x.tr.Sprintf(x.lang, "treasure: %s", x.card(c)) + x.ready(v, p, c))
+		add(x.tr.Sprintf(x.lang, "treasure: %s", card(c)) + x.ready(v, p, c))
 	}
 	for _, c := range Strs(p["banes"]) {
-		add(x.tr.Sprintf(x.lang, "bane: %s", x.card(c)))
+		add(x.tr.Sprintf(x.lang, "bane: %s", card(c)))
 	}
 	for _, c := range objs(p["pack"]) {
-		s := x.tr.Sprintf(x.lang, "pack: %s", x.card(c["id"]))
+		s := x.tr.Sprintf(x.lang, "pack: %s", card(c["id"]))
 		if n := Num(c["wounds"]); n > 0 {
 			s += " " + x.tr.Sprintf(x.lang, "(wounded %d)", n)
 		}
@@ -258,17 +285,37 @@ func (dungeon) global(w words, v map[string]any) []doc.Block {
 	return []doc.Block{&doc.List{Title: doc.L(w.t("Global quest:")), Items: []doc.Item{{Line: doc.L(x.card(v["global"]) + x.wounds(v, v["global"]))}}}}
 }
 
-// hand is the reader's hand and, in Map in View, their map cards and what they
-// passed and received.
-func (dungeon) hand(w words, v map[string]any) []doc.Block {
+// hand is the reader's hand with what each card does and, in Map in View, their map
+// cards and what they passed and received.
+func (d dungeon) hand(w words, v map[string]any) []doc.Block { return d.handOf(w, v, nil) }
+
+// handOf is hand; with play, only the cards in play are told with what they do (the
+// cards the reader may play, discard or keep now), the others named in one line
+// (their texts are on the whole board).
+func (dungeon) handOf(w words, v map[string]any, play map[string]bool) []doc.Block {
 	x := dw(w)
 	var out []doc.Block
 	for _, p := range objs(v["players"]) {
-		if hand := Strs(p["hand"]); len(hand) > 0 {
-			l := &doc.List{Title: doc.L(w.t("Your hand:"))}
-			for _, c := range hand {
+		hand := Strs(p["hand"])
+		if len(hand) == 0 {
+			continue
+		}
+		l := &doc.List{Title: doc.L(w.t("Your hand:"))}
+		var rest []any
+		for _, c := range hand {
+			if play == nil || play[c] {
 				l.Items = append(l.Items, doc.Item{Line: doc.L(x.card(c))})
+			} else {
+				rest = append(rest, c)
 			}
+		}
+		switch {
+		case len(l.Items) == 0:
+			out = append(out, doc.P(doc.L(w.t("Your hand: %s.", x.names(rest)))))
+		case len(rest) > 0:
+			l.Items = append(l.Items, doc.Item{Line: doc.L(w.t("and %s", x.names(rest)))})
+			out = append(out, l)
+		default:
 			out = append(out, l)
 		}
 	}

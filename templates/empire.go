@@ -42,7 +42,8 @@ func (e empire) board(w words, b board) []doc.Block {
 	return out
 }
 
-// details: the row (when the board leaves it out) and the islands, in short.
+// details: the row, in short, when the board leaves it out (the islands are on the
+// whole board).
 func (e empire) details(w words, b board) []doc.Block {
 	v := b.View
 	var out []doc.Block
@@ -52,13 +53,6 @@ func (e empire) details(w words, b board) []doc.Block {
 			parts = append(parts, w.t("%s. %s (cost %s)", Str(c["position"]), w.term(c["name"]), Str(c["cost"])))
 		}
 		out = append(out, doc.P(doc.L(w.t("The row: %s.", strings.Join(parts, "; ")))))
-	}
-	if is := objs(v["islands"]); len(is) > 0 {
-		var parts []string
-		for _, i := range is {
-			parts = append(parts, e.island(w, i))
-		}
-		out = append(out, doc.P(doc.L(w.t("Islands: %s.", strings.Join(parts, "; ")))))
 	}
 	return out
 }
@@ -100,11 +94,9 @@ func (empire) help(w words, b board) []doc.Block {
 		case "optional":
 			what = w.t("how many armies, 1 to 3; 1 if you leave it out")
 		case "path":
-			what = w.t("from region 1 to region 5, the cheapest way")
-		case "path-named":
-			what = w.t("from 1 to 5 through 2 (the path you name)")
+			what = w.t("from 1 to 5: the cheapest way, or through 2 (the path you name)")
 		default:
-			what = w.t("any region, any number")
+			continue
 		}
 		d.Items = append(d.Items, doc.Def{Term: doc.Line{doc.C(p.Sample)}, Text: doc.L(what)})
 	}
@@ -277,8 +269,8 @@ func empireOwners(w words, m map[string]any) string {
 
 // EmpirePattern is one shape of the Legal patterns a list uses, which the mail
 // explains under it: Kind is "choice" (<3,5>), "range" (<1…6>), "optional"
-// ([1…3]), "path" (1>5) and "path-named" (1>2>5, the same shape) or "any" (<region>,
-// <n>); Sample shows it as the list does.
+// ([1…3]), "path" (1>5, 1>2>5) or "any" (<region>, <n>, which needs no
+// explaining); Sample shows it as the list does.
 type EmpirePattern struct {
 	Kind, Sample string
 }
@@ -292,8 +284,7 @@ var empireShapes = []struct {
 	{"choice", "<3,5>", regexp.MustCompile(`<\d+(,\d+)+>`)},
 	{"range", "", regexp.MustCompile(`<\d+…\d+>`)},
 	{"optional", "[1…3]", regexp.MustCompile(` \[\d+…\d+\]`)},
-	{"path", "1>5", regexp.MustCompile(`[\d>]>[\d<]`)},
-	{"path-named", "1>2>5", regexp.MustCompile(`[\d>]>[\d<]`)},
+	{"path", "1>5, 1>2>5", regexp.MustCompile(`[\d>]>[\d<]`)},
 	{"any", "", regexp.MustCompile(`<[^\d>,…][^>]*>`)},
 }
 

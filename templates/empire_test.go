@@ -123,8 +123,7 @@ func TestRender_empireItalian(t *testing.T) {
 		"state-empire-play-it": {"Turno 1 — fase di gioco.", "ann sta eseguendo l'azione di Saggio antico: muovi 3 (ne restano 3).",
 			"  Giocatore  Monete  Armate (riserva)  Città  Elisir  PV  Puntata\n  ann        12      5 (13)            0      0       1   0\n    carte: Saggio antico\n",
 			"  5  armate ann×4 ben×4 — terra 3, 4; mare 22", "La fila: 1. Idra notturna (costo 0); 2. Drago spaventoso (costo 1);",
-			"Corona (regioni 1, 2, 3, 4, 5) — controllata dalle armate neutrali",
-			"    salta   # rinunci al resto di questa azione", "Come leggere gli schemi qui sopra:", "<regione>, <n>", "ne restano 3"},
+			"    salta   # rinunci al resto di questa azione", "Come leggere gli schemi qui sopra:", "  1>5, 1>2>5      da 1 a 5: per la via più economica", "ne restano 3"},
 		"state-empire-bid-it": {"Turno 1 — fase della puntata.", "  ann        12      5 (13)            0      0       0   0", "ann ha puntato 0 monete"},
 	}
 	n := 0
@@ -188,8 +187,8 @@ func TestEmpirePatterns(t *testing.T) {
 		{[]string{"take 1", "take 2", "skip"}, nil},
 		{[]string{"bid <0…11>"}, []string{"range"}},
 		{[]string{"settle <8…27>", "neutral <1…27>"}, []string{"range"}},
-		{[]string{"move 1><3,5> [1…2]", "move 5>1", "move <region>><region>>…><region> [<n>]", "skip"}, []string{"choice", "optional", "path", "path-named", "any"}},
-		{[]string{"muovi 1><3,5> [1…2]", "muovi <regione>><regione>>…><regione> [<n>]"}, []string{"choice", "optional", "path", "path-named", "any"}},
+		{[]string{"move 1><3,5> [1…2]", "move 5>1", "move <region>><region>>…><region> [<n>]", "skip"}, []string{"choice", "optional", "path", "any"}},
+		{[]string{"muovi 1><3,5> [1…2]", "muovi <regione>><regione>>…><regione> [<n>]"}, []string{"choice", "optional", "path", "any"}},
 		{[]string{"place <4,9>=<1…3>", "place <region>=<n> <region>=<n> …"}, []string{"choice", "range", "any"}},
 		{[]string{"destroy ben 3", "city 4"}, nil},
 	}

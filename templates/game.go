@@ -31,8 +31,9 @@ type board struct {
 	Player string
 	// Changed are the ids of the regions that changed since the reader's last mail.
 	Changed []string
-	// Legal are the reader's legal commands, in their words.
-	Legal []string
+	// Legal are the reader's legal commands, in their words, and AnyTime those of
+	// any moment.
+	Legal, AnyTime []string
 	// Lang is the reader's language.
 	Lang string
 }
@@ -66,11 +67,12 @@ func (generic) board(w words, b board) []doc.Block {
 	if len(b.View) == 0 {
 		return nil
 	}
-	t := &doc.Table{Title: doc.L(w.t("Turn %s", Str(b.View["turn"]))), Head: []string{w.t("Player"), w.t("Score")}}
+	l := &doc.List{Title: doc.L(w.t("Turn %s", Str(b.View["turn"])))}
 	for _, p := range objs(b.View["players"]) {
-		t.Rows = append(t.Rows, doc.Row{Cells: []doc.Line{doc.L(Str(p["name"])), doc.L(Str(p["score"]))}})
+		name := Str(p["name"])
+		l.Items = append(l.Items, doc.Item{Line: append(playerCell(b.View, name, name == b.Player), doc.T(": "+Str(p["score"])))})
 	}
-	return []doc.Block{t}
+	return []doc.Block{l}
 }
 
 func (generic) details(words, board) []doc.Block { return nil }

@@ -102,8 +102,8 @@ func htmlTextOf(h string) string { return html.UnescapeString(htmlMarkup.Replace
 // reader's language (settings, dates, commands, history, messages): an Italian reader's
 // notices carry them in Italian.
 var italianData = map[string]func(*Notice){
-	"text": func(n *Notice) { n.Text = "A cy@example.org è stato chiesto di confermare." },
-	"rule": func(n *Notice) { n.Text = "Uomini Ratto (razza): nessuna abilità: la loro forza è il numero." },
+	"text":  func(n *Notice) { n.Text = "A cy@example.org è stato chiesto di confermare." },
+	"rule":  func(n *Notice) { n.Text = "Uomini Ratto (razza): nessuna abilità: la loro forza è il numero." },
 	"error": func(n *Notice) { n.Text = "Non esiste la partita zz-0000; scrivi partite per l'elenco." },
 	"created": func(n *Notice) {
 		n.Lines = []string{"scadenza: 2 giorni dopo l'inizio del turno", "promemoria: 12 ore, 1 ora prima della scadenza"}
@@ -135,7 +135,7 @@ var italianData = map[string]func(*Notice){
 
 // italianExtra are notice kinds the golden samples leave out, in Italian.
 var italianExtra = map[string]Notice{
-	"rule-it": {Kind: "rule", Game: Game{Kind: "smallworld", Title: "Small World"}, Text: "Uomini Ratto (razza): nessuna abilità: la loro forza è il numero."},
+	"rule-it":          {Kind: "rule", Game: Game{Kind: "smallworld", Title: "Small World"}, Text: "Uomini Ratto (razza): nessuna abilità: la loro forza è il numero."},
 	"paused-service":   {Kind: "paused", Game: playGame, To: "ben", Actor: "the service"},
 	"pending-game":     {Kind: "pending", Game: noticeGame},
 	"rules-necro":      {Kind: "rules", Game: Game{Kind: "necromancer", Title: "Small World: Necromancer Island"}},

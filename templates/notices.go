@@ -236,11 +236,11 @@ func init() {
 			return []doc.Block{doc.P(n.w.rich("Game %s is paused by the host. Moves are refused and deadlines stop until it resumes.", doc.C(n.Game.ID)))}
 		}},
 		Resumed: {topic: fixed("Resumed"), body: func(n notice) []doc.Block {
-			l := n.w.rich("Game %s has resumed; deadlines count again from now.", doc.C(n.Game.ID))
+			p := doc.P(n.w.rich("Game %s has resumed; deadlines count again from now.", doc.C(n.Game.ID)))
 			if len(n.ToAct) > 0 {
-				l = append(l, doc.T(" "+n.w.t("Waiting for: %s.", strings.Join(n.ToAct, ", "))))
+				p.Lines = append(p.Lines, doc.L(n.w.turn(slices.Contains(n.ToAct, n.To), n.ToAct, n.Due, false, nil)))
 			}
-			return []doc.Block{doc.P(l)}
+			return []doc.Block{p}
 		}},
 		Reminder: {topic: func(n notice) string { return n.w.t("Your move is due %s", n.Due) }, body: func(n notice) []doc.Block {
 			w := n.w

@@ -18,10 +18,12 @@ func (s *Set) stateDoc(st State) *doc.Doc {
 	add := func(b ...doc.Block) { d.Blocks = append(d.Blocks, b...) }
 	add(&doc.Para{Role: doc.Turn, Lines: []doc.Line{doc.L(turn)}})
 	if st.Error != nil {
+		// The account tells what the applied lines did; beside a refused line, the
+		// reader is told which lines went through.
 		add(w.refused(st.Error, len(st.Applied) > 0))
-	}
-	if p := w.applied(st.Applied, st.AppliedCut); p != nil {
-		add(p)
+		if p := w.applied(st.Applied, st.AppliedCut); p != nil {
+			add(p)
+		}
 	}
 	if p := w.opening(st); p != nil {
 		add(p)
@@ -37,6 +39,7 @@ func (s *Set) stateDoc(st State) *doc.Doc {
 		add(&doc.Picture{CID: st.Picture.CID, Width: st.Picture.Width, Height: st.Picture.Height, Alt: st.Picture.Alt})
 	}
 	b := boardOf(st.Game, st.View, st.Player, st.Changed, st.Legal, st.Lang)
+	b.AnyTime = st.AnyTime
 	g := s.gameMail(st.Game.Kind)
 	add(g.board(w, b)...)
 	if st.Finished {
@@ -54,7 +57,7 @@ func (s *Set) stateDoc(st State) *doc.Doc {
 	}
 	details := g.details(w, b)
 	if !st.Finished && !st.Observer {
-		details = append(details, w.replyRules(st.Game.Kind)...)
+		details = append(details, w.replyRules(st.Opening)...)
 	}
 	if len(details) > 0 {
 		add(&doc.Section{Title: w.t("Details"), Blocks: details})
@@ -227,14 +230,15 @@ func (w words) anyTime(legal []string, notes map[string]string, replyTo, subject
 	return []doc.Block{commands(doc.L(w.t("At any moment, even out of your turn, you may send:")), legal, notes, replyTo, replySubject(subject))}
 }
 
-// replyRules are the details every player's mail ends with: how a reply is read, and
-// the commands beside the moves (map and rules first: what the mail leaves out).
-func (w words) replyRules(game string) []doc.Block {
-	return []doc.Block{
-		doc.P(doc.L(w.t("Lines are applied in order; reading stops at the first line that is not legal (you get a mail saying why) or at a line \"end\"."))),
-		doc.P(w.rich("Also: %s (the whole board), %s (the rules and what every piece does), %s, %s, %s, %s, %s (see %s).",
-			w.code("map"), w.code("rules"), w.code("status"), w.code("history"), w.code("undo"), w.code("resign"), doc.C(w.word("vacation")+" "+w.t("FROM TO")), w.code("help"))),
+// replyRules are the details every player's mail ends with: the commands beside
+// the moves (map and rules first: what the mail leaves out), and in the first mail
+// of a game how a reply is read.
+func (w words) replyRules(first bool) []doc.Block {
+	var out []doc.Block
+	if first {
+		out = append(out, doc.P(doc.L(w.t("Lines are applied in order; reading stops at the first line that is not legal (you get a mail saying why) or at a line \"end\"."))))
 	}
+	return append(out, doc.P(w.rich("Also: %s (the whole board), %s, %s, %s.", w.code("map"), w.code("rules"), w.code("history"), w.code("help"))))
 }
 
 // gameFooter is the signature line of a game's mail.
@@ -316,6 +320,7 @@ func (s *Set) refusalDoc(r Refusal) *doc.Doc {
 	case len(r.Legal) > 0:
 		add(commands(doc.L(w.t("What you can send now:")), r.Legal, r.LegalNotes, r.ReplyTo, replySubject(subject)))
 		add(g.help(w, b)...)
+		add(w.replyRules(true)...)
 	case len(r.ToAct) > 0:
 		add(doc.P(doc.L(w.t("It is not your move: waiting for %s.", strings.Join(r.ToAct, ", ")))))
 	}

@@ -224,10 +224,10 @@ type Edge uint8
 
 // The edges of a cell.
 const (
-	NoEdge Edge = iota
-	Wall        // a thick line
-	Opening     // a dotted line
-	Door        // a double line
+	NoEdge  Edge = iota
+	Wall         // a thick line
+	Opening      // a dotted line
+	Door         // a double line
 )
 
 // Picture is the picture of the board, carried by the mail as a related part
