@@ -203,7 +203,9 @@ func (r *reading) opening() string {
 
 // swRegions starts the list of the reader's regions in a Small World mail ("Your
 // regions: 4* ×2 [fortress], 7 ×1.").
-func (r *reading) swRegions() string { return strings.SplitN(r.say("Your regions: %s.", "\x00"), "\x00", 2)[0] }
+func (r *reading) swRegions() string {
+	return strings.SplitN(r.say("Your regions: %s.", "\x00"), "\x00", 2)[0]
+}
 
 // emRegions is the title of the table of the regions an Empire mail shows: the
 // reader's and those that changed.
