@@ -1,0 +1,388 @@
+// Package raster writes a scene as a PNG image, in pure Go: golang.org/x/image/vector
+// fills the shapes (anti-aliased), golang.org/x/image/font/opentype draws the labels in
+// the Go fonts, and the image is written as a paletted PNG (at most 256 colours, which a
+// picture of flat fills and lines needs), small enough for a mail.
+package raster
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
+	"io"
+	"math"
+
+	"golang.org/x/image/vector"
+
+	"github.com/turnmail/turnmail/scene"
+)
+
+// Scale is the resolution PNG draws at: two image pixels per CSS pixel, sharp on a
+// phone's screen.
+const Scale = 2
+
+// PNG encodes s at Scale as a paletted PNG.
+func PNG(s *scene.Scene) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := Encode(&buf, s, Scale); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Encode writes s as a paletted PNG drawn at scale image pixels per CSS pixel.
+func Encode(w io.Writer, s *scene.Scene, scale float64) error {
+	img, err := Draw(s, scale)
+	if err != nil {
+		return err
+	}
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	if err := enc.Encode(w, Quantize(img)); err != nil {
+		return fmt.Errorf("raster: encode png: %w", err)
+	}
+	return nil
+}
+
+// Draw draws s at scale image pixels per CSS pixel into a new opaque RGBA image.
+func Draw(s *scene.Scene, scale float64) (*image.RGBA, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if !(scale > 0 && scale <= 4) {
+		return nil, fmt.Errorf("raster: scale %g, want 0 < scale <= 4", scale)
+	}
+	w, h := int(math.Ceil(s.Width*scale)), int(math.Ceil(s.Height*scale))
+	r := &renderer{dst: image.NewRGBA(image.Rect(0, 0, w, h)), scale: scale, ras: vector.NewRasterizer(0, 0), faces: faceCache{}}
+	draw.Draw(r.dst, r.dst.Bounds(), image.NewUniform(rgba(s.Background)), image.Point{}, draw.Src)
+	for _, it := range s.Items {
+		switch it := it.(type) {
+		case *scene.Polygon:
+			r.polygon(it)
+		case *scene.Circle:
+			r.shape(circlePath(r.pt(it.Center), it.R*scale), it.Fill, it.Stroke, true)
+		case *scene.Rect:
+			r.shape([][]fpt{roundRect(r.pt(it.Min), r.pt(it.Max), it.Radius*scale)}, it.Fill, it.Stroke, true)
+		case *scene.Line:
+			r.stroke([][]fpt{r.pts(it.Points)}, it.Stroke, false)
+		case *scene.Text:
+			if err := r.text(it); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, fmt.Errorf("raster: unknown item %T", it)
+		}
+	}
+	return r.dst, nil
+}
+
+func rgba(c scene.Color) color.RGBA { return color.RGBA{c.R, c.G, c.B, 0xff} }
+
+// fpt is a point in image pixels.
+type fpt struct{ x, y float64 }
+
+type renderer struct {
+	dst   *image.RGBA
+	scale float64
+	ras   *vector.Rasterizer
+	faces faceCache
+	mask  *image.Alpha // scratch masks for patterns
+	pat   *image.Alpha
+}
+
+func (r *renderer) pt(p scene.Point) fpt { return fpt{p.X * r.scale, p.Y * r.scale} }
+
+func (r *renderer) pts(ps []scene.Point) []fpt {
+	out := make([]fpt, len(ps))
+	for i, p := range ps {
+		out[i] = r.pt(p)
+	}
+	return out
+}
+
+func (r *renderer) polygon(p *scene.Polygon) {
+	rings := make([][]fpt, 0, len(p.Rings))
+	for i, ring := range p.Rings {
+		pts := r.pts(ring)
+		// The outer ring positive, holes negative: the rasteriser adds coverage up,
+		// so that a hole wound the other way cancels its outer ring.
+		if (area(pts) < 0) == (i == 0) {
+			reverse(pts)
+		}
+		rings = append(rings, pts)
+	}
+	r.shape(rings, p.Fill, p.Stroke, true)
+}
+
+// shape fills the closed rings and strokes them.
+func (r *renderer) shape(rings [][]fpt, f scene.Fill, s scene.Stroke, closed bool) {
+	if f.Set {
+		r.fill(rings, rgba(f.Color))
+		if f.Pattern != scene.NoPattern {
+			r.pattern(rings, f)
+		}
+	}
+	r.stroke(rings, s, closed)
+}
+
+// bbox returns the pixel rectangle covering pts, clipped to the image.
+func (r *renderer) bbox(rings [][]fpt, pad float64) image.Rectangle {
+	lo, hi := fpt{math.Inf(1), math.Inf(1)}, fpt{math.Inf(-1), math.Inf(-1)}
+	for _, ring := range rings {
+		for _, p := range ring {
+			lo.x, lo.y = math.Min(lo.x, p.x), math.Min(lo.y, p.y)
+			hi.x, hi.y = math.Max(hi.x, p.x), math.Max(hi.y, p.y)
+		}
+	}
+	if lo.x > hi.x {
+		return image.Rectangle{}
+	}
+	b := image.Rect(int(math.Floor(lo.x-pad)), int(math.Floor(lo.y-pad)), int(math.Ceil(hi.x+pad)), int(math.Ceil(hi.y+pad)))
+	return b.Intersect(r.dst.Bounds())
+}
+
+// load resets the rasteriser to b and adds the closed rings, moved by -b.Min.
+func (r *renderer) load(rings [][]fpt, b image.Rectangle) {
+	r.ras.Reset(b.Dx(), b.Dy())
+	ox, oy := float64(b.Min.X), float64(b.Min.Y)
+	for _, ring := range rings {
+		if len(ring) < 2 {
+			continue
+		}
+		r.ras.MoveTo(float32(ring[0].x-ox), float32(ring[0].y-oy))
+		for _, p := range ring[1:] {
+			r.ras.LineTo(float32(p.x-ox), float32(p.y-oy))
+		}
+		r.ras.ClosePath()
+	}
+}
+
+func (r *renderer) fill(rings [][]fpt, c color.RGBA) {
+	b := r.bbox(rings, 1)
+	if b.Empty() {
+		return
+	}
+	r.load(rings, b)
+	r.ras.DrawOp = draw.Over
+	r.ras.Draw(r.dst, b, image.NewUniform(c), image.Point{})
+}
+
+// alpha returns a cleared scratch mask of b's size (reused between shapes).
+func scratch(m **image.Alpha, b image.Rectangle) *image.Alpha {
+	n := b.Dx() * b.Dy()
+	if *m == nil || cap((*m).Pix) < n {
+		*m = &image.Alpha{Pix: make([]uint8, n)}
+	}
+	a := *m
+	a.Pix = a.Pix[:n]
+	clear(a.Pix)
+	a.Stride, a.Rect = b.Dx(), image.Rect(0, 0, b.Dx(), b.Dy())
+	return a
+}
+
+// pattern draws f's pattern over the rings, clipped to them.
+func (r *renderer) pattern(rings [][]fpt, f scene.Fill) {
+	b := r.bbox(rings, 1)
+	if b.Empty() {
+		return
+	}
+	shape := scratch(&r.mask, b)
+	r.load(rings, b)
+	r.ras.DrawOp = draw.Src
+	r.ras.Draw(shape, shape.Bounds(), image.Opaque, image.Point{})
+
+	step, width := scene.PatternSpacing*r.scale, scene.PatternWidth*r.scale
+	w, h := float64(b.Dx()), float64(b.Dy())
+	// The pattern is anchored to the image, not the shape, so that neighbours of
+	// one terrain continue each other's lines.
+	ox, oy := float64(b.Min.X), float64(b.Min.Y)
+	var marks [][]fpt
+	lines := func(dx, dy float64) { // lines of direction (dx, dy), spaced step apart
+		nx, ny := -dy, dx // normal
+		// Offsets along the normal of the box's corners, in image coordinates.
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, c := range [][2]float64{{ox, oy}, {ox + w, oy}, {ox, oy + h}, {ox + w, oy + h}} {
+			d := c[0]*nx + c[1]*ny
+			lo, hi = math.Min(lo, d), math.Max(hi, d)
+		}
+		span := w + h
+		for d := math.Floor(lo/step) * step; d <= hi+step; d += step {
+			cx, cy := nx*d-ox, ny*d-oy // the point of the line nearest the origin, in box coordinates
+			// Centre the segment on the box.
+			t := (w/2-cx)*dx + (h/2-cy)*dy
+			mx, my := cx+dx*t, cy+dy*t
+			a := fpt{mx - dx*span, my - dy*span}
+			z := fpt{mx + dx*span, my + dy*span}
+			marks = append(marks, quad(a, z, width/2))
+		}
+	}
+	s2 := math.Sqrt2 / 2
+	switch f.Pattern {
+	case scene.Hatch:
+		lines(s2, -s2)
+	case scene.BackHatch:
+		lines(s2, s2)
+	case scene.CrossHatch:
+		lines(s2, -s2)
+		lines(s2, s2)
+	case scene.Horizontal:
+		lines(1, 0)
+	case scene.Vertical:
+		lines(0, 1)
+	case scene.Dots:
+		for y := math.Floor(oy/step)*step + step/2; y < oy+h+step; y += step {
+			for x := math.Floor(ox/step)*step + step/2; x < ox+w+step; x += step {
+				marks = append(marks, polyCircle(fpt{x - ox, y - oy}, width, 8))
+			}
+		}
+	}
+	pat := scratch(&r.pat, b)
+	r.ras.Reset(b.Dx(), b.Dy())
+	for _, m := range marks {
+		r.ras.MoveTo(float32(m[0].x), float32(m[0].y))
+		for _, p := range m[1:] {
+			r.ras.LineTo(float32(p.x), float32(p.y))
+		}
+		r.ras.ClosePath()
+	}
+	r.ras.Draw(pat, pat.Bounds(), image.Opaque, image.Point{})
+	for i, a := range shape.Pix {
+		pat.Pix[i] = uint8(uint16(pat.Pix[i]) * uint16(a) / 255)
+	}
+	draw.DrawMask(r.dst, b, image.NewUniform(rgba(f.Ink)), image.Point{}, pat, image.Point{}, draw.Over)
+}
+
+// stroke draws the outlines of rings (closed) or polylines (open) with s: a quad per
+// segment and a round join at every point, all wound alike so that they add up.
+func (r *renderer) stroke(lines [][]fpt, s scene.Stroke, closed bool) {
+	if s.Width <= 0 {
+		return
+	}
+	hw := s.Width * r.scale / 2
+	var pieces [][]fpt
+	for _, l := range lines {
+		if closed && len(l) > 1 {
+			l = append(l[:len(l):len(l)], l[0])
+		}
+		for _, run := range dash(l, s.Dash, r.scale) {
+			for i, p := range run {
+				pieces = append(pieces, polyCircle(p, hw, joinSides(hw)))
+				if i > 0 {
+					pieces = append(pieces, quad(run[i-1], p, hw))
+				}
+			}
+		}
+	}
+	if len(pieces) > 0 {
+		r.fill(pieces, rgba(s.Color))
+	}
+}
+
+func joinSides(r float64) int {
+	return max(8, min(24, int(r*2)))
+}
+
+// dash cuts a polyline into the runs drawn by the pattern (lengths in CSS pixels).
+func dash(l []fpt, pattern []float64, scale float64) [][]fpt {
+	total := 0.0
+	for _, d := range pattern {
+		total += d
+	}
+	if len(l) < 2 || total <= 0 {
+		return [][]fpt{l}
+	}
+	var out [][]fpt
+	idx, left, on := 0, pattern[0]*scale, true
+	cur := []fpt{l[0]}
+	for i := 1; i < len(l); i++ {
+		a, b := l[i-1], l[i]
+		seg := math.Hypot(b.x-a.x, b.y-a.y)
+		pos := 0.0
+		for seg-pos > left {
+			pos += left
+			t := pos / seg
+			p := fpt{a.x + (b.x-a.x)*t, a.y + (b.y-a.y)*t}
+			if on {
+				out = append(out, append(cur, p))
+			}
+			cur = []fpt{p}
+			on = !on
+			idx = (idx + 1) % len(pattern)
+			left = pattern[idx] * scale
+		}
+		left -= seg - pos
+		cur = append(cur, b)
+	}
+	if on && len(cur) > 1 {
+		out = append(out, cur)
+	}
+	return out
+}
+
+// quad is the rectangle of half-width hw around segment a–b, wound positively.
+func quad(a, b fpt, hw float64) []fpt {
+	dx, dy := b.x-a.x, b.y-a.y
+	n := math.Hypot(dx, dy)
+	if n == 0 {
+		return nil
+	}
+	nx, ny := -dy/n*hw, dx/n*hw
+	q := []fpt{{a.x + nx, a.y + ny}, {b.x + nx, b.y + ny}, {b.x - nx, b.y - ny}, {a.x - nx, a.y - ny}}
+	if area(q) < 0 {
+		reverse(q)
+	}
+	return q
+}
+
+// polyCircle is a circle as a polygon of n sides, wound positively.
+func polyCircle(c fpt, r float64, n int) []fpt {
+	out := make([]fpt, n)
+	for i := range n {
+		a := 2 * math.Pi * float64(i) / float64(n)
+		out[i] = fpt{c.x + r*math.Cos(a), c.y + r*math.Sin(a)}
+	}
+	return out
+}
+
+// circlePath is a disc, smooth at any size.
+func circlePath(c fpt, r float64) [][]fpt {
+	return [][]fpt{polyCircle(c, r, max(16, min(96, int(r*1.5))))}
+}
+
+// roundRect is a rectangle with corners rounded by radius rad.
+func roundRect(lo, hi fpt, rad float64) []fpt {
+	rad = math.Min(rad, math.Min(hi.x-lo.x, hi.y-lo.y)/2)
+	if rad <= 0 {
+		return []fpt{lo, {hi.x, lo.y}, hi, {lo.x, hi.y}}
+	}
+	var out []fpt
+	corners := []struct {
+		c     fpt
+		start float64
+	}{{fpt{hi.x - rad, lo.y + rad}, -math.Pi / 2}, {fpt{hi.x - rad, hi.y - rad}, 0}, {fpt{lo.x + rad, hi.y - rad}, math.Pi / 2}, {fpt{lo.x + rad, lo.y + rad}, math.Pi}}
+	const steps = 6
+	for _, k := range corners {
+		for i := 0; i <= steps; i++ {
+			a := k.start + math.Pi/2*float64(i)/steps
+			out = append(out, fpt{k.c.x + rad*math.Cos(a), k.c.y + rad*math.Sin(a)})
+		}
+	}
+	return out
+}
+
+// area is the signed area of a ring (positive clockwise on screen, y down).
+func area(ps []fpt) float64 {
+	a := 0.0
+	for i, p := range ps {
+		q := ps[(i+1)%len(ps)]
+		a += p.x*q.y - q.x*p.y
+	}
+	return a / 2
+}
+
+func reverse(ps []fpt) {
+	for i, j := 0, len(ps)-1; i < j; i, j = i+1, j-1 {
+		ps[i], ps[j] = ps[j], ps[i]
+	}
+}
