@@ -1,0 +1,99 @@
+package layout
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// ForMap returns the layout of a Small World family map: the embedded one for a
+// printed board (by name) when it shows exactly m's regions, borders and edge, else
+// one computed from the graph, which keeps the ids' reading order (left to right, top
+// to bottom), puts edge regions on the rim, and shows exactly the graph's adjacency.
+// Results are cached per map (safe for concurrent use); the board returned is shared
+// and must not be modified.
+func ForMap(m Map) (*Board, error) {
+	if err := m.check(); err != nil {
+		return nil, err
+	}
+	printed, err := printedBoards()
+	if err != nil {
+		return nil, err
+	}
+	if b, ok := printed[m.Name]; ok && fits(b, m) {
+		return b, nil
+	}
+	return computedCache.get(m)
+}
+
+// fits reports whether b draws m: the same region ids, the same borders.
+func fits(b *Board, m Map) bool {
+	if len(b.Regions) != len(m.Regions) {
+		return false
+	}
+	for i, r := range m.Regions {
+		if b.Regions[i].ID != r.ID {
+			return false
+		}
+	}
+	return slices.Equal(b.Borders(), m.adjacency())
+}
+
+// printedBoards are the embedded layouts of the printed boards, by name, loaded and
+// validated once.
+var printedBoards = sync.OnceValues(func() (map[string]*Board, error) {
+	return map[string]*Board{}, nil
+})
+
+// maxCached bounds the computed layouts kept: inline maps come from archives.
+const maxCached = 64
+
+// boardCache keeps computed layouts by the map's fingerprint.
+type boardCache struct {
+	mu     sync.Mutex
+	boards map[string]*Board
+}
+
+var computedCache = &boardCache{boards: map[string]*Board{}}
+
+func (c *boardCache) get(m Map) (*Board, error) {
+	key := fingerprint(m)
+	c.mu.Lock()
+	b, ok := c.boards[key]
+	c.mu.Unlock()
+	if ok {
+		return b, nil
+	}
+	b, err := computeMap(m)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old, ok := c.boards[key]; ok {
+		return old, nil
+	}
+	if len(c.boards) >= maxCached {
+		for k := range c.boards { // drop one: any will do
+			delete(c.boards, k)
+			break
+		}
+	}
+	c.boards[key] = b
+	return b, nil
+}
+
+// fingerprint is a text that identifies m's graph completely.
+func fingerprint(m Map) string {
+	var sb strings.Builder
+	sb.WriteString(strconv.Quote(m.Name))
+	for _, r := range m.Regions {
+		fmt.Fprintf(&sb, ";%d:%s:%t", r.ID, r.Terrain, r.Edge)
+	}
+	for _, p := range m.adjacency() {
+		fmt.Fprintf(&sb, ";%d-%d", p[0], p[1])
+	}
+	return sb.String()
+}
