@@ -6,11 +6,11 @@ import (
 	"slices"
 )
 
-// Quantize returns img with at most 256 colours: the most frequent colours, counted
+// Quantize returns img with at most colours colours (2 to 256): the most frequent colours, counted
 // in bins of 5 bits per channel (each bin's colour the average of its pixels), and
 // every other pixel mapped to the nearest of them. A picture of flat fills keeps its
 // fills exact to within a bin; anti-aliased edges take the nearest blend.
-func Quantize(img *image.RGBA) *image.Paletted {
+func Quantize(img *image.RGBA, colours int) *image.Paletted {
 	const bins = 1 << 15
 	var count [bins]int32
 	var sum [bins][3]int64
@@ -34,8 +34,9 @@ func Quantize(img *image.RGBA) *image.Paletted {
 		}
 	}
 	slices.SortFunc(used, func(a, b int) int { return int(count[b] - count[a]) })
-	if len(used) > 256 {
-		used = used[:256]
+	colours = max(2, min(256, colours))
+	if len(used) > colours {
+		used = used[:colours]
 	}
 	pal := make(color.Palette, len(used))
 	var lut [bins]int16

@@ -23,23 +23,38 @@ import (
 // phone's screen.
 const Scale = 2
 
-// PNG encodes s at Scale as a paletted PNG.
+// MaxBytes is the size a picture should keep within: PNG writes it with fewer colours
+// when it would be larger.
+const MaxBytes = 100 << 10
+
+// PNG encodes s at Scale as a paletted PNG: with 128 colours, or fewer when that is
+// over MaxBytes (64, then 32: anti-aliased edges get coarser, flat fills stay).
 func PNG(s *scene.Scene) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := Encode(&buf, s, Scale); err != nil {
+	img, err := Draw(s, Scale)
+	if err != nil {
 		return nil, err
+	}
+	var buf bytes.Buffer
+	for _, n := range []int{128, 64, 32} {
+		buf.Reset()
+		if err := (&png.Encoder{}).Encode(&buf, Quantize(img, n)); err != nil {
+			return nil, fmt.Errorf("raster: encode png: %w", err)
+		}
+		if buf.Len() <= MaxBytes {
+			break
+		}
 	}
 	return buf.Bytes(), nil
 }
 
-// Encode writes s as a paletted PNG drawn at scale image pixels per CSS pixel.
+// Encode writes s as a paletted PNG of at most 256 colours, drawn at scale image
+// pixels per CSS pixel.
 func Encode(w io.Writer, s *scene.Scene, scale float64) error {
 	img, err := Draw(s, scale)
 	if err != nil {
 		return err
 	}
-	enc := png.Encoder{CompressionLevel: png.BestSpeed}
-	if err := enc.Encode(w, Quantize(img)); err != nil {
+	if err := png.Encode(w, Quantize(img, 256)); err != nil {
 		return fmt.Errorf("raster: encode png: %w", err)
 	}
 	return nil
@@ -87,7 +102,8 @@ type renderer struct {
 	scale float64
 	ras   *vector.Rasterizer
 	faces faceCache
-	mask  *image.Alpha // scratch masks for patterns
+	cover *image.Alpha // scratch masks: a shape's cover, a pattern's
+	mask  *image.Alpha
 	pat   *image.Alpha
 }
 
@@ -164,8 +180,37 @@ func (r *renderer) fill(rings [][]fpt, c color.RGBA) {
 		return
 	}
 	r.load(rings, b)
-	r.ras.DrawOp = draw.Over
-	r.ras.Draw(r.dst, b, image.NewUniform(c), image.Point{})
+	// Through a mask: drawing the mask skips the pixels it leaves out, which the
+	// rasteriser's own RGBA path blends one by one.
+	m := scratch(&r.cover, b)
+	r.ras.DrawOp = draw.Src
+	r.ras.Draw(m, m.Bounds(), image.Opaque, image.Point{})
+	blit(r.dst, b, c, m)
+}
+
+// blit paints opaque colour c into dst's rectangle b through mask m (of b's size):
+// where m is full the colour is set, where it is empty nothing is done, else blended.
+func blit(dst *image.RGBA, b image.Rectangle, c color.RGBA, m *image.Alpha) {
+	w := b.Dx()
+	cr, cg, cb := uint32(c.R), uint32(c.G), uint32(c.B)
+	for y := 0; y < b.Dy(); y++ {
+		mrow := m.Pix[y*m.Stride : y*m.Stride+w]
+		off := (b.Min.Y+y-dst.Rect.Min.Y)*dst.Stride + (b.Min.X-dst.Rect.Min.X)*4
+		drow := dst.Pix[off : off+w*4]
+		for x, a := range mrow {
+			switch a {
+			case 0:
+			case 0xff:
+				drow[x*4], drow[x*4+1], drow[x*4+2], drow[x*4+3] = c.R, c.G, c.B, 0xff
+			default:
+				ma, na := uint32(a), 255-uint32(a)
+				p := drow[x*4 : x*4+3 : x*4+3]
+				p[0] = uint8((cr*ma + uint32(p[0])*na + 127) / 255)
+				p[1] = uint8((cg*ma + uint32(p[1])*na + 127) / 255)
+				p[2] = uint8((cb*ma + uint32(p[2])*na + 127) / 255)
+			}
+		}
+	}
 }
 
 // alpha returns a cleared scratch mask of b's size (reused between shapes).
@@ -247,36 +292,84 @@ func (r *renderer) pattern(rings [][]fpt, f scene.Fill) {
 		r.ras.ClosePath()
 	}
 	r.ras.Draw(pat, pat.Bounds(), image.Opaque, image.Point{})
+	// Crisp (not anti-aliased) inside the shape: a regular pattern of two colours
+	// compresses well, and at 2× its steps do not show.
 	for i, a := range shape.Pix {
-		pat.Pix[i] = uint8(uint16(pat.Pix[i]) * uint16(a) / 255)
+		if a == 0 || pat.Pix[i] < 0x80 {
+			pat.Pix[i] = 0
+		} else {
+			pat.Pix[i] = a
+		}
 	}
-	draw.DrawMask(r.dst, b, image.NewUniform(rgba(f.Ink)), image.Point{}, pat, image.Point{}, draw.Over)
+	blit(r.dst, b, rgba(f.Ink), pat)
 }
 
 // stroke draws the outlines of rings (closed) or polylines (open) with s: a quad per
-// segment and a round join at every point, all wound alike so that they add up.
+// segment and a round join at every point, all wound alike so that they add up. Long
+// segments are cut into short overlapping pieces and the pieces filled a few at a
+// time, so that each fill's box stays small (a long diagonal's box is mostly empty).
 func (r *renderer) stroke(lines [][]fpt, s scene.Stroke, closed bool) {
 	if s.Width <= 0 {
 		return
 	}
 	hw := s.Width * r.scale / 2
-	var pieces [][]fpt
+	b := batch{r: r, c: rgba(s.Color)}
+	const piece = 48.0 // image pixels
 	for _, l := range lines {
 		if closed && len(l) > 1 {
 			l = append(l[:len(l):len(l)], l[0])
 		}
 		for _, run := range dash(l, s.Dash, r.scale) {
 			for i, p := range run {
-				pieces = append(pieces, polyCircle(p, hw, joinSides(hw)))
 				if i > 0 {
-					pieces = append(pieces, quad(run[i-1], p, hw))
+					a := run[i-1]
+					n := math.Ceil(math.Hypot(p.x-a.x, p.y-a.y) / piece)
+					for k := 0.0; k < n; k++ {
+						t0, t1 := math.Max(0, (k-0.05)/n), math.Min(1, (k+1.05)/n)
+						b.add(quad(fpt{a.x + (p.x-a.x)*t0, a.y + (p.y-a.y)*t0}, fpt{a.x + (p.x-a.x)*t1, a.y + (p.y-a.y)*t1}, hw))
+					}
 				}
+				b.add(polyCircle(p, hw, joinSides(hw)))
 			}
 		}
 	}
-	if len(pieces) > 0 {
-		r.fill(pieces, rgba(s.Color))
+	b.flush()
+}
+
+// batch collects pieces of one colour and fills them together while their box stays
+// small.
+type batch struct {
+	r      *renderer
+	c      color.RGBA
+	pieces [][]fpt
+	lo, hi fpt
+}
+
+func (b *batch) add(piece []fpt) {
+	if len(piece) == 0 {
+		return
 	}
+	lo, hi := b.lo, b.hi
+	if len(b.pieces) == 0 {
+		lo, hi = piece[0], piece[0]
+	}
+	for _, p := range piece {
+		lo.x, lo.y = math.Min(lo.x, p.x), math.Min(lo.y, p.y)
+		hi.x, hi.y = math.Max(hi.x, p.x), math.Max(hi.y, p.y)
+	}
+	if len(b.pieces) > 0 && (hi.x-lo.x)*(hi.y-lo.y) > 96*96 {
+		b.flush()
+		b.add(piece)
+		return
+	}
+	b.pieces, b.lo, b.hi = append(b.pieces, piece), lo, hi
+}
+
+func (b *batch) flush() {
+	if len(b.pieces) > 0 {
+		b.r.fill(b.pieces, b.c)
+	}
+	b.pieces = b.pieces[:0]
 }
 
 func joinSides(r float64) int {

@@ -14,13 +14,13 @@ import (
 func sample() *scene.Scene {
 	s := scene.New(300, 200)
 	s.Add(
-		&scene.Polygon{Rings: [][]scene.Point{{{10, 10}, {140, 10}, {140, 90}, {10, 90}}, {{60, 40}, {90, 40}, {90, 60}, {60, 60}}},
+		&scene.Polygon{Rings: [][]scene.Point{pts(10, 10, 140, 10, 140, 90, 10, 90), pts(60, 40, 90, 40, 90, 60, 60, 60)},
 			Fill: scene.Solid(scene.RGB(0x88cc88)), Stroke: scene.Stroke{Color: scene.Ink, Width: 2}},
-		&scene.Polygon{Rings: [][]scene.Point{{{160, 10}, {290, 10}, {290, 90}, {160, 90}}},
+		&scene.Polygon{Rings: [][]scene.Point{pts(160, 10, 290, 10, 290, 90, 160, 90)},
 			Fill: scene.Patterned(scene.RGB(0xddeeff), scene.CrossHatch, scene.RGB(0x3366aa))},
 		&scene.Circle{Center: scene.Point{X: 50, Y: 150}, R: 30, Fill: scene.Solid(scene.Seat(0).Color), Stroke: scene.Stroke{Color: scene.Ink, Width: 2}},
 		&scene.Rect{Min: scene.Point{X: 100, Y: 120}, Max: scene.Point{X: 180, Y: 180}, Radius: 8, Fill: scene.Solid(scene.Seat(1).Color)},
-		&scene.Line{Points: []scene.Point{{200, 120}, {290, 190}}, Stroke: scene.Stroke{Color: scene.Ink, Width: 3, Dash: []float64{6, 4}}},
+		&scene.Line{Points: pts(200, 120, 290, 190), Stroke: scene.Stroke{Color: scene.Ink, Width: 3, Dash: []float64{6, 4}}},
 		&scene.Text{At: scene.Point{X: 240, Y: 150}, Text: "42", Size: 24, Bold: true, Color: scene.Ink, HaloWidth: 3, HaloColor: scene.White},
 	)
 	return s
@@ -106,7 +106,7 @@ func TestDraw_refusesBadScenes(t *testing.T) {
 	for name, s := range map[string]*scene.Scene{
 		"no size":    scene.New(0, 10),
 		"huge":       scene.New(scene.MaxSide+1, 10),
-		"short ring": {Width: 10, Height: 10, Items: []scene.Item{&scene.Polygon{Rings: [][]scene.Point{{{1, 1}, {2, 2}}}}}},
+		"short ring": {Width: 10, Height: 10, Items: []scene.Item{&scene.Polygon{Rings: [][]scene.Point{pts(1, 1, 2, 2)}}}},
 		"nil item":   {Width: 10, Height: 10, Items: []scene.Item{nil}},
 		"zero font":  {Width: 10, Height: 10, Items: []scene.Item{&scene.Text{Text: "x"}}},
 	} {
@@ -114,4 +114,13 @@ func TestDraw_refusesBadScenes(t *testing.T) {
 			t.Errorf("%s: no error", name)
 		}
 	}
+}
+
+// pts makes points of x, y pairs.
+func pts(xy ...float64) []scene.Point {
+	var out []scene.Point
+	for i := 0; i+1 < len(xy); i += 2 {
+		out = append(out, scene.Point{X: xy[i], Y: xy[i+1]})
+	}
+	return out
 }

@@ -101,6 +101,7 @@ func (r *renderer) text(t *scene.Text) error {
 		draw.DrawMask(r.dst, clip, image.NewUniform(rgba(t.HaloColor)), image.Point{}, dilate(mask, halo), clip.Min, draw.Over)
 	}
 	draw.DrawMask(r.dst, clip, image.NewUniform(rgba(t.Color)), image.Point{}, mask, clip.Min, draw.Over)
+
 	return nil
 }
 
