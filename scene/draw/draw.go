@@ -14,6 +14,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/engine/dungeoneer"
 	"github.com/turnmail/turnmail/engine/empire"
 	"github.com/turnmail/turnmail/engine/smallworld"
@@ -29,6 +30,10 @@ type Words interface {
 	// Term names a game term (a race, a power, a card, a place) in the reader's
 	// language.
 	Term(name string) string
+	// Lang is the reader's language ("en", "it").
+	Lang() string
+	// Text renders an engine's text (a card's action) in the reader's language.
+	Text(t engine.Text) string
 	// Name is the printed name of a view's key for a terrain, a piece or, prefixed
 	// with "symbol:", a region symbol ("symbol:mine").
 	Name(key string) string
@@ -87,6 +92,12 @@ func (English) Say(format string, args ...any) string { return fmt.Sprintf(forma
 
 // Term implements Words.
 func (English) Term(name string) string { return name }
+
+// Lang implements Words.
+func (English) Lang() string { return "en" }
+
+// Text implements Words.
+func (English) Text(t engine.Text) string { return t.String() }
 
 // Name implements Words.
 func (English) Name(key string) string {
