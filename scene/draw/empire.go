@@ -82,7 +82,9 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 	s.Add(&scene.Text{At: scene.Point{X: 10, Y: top / 2}, Text: title, Size: sizeTitle, Bold: true, Anchor: scene.Start, Color: scene.Ink})
 	cellPx := (Width - 16) / float64(cols)
 	k := cellPx / size
-	origin := func(cell [2]int) (float64, float64) { return 8 + float64(cell[0])*cellPx, top + float64(cell[1])*cellPx }
+	origin := func(cell [2]int) (float64, float64) {
+		return 8 + float64(cell[0])*cellPx, top + float64(cell[1])*cellPx
+	}
 	// at places a point of a face's layout on the picture.
 	at := func(pf placed, p layout.Point) scene.Point {
 		q := turn(p, pf.rot, size)
