@@ -75,6 +75,8 @@ type Service struct {
 	replays atomic.Int64
 	// newGameID draws a random game id (store.NewGameID; tests replace it).
 	newGameID func(kind string) string
+	// pictures keeps the latest board pictures of the state mails (issue 22).
+	pictures pictureCache
 }
 
 // New returns a Service. It does no I/O.

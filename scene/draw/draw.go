@@ -9,6 +9,7 @@
 package draw
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -54,6 +55,9 @@ type Input struct {
 // (or the screen's, when narrower).
 const Width = 600.0
 
+// ErrNoPicture is returned for the view of a game that has no picture.
+var ErrNoPicture = errors.New("draw: no picture of this game")
+
 // Scene draws in's view. Views of games without a picture return an error.
 func Scene(in Input) (*scene.Scene, error) {
 	if in.Words == nil {
@@ -75,7 +79,7 @@ func Scene(in Input) (*scene.Scene, error) {
 	case *dungeoneer.View:
 		s, err = dungeon(v, in)
 	default:
-		return nil, fmt.Errorf("draw: no picture for a view of type %T", in.View)
+		return nil, fmt.Errorf("%w (a view of type %T)", ErrNoPicture, in.View)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("draw: %w", err)
@@ -251,14 +255,31 @@ func fitBox(w, h, x, y, bw, maxH float64) fit {
 func clamp(v, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, v)) }
 
 // SwatchName names a seat's colour and marker shape in the reader's language ("blue
-// circles"), for the picture's alt text and the players' table of a mail.
+// circles"), for the picture's alt text.
 func SwatchName(w Words, sw scene.Swatch) string {
-	return w.Say("%s %s", colourName(w, sw.Name), shapeName(w, sw.Shape))
+	switch sw.Name {
+	case "blue":
+		return w.Say("blue circles")
+	case "orange":
+		return w.Say("orange squares")
+	case "bluish green":
+		return w.Say("bluish green diamonds")
+	case "reddish purple":
+		return w.Say("reddish purple triangles")
+	case "vermilion":
+		return w.Say("vermilion hexagons")
+	case "sky blue":
+		return w.Say("sky blue pentagons")
+	case "yellow":
+		return w.Say("yellow stars")
+	}
+	return sw.Name
 }
 
-// colourName names a swatch's colour (the English names of scene's palette).
-func colourName(w Words, name string) string {
-	switch name {
+// ColourName names a seat's colour in the reader's language ("blue"), for the
+// players' table of a mail.
+func ColourName(w Words, sw scene.Swatch) string {
+	switch sw.Name {
 	case "blue":
 		return w.Say("blue")
 	case "orange":
@@ -273,29 +294,6 @@ func colourName(w Words, name string) string {
 		return w.Say("sky blue")
 	case "yellow":
 		return w.Say("yellow")
-	case "grey":
-		return w.Say("grey")
-	case "black":
-		return w.Say("black")
 	}
-	return name
-}
-
-// shapeName names a marker shape in the plural ("circles").
-func shapeName(w Words, s scene.Shape) string {
-	switch s {
-	case scene.ShapeCircle:
-		return w.Say("circles")
-	case scene.ShapeSquare:
-		return w.Say("squares")
-	case scene.ShapeDiamond:
-		return w.Say("diamonds")
-	case scene.ShapeTriangle:
-		return w.Say("triangles")
-	case scene.ShapeHexagon:
-		return w.Say("hexagons")
-	case scene.ShapePentagon:
-		return w.Say("pentagons")
-	}
-	return w.Say("stars")
+	return sw.Name
 }

@@ -249,5 +249,5 @@ func dungeonAlt(v *dungeoneer.View, w Words) string {
 	for i, p := range v.Players {
 		parts = append(parts, w.Say("%s (%s) at %d,%d", clip(p.Name, 20), SwatchName(w, scene.Seat(i)), p.X, p.Y))
 	}
-	return w.Say("Dungeon map, %d cards: %s.", len(v.Map), strings.Join(parts, "; "))
+	return w.Say("Dungeon map of %d cards: %s.", len(v.Map), strings.Join(parts, "; "))
 }

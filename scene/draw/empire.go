@@ -245,7 +245,7 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 	for i, p := range v.Players {
 		sw := scene.Seat(i)
 		entries = append(entries, legendEntry{sample: func(c scene.Point) []scene.Item { return []scene.Item{scene.Marker(sw, c, 9, false)} },
-			text: w.Say("%s: %d armies, %d cities, %d coins", clip(p.Name, 24), p.Armies, p.Cities, p.Coins), wide: true})
+			text: w.Say("%s: armies %d, cities %d, coins %d", clip(p.Name, 24), p.Armies, p.Cities, p.Coins), wide: true})
 	}
 	entries = append(entries,
 		legendEntry{sample: func(c scene.Point) []scene.Item { return []scene.Item{scene.Marker(scene.LostTribe, c, 9, false)} }, text: w.Term(empire.Neutral)},
@@ -287,11 +287,11 @@ func city(sw scene.Swatch, c scene.Point, r float64) scene.Item {
 func empireAlt(v *empire.View, w Words) string {
 	var parts []string
 	for i, p := range v.Players {
-		parts = append(parts, w.Say("%s (%s): %d armies, %d cities", clip(p.Name, 24), SwatchName(w, scene.Seat(i)), p.Armies, p.Cities))
+		parts = append(parts, w.Say("%s (%s): armies %d, cities %d", clip(p.Name, 24), SwatchName(w, scene.Seat(i)), p.Armies, p.Cities))
 	}
 	row := make([]string, 0, len(v.Row))
 	for _, c := range v.Row {
-		row = append(row, w.Say("%d: %s for %d", c.Position, w.Term(c.Name), c.Cost))
+		row = append(row, w.Say("%d: %s (cost %d)", c.Position, w.Term(c.Name), c.Cost))
 	}
 	return w.Say("Board, round %d: %s. Cards on offer: %s.", v.Turn, strings.Join(parts, "; "), strings.Join(row, ", "))
 }

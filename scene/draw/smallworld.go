@@ -326,7 +326,7 @@ func smallWorld(v *smallworld.View, in Input) (*scene.Scene, error) {
 	items, bottom := legend(entries, y)
 	s.Add(items...)
 	if n := v.Necromancer; n != nil {
-		s.Add(&scene.Text{At: scene.Point{X: 10, Y: bottom + 12}, Text: w.Say("Necromancer: %d Ghosts on the Island, %d in reserve, Soul Well %d+%d", n.OnIsland, n.Reserve, n.WellGhosts, n.WellSouls),
+		s.Add(&scene.Text{At: scene.Point{X: 10, Y: bottom + 12}, Text: w.Say("Necromancer: Ghosts on the Island %d, in reserve %d, Soul Well %d+%d", n.OnIsland, n.Reserve, n.WellGhosts, n.WellSouls),
 			Size: sizeLegend, Anchor: scene.Start, Color: scene.Ink})
 		bottom += legendRow
 	}
@@ -348,7 +348,7 @@ func combo(w Words, race, power string) string {
 func smallWorldAlt(v *smallworld.View, w Words) string {
 	var parts []string
 	for i, p := range v.Players {
-		parts = append(parts, w.Say("%s (%s) holds %d regions", clip(p.Name, 24), SwatchName(w, scene.Seat(i)), p.Regions))
+		parts = append(parts, w.Say("%s (%s), regions held: %d", clip(p.Name, 24), SwatchName(w, scene.Seat(i)), p.Regions))
 	}
 	return w.Say("Map %s, turn %d of %d: %s.", v.Map, v.Turn, v.Turns, strings.Join(parts, "; "))
 }
