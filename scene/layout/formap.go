@@ -1,11 +1,14 @@
 package layout
 
 import (
+	"embed"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/turnmail/turnmail/scene/layout/internal/layoutfile"
 )
 
 // ForMap returns the layout of a Small World family map: the embedded one for a
@@ -44,8 +47,62 @@ func fits(b *Board, m Map) bool {
 // printedBoards are the embedded layouts of the printed boards, by name, loaded and
 // validated once.
 var printedBoards = sync.OnceValues(func() (map[string]*Board, error) {
-	return map[string]*Board{}, nil
+	files, err := dataFS.ReadDir("data")
+	if err != nil {
+		return nil, fmt.Errorf("layout: %w", err)
+	}
+	out := map[string]*Board{}
+	for _, e := range files {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".txt") || strings.HasPrefix(name, "empire-") {
+			continue
+		}
+		raw, err := dataFS.ReadFile("data/" + name)
+		if err != nil {
+			return nil, fmt.Errorf("layout: %w", err)
+		}
+		b, err := loadMapLayout(raw)
+		if err != nil {
+			return nil, fmt.Errorf("layout: %s: %w", name, err)
+		}
+		if _, dup := out[b.Name]; dup || b.Name+".txt" != name {
+			return nil, fmt.Errorf("layout: %s holds board %q", name, b.Name)
+		}
+		out[b.Name] = b
+	}
+	return out, nil
 })
+
+//go:embed data/*.txt
+var dataFS embed.FS
+
+// loadMapLayout reads the layout file of a Small World family board: its regions are
+// keyed by their ids, listed in ascending order.
+func loadMapLayout(raw []byte) (*Board, error) {
+	f, err := layoutfile.Parse(raw)
+	if err != nil {
+		return nil, err
+	}
+	var ids []int
+	seen := map[string]bool{}
+	for _, k := range f.Cells {
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		id, err := strconv.Atoi(k)
+		if err != nil || id < 1 || strconv.Itoa(id) != k {
+			return nil, fmt.Errorf("cell key %q is not a region id", k)
+		}
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	keys := make([]string, len(ids))
+	for i, id := range ids {
+		keys[i] = strconv.Itoa(id)
+	}
+	return build(f, keys, ids)
+}
 
 // maxCached bounds the computed layouts kept: inline maps come from archives.
 const maxCached = 64

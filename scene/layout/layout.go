@@ -25,6 +25,8 @@ type Board struct {
 	Exits []Exit
 	// Source says where the positions come from (a public source, or "computed").
 	Source string
+
+	islands [][]int
 }
 
 // Region is one region's outline and where its label goes.

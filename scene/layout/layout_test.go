@@ -89,40 +89,91 @@ func TestForMap_refusesBadMaps(t *testing.T) {
 	}
 }
 
-func TestEmpireFace_matchesTheEngine(t *testing.T) {
+// engineFace is a face of engine/empire/data/boards.json.
+type engineFace struct {
+	ID      string `json:"id"`
+	Islands []struct {
+		Regions []string `json:"regions"`
+	} `json:"islands"`
+	Land      []string          `json:"land"`
+	Sea       []string          `json:"sea"`
+	Crossings []string          `json:"crossings"`
+	Exits     map[string]string `json:"exits"`
+}
+
+func readFaces(t testing.TB) []engineFace {
+	t.Helper()
 	raw, err := os.ReadFile("../../engine/empire/data/boards.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var d struct {
-		Faces []empireFace `json:"faces"`
+		Faces []engineFace `json:"faces"`
 	}
 	if err := json.Unmarshal(raw, &d); err != nil {
 		t.Fatal(err)
 	}
-	if len(d.Faces) != 8 {
-		t.Fatalf("%d faces", len(d.Faces))
+	return d.Faces
+}
+
+func TestEmpireFace_matchesTheEngine(t *testing.T) {
+	faces := readFaces(t)
+	if len(faces) != 8 {
+		t.Fatalf("%d faces", len(faces))
 	}
-	for _, f := range d.Faces {
-		b, err := EmpireFace(f.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var keys []string
-		for _, is := range f.Islands {
-			keys = append(keys, is.Regions...)
-		}
-		if len(b.Regions) != len(keys) {
-			t.Fatalf("%s: %d regions, want %d", f.ID, len(b.Regions), len(keys))
-		}
-		for i, r := range b.Regions {
-			if r.Key != keys[i] || r.ID != i+1 {
-				t.Errorf("%s: region %d is %d %q, want %q", f.ID, i, r.ID, r.Key, keys[i])
+	for _, f := range faces {
+		t.Run(f.ID, func(t *testing.T) {
+			b, err := EmpireFace(f.ID)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		if len(b.Exits) != len(f.Exits) {
-			t.Errorf("%s: %d exits, want %d", f.ID, len(b.Exits), len(f.Exits))
-		}
+			id := map[string]int{}
+			for i, is := range f.Islands {
+				var want []int
+				for _, k := range is.Regions {
+					id[k] = len(id) + 1
+					want = append(want, id[k])
+				}
+				if got := b.Islands()[i]; !slices.Equal(got, want) {
+					t.Errorf("island %d: regions %v, want %v", i, got, want)
+				}
+			}
+			if len(b.Regions) != len(id) {
+				t.Fatalf("%d regions, want %d", len(b.Regions), len(id))
+			}
+			for _, r := range b.Regions {
+				if id[r.Key] != r.ID {
+					t.Errorf("region %q has id %d, want %d", r.Key, r.ID, id[r.Key])
+				}
+			}
+			var want [][2]int
+			kinds := map[[2]int]string{}
+			for kind, list := range map[string][]string{"land": f.Land, LinkSea: f.Sea, LinkCrossing: f.Crossings} {
+				for _, p := range list {
+					x, y, _ := strings.Cut(p, "-")
+					k := pair(id[x], id[y])
+					want = append(want, k)
+					kinds[k] = kind
+				}
+			}
+			slices.SortFunc(want, comparePairs)
+			if got := b.Borders(); !slices.Equal(got, want) {
+				t.Errorf("borders drawn %v\nface %v", got, want)
+			}
+			for _, l := range b.Links {
+				if kinds[pair(l.A, l.B)] != l.Kind {
+					t.Errorf("link %d-%d drawn as %s, the face has %s", l.A, l.B, l.Kind, kinds[pair(l.A, l.B)])
+				}
+			}
+			if len(b.Exits) != len(f.Exits) {
+				t.Errorf("%d exits, want %d", len(b.Exits), len(f.Exits))
+			}
+			for _, e := range b.Exits {
+				if id[f.Exits[e.Side]] != e.Region {
+					t.Errorf("exit %s from region %d, want %s", e.Side, e.Region, f.Exits[e.Side])
+				}
+			}
+		})
 	}
 	if _, err := EmpireFace("9z"); err == nil {
 		t.Error("unknown face: no error")
