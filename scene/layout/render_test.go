@@ -132,6 +132,11 @@ func TestRenderDebug(t *testing.T) {
 			terrain[r.ID] = r.Terrain
 		}
 		save(m.Name, renderDebug(b, terrain, px))
+		if os.Getenv("LAYOUT_COMPUTED") != "" {
+			if c := growMap(m); c != nil {
+				save("computed-"+m.Name, renderDebug(c, terrain, px))
+			}
+		}
 	}
 	for _, f := range []string{"1a", "1b", "2a", "2b", "3a", "3b", "4a", "4b"} {
 		b, err := EmpireFace(f)

@@ -38,8 +38,10 @@ type faceAnchors struct {
 // Empire faces are square and drawn on a finer grid than their few regions ask for,
 // so that the sea between islands is wide enough to read.
 const (
-	faceCols  = 44
-	faceSteps = 3000
+	faceCols    = 44
+	faceSteps   = 3000
+	faceContact = 6   // cell edges of a land border
+	faceCoast   = 2.5 // weight of the coast: islands round, not beaded
 )
 
 func runEmpire(top, here, only string, tries int) error {
@@ -151,7 +153,7 @@ func drawFace(f face, a *faceAnchors, tries int) (*layoutfile.File, error) {
 	total := float64(cols * rows)
 	index := map[string]int{}
 	var keys []string
-	p := grow.Problem{Cols: cols, Rows: rows, Void: true, MinContact: minContact, Steps: faceSteps * cols * rows}
+	p := grow.Problem{Cols: cols, Rows: rows, Void: true, MinContact: faceContact, Coast: faceCoast, Steps: faceSteps * cols * rows}
 	file := &layoutfile.File{Board: "empire-" + f.ID, Source: "turnmail's own design (internal/gen/anchors/empire.txt)", Cols: cols, Rows: rows}
 	for _, is := range f.Islands {
 		file.Islands = append(file.Islands, layoutfile.Island{Name: strings.ReplaceAll(is.Name, " ", "_"), Regions: is.Regions})

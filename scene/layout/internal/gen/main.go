@@ -179,7 +179,7 @@ func readMap(path string) (*mapData, error) {
 const (
 	cellsPerRegion = 100
 	minCells       = 2600
-	minContact     = 3
+	minContact     = 4
 )
 
 // draw anneals a's board from several seeds and keeps the first exact drawing, or
@@ -201,7 +201,7 @@ func draw(a *anchors, m *mapData, steps, tries int) (*layoutfile.File, string, e
 		if !ok {
 			return nil, "", fmt.Errorf("no anchor for region %d", r.ID)
 		}
-		area := max(v[2], 0.5/float64(n))
+		area := max(v[2], 0.7/float64(n))
 		sum += area
 		p.Regions = append(p.Regions, grow.Region{
 			X: v[0] * width, Y: v[1] * width, Area: area,

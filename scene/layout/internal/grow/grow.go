@@ -39,6 +39,9 @@ type Problem struct {
 	Lakes [][3]float64
 	// MinContact is the number of cell edges a border should have (at least 1).
 	MinContact int
+	// Coast weighs the cell edges between a region and the void against the other
+	// costs (1 when zero): higher makes rounder islands.
+	Coast float64
 	// Steps is the number of annealing moves; Seed makes the run repeatable.
 	Steps int
 	Seed  uint64
@@ -248,9 +251,10 @@ func (s *state) anneal() {
 	steps := s.p.Steps
 	t0, t1 := 2.0, 0.02
 	cells := len(s.g.Cell)
-	for k := range steps {
-		temp := t0 * math.Pow(t1/t0, float64(k)/float64(max(steps, 1)))
+	temp, cool := t0, math.Pow(t1/t0, 1/float64(max(steps, 1)))
+	for range steps {
 		s.step(s.rng.IntN(cells), temp)
+		temp *= cool
 	}
 	for range 3 {
 		for i := range cells {
@@ -316,10 +320,10 @@ func (s *state) delta(i, from, to int) float64 {
 		}
 		o := s.g.Cell[j]
 		if o != from {
-			d -= wLength
+			d -= s.length(o, from)
 		}
 		if o != to {
-			d += wLength
+			d += s.length(o, to)
 		}
 		add(from, o, -1)
 		add(to, o, 1)
@@ -347,6 +351,14 @@ func (s *state) delta(i, from, to int) float64 {
 		}
 	}
 	return d
+}
+
+// length is the cost of a cell edge between owners a and b (different).
+func (s *state) length(a, b int) float64 {
+	if (a == hexgrid.Void || b == hexgrid.Void) && s.p.Coast > 0 {
+		return wLength * s.p.Coast
+	}
+	return wLength
 }
 
 // move gives cell i to another owner, keeping the counters.
