@@ -18,7 +18,7 @@ const (
 	// curves.
 	smoothing = 2
 	// labelPrecision is how close, in layout units, a label point comes to the best.
-	labelPrecision = 0.5
+	labelPrecision = 1.0
 )
 
 // build draws a layout file: keys are the region keys in the board's region order,
@@ -55,8 +55,14 @@ func build(f *layoutfile.File, keys []string, ids []int) (*Board, error) {
 	}
 	scale := BoardWidth / o.Width
 	b := &Board{Name: f.Board, Width: BoardWidth, Height: o.Height * scale, Source: f.Source}
+	rim := make([]bool, len(keys))
+	for i, o := range g.Cell {
+		if o >= 0 && g.OnRim(i) {
+			rim[o] = true
+		}
+	}
 	for r, rings := range o.Rings {
-		reg := Region{ID: ids[r], Key: keys[r]}
+		reg := Region{ID: ids[r], Key: keys[r], rim: rim[r]}
 		for _, ring := range rings {
 			pts := make([]Point, len(ring))
 			for k, p := range ring {
@@ -77,7 +83,11 @@ func build(f *layoutfile.File, keys []string, ids []int) (*Board, error) {
 		if !okA || !okC || a == c || !slices.Contains([]string{LinkSea, LinkCrossing, LinkBorder}, l.Kind) {
 			return nil, fail("link %s %s %s: want a kind (sea, crossing, border) and two regions", l.Kind, l.A, l.B)
 		}
-		b.Links = append(b.Links, Link{A: ids[a], B: ids[c], Kind: l.Kind, Path: []Point{b.Regions[a].Label, b.Regions[c].Label}})
+		path := []Point{b.Regions[a].Label, b.Regions[c].Label}
+		if l.Kind == LinkBorder {
+			path = borderPath(b.Regions[a], b.Regions[c])
+		}
+		b.Links = append(b.Links, Link{A: ids[a], B: ids[c], Kind: l.Kind, Path: path})
 	}
 	for _, e := range f.Exits {
 		r, ok := index[e.Region]
@@ -160,6 +170,24 @@ func contiguous(g *hexgrid.Grid, n int) error {
 		}
 	}
 	return nil
+}
+
+// borderPath runs from a's label to b's through the places where their outlines
+// come closest: where the border a planar drawing cannot show would be.
+func borderPath(a, b Region) []Point {
+	pa, pb := a.Rings[0][0], b.Rings[0][0]
+	best := math.Inf(1)
+	for _, p := range a.Rings[0] {
+		for _, q := range b.Rings[0] {
+			if d := dist(p, q); d < best {
+				best, pa, pb = d, p, q
+			}
+		}
+	}
+	if pa == pb {
+		return []Point{a.Label, pa, b.Label}
+	}
+	return []Point{a.Label, pa, pb, b.Label}
 }
 
 // dist returns the distance between two points.

@@ -28,13 +28,13 @@ const (
 // positions that keep the ids' reading order, the edge regions around the rim in the
 // order they border each other, the others where their neighbours pull them. When
 // that fails it draws boxes.
-func computeMap(m Map) (*Board, error) {
+func computeMap(m Map) *Board {
 	if len(m.Regions) <= maxGrown {
 		if b := growMap(m); b != nil {
-			return b, nil
+			return b
 		}
 	}
-	return boxes(m), nil
+	return boxes(m)
 }
 
 // growMap anneals m on a grid; nil when no seed gives a drawing without false borders
