@@ -25,6 +25,8 @@ type Board struct {
 	Exits []Exit
 	// Source says where the positions come from (a public source, or "computed").
 	Source string
+
+	islands [][]int
 }
 
 // Region is one region's outline and where its label goes.
@@ -43,6 +45,8 @@ type Region struct {
 	Label Point
 	// Room is the radius of the largest circle around Label that stays inside.
 	Room float64
+
+	rim bool // the outline runs along the board's rectangle
 }
 
 // Link kinds.
