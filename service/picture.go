@@ -94,6 +94,9 @@ func (c *pictureCache) put(k [32]byte, png []byte) {
 // what the HTML needs to show it. A game without a picture, or a picture that cannot
 // be drawn (logged: the mail goes without it), gives nil.
 func (s *Service) picture(l *Loaded, state engine.State, viewer string, changed []string, lang i18n.Lang) (*compose.Inline, *templates.Picture) {
+	if s.noPictures {
+		return nil, nil
+	}
 	sc, err := draw.Scene(draw.Input{View: state.View(viewer), Changed: changed, Words: PictureWords(s.tr, lang, l.Game.Kind)})
 	if err != nil {
 		if !errors.Is(err, draw.ErrNoPicture) {

@@ -6,11 +6,13 @@ import (
 	"slices"
 )
 
-// Quantize returns img with at most colours colours (2 to 256): the most frequent colours, counted
+// Quantize returns img with at most colours colours (2 to 256): keep first (the
+// scene's own colours, exact, so that a player's colour on one small marker is never
+// lost), then: the most frequent colours, counted
 // in bins of 5 bits per channel (each bin's colour the average of its pixels), and
 // every other pixel mapped to the nearest of them. A picture of flat fills keeps its
 // fills exact to within a bin; anti-aliased edges take the nearest blend.
-func Quantize(img *image.RGBA, colours int) *image.Paletted {
+func Quantize(img *image.RGBA, colours int, keep []color.RGBA) *image.Paletted {
 	const bins = 1 << 15
 	var count [bins]int32
 	var sum [bins][3]int64
@@ -35,18 +37,30 @@ func Quantize(img *image.RGBA, colours int) *image.Paletted {
 	}
 	slices.SortFunc(used, func(a, b int) int { return int(count[b] - count[a]) })
 	colours = max(2, min(256, colours))
-	if len(used) > colours {
-		used = used[:colours]
-	}
-	pal := make(color.Palette, len(used))
 	var lut [bins]int16
 	for i := range lut {
 		lut[i] = -1
 	}
-	for i, k := range used {
+	var pal color.Palette
+	for _, c := range keep {
+		if len(pal) == colours {
+			break
+		}
+		if k := key([]uint8{c.R, c.G, c.B}); lut[k] < 0 && count[k] > 0 {
+			lut[k] = int16(len(pal))
+			pal = append(pal, color.RGBA{c.R, c.G, c.B, 0xff})
+		}
+	}
+	for _, k := range used {
+		if len(pal) == colours {
+			break
+		}
+		if lut[k] >= 0 {
+			continue
+		}
 		n := int64(count[k])
-		pal[i] = color.RGBA{uint8(sum[k][0] / n), uint8(sum[k][1] / n), uint8(sum[k][2] / n), 0xff}
-		lut[k] = int16(i)
+		lut[k] = int16(len(pal))
+		pal = append(pal, color.RGBA{uint8(sum[k][0] / n), uint8(sum[k][1] / n), uint8(sum[k][2] / n), 0xff})
 	}
 	out := image.NewPaletted(image.Rect(0, 0, w, h), pal)
 	for y := range h {

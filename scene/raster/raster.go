@@ -28,16 +28,21 @@ const Scale = 2
 const MaxBytes = 100 << 10
 
 // PNG encodes s at Scale as a paletted PNG: with 128 colours, or fewer when that is
-// over MaxBytes (64, then 32: anti-aliased edges get coarser, flat fills stay).
+// over MaxBytes (64, 32, then harder compressed, then 16: anti-aliased edges get
+// coarser, the scene's own colours stay).
 func PNG(s *scene.Scene) ([]byte, error) {
 	img, err := Draw(s, Scale)
 	if err != nil {
 		return nil, err
 	}
 	var buf bytes.Buffer
-	for _, n := range []int{128, 64, 32} {
+	keep := colours(s)
+	for _, try := range []struct {
+		colours int
+		level   png.CompressionLevel
+	}{{128, png.DefaultCompression}, {64, png.DefaultCompression}, {32, png.DefaultCompression}, {32, png.BestCompression}, {16, png.BestCompression}} {
 		buf.Reset()
-		if err := (&png.Encoder{}).Encode(&buf, Quantize(img, n)); err != nil {
+		if err := (&png.Encoder{CompressionLevel: try.level}).Encode(&buf, Quantize(img, try.colours, keep)); err != nil {
 			return nil, fmt.Errorf("raster: encode png: %w", err)
 		}
 		if buf.Len() <= MaxBytes {
@@ -54,7 +59,7 @@ func Encode(w io.Writer, s *scene.Scene, scale float64) error {
 	if err != nil {
 		return err
 	}
-	if err := png.Encode(w, Quantize(img, 256)); err != nil {
+	if err := png.Encode(w, Quantize(img, 256, colours(s))); err != nil {
 		return fmt.Errorf("raster: encode png: %w", err)
 	}
 	return nil
@@ -90,6 +95,48 @@ func Draw(s *scene.Scene, scale float64) (*image.RGBA, error) {
 		}
 	}
 	return r.dst, nil
+}
+
+// colours lists the colours s names (background, fills, patterns, strokes, text and
+// halos), each once, in order of first use.
+func colours(s *scene.Scene) []color.RGBA {
+	seen := map[scene.Color]bool{}
+	var out []color.RGBA
+	add := func(cs ...scene.Color) {
+		for _, c := range cs {
+			if !seen[c] {
+				seen[c] = true
+				out = append(out, rgba(c))
+			}
+		}
+	}
+	add(s.Background)
+	fill := func(f scene.Fill) {
+		if f.Set {
+			add(f.Color)
+			if f.Pattern != scene.NoPattern {
+				add(f.Ink)
+			}
+		}
+	}
+	for _, it := range s.Items {
+		switch it := it.(type) {
+		case *scene.Polygon:
+			fill(it.Fill)
+			add(it.Stroke.Color)
+		case *scene.Circle:
+			fill(it.Fill)
+			add(it.Stroke.Color)
+		case *scene.Rect:
+			fill(it.Fill)
+			add(it.Stroke.Color)
+		case *scene.Line:
+			add(it.Stroke.Color)
+		case *scene.Text:
+			add(it.Color, it.HaloColor)
+		}
+	}
+	return out
 }
 
 func rgba(c scene.Color) color.RGBA { return color.RGBA{c.R, c.G, c.B, 0xff} }
@@ -188,6 +235,15 @@ func (r *renderer) fill(rings [][]fpt, c color.RGBA) {
 	blit(r.dst, b, c, m)
 }
 
+// levels rounds a coverage to one of five steps (0, ¼ … 1): at 2× an edge looks as
+// smooth, and a picture with fewer blends of its colours is smaller.
+var levels = func() (l [256]uint8) {
+	for i := range l {
+		l[i] = uint8(min(255, (i+32)/64*64))
+	}
+	return l
+}()
+
 // blit paints opaque colour c into dst's rectangle b through mask m (of b's size):
 // where m is full the colour is set, where it is empty nothing is done, else blended.
 func blit(dst *image.RGBA, b image.Rectangle, c color.RGBA, m *image.Alpha) {
@@ -198,6 +254,7 @@ func blit(dst *image.RGBA, b image.Rectangle, c color.RGBA, m *image.Alpha) {
 		off := (b.Min.Y+y-dst.Rect.Min.Y)*dst.Stride + (b.Min.X-dst.Rect.Min.X)*4
 		drow := dst.Pix[off : off+w*4]
 		for x, a := range mrow {
+			a = levels[a]
 			switch a {
 			case 0:
 			case 0xff:
@@ -226,7 +283,10 @@ func scratch(m **image.Alpha, b image.Rectangle) *image.Alpha {
 	return a
 }
 
-// pattern draws f's pattern over the rings, clipped to them.
+// pattern draws f's pattern over the rings, clipped to them. A pattern is a rule on
+// the image's pixel grid (lines every step pixels, dots at a grid's nodes): exact
+// and crisp, the same in neighbouring areas, and each row the one above shifted by a
+// pixel or repeated, which compresses well.
 func (r *renderer) pattern(rings [][]fpt, f scene.Fill) {
 	b := r.bbox(rings, 1)
 	if b.Empty() {
@@ -236,69 +296,36 @@ func (r *renderer) pattern(rings [][]fpt, f scene.Fill) {
 	r.load(rings, b)
 	r.ras.DrawOp = draw.Src
 	r.ras.Draw(shape, shape.Bounds(), image.Opaque, image.Point{})
-
-	step, width := scene.PatternSpacing*r.scale, scene.PatternWidth*r.scale
-	w, h := float64(b.Dx()), float64(b.Dy())
-	// The pattern is anchored to the image, not the shape, so that neighbours of
-	// one terrain continue each other's lines.
-	ox, oy := float64(b.Min.X), float64(b.Min.Y)
-	var marks [][]fpt
-	lines := func(dx, dy float64) { // lines of direction (dx, dy), spaced step apart
-		nx, ny := -dy, dx // normal
-		// Offsets along the normal of the box's corners, in image coordinates.
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for _, c := range [][2]float64{{ox, oy}, {ox + w, oy}, {ox, oy + h}, {ox + w, oy + h}} {
-			d := c[0]*nx + c[1]*ny
-			lo, hi = math.Min(lo, d), math.Max(hi, d)
-		}
-		span := w + h
-		for d := math.Floor(lo/step) * step; d <= hi+step; d += step {
-			cx, cy := nx*d-ox, ny*d-oy // the point of the line nearest the origin, in box coordinates
-			// Centre the segment on the box.
-			t := (w/2-cx)*dx + (h/2-cy)*dy
-			mx, my := cx+dx*t, cy+dy*t
-			a := fpt{mx - dx*span, my - dy*span}
-			z := fpt{mx + dx*span, my + dy*span}
-			marks = append(marks, quad(a, z, width/2))
-		}
-	}
-	s2 := math.Sqrt2 / 2
+	step := max(3, int(math.Round(scene.PatternSpacing*r.scale)))
+	width := max(1, int(math.Round(scene.PatternWidth*r.scale)))
+	// Diagonal lines step apart across them are step·√2 apart along a row.
+	dstep, dwidth := int(math.Round(float64(step)*math.Sqrt2)), max(1, int(math.Round(float64(width)*math.Sqrt2)))
+	mod := func(a, n int) int { return ((a % n) + n) % n }
+	var on func(x, y int) bool
 	switch f.Pattern {
 	case scene.Hatch:
-		lines(s2, -s2)
+		on = func(x, y int) bool { return mod(x+y, dstep) < dwidth }
 	case scene.BackHatch:
-		lines(s2, s2)
+		on = func(x, y int) bool { return mod(x-y, dstep) < dwidth }
 	case scene.CrossHatch:
-		lines(s2, -s2)
-		lines(s2, s2)
+		on = func(x, y int) bool { return mod(x+y, dstep) < dwidth || mod(x-y, dstep) < dwidth }
 	case scene.Horizontal:
-		lines(1, 0)
+		on = func(_, y int) bool { return mod(y, step) < width }
 	case scene.Vertical:
-		lines(0, 1)
+		on = func(x, _ int) bool { return mod(x, step) < width }
 	case scene.Dots:
-		for y := math.Floor(oy/step)*step + step/2; y < oy+h+step; y += step {
-			for x := math.Floor(ox/step)*step + step/2; x < ox+w+step; x += step {
-				marks = append(marks, polyCircle(fpt{x - ox, y - oy}, width, 8))
-			}
-		}
+		on = func(x, y int) bool { return mod(x+step/2, step) <= width && mod(y+step/2, step) <= width }
+	default:
+		return
 	}
 	pat := scratch(&r.pat, b)
-	r.ras.Reset(b.Dx(), b.Dy())
-	for _, m := range marks {
-		r.ras.MoveTo(float32(m[0].x), float32(m[0].y))
-		for _, p := range m[1:] {
-			r.ras.LineTo(float32(p.x), float32(p.y))
-		}
-		r.ras.ClosePath()
-	}
-	r.ras.Draw(pat, pat.Bounds(), image.Opaque, image.Point{})
-	// Crisp (not anti-aliased) inside the shape: a regular pattern of two colours
-	// compresses well, and at 2× its steps do not show.
-	for i, a := range shape.Pix {
-		if a == 0 || pat.Pix[i] < 0x80 {
-			pat.Pix[i] = 0
-		} else {
-			pat.Pix[i] = a
+	w := b.Dx()
+	for y := 0; y < b.Dy(); y++ {
+		row := shape.Pix[y*w : (y+1)*w]
+		for x, a := range row {
+			if a > 0 && on(b.Min.X+x, b.Min.Y+y) {
+				pat.Pix[y*w+x] = a
+			}
 		}
 	}
 	blit(r.dst, b, rgba(f.Ink), pat)

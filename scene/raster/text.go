@@ -3,7 +3,6 @@ package raster
 import (
 	"fmt"
 	"image"
-	"image/draw"
 	"math"
 	"sync"
 
@@ -98,9 +97,9 @@ func (r *renderer) text(t *scene.Text) error {
 	d := font.Drawer{Dst: mask, Src: image.Opaque, Face: face, Dot: fixed.Point26_6{X: fixed.Int26_6(math.Round(x * 64)), Y: fixed.Int26_6(math.Round(baseline * 64))}}
 	d.DrawString(t.Text)
 	if halo > 0 {
-		draw.DrawMask(r.dst, clip, image.NewUniform(rgba(t.HaloColor)), image.Point{}, dilate(mask, halo), clip.Min, draw.Over)
+		blit(r.dst, clip, rgba(t.HaloColor), sub(dilate(mask, halo), clip))
 	}
-	draw.DrawMask(r.dst, clip, image.NewUniform(rgba(t.Color)), image.Point{}, mask, clip.Min, draw.Over)
+	blit(r.dst, clip, rgba(t.Color), sub(mask, clip))
 
 	return nil
 }
@@ -132,4 +131,11 @@ func dilate(m *image.Alpha, n int) *image.Alpha {
 		}
 	}
 	return out
+}
+
+// sub returns the part of m within r, as a mask whose origin is r's corner (what
+// blit reads).
+func sub(m *image.Alpha, r image.Rectangle) *image.Alpha {
+	i := m.PixOffset(r.Min.X, r.Min.Y)
+	return &image.Alpha{Pix: m.Pix[i:], Stride: m.Stride, Rect: image.Rect(0, 0, r.Dx(), r.Dy())}
 }
