@@ -121,6 +121,16 @@ func pieceCodes(keys []string, w Words) map[string]string {
 	return codes
 }
 
+// boardTop is where a board starts below the picture's title.
+const boardTop = 30.0
+
+// boardFit places a Small World family board in the picture, below its title.
+func boardFit(b *layout.Board) fit { return fitBox(b.Width, b.Height, 8, boardTop, Width-16, 900) }
+
+// markerRadius is the radius of a holder's marker in a region with room px around
+// its label point.
+func markerRadius(room float64) float64 { return clamp(room*0.34, 9, 13) }
+
 // smallWorld draws a Small World family board.
 func smallWorld(v *smallworld.View, in Input) (*scene.Scene, error) {
 	w := in.Words
@@ -149,13 +159,13 @@ func smallWorld(v *smallworld.View, in Input) (*scene.Scene, error) {
 	}
 
 	s := scene.New(Width, 0)
-	const top = 30.0
+	const top = boardTop
 	title := w.Say("Turn %d of %d", v.Turn, v.Turns)
 	if v.Finished {
 		title = w.Say("Game over")
 	}
 	s.Add(&scene.Text{At: scene.Point{X: 10, Y: top / 2}, Text: title, Size: sizeTitle, Bold: true, Anchor: scene.Start, Color: scene.Ink})
-	f := fitBox(board.Width, board.Height, 8, top, Width-16, 900)
+	f := boardFit(board)
 	byID := map[int]*smallworld.RegionView{}
 	for i := range v.Regions {
 		byID[v.Regions[i].ID] = &v.Regions[i]
@@ -205,9 +215,16 @@ func smallWorld(v *smallworld.View, in Input) (*scene.Scene, error) {
 		rv := byID[r.ID]
 		c := f.at(r.Label)
 		room := r.Room * f.k
-		mr := clamp(room*0.34, 9, 13)
-		// The number, above the marker; a changed region's on a yellow tag.
+		mr := markerRadius(room)
+		// The number above the marker, or beside it where the region is low; a
+		// changed region's on a yellow tag.
 		numAt := scene.Point{X: c.X, Y: c.Y - mr - 9}
+		switch numW := scene.EstimateWidth(strconv.Itoa(r.ID), sizeNumber, true); {
+		case rv.Owner == nil:
+			numAt.Y = c.Y - 8
+		case room < mr+18:
+			numAt = scene.Point{X: c.X - mr - numW/2 - 4, Y: c.Y}
+		}
 		if changed[r.ID] {
 			tw := scene.EstimateWidth(strconv.Itoa(r.ID), sizeNumber, true) + 8
 			s.Add(&scene.Rect{Min: scene.Point{X: numAt.X - tw/2, Y: numAt.Y - 10}, Max: scene.Point{X: numAt.X + tw/2, Y: numAt.Y + 10}, Radius: 4,
@@ -233,6 +250,9 @@ func smallWorld(v *smallworld.View, in Input) (*scene.Scene, error) {
 			}
 			owners[owner] = true
 			s.Add(markerWithCount(sw, c, mr, rv.Declined, rv.Tokens)...)
+			if rv.Tokens == 0 { // a holder with no token (the Necromancer's empty Island)
+				s.Add(&scene.Text{At: c, Text: "0", Size: sizeCount, Bold: true, Color: sw.TextOn(rv.Declined)})
+			}
 		}
 		// Symbols and pieces in a row below.
 		var row []func(scene.Point) []scene.Item
@@ -264,7 +284,7 @@ func smallWorld(v *smallworld.View, in Input) (*scene.Scene, error) {
 			x := c.X - total/2
 			y := c.Y + mr + 10
 			if rv.Owner == nil {
-				y = c.Y + 4
+				y = c.Y + 10
 			}
 			for i, draw := range row {
 				s.Add(draw(scene.Point{X: x + widths[i]/2, Y: y})...)
