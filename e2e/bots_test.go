@@ -17,8 +17,8 @@ import (
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/engine/games"
 	"github.com/turnmail/turnmail/i18n"
-	"github.com/turnmail/turnmail/internal/picturecheck"
 	"github.com/turnmail/turnmail/internal/langcheck"
+	"github.com/turnmail/turnmail/internal/picturecheck"
 	"github.com/turnmail/turnmail/mail/parse"
 )
 
