@@ -110,13 +110,14 @@ func (English) Name(key string) string {
 }
 
 // Sizes of text, in CSS pixels: the picture is shown at Width on a computer and
-// about 0.6 of that on a phone, where these stay at 9 px or more.
+// about 0.62 of that on a phone (380 of 390 px), where these stay at 8 px or more
+// (the counts and numbers bold, at 9.5 to 10.5 px).
 const (
-	sizeNumber = 15.0
+	sizeNumber = 17.0
 	sizeCount  = 15.0
-	sizeBadge  = 12.0
-	sizeLegend = 15.0
-	sizeTitle  = 17.0
+	sizeBadge  = 13.0
+	sizeLegend = 16.0
+	sizeTitle  = 18.0
 )
 
 // seatOf maps player names to their seats (turn order).
@@ -174,7 +175,7 @@ type legendEntry struct {
 	wide bool
 }
 
-const legendRow = 24.0
+const legendRow = 26.0
 
 func legend(entries []legendEntry, y float64) ([]scene.Item, float64) {
 	var items []scene.Item
@@ -296,4 +297,30 @@ func ColourName(w Words, sw scene.Swatch) string {
 		return w.Say("yellow")
 	}
 	return sw.Name
+}
+
+// Swatches returns the colour and marker of each player of a game's view, by name:
+// the seats in the view's order, as every picture of the game draws them (the mail's
+// players' table shows the same).
+func Swatches(view any) map[string]scene.Swatch {
+	var names []string
+	switch v := view.(type) {
+	case *smallworld.View:
+		for _, p := range v.Players {
+			names = append(names, p.Name)
+		}
+	case empire.View:
+		for _, p := range v.Players {
+			names = append(names, p.Name)
+		}
+	case dungeoneer.View:
+		for _, p := range v.Players {
+			names = append(names, p.Name)
+		}
+	}
+	out := make(map[string]scene.Swatch, len(names))
+	for i, n := range names {
+		out[n] = scene.Seat(i)
+	}
+	return out
 }
