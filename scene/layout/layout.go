@@ -45,8 +45,6 @@ type Region struct {
 	Label Point
 	// Room is the radius of the largest circle around Label that stays inside.
 	Room float64
-
-	rim bool // the outline runs along the board's rectangle
 }
 
 // Link kinds.
