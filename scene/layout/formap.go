@@ -147,12 +147,13 @@ func (c *boardCache) get(m Map, draw func() *Board) *Board {
 	return e.board
 }
 
-// fingerprint is a text that identifies m completely.
+// fingerprint is a text that identifies everything of m a layout depends on (not
+// the terrains).
 func fingerprint(m Map) string {
 	var sb strings.Builder
 	sb.WriteString(strconv.Quote(m.Name))
 	for _, r := range m.Regions {
-		fmt.Fprintf(&sb, ";%d:%q:%t", r.ID, r.Terrain, r.Edge)
+		fmt.Fprintf(&sb, ";%d:%t", r.ID, r.Edge)
 	}
 	for _, p := range m.adjacency() {
 		fmt.Fprintf(&sb, ";%d-%d", p[0], p[1])
