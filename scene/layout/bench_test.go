@@ -38,3 +38,27 @@ func BenchmarkLoadAll(b *testing.B) {
 	// The machine is shared: CPU time says more than the wall clock.
 	b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 }
+
+// BenchmarkForMap is a picture's look-up of its board once loaded.
+func BenchmarkForMap(b *testing.B) {
+	m := readMap(b, engineMaps[7])
+	if _, err := ForMap(m); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		if _, err := ForMap(m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkComputeMap draws a 55-region map without a printed layout.
+func BenchmarkComputeMap(b *testing.B) {
+	m := readMap(b, engineMaps[7])
+	for range b.N {
+		if growMap(m) == nil {
+			b.Fatal("no drawing")
+		}
+	}
+}

@@ -55,14 +55,8 @@ func build(f *layoutfile.File, keys []string, ids []int) (*Board, error) {
 	}
 	scale := BoardWidth / o.Width
 	b := &Board{Name: f.Board, Width: BoardWidth, Height: o.Height * scale, Source: f.Source}
-	rim := make([]bool, len(keys))
-	for i, o := range g.Cell {
-		if o >= 0 && g.OnRim(i) {
-			rim[o] = true
-		}
-	}
 	for r, rings := range o.Rings {
-		reg := Region{ID: ids[r], Key: keys[r], rim: rim[r]}
+		reg := Region{ID: ids[r], Key: keys[r]}
 		for _, ring := range rings {
 			pts := make([]Point, len(ring))
 			for k, p := range ring {

@@ -18,7 +18,7 @@ const SourceComputed = "computed from the map's graph"
 const (
 	maxGrown      = 80
 	grownCells    = 70   // cells per region
-	grownMinCells = 1400 // cells of the smallest board
+	grownMinCells = 1000 // cells of the smallest board
 	grownSteps    = 400  // annealing moves per cell
 	grownSeeds    = 2
 	grownAspect   = 1.5 // width / height

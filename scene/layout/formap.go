@@ -12,7 +12,7 @@ import (
 )
 
 // ForMap returns the layout of a Small World family map: the embedded one for a
-// printed board (by name) when it shows exactly m's regions, borders and edge, else
+// printed board (by name) when it shows exactly m's regions and borders, else
 // one computed from the graph, which keeps the ids' reading order (left to right, top
 // to bottom), puts edge regions on the rim, and shows exactly the graph's adjacency.
 // Results are cached per map (safe for concurrent use); the board returned is shared
@@ -33,14 +33,15 @@ func ForMap(m Map) (*Board, error) {
 	}), nil
 }
 
-// fits reports whether b draws m: the same region ids in the same order, the same
-// borders, the edge regions and only they on the rim.
+// fits reports whether b draws m: the same region ids in the same order and the
+// same borders. Edge flags are not compared: the printed board's rim is a fact of
+// its layout, and a caller may only know a wider set (the entry regions).
 func fits(b *Board, m Map) bool {
 	if len(b.Regions) != len(m.Regions) {
 		return false
 	}
 	for i, r := range m.Regions {
-		if b.Regions[i].ID != r.ID || b.Regions[i].rim != r.Edge {
+		if b.Regions[i].ID != r.ID {
 			return false
 		}
 	}
@@ -112,44 +113,47 @@ const maxCached = 64
 
 // boardCache keeps layouts by the map's fingerprint.
 type boardCache struct {
-	mu     sync.Mutex
-	boards map[string]*Board
+	mu      sync.Mutex
+	entries map[string]*cacheEntry
 }
 
-var boards = &boardCache{boards: map[string]*Board{}}
+// cacheEntry is one map's layout, drawn once however many callers ask at the same
+// time.
+type cacheEntry struct {
+	once  sync.Once
+	board *Board
+}
 
-// get returns the cached layout of m, or draws it and keeps it (dropping an older one
+var boards = &boardCache{entries: map[string]*cacheEntry{}}
+
+// get returns the cached layout of m, or draws it and keeps it (dropping another
 // when the cache is full).
 func (c *boardCache) get(m Map, draw func() *Board) *Board {
 	key := fingerprint(m)
 	c.mu.Lock()
-	b, ok := c.boards[key]
-	c.mu.Unlock()
-	if ok {
-		return b
-	}
-	b = draw()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if old, ok := c.boards[key]; ok {
-		return old
-	}
-	if len(c.boards) >= maxCached {
-		for k := range c.boards { // drop one: any will do
-			delete(c.boards, k)
-			break
+	e, ok := c.entries[key]
+	if !ok {
+		if len(c.entries) >= maxCached {
+			for k := range c.entries { // drop one: any will do
+				delete(c.entries, k)
+				break
+			}
 		}
+		e = &cacheEntry{}
+		c.entries[key] = e
 	}
-	c.boards[key] = b
-	return b
+	c.mu.Unlock()
+	e.once.Do(func() { e.board = draw() })
+	return e.board
 }
 
-// fingerprint is a text that identifies m completely.
+// fingerprint is a text that identifies everything of m a layout depends on (not
+// the terrains).
 func fingerprint(m Map) string {
 	var sb strings.Builder
 	sb.WriteString(strconv.Quote(m.Name))
 	for _, r := range m.Regions {
-		fmt.Fprintf(&sb, ";%d:%q:%t", r.ID, r.Terrain, r.Edge)
+		fmt.Fprintf(&sb, ";%d:%t", r.ID, r.Edge)
 	}
 	for _, p := range m.adjacency() {
 		fmt.Fprintf(&sb, ";%d-%d", p[0], p[1])

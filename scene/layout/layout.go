@@ -45,8 +45,6 @@ type Region struct {
 	Label Point
 	// Room is the radius of the largest circle around Label that stays inside.
 	Room float64
-
-	rim bool // the outline runs along the board's rectangle
 }
 
 // Link kinds.
@@ -180,12 +178,16 @@ type MapRegion struct {
 const (
 	maxRegions   = 200
 	maxAdjacency = 1000
+	maxName      = 200
 )
 
 // check validates m: ids positive and unique, pairs of known distinct regions.
 func (m Map) check() error {
 	if len(m.Regions) == 0 {
 		return fmt.Errorf("layout: map %q has no regions", m.Name)
+	}
+	if len(m.Name) > maxName {
+		return fmt.Errorf("layout: a map name of %d bytes, at most %d", len(m.Name), maxName)
 	}
 	if len(m.Regions) > maxRegions || len(m.Adjacent) > maxAdjacency {
 		return fmt.Errorf("layout: map %q has %d regions and %d borders, at most %d and %d", m.Name, len(m.Regions), len(m.Adjacent), maxRegions, maxAdjacency)

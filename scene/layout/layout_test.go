@@ -108,6 +108,7 @@ func TestForMap_refusesBadMaps(t *testing.T) {
 		"unknown":   {Regions: []MapRegion{{ID: 1}}, Adjacent: [][2]int{{1, 2}}},
 		"self":      {Regions: []MapRegion{{ID: 1}}, Adjacent: [][2]int{{1, 1}}},
 		"too big":   {Regions: make([]MapRegion, maxRegions+1)},
+		"long name": {Name: strings.Repeat("x", maxName+1), Regions: []MapRegion{{ID: 1}}},
 	} {
 		if _, err := ForMap(m); err == nil {
 			t.Errorf("%s: no error", name)

@@ -37,6 +37,15 @@ func main() {
 	}
 }
 
+// verbose prints every seed's outcome.
+var verbose = flag.Bool("v", false, "print every seed's outcome")
+
+func logf(format string, args ...any) {
+	if *verbose {
+		fmt.Fprintf(os.Stderr, format, args...)
+	}
+}
+
 // root returns the repository's root: the directory holding go.mod.
 func root() (string, error) {
 	dir, err := os.Getwd()
@@ -220,7 +229,7 @@ func draw(a *anchors, m *mapData, steps, tries int) (*layoutfile.File, string, e
 		p.Seed = seed + 1
 		res := grow.Solve(p)
 		ok := len(res.Extra) == 0 && len(res.Rim) == 0
-		fmt.Fprintf(os.Stderr, "%s seed %d: missing %v extra %v rim %v\n", a.board, p.Seed, res.Missing, res.Extra, res.Rim)
+		logf("%s seed %d: missing %v extra %v rim %v\n", a.board, p.Seed, res.Missing, res.Extra, res.Rim)
 		if ok && (best == nil || len(res.Missing) < len(best.Missing)) {
 			best = &res
 		}
