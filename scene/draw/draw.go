@@ -179,7 +179,7 @@ const legendRow = 26.0
 
 func legend(entries []legendEntry, y float64) ([]scene.Item, float64) {
 	var items []scene.Item
-	const margin, sampleW, gap = 10.0, 26.0, 16.0
+	const margin, sampleW, gap = 10.0, 32.0, 16.0
 	x := margin
 	y += legendRow / 2
 	for _, e := range entries {
@@ -188,7 +188,7 @@ func legend(entries []legendEntry, y float64) ([]scene.Item, float64) {
 		if x > margin && (x+w > Width-margin || e.wide) {
 			x, y = margin, y+legendRow
 		}
-		items = append(items, e.sample(scene.Point{X: x + sampleW/2 - 2, Y: y})...)
+		items = append(items, e.sample(scene.Point{X: x + sampleW/2 - 3, Y: y})...)
 		items = append(items, &scene.Text{At: scene.Point{X: x + sampleW, Y: y}, Text: text, Size: sizeLegend, Anchor: scene.Start, Color: scene.Ink})
 		x += w
 		if e.wide {

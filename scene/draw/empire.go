@@ -229,13 +229,13 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 			s.Add(&scene.Text{At: scene.Point{X: x0 + 8, Y: y0 + 13}, Text: strconv.Itoa(c.Position), Size: sizeNumber, Bold: true, Anchor: scene.Start, Color: scene.Ink})
 			s.Add(&scene.Circle{Center: scene.Point{X: x0 + cw - 14, Y: y0 + 13}, R: 10, Fill: scene.Solid(empireCoin), Stroke: scene.Stroke{Color: scene.Ink, Width: 1.2}},
 				&scene.Text{At: scene.Point{X: x0 + cw - 14, Y: y0 + 13}, Text: strconv.Itoa(c.Cost), Size: sizeBadge, Bold: true, Color: scene.Ink})
-			s.Add(&scene.Text{At: scene.Point{X: x0 + 26, Y: y0 + 13}, Text: clip(w.Term(c.Name), 16), Size: sizeBadge + 1, Bold: true, Anchor: scene.Start, Color: scene.Ink})
+			s.Add(&scene.Text{At: scene.Point{X: x0 + 26, Y: y0 + 13}, Text: clip(w.Term(c.Name), int((cw-58)/((sizeBadge+1)*0.6))), Size: sizeBadge + 1, Bold: true, Anchor: scene.Start, Color: scene.Ink})
 			ability, action := c.Ability, c.Action
 			if ab, ac, ok := empire.CardTexts(c.ID); ok {
 				ability, action = w.Text(ab), w.Text(ac)
 			}
-			s.Add(&scene.Text{At: scene.Point{X: x0 + 8, Y: y0 + 33}, Text: clip(action, 26), Size: sizeBadge, Anchor: scene.Start, Color: scene.Ink},
-				&scene.Text{At: scene.Point{X: x0 + 8, Y: y0 + 50}, Text: clip(ability, 26), Size: sizeBadge, Anchor: scene.Start, Color: scene.RGB(0x555555)})
+			s.Add(&scene.Text{At: scene.Point{X: x0 + 8, Y: y0 + 33}, Text: clip(action, int((cw-12)/(sizeBadge*0.56))), Size: sizeBadge, Anchor: scene.Start, Color: scene.Ink},
+				&scene.Text{At: scene.Point{X: x0 + 8, Y: y0 + 50}, Text: clip(ability, int((cw-12)/(sizeBadge*0.56))), Size: sizeBadge, Anchor: scene.Start, Color: scene.RGB(0x555555)})
 		}
 		y += float64((len(v.Row)+perRow-1)/perRow)*(ch+gap) + 4
 	}
