@@ -74,7 +74,7 @@ func TestSelfPlayRenders(t *testing.T) {
 }
 
 // newRenderService is a service for rendering only: its store is never written.
-func newRenderService(t *testing.T) *Service {
+func newRenderService(t testing.TB) *Service {
 	t.Helper()
 	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "t.db"))
 	if err != nil {

@@ -413,3 +413,27 @@ func TestWriters_drawTheSameItems(t *testing.T) {
 func xmlText(s string) string {
 	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#39;").Replace(s)
 }
+
+// TestScene_deterministic: the same view gives the same picture (the service shares
+// pictures between readers of the same board by the scene's hash).
+func TestScene_deterministic(t *testing.T) {
+	for _, kind := range []string{"smallworld", "underground", "necromancer", "empire", "dungeoneer"} {
+		st, viewer := benchState(t, kind, 3, 70)
+		var first []byte
+		for range 5 {
+			sc, err := Scene(Input{View: st.View(viewer), Changed: []string{"3"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc, err := svg.Marshal(sc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if first == nil {
+				first = doc
+			} else if !bytes.Equal(doc, first) {
+				t.Fatalf("%s: two scenes of one view differ", kind)
+			}
+		}
+	}
+}

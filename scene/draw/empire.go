@@ -56,6 +56,7 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 		cell  [2]int
 	}
 	faces := map[string]placed{}
+	var order []string // the faces in the view's order: the picture's items in a fixed order
 	size := 0.0
 	for _, pf := range v.Layout.Faces {
 		b, err := layout.EmpireFace(pf.ID)
@@ -67,6 +68,7 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 			return nil, fmt.Errorf("face %s: position %q unknown", pf.ID, pf.Position)
 		}
 		faces[pf.ID] = placed{b, pf.Rotation, cell}
+		order = append(order, pf.ID)
 		size = math.Max(size, math.Max(b.Width, b.Height))
 	}
 	if len(faces) == 0 {
@@ -92,7 +94,8 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 		return scene.Point{X: x + q.X*k, Y: y + q.Y*k}
 	}
 	s.Add(&scene.Rect{Min: scene.Point{X: 8, Y: top}, Max: scene.Point{X: 8 + float64(cols)*cellPx, Y: top + float64(rows)*cellPx}, Fill: scene.Solid(scene.Paper)})
-	for _, pf := range faces {
+	for _, id := range order {
+		pf := faces[id]
 		x, y := origin(pf.cell)
 		s.Add(&scene.Rect{Min: scene.Point{X: x, Y: y}, Max: scene.Point{X: x + cellPx, Y: y + cellPx},
 			Fill: scene.Patterned(empireSea, scene.Horizontal, empireSea.Mix(empireRoute, 0.25)), Stroke: scene.Stroke{Color: scene.Ink, Width: 1}})
@@ -135,7 +138,8 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 		s.Add(&scene.Line{Points: pts, Stroke: st})
 	}
 	kinds := map[string]bool{}
-	for _, pf := range faces {
+	for _, id := range order {
+		pf := faces[id]
 		for _, l := range pf.board.Links {
 			pts := make([]scene.Point, len(l.Path))
 			for i, p := range l.Path {
