@@ -218,7 +218,7 @@ func (r *renderRun) check(m store.OutMail, lang i18n.Lang) error {
 	if text == "" || html == "" {
 		return fmt.Errorf("parts %v: want text/plain and text/html", keys(parts))
 	}
-	if m.Kind == "state" && r.pictures {
+	if (m.Kind == "state" || m.Kind == "refusal") && r.pictures {
 		if err := checkPicture(m.Raw, html); err != nil {
 			return err
 		}

@@ -49,6 +49,9 @@ type Input struct {
 	Changed []string
 	// Words gives the text in the reader's language (English when nil).
 	Words Words
+	// After names the player whose move the picture follows ("" when none): the
+	// alt text starts with it.
+	After string
 }
 
 // Width is the width of every picture in CSS pixels: the mail shows it at this width
@@ -83,6 +86,9 @@ func Scene(in Input) (*scene.Scene, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("draw: %w", err)
+	}
+	if in.After != "" {
+		s.Alt = in.Words.Say("Board after %s's move. %s", clip(in.After, 24), s.Alt)
 	}
 	return s, s.Validate()
 }
