@@ -27,9 +27,9 @@ const Scale = 2
 // when it would be larger.
 const MaxBytes = 100 << 10
 
-// PNG encodes s at Scale as a paletted PNG: with 128 colours, or fewer when that is
-// over MaxBytes (64, 32, then harder compressed, then 16: anti-aliased edges get
-// coarser, the scene's own colours stay).
+// PNG encodes s at Scale as a paletted PNG: with 128 colours, or when that is over
+// MaxBytes harder compressed with 32 (anti-aliased edges get coarser, the scene's own
+// colours stay: a picture uses fewer than 32).
 func PNG(s *scene.Scene) ([]byte, error) {
 	img, err := Draw(s, Scale)
 	if err != nil {
@@ -40,7 +40,7 @@ func PNG(s *scene.Scene) ([]byte, error) {
 	for _, try := range []struct {
 		colours int
 		level   png.CompressionLevel
-	}{{128, png.DefaultCompression}, {64, png.DefaultCompression}, {32, png.DefaultCompression}, {32, png.BestCompression}, {16, png.BestCompression}} {
+	}{{128, png.DefaultCompression}, {32, png.BestCompression}} {
 		buf.Reset()
 		if err := (&png.Encoder{CompressionLevel: try.level}).Encode(&buf, Quantize(img, try.colours, keep)); err != nil {
 			return nil, fmt.Errorf("raster: encode png: %w", err)
