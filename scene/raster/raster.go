@@ -27,9 +27,9 @@ const Scale = 2
 // when it would be larger.
 const MaxBytes = 100 << 10
 
-// PNG encodes s at Scale as a paletted PNG: with 128 colours, or when that is over
-// MaxBytes harder compressed with 32 (anti-aliased edges get coarser, the scene's own
-// colours stay: a picture uses fewer than 32).
+// PNG encodes s at Scale as a paletted PNG of 128 colours; one over MaxBytes is
+// compressed harder, and at last with 32 colours (anti-aliased edges get coarser, the
+// scene's own colours stay: a picture uses fewer than 32).
 func PNG(s *scene.Scene) ([]byte, error) {
 	img, err := Draw(s, Scale)
 	if err != nil {
@@ -37,12 +37,22 @@ func PNG(s *scene.Scene) ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	keep := colours(s)
+	// Fast first (klauspost's zlib); the standard library's, which packs a picture
+	// tighter, for one that is over the budget; the last try with fewer colours.
 	for _, try := range []struct {
 		colours int
-		level   png.CompressionLevel
-	}{{128, png.DefaultCompression}, {32, png.BestCompression}} {
+		encode  func(io.Writer, *image.Paletted) error
+	}{
+		{128, func(w io.Writer, p *image.Paletted) error { return encodePaletted(w, p, 6) }},
+		{128, func(w io.Writer, p *image.Paletted) error { return png.Encode(w, p) }},
+		{32, func(w io.Writer, p *image.Paletted) error { return png.Encode(w, p) }},
+		{32, func(w io.Writer, p *image.Paletted) error {
+			return (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(w, p)
+		}},
+	} {
 		buf.Reset()
-		if err := (&png.Encoder{CompressionLevel: try.level}).Encode(&buf, Quantize(img, try.colours, keep)); err != nil {
+		p := Quantize(img, try.colours, keep)
+		if err := try.encode(&buf, p); err != nil {
 			return nil, fmt.Errorf("raster: encode png: %w", err)
 		}
 		if buf.Len() <= MaxBytes {
