@@ -207,10 +207,15 @@ func legend(entries []legendEntry, y float64) ([]scene.Item, float64) {
 	return items, y - legendRow/2
 }
 
-// clip shortens s to at most n letters (names come from players).
+// clip shortens s to at most n letters (names come from players), without control
+// characters and without the marks that reorder text (a name that turns the words
+// after it around in the SVG).
 func clip(s string, n int) string {
 	s = strings.Map(func(r rune) rune {
-		if r < ' ' || r == 0x7f {
+		switch {
+		case r < ' ' || r == 0x7f || r >= 0x80 && r < 0xa0,
+			r == 0x200e || r == 0x200f || r == 0x061c,
+			r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
 			return -1
 		}
 		return r

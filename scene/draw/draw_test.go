@@ -437,3 +437,23 @@ func TestScene_deterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestClip: a name is cut to its length with an ellipsis, and loses its control
+// characters and the marks that reorder text.
+func TestClip(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"ann", 24, "ann"},
+		{"bartholomew", 6, "barth…"},
+		{"a\u202eevil\u202c", 24, "aevil"},
+		{"x\ty\x00z\u2067w", 24, "xyzw"},
+		{"niccolò", 7, "niccolò"},
+	} {
+		if got := clip(tc.in, tc.n); got != tc.want {
+			t.Errorf("clip(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
+		}
+	}
+}
