@@ -171,6 +171,13 @@ func dungeon(v *dungeoneer.View, in Input) (*scene.Scene, error) {
 			return []scene.Item{&scene.Polygon{Rings: [][]scene.Point{scene.ShapePoints(scene.ShapePentagon, c, 9)}, Fill: scene.Solid(dungeonMonster), Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}}}
 		}, text: w.Say("monster (×wounds)")},
 	)
+	for _, mc := range v.Map {
+		if len(mc.Items) > 0 {
+			entries = append(entries, legendEntry{sample: func(c scene.Point) []scene.Item { return badge(c, "q") },
+				text: w.Say("a quest's component to escort")})
+			break
+		}
+	}
 	if len(frontier) > 0 {
 		entries = append(entries, legendEntry{sample: func(c scene.Point) []scene.Item {
 			return []scene.Item{&scene.Rect{Min: scene.Point{X: c.X - 9, Y: c.Y - 9}, Max: scene.Point{X: c.X + 9, Y: c.Y + 9}, Stroke: scene.Stroke{Color: scene.RGB(0x888888), Width: 1.2, Dash: []float64{4, 3}}}}
