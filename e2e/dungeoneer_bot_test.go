@@ -415,9 +415,9 @@ func newDgWords(r *reading) *dgWords {
 		regexp.MustCompile(`^, ` + r.shape("at %s → %s", `(?P<at>m\d\d)`, `(?P<to>m\d\d)`)),
 		regexp.MustCompile(`^, ` + r.shape("at %s", `(?P<at>m\d\d)`)),
 	}
-	// A row of the heroes' table: "  1. ann  2     2     11      5         2/3/2     -1,-1"
-	// (seat, name, level, life, Glory, Peril, Melee/Magic/Speed, place).
-	w.seatRe = regexp.MustCompile(`^  \d+\. (?P<name>\S+) +(?P<level>\d+) +(?P<life>-?\d+) +-?\d+ +-?\d+ +(?P<melee>-?\d+)/(?P<magic>-?\d+)/(?P<speed>-?\d+) +(?P<x>-?\d+),(?P<y>-?\d+)`)
+	// A row of the heroes' table: "  1. ann (blue)  2     2     11      5         2/3/2     -1,-1"
+	// (seat, name and colour, level, life, Glory, Peril, Melee/Magic/Speed, place).
+	w.seatRe = regexp.MustCompile(`^  \d+\. (?P<name>\S+)(?: \([^)]*\))? +(?P<level>\d+) +(?P<life>-?\d+) +-?\d+ +-?\d+ +(?P<melee>-?\d+)/(?P<magic>-?\d+)/(?P<speed>-?\d+) +(?P<x>-?\d+),(?P<y>-?\d+)`)
 	sheet := []string{
 		r.shape("ability: %s", `(?P<text>.*)`),
 		r.shape("quest: %s", `(?P<id>q\d\d) `),

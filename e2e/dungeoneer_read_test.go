@@ -124,7 +124,7 @@ func TestDungeonReading(t *testing.T) {
 		}}},
 		{"sheet", i18n.English, `Heroes:
   Hero      Lvl  Life  Glory  Peril  Me/Ma/Sp  At
-  1. alice  1    3     1      1      2/2/3     0,-1
+  1. alice (blue)  1    3     1      1      2/2/3     0,-1
     Orm the Gravewarden, defeated, knocked down
     ability: Gains 1 more Glory each time he wounds a monster.
     5 cards in hand

@@ -116,15 +116,15 @@ type State struct {
 	// Notes are administrative facts worth repeating (paused, resigned …), each a
 	// Notice rendered above the state.
 	Notes []Notice
-	// Picture is the picture of the board the mail carries (nil when none).
-	Picture *Picture
 	// Lang is the reader's language ("en" or "it"; "" reads English).
 	Lang string
+	// Picture is the board as an inline PNG of the mail, shown after the account of
+	// what happened (nil when the mail has none). Issue 22.
+	Picture *Picture
 }
 
-// Picture is the picture of the board a mail carries as a related part
-// (multipart/related): the HTML part shows it by its Content-ID, right after the
-// turn and the account.
+// Picture is an inline picture of the HTML part: the Content-ID of its MIME part
+// (without angle brackets), its size in CSS pixels and its text alternative.
 type Picture struct {
 	CID           string
 	Width, Height int
@@ -151,6 +151,8 @@ type Refusal struct {
 	ReplyTo string
 	// Lang is the reader's language ("en" or "it"; "" reads English).
 	Lang string
+	// Picture is the board as an inline PNG, as in a state mail (issue 22).
+	Picture *Picture
 }
 
 // HowTo answers a registered player who wrote to the service address without the

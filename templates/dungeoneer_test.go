@@ -147,9 +147,9 @@ func TestRender_dungeoneerItalian(t *testing.T) {
 	want := map[string][]string{
 		"state-dungeoneer-it": {"Tocca a ben\n", "Round 9 — fase dell'Eroe, turno di ben. Movimento rimasto: 3.",
 			"Mazzo Avventura: 33 carte; mazzo delle Mappe: 0 carte.",
-			"  Eroe    Liv.  Vita  Gloria  Pericolo  Mi/Ma/Ve  Dove\n  1. ann  2     2     11      5         2/3/2     -1,-1\n    Tamsin Borsadoro\n",
+			"  Eroe                 Liv.  Vita  Gloria  Pericolo  Mi/Ma/Ve  Dove\n  1. ann (blu)         2     2     11      5         2/3/2     -1,-1\n    Tamsin Borsadoro\n",
 			"    abilità: +1 Movimento ogni turno.", "    1 Movimento messo da parte", "    Missioni completate: q11",
-			"(1 ferita)", "  2. ben  1     5     6       1         2/1/5     1,-2\n    Sefa Passolesto\n",
+			"(1 ferita)", "  2. ben (arancione)   1     5     6       1         2/1/5     1,-2\n    Sefa Passolesto\n",
 			"Missione Globale:\n  - q01 Uccidi il Cavaliere Annegato (Elimina, in m12) (2 ferite)\n",
 			"La tua mano:\n  - a36 Ombre Afferranti (Sventura, Sempre, costo 3):", "    gioca a36 su ben"},
 		"state-dungeoneer-guard-it": {"fase della Guardia", ", alla sinistra, sceglie con quale attacco il mostro di questa carta",

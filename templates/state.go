@@ -311,6 +311,9 @@ func (s *Set) refusalDoc(r Refusal) *doc.Doc {
 	if r.Reason != "" {
 		add(&doc.Para{Role: doc.Error, Lines: []doc.Line{doc.L(r.Reason)}})
 	}
+	if r.Picture != nil {
+		add(&doc.Picture{CID: r.Picture.CID, Width: r.Picture.Width, Height: r.Picture.Height, Alt: r.Picture.Alt})
+	}
 	g := s.gameMail(r.Game.Kind)
 	b := boardOf(r.Game, r.View, r.Player, r.Changed, r.Legal, r.Lang)
 	if r.View != nil {

@@ -36,15 +36,18 @@ const (
 	Strong       // bold: what concerns the reader
 	Code         // a command, an address, an id: monospace
 	Small        // a note in small print
+	// Swatch is a square of the run's Colour (a player's colour): the HTML part
+	// shows it, the text part leaves it out.
+	Swatch
 )
 
 // Inline is a run of text with one style.
 type Inline struct {
 	Text  string
 	Style Style
-	// Colour, when set, is the run's colour in HTML ("#rrggbb"; anything else is
-	// left out): a player's colour on the board. The text part shows the text only,
-	// so a colour must never be the only cue.
+	// Colour is a Swatch's colour ("#rrggbb"; anything else is left out): a
+	// player's colour on the board. The text part has no colour, so a colour must
+	// never be the only cue.
 	Colour string
 }
 
@@ -66,7 +69,8 @@ type Line []Inline
 // L is a Line of one plain run.
 func L(s string) Line { return Line{T(s)} }
 
-// Text returns the line's text without styles.
+// Text returns the line's text without styles (and without swatches), as the text
+// part shows it.
 func (l Line) Text() string {
 	n := 0
 	for _, r := range l {
@@ -74,7 +78,9 @@ func (l Line) Text() string {
 	}
 	b := make([]byte, 0, n)
 	for _, r := range l {
-		b = append(b, r.Text...)
+		if r.Style != Swatch {
+			b = append(b, r.Text...)
+		}
 	}
 	return string(b)
 }

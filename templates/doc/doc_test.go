@@ -23,7 +23,8 @@ func sample() *Doc {
 			}},
 			&Picture{CID: "board@x", Width: 600, Height: 400, Alt: "The board <after> bob's turn"},
 			&Table{Title: L("Players:"), Head: []string{"Player", "Coins", "Race"}, Rows: []Row{
-				{Cells: []Line{L("alice"), L("26"), L("Humans Pillaging")}},
+				{Cells: []Line{{Inline{Style: Swatch, Colour: "#0072b2"}, T("alice")}, L("26"), L("Humans Pillaging")}},
+				{Cells: []Line{{Inline{Style: Swatch, Colour: "red;x:url(y)"}, T("eve")}, L("0"), L("")}},
 				{Cells: []Line{L("bob"), L("-"), L("Ghouls Heroic")}, Mark: true, Sub: []Line{L("in decline: Ratmen")}},
 			}},
 			&Commands{Title: L("Reply with one command per line:"), ReplyTo: "turnmail+sw-1.0.abc@example.org", Subject: "Re: [sw-1] Small World — alice, bob",
@@ -54,6 +55,7 @@ Since your last mail:
 Players:
   Player  Coins  Race
   alice   26     Humans Pillaging
+  eve     0
 * bob     -      Ghouls Heroic
     in decline: Ratmen
 
@@ -129,8 +131,10 @@ func TestHTML(t *testing.T) {
 		`<p class="turn"><strong>Your move — by Sat 28 Nov 21:00</strong></p>`,
 		`<li><strong>bob took back &lt;b&gt;</strong></li>`,
 		`<br><small>regions: 3; Hill: 1</small>`,
-		`<img class="board" src="cid:board@x" width="600" height="400" alt="The board &lt;after&gt; bob&#39;s turn">`,
+		`<img src="cid:board@x" width="600" height="400" alt="The board &lt;after&gt; bob&#39;s turn" style="display:block;`,
 		`<tr class="changed"><td>bob</td>`,
+		`<tr><td><span style="color:#0072b2">■</span> alice</td>`,
+		`<tr><td>eve</td>`, // a colour that is not one is left out
 		`<tr><td colspan="3"><small>in decline: Ratmen</small></td></tr>`,
 		`<td><code>swap N</code></td>`,
 		`<pre>+--+`,

@@ -3,6 +3,7 @@ package doc
 import (
 	"fmt"
 	"html"
+	"net/url"
 	"regexp"
 	"strings"
 )
@@ -25,7 +26,6 @@ ul.legal li{margin:0;padding:.15em 0}
 ul.legal a{font-family:monospace;color:#0b4f9c;display:inline-block;padding:.2em 0}
 .details{border-top:1px solid #ccc;margin-top:1.2em}
 .details h2{font-size:1em}
-img.board{max-width:100%;height:auto;display:block;margin:.4em 0}
 @media (prefers-color-scheme:dark){
 body{color:#e6e6e6;background:#161616}
 td,th{border-bottom-color:#444}
@@ -233,8 +233,11 @@ func htmlBlock(b *strings.Builder, bl Block) {
 			b.WriteString("</p>")
 		}
 	case *Picture:
-		fmt.Fprintf(b, `<img class="board" src="%s" width="%d" height="%d" alt="%s">`,
-			html.EscapeString("cid:"+x.CID), x.Width, x.Height, html.EscapeString(x.Alt))
+		// Styled inline, which every mail client keeps: as wide as the window allows
+		// up to its own width, on an opaque background with a dark border that stays
+		// when a client darkens the mail.
+		fmt.Fprintf(b, `<p style="margin:12px 0"><img src="%s" width="%d" height="%d" alt="%s" style="display:block;box-sizing:border-box;width:100%%;max-width:%dpx;height:auto;border:1px solid #222222;background:#fbf8f0"></p>`,
+			html.EscapeString("cid:"+url.PathEscape(x.CID)), x.Width, x.Height, html.EscapeString(x.Alt), x.Width)
 	case *Section:
 		b.WriteString(`<div class="details">`)
 		if x.Title != "" {
@@ -301,10 +304,11 @@ var colourRe = regexp.MustCompile(`^#[0-9a-fA-F]{6}$`)
 func inlines(b *strings.Builder, l Line) {
 	for _, r := range l {
 		t := html.EscapeString(r.Text)
-		if colourRe.MatchString(r.Colour) {
-			t = fmt.Sprintf(`<span style="color:%s">%s</span>`, r.Colour, t)
-		}
 		switch r.Style {
+		case Swatch:
+			if colourRe.MatchString(r.Colour) {
+				fmt.Fprintf(b, `<span style="color:%s">■</span> `, r.Colour)
+			}
 		case Strong:
 			fmt.Fprintf(b, "<strong>%s</strong>", t)
 		case Code:
