@@ -1,9 +1,5 @@
 package templates
 
-import (
-	"time"
-)
-
 // Line is one command line of a player's mail, numbered as in the reply text.
 type Line struct {
 	N    int
@@ -262,15 +258,6 @@ type Lobby struct {
 	Answers []Notice
 	// Lang is the reader's language ("en" or "it"; "" reads English).
 	Lang string
-}
-
-// When formats a time for a reader in the time zone loc, e.g. "Tue 24 Nov 21:00 CET":
-// every time a player reads goes through it (the next language gets its words here).
-func When(t time.Time, loc *time.Location) string {
-	if loc == nil {
-		loc = time.UTC
-	}
-	return t.In(loc).Format("Mon 2 Jan 15:04 MST")
 }
 
 // Cut is the data of the note that ends a mail cut to the size limit: the limit in

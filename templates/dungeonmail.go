@@ -28,7 +28,7 @@ func (d dungeon) board(w words, b board) []doc.Block {
 	}
 	out := d.round(w, v)
 	if hasVerb(w, dgGame, b.Legal, "move") || hasVerb(w, dgGame, b.Legal, "build") || hasVerb(w, dgGame, b.Legal, "explore") {
-		out = append(out, d.dungeonMap(w, v)...)
+		out = append(out, d.dungeonMap(w, v, b.Pictured)...)
 	}
 	out = append(out, d.heroes(w, b, false))
 	if hasVerb(w, dgGame, b.Legal, "quest") {
@@ -55,7 +55,7 @@ func (d dungeon) full(w words, b board) []doc.Block {
 		return nil
 	}
 	out := d.round(w, v)
-	out = append(out, d.dungeonMap(w, v)...)
+	out = append(out, d.dungeonMap(w, v, false)...)
 	out = append(out, d.heroes(w, b, true))
 	out = append(out, d.global(w, v)...)
 	return append(out, d.hand(w, v)...)
@@ -177,12 +177,14 @@ func (dungeon) round(w words, v map[string]any) []doc.Block {
 }
 
 // dungeonMap is the dungeon: drawn in characters in the text part, as a grid of map
-// cards in HTML, in bands of columns; then what lies on it.
-func (dungeon) dungeonMap(w words, v map[string]any) []doc.Block {
+// cards in HTML (unless the mail's picture shows it), in bands of columns; then what
+// lies on it.
+func (dungeon) dungeonMap(w words, v map[string]any, pictured bool) []doc.Block {
 	x := dw(w)
 	f := &doc.Figure{Title: doc.L(w.t("The dungeon (x grows east, y south; @n is the hero of seat n; a gap is an open door, Ln/Tn a locked/trapped door of value n; qNN marks an escort component):")),
 		Text: x.mapText(v["map"]), Grids: x.grids(v["map"]),
-		Note: doc.L(w.t("In the grid a thick edge is a wall, a dotted one an open door, a double one a locked (L) or trapped (T) door, listed with its side (n, e, s, w)."))}
+		Note:     doc.L(w.t("The dungeon: x grows east, y south; @n is the hero of seat n; a thick edge is a wall, a dotted one an open door, a double one a locked (L) or trapped (T) door, listed with its side (n, e, s, w); qNN marks an escort component.")),
+		TextOnly: pictured}
 	out := []doc.Block{f}
 	if on := x.onMap(v["map"]); len(on) > 0 {
 		out = append(out, linesList(doc.L(w.t("On the map:")), on))

@@ -36,6 +36,9 @@ type board struct {
 	Legal, AnyTime []string
 	// Lang is the reader's language.
 	Lang string
+	// Pictured is true when the mail carries the board's picture, which the HTML
+	// part shows instead of a drawing of its own.
+	Pictured bool
 }
 
 // boardOf returns the board of a mail's data.

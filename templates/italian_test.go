@@ -27,7 +27,7 @@ var italianFrame = []struct {
 		Game: playGame, Player: "ann", ToAct: []string{"ann"}, YourTurn: true, Lang: "it",
 		Applied: []Line{{N: 1, Text: "aggiungi 3"}}, Error: &LineError{Line: Line{N: 2, Text: "aggiungi 99"}, Reason: "99 non è tra 1 e 9"},
 		Moves: []Move{{Seq: 3, Player: "ben", Command: "aggiungi 2"}, {Seq: 4, Kind: "undo", Command: "ben ha annullato aggiungi 2"}},
-		Legal: []string{"aggiungi <1-9>"}, Deadline: "mar 24 nov, 21:00",
+		Legal: []string{"aggiungi <1-9>"}, Deadline: "mar 24 nov 21:00 UTC",
 		View:    map[string]any{"turn": 2.0, "players": []any{map[string]any{"name": "ann", "score": 3.0}, map[string]any{"name": "ben", "score": 1.0}}},
 		ReplyTo: "turnmail+ta-k3p2.0.xxxx@example.org",
 	}},
@@ -116,17 +116,17 @@ var italianData = map[string]func(*Notice){
 		n.Lines = []string{"scadenza: 2 giorni dopo l'inizio del turno", "alla scadenza: pause (la partita va in pausa)"}
 	},
 	"settings-changed": func(n *Notice) {
-		n.Text, n.Due = "imposta deadline=48h expiry=pause", "mer 25 nov, 09:00"
+		n.Text, n.Due = "imposta deadline=48h expiry=pause", "mer 25 nov 09:00 UTC"
 		n.Lines = []string{"scadenza: 2 giorni dopo l'inizio del turno", "alla scadenza: pause (la partita va in pausa)"}
 	},
 	"history": func(n *Notice) {
-		n.Moves = []Move{{Seq: 1, Player: "ann", Command: "add 3", At: "dom 22 nov, 12:00"},
+		n.Moves = []Move{{Seq: 1, Player: "ann", Command: "add 3", At: "dom 22 nov 12:00 UTC"},
 			{Seq: 2, Player: "ann", Command: "chiede di annullare l'ultima mossa", Kind: "admin"},
 			{Seq: 3, Command: "con il consenso di ben si annulla ann: add 3", Kind: "undo"}}
 	},
 	"resign-confirm": func(n *Notice) { n.Text = "abbandona la partita conferma abcdefgh" },
 	"reminder":       func(n *Notice) { n.Text = "12 ore" },
-	"vacation":       func(n *Notice) { n.Text, n.Due = "dal 2026-12-24 al 2026-12-27", "lun 28 dic, 12:00" },
+	"vacation":       func(n *Notice) { n.Text, n.Due = "dal 2026-12-24 al 2026-12-27", "lun 28 dic 12:00 UTC" },
 	"chat": func(n *Notice) {
 		n.Moves = []Move{{Player: "ann", Command: "In bocca al lupo! <b>davvero</b>"}, {Player: "ann", Command: "alleati?", Kind: "private"}}
 	},
@@ -169,10 +169,10 @@ func italianSamples() []struct {
 			n.ReplyTo = "turnmail@example.org"
 		}
 		if n.When != "" || n.Kind == "confirm" {
-			n.When = "lun 30 nov, 12:00 UTC"
+			n.When = "lun 30 nov 12:00 UTC UTC"
 		}
 		if n.Due != "" {
-			n.Due = "lun 23 nov, 13:00"
+			n.Due = "lun 23 nov 13:00 UTC"
 		}
 		if f := italianData[name]; f != nil {
 			f(&n)

@@ -89,6 +89,7 @@ func codeKeys(t *testing.T) []string {
 	for _, f := range aboutFormats {
 		out = append(out, f)
 	}
+	out = append(append(out, dayKeys[:]...), monthKeys[:]...)
 	return out
 }
 

@@ -39,7 +39,7 @@ func (s *Set) stateDoc(st State) *doc.Doc {
 		add(&doc.Picture{CID: st.Picture.CID, Width: st.Picture.Width, Height: st.Picture.Height, Alt: st.Picture.Alt})
 	}
 	b := boardOf(st.Game, st.View, st.Player, st.Changed, st.Legal, st.Lang)
-	b.AnyTime = st.AnyTime
+	b.AnyTime, b.Pictured = st.AnyTime, st.Picture != nil
 	g := s.gameMail(st.Game.Kind)
 	add(g.board(w, b)...)
 	if st.Finished {
@@ -316,6 +316,7 @@ func (s *Set) refusalDoc(r Refusal) *doc.Doc {
 	}
 	g := s.gameMail(r.Game.Kind)
 	b := boardOf(r.Game, r.View, r.Player, r.Changed, r.Legal, r.Lang)
+	b.Pictured = r.Picture != nil
 	if r.View != nil {
 		add(g.board(w, b)...)
 	}

@@ -195,14 +195,16 @@ type Pre struct {
 }
 
 // Figure is a drawing each part shows in its own way: the text part as its lines
-// of characters (Text), the HTML part as grids of cells (Grids), or as Text when
-// there are none.
+// of characters (Text) under Title, its legend; the HTML part as grids of cells
+// (Grids) with Note, their legend, or as Text under Title when there are none.
 type Figure struct {
 	Title Line
 	Text  string
 	Grids []Grid
-	// Note is a legend under the drawing.
-	Note Line
+	Note  Line
+	// TextOnly leaves the drawing out of the HTML part, which shows the board's
+	// picture instead.
+	TextOnly bool
 }
 
 // Grid is a table of cells with a heading for each column and each row.

@@ -132,8 +132,8 @@ func TestHTML(t *testing.T) {
 		`<li><strong>bob took back &lt;b&gt;</strong></li>`,
 		`<br><small>regions: 3; Hill: 1</small>`,
 		`<img src="cid:board@x" width="600" height="400" alt="The board &lt;after&gt; bob&#39;s turn" style="display:block;`,
-		`<tr class="changed"><td>bob</td>`,
-		`<tr><td><span style="color:#0072b2">■</span> alice</td>`,
+		`<tr class="changed"><td>bob *</td>`,
+		`<tr><td><span aria-hidden="true" style="display:inline-block;width:.8em;height:.8em;margin-right:.3em;vertical-align:-.05em;background:#0072b2;border:1px solid #222222"></span>alice</td>`,
 		`<tr><td>eve</td>`, // a colour that is not one is left out
 		`<tr><td colspan="3"><small>in decline: Ratmen</small></td></tr>`,
 		`<td><code>swap N</code></td>`,

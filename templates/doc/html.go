@@ -166,9 +166,12 @@ func htmlBlock(b *strings.Builder, bl Block) {
 			} else {
 				b.WriteString("<tr>")
 			}
-			for _, c := range r.Cells {
+			for i, c := range r.Cells {
 				b.WriteString("<td>")
 				inlines(b, c)
+				if i == 0 && r.Mark {
+					b.WriteString(" *")
+				}
 				b.WriteString("</td>")
 			}
 			b.WriteString("</tr>")
@@ -220,9 +223,13 @@ func htmlBlock(b *strings.Builder, bl Block) {
 		title(b, x.Title)
 		fmt.Fprintf(b, "<pre>%s</pre>", html.EscapeString(strings.TrimRight(x.Text, "\n")))
 	case *Figure:
-		title(b, x.Title)
+		if x.TextOnly {
+			return
+		}
 		if len(x.Grids) == 0 {
+			title(b, x.Title)
 			fmt.Fprintf(b, "<pre>%s</pre>", html.EscapeString(strings.TrimRight(x.Text, "\n")))
+			return
 		}
 		for _, g := range x.Grids {
 			grid(b, g)
@@ -307,7 +314,8 @@ func inlines(b *strings.Builder, l Line) {
 		switch r.Style {
 		case Swatch:
 			if colourRe.MatchString(r.Colour) {
-				fmt.Fprintf(b, `<span style="color:%s">■</span> `, r.Colour)
+				// A square of colour with no text in it: a mark, not a word.
+				fmt.Fprintf(b, `<span aria-hidden="true" style="display:inline-block;width:.8em;height:.8em;margin-right:.3em;vertical-align:-.05em;background:%s;border:1px solid #222222"></span>`, r.Colour)
 			}
 		case Strong:
 			fmt.Fprintf(b, "<strong>%s</strong>", t)

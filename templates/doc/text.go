@@ -112,9 +112,6 @@ func (w *textWriter) block(b Block) {
 		for _, l := range strings.Split(strings.TrimRight(b.Text, "\n"), "\n") {
 			w.out = append(w.out, strings.TrimRight(l, " "))
 		}
-		if len(b.Note) > 0 {
-			w.para(b.Note.Text())
-		}
 	case *Picture:
 		// The text part has no picture; its board is told in words.
 	case *Section:
