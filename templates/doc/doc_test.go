@@ -1,7 +1,6 @@
 package doc
 
 import (
-	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -187,24 +186,4 @@ func TestHTML_commandLinks(t *testing.T) {
 			t.Errorf("unescaped characters in %q", href)
 		}
 	}
-}
-
-// ParseMailto reads a mailto: URI back: its one address, subject and body.
-func ParseMailto(href string) (addr, subject, body string, err error) {
-	u, err := url.Parse(href)
-	if err != nil {
-		return "", "", "", err
-	}
-	if u.Scheme != "mailto" {
-		return "", "", "", &url.Error{Op: "scheme", URL: href, Err: url.InvalidHostError(u.Scheme)}
-	}
-	addr, err = url.PathUnescape(u.Opaque)
-	if err != nil {
-		return "", "", "", err
-	}
-	q, err := url.ParseQuery(u.RawQuery)
-	if err != nil {
-		return "", "", "", err
-	}
-	return addr, q.Get("subject"), q.Get("body"), nil
 }

@@ -373,3 +373,23 @@ func escape(b *strings.Builder, s string, safe func(byte) bool) {
 		b.WriteByte(hex[c&15])
 	}
 }
+
+// ParseMailto reads a mailto: URI back (RFC 6068): its one address, its subject
+// and its body, percent-decoded.
+func ParseMailto(href string) (addr, subject, body string, err error) {
+	u, err := url.Parse(href)
+	if err != nil {
+		return "", "", "", fmt.Errorf("mailto: %w", err)
+	}
+	if u.Scheme != "mailto" {
+		return "", "", "", fmt.Errorf("mailto: %q is no mailto: URI", href)
+	}
+	if addr, err = url.PathUnescape(u.Opaque); err != nil {
+		return "", "", "", fmt.Errorf("mailto address: %w", err)
+	}
+	q, err := url.ParseQuery(u.RawQuery)
+	if err != nil {
+		return "", "", "", fmt.Errorf("mailto fields: %w", err)
+	}
+	return addr, q.Get("subject"), q.Get("body"), nil
+}
