@@ -20,7 +20,7 @@ var (
 			legal: func(_ *state, _ int, out []string) []string { return out }}},
 	}
 	// hole is a hole-in-the-ground: immune; it leaves the map when the Halflings decline.
-	hole = &pieceKind{name: "hole", order: 70, flag: true, immune: reason("a hole-in-the-ground"), box: 2, hash: hashFlag(4)}
+	hole = &pieceKind{name: "hole", order: 70, flag: true, immune: reason("a hole-in-the-ground"), title: reason("a hole-in-the-ground"), box: 2, hash: hashFlag(4)}
 	// holesPlaced counts the holes the Halflings placed (two in all, even if lost).
 	holesPlaced = &varKind{name: "holes", enc: encVarint, legacy: 1}
 )

@@ -129,9 +129,14 @@ type state struct {
 	// Island), nil in the other games.
 	Scn scenario
 	// story is what the command that gave this state did, and actor the player who
-	// gave it (see Narrate); neither is hashed: a replay records them again.
-	story []tale
-	actor int
+	// gave it (see Narrate); told are the regions and toldKinds the piece kinds the
+	// story tells of already (see tellChanges), via what helps the conquest being
+	// applied (the dragon, a relic). None is hashed: a replay records them again.
+	story     []tale
+	actor     int
+	told      []int16
+	toldKinds []*pieceKind
+	via       engine.Text
 }
 
 var _ engine.State = (*state)(nil)
