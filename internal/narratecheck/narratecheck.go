@@ -26,7 +26,8 @@ func Readers(players []string) []string {
 // Check reports what is wrong with the account of command, given by player to before
 // and giving after, as each of readers reads it in every language: no happening at
 // all, a text that is not a sentence in a reader's language (its key untranslated
-// in Italian, a fmt error), a typed command in it, or a key of bad (the generic
+// in Italian, a fmt error), a typed command in it (region pairs, paths, the whole
+// command at its end: "ann sent: done"), or a key of bad (the generic
 // lines an engine keeps for changes it did not tell otherwise). game is the engine's
 // name, whose command words the texts use.
 func Check(tr *i18n.Bundle, game string, before, after engine.State, player, command string, readers []string, bad ...string) error {
@@ -66,8 +67,8 @@ func checkText(tr *i18n.Bundle, game string, t engine.Text, words []string, bad 
 		if lang != i18n.English && !tr.HasAny(lang, t.Key) {
 			errs = append(errs, fmt.Sprintf("no %s for %q", lang, t.Key))
 		}
-		if len(words) > 1 && strings.Contains(" "+strings.ToLower(s)+" ", " "+strings.Join(words, " ")+" ") {
-			errs = append(errs, fmt.Sprintf("%s %q repeats the command", lang, s))
+		if cmd := strings.Join(words, " "); cmd != "" && (strings.HasSuffix(strings.ToLower(s), ": "+cmd) || len(words) > 1 && strings.HasSuffix(strings.ToLower(s), " "+cmd)) {
+			errs = append(errs, fmt.Sprintf("%s %q ends with the command", lang, s))
 		}
 	}
 	return errs
