@@ -87,3 +87,32 @@ func (t termArg) Format(f fmt.State, verb rune) {
 	}
 	fmt.Fprintf(f, fmt.FormatString(f, verb), t.name)
 }
+
+// stringArg is a plain string as a message argument (a player's name, a message):
+// "%s" prints it as it is; "%#s" prints it as the object of "to", which Italian
+// writes "a bob", "ad alice" (and English leaves to its format: "to %s").
+type stringArg struct {
+	s    string
+	lang Lang
+}
+
+// Format implements fmt.Formatter.
+func (a stringArg) Format(f fmt.State, verb rune) {
+	if (verb == 's' || verb == 'v') && f.Flag('#') {
+		fmt.Fprint(f, dative(a.lang, a.s))
+		return
+	}
+	fmt.Fprintf(f, fmt.FormatString(f, verb), a.s)
+}
+
+// dative is s after the preposition "to" in lang: Italian "ad" before an a, "a"
+// otherwise; English s alone (its formats write the preposition).
+func dative(lang Lang, s string) string {
+	if lang != Italian {
+		return s
+	}
+	if strings.HasPrefix(strings.ToLower(s), "a") {
+		return "ad " + s
+	}
+	return "a " + s
+}

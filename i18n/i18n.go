@@ -411,8 +411,10 @@ func (b *Bundle) arg(game string, lang Lang, a any) any {
 		return b.Command(game, lang, string(v))
 	case engine.Text:
 		return b.GameText(game, lang, v)
+	case string:
+		return stringArg{s: v, lang: lang} // shown as it is: a player's name stays their name
 	}
-	return a // a plain string is shown as it is: a player's name stays their name
+	return a
 }
 
 // Text renders t in lang.

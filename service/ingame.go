@@ -371,6 +371,9 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 		if len(f) == 0 {
 			continue
 		}
+		if alias, ok := standingAlias(f); ok {
+			f = alias
+		}
 		if h, ok := inGame[f[0]]; ok {
 			if infoVerbs[f[0]] {
 				if answered[f[0]] {
@@ -589,19 +592,23 @@ func (r *run) cmdHistory(a actor, args []string) string {
 		}
 		n = min(v, maxHistory)
 	}
-	all := append(append([]store.Event{}, r.l.Events...), r.c.Events...)
-	if len(all) > n {
-		all = all[len(all)-n:]
-	}
+	v := r.view()
+	first := max(0, len(v.Events)-n)
 	var moves []templates.Move
 	lang := r.langTo(a.Email)
-	for _, e := range all {
+	viewer := a.Name
+	if a.Seat == nil {
+		viewer = engine.Observer // the host without a seat reads the public account
+	}
+	for i := first; i < len(v.Events); i++ {
+		e := v.Events[i]
 		if isPref(e) && e.Player != a.Name || !chatVisible(e, a.Name) {
 			continue // another player's own settings, a message to someone else
 		}
 		// Sealed commands (bids) stay sealed in the history as long as the game hides them.
-		cmd := engine.MaskCommand(r.state, e.Player, e.Command, a.Name)
-		m := templates.Move{Seq: e.Seq, Player: e.Player, Command: r.s.eventWords(lang, r.l.Game.Kind, e, cmd), Kind: e.Kind}
+		cmd := engine.MaskCommand(r.state, e.Player, e.Command, viewer)
+		m := templates.Move{Seq: e.Seq, Player: e.Player, Command: r.s.tr.Command(r.l.Game.Kind, lang, cmd), Kind: e.Kind,
+			Happened: r.s.account(v, v.Events, i, viewer, a.Name, lang)}
 		if !e.At.IsZero() {
 			m.At = r.s.when(r.l, a.Name, e.At)
 		}
@@ -654,9 +661,15 @@ func (r *run) undoWhat(lang i18n.Lang) string {
 	return r.moveIn(lang, last.move)
 }
 
-// moveIn names a recorded move for a reader of lang: "alice: conquista 4".
+// moveIn tells a recorded move for a reader of lang as the game tells it (its
+// account's first line: "alice (Ratmen) conquered region 4 …").
 func (r *run) moveIn(lang i18n.Lang, e store.Event) string {
-	return e.Player + ": " + r.s.tr.Command(r.l.Game.Kind, lang, e.Command)
+	v := r.view()
+	hs := v.happened(e, "", "", func(t engine.Text) string { return r.s.tr.GameText(r.l.Game.Kind, lang, t) })
+	if len(hs) > 0 {
+		return hs[0].Text
+	}
+	return r.s.tr.Sprintf(lang, "a move of %s", e.Player)
 }
 
 // undoIfAgreed applies the pending undo u when player's resignation left no one
@@ -753,8 +766,16 @@ func (r *run) cmdUndo(a actor, args []string) string {
 		}
 		return ""
 	}
+	why := ""
 	if len(args) != 0 {
-		return r.t("Write undo (asks the other players) or, as the host, undo force.")
+		// The reason, as the player wrote it (the line less its verb).
+		words := strings.Fields(cleanChat(r.line))
+		if len(words) > 1 {
+			why = strings.Join(words[1:], " ")
+		}
+		if len(why) > maxSayBytes {
+			return r.t("Your reason is longer than %d characters; nothing was asked. Send a shorter one.", maxSayBytes)
+		}
 	}
 	if a.Seat == nil {
 		return r.t("As the host, write undo force (without a seat you cannot ask the players).")
@@ -777,14 +798,18 @@ func (r *run) cmdUndo(a actor, args []string) string {
 		}
 		return ""
 	}
-	r.admin(a.Name, adminUndoRequest)
+	if why == "" {
+		r.admin(a.Name, adminUndoRequest)
+	} else {
+		r.admin(a.Name, adminUndoRequest+": "+why)
+	}
 	for _, p := range r.l.active() {
 		what := r.moveIn(r.langTo(p.Email), last.move)
 		if p.Name == a.Name {
 			r.notify(p.Email, templates.Notice{Kind: "undo-asked", To: p.Name, Text: what, ToAct: others})
 			continue
 		}
-		r.notify(p.Email, templates.Notice{Kind: "undo-request", To: p.Name, Player: a.Name, Text: what})
+		r.notify(p.Email, templates.Notice{Kind: "undo-request", To: p.Name, Player: a.Name, Text: what, Why: why})
 	}
 	return ""
 }
@@ -876,7 +901,7 @@ func (r *run) cmdVacation(a actor, args []string) string {
 		return r.t("That is %d days; you have used %d of the %d days of vacation this game allows.", iv.days(), used, limit)
 	}
 	r.admin(a.Name, adminVacation+" "+args[0]+" "+args[1])
-	r.notify(a.Email, templates.Notice{Kind: "vacation", To: a.Name, Text: r.t("%s to %s", args[0], args[1]), Count: used + iv.days(), Limit: limit, Due: r.dueOf(a.Name)})
+	r.notify(a.Email, templates.Notice{Kind: "vacation", To: a.Name, Text: r.s.vacationWords(r.langTo(a.Email), args[0], args[1]), Count: used + iv.days(), Limit: limit, Due: r.dueOf(a.Name)})
 	return ""
 }
 

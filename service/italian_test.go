@@ -244,7 +244,7 @@ func TestDeadlineNotices_italian(t *testing.T) {
 
 	f.now = f.now.Add(12 * time.Hour)
 	f.tick()
-	want("deadline skipped", last("alice@"+domain), "La tua scadenza nella partita "+id+" è passata (lun 23 nov, 09:00). Al posto tuo turnmail ha inviato:\n    pass") // tally has no Italian words
+	want("deadline skipped", last("alice@"+domain), "La tua scadenza nella partita "+id+" è passata (lun 23 nov, 09:00). Al posto tuo turnmail ha giocato:\n  - pass") // tally tells nothing and has no Italian words
 
 	f.host("set", 0, "expiry=replace")
 	f.now = f.now.Add(24 * time.Hour)

@@ -33,11 +33,12 @@ func newGameFixture(t *testing.T, kind string, st service.Settings, now time.Tim
 	return f
 }
 
-// gameMailsTo returns the queued mails of the fixture's game to addr, oldest first.
+// gameMailsTo returns the queued mails of the fixture's game to addr, oldest first
+// (in English or Italian).
 func (f *fixture) gameMailsTo(addr string) []*parse.Message {
 	var out []*parse.Message
 	for _, m := range f.queued() {
-		if strings.EqualFold(m.To[0].Address, addr) && strings.Contains(m.Body, "game "+f.game) {
+		if strings.EqualFold(m.To[0].Address, addr) && (strings.Contains(m.Body, "game "+f.game) || strings.Contains(m.Body, "partita "+f.game)) {
 			out = append(out, m)
 		}
 	}
@@ -151,9 +152,9 @@ func TestLessMail_smallWorldTurn(t *testing.T) {
 			}
 			if tc.want == 1 {
 				// The account in words: the combo taken, the region conquered; alice's
-				// score is hers alone, so bob reads her "done".
+				// score is hers alone, so bob reads that her turn ended, and his own begins.
 				region := strings.TrimPrefix(moves[1], "conquer ")
-				for _, w := range []string{"alice took ", "alice (", "conquered region " + region + " ", "alice sent: done"} {
+				for _, w := range []string{"alice took ", "alice (", "conquered region " + region + " ", "alice ended the turn", "bob begins turn 1"} {
 					if !strings.Contains(last, w) {
 						t.Errorf("bob's mail does not tell %q:\n%s", w, last)
 					}

@@ -22,3 +22,20 @@ func WhenIn(lang string, t time.Time, loc *time.Location) string {
 	t = t.In(loc)
 	return itDays[t.Weekday()] + " " + t.Format("2") + " " + itMonths[t.Month()-1] + ", " + t.Format("15:04")
 }
+
+// itMonthNames are the Italian months written out, for dates without a time.
+var itMonthNames = [...]string{"gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto", "settembre", "ottobre", "novembre", "dicembre"}
+
+// DayIn is a calendar date (a vacation's first or last day) for a reader of lang:
+// "Thu 24 December", Italian "gio 24 dicembre"; the year is added when it is not
+// the year of now.
+func DayIn(lang string, d, now time.Time) string {
+	year := ""
+	if d.Year() != now.Year() {
+		year = " " + d.Format("2006")
+	}
+	if lang != "it" {
+		return d.Format("Mon 2 January") + year
+	}
+	return itDays[d.Weekday()] + " " + d.Format("2") + " " + itMonthNames[d.Month()-1] + year
+}

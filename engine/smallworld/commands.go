@@ -13,11 +13,11 @@ import (
 func init() {
 	registerVerbs(
 		&verb{name: "pick", rank: rankPick, apply: applyPick, legal: legalPick},
-		&verb{name: "decline", rank: rankDecline, apply: applyDecline, legal: legalDecline},
+		&verb{name: "decline", rank: rankDecline, apply: applyDecline, legal: legalDecline, notes: notesDecline},
 		&verb{name: "conquer", rank: rankConquer, apply: applyConquer, legal: legalConquer, notes: notesConquer},
 		&verb{name: "abandon", rank: rankAbandon, apply: applyAbandon, legal: legalAbandon},
 		&verb{name: "redeploy", rank: rankRedeploy, apply: applyRedeploy, legal: legalRedeploy, notes: notesRedeploy},
-		&verb{name: "done", rank: rankDone, apply: applyDone, legal: legalDone},
+		&verb{name: "done", rank: rankDone, apply: applyDone, legal: legalDone, notes: notesDone},
 	)
 }
 

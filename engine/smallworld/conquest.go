@@ -311,6 +311,9 @@ func (s *state) defeat(p, r, loss int) beaten {
 		if qs == slotActive && q != p {
 			s.T.Attacked |= 1 << q
 		}
+		if q != p {
+			s.T.Taken = append(s.T.Taken, taking{Q: int8(q), R: int16(r)})
+		}
 		s.Regions[r] = region{Owner: ownerNone, Pieces: s.keptPieces(r, onConquest)}
 		if qs != slotActive && s.count(q, qs) == 0 {
 			s.removeArmy(q, qs)

@@ -101,6 +101,16 @@ type turnInfo struct {
 	Attacked  uint8   // bit per player whose active race was attacked (Diplomat)
 	Readied   []readied
 	Vars      [maxTurnVars]int32 // the abilities' turn variables (varKind)
+	// Taken are the regions taken from other players this turn, whose holders may
+	// have tokens to redeploy (the defenders are told why they are asked). Derived
+	// from the commands, it is not hashed.
+	Taken []taking
+}
+
+// taking is a region r taken from player Q.
+type taking struct {
+	Q int8
+	R int16
 }
 
 // state is an immutable Small World position (Apply works on a copy).
@@ -151,6 +161,7 @@ func (s *state) clone() *state {
 	n.Pending = slices.Clone(s.Pending)
 	n.T.Conquered = slices.Clone(s.T.Conquered)
 	n.T.Readied = slices.Clone(s.T.Readied)
+	n.T.Taken = slices.Clone(s.T.Taken)
 	if s.Scn != nil {
 		n.Scn = s.Scn.copy()
 	}
