@@ -345,6 +345,9 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 	if len(msg.Commands) == 0 {
 		return refuse(r.t(noCommand), nil)
 	}
+	if prev, ok := s.repeated(ctx, l, player, msg); ok {
+		return s.repeatAnswer(l, player, msg, prev)
+	}
 	a := actor{Name: player.Name, Email: player.Email, Seat: &player}
 	r.sender = player.Email
 	r.lang = s.langOf(l.Settings, player.Name)
@@ -401,6 +404,12 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 			why = r.t("The game is paused by its host; moves are accepted again when it resumes.")
 		case l.Facts.Resigned[player.Name]:
 			why = r.t(resignedReason)
+		case s.commandWords(l.Game.Kind) != nil && !r.isMove(player.Name, f[0]):
+			// A mistyped command word: the nearest command instead of the whole list.
+			typed := strings.Fields(engine.Normalize(line.Text))[0]
+			if sug := s.commandSuggestion(l.Game.Kind, r.lang, r.state, player.Name, typed, f[1:]); sug != "" {
+				why = r.t("%q is not a command: did you mean %s?", boundText(typed, maxSuggestLen), sug)
+			}
 		}
 		if why == "" {
 			if err := r.move(player.Name, cmd); err != nil {

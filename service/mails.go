@@ -57,14 +57,12 @@ func (s *Service) readerThread(ctx context.Context, gameID, addr string) thread 
 	return l.threadOf(addr)
 }
 
-// gameData is what the templates know of a game. A started game's data names its
-// players, which makes every mail of it carry the game's one subject; the subject
-// stays short: at most subjectNames names of at most subjectName bytes each.
+// gameData is what the templates know of a game. Its data names its players (the
+// seats taken, from the game's opening on), which makes every mail of it carry the
+// game's one subject and stand in its thread (inThread); at most subjectNames names
+// of at most subjectName bytes each.
 func (s *Service) gameData(g store.Game, players []store.Player) templates.Game {
 	d := templates.Game{ID: g.ID, Kind: g.Kind, Title: templates.GameTitle(g.Kind)}
-	if g.Status == store.GameOpen {
-		return d
-	}
 	n := 0
 	for _, p := range players {
 		if p.Role != "" && p.Role != store.RolePlayer {
@@ -555,13 +553,16 @@ func (s *Service) mail(kind string, data any, gameID, to, replyTo, inReplyTo str
 		Thread: gameID != "" && inThread(data)}, nil
 }
 
-// inThread reports whether a mail's data is of a started game's thread: state mails
-// and refusals are; a notice is when it has the game's subject (see gameData).
+// inThread reports whether a mail's data is of a game's thread: state mails and
+// refusals are; a notice, or a lobby answer about one game, is when it has the
+// game's subject (see gameData; a confirmation request has not).
 func inThread(data any) bool {
 	switch d := data.(type) {
 	case templates.State, templates.Refusal:
 		return true
 	case templates.Notice:
+		return len(d.Game.Players) > 0
+	case templates.Lobby:
 		return len(d.Game.Players) > 0
 	}
 	return false

@@ -261,6 +261,9 @@ type GameInfo struct {
 // Lobby is the answer to a mail of lobby commands sent to the service address.
 type Lobby struct {
 	Service string
+	// Game, when every answer is about one game, is that game: the mail then has
+	// the game's one subject and stands in its thread.
+	Game    Game
 	Answers []Notice
 	// Lang is the reader's language ("en" or "it"; "" reads English).
 	Lang string
