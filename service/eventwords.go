@@ -91,10 +91,17 @@ func (s *Service) takenBack(l *Loaded, events []store.Event, viewer string, lang
 	if !ok {
 		return s.tr.Sprintf(lang, "the last move")
 	}
-	if hs := l.happened(last.move, viewer, "", func(t engine.Text) string { return s.tr.GameText(l.Game.Kind, lang, t) }); len(hs) > 0 {
+	return s.moveWords(l, last.move, viewer, lang)
+}
+
+// moveWords tells move e to viewer in lang as the game tells it (its account's first
+// line: "alice (Ratmen) conquered region 4 …"); for a game that tells nothing, the
+// command in lang's words ("alice: add 5").
+func (s *Service) moveWords(l *Loaded, e store.Event, viewer string, lang i18n.Lang) string {
+	if hs := l.happened(e, viewer, "", func(t engine.Text) string { return s.tr.GameText(l.Game.Kind, lang, t) }); len(hs) > 0 {
 		return hs[0].Text
 	}
-	return s.tr.Sprintf(lang, "a move of %s", last.move.Player)
+	return e.Player + ": " + s.tr.Command(l.Game.Kind, lang, engine.MaskCommand(l.State, e.Player, e.Command, viewer))
 }
 
 // adminSentence tells an administrative event (engine.KindAdmin) in lang: who did

@@ -661,24 +661,18 @@ func (r *run) cmdResign(a actor, args []string) string {
 }
 
 // undoWhat names the move an undo would take back now, for a reader of lang ("" when
-// none).
+// none), as the public account tells it.
 func (r *run) undoWhat(lang i18n.Lang) string {
 	last, ok := lastStanding(append(append([]store.Event{}, r.l.Events...), r.c.Events...))
 	if !ok {
 		return ""
 	}
-	return r.moveIn(lang, last.move)
+	return r.moveIn(lang, engine.Observer, last.move)
 }
 
-// moveIn tells a recorded move for a reader of lang as the game tells it (its
-// account's first line: "alice (Ratmen) conquered region 4 …").
-func (r *run) moveIn(lang i18n.Lang, e store.Event) string {
-	v := r.view()
-	hs := v.happened(e, "", "", func(t engine.Text) string { return r.s.tr.GameText(r.l.Game.Kind, lang, t) })
-	if len(hs) > 0 {
-		return hs[0].Text
-	}
-	return r.s.tr.Sprintf(lang, "a move of %s", e.Player)
+// moveIn tells a recorded move to viewer in lang (see Service.moveWords).
+func (r *run) moveIn(lang i18n.Lang, viewer string, e store.Event) string {
+	return r.s.moveWords(r.view(), e, viewer, lang)
 }
 
 // undoIfAgreed applies the pending undo u when player's resignation left no one
@@ -813,7 +807,7 @@ func (r *run) cmdUndo(a actor, args []string) string {
 		r.admin(a.Name, adminUndoRequest+": "+why)
 	}
 	for _, p := range r.l.active() {
-		what := r.moveIn(r.langTo(p.Email), last.move)
+		what := r.moveIn(r.langTo(p.Email), p.Name, last.move)
 		if p.Name == a.Name {
 			r.notify(p.Email, templates.Notice{Kind: "undo-asked", To: p.Name, Text: what, ToAct: others})
 			continue

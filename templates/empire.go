@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/turnmail/turnmail/engine/empire"
@@ -96,9 +97,12 @@ func empireOwners(tr *i18n.Bundle, lang i18n.Lang, counts any) string {
 // EmpirePattern is one shape of the Legal patterns a list uses, which the mail
 // explains under it: Kind is "choice" (<3,5>), "range" (<1…6>), "optional"
 // ([1…3]), "path" (1>5) and "path-named" (1>2>5, the same shape) or "any" (<region>,
-// <n>); Sample shows it as the list does.
+// <n>); Sample shows it as the list does, and for a range (and the optional number of
+// armies) Lo and Hi are its bounds, as the first entry of the list that has one
+// writes them.
 type EmpirePattern struct {
 	Kind, Sample string
+	Lo, Hi       int
 }
 
 // empireShapes are the shapes of Legal patterns, in the order the mail explains them,
@@ -122,12 +126,19 @@ func EmpirePatterns(region string, legal []string) []EmpirePattern {
 	for _, sh := range empireShapes {
 		for _, e := range legal {
 			cmd, _, _ := strings.Cut(e, "#")
-			if sh.re.MatchString(cmd) {
-				sample := sh.sample
-				if sh.kind == "any" {
-					sample = region + ", <n>"
+			if m := sh.re.FindString(cmd); m != "" {
+				p := EmpirePattern{Kind: sh.kind, Sample: sh.sample}
+				switch sh.kind {
+				case "any":
+					p.Sample = region + ", <n>"
+				case "range", "optional":
+					// The bounds the list uses: "<8…26>" is explained as 8 to 26.
+					p.Sample = strings.TrimSpace(m)
+					lo, hi, _ := strings.Cut(strings.Trim(p.Sample, "<>[]"), "…")
+					p.Lo, _ = strconv.Atoi(lo)
+					p.Hi, _ = strconv.Atoi(hi)
 				}
-				out = append(out, EmpirePattern{Kind: sh.kind, Sample: sample})
+				out = append(out, p)
 				break
 			}
 		}

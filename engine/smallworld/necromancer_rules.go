@@ -406,13 +406,19 @@ type NecromancerView struct {
 	// Powers are the powers in use, the kept one first; Spare those in reserve.
 	Powers []string `json:"powers"`
 	Spare  []string `json:"spare"`
-	// Price is what a Ghost or a power costs him now.
+	// Price is what a Ghost or a power costs him now (the rulebook: his powers in use
+	// plus his Ghosts on the board and the Island); before he has kept his first power,
+	// what it will cost once he has, when he may buy.
 	Price int `json:"price"`
 }
 
 func (n *necroState) view(s *state, v *View) {
+	price := n.price(s)
+	if s.army(int(n.P), slotActive).Power == "" && len(n.Spare) > 0 {
+		price++ // he buys once he has kept a power, which then counts: what the buy commands will say
+	}
 	nv := &NecromancerView{Player: s.names[n.P], Island: s.b.id(int(n.Lake)), OnIsland: int(s.Regions[n.Lake].Tokens),
-		Reserve: n.Reserve, WellGhosts: n.WellGhosts, WellSouls: n.WellSouls, Price: n.price(s),
+		Reserve: n.Reserve, WellGhosts: n.WellGhosts, WellSouls: n.WellSouls, Price: price,
 		Powers: []string{}, Spare: slices.Clone(n.Spare)}
 	if a := s.army(int(n.P), slotActive); a.Power != "" {
 		nv.Powers = append(nv.Powers, a.Power)
