@@ -156,6 +156,9 @@ type verb struct {
 	name  string
 	rank  int
 	open  bool // any player may give it (it only explains; Halflings' hole)
+	// explains: the verb is never accepted, it only says why (Halflings' hole, which
+	// are placed automatically); Words leaves it out, as it is no command.
+	explains bool
 	owner *ability
 	apply func(s *state, p int, args []string, rng *engine.Rand) error
 	legal func(s *state, p int, out []string) []string

@@ -742,11 +742,14 @@ func applyDone(s *state, p int, args []string, _ *engine.Rand) error {
 	return nil
 }
 
-// commandWords lists every verb of the family: the core's and the abilities'.
+// commandWords lists every verb of the family that is a command: the core's and the
+// abilities' (not those that only explain, see verb.explains).
 func commandWords() []string {
 	words := make([]string, 0, len(reg.verbs))
 	for _, v := range reg.verbs {
-		words = append(words, v.name)
+		if !v.explains {
+			words = append(words, v.name)
+		}
 	}
 	return words
 }

@@ -59,7 +59,8 @@ func TestEveryVerbNarrates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, verb := range commandWords() {
+	for _, v := range reg.verbs {
+		verb := v.name
 		vg, ok := verbGames[verb]
 		if !ok {
 			t.Errorf("verb %q has no game in verbGames: add one", verb)
@@ -71,6 +72,8 @@ func TestEveryVerbNarrates(t *testing.T) {
 				played += playVerb(t, tr, verb, vg, seed)
 			}
 			switch {
+			case vg.explainsOnly != v.explains:
+				t.Errorf("%s: explains %v, verbGames says %v", verb, v.explains, vg.explainsOnly)
 			case vg.explainsOnly && played > 0:
 				t.Errorf("%s only explains, but Legal listed it", verb)
 			case !vg.explainsOnly && played == 0:

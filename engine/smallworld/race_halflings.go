@@ -16,7 +16,7 @@ var (
 		},
 		pieces: []*pieceKind{hole},
 		vars:   []*varKind{holesPlaced},
-		verbs: []*verb{{name: "hole", rank: rankConquer + 12, open: true, apply: applyHole,
+		verbs: []*verb{{name: "hole", rank: rankConquer + 12, open: true, explains: true, apply: applyHole,
 			legal: func(_ *state, _ int, out []string) []string { return out }}},
 	}
 	// hole is a hole-in-the-ground: immune; it leaves the map when the Halflings decline.
