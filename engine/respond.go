@@ -18,6 +18,23 @@ func Responding(s State, player string) bool {
 	return ok && r.Responding(player)
 }
 
+// Asker is implemented by Responders that explain what a player is asked: why they
+// must decide now (what happened to them), and otherwise, what is done for them
+// when they do not answer in time (their SkipCommands, in words). Both are empty when
+// player is not asked.
+type Asker interface {
+	Asked(player string) (why, otherwise Text)
+}
+
+// Asked returns why s asks player to respond and what is done otherwise (empty Texts
+// for a game without an Asker, or a player not asked).
+func Asked(s State, player string) (why, otherwise Text) {
+	if a, ok := s.(Asker); ok && Responding(s, player) {
+		return a.Asked(player)
+	}
+	return Text{}, Text{}
+}
+
 // AnyTimer is implemented by states in which a player may give some commands at any
 // moment, in or out of turn (Dungeoneer's "always" cards, activated abilities and ready
 // cards): they neither make anybody wait nor answer what the player is asked now, so

@@ -99,6 +99,8 @@ type Bundle struct {
 	// forms are the formats of each key per language: its translation, or its
 	// plural forms.
 	forms map[Lang]map[string][]string
+	// articles are the definite articles of term names per language (articles.json).
+	articles map[Lang]map[string]string
 }
 
 // message is one catalogue entry: a plain translation, or plural forms chosen by
@@ -189,6 +191,9 @@ func Load() (*Bundle, error) {
 		return nil, err
 	}
 	b.words = w
+	if b.articles, err = loadArticles(); err != nil {
+		return nil, err
+	}
 	return b, nil
 }
 
@@ -400,13 +405,16 @@ func plainNumber(a any) any {
 func (b *Bundle) arg(game string, lang Lang, a any) any {
 	switch v := a.(type) {
 	case engine.Term:
-		return b.Term(lang, string(v))
+		name := b.Term(lang, string(v))
+		return termArg{name: name, the: b.withArticle(lang, name)}
 	case engine.Command:
 		return b.Command(game, lang, string(v))
 	case engine.Text:
 		return b.GameText(game, lang, v)
+	case string:
+		return stringArg{s: v, lang: lang} // shown as it is: a player's name stays their name
 	}
-	return a // a plain string is shown as it is: a player's name stays their name
+	return a
 }
 
 // Text renders t in lang.

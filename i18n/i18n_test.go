@@ -397,7 +397,7 @@ func TestCommand(t *testing.T) {
 		// A relic named after a verb (bag RELIC): the relic's word in Italian too.
 		{"underground", Italian, "bag sword", "sacca spada"},
 		// Placeholders, which the reader replaces, in the reader's words.
-		{"smallworld", Italian, "redeploy <region>=<tokens> …", "schiera <regione>=<segnalini> …"},
+		{"smallworld", Italian, "redeploy <region>=<tokens> …", "rischiera <regione>=<segnalini> …"},
 		{"underground", Italian, "camp <region>=<encampments>", "accampa <regione>=<accampamenti>"},
 		{"empire", Italian, "move <region>><region> [1…2]", "muovi <regione>><regione> [1…2]"},
 		{"dungeoneer", Italian, "play <cancelled card> on <player>", "gioca <carta annullata> su <giocatore>"},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -240,6 +241,22 @@ func (b *Bundle) Note(game string, lang Lang, note string) string {
 		}
 	}
 	return note
+}
+
+// Verbs lists the canonical verbs that domain has Italian words for, sorted.
+func (b *Bundle) Verbs(domain string) []string {
+	w := b.words[domain]
+	if w == nil {
+		return nil
+	}
+	var out []string
+	for _, c := range w.verbs {
+		if !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 func (w *gameWords) isVerb(canon string) bool {

@@ -28,9 +28,9 @@ func TestSay(t *testing.T) {
 			{from: "bob", body: "say Alice: psst, ally?\nsay alice and then?\n", status: "applied", mail: map[string]string{
 				"alice": "bob says (to you only):\n    psst, ally?\n\nbob says (to you only):\n    and then?",
 			}, noMail: map[string]string{"carol": "psst"}},
-			{from: "carol", body: "history\n", status: "applied", mail: map[string]string{"carol": "alice: say Good luck, Bob & Carol!"},
+			{from: "carol", body: "history\n", status: "applied", mail: map[string]string{"carol": "alice says: Good luck, Bob & Carol!"},
 				noMail: map[string]string{"carol": "psst"}},
-			{from: "alice", body: "history\n", status: "applied", mail: map[string]string{"alice": "bob: tell alice psst, ally?"}},
+			{from: "alice", body: "history\n", status: "applied", mail: map[string]string{"alice": "bob says to alice: psst, ally?"}},
 			{from: "alice", body: "say \u202eevil\x1b[31m red\n", status: "applied", mail: map[string]string{"bob": "alice says:\n    evil[31m red"}},
 			{from: "alice", body: "say " + strings.Repeat("x", 501) + "\n", status: "rejected", reason: "longer than 500 characters"},
 			{from: "alice", body: "say alice me?\n", status: "rejected", reason: "yourself"},

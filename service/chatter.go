@@ -1,6 +1,7 @@
 package service
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -75,9 +76,16 @@ func chatter(lines []parse.Line, words map[string]bool, canonical func(string) s
 		f := strings.Fields(text)
 		return len(f) > 0 && words[f[0]]
 	}
+	lines = slices.Clone(lines)
 	first, last := -1, -1
 	for i, l := range lines {
-		if isCommand(l) {
+		if first < 0 && !isCommand(l) {
+			// "Ciao! unisciti sw-ab12": a greeting before the first command, on its line.
+			if rest, ok := withoutGreeting(l.Text); ok && isCommand(parse.Line{Text: rest}) {
+				lines[i].Text = rest
+			}
+		}
+		if isCommand(lines[i]) {
 			if first < 0 {
 				first = i
 			}
@@ -89,6 +97,27 @@ func chatter(lines []parse.Line, words map[string]bool, canonical func(string) s
 	}
 	notRead = append(append(notRead, lines[:first]...), lines[last+1:]...)
 	return lines[first : last+1], notRead
+}
+
+// greetingWords may open a command's line on their own ("ciao unisciti sw-ab12").
+var greetingWords = map[string]bool{"ciao": true, "salve": true, "buongiorno": true, "buonasera": true, "hi": true, "hello": true, "hey": true}
+
+// maxGreetingWords bounds the words a greeting before a command may have.
+const maxGreetingWords = 3
+
+// withoutGreeting returns what follows a greeting at the start of line: at most
+// maxGreetingWords words, the last ending in a punctuation mark ("Ciao!", "Hi
+// Anna,"), or one greeting word; ok is false when the line opens with none (the
+// caller checks that a command follows).
+func withoutGreeting(line string) (rest string, ok bool) {
+	f := strings.Fields(line)
+	for i := 0; i < len(f)-1 && i < maxGreetingWords; i++ {
+		w := f[i]
+		if strings.ContainsAny(w[len(w)-1:], ",!.:;") || i == 0 && greetingWords[strings.ToLower(w)] {
+			return strings.Join(f[i+1:], " "), true
+		}
+	}
+	return "", false
 }
 
 // notReadNotice is the answer's note quoting the lines not read as commands (nil

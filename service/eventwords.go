@@ -3,106 +3,217 @@ package service
 import (
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/store"
+	"github.com/turnmail/turnmail/templates"
 )
 
 // sprintf renders a service sentence (an English fmt format) in a reader's language.
 type sprintf func(format string, args ...any) string
 
 // undoWords are the undo events the log records (engine.KindUndo, see run.undo),
-// each with the sentence that says it in a reader's language: the log keeps the
-// English words, the history mail reads them back in the reader's. The last moves
-// of each ("PLAYER: COMMAND", moves of them) are the moves taken back.
+// each with the sentence that tells it in a reader's language; its last argument is
+// the move taken back, told as the game tells it. The log keeps the English words.
 var undoWords = []struct {
-	re    *regexp.Regexp
-	moves int
-	say   func(t sprintf, args ...any) string
+	re  *regexp.Regexp
+	say func(t sprintf, args ...any) string
 }{
-	{regexp.MustCompile(`^agreed by (.+) \((.+) resigned\), taking back (.+)$`), 1,
-		func(t sprintf, a ...any) string { return t("agreed by %s (%s resigned), taking back %s", a...) }},
-	{regexp.MustCompile(`^agreed by (.+), taking back (.+)$`), 1,
-		func(t sprintf, a ...any) string { return t("agreed by %s, taking back %s", a...) }},
-	{regexp.MustCompile(`^forced by the host, taking back (.+)$`), 1,
-		func(t sprintf, a ...any) string { return t("forced by the host, taking back %s", a...) }},
-	{regexp.MustCompile(`^taken back by (.+) \(no other player\), (.+)$`), 1,
-		func(t sprintf, a ...any) string { return t("taken back by %s (no other player), %s", a...) }},
-	{regexp.MustCompile(`^taking back (.+) \(a resigned player's skipped turn\) with (.+)$`), 2,
-		func(t sprintf, a ...any) string {
-			return t("taking back %s (a resigned player's skipped turn) with %s", a...)
-		}},
+	{regexp.MustCompile(`^agreed by (.+) \((.+) resigned\), taking back .+$`),
+		func(t sprintf, a ...any) string { return t("taken back, as %s agreed (%s resigned): %s", a...) }},
+	{regexp.MustCompile(`^agreed by (.+), taking back .+$`),
+		func(t sprintf, a ...any) string { return t("taken back, as %s agreed: %s", a...) }},
+	{regexp.MustCompile(`^forced by the host, taking back .+$`),
+		func(t sprintf, a ...any) string { return t("taken back by the host: %s", a...) }},
+	{regexp.MustCompile(`^taken back by (.+) \(no other player\), .+$`),
+		func(t sprintf, a ...any) string { return t("taken back by %s (no other player): %s", a...) }},
+	{regexp.MustCompile(`^taking back .+ \(a resigned player's skipped turn\) with .+$`),
+		func(t sprintf, a ...any) string { return t("taken back, a resigned player's skipped turn: %s", a...) }},
 }
 
-// eventWords is what a recorded event says to a reader of lang, as the history mail
-// lists it: a move (cmd, the event's command as the reader may see it) or an
-// administrative command in the reader's command words, an undo or a deadline that
-// passed in words. English readers read the log's own words.
-func (s *Service) eventWords(lang i18n.Lang, game string, e store.Event, cmd string) string {
-	if lang == i18n.English {
-		return cmd
+// account is what recorded event i of events (the game's log) says to a reader of
+// lang, in sentences: the game's account of a move (engine.Narrator), the service's
+// sentence for its own events (a message, a pause, an undo, a deadline that
+// passed). viewer is what the reader may see (a player's name, engine.Observer, ""
+// for everything) and reader the name whose happenings are marked as theirs. A move
+// of a game that does not narrate has no account (the command then speaks for
+// itself).
+func (s *Service) account(l *Loaded, events []store.Event, i int, viewer, reader string, lang i18n.Lang) []templates.Happening {
+	e := events[i]
+	words := func(t engine.Text) string { return s.tr.GameText(l.Game.Kind, lang, t) }
+	t := func(format string, args ...any) string { return s.tr.Sprintf(lang, format, args...) }
+	said := func(text string) []templates.Happening {
+		return []templates.Happening{{Kind: engine.HapOther, Text: text}}
 	}
 	switch e.Kind {
 	case engine.KindMove:
-		return s.tr.Command(game, lang, cmd)
+		return l.happened(e, viewer, reader, words)
 	case engine.KindUndo:
-		return s.undoWordsIn(lang, game, cmd)
-	case engine.KindAdmin:
-		return s.adminWords(lang, cmd)
-	}
-	return cmd
-}
-
-// undoWordsIn says a recorded undo in lang (the log's words when it has none).
-func (s *Service) undoWordsIn(lang i18n.Lang, game, text string) string {
-	t := func(format string, args ...any) string { return s.tr.Sprintf(lang, format, args...) }
-	for _, u := range undoWords {
-		m := u.re.FindStringSubmatch(text)
-		if m == nil {
-			continue
-		}
-		args := make([]any, len(m)-1)
-		for i, a := range m[1:] {
-			args[i] = a
-			if p, c, ok := strings.Cut(a, ": "); ok && i >= len(args)-u.moves {
-				args[i] = p + ": " + s.tr.Command(game, lang, c) // a move taken back, in lang's words
+		what := s.takenBack(l, events[:i], viewer, lang)
+		for _, u := range undoWords {
+			if m := u.re.FindStringSubmatch(e.Command); m != nil {
+				args := make([]any, 0, len(m))
+				for _, a := range m[1:] {
+					args = append(args, a)
+				}
+				return said(u.say(t, append(args, what)...))
 			}
 		}
-		return u.say(t, args...)
+		return said(t("taken back: %s", what))
+	case engine.KindAdmin:
+		return said(s.adminSentence(e, lang))
 	}
-	return text
+	return nil
 }
 
-// adminWords says a recorded administrative command in lang: a command a player or
-// the host sent, in lang's command words; an undo request and a deadline that
-// passed, in words.
-func (s *Service) adminWords(lang i18n.Lang, cmd string) string {
+// accountLines tells the events of l from index first on to seat p in lang, a line
+// per happening (the command in lang's words for a move the game does not tell).
+func (s *Service) accountLines(l *Loaded, first int, p store.Player, lang i18n.Lang) []string {
+	var out []string
+	for i := first; i < len(l.Events); i++ {
+		hs := s.account(l, l.Events, i, viewerOf(p), p.Name, lang)
+		if len(hs) == 0 {
+			out = append(out, s.tr.Command(l.Game.Kind, lang, l.Events[i].Command))
+		}
+		for _, h := range hs {
+			out = append(out, h.Text)
+		}
+	}
+	return out
+}
+
+// takenBack tells the move an undo after events takes back: the first line of its
+// account, or whose move it was when the game does not tell it.
+func (s *Service) takenBack(l *Loaded, events []store.Event, viewer string, lang i18n.Lang) string {
+	last, ok := lastStanding(events)
+	if !ok {
+		return s.tr.Sprintf(lang, "the last move")
+	}
+	return s.moveWords(l, last.move, viewer, lang)
+}
+
+// moveWords tells move e to viewer in lang as the game tells it (its account's first
+// line: "alice (Ratmen) conquered region 4 …"); for a game that tells nothing, the
+// command in lang's words ("alice: add 5").
+func (s *Service) moveWords(l *Loaded, e store.Event, viewer string, lang i18n.Lang) string {
+	if hs := l.happened(e, viewer, "", func(t engine.Text) string { return s.tr.GameText(l.Game.Kind, lang, t) }); len(hs) > 0 {
+		return hs[0].Text
+	}
+	return e.Player + ": " + s.tr.Command(l.Game.Kind, lang, engine.MaskCommand(l.State, e.Player, e.Command, viewer))
+}
+
+// adminSentence tells an administrative event (engine.KindAdmin) in lang: who did
+// what, never the command as typed.
+func (s *Service) adminSentence(e store.Event, lang i18n.Lang) string {
 	t := func(format string, args ...any) string { return s.tr.Sprintf(lang, format, args...) }
-	if cmd == adminUndoRequest {
-		return t("undo request")
+	who := e.Player
+	if who == "" || who == "host" {
+		who = t("the host")
 	}
-	if rest, ok := strings.CutPrefix(cmd, adminDeadline+" "); ok {
-		i := strings.LastIndex(rest, ": ")
-		if i < 0 {
-			return cmd
+	verb, rest, _ := strings.Cut(e.Command, " ")
+	switch {
+	case verb == adminSay:
+		return t("%s says: %s", who, rest)
+	case verb == adminTell:
+		to, msg, _ := strings.Cut(rest, " ")
+		return t("%s says to %s: %s", who, to, msg)
+	case e.Command == adminPause && e.Player == "":
+		return t("the game was paused: its deadlines could not be kept (the host was told why)")
+	case e.Command == adminPause:
+		return t("%s paused the game", who)
+	case e.Command == adminResume:
+		return t("%s resumed the game", who)
+	case e.Command == adminResign:
+		return t("%s resigned", who)
+	case e.Command == adminUndoRequest:
+		return t("%s asked to take back the last move", who)
+	case strings.HasPrefix(e.Command, adminUndoRequest+": "):
+		return t("%s asked to take back the last move: %s", who, strings.TrimPrefix(e.Command, adminUndoRequest+": "))
+	case e.Command == adminAccept:
+		return t("%s agreed to take back the move", who)
+	case verb == adminVacation:
+		if iv, ok := parseVacation(rest); ok {
+			now := s.opts.Clock()
+			return t("%s is on vacation from %s to %s", who, s.tmpl.Day(string(lang), iv.From, now), s.tmpl.Day(string(lang), iv.To.AddDate(0, 0, -1), now))
 		}
-		switch player, policy := rest[:i], rest[i+2:]; policy {
-		case ExpirySkip:
-			return t("deadline passed %s: skip", player)
-		case ExpiryPause:
-			return t("deadline passed %s: pause", player)
-		case ExpiryReplace:
-			return t("deadline passed %s: replace", player)
-		case nothingToSkip:
-			return t("deadline passed %s: nothing to skip", player)
+	case verb == adminReplace:
+		if p, _, ok := strings.Cut(rest, " "); ok {
+			return t("%s's seat went to a new address", p)
 		}
-		return cmd
+	case strings.HasPrefix(e.Command, adminDeadline+" "):
+		return s.deadlineSentence(strings.TrimPrefix(e.Command, adminDeadline+" "), lang)
+	case verb == adminSet:
+		return t("%s changed the game's settings: %s", who, s.tr.Command("", lang, rest))
+	case verb == adminTZ:
+		return t("%s reads times in the zone %s", who, rest)
+	case verb == adminNotify && rest == NotifyEvery:
+		return t("%s gets a mail after every move", who)
+	case verb == adminNotify:
+		return t("%s gets a mail when the turn ends", who)
+	case verb == adminLang:
+		return t("%s reads the mails in %s", who, langName(s.tr, lang, rest))
+	case verb == adminRespond:
+		return s.orderSentence(who, rest, lang)
 	}
-	verb, rest, _ := strings.Cut(cmd, " ")
-	switch verb {
-	case adminSay, adminTell: // the message is the player's own words: only the verb is said in lang
-		return strings.TrimSpace(s.tr.Word(i18n.ServiceDomain, lang, "say") + " " + rest)
+	return t("%s: %s", who, s.tr.Command("", lang, e.Command))
+}
+
+// deadlineSentence tells a deadline that passed ("PLAYER: POLICY", the rest of the
+// admin event) in lang.
+func (s *Service) deadlineSentence(rest string, lang i18n.Lang) string {
+	t := func(format string, args ...any) string { return s.tr.Sprintf(lang, format, args...) }
+	i := strings.LastIndex(rest, ": ")
+	if i < 0 {
+		return t("a deadline passed")
 	}
-	return s.tr.Command("", lang, cmd)
+	switch player, policy := rest[:i], rest[i+2:]; policy {
+	case ExpirySkip:
+		return t("%s's deadline passed: turnmail moved for them", player)
+	case ExpiryPause:
+		return t("%s's deadline passed: the game is paused", player)
+	case ExpiryReplace:
+		return t("%s's deadline passed: the host may hand the seat to someone else", player)
+	default:
+		return t("%s's deadline passed", player)
+	}
+}
+
+// langName names a language code in lang ("Italian", "italiano").
+func langName(tr *i18n.Bundle, lang i18n.Lang, code string) string {
+	switch i18n.Lang(code) {
+	case i18n.Italian:
+		return tr.Sprintf(lang, "Italian")
+	case i18n.English:
+		return tr.Sprintf(lang, "English")
+	}
+	return code
+}
+
+// vacationWords are a vacation's days for a reader of lang ("Thu 24 December to Sun
+// 27 December").
+func (s *Service) vacationWords(lang i18n.Lang, from, to string) string {
+	iv, ok := parseVacation(from + " " + to)
+	if !ok {
+		return s.tr.Sprintf(lang, "%s to %s", from, to)
+	}
+	now := s.opts.Clock()
+	return s.tr.Sprintf(lang, "%s to %s", s.tmpl.Day(string(lang), iv.From, now), s.tmpl.Day(string(lang), iv.To.Add(-time.Hour), now))
+}
+
+// orderSentence tells a player's standing order for responses (respond.go) in lang.
+func (s *Service) orderSentence(who, order string, lang i18n.Lang) string {
+	t := func(format string, args ...any) string { return s.tr.Sprintf(lang, format, args...) }
+	switch verb, card, _ := strings.Cut(order, " "); verb {
+	case OrderNever:
+		return t("%s declines every response at once (standing order)", who)
+	case OrderAlways:
+		return t("%s plays the first possible response at once (standing order)", who)
+	case OrderWith:
+		return t("%s plays %s whenever it is a possible response (standing order)", who, card)
+	case OrderAuto:
+		return t("%s lets turnmail answer at once as when the deadline passes (standing order)", who)
+	}
+	return t("%s is asked each time a response is possible", who)
 }

@@ -49,6 +49,8 @@ type UndoRequest struct {
 	Seq      int
 	By       string
 	Accepted map[string]bool
+	// Why is the reason the asker wrote ("" when none).
+	Why string
 }
 
 // TurnStart is when a player's current turn began.
@@ -130,6 +132,10 @@ func (f *Facts) observe(e store.Event) {
 	case adminVacation:
 		if iv, ok := parseVacation(arg); ok {
 			f.Vacations[e.Player] = append(f.Vacations[e.Player], iv)
+		}
+	default:
+		if why, ok := strings.CutPrefix(e.Command, adminUndoRequest+": "); ok {
+			f.Undo = &UndoRequest{Seq: e.Seq, By: e.Player, Accepted: map[string]bool{}, Why: why}
 		}
 	}
 }

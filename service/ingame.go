@@ -347,6 +347,9 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 	if len(msg.Commands) == 0 {
 		return refuse(r.t(noCommand), nil)
 	}
+	if prev, ok := s.repeated(ctx, l, player, msg); ok {
+		return s.repeatAnswer(l, player, msg, prev)
+	}
 	a := actor{Name: player.Name, Email: player.Email, Seat: &player}
 	r.sender = player.Email
 	r.lang = s.langOf(l.Settings, player.Name)
@@ -372,6 +375,9 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 		f := strings.Fields(cmd)
 		if len(f) == 0 {
 			continue
+		}
+		if alias, ok := standingAlias(f); ok {
+			f = alias
 		}
 		if h, ok := inGame[f[0]]; ok {
 			if infoVerbs[f[0]] {
@@ -400,6 +406,12 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 			why = r.t("The game is paused by its host; moves are accepted again when it resumes.")
 		case l.Facts.Resigned[player.Name]:
 			why = r.t(resignedReason)
+		case s.commandWords(l.Game.Kind) != nil && !r.isMove(player.Name, f[0]):
+			// A mistyped command word: the nearest command instead of the whole list.
+			typed := strings.Fields(engine.Normalize(line.Text))[0]
+			if sug := s.commandSuggestion(l.Game.Kind, r.lang, r.state, player.Name, typed, f[1:]); sug != "" {
+				why = r.t("%q is not a command: did you mean %s?", boundText(typed, maxSuggestLen), sug)
+			}
 		}
 		if why == "" {
 			if err := r.move(player.Name, cmd); err != nil {
@@ -591,19 +603,23 @@ func (r *run) cmdHistory(a actor, args []string) string {
 		}
 		n = min(v, maxHistory)
 	}
-	all := append(append([]store.Event{}, r.l.Events...), r.c.Events...)
-	if len(all) > n {
-		all = all[len(all)-n:]
-	}
+	v := r.view()
+	first := max(0, len(v.Events)-n)
 	var moves []templates.Move
 	lang := r.langTo(a.Email)
-	for _, e := range all {
+	viewer := a.Name
+	if a.Seat == nil {
+		viewer = engine.Observer // the host without a seat reads the public account
+	}
+	for i := first; i < len(v.Events); i++ {
+		e := v.Events[i]
 		if isPref(e) && e.Player != a.Name || !chatVisible(e, a.Name) {
 			continue // another player's own settings, a message to someone else
 		}
 		// Sealed commands (bids) stay sealed in the history as long as the game hides them.
-		cmd := engine.MaskCommand(r.state, e.Player, e.Command, a.Name)
-		m := templates.Move{Seq: e.Seq, Player: e.Player, Command: r.s.eventWords(lang, r.l.Game.Kind, e, cmd), Kind: e.Kind}
+		cmd := engine.MaskCommand(r.state, e.Player, e.Command, viewer)
+		m := templates.Move{Seq: e.Seq, Player: e.Player, Command: r.s.tr.Command(r.l.Game.Kind, lang, cmd), Kind: e.Kind,
+			Happened: r.s.account(v, v.Events, i, viewer, a.Name, lang)}
 		if !e.At.IsZero() {
 			m.At = r.s.when(r.l, a.Name, e.At)
 		}
@@ -647,18 +663,18 @@ func (r *run) cmdResign(a actor, args []string) string {
 }
 
 // undoWhat names the move an undo would take back now, for a reader of lang ("" when
-// none).
+// none), as the public account tells it.
 func (r *run) undoWhat(lang i18n.Lang) string {
 	last, ok := lastStanding(append(append([]store.Event{}, r.l.Events...), r.c.Events...))
 	if !ok {
 		return ""
 	}
-	return r.moveIn(lang, last.move)
+	return r.moveIn(lang, engine.Observer, last.move)
 }
 
-// moveIn names a recorded move for a reader of lang: "alice: conquista 4".
-func (r *run) moveIn(lang i18n.Lang, e store.Event) string {
-	return e.Player + ": " + r.s.tr.Command(r.l.Game.Kind, lang, e.Command)
+// moveIn tells a recorded move to viewer in lang (see Service.moveWords).
+func (r *run) moveIn(lang i18n.Lang, viewer string, e store.Event) string {
+	return r.s.moveWords(r.view(), e, viewer, lang)
 }
 
 // undoIfAgreed applies the pending undo u when player's resignation left no one
@@ -755,8 +771,16 @@ func (r *run) cmdUndo(a actor, args []string) string {
 		}
 		return ""
 	}
+	why := ""
 	if len(args) != 0 {
-		return r.t("Write undo (asks the other players) or, as the host, undo force.")
+		// The reason, as the player wrote it (the line less its verb).
+		words := strings.Fields(cleanChat(r.line))
+		if len(words) > 1 {
+			why = strings.Join(words[1:], " ")
+		}
+		if len(why) > maxSayBytes {
+			return r.t("Your reason is longer than %d characters; nothing was asked. Send a shorter one.", maxSayBytes)
+		}
 	}
 	if a.Seat == nil {
 		return r.t("As the host, write undo force (without a seat you cannot ask the players).")
@@ -779,14 +803,18 @@ func (r *run) cmdUndo(a actor, args []string) string {
 		}
 		return ""
 	}
-	r.admin(a.Name, adminUndoRequest)
+	if why == "" {
+		r.admin(a.Name, adminUndoRequest)
+	} else {
+		r.admin(a.Name, adminUndoRequest+": "+why)
+	}
 	for _, p := range r.l.active() {
-		what := r.moveIn(r.langTo(p.Email), last.move)
+		what := r.moveIn(r.langTo(p.Email), p.Name, last.move)
 		if p.Name == a.Name {
 			r.notify(p.Email, templates.Notice{Kind: "undo-asked", To: p.Name, Text: what, ToAct: others})
 			continue
 		}
-		r.notify(p.Email, templates.Notice{Kind: "undo-request", To: p.Name, Player: a.Name, Text: what})
+		r.notify(p.Email, templates.Notice{Kind: "undo-request", To: p.Name, Player: a.Name, Text: what, Why: why})
 	}
 	return ""
 }
@@ -878,7 +906,7 @@ func (r *run) cmdVacation(a actor, args []string) string {
 		return r.t("That is %d days; you have used %d of the %d days of vacation this game allows.", iv.days(), used, limit)
 	}
 	r.admin(a.Name, adminVacation+" "+args[0]+" "+args[1])
-	r.notify(a.Email, templates.Notice{Kind: "vacation", To: a.Name, Text: r.t("%s to %s", args[0], args[1]), Count: used + iv.days(), Limit: limit, Due: r.dueOf(a.Name)})
+	r.notify(a.Email, templates.Notice{Kind: "vacation", To: a.Name, Text: r.s.vacationWords(r.langTo(a.Email), args[0], args[1]), Count: used + iv.days(), Limit: limit, Due: r.dueOf(a.Name)})
 	return ""
 }
 

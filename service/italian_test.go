@@ -156,10 +156,10 @@ func TestInGame_italianNotices(t *testing.T) {
 			}},
 			{from: "bob", body: "accept\n", status: "applied"},
 			{from: "alice", body: "vacanza 2026-12-24 2026-12-27\n", status: "applied", mail: map[string]string{
-				"alice": "La tua vacanza dal 2026-12-24 al 2026-12-27 è registrata",
+				"alice": "La tua vacanza dal gio 24 dicembre al dom 27 dicembre è registrata",
 			}},
 			{from: "alice", body: "storia\n", status: "applied", mail: map[string]string{
-				"alice": "alice: chiede di annullare l'ultima mossa",
+				"alice": "alice ha chiesto di annullare l'ultima mossa",
 			}},
 			{from: "alice", body: "abbandona la partita\n", status: "applied", mail: map[string]string{
 				"alice": "    abbandona la partita conferma ",
@@ -181,8 +181,8 @@ func TestInGame_italianNotices(t *testing.T) {
 			}
 		}
 	}
-	for _, want := range []string{"alice: lingua it", "alice: chiede di annullare l'ultima mossa", "bob: accetta",
-		"annullamento: con il consenso di bob si annulla bob: add 2", "alice: add 5"} {
+	for _, want := range []string{"alice legge le mail in italiano", "alice ha chiesto di annullare l'ultima mossa", "bob ha accettato di annullare la mossa",
+		"annullata con il consenso di bob: bob: add 2", "alice: add 5"} {
 		if !strings.Contains(notices["eventi della partita"], want) {
 			t.Errorf("no %q in the Italian history:\n%s", want, notices["eventi della partita"])
 		}
@@ -244,7 +244,7 @@ func TestDeadlineNotices_italian(t *testing.T) {
 
 	f.now = f.now.Add(12 * time.Hour)
 	f.tick()
-	want("deadline skipped", last("alice@"+domain), "La tua scadenza nella partita "+id+" è passata (lun 23 nov 09:00 UTC). Al posto tuo turnmail ha inviato:\n    pass") // tally has no Italian words
+	want("deadline skipped", last("alice@"+domain), "La tua scadenza nella partita "+id+" è passata (lun 23 nov 09:00 UTC). Al posto tuo turnmail ha giocato:\n  - pass") // tally tells nothing and has no Italian words
 
 	f.host("set", 0, "expiry=replace")
 	f.now = f.now.Add(24 * time.Hour)

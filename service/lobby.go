@@ -40,6 +40,11 @@ const observerSeat = 1000
 // answer are one batch, committed together (see lobbyTx).
 func (s *Service) lobby(ctx context.Context, from string, msg *parse.Message, cred credential) (Result, store.Batch, error) {
 	tx := s.newLobbyTx()
+	// A greeting before the first command is skipped, as in a game's reply.
+	read, notRead := chatter(msg.Commands, lobbyVerbs, s.canonicalIn(""))
+	m := *msg
+	m.Commands = read
+	msg = &m
 	first := ""
 	if len(msg.Commands) > 0 {
 		canon, _ := s.tr.Canonical("", engine.Normalize(msg.Commands[0].Text))
@@ -69,6 +74,9 @@ func (s *Service) lobby(ctx context.Context, from string, msg *parse.Message, cr
 	answers, ok, err := s.lobbyLines(ctx, tx, from, lines, msg, cred)
 	if err != nil {
 		return Result{}, store.Batch{}, err
+	}
+	if n := notReadNotice(notRead); n != nil && len(answers) < maxLobbyAnswers {
+		answers = append(answers, *n)
 	}
 	if unread != nil && len(answers) < maxLobbyAnswers {
 		answers = append(answers, *unread)
@@ -259,12 +267,34 @@ func (s *Service) lobbyAnswer(ctx context.Context, tx *lobbyTx, from string, msg
 			}
 		}
 	}
-	m, err := s.mail("lobby", templates.Lobby{Service: s.address(), Answers: said, Lang: string(tx.lang)}, "", from, replyTo, inReplyTo(msg), thread{}, nil, "auto-replied")
+	data := templates.Lobby{Service: s.address(), Answers: said, Lang: string(tx.lang)}
+	gameID, th := "", thread{}
+	if g, ok := oneGame(said); ok {
+		// About one game: in its thread, with its subject, like every other mail of it.
+		data.Game, gameID, th = g, g.ID, s.readerThread(ctx, g.ID, from)
+	}
+	m, err := s.mail("lobby", data, gameID, from, replyTo, inReplyTo(msg), th, nil, "auto-replied")
 	if err != nil {
 		return res, store.Batch{}, err
 	}
 	tx.commit(store.Commit{Outbox: []store.OutMail{m}})
 	return res, tx.batch, nil
+}
+
+// oneGame returns the game every answer is about, when there is one and it has the
+// game's subject (see gameData).
+func oneGame(answers []templates.Notice) (templates.Game, bool) {
+	var g templates.Game
+	for _, n := range answers {
+		switch {
+		case n.Kind == "pending":
+			continue
+		case n.Game.ID == "" || len(n.Game.Players) == 0 || g.ID != "" && n.Game.ID != g.ID:
+			return templates.Game{}, false
+		}
+		g = n.Game
+	}
+	return g, g.ID != ""
 }
 
 // known reports whether turnmail has the address as a player, observer or host.
@@ -312,7 +342,10 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 	id := strings.ToLower(args[0])
 	l, err := tx.load(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return lobbyError(tx.t("There is no game %s; send games for the list.", id)), nil
+		if near := s.nearestGame(ctx, from, id); near != "" {
+			return lobbyError(tx.t("There is no game %s: did you mean %s? (send games for the list)", boundText(id, maxSuggestLen), near)), nil
+		}
+		return lobbyError(tx.t("There is no game %s; send games for the list.", boundText(id, maxSuggestLen))), nil
 	}
 	if err != nil {
 		return templates.Notice{}, err
@@ -421,7 +454,7 @@ func (s *Service) pendCommand(ctx context.Context, tx *lobbyTx, l *Loaded, from,
 	canonical := verb + " " + id
 	switch {
 	case verb == "join" && len(args) > 1:
-		canonical += " " + strings.ToLower(args[1]) // checked: one word
+		canonical += " " + args[1] // checked: one word, kept as written
 	case verb != "join" && verb != "leave" && verb != "observe" && verb != "unobserve":
 		canonical = strings.Join(append([]string{verb, id}, args[1:]...), " ")
 	}
@@ -447,8 +480,8 @@ func (s *Service) joinRefusal(lang i18n.Lang, l *Loaded, from string, args []str
 		return t("Game %s is full (%d players).", id, max)
 	}
 	if len(args) > 0 {
-		want := strings.ToLower(args[0])
-		if len(args) > 1 || seatName(want+"@x", nil) != want {
+		want := args[0] // as written: "Davide" stays Davide, compared without case
+		if len(args) > 1 || !strings.EqualFold(seatName(want+"@x", nil), want) {
 			return t("A player name is one word of letters, digits, - or _.")
 		}
 		if _, taken := l.playerByName(want); taken {
@@ -667,8 +700,9 @@ func (s *Service) lobbyNew(ctx context.Context, tx *lobbyTx, from string, args [
 	g := store.Game{ID: id, Kind: kind, Options: optsJSON, Setup: setup, Status: store.GameOpen, Host: from,
 		List: settings.List, CreatedAt: now, UpdatedAt: now, Settings: settingsJSON}
 	name := seatName(from, nil)
-	tx.create(g, []store.Player{{Seat: 0, Name: name, Email: from, Role: store.RolePlayer, Active: true}})
-	n := templates.Notice{Kind: "created", Game: s.gameData(g, nil), Player: name, Lines: settings.Describe(s.tr, tx.lang), Host: from}
+	seats := []store.Player{{Seat: 0, Name: name, Email: from, Role: store.RolePlayer, Active: true}}
+	tx.create(g, seats)
+	n := templates.Notice{Kind: "created", Game: s.gameData(g, seats), Player: name, Lines: settings.Describe(s.tr, tx.lang), Host: from}
 	if settings.List != "" {
 		// The list gets the game's mail once someone on it confirms (mayMailList).
 		var c store.Commit
@@ -768,7 +802,7 @@ func (s *Service) lobbyJoin(tx *lobbyTx, l *Loaded, from string, args []string, 
 	seats := l.Seats()
 	name := seatName(from, l.Players)
 	if len(args) > 0 {
-		name = strings.ToLower(args[0])
+		name = args[0] // the case the player wrote (joinRefusal checked it)
 	}
 	seat := 0
 	for _, p := range seats {

@@ -57,14 +57,12 @@ func (s *Service) readerThread(ctx context.Context, gameID, addr string) thread 
 	return l.threadOf(addr)
 }
 
-// gameData is what the templates know of a game. A started game's data names its
-// players, which makes every mail of it carry the game's one subject; the subject
-// stays short: at most subjectNames names of at most subjectName bytes each.
+// gameData is what the templates know of a game. Its data names its players (the
+// seats taken, from the game's opening on), which makes every mail of it carry the
+// game's one subject and stand in its thread (inThread); at most subjectNames names
+// of at most subjectName bytes each.
 func (s *Service) gameData(g store.Game, players []store.Player) templates.Game {
 	d := templates.Game{ID: g.ID, Kind: g.Kind, Title: templates.GameTitle(g.Kind)}
-	if g.Status == store.GameOpen {
-		return d
-	}
 	n := 0
 	for _, p := range players {
 		if p.Role != "" && p.Role != store.RolePlayer {
@@ -131,11 +129,9 @@ func (s *Service) stateData(l *Loaded, state engine.State, p store.Player, event
 	words := func(t engine.Text) string { return s.tr.Text(lang, t) }
 	for i := range moves {
 		cmd := engine.MaskCommand(state, moves[i].Player, moves[i].Command, viewer)
-		if e, ok := eventAt(l.Events, moves[i].Seq); ok {
-			moves[i].Command = s.eventWords(lang, l.Game.Kind, e, cmd)
-			moves[i].Happened = l.happened(e, viewer, p.Name, words)
-		} else {
-			moves[i].Command = s.tr.Command(l.Game.Kind, lang, cmd)
+		moves[i].Command = s.tr.Command(l.Game.Kind, lang, cmd) // shown only by a game that does not tell its moves
+		if j, ok := eventIndex(l.Events, moves[i].Seq); ok {
+			moves[i].Happened = s.account(l, l.Events, j, viewer, p.Name, lang)
 		}
 	}
 	view, changed, err := l.board(state, p, viewer)
@@ -149,6 +145,8 @@ func (s *Service) stateData(l *Loaded, state engine.State, p store.Player, event
 	}
 	if finished {
 		data.Scores = finalScores(state, words)
+	} else {
+		data.Responding = s.responding(l, state, toAct, p.Name)
 	}
 	if observer {
 		data.Player = ""
@@ -167,7 +165,35 @@ func (s *Service) stateData(l *Loaded, state engine.State, p store.Player, event
 			}
 		}
 	}
+	if why, otherwise := engine.Asked(state, p.Name); data.YourTurn && why.Key != "" {
+		data.Asked = &templates.Asked{Why: s.tr.GameText(l.Game.Kind, lang, why), Otherwise: s.tr.GameText(l.Game.Kind, lang, otherwise),
+			Order: s.tr.Command(l.Game.Kind, lang, standingOrderFor(l.Game.Kind))}
+	}
 	return data, nil
+}
+
+// responding returns those of toAct whom state asks out of turn (engine.Responder),
+// each with their answer's deadline for reader ("" when none).
+func (s *Service) responding(l *Loaded, state engine.State, toAct []string, reader string) map[string]string {
+	var out map[string]string
+	for _, p := range toAct {
+		if !engine.Responding(state, p) {
+			continue
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[p] = ""
+		if l.Game.Status != store.GameRunning {
+			continue
+		}
+		for _, d := range l.Deadlines() {
+			if d.Player == p {
+				out[p] = s.when(l, reader, d.Due)
+			}
+		}
+	}
+	return out
 }
 
 // viewerOf is the engine viewer of seat p: its name, or engine.Observer for an
@@ -273,17 +299,17 @@ func (s *Service) withPicture(l *Loaded, state engine.State, viewer string, data
 	return []compose.Inline{*in}
 }
 
-// eventAt returns the event numbered seq.
-func eventAt(events []store.Event, seq int) (store.Event, bool) {
+// eventIndex returns the index in events of the event numbered seq.
+func eventIndex(events []store.Event, seq int) (int, bool) {
 	if i := seq - 1; i >= 0 && i < len(events) && events[i].Seq == seq {
-		return events[i], true
+		return i, true
 	}
-	for _, e := range events {
+	for i, e := range events {
 		if e.Seq == seq {
-			return e, true
+			return i, true
 		}
 	}
-	return store.Event{}, false
+	return 0, false
 }
 
 // eventsAfter returns the events after seq.
@@ -579,13 +605,16 @@ func (s *Service) mailInline(kind string, data any, gameID, to, replyTo, inReply
 		Thread: gameID != "" && inThread(data)}, nil
 }
 
-// inThread reports whether a mail's data is of a started game's thread: state mails
-// and refusals are; a notice is when it has the game's subject (see gameData).
+// inThread reports whether a mail's data is of a game's thread: state mails and
+// refusals are; a notice, or a lobby answer about one game, is when it has the
+// game's subject (see gameData; a confirmation request has not).
 func inThread(data any) bool {
 	switch d := data.(type) {
 	case templates.State, templates.Refusal:
 		return true
 	case templates.Notice:
+		return len(d.Game.Players) > 0
+	case templates.Lobby:
 		return len(d.Game.Players) > 0
 	}
 	return false

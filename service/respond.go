@@ -23,7 +23,38 @@ const (
 	// OrderWith ("with CARD"): the service plays CARD when it is a possible
 	// response, and asks otherwise.
 	OrderWith = "with"
+	// OrderAuto: the service gives at once what it would give when the response
+	// deadline passes (the game's default: a defender's tokens placed
+	// automatically, a bid of 0, a pass). Small World players say it "redeploy
+	// always auto".
+	OrderAuto = "auto"
 )
+
+// standingOrderFor is the standing order that answers every question of a game of
+// kind with its default, as the mails suggest it (canonical words).
+func standingOrderFor(kind string) string {
+	switch kind {
+	case "smallworld", "underground", "necromancer":
+		return "redeploy always auto"
+	}
+	return "respond " + OrderAuto
+}
+
+// standingAlias reads the standing order a Small World player writes with the
+// redeploy verb ("redeploy always auto", "redeploy auto", "redeploy ask") as the
+// respond command it stands for; ok is false for any other line (a redeployment).
+func standingAlias(f []string) ([]string, bool) {
+	if len(f) < 2 || f[0] != "redeploy" {
+		return nil, false
+	}
+	switch strings.Join(f[1:], " ") {
+	case "always auto", "auto", "auto always":
+		return []string{"respond", OrderAuto}, true
+	case "ask", "always ask":
+		return []string{"respond", OrderAsk}, true
+	}
+	return nil, false
+}
 
 // maxCardWord bounds the card named in "respond with CARD".
 const maxCardWord = 16
@@ -77,13 +108,13 @@ func (r *run) cmdRespond(a actor, args []string) string {
 	}
 	var order string
 	switch {
-	case len(args) == 1 && (args[0] == OrderNever || args[0] == OrderAlways || args[0] == OrderAsk):
+	case len(args) == 1 && (args[0] == OrderNever || args[0] == OrderAlways || args[0] == OrderAsk || args[0] == OrderAuto):
 		order = args[0]
 	case len(args) == 2 && args[0] == OrderWith && isCardWord(args[1]):
 		order = OrderWith + " " + args[1]
 	default:
-		return r.t("Write %s (always decline), %s (play your first possible response), %s (play that card when you can, else ask) or %s (a mail each time).",
-			engine.Command("respond never"), engine.Command("respond always"), engine.Command("respond with CARD"), engine.Command("respond ask"))
+		return r.t("Write %s (what the deadline would do, at once), %s (always decline), %s (play your first possible response), %s (play that card when you can, else ask) or %s (a mail each time).",
+			engine.Command("respond auto"), engine.Command("respond never"), engine.Command("respond always"), engine.Command("respond with CARD"), engine.Command("respond ask"))
 	}
 	if err := r.setPref(a, adminRespond+" "+order, "respond "+order); err != "" {
 		return err
@@ -154,7 +185,7 @@ func orderCommand(order string, legal, decline []string) string {
 		declines = decline[0]
 	}
 	switch verb, card, _ := strings.Cut(order, " "); verb {
-	case OrderNever:
+	case OrderNever, OrderAuto:
 		return declines
 	case OrderAlways:
 		for _, c := range legal {

@@ -126,7 +126,7 @@ func duelOf(t *testing.T, f *fixture, id string) (*service.Loaded, duelState) {
 	return l, l.State.(duelState)
 }
 
-// TestResponse_deadline: a player asked to respond has the response deadline (4
+// TestResponse_deadline: a player asked to respond has the response deadline (2
 // hours by default, response= changes it) instead of the turn's 24 hours, gets a
 // mail with the choices and that deadline, and when it passes the response is
 // declined (pass) even under expiry=pause: a response never stops the game.
@@ -136,7 +136,7 @@ func TestResponse_deadline(t *testing.T) {
 		settings service.Settings
 		want     time.Duration
 	}{
-		{"default", service.Settings{Expiry: service.ExpiryPause}, 4 * time.Hour},
+		{"default", service.Settings{Expiry: service.ExpiryPause}, 2 * time.Hour},
 		{"response=30m", service.Settings{Expiry: service.ExpiryPause, Response: "30m"}, 30 * time.Minute},
 		{"response=none", service.Settings{Response: "none"}, 24 * time.Hour},
 	} {
@@ -199,8 +199,8 @@ func TestResponse_standingOrders(t *testing.T) {
 		{"bob", "attack", service.StatusApplied, []string{"bob: dodge"}, ""}, // ann has no order: asked
 		{"ann", "respond always", service.StatusApplied, []string{"bob: dodge", "ann: block"}, ""},
 		{"ann", "attack", service.StatusApplied, []string{"bob: dodge", "ann: block", "bob: pass"}, ""},
-		{"bob", "respond with " + strings.Repeat("x", 200), service.StatusRejected, nil, "Write respond never"},
-		{"bob", "respond sometimes", service.StatusRejected, nil, "Write respond never"},
+		{"bob", "respond with " + strings.Repeat("x", 200), service.StatusRejected, nil, "Write respond auto"},
+		{"bob", "respond sometimes", service.StatusRejected, nil, "Write respond auto"},
 		{"ann", "respond with fireball", service.StatusApplied, nil, ""}, // not a possible response: ask
 		{"bob", "attack", service.StatusApplied, []string{"bob: dodge", "ann: block", "bob: pass"}, ""},
 		{"ann", "respond ask", service.StatusApplied, []string{"bob: dodge", "ann: block", "bob: pass"}, ""},

@@ -251,13 +251,14 @@ func (s *Service) expire(ctx context.Context, l *Loaded, d Deadline, t store.Tim
 			break
 		}
 		r.admin(p.Name, adminDeadline+" "+p.Name+": skip")
+		first := len(l.Events) + len(r.c.Events)
 		for _, c := range cmds {
 			if err := r.move(p.Name, engine.Normalize(c)); err != nil {
 				return fmt.Errorf("skip command %q: %w", c, err)
 			}
 		}
 		n := base
-		n.Kind, n.Due, n.Lines = "deadline-skipped", due(r.langTo(p.Email)), s.commandsIn(r.langTo(p.Email), l.Game.Kind, cmds)
+		n.Kind, n.Due, n.Lines = "deadline-skipped", due(r.langTo(p.Email)), s.accountLines(r.view(), first, p, r.langTo(p.Email))
 		r.notify(p.Email, n)
 	case ExpiryPause:
 		r.admin(p.Name, adminDeadline+" "+p.Name+": pause")

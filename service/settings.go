@@ -58,7 +58,7 @@ type Settings struct {
 // Defaults of Settings.
 const (
 	DefaultDeadline     = "24h"
-	DefaultResponse     = "4h"
+	DefaultResponse     = "2h"
 	DefaultVacationDays = 14
 	ExpirySkip          = "skip"
 	ExpiryPause         = "pause"

@@ -33,11 +33,12 @@ func newGameFixture(t *testing.T, kind string, st service.Settings, now time.Tim
 	return f
 }
 
-// gameMailsTo returns the queued mails of the fixture's game to addr, oldest first.
+// gameMailsTo returns the queued mails of the fixture's game to addr, oldest first
+// (in English or Italian).
 func (f *fixture) gameMailsTo(addr string) []*parse.Message {
 	var out []*parse.Message
 	for _, m := range f.queued() {
-		if strings.EqualFold(m.To[0].Address, addr) && strings.Contains(m.Body, "game "+f.game) {
+		if strings.EqualFold(m.To[0].Address, addr) && (strings.Contains(m.Body, "game "+f.game) || strings.Contains(m.Body, "partita "+f.game)) {
 			out = append(out, m)
 		}
 	}
@@ -89,7 +90,7 @@ func TestThread_onePerPlayer(t *testing.T) {
 		}
 		if subject == "" {
 			subject = root.Subject
-			if want := "[" + f.game + "] tally — alice, bob"; subject != want {
+			if want := "[" + f.game + "] tally"; subject != want {
 				t.Errorf("subject %q, want %q", subject, want)
 			}
 		}
@@ -151,9 +152,9 @@ func TestLessMail_smallWorldTurn(t *testing.T) {
 			}
 			if tc.want == 1 {
 				// The account in words: the combo taken, the region conquered; alice's
-				// score is hers alone, so bob reads her "done".
+				// score is hers alone, so bob reads that her turn ended, and his own begins.
 				region := strings.TrimPrefix(moves[1], "conquer ")
-				for _, w := range []string{"alice took ", "alice (", "conquered region " + region + " ", "alice sent: done"} {
+				for _, w := range []string{"alice took ", "alice (", "conquered region " + region + " ", "alice ended the turn", "bob begins turn 1"} {
 					if !strings.Contains(last, w) {
 						t.Errorf("bob's mail does not tell %q:\n%s", w, last)
 					}
@@ -225,7 +226,9 @@ func TestPrefs_refused(t *testing.T) {
 	}
 }
 
-// TestThread_subjectBounded: many players with long names still give a short subject.
+// TestThread_subjectBounded: the subject is the game's id and title, whatever names
+// the players have (a name never makes it long, and it never changes as players
+// join).
 func TestThread_subjectBounded(t *testing.T) {
 	f := newFixture(t, 30)
 	var players []engine.Player
@@ -242,11 +245,55 @@ func TestThread_subjectBounded(t *testing.T) {
 			continue
 		}
 		seen++
-		if len(m.Subject) > 200 || !strings.HasSuffix(m.Subject, ", +4") || !strings.Contains(m.Subject, "p0xxx") {
-			t.Errorf("subject %q (%d bytes): want the first 4 names cut short and +4", m.Subject, len(m.Subject))
+		if m.Subject != "["+id+"] tally" {
+			t.Errorf("subject %q (%d bytes): want the game's id and title", m.Subject, len(m.Subject))
 		}
 	}
 	if seen != len(players) {
 		t.Errorf("%d opening mails, want %d", seen, len(players))
+	}
+}
+
+// TestThread_lobbyInGameThread: from the game's opening in the lobby on, every mail
+// about the game has its one subject and stands in its reader's thread: the host's
+// answer to new is the host's root, the notice that bob joined refers to it, bob's
+// answer to join is his root and his opening mail refers to it (only the
+// confirmation request, to an address that may not want the game's mail, has a
+// subject of its own).
+func TestThread_lobbyInGameThread(t *testing.T) {
+	f := newFixture(t, 100)
+	host, bob := "host@"+domain, "bob@"+domain
+	id := f.lobbyGame(host, "")
+	if res := f.confirmed(bob, "join "+id+"\n"); res.Status != service.StatusApplied {
+		t.Fatalf("join: %+v", res)
+	}
+	if res := f.asHost(host, id, "start "+id+"\n"); res.Status != service.StatusApplied {
+		t.Fatalf("start: %+v", res)
+	}
+	subject := "[" + id + "] tally"
+	for _, addr := range []string{host, bob} {
+		var root *parse.Message
+		for _, m := range f.mailsTo(addr) {
+			if !strings.Contains(m.Subject+m.Body, id) {
+				continue // the fixture's other game
+			}
+			if strings.Contains(m.Subject, "confirm") || strings.Contains(m.Body, ".confirm.") || len(m.ReplyTo) > 0 && strings.Contains(m.ReplyTo[0].Address, ".confirm.") {
+				continue // the confirmation request
+			}
+			if m.Subject != subject {
+				t.Errorf("mail to %s: subject %q, want %q:\n%s", addr, m.Subject, subject, m.Body)
+				continue
+			}
+			if root == nil {
+				root = m
+				continue
+			}
+			if len(m.References) == 0 || m.References[0] != root.MessageID {
+				t.Errorf("mail to %s: References %q, want the root %s first:\n%s", addr, m.References, root.MessageID, m.Body)
+			}
+		}
+		if root == nil {
+			t.Errorf("no mail of the game to %s", addr)
+		}
 	}
 }

@@ -380,3 +380,13 @@ func (s *Store) InboxHealth(ctx context.Context) (InboxHealth, error) {
 	}
 	return h, nil
 }
+
+// RecentInbox returns the last n mails settled for game gameID (applied or
+// rejected), newest first.
+func (s *Store) RecentInbox(ctx context.Context, gameID string, n int) ([]InboxMsg, error) {
+	msgs, err := s.queryInbox(ctx, `SELECT `+inboxColumns+` FROM inbox WHERE game_id = ? AND status IN ('applied', 'rejected') ORDER BY id DESC LIMIT ?`, gameID, n)
+	if err != nil {
+		return nil, fmt.Errorf("recent inbox of %s: %w", gameID, err)
+	}
+	return msgs, nil
+}

@@ -107,6 +107,14 @@ type State struct {
 	ReplyTo string
 	// Deadline is when the recipient's move is due ("" when none or not their turn).
 	Deadline string
+	// Asked, when the recipient must decide out of turn (a defender's redeployment,
+	// a response, a secret bid), says why and what is done for them when they do not
+	// answer by Deadline, and the standing order that answers so every time.
+	Asked *Asked
+	// Responding are those of ToAct who are asked out of turn, with when their
+	// answer is due ("" when no deadline): a reader waits for their answer, not
+	// for their turn.
+	Responding map[string]string
 	// Observer is true for an observer's or a mailing list's public mail.
 	Observer bool
 	// Notes are administrative facts worth repeating (paused, resigned …), each a
@@ -125,6 +133,14 @@ type Picture struct {
 	CID           string
 	Width, Height int
 	Alt           string
+}
+
+// Asked is why a player must decide out of turn and what happens if they do not.
+type Asked struct {
+	Why, Otherwise string
+	// Order is the standing order that gives the default every time, in the
+	// reader's command words ("rischiera sempre automatico").
+	Order string
 }
 
 // Refusal is the data of a mail that answers a mail from which nothing was applied.
@@ -214,6 +230,8 @@ type Notice struct {
 	Host string
 	// Text is a free argument: a reason, a command, a code, a list of settings.
 	Text string
+	// Why is what a player wrote to explain their request (an undo's reason).
+	Why string
 	// When and Due are formatted times.
 	When, Due string
 	// Count is a number (history length, vacation days …), Limit a cap.
@@ -255,6 +273,9 @@ type GameInfo struct {
 // Lobby is the answer to a mail of lobby commands sent to the service address.
 type Lobby struct {
 	Service string
+	// Game, when every answer is about one game, is that game: the mail then has
+	// the game's one subject and stands in its thread.
+	Game    Game
 	Answers []Notice
 	// Lang is the reader's language ("en" or "it"; "" reads English).
 	Lang string

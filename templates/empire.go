@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	emp "github.com/turnmail/turnmail/engine/empire"
@@ -90,9 +91,9 @@ func (empire) help(w words, b board) []doc.Block {
 		case "choice":
 			what = w.t("one of the regions listed")
 		case "range":
-			what = w.t("a number in the range shown")
+			what = w.t("a number from %d to %d", p.Lo, p.Hi)
 		case "optional":
-			what = w.t("how many armies, 1 to 3; 1 if you leave it out")
+			what = w.t("how many armies, %d to %d; 1 if you leave it out", p.Lo, p.Hi)
 		case "path":
 			what = w.t("from 1 to 5: the cheapest way, or through 2 (the path you name)")
 		default:
@@ -270,9 +271,12 @@ func empireOwners(w words, m map[string]any) string {
 // EmpirePattern is one shape of the Legal patterns a list uses, which the mail
 // explains under it: Kind is "choice" (<3,5>), "range" (<1…6>), "optional"
 // ([1…3]), "path" (1>5, 1>2>5) or "any" (<region>, <n>, which needs no
-// explaining); Sample shows it as the list does.
+// explaining); Sample shows it as the list does, and for a range (and the optional
+// number of armies) Lo and Hi are its bounds, as the first entry of the list that
+// has one writes them.
 type EmpirePattern struct {
 	Kind, Sample string
+	Lo, Hi       int
 }
 
 // empireShapes are the shapes of Legal patterns, in the order the mail explains them,
@@ -283,14 +287,14 @@ var empireShapes = []struct {
 }{
 	{"choice", "<3,5>", regexp.MustCompile(`<\d+(,\d+)+>`)},
 	{"range", "", regexp.MustCompile(`<\d+…\d+>`)},
-	{"optional", "[1…3]", regexp.MustCompile(` \[\d+…\d+\]`)},
+	{"optional", "", regexp.MustCompile(` \[\d+…\d+\]`)},
 	{"path", "1>5, 1>2>5", regexp.MustCompile(`[\d>]>[\d<]`)},
 	{"any", "", regexp.MustCompile(`<[^\d>,…][^>]*>`)},
 }
 
 // EmpirePatterns lists the shapes of pattern the legal entries use (in the reader's
-// words: region is how the list names <region>), once each; a range is shown as
-// the first one the list uses ("<8…26>").
+// words: region is how the list names <region>), once each; a range is shown with
+// the bounds the list uses ("<8…26>" is explained as 8 to 26).
 func EmpirePatterns(region string, legal []string) []EmpirePattern {
 	var out []EmpirePattern
 	for _, sh := range empireShapes {
@@ -300,14 +304,17 @@ func EmpirePatterns(region string, legal []string) []EmpirePattern {
 			if m == "" {
 				continue
 			}
-			sample := sh.sample
+			p := EmpirePattern{Kind: sh.kind, Sample: sh.sample}
 			switch sh.kind {
 			case "any":
-				sample = region + ", <n>"
-			case "range":
-				sample = m
+				p.Sample = region + ", <n>"
+			case "range", "optional":
+				p.Sample = strings.TrimSpace(m)
+				lo, hi, _ := strings.Cut(strings.Trim(p.Sample, "<>[]"), "…")
+				p.Lo, _ = strconv.Atoi(lo)
+				p.Hi, _ = strconv.Atoi(hi)
 			}
-			out = append(out, EmpirePattern{Kind: sh.kind, Sample: sample})
+			out = append(out, p)
 			break
 		}
 	}

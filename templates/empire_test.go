@@ -201,4 +201,19 @@ func TestEmpirePatterns(t *testing.T) {
 			t.Errorf("%q: shapes %q, want %q", tt.legal, got, tt.want)
 		}
 	}
+	// A range is explained with the bounds the list writes, not an example's.
+	for _, tt := range []struct {
+		legal        []string
+		kind, sample string
+		lo, hi       int
+	}{
+		{[]string{"settle <8…26>"}, "range", "<8…26>", 8, 26},
+		{[]string{"move 1><3,5> [1…2]"}, "optional", "[1…2]", 1, 2},
+	} {
+		for _, p := range EmpirePatterns("<region>", tt.legal) {
+			if p.Kind == tt.kind && (p.Sample != tt.sample || p.Lo != tt.lo || p.Hi != tt.hi) {
+				t.Errorf("%q: %s explained as %q %d…%d, want %q %d…%d", tt.legal, p.Kind, p.Sample, p.Lo, p.Hi, tt.sample, tt.lo, tt.hi)
+			}
+		}
+	}
 }

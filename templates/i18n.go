@@ -10,6 +10,8 @@ import (
 var (
 	dayKeys   = [...]string{"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"}
 	monthKeys = [...]string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"}
+	// monthNameKeys are the months written out, for a date without a time.
+	monthNameKeys = [...]string{"January", "February", "March", "April", "May (written out)", "June", "July", "August", "September", "October", "November", "December"}
 )
 
 // When formats a time for a reader of lang in the time zone loc (UTC when nil), as
@@ -24,4 +26,16 @@ func (s *Set) When(lang string, t time.Time, loc *time.Location) string {
 	w := s.words(lang)
 	return w.t("%[1]s %[2]d %[3]s %[4]s %[5]s", w.tr.Sprintf(w.lang, dayKeys[t.Weekday()]), t.Day(),
 		w.tr.Sprintf(w.lang, monthKeys[t.Month()-1]), t.Format("15:04"), t.Format("MST"))
+}
+
+// Day is a calendar date (a vacation's first or last day) for a reader of lang, as
+// they write it: "Thu 24 December", "gio 24 dicembre"; the year is added when it is
+// not the year of now. The names of the day and the month from the catalogues.
+func (s *Set) Day(lang string, d, now time.Time) string {
+	w := s.words(lang)
+	day := w.t("%[1]s %[2]d %[3]s", w.tr.Sprintf(w.lang, dayKeys[d.Weekday()]), d.Day(), w.tr.Sprintf(w.lang, monthNameKeys[d.Month()-1]))
+	if d.Year() != now.Year() {
+		day += " " + d.Format("2006")
+	}
+	return day
 }

@@ -374,8 +374,8 @@ func TestCommandKeysItalian(t *testing.T) {
 func TestRulesCommandsItalian(t *testing.T) {
 	set, tr := loadBoth(t)
 	for game, cmds := range map[string][]string{
-		"smallworld":  {"prendi N", "conquista R", "conquista R tira", "abbandona R", "schiera R=N", "declino", "fatto"},
-		"necromancer": {"tieni N", "compra fantasma", "compra potere N", "conquista R", "schiera", "fatto"},
+		"smallworld":  {"prendi N", "conquista R", "conquista R tira", "abbandona R", "rischiera R=N", "declino", "fatto"},
+		"necromancer": {"tieni N", "compra fantasma", "compra potere N", "conquista R", "rischiera", "fatto"},
 		"underground": {"scambia", "vulcano", "antico", "fatuo", "vampiro", "rinasci", "sacca", "corazza", "regina", "spada",
 			"calzini", "tappetino", "globo", "fantasma", "scettro", "anello", "altare"},
 		"empire":     {"prendi N", "piazza", "muovi", "città", "distruggi", "salta"},

@@ -89,7 +89,7 @@ func codeKeys(t *testing.T) []string {
 	for _, f := range aboutFormats {
 		out = append(out, f)
 	}
-	out = append(append(out, dayKeys[:]...), monthKeys[:]...)
+	out = append(append(append(out, dayKeys[:]...), monthKeys[:]...), monthNameKeys[:]...)
 	return out
 }
 

@@ -175,21 +175,29 @@ func (n notice) history() []doc.Block {
 	if n.Count == 0 {
 		return []doc.Block{doc.P(w.rich("No event yet in game %s.", doc.C(n.Game.ID)))}
 	}
-	t := &doc.Table{Title: w.rich("The last %d events of game %s:", n.Count, doc.C(n.Game.ID)), Head: []string{"#", w.t("Who"), w.t("What"), w.t("When")},
-		Record: []string{". ", ": ", "  "}}
+	t := &doc.Table{Title: w.rich("The last %d events of game %s:", n.Count, doc.C(n.Game.ID)), Head: []string{"#", w.t("What"), w.t("When")},
+		Record: []string{". ", "  "}}
 	for _, m := range n.Moves {
-		who, what := doc.L(m.Player), doc.L(m.Command)
-		switch m.Kind {
-		case "undo":
-			who = doc.L(w.t("undo"))
-		case "":
-			what = doc.Line{doc.C(m.Command)}
+		var what doc.Line
+		switch {
+		case len(m.Happened) > 0: // what it did, in the game's words
+			var parts []string
+			for _, h := range m.Happened {
+				parts = append(parts, h.Text)
+			}
+			what = doc.L(strings.Join(parts, "; "))
+		case m.Kind == "undo":
+			what = doc.L(w.t("undo — %s", m.Command))
+		case m.Kind == "":
+			what = doc.Line{doc.T(m.Player + ": "), doc.C(m.Command)}
+		default:
+			what = doc.L(m.Player + " — " + m.Command)
 		}
 		when := doc.Line(nil)
 		if m.At != "" {
 			when = doc.L("(" + m.At + ")")
 		}
-		t.Rows = append(t.Rows, doc.Row{Cells: []doc.Line{doc.L(itoa(m.Seq)), who, what, when}})
+		t.Rows = append(t.Rows, doc.Row{Cells: []doc.Line{doc.L(itoa(m.Seq)), what, when}})
 	}
 	return []doc.Block{t}
 }

@@ -44,6 +44,7 @@ const (
 	ResignConfirm   NoticeKind = "resign-confirm"
 	Resigned        NoticeKind = "resigned"
 	UndoRequest     NoticeKind = "undo-request"
+	Repeat          NoticeKind = "repeat"
 	UndoAsked       NoticeKind = "undo-asked"
 	UndoWaiting     NoticeKind = "undo-waiting"
 	Paused          NoticeKind = "paused"
@@ -217,9 +218,20 @@ func init() {
 			}
 			return []doc.Block{p}
 		}},
+		Repeat: {topic: fixed("You sent this already"), body: func(n notice) []doc.Block {
+			first := n.w.t("The first one was answered then.")
+			if n.Text == "applied" {
+				first = n.w.t("The first one was applied.")
+			}
+			return paras(n.w.t("You sent this mail already (%s): this copy changed nothing.", n.When) + " " + first)
+		}},
 		UndoRequest: {topic: func(n notice) string { return n.w.t("%s asks to take back a move", n.Player) }, body: func(n notice) []doc.Block {
 			w := n.w
-			return []doc.Block{doc.P(doc.L(w.t("%s asks to take back the last move (%s).", n.Player, n.Text))),
+			ask := doc.P(doc.L(w.t("%s asks to take back the last move (%s).", n.Player, n.Text)))
+			if n.Why != "" {
+				ask.Lines = append(ask.Lines, doc.L(w.t("%s writes: %s", n.Player, n.Why)))
+			}
+			return []doc.Block{ask,
 				n.send(w.t("To agree, reply with:"), w.word("accept")),
 				doc.P(doc.L(w.t("The move is taken back when every other player has accepted (or the host forces it).")))}
 		}},
@@ -251,9 +263,11 @@ func init() {
 			return append(out, doc.P(doc.L(w.t("Reply to this mail with your commands. Away? Reply with vacation FROM TO (dates as YYYY-MM-DD)."))))
 		}},
 		DeadlineSkipped: {topic: fixed("Your deadline passed"), body: func(n notice) []doc.Block {
-			c := codeList(n.Lines)
-			c.Title = n.w.rich("Your deadline in game %s passed (%s). On your behalf turnmail sent:", doc.C(n.Game.ID), n.Due)
-			return []doc.Block{c}
+			l := &doc.List{Title: n.w.rich("Your deadline in game %s passed (%s). On your behalf turnmail played:", doc.C(n.Game.ID), n.Due)}
+			for _, s := range n.Lines {
+				l.Items = append(l.Items, doc.Item{Line: doc.L(s)})
+			}
+			return []doc.Block{l}
 		}},
 		DeadlineNoSkip: {topic: func(n notice) string { return n.w.t("%s's deadline passed", n.Player) }, body: func(n notice) []doc.Block {
 			w := n.w

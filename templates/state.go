@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -15,8 +16,20 @@ func (s *Set) stateDoc(st State) *doc.Doc {
 	subject := s.gameSubject(st.Game, st.Lang)
 	d := &doc.Doc{Lang: string(w.lang), Title: subject}
 	turn := w.turn(st.YourTurn, st.ToAct, st.Deadline, st.Finished, st.Winners)
+	if !st.YourTurn && len(st.Responding) > 0 && !st.Finished {
+		turn = w.t("Waiting for %s", w.list(st.ToAct))
+	}
 	add := func(b ...doc.Block) { d.Blocks = append(d.Blocks, b...) }
-	add(&doc.Para{Role: doc.Turn, Lines: []doc.Line{doc.L(turn)}})
+	tp := &doc.Para{Role: doc.Turn, Lines: []doc.Line{doc.L(turn)}}
+	add(tp)
+	if p := w.asked(st); p != nil {
+		add(p) // why the reader must decide out of turn, and what happens otherwise
+	}
+	if !st.YourTurn && !st.Finished {
+		if p := w.responding(st.Responding); p != nil {
+			add(p)
+		}
+	}
 	if st.Error != nil {
 		// The account tells what the applied lines did; beside a refused line, the
 		// reader is told which lines went through.
@@ -89,13 +102,49 @@ func (w words) turn(yours bool, toAct []string, deadline string, finished bool, 
 	return w.t("The game goes on")
 }
 
-// move says whose move it is: "It is alice's move" ("Tocca ad alice": Italian puts
-// "ad" for "a" before a name that starts with an a).
-func (w words) move(name string) string {
-	if r, _ := utf8.DecodeRuneInString(name); r == 'a' || r == 'A' {
-		return w.t("It is %s's move (a name starting with a)", name)
+// move says whose move it is: "It is alice's move" ("Tocca ad alice": the
+// catalogue's %#s puts the name after the preposition).
+func (w words) move(name string) string { return w.t("It is %s's move", name) }
+
+// asked is why the reader must decide out of their turn (a defender's
+// redeployment, a response, a sealed bid), what is done for them when they do not
+// answer by their deadline, and the standing order that answers so every time (nil
+// when they are not asked).
+func (w words) asked(st State) *doc.Para {
+	a := st.Asked
+	if a == nil || !st.YourTurn {
+		return nil
 	}
-	return w.t("It is %s's move", name)
+	p := &doc.Para{Lines: []doc.Line{doc.L(a.Why)}}
+	if st.Deadline != "" {
+		p.Lines = append(p.Lines, doc.L(w.t("If you do not answer by %s: %s.", st.Deadline, a.Otherwise)))
+	} else {
+		p.Lines = append(p.Lines, doc.L(w.t("If you do not answer: %s.", a.Otherwise)))
+	}
+	if a.Order != "" {
+		p.Lines = append(p.Lines, w.rich("To have it done so every time, send: %s", doc.C(a.Order)))
+	}
+	return p
+}
+
+// responding says by when the players asked out of turn answer at the latest, in
+// the order of their names (nil when no answer has a deadline).
+func (w words) responding(due map[string]string) *doc.Para {
+	names := make([]string, 0, len(due))
+	for n, d := range due {
+		if d != "" {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	slices.Sort(names)
+	p := &doc.Para{}
+	for _, n := range names {
+		p.Lines = append(p.Lines, doc.L(w.t("%s answers by %s at the latest.", n, due[n])))
+	}
+	return p
 }
 
 // refused is the paragraph of the line of the reader's mail that was refused.

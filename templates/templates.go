@@ -104,10 +104,14 @@ func (s *Set) Subject(kind string, data any) (string, error) {
 	case Notice:
 		subject = s.noticeSubject(d)
 	case Lobby:
-		if len(d.Answers) == 0 {
+		switch {
+		case len(d.Game.Players) > 0: // every answer is about one game: its thread
+			subject = s.gameSubject(d.Game, d.Lang)
+		case len(d.Answers) == 0:
 			return "", fmt.Errorf("subject of %s: a lobby answer without answers", kind)
+		default:
+			subject = "turnmail: " + s.lobbyTopic(d.Answers[0])
 		}
-		subject = "turnmail: " + s.lobbyTopic(d.Answers[0])
 	case HowTo:
 		subject = s.words(d.Lang).t("How to send your moves to turnmail")
 	default:
@@ -116,14 +120,10 @@ func (s *Set) Subject(kind string, data any) (string, error) {
 	return oneLine(subject), nil
 }
 
-// gameSubject is the one subject of a game's mails.
+// gameSubject is the one subject of a game's mails: its id and title, the same
+// from its opening in the lobby on.
 func (s *Set) gameSubject(g Game, lang string) string {
-	w := s.words(lang)
-	out := "[" + g.ID + "] " + w.term(g.Title)
-	if len(g.Players) > 0 {
-		out += " — " + strings.Join(g.Players, ", ")
-	}
-	return out
+	return "[" + g.ID + "] " + s.words(lang).term(g.Title)
 }
 
 // oneLine joins the words of s with single spaces: a subject is one line.

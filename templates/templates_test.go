@@ -126,7 +126,8 @@ var noticeSamples = map[string]Notice{
 	"resign-confirm":   {Kind: "resign-confirm", Game: playGame, To: "ann", Text: "resign confirm abcdefgh"},
 	"resigned":         {Kind: "resigned", Game: playGame, To: "ben", Player: "ann"},
 	"resigned-undo":    {Kind: "resigned", Game: playGame, To: "ben", Player: "ann", Text: "cy: add 3"},
-	"undo-request":     {Kind: "undo-request", Game: playGame, To: "ben", Player: "ann", Text: "ann: add 3"},
+	"undo-request":     {Kind: "undo-request", Game: playGame, To: "ben", Player: "ann", Text: "ann added 3", Why: "ho letto male il totale"},
+	"repeat":           {Kind: "repeat", Game: playGame, To: "ann", When: "Sun 22 Nov 12:00 UTC", Text: "applied"},
 	"undo-asked":       {Kind: "undo-asked", Game: playGame, To: "ann", Text: "ann: add 3", ToAct: []string{"ben"}},
 	"undo-waiting":     {Kind: "undo-waiting", Game: playGame, To: "ben", Player: "ann", ToAct: []string{"cy"}},
 	"paused":           {Kind: "paused", Game: playGame, To: "ben", Actor: "the host"},
@@ -271,7 +272,7 @@ func init() {
 }
 
 // noticeSampleKinds lists every notice kind in a stable order.
-var noticeSampleKinds = []string{"help", "error", "games", "games-empty", "rules", "created", "joined", "player-joined", "left", "player-left", "started", "observing", "unobserved", "invited", "confirm-invite", "confirm-self", "confirm-replace", "confirm-list", "confirm-approve", "pending", "approval-asked", "observer-joined", "replace-asked", "done", "settings", "settings-changed", "legal", "history", "resign-confirm", "resigned", "resigned-undo", "undo-request", "undo-asked", "undo-waiting", "paused", "resumed", "reminder", "deadline-skipped", "deadline-noskip", "deadline-paused", "deadline-replace", "vacation", "replaced-old", "replaced-host", "bounce", "failed", "failed-lobby", "failed-host", "chat", "said", "not-read", "text", "unread", "timers-failed", "replaced-new", "rule", "map", "map-underground", "map-dungeoneer", "rules-game"}
+var noticeSampleKinds = []string{"help", "error", "games", "games-empty", "rules", "created", "joined", "player-joined", "left", "player-left", "started", "observing", "unobserved", "invited", "confirm-invite", "confirm-self", "confirm-replace", "confirm-list", "confirm-approve", "pending", "approval-asked", "observer-joined", "replace-asked", "done", "settings", "settings-changed", "legal", "history", "resign-confirm", "resigned", "resigned-undo", "undo-request", "undo-asked", "undo-waiting", "paused", "resumed", "reminder", "deadline-skipped", "deadline-noskip", "deadline-paused", "deadline-replace", "vacation", "replaced-old", "replaced-host", "bounce", "failed", "failed-lobby", "failed-host", "chat", "said", "not-read", "repeat", "text", "unread", "timers-failed", "replaced-new", "rule", "map", "map-underground", "map-dungeoneer", "rules-game"}
 
 func TestRender_golden(t *testing.T) {
 	set, err := Load()

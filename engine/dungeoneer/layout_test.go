@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/i18n"
+	"github.com/turnmail/turnmail/internal/narratecheck"
 )
 
 // TestMapOption: the one option is map, explore (the default) or view; anything else
@@ -280,6 +282,15 @@ func TestMapInViewEndsWhenNothingFits(t *testing.T) {
 	s.Current, s.Phase = 2, phHero
 	if !slices.Contains(expanded(s.Legal("Bob")), "drop q01") || slices.Contains(expanded(s.Legal("Bob")), "drop q02") {
 		t.Errorf("Bob's legal commands %v: want drop q01 alone", expanded(s.Legal("Bob")))
+	}
+	// The drop is told (TestEveryVerbNarrates leaves it to this rare position).
+	tr, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dropped := do(t, s, "Bob", "drop q01", nil)
+	if err := narratecheck.Check(tr, "dungeoneer", s, dropped, "Bob", "drop q01", narratecheck.Readers([]string{"Alice", "Bob", "Carol"})); err != nil {
+		t.Error(err)
 	}
 }
 

@@ -102,6 +102,8 @@ func (s *state) Narrate(player, command string, after engine.State, viewer strin
 		}
 	case verb == "pass":
 		add(engine.HapOther, "%s passes", who)
+	case verb == "done":
+		add(engine.HapOther, "%s ends the %s", who, PhaseText(s.Phase))
 	}
 	for _, t := range a.Log {
 		kind := logKinds[t.Key]

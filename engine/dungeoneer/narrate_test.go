@@ -58,10 +58,12 @@ func TestNarrate(t *testing.T) {
 			"other: Alice gains 0 Glory and 1 Peril, first in this space this turn",
 		}},
 		{"monster hits", ogre(6, 4, 4), []string{
+			"other: Alice ends the lord phase",
 			"other: Ogre Jailer attacks Bob with melee: 7 against 6",
 			"loss: Bob takes 1 wounds, 5 life left [hit Bob]",
 		}},
 		{"hero counters", ogre(6, 1, 6), []string{
+			"other: Alice ends the lord phase",
 			"other: Ogre Jailer attacks Bob with melee: 4 against 8",
 			"loss: Ogre Jailer takes 1 wounds",
 			"other: Bob gains 1 Glory for the wounds dealt",
@@ -72,6 +74,7 @@ func TestNarrate(t *testing.T) {
 			s.Seats[1].Peril, s.Seats[1].Hand = 3, []string{"a01"}
 			return do(t, s, "Alice", "play a15 on bob magic", nil), "Alice", "done", dice(6, 1)
 		}, []string{
+			"other: Alice ends the lord phase",
 			"other: Cultist Adept attacks Bob with magic: 9 against 2",
 			"loss: Bob takes 1 wounds, 5 life left [hit Bob]",
 			"loss: Bob discards Tunnel Rat Swarm at random [hit Bob]",
@@ -96,6 +99,7 @@ func TestNarrate(t *testing.T) {
 			"other: Alice stayed in Library of Ash: 2 Glory and 2 Peril",
 		}},
 		{"defeated", ogre(1, 6, 1), []string{
+			"other: Alice ends the lord phase",
 			"other: Ogre Jailer attacks Bob with melee: 9 against 3",
 			"loss: Bob takes 1 wounds, 0 life left [hit Bob]",
 			"loss: Bob is defeated and leaves the game [hit Bob]",

@@ -107,7 +107,23 @@ func (s *state) entries(player string) []entry {
 			}
 		}
 	}
-	return append(out, entry{"skip", text("forgo the rest of this action")})
+	return append(out, entry{"skip", s.skipNote()})
+}
+
+// skipNote says what skip forgoes: the armies left to place, the movement points
+// left, the city or destruction not made.
+func (s *state) skipNote() engine.Text {
+	p := s.Pending
+	if len(p.Parts) != 1 || p.Choose || p.Left <= 0 {
+		return text("forgo the rest of this action")
+	}
+	switch p.Parts[0].Kind {
+	case acPlace:
+		return text("forgo the rest of this action: %s not placed", nArmies(p.Left))
+	case acMove:
+		return text("forgo the rest of this action: %d movement points unused", p.Left)
+	}
+	return text("forgo the rest of this action")
 }
 
 // rangeOrList lists verb with each region, as one pattern when the regions run on;

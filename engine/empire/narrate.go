@@ -39,9 +39,9 @@ func (s *state) Narrate(player, command string, after engine.State, viewer strin
 		ability, action := c.texts()
 		add(engine.HapCard, nil, "%s took %s (position %d, cost %d): %s; action %s", who, engine.Term(c.Name), pos, s.cfg.costs[pos-1], ability, action)
 	case acPlace:
-		add(engine.HapMove, nil, "%s placed armies: %s", who, rest)
+		out = append(out, s.placed(a, seat))
 	case acMove:
-		add(engine.HapMove, nil, "%s moved armies: %s", who, rest)
+		out = append(out, s.moved(a, seat, rest))
 	case acCity:
 		add(engine.HapBuild, nil, "%s built a city in region %s", who, rest)
 	case acDestroy:
@@ -57,6 +57,9 @@ func (s *state) Narrate(player, command string, after engine.State, viewer strin
 				hit = []string{victim}
 			}
 			add(engine.HapLoss, hit, "%s destroyed an army of %s in region %s", who, victim, rest[i+1:])
+			if o := s.seat(victim); o >= 0 && o < s.n() && a.Coins[o] < s.Coins[o] {
+				out[len(out)-1].Details = append(out[len(out)-1].Details, engine.Textf("%s took %s from %s (Bandit King)", who, nCoins(s.Coins[o]-a.Coins[o]), victim))
+			}
 		}
 	case "skip":
 		add(engine.HapOther, nil, "%s skipped the rest of the action", who)
@@ -77,7 +80,9 @@ func (s *state) Narrate(player, command string, after engine.State, viewer strin
 		}
 	case "bid":
 		if viewer == "" || s.seat(viewer) == seat || a.Phase != phBid {
-			add(engine.HapBid, nil, "%s bid %s coins", who, rest)
+			if n, err := strconv.Atoi(rest); err == nil {
+				add(engine.HapBid, nil, "%s bid %s", who, nCoins(n))
+			}
 		} else {
 			add(engine.HapBid, nil, "%s made a secret bid", who)
 		}
@@ -86,6 +91,68 @@ func (s *state) Narrate(player, command string, after engine.State, viewer strin
 		}
 	}
 	out = append(out, s.scored(a)...)
+	return out
+}
+
+// placed is the happening of seat's placement: the armies each region got, the
+// coins paid to the owners of the cities placed in, and the armies left to place.
+func (s *state) placed(a *state, seat int) engine.Happening {
+	var parts []engine.Text
+	for r := range s.Armies {
+		if d := a.Armies[r][seat] - s.Armies[r][seat]; d > 0 {
+			parts = append(parts, engine.Textf("%d armies in region %d", d, r+1))
+		}
+	}
+	h := engine.Happening{Kind: engine.HapMove, Actor: s.name(seat), Text: engine.Textf("%s placed %s", s.name(seat), joinTexts(parts))}
+	for q := range s.Coins {
+		if d := a.Coins[q] - s.Coins[q]; q != seat && d > 0 {
+			h.Details = append(h.Details, engine.Textf("%s paid %s to %s for placing in their city", s.name(seat), nCoins(d), s.name(q)))
+		}
+	}
+	if a.Pending != nil && a.Pending.Left > 0 && a.Current == seat {
+		h.Details = append(h.Details, engine.Textf("%s left to place", nArmies(a.Pending.Left)))
+	}
+	return h
+}
+
+// moved is the happening of seat's move (rest is the command's arguments: the path
+// and the number of armies): where from and to, the movement it cost and what is
+// left, the coins the Bandit King took.
+func (s *state) moved(a *state, seat int, rest string) engine.Happening {
+	path, count, _ := strings.Cut(strings.ReplaceAll(strings.ReplaceAll(rest, " >", ">"), "> ", ">"), " ")
+	regions := strings.Split(path, ">")
+	n, err := strconv.Atoi(strings.TrimSpace(count))
+	if err != nil || n < 1 {
+		n = 1
+	}
+	from, to := regions[0], regions[len(regions)-1]
+	h := engine.Happening{Kind: engine.HapMove, Actor: s.name(seat), Text: engine.Textf("%s moved %s from region %s to region %s", s.name(seat), nArmies(n), from, to)}
+	if len(regions) > 2 {
+		h.Text = engine.Textf("%s moved %s from region %s to region %s through %s", s.name(seat), nArmies(n), from, to, strings.Join(regions[1:len(regions)-1], ", "))
+	}
+	if s.Pending != nil && a.Pending != nil {
+		h.Details = append(h.Details, engine.Textf("%d movement points spent, %d left", s.Pending.Left-a.Pending.Left, a.Pending.Left))
+	}
+	if d := s.Coins[seat] - a.Coins[seat]; d > 0 {
+		h.Details = append(h.Details, engine.Textf("the bandits on the way took %s", nCoins(d)))
+	}
+	return h
+}
+
+// nArmies and nCoins are counts as text arguments, with their plural forms.
+func nArmies(n int) engine.Text { return engine.Textf("%d armies", n) }
+
+func nCoins(n int) engine.Text { return engine.Textf("%d coins", n) }
+
+// joinTexts joins texts with "%s, %s" (an accounts key).
+func joinTexts(ts []engine.Text) engine.Text {
+	if len(ts) == 0 {
+		return engine.Text{}
+	}
+	out := ts[0]
+	for _, t := range ts[1:] {
+		out = engine.Textf("%s, %s", out, t)
+	}
 	return out
 }
 

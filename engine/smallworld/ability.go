@@ -153,12 +153,15 @@ type ability struct {
 // first). owner is the ability whose active owner alone may use it (nil for the core
 // verbs and open verbs).
 type verb struct {
-	name  string
-	rank  int
-	open  bool // any player may give it (it only explains; Halflings' hole)
-	owner *ability
-	apply func(s *state, p int, args []string, rng *engine.Rand) error
-	legal func(s *state, p int, out []string) []string
+	name string
+	rank int
+	open bool // any player may give it (it only explains; Halflings' hole)
+	// explains: the verb is never accepted, it only says why (Halflings' hole, which
+	// are placed automatically); Words leaves it out, as it is no command.
+	explains bool
+	owner    *ability
+	apply    func(s *state, p int, args []string, rng *engine.Rand) error
+	legal    func(s *state, p int, out []string) []string
 	// notes adds to notes what the entries legal lists need explained (Notes): a
 	// conquest's cost, where a pattern's regions are and what it must achieve, what a
 	// choice gives. Nil when they speak for themselves.

@@ -13,11 +13,11 @@ import (
 func init() {
 	registerVerbs(
 		&verb{name: "pick", rank: rankPick, apply: applyPick, legal: legalPick},
-		&verb{name: "decline", rank: rankDecline, apply: applyDecline, legal: legalDecline},
+		&verb{name: "decline", rank: rankDecline, apply: applyDecline, legal: legalDecline, notes: notesDecline},
 		&verb{name: "conquer", rank: rankConquer, apply: applyConquer, legal: legalConquer, notes: notesConquer},
 		&verb{name: "abandon", rank: rankAbandon, apply: applyAbandon, legal: legalAbandon},
 		&verb{name: "redeploy", rank: rankRedeploy, apply: applyRedeploy, legal: legalRedeploy, notes: notesRedeploy},
-		&verb{name: "done", rank: rankDone, apply: applyDone, legal: legalDone},
+		&verb{name: "done", rank: rankDone, apply: applyDone, legal: legalDone, notes: notesDone},
 	)
 }
 
@@ -49,7 +49,7 @@ func (s *state) Apply(player, command string, rng *engine.Rand) (engine.State, e
 		return nil, illegalInstead(s.instead(p, v.name), "%s", why)
 	}
 	n := s.clone()
-	n.story, n.actor = nil, p
+	n.story, n.actor, n.told, n.toldKinds, n.via = nil, p, nil, nil, engine.Text{}
 	if err := v.apply(n, p, words[1:], rng); err != nil {
 		if re, ok := err.(*engine.RuleError); ok && re.Instead == nil {
 			re.Instead = s.instead(p, v.name)
@@ -64,6 +64,7 @@ func (s *state) Apply(player, command string, rng *engine.Rand) (engine.State, e
 	if err := n.refill(rng); err != nil {
 		return nil, err
 	}
+	n.tellChanges(s)
 	return n, nil
 }
 
@@ -476,6 +477,7 @@ func applyAbandon(s *state, p int, args []string, _ *engine.Rand) error {
 		return engine.Illegal("your declined %s cannot abandon region %d (only declined Ghouls can, before your active race acts, and not their last region)", engine.Term(s.army(p, int(g.Slot)).Race), s.b.id(r))
 	}
 	s.vacate(r)
+	s.mark(r)
 	s.tell(-1, engine.HapMove, -1, "%s abandoned region %d", s.names[p], s.b.id(r))
 	s.T.Acted = true
 	if g.Slot == slotActive {
@@ -659,6 +661,7 @@ func applyRedeploy(s *state, p int, args []string, _ *engine.Rand) error {
 	if err != nil {
 		return err
 	}
+	before := slices.Clone(s.Regions)
 	var delta [nSlots]int
 	for i, r := range rs {
 		g := &s.Regions[r]
@@ -702,7 +705,7 @@ func applyRedeploy(s *state, p int, args []string, _ *engine.Rand) error {
 		s.army(p, int(g.Slot)).Hand += int(g.Tokens) - ns[i]
 		g.Tokens = int16(ns[i])
 	}
-	s.tellRedeploy(p, args)
+	s.tellRedeploy(p, before)
 	if !own {
 		s.defenderDone(p)
 	}
@@ -739,11 +742,14 @@ func applyDone(s *state, p int, args []string, _ *engine.Rand) error {
 	return nil
 }
 
-// commandWords lists every verb of the family: the core's and the abilities'.
+// commandWords lists every verb of the family that is a command: the core's and the
+// abilities' (not those that only explain, see verb.explains).
 func commandWords() []string {
 	words := make([]string, 0, len(reg.verbs))
 	for _, v := range reg.verbs {
-		words = append(words, v.name)
+		if !v.explains {
+			words = append(words, v.name)
+		}
 	}
 	return words
 }

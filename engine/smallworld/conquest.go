@@ -254,8 +254,13 @@ func (s *state) idList(rs []int) string {
 // end of the attacker's turn; pieces go unless their kind stays on conquest.
 func (s *state) occupy(p, slot, r, n int) {
 	nonEmpty := s.Regions[r].Owner != ownerNone
+	told := len(s.story)
 	b := s.defeat(p, r, 1)
 	s.tellConquest(p, slot, r, n, b)
+	// The conquest is told before what it caused (a declined race leaving the map).
+	last := s.story[len(s.story)-1]
+	copy(s.story[told+1:], s.story[told:len(s.story)-1])
+	s.story[told] = last
 	s.army(p, slot).Hand -= n
 	s.Regions[r] = region{Owner: int8(p), Slot: int8(slot), Tokens: int16(n), Pieces: s.keptPieces(r, onConquest)}
 	for ab := range s.acting(p, slot) {
@@ -306,6 +311,9 @@ func (s *state) defeat(p, r, loss int) beaten {
 		if qs == slotActive && q != p {
 			s.T.Attacked |= 1 << q
 		}
+		if q != p {
+			s.T.Taken = append(s.T.Taken, taking{Q: int8(q), R: int16(r)})
+		}
 		s.Regions[r] = region{Owner: ownerNone, Pieces: s.keptPieces(r, onConquest)}
 		if qs != slotActive && s.count(q, qs) == 0 {
 			s.removeArmy(q, qs)
@@ -329,6 +337,7 @@ func (s *state) vacate(r int) {
 func (s *state) removeArmy(p, slot int) {
 	for r := range s.Regions {
 		if s.owns(r, p, slot) {
+			s.mark(r)
 			s.Regions[r] = region{Owner: ownerNone, Pieces: s.keptPieces(r, onRemoval)}
 		}
 	}

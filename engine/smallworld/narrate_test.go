@@ -38,11 +38,13 @@ func TestNarrate(t *testing.T) {
 		{"score, own", opening[:2], "alice: done", "alice", engine.HapScore, nil, "alice scored 2 coins (7 in all) | regions: 1", "alice ha guadagnato 2 monete (7 in tutto) | regioni: 1", ""},
 		{"score, hidden from others", opening[:2], "alice: done", "bob", "", nil, "", "", "scored"},
 		{"score, complete view", opening[:2], "alice: done", "", engine.HapScore, nil, "regions: 1", "regioni: 1", ""},
-		{"decline", opening, "alice: decline", engine.Observer, engine.HapDecline, nil, "alice put the Hill Elves into decline", "", ""},
+		{"decline", opening, "alice: decline", engine.Observer, engine.HapDecline, nil, "alice put the Hill Elves into decline", "alice ha mandato in Declino gli Elfi Collinari", ""},
+		{"turn ended, for the others", opening[:2], "alice: done", "bob", engine.HapOther, nil, "alice ended the turn", "alice ha finito il turno", ""},
+		{"turn ended, not twice for the player", opening[:2], "alice: done", "alice", engine.HapScore, nil, "alice scored", "", "ended the turn"},
 		{"conquest of a declined race", append(opening, "alice: decline"), "bob: conquer 5", "alice", engine.HapConquest, []string{"alice"},
 			"from alice (declined Elves) with 3 tokens: alice lost 1 token, 0 back in hand",
 			"di alice (Elfi in Declino) con 3 segnalini: alice ha perso 1 segnalino, 0 tornano in mano", ""},
-		{"declined race leaves the map", append(opening, "alice: decline"), "bob: conquer 5", "alice", engine.HapDecline, []string{"alice"}, "alice's declined Elves left the map", "alice: la razza in Declino (Elfi) ha lasciato la mappa", ""},
+		{"declined race leaves the map", append(opening, "alice: decline"), "bob: conquer 5", "alice", engine.HapDecline, []string{"alice"}, "alice's declined Elves left the map", "gli Elfi in Declino di alice hanno lasciato la mappa", ""},
 		{"abandon", opening[:2], "alice: abandon 5", "bob", engine.HapMove, nil, "alice abandoned region 5", "alice ha abbandonato la regione 5", ""},
 	}
 	for _, tc := range tests {

@@ -51,7 +51,7 @@ var (
 	}
 	// island is the Necromancer's Island on the central lake: no other army may enter
 	// it (Seafaring included); it stays whatever happens.
-	island = &pieceKind{name: "island", order: 80, flag: true, barren: true, immune: reason("the Necromancer's Island"),
+	island = &pieceKind{name: "island", order: 80, flag: true, barren: true, immune: reason("the Necromancer's Island"), title: reason("the Necromancer's Island"),
 		stays: onConquest | onAbandon | onDecline | onRemoval}
 )
 
@@ -159,6 +159,8 @@ func (n *necroState) summon(s *state) int {
 	k := min(sets, n.Reserve) // fewer only when the last Ghost comes out: a win
 	n.Reserve -= k
 	s.Regions[n.Lake].Tokens += int16(k)
+	s.mark(int(n.Lake))
+	s.tell(-1, engine.HapOther, -1, "the Soul Well summoned %s onto the Island (%d tokens of the Well used)", nGhosts(k), take)
 	return k
 }
 
@@ -285,6 +287,7 @@ func applyKeep(s *state, p int, args []string, _ *engine.Rand) error {
 	a := s.army(p, slotActive)
 	a.Power, a.abs[1] = n.Spare[i], reg.number[n.Spare[i]]
 	n.Spare = slices.Delete(slices.Clone(n.Spare), i, i+1)
+	s.tell(-1, engine.HapCombo, -1, "%s, the Necromancer, keeps the power %s; the other %d go to his reserve", s.names[p], engine.Term(a.Power), len(n.Spare))
 	return nil
 }
 
@@ -368,6 +371,7 @@ func applyBuy(s *state, p int, args []string, _ *engine.Rand) error {
 		}
 		n.Reserve--
 		s.army(p, slotActive).Hand++
+		s.tell(-1, engine.HapCombo, -1, "%s, the Necromancer, bought a Ghost for %s: %s in hand, %d left in reserve", s.names[p], nCoins(price), nTokens(s.army(p, slotActive).Hand), n.Reserve)
 	case "power":
 		i, err := spareIndex(n, args[1:], syntax("buy power N", reason("a power of your reserve")))
 		if err != nil {
@@ -375,6 +379,7 @@ func applyBuy(s *state, p int, args []string, _ *engine.Rand) error {
 		}
 		n.Bought = append(slices.Clone(n.Bought), n.Spare[i])
 		n.Spare = slices.Delete(slices.Clone(n.Spare), i, i+1)
+		s.tell(-1, engine.HapCombo, -1, "%s, the Necromancer, bought the power %s for %s", s.names[p], engine.Term(n.Bought[len(n.Bought)-1]), nCoins(price))
 	default:
 		return engine.Illegal("usage: %s", usage)
 	}
@@ -401,13 +406,19 @@ type NecromancerView struct {
 	// Powers are the powers in use, the kept one first; Spare those in reserve.
 	Powers []string `json:"powers"`
 	Spare  []string `json:"spare"`
-	// Price is what a Ghost or a power costs him now.
+	// Price is what a Ghost or a power costs him now (the rulebook: his powers in use
+	// plus his Ghosts on the board and the Island); before he has kept his first power,
+	// what it will cost once he has, when he may buy.
 	Price int `json:"price"`
 }
 
 func (n *necroState) view(s *state, v *View) {
+	price := n.price(s)
+	if s.army(int(n.P), slotActive).Power == "" && len(n.Spare) > 0 {
+		price++ // he buys once he has kept a power, which then counts: what the buy commands will say
+	}
 	nv := &NecromancerView{Player: s.names[n.P], Island: s.b.id(int(n.Lake)), OnIsland: int(s.Regions[n.Lake].Tokens),
-		Reserve: n.Reserve, WellGhosts: n.WellGhosts, WellSouls: n.WellSouls, Price: n.price(s),
+		Reserve: n.Reserve, WellGhosts: n.WellGhosts, WellSouls: n.WellSouls, Price: price,
 		Powers: []string{}, Spare: slices.Clone(n.Spare)}
 	if a := s.army(int(n.P), slotActive); a.Power != "" {
 		nv.Powers = append(nv.Powers, a.Power)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/internal/selfplay"
 )
 
 // newNecro starts a game of Necromancer Island; the Necromancer is the last player.
@@ -327,4 +328,38 @@ func TestNecromancerHostileCommands(t *testing.T) {
 	}
 	// Someone else than the Necromancer, on their own turn.
 	rejects(t, newNecro(t, 3, nil, necroFixed), "alice", "buy ghost", "only the Necromancer, carol")
+}
+
+// TestNecromancerPriceShown: the price the Necromancer's overview shows is the one
+// his buy commands say, before he keeps his power as after (the kept power counts).
+func TestNecromancerPriceShown(t *testing.T) {
+	g := Necromancer{}
+	checked := 0
+	for _, cfg := range selfplay.Configs(g, 1, 4) {
+		var shown int
+		_, err := selfplay.Play(g, cfg, func(st selfplay.Step) error {
+			s := st.State.(*state)
+			n := s.Scn.(*necroState)
+			name := s.names[n.P]
+			v := s.View(engine.Observer).(*View)
+			if s.ownTurn(int(n.P)) && s.army(int(n.P), slotActive).Power == "" {
+				shown = v.Necromancer.Price // the overview before he keeps a power
+			}
+			if note, ok := s.Notes(name)["buy ghost"]; ok {
+				price := note.Args[0].(engine.Text).Args[0].(int)
+				if v.Necromancer.Price != price || shown != 0 && shown != price {
+					t.Fatalf("the overview says %d (before keep %d), buy ghost says %d", v.Necromancer.Price, shown, price)
+				}
+				shown = 0
+				checked++
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("the Necromancer never could buy")
+	}
 }

@@ -97,6 +97,11 @@ type pieceKind struct {
 	hidden bool
 	// hash is the legacy place in canon (hashCountByte, hashFlag(n)) or hashTrailer.
 	hash int
+	// title names one piece of the kind in an account of the game ("a fortress", "the
+	// dragon"); many, for a counted kind, names n of them (a key with plural forms,
+	// "%d encampments"). A kind without either is not told (terrain, hidden kinds).
+	title engine.Text
+	many  string
 
 	idx int // bit or index in pieceSet (-1 for terrain pieces)
 }

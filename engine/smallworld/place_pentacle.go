@@ -17,7 +17,7 @@ import "github.com/turnmail/turnmail/engine"
 // becomes empty (it was already).
 var (
 	pentacle = &ability{name: "Wickedest Pentacle", kind: kindPlace, pack: packUnderground}
-	balrog   = &pieceKind{name: "balrog", order: 83, flag: true, immune: reason("the Balrog"), box: 1,
+	balrog   = &pieceKind{name: "balrog", order: 83, flag: true, immune: reason("the Balrog"), title: reason("the Balrog"), box: 1,
 		stays: onConquest | onAbandon | onDecline | onRemoval}
 	balrogVerb = &verb{name: "balrog", rank: rankConquer + 21, owner: pentacle, apply: applyBalrog, legal: legalBalrog}
 )
@@ -85,6 +85,7 @@ func applyBalrog(s *state, p int, args []string, _ *engine.Rand) error {
 	if !ok {
 		return engine.Illegal("the Balrog goes to a region bordering the Pentacle or the Balrog, not a chasm, an immune or shielded one, nor one whose occupant keeps you out: %s", s.idList(s.balrogTargets(p)))
 	}
+	s.mark(r)
 	if b := s.defeat(p, r, 2); b.owner >= 0 {
 		s.tell(-1, engine.HapLoss, int(b.owner), "%s's Balrog struck region %d: %s (%s) lost %s, %s", s.names[p], s.b.id(r), s.names[b.owner], engine.Term(b.race), nTokens(b.lost), backInHand(b.back))
 	}

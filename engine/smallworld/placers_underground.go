@@ -32,9 +32,9 @@ type placer struct {
 var (
 	// blackQueen makes its region immune; it stays when the race declines (and no
 	// longer moves), and leaves the map with the race.
-	blackQueen = &pieceKind{name: "black_queen", order: 80, flag: true, immune: reason("the Black Queen"), box: 1, stays: onDecline}
+	blackQueen = &pieceKind{name: "black_queen", order: 80, flag: true, immune: reason("the Black Queen"), title: reason("the Black Queen"), box: 1, stays: onDecline}
 	// larasGhost makes its region immune, whoever holds it; it never leaves the map.
-	larasGhost = &pieceKind{name: "laras_ghost", order: 81, flag: true, immune: reason("Lara's Ghost"), box: 1,
+	larasGhost = &pieceKind{name: "laras_ghost", order: 81, flag: true, immune: reason("Lara's Ghost"), title: reason("Lara's Ghost"), box: 1,
 		stays: onConquest | onAbandon | onDecline | onRemoval}
 )
 
@@ -249,6 +249,8 @@ func applyAltar(s *state, p int, args []string, _ *engine.Rand) error {
 		s.closeConquests()
 	}
 	g.Tokens--
+	s.mark(r)
+	s.tell(-1, engine.HapOther, -1, "%s gave a token of the declined %s in region %d to the Altar of Souls for 3 coins", s.names[p], engine.Term(s.army(p, slot).Race), s.b.id(r))
 	if g.Tokens == 0 {
 		s.Regions[r] = region{Owner: ownerNone, Pieces: s.keptPieces(r, onAbandon)}
 		if s.count(p, slot) == 0 {

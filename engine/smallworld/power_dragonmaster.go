@@ -13,7 +13,7 @@ var (
 		vars:   []*varKind{dragonUsed},
 		verbs:  []*verb{{name: "dragon", rank: rankConquer + 10, apply: applyDragon, legal: legalDragon}},
 	}
-	dragon     = &pieceKind{name: "dragon", order: 60, flag: true, immune: reason("the dragon"), box: 1, hash: hashFlag(3)}
+	dragon     = &pieceKind{name: "dragon", order: 60, flag: true, immune: reason("the dragon"), title: reason("the dragon"), box: 1, hash: hashFlag(3)}
 	dragonUsed = &varKind{name: "dragon used", turn: true, enc: encBool, legacy: 1}
 )
 
@@ -56,8 +56,10 @@ func applyDragon(s *state, p int, args []string, _ *engine.Rand) error {
 	if why := s.targetReason(p, slotActive, r, s.count(p, slotActive) > 0); why.Key != "" {
 		return engine.Illegal("%s; the dragon can attack %s", why, s.idList(s.targets(p, slotActive)))
 	}
+	s.via, s.toldKinds = reason("the dragon"), append(s.toldKinds, dragon)
 	s.moveFlag(dragon)
 	s.occupy(p, slotActive, r, 1)
+	s.via = engine.Text{}
 	s.moveFlag(dragon, r)
 	s.T.set(dragonUsed, 1)
 	return nil

@@ -77,5 +77,16 @@ func applyBag(s *state, p int, args []string, _ *engine.Rand) error {
 		return engine.Illegal("the Bag of Wonders copies a relic on the map: %s", wordList(choices))
 	}
 	s.T.set(bagCopy, bagIndex(args[0]))
+	s.tell(-1, engine.HapOther, -1, "%s's Bag of Wonders copies %#s for this turn", s.names[p], engine.Term(relicNamed(args[0])))
 	return nil
+}
+
+// relicNamed is the name of the relic a command word names ("sword").
+func relicNamed(verb string) string {
+	for _, rc := range relicConquests {
+		if rc.verb == verb {
+			return rc.name
+		}
+	}
+	return verb
 }

@@ -122,6 +122,8 @@ func applyReborn(s *state, p int, args []string, _ *engine.Rand) error {
 		}
 		s.Regions[r] = region{Owner: int8(p), Slot: slotActive, Tokens: 1, Pieces: s.keptPieces(r, onConquest)}
 	}
+	s.mark(rs...)
+	s.tell(-1, engine.HapMove, -1, "%s's %s are reborn in %s: one active token in each", s.names[p], engine.Term(a.Race), s.regionsText(rs))
 	if s.count(p, slot) == 0 {
 		s.removeArmy(p, slot)
 	}

@@ -35,7 +35,7 @@ var (
 			}
 		},
 		verbs: []*verb{{name: "armour", rank: rankRedeploy + 22, apply: applyArmour, legal: legalArmour}}}
-	armour    = &pieceKind{name: "mushroom_armour", order: 82, defense: 1, box: 8, stays: onDecline}
+	armour    = &pieceKind{name: "mushroom_armour", order: 82, defense: 1, box: 8, many: "%d mushroom armour", stays: onDecline}
 	armourDue = &varKind{name: "armour due", turn: true}
 )
 

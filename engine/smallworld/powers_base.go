@@ -118,6 +118,7 @@ func applyBerserk(s *state, p int, args []string, rng *engine.Rand) error {
 		return fmt.Errorf("reinforcement die: %w", err)
 	}
 	s.T.Die = int8(die)
+	s.tell(-1, engine.HapOther, -1, "%s rolled %d on the Berserk die: the next conquest costs %d less", s.names[p], die, die)
 	s.T.Acted, s.T.ActiveActed = true, true
 	// Without enough tokens for any region even with the die, this was the last
 	// conquest attempt of the turn.
@@ -152,7 +153,7 @@ var (
 		verbs:  []*verb{{name: "camp", rank: rankRedeploy + 10, apply: applyCamp, legal: legalCamp, notes: notesCamp}}}
 	// camp is an encampment: +1 defence each; they leave the map when the race
 	// declines, or when their region is conquered (to be re-placed, see above).
-	camp = &pieceKind{name: "encampments", order: 40, defense: 1, box: 5, hash: hashCountByte}
+	camp = &pieceKind{name: "encampments", order: 40, defense: 1, box: 5, many: "%d encampments", hash: hashCountByte}
 	// campsDue counts the encampments lost in attacks this turn, to re-place at its end.
 	campsDue = &varKind{name: "encampments due", enc: encVarint}
 )
@@ -257,8 +258,13 @@ func applyCamp(s *state, p int, args []string, _ *engine.Rand) error {
 		return engine.Illegal("that puts %d encampments on the map; you have %d", total, camp.box)
 	}
 	added := total - s.campsOnMap(p)
+	same := true
 	for i, r := range rs {
+		same = same && s.pieces(r, camp) == ns[i]
 		s.setPieces(r, camp, ns[i])
+	}
+	if same {
+		s.tell(-1, engine.HapBuild, -1, "%s left the encampments as they were", s.names[p])
 	}
 	if a := s.army(p, slotActive); !own && a.get(campsDue) > 0 {
 		a.set(campsDue, max(0, a.get(campsDue)-added))
@@ -283,7 +289,7 @@ var (
 		},
 		verbs: []*verb{{name: "fortress", rank: rankRedeploy + 11, apply: applyFortress, legal: legalFortress}}}
 	// fortress: +1 defence; it stays when the race declines.
-	fortress       = &pieceKind{name: "fortress", order: 20, flag: true, defense: 1, box: 6, stays: onDecline, hash: hashFlag(0)}
+	fortress       = &pieceKind{name: "fortress", order: 20, flag: true, defense: 1, box: 6, title: reason("a fortress"), stays: onDecline, hash: hashFlag(0)}
 	fortressPlaced = &varKind{name: "fortress placed", turn: true, enc: encBool, legacy: 2}
 )
 
@@ -358,7 +364,7 @@ var (
 		},
 		verbs: []*verb{{name: "hero", rank: rankRedeploy + 12, apply: applyHero, legal: legalHero, notes: notesHero}}}
 	// hero: immune; the heroes leave the map when the race declines.
-	hero = &pieceKind{name: "hero", order: 50, flag: true, immune: reason("a hero"), box: 2, hash: hashFlag(2)}
+	hero = &pieceKind{name: "hero", order: 50, flag: true, immune: reason("a hero"), title: reason("a hero"), box: 2, hash: hashFlag(2)}
 )
 
 // placeHeroes completes player p's heroes at the end of the turn: one in each of two
@@ -440,6 +446,9 @@ func applyHero(s *state, p int, args []string, _ *engine.Rand) error {
 		rs = append(rs, r)
 	}
 	s.closeConquests()
+	if s.onMap(hero, -1) == len(rs) && !slices.ContainsFunc(rs, func(r int) bool { return s.pieces(r, hero) == 0 }) {
+		s.tell(-1, engine.HapBuild, -1, "%s kept the heroes where they were (%s)", s.names[p], s.regionsText(rs))
+	}
 	s.moveFlag(hero, rs...)
 	return nil
 }
@@ -486,5 +495,6 @@ func applyAlly(s *state, p int, args []string, _ *engine.Rand) error {
 	}
 	s.closeConquests()
 	s.Players[p].Ally = int8(q)
+	s.tell(-1, engine.HapOther, q, "%[1]s made peace with %[2]s: %[2]s may not attack %[1]s's active race until %[1]s's next turn", s.names[p], s.names[q])
 	return nil
 }

@@ -29,7 +29,7 @@ var (
 		verbs:  []*verb{{name: "ancient", rank: rankConquer - 8, apply: applyAncient, legal: legalAncient}},
 	}
 	// greatAncient is the Cultists' Great Ancient: the region is immune.
-	greatAncient = &pieceKind{name: "great_ancient", order: 80, flag: true, immune: reason("the Great Ancient"), box: 1}
+	greatAncient = &pieceKind{name: "great_ancient", order: 80, flag: true, immune: reason("the Great Ancient"), title: reason("the Great Ancient"), box: 1}
 )
 
 func init() { register(cultists) }

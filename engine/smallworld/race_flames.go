@@ -47,7 +47,7 @@ var (
 	}
 	// volcanoPiece is the Flames' Volcano, on a chasm nobody holds (it stays there
 	// until they decline).
-	volcanoPiece = &pieceKind{name: "volcano", order: 90, flag: true, box: 1, stays: onConquest | onAbandon}
+	volcanoPiece = &pieceKind{name: "volcano", order: 90, flag: true, box: 1, title: reason("the Volcano"), stays: onConquest | onAbandon}
 	// flamesMayMove: the Flames were taken this turn and have not conquered yet.
 	flamesMayMove = &varKind{name: "volcano move", turn: true, enc: encBool}
 )

@@ -16,11 +16,11 @@ var (
 		},
 		pieces: []*pieceKind{hole},
 		vars:   []*varKind{holesPlaced},
-		verbs: []*verb{{name: "hole", rank: rankConquer + 12, open: true, apply: applyHole,
+		verbs: []*verb{{name: "hole", rank: rankConquer + 12, open: true, explains: true, apply: applyHole,
 			legal: func(_ *state, _ int, out []string) []string { return out }}},
 	}
 	// hole is a hole-in-the-ground: immune; it leaves the map when the Halflings decline.
-	hole = &pieceKind{name: "hole", order: 70, flag: true, immune: reason("a hole-in-the-ground"), box: 2, hash: hashFlag(4)}
+	hole = &pieceKind{name: "hole", order: 70, flag: true, immune: reason("a hole-in-the-ground"), title: reason("a hole-in-the-ground"), box: 2, hash: hashFlag(4)}
 	// holesPlaced counts the holes the Halflings placed (two in all, even if lost).
 	holesPlaced = &varKind{name: "holes", enc: encVarint, legacy: 1}
 )

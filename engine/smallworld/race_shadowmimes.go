@@ -62,6 +62,7 @@ func applySwap(s *state, p int, args []string, _ *engine.Rand) error {
 	a.Hand += s.comboTokens(a.Race, c.Power) - s.comboTokens(a.Race, a.Power)
 	a.Power, c.Power = c.Power, a.Power
 	a.abs[1] = reg.number[a.Power]
+	s.tell(-1, engine.HapCombo, -1, "%s's Shadow Mimes swapped their power for %s (offer position %d): %s in hand", s.names[p], engine.Term(a.Power), i, nTokens(a.Hand))
 	s.T.set(mimesMaySwap, 0)
 	return nil
 }

@@ -84,9 +84,11 @@ func applyWisp(s *state, p int, args []string, rng *engine.Rand) error {
 		return fmt.Errorf("reinforcement die: %w", err)
 	}
 	if need := max(1, cost-die); need <= hand {
+		s.tell(-1, engine.HapOther, -1, "%s rolled %d for the Will-o'-Wisps: region %d takes %s", s.names[p], die, id, nTokens(need))
 		s.occupy(p, slotActive, r, need)
 		return nil
 	}
+	s.tell(-1, engine.HapOther, -1, "%s rolled %d for the Will-o'-Wisps: not enough for region %d, the conquests are over", s.names[p], die, id)
 	s.closeConquests()
 	return nil
 }

@@ -15,10 +15,16 @@ func init() {
 			keepInHand: func(*state, int, int) int { return amazonsAttackOnly },
 			turnStart: func(s *state, p, slot int) {
 				a := s.army(p, slot)
+				if a.Aside > 0 {
+					s.tell(-1, engine.HapMove, -1, "%s's Amazons take back into hand the %s set aside", s.names[p], nTokens(a.Aside))
+				}
 				a.Hand, a.Aside = a.Hand+a.Aside, 0
 			},
 			turnEnd: func(s *state, p, slot int) {
 				if a := s.army(p, slot); s.count(p, slot) > 0 {
+					if a.Hand > 0 {
+						s.tell(-1, engine.HapMove, -1, "%s's Amazons set %s aside until their next turn (they only attack)", s.names[p], nTokens(a.Hand))
+					}
 					a.Aside, a.Hand = a.Hand, 0
 				}
 			}},
@@ -59,7 +65,7 @@ const amazonsAttackOnly = 4
 
 // trollLair is placed in every region the Trolls conquer: +1 defence, and it stays
 // when the Trolls decline. (The box holds 10; the engine does not limit them.)
-var trollLair = &pieceKind{name: "troll_lair", order: 30, flag: true, defense: 1,
+var trollLair = &pieceKind{name: "troll_lair", order: 30, flag: true, defense: 1, title: reason("a troll's lair"),
 	stays: onDecline, hash: hashFlag(1)}
 
 // ---- Sorcerers: enchant R, a lone active enemy token replaced by one from the box ----
@@ -144,6 +150,8 @@ func applyEnchant(s *state, p int, args []string, _ *engine.Rand) error {
 		return engine.Illegal("%s", why)
 	}
 	q := s.Regions[r].Owner
+	s.mark(r)
+	s.tell(-1, engine.HapConquest, int(q), "%s's Sorcerers enchanted the lone token of %s in region %d: it is a Sorcerer now", s.names[p], s.names[q], s.b.id(r))
 	// The converted token goes back to the box (Elves lose it too); the Sorcerer
 	// token comes from the box, not from hand.
 	s.Regions[r] = region{Owner: int8(p), Slot: slotActive, Tokens: 1, Pieces: s.keptPieces(r, onConquest)}

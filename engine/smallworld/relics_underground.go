@@ -222,7 +222,9 @@ func (rc *relicConquest) apply(s *state, p int, args []string) error {
 	if g.Owner >= 0 {
 		before = s.army(int(g.Owner), int(g.Slot)).Hand
 	}
+	s.via = reason("%#s", engine.Term(rc.name))
 	s.occupy(p, slotActive, r, n)
+	s.via = engine.Text{}
 	if g.Owner >= 0 {
 		if d := s.army(int(g.Owner), int(g.Slot)); d.exists() {
 			switch {

@@ -101,6 +101,16 @@ type turnInfo struct {
 	Attacked  uint8   // bit per player whose active race was attacked (Diplomat)
 	Readied   []readied
 	Vars      [maxTurnVars]int32 // the abilities' turn variables (varKind)
+	// Taken are the regions taken from other players this turn, whose holders may
+	// have tokens to redeploy (the defenders are told why they are asked). Derived
+	// from the commands, it is not hashed.
+	Taken []taking
+}
+
+// taking is a region r taken from player Q.
+type taking struct {
+	Q int8
+	R int16
 }
 
 // state is an immutable Small World position (Apply works on a copy).
@@ -129,9 +139,14 @@ type state struct {
 	// Island), nil in the other games.
 	Scn scenario
 	// story is what the command that gave this state did, and actor the player who
-	// gave it (see Narrate); neither is hashed: a replay records them again.
-	story []tale
-	actor int
+	// gave it (see Narrate); told are the regions and toldKinds the piece kinds the
+	// story tells of already (see tellChanges), via what helps the conquest being
+	// applied (the dragon, a relic). None is hashed: a replay records them again.
+	story     []tale
+	actor     int
+	told      []int16
+	toldKinds []*pieceKind
+	via       engine.Text
 }
 
 var _ engine.State = (*state)(nil)
@@ -146,6 +161,7 @@ func (s *state) clone() *state {
 	n.Pending = slices.Clone(s.Pending)
 	n.T.Conquered = slices.Clone(s.T.Conquered)
 	n.T.Readied = slices.Clone(s.T.Readied)
+	n.T.Taken = slices.Clone(s.T.Taken)
 	if s.Scn != nil {
 		n.Scn = s.Scn.copy()
 	}

@@ -36,6 +36,7 @@ func (s *state) startTurn(p int) {
 			}
 		}
 	}
+	s.tellTurnStart(p)
 }
 
 // closeConquests ends the conquest phase of the current turn (first redeployment-phase
@@ -100,9 +101,11 @@ func (s *state) handTarget(p, slot int) int {
 func (s *state) autoPlace(p, slot, target int) {
 	a := s.army(p, slot)
 	held := s.held(p, slot)
-	if len(held) == 0 {
+	if len(held) == 0 || a.Hand == target {
 		return
 	}
+	before, back := slices.Clone(s.Regions), a.Hand < target
+	defer func() { s.tellPlaced(p, before, back) }()
 	if p == s.Cur && len(s.Pending) == 0 {
 		for _, e := range s.T.Readied {
 			if a.Hand <= target {
@@ -144,6 +147,7 @@ func (s *state) autoPlace(p, slot, target int) {
 // in hand are placed automatically, the abilities' turn ends run (Amazons set their
 // tokens aside), coins are scored, and a Stout race then goes into decline.
 func (s *state) finishTurn(p int, thenDecline bool) {
+	s.tellBut(p, -1, engine.HapOther, -1, "%s ended the turn", s.names[p])
 	s.closeConquests()
 	for slot := range nSlots {
 		if a := s.army(p, slot); a.exists() {
@@ -196,7 +200,12 @@ func (s *state) declineActive(p int) {
 		}
 	}
 	a := pl.Armies[slotActive]
-	s.tell(-1, engine.HapDecline, -1, "%s put the %s into decline", s.names[p], comboName(a.Power, a.Race))
+	s.mark(s.held(p, slotActive)...)
+	if a.Power == "" {
+		s.tell(-1, engine.HapDecline, -1, "%s put %#s into decline", s.names[p], engine.Term(a.Race))
+	} else {
+		s.tell(-1, engine.HapDecline, -1, "%[1]s put %#[3]s %[2]s into decline", s.names[p], engine.Term(a.Race), engine.Term(a.Power))
+	}
 	race, power := abilityOf(a.Race), abilityOf(a.Power)
 	spirit := (race != nil && race.spirit) || (power != nil && power.spirit)
 	dest := slotDeclined
@@ -255,7 +264,9 @@ func (s *state) endTurn() {
 	}
 	if len(s.Pending) == 0 {
 		s.advance()
+		return
 	}
+	s.tellDefenders()
 }
 
 // needsRedeploy places what needs no decision for player q (one region) and reports

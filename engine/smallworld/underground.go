@@ -239,7 +239,9 @@ var undergroundRules = &ability{name: "Underground rules", kind: "rules", pack: 
 		}
 		for r := range s.Regions {
 			if s.b.ford[r] && s.owns(r, p, slot) {
+				s.tell(-1, engine.HapMove, -1, "%s's conquests are over: their %s leave the river in region %d for the hand", s.names[p], nTokens(int(s.Regions[r].Tokens)), s.b.id(r))
 				s.vacate(r)
+				s.mark(r)
 			}
 		}
 	},
@@ -260,7 +262,8 @@ func revealFound(before, after *state, rng *engine.Rand) error {
 		i := slices.Index(after.Pool, order[0])
 		after.Pool = slices.Delete(slices.Clone(after.Pool), i, i+1)
 		after.setPieces(r, foundPiece(order[0]), 1)
-		after.tell(-1, engine.HapOther, -1, "the monster of region %d guarded %s", after.b.id(r), engine.Term(order[0]))
+		after.toldKinds = append(after.toldKinds, foundPiece(order[0]))
+		after.tell(-1, engine.HapOther, -1, "the monster of region %d guarded %#s", after.b.id(r), engine.Term(order[0]))
 		if order[0] == "Stonehedge" {
 			after.drawStonehedge(r)
 		}

@@ -1,6 +1,10 @@
 package smallworld
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/turnmail/turnmail/engine"
+)
 
 // The places and relics of Small World Underground as piece kinds: one of each in
 // the box; a place never moves, and a relic stays where it was last used, so both
@@ -23,7 +27,7 @@ var foundPieces = func() []found {
 	for i, n := range append(places, relics...) {
 		rule := foundRules[n]
 		out = append(out, found{name: n, relic: i >= len(places), kind: &pieceKind{
-			name: pieceName(n), order: 200 + i, flag: true, box: 1, defense: rule.defense, grants: rule.grants, grantsOf: rule.grantsOf,
+			name: pieceName(n), order: 200 + i, flag: true, box: 1, title: reason("%#s", engine.Term(n)), defense: rule.defense, grants: rule.grants, grantsOf: rule.grantsOf,
 			stays: onConquest | onAbandon | onDecline | onRemoval,
 		}})
 	}

@@ -1,0 +1,104 @@
+package service
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/mail/parse"
+	"github.com/turnmail/turnmail/store"
+	"github.com/turnmail/turnmail/templates"
+)
+
+// A player who taps "send" twice, or sends again a mail they think was lost, sends
+// a copy with a new Message-ID: the inbox's dedupe does not see it. When the
+// player's last mail to the game had the same commands and nothing happened in the
+// game since but what that mail did, the copy is answered "you sent this already;
+// nothing was done" instead of being applied again (or refused against a state it
+// was not written for).
+
+// repeatWindow is how many of a game's last mails are read to find a player's
+// previous one: mails of the others after it mean something changed anyway.
+const repeatWindow = 8
+
+// repeated reports whether msg, from player, repeats their previous mail to the game
+// of l with nothing changed since (see above); prev is that mail.
+func (s *Service) repeated(ctx context.Context, l *Loaded, player store.Player, msg *parse.Message) (prev store.InboxMsg, ok bool) {
+	lines := commandTexts(msg)
+	if len(lines) == 0 || s.onlyInfo(l.Game.Kind, lines) {
+		return prev, false // asking again for one's state is not a repeat
+	}
+	recent, err := s.store.RecentInbox(ctx, l.Game.ID, repeatWindow)
+	if err != nil {
+		s.log.Warn("recent mails not readable", "game", l.Game.ID, "err", err)
+		return prev, false
+	}
+	changed := false // a mail of another writer applied after the player's last one
+	for _, m := range recent {
+		if m.MessageID == msg.MessageID && m.MessageID != "" {
+			continue
+		}
+		pm, err := parse.Parse(m.Raw, &parse.Options{MaxSize: int(s.opts.MaxMessageBytes)})
+		if err != nil {
+			continue
+		}
+		if !strings.EqualFold(pm.From.Address, player.Email) {
+			changed = changed || m.Status == store.InboxApplied
+			continue
+		}
+		if changed || !slices.Equal(commandTexts(pm), lines) || m.ProcessedAt == nil {
+			return prev, false
+		}
+		// Nor may a deadline have moved for someone since (events of no mail).
+		for _, e := range l.Events {
+			if e.MessageID == "" && e.At.After(*m.ProcessedAt) {
+				return prev, false
+			}
+		}
+		return m, true
+	}
+	return prev, false
+}
+
+// commandTexts are a mail's command lines, normalized (case, spaces, comments).
+func commandTexts(msg *parse.Message) []string {
+	var out []string
+	for _, c := range msg.Commands {
+		if t := engine.Normalize(c.Text); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// onlyInfo reports whether every line of a mail to a game of kind asks for
+// information only (status, legal …), in any language.
+func (s *Service) onlyInfo(kind string, lines []string) bool {
+	for _, l := range lines {
+		c, _ := s.tr.Canonical(kind, l)
+		verb, _, _ := strings.Cut(c, " ")
+		if !infoVerbs[verb] {
+			return false
+		}
+	}
+	return true
+}
+
+// repeatAnswer answers a repeated mail: a short notice, nothing applied.
+func (s *Service) repeatAnswer(l *Loaded, player store.Player, msg *parse.Message, prev store.InboxMsg) (Result, store.Commit, error) {
+	res := Result{GameID: l.Game.ID, Status: StatusRejected, Reason: "a copy of the player's previous mail; nothing done"}
+	c := store.Commit{GameID: l.Game.ID, ExpectSeq: l.LastSeq()}
+	lang := s.langOf(l.Settings, player.Name)
+	n := templates.Notice{Kind: "repeat", Game: s.gameData(l.Game, l.Players), To: player.Name, Host: l.Game.Host, Lang: string(lang),
+		ReplyTo: s.replyAddr(l.Game.ID, player), When: s.when(l, player.Name, prev.ReceivedAt)}
+	if prev.Status == store.InboxApplied {
+		n.Text = "applied"
+	}
+	m, err := s.notice(n, l.threadOf(player.Email), l.Game.ID, player.Email, inReplyTo(msg))
+	if err != nil {
+		return res, c, err
+	}
+	c.Outbox = append(c.Outbox, m)
+	return res, c, nil
+}

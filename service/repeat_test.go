@@ -1,0 +1,97 @@
+package service_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/turnmail/turnmail/service"
+)
+
+// TestRepeat_sameMailAgain: a copy of a player's last mail (a new Message-ID, the
+// same commands) with nothing changed in the game since is answered "you sent this
+// already" and changes nothing, whether the first was applied or refused; a mail
+// with other commands, or the same after another player moved, is read as usual;
+// asking for one's state again is never a repeat.
+func TestRepeat_sameMailAgain(t *testing.T) {
+	f := newGameFixture(t, "smallworld", service.Settings{}, time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
+	alice, bob := "alice@"+domain, "bob@"+domain
+	events := func() int { return len(f.load(f.game).Events) }
+	send := func(from, who, body string) service.Result {
+		t.Helper()
+		return f.receive(f.mail(from, f.reply[who], body))
+	}
+	f.play("alice", alice, "pick 1")
+	n := events()
+	if res := send(alice, "alice", "pick 1\n"); res.Status != service.StatusRejected || events() != n {
+		t.Fatalf("the copy of an applied mail: %+v, %d events (want %d)", res, events(), n)
+	}
+	if body := f.lastMailTo(alice); !strings.Contains(oneLine(body), "You sent this mail already") || !strings.Contains(body, "The first one was applied.") || strings.Contains(body, "Regions") {
+		t.Errorf("the answer to the copy:\n%s", body)
+	}
+	if res := send(alice, "alice", "conquer 999\n"); res.Status != service.StatusRejected {
+		t.Fatalf("conquer 999: %+v", res)
+	}
+	if res := send(alice, "alice", "Conquer  999 # again\n"); res.Status != service.StatusRejected || !strings.Contains(f.lastMailTo(alice), "The first one was answered then.") {
+		t.Errorf("the copy of a refused mail: %+v\n%s", res, f.lastMailTo(alice))
+	}
+	for range 2 {
+		if res := send(alice, "alice", "status\n"); res.Status != service.StatusApplied || strings.Contains(f.lastMailTo(alice), "already") {
+			t.Errorf("status asked again: %+v", res)
+		}
+	}
+	f.play("alice", alice, f.legalWith("alice", "conquer"))
+	f.play("alice", alice, "done")
+	f.play("bob", bob, "pick 1")
+	if res := send(bob, "bob", "done\n"); res.Status != service.StatusApplied {
+		t.Fatalf("bob's done: %+v", res)
+	}
+	f.play("alice", alice, "done") // alice's turn 2, nothing else done by her since her last done
+	if res := send(bob, "bob", "done\n"); res.Status != service.StatusApplied {
+		t.Errorf("bob's done after alice moved is not a copy: %+v", res)
+	}
+}
+
+// TestForgiving_typos: a mistyped command word in a game reply gets the nearest
+// legal command ("conquisat 22" → "conquista 22") instead of the whole list; a
+// mistyped game id in the lobby gets the nearest game the sender may know of, and a
+// private game is never named to a stranger; a greeting before the first lobby
+// command ("Ciao! unisciti …") is skipped; a name keeps the case it was written in.
+func TestForgiving_typos(t *testing.T) {
+	f := newGameFixture(t, "smallworld", service.Settings{Lang: "it"}, time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
+	alice := "alice@" + domain
+	f.play("alice", alice, "prendi 1")
+	conquer := f.legalWith("alice", "conquer")
+	region := strings.TrimPrefix(conquer, "conquer ")
+	res := f.receive(f.mail(alice, f.reply["alice"], "conquisat "+region+"\n"))
+	body := oneLine(f.lastMailTo(alice))
+	if res.Status != service.StatusRejected || !strings.Contains(body, `"conquisat" non è un comando: intendevi conquista `+region+"?") || strings.Contains(res.Reason, "possible:") {
+		t.Errorf("conquisat %s: %+v\n%s", region, res, body)
+	}
+	for i, long := range []string{strings.Repeat("x", 5000), "zzzzzzzzzzzzzzzzzz 1"} {
+		if res := f.receive(f.mail(alice, f.reply["alice"], long+"\n")); res.Status != service.StatusRejected || strings.Contains(res.Reason, "did you mean") {
+			t.Errorf("hostile line %d: %+v", i, res)
+		}
+	}
+
+	open := f.lobbyGame("host@"+domain, "")
+	private := f.lobbyGame("host@"+domain, "private=true")
+	stranger := "dave@" + domain
+	typo := open[:len(open)-1] + "q" // one letter off
+	if res := f.receive(f.mail(stranger, svcAddr, "join "+typo+"\n")); !strings.Contains(f.lastBody(stranger), "did you mean "+open+"?") {
+		t.Errorf("join %s: %+v\n%s", typo, res, f.lastBody(stranger))
+	}
+	typo = private[:len(private)-1] + "q"
+	f.receive(f.mail(stranger, svcAddr, "join "+typo+"\n"))
+	if strings.Contains(f.lastBody(stranger), private) {
+		t.Errorf("a stranger is told of the private game %s:\n%s", private, f.lastBody(stranger))
+	}
+	if res := f.receive(f.mail(stranger, svcAddr, "Ciao! unisciti "+open+" Davide\n")); res.Status == service.StatusIgnored {
+		t.Fatalf("a greeting before unisciti: %+v", res)
+	}
+	f.confirm(stranger, "sì")
+	if seats := f.seats(open); !slices.Contains(seats, "Davide") {
+		t.Errorf("seats of %s: %v, want Davide as written", open, seats)
+	}
+}
