@@ -27,8 +27,7 @@ func (sw smallWorld) board(w words, b board) []doc.Block {
 	if len(v) == 0 {
 		return nil
 	}
-	out := []doc.Block{sw.players(w, b)}
-	out = append(out, sw.necromancer(w, v)...)
+	out := sw.head(w, b)
 	if hasVerb(w, swGame, b.Legal, "pick") || hasVerb(w, swGame, b.Legal, "swap") {
 		out = append(out, sw.offer(w, v))
 	}
@@ -70,8 +69,7 @@ func (sw smallWorld) full(w words, b board) []doc.Block {
 	if len(v) == 0 {
 		return nil
 	}
-	out := []doc.Block{sw.players(w, b)}
-	out = append(out, sw.necromancer(w, v)...)
+	out := sw.head(w, b)
 	if len(objs(v["offer"])) > 0 {
 		out = append(out, sw.offer(w, v))
 	}
@@ -106,6 +104,12 @@ func (smallWorld) pieces(w words, b board) []doc.Block {
 		l.Items = append(l.Items, doc.Item{Line: doc.L(a)})
 	}
 	return []doc.Block{l}
+}
+
+// head is what every mail of the board starts with: the players, and Necromancer
+// Island's paragraph.
+func (sw smallWorld) head(w words, b board) []doc.Block {
+	return append([]doc.Block{sw.players(w, b)}, sw.necromancer(w, b.View)...)
 }
 
 // players is the table of the players in turn order: coins, tokens in hand, races.

@@ -137,3 +137,45 @@ func TestRender_commandLinks(t *testing.T) {
 		t.Errorf("only %d mails with commands checked", checked)
 	}
 }
+
+// TestRender_refusalBoard: a refusal shows the board as a state mail with the same
+// view does (the reader's regions, the players, the heroes), so that the reader can
+// retry without the previous mail, then what they may send; without a view it has
+// no board; it starts with the refusal and why.
+func TestRender_refusalBoard(t *testing.T) {
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		kind string
+		view map[string]any
+		want string
+	}{
+		{"smallworld", loadView("smallworld.view.json"), "Your regions: "},
+		{"underground", loadView("underground.view.json"), "Your regions: "},
+		{"dungeoneer", loadView("dungeoneer.view.json"), "Heroes:"},
+		{"tally", map[string]any{"turn": 2.0, "players": []any{map[string]any{"name": "ann", "score": 3.0}}}, "  - ann (blue): 3"},
+		{"smallworld", nil, ""},
+	} {
+		r := Refusal{Game: Game{ID: "xx-1", Kind: c.kind, Title: GameTitle(c.kind), Players: []string{"ann", "ben"}}, Player: "ann",
+			Error: &LineError{Line: Line{N: 1, Text: "conquer 99"}, Reason: "there is no region 99"}, Legal: []string{"done"}, View: c.view,
+			ReplyTo: "turnmail+xx-1.0.x@example.org"}
+		text, _, err := set.Render("refusal", r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(text, "Your move was not applied\n\nNot applied — line 1: conquer 99\nthere is no region 99\n") {
+			t.Errorf("%s: the refusal does not start with what was refused and why:\n%s", c.kind, text)
+		}
+		board, commands := strings.Index(text, c.want), strings.Index(text, "What you can send now:")
+		switch {
+		case c.want == "" && (strings.Contains(text, "Your regions") || strings.Contains(text, "Game turn")):
+			t.Errorf("a refusal without a view shows a board:\n%s", text)
+		case c.want != "" && (board < 0 || board > commands):
+			t.Errorf("%s: no board (%q) before the commands:\n%s", c.kind, c.want, text)
+		case commands < 0:
+			t.Errorf("%s: no commands:\n%s", c.kind, text)
+		}
+	}
+}

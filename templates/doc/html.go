@@ -99,12 +99,7 @@ func htmlBlock(b *strings.Builder, bl Block) {
 		if x.Role == Turn {
 			b.WriteString("<strong>")
 		}
-		for i, l := range x.Lines {
-			if i > 0 {
-				b.WriteString("<br>")
-			}
-			inlines(b, l)
-		}
+		brLines(b, x.Lines)
 		if x.Role == Turn {
 			b.WriteString("</strong>")
 		}
@@ -177,12 +172,7 @@ func htmlBlock(b *strings.Builder, bl Block) {
 			b.WriteString("</tr>")
 			if len(r.Sub) > 0 {
 				fmt.Fprintf(b, `<tr><td colspan="%d"><small>`, cols)
-				for i, s := range r.Sub {
-					if i > 0 {
-						b.WriteString("<br>")
-					}
-					inlines(b, s)
-				}
+				brLines(b, r.Sub)
 				b.WriteString("</small></td></tr>")
 			}
 		}
@@ -282,17 +272,22 @@ func grid(b *strings.Builder, g Grid) {
 				}
 			}
 			fmt.Fprintf(b, `<td style="%s">`, strings.Join(style, ";"))
-			for i, l := range c.Lines {
-				if i > 0 {
-					b.WriteString("<br>")
-				}
-				inlines(b, l)
-			}
+			brLines(b, c.Lines)
 			b.WriteString("</td>")
 		}
 		b.WriteString("</tr>")
 	}
 	b.WriteString("</table>")
+}
+
+// brLines writes lines, a line break between each two.
+func brLines(b *strings.Builder, ls []Line) {
+	for i, l := range ls {
+		if i > 0 {
+			b.WriteString("<br>")
+		}
+		inlines(b, l)
+	}
 }
 
 // title writes a block's title as a paragraph.
