@@ -113,7 +113,7 @@ func (s *Service) picture(l *Loaded, state engine.State, viewer string, changed 
 	key := sha256.Sum256(doc)
 	png, ok := s.pictures.get(key)
 	if !ok {
-		if png, err = raster.PNG(sc); err != nil {
+		if png, err = s.boards.PNG(sc); err != nil {
 			s.log.Warn("board picture not drawn", "game", l.Game.ID, "err", err)
 			return nil, nil
 		}

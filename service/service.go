@@ -16,6 +16,7 @@ import (
 
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/i18n"
+	"github.com/turnmail/turnmail/scene/raster"
 	"github.com/turnmail/turnmail/store"
 	"github.com/turnmail/turnmail/templates"
 )
@@ -79,6 +80,8 @@ type Service struct {
 	// noPictures leaves them out (tests that render thousands of mails draw some).
 	pictures   pictureCache
 	noPictures bool
+	// boards keeps the boards' static layers drawn for the pictures.
+	boards raster.Cache
 }
 
 // New returns a Service. It does no I/O.

@@ -81,7 +81,6 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 	if v.Finished {
 		title = w.Say("Game over")
 	}
-	s.Add(&scene.Text{At: scene.Point{X: 10, Y: top / 2}, Text: title, Size: sizeTitle, Bold: true, Anchor: scene.Start, Color: scene.Ink})
 	cellPx := (Width - 16) / float64(cols)
 	k := cellPx / size
 	origin := func(cell [2]int) (float64, float64) {
@@ -168,6 +167,9 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 		}
 		s.Add(&scene.Polygon{Rings: rings, Fill: scene.Solid(empireLand), Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}})
 	}
+	// All so far is the board alone: the static layer a writer may keep.
+	s.Static = len(s.Items)
+	s.Add(&scene.Text{At: scene.Point{X: 10, Y: top / 2}, Text: title, Size: sizeTitle, Bold: true, Anchor: scene.Start, Color: scene.Ink})
 	// What stands in each region: its number on top, then armies and cities by owner.
 	var names []string
 	for _, p := range v.Players {
