@@ -205,17 +205,21 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 				pieces = append(pieces, piece{sw, ct, true})
 			}
 		}
+		// In rows that keep within the region where it is small (the pieces of two
+		// neighbours must not meet).
 		const r = 10.0
-		x := c.X - float64(len(pieces)-1)*(r+1)
-		for _, p := range pieces {
-			pc := scene.Point{X: x, Y: c.Y + 6}
+		room := ra.reg.Room * k
+		perRow := max(2, int((2*room+8)/(2*r+2)))
+		for i, p := range pieces {
+			row, col := i/perRow, i%perRow
+			inRow := min(perRow, len(pieces)-row*perRow)
+			pc := scene.Point{X: c.X - float64(inRow-1)*(r+1) + float64(col)*(2*r+2), Y: c.Y + 6 + float64(row)*(2*r+3)}
 			if p.city {
 				s.Add(city(p.sw, pc, r))
 				s.Add(&scene.Text{At: scene.Point{X: pc.X, Y: pc.Y + 2}, Text: strconv.Itoa(p.n), Size: sizeBadge, Bold: true, Color: p.sw.TextOn(false)})
 			} else {
 				s.Add(markerWithCount(p.sw, pc, r, false, p.n)...)
 			}
-			x += 2*r + 2
 		}
 	}
 	y := top + float64(rows)*cellPx + 10
