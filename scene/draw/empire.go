@@ -81,7 +81,6 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 	if v.Finished {
 		title = w.Say("Game over")
 	}
-	s.Add(&scene.Text{At: scene.Point{X: 10, Y: top / 2}, Text: title, Size: sizeTitle, Bold: true, Anchor: scene.Start, Color: scene.Ink})
 	cellPx := (Width - 16) / float64(cols)
 	k := cellPx / size
 	origin := func(cell [2]int) (float64, float64) {
@@ -168,6 +167,9 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 		}
 		s.Add(&scene.Polygon{Rings: rings, Fill: scene.Solid(empireLand), Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}})
 	}
+	// All so far is the board alone: the static layer a writer may keep.
+	s.Static = len(s.Items)
+	s.Add(&scene.Text{At: scene.Point{X: 10, Y: top / 2}, Text: title, Size: sizeTitle, Bold: true, Anchor: scene.Start, Color: scene.Ink})
 	// What stands in each region: its number on top, then armies and cities by owner.
 	var names []string
 	for _, p := range v.Players {
@@ -203,17 +205,21 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 				pieces = append(pieces, piece{sw, ct, true})
 			}
 		}
+		// In rows that keep within the region where it is small (the pieces of two
+		// neighbours must not meet).
 		const r = 10.0
-		x := c.X - float64(len(pieces)-1)*(r+1)
-		for _, p := range pieces {
-			pc := scene.Point{X: x, Y: c.Y + 6}
+		room := ra.reg.Room * k
+		perRow := max(2, int((2*room+8)/(2*r+2)))
+		for i, p := range pieces {
+			row, col := i/perRow, i%perRow
+			inRow := min(perRow, len(pieces)-row*perRow)
+			pc := scene.Point{X: c.X - float64(inRow-1)*(r+1) + float64(col)*(2*r+2), Y: c.Y + 6 + float64(row)*(2*r+3)}
 			if p.city {
 				s.Add(city(p.sw, pc, r))
 				s.Add(&scene.Text{At: scene.Point{X: pc.X, Y: pc.Y + 2}, Text: strconv.Itoa(p.n), Size: sizeBadge, Bold: true, Color: p.sw.TextOn(false)})
 			} else {
 				s.Add(markerWithCount(p.sw, pc, r, false, p.n)...)
 			}
-			x += 2*r + 2
 		}
 	}
 	y := top + float64(rows)*cellPx + 10
