@@ -72,6 +72,7 @@ var printedNames = map[string]string{
 	"laras_ghost":     "Lara's Ghost",
 	"balrog":          "Balrog",
 	"mushroom_armour": "mushroom armour",
+	"bag_of_wonders":  "Bag of Wonders",
 }
 
 // PrintedName returns the English name as printed of a key of the view — a terrain
