@@ -9,12 +9,18 @@ import (
 	"github.com/turnmail/turnmail/templates/doc"
 )
 
+// pictured are the games whose mails carry a picture of the board (scene/draw).
+var pictured = map[string]bool{"smallworld": true, "empire": true, "dungeoneer": true}
+
 // playerColour is the colour a player keeps for the whole game ("#rrggbb") and its
 // name in the reader's words, which the text part shows (so that colour is never
 // the only cue): the seat's swatch as every picture of the game draws it
 // (scene.Seat of the player's place in the view, as draw.Swatches gives it). A
-// name the view does not list has none.
-func playerColour(w words, view map[string]any, name string) (colour, label string) {
+// game without pictures, or a name the view does not list, has none.
+func playerColour(w words, game string, view map[string]any, name string) (colour, label string) {
+	if !pictured[Family(game)] {
+		return "", ""
+	}
 	for i, p := range objs(view["players"]) {
 		if Str(p["name"]) == name {
 			sw := scene.Seat(i)
@@ -43,8 +49,9 @@ func (p pictureWords) Name(key string) string {
 
 // playerCell is a player's cell of a players' table: a swatch of their colour, then
 // their name, in bold for the reader, and the colour's name in small print.
-func playerCell(w words, view map[string]any, name string, reader bool) doc.Line {
-	colour, label := playerColour(w, view, name)
+func playerCell(w words, b board, name string) doc.Line {
+	reader := name == b.Player
+	colour, label := playerColour(w, b.Game.Kind, b.View, name)
 	var l doc.Line
 	if colour != "" {
 		l = append(l, doc.Inline{Style: doc.Swatch, Colour: colour})

@@ -201,7 +201,7 @@ func (dungeon) heroes(w words, b board, all bool) *doc.Table {
 	t := &doc.Table{Title: doc.L(w.t("Heroes:")), Head: []string{w.t("Hero"), w.t("Lvl"), w.t("Life"), w.t("Glory"), w.t("Peril"), w.t("Me/Ma/Sp"), w.t("At")}}
 	for _, p := range objs(v["players"]) {
 		name := Str(p["name"])
-		row := doc.Row{Cells: []doc.Line{append(doc.Line{doc.T(Str(p["seat"]) + ". ")}, playerCell(w, v, name, name == b.Player)...),
+		row := doc.Row{Cells: []doc.Line{append(doc.Line{doc.T(Str(p["seat"]) + ". ")}, playerCell(w, b, name)...),
 			doc.L(Str(p["level"])), doc.L(Str(p["life"])), doc.L(Str(p["glory"])), doc.L(Str(p["peril"])),
 			doc.L(Str(p["melee"]) + "/" + Str(p["magic"]) + "/" + Str(p["speed"])), doc.L(Str(p["x"]) + "," + Str(p["y"]))}}
 		hero := w.term(obj(p["hero_name"])["en"])

@@ -144,7 +144,7 @@ func (empire) players(w words, b board) *doc.Table {
 				bid = Str(p["bid"])
 			}
 		}
-		row := doc.Row{Cells: []doc.Line{playerCell(w, b.View, name, name == b.Player), doc.L(Str(p["coins"])), doc.L(Str(p["armies"]) + " (" + Str(p["supply"]) + ")"),
+		row := doc.Row{Cells: []doc.Line{playerCell(w, b, name), doc.L(Str(p["coins"])), doc.L(Str(p["armies"]) + " (" + Str(p["supply"]) + ")"),
 			doc.L(Str(p["cities"])), doc.L(Str(p["elixirs"])), doc.L(Str(p["score"])), doc.L(bid)}}
 		var sub []string
 		if p["leader"] != nil {

@@ -73,7 +73,7 @@ func (generic) board(w words, b board) []doc.Block {
 	l := &doc.List{Title: doc.L(w.t("Turn %s", Str(b.View["turn"])))}
 	for _, p := range objs(b.View["players"]) {
 		name := Str(p["name"])
-		l.Items = append(l.Items, doc.Item{Line: append(playerCell(w, b.View, name, name == b.Player), doc.T(": "+Str(p["score"])))})
+		l.Items = append(l.Items, doc.Item{Line: append(playerCell(w, b, name), doc.T(": "+Str(p["score"])))})
 	}
 	return []doc.Block{l}
 }

@@ -129,7 +129,7 @@ func (smallWorld) players(w words, b board) *doc.Table {
 		for _, d := range objs(p["declined"]) {
 			races = append(races, w.t("in decline: %s", Combo(w.tr, string(w.lang), d["race"], d["power"])))
 		}
-		row := doc.Row{Cells: []doc.Line{playerCell(w, v, name, name == b.Player), doc.L(Str(p["score"])), doc.L(Str(p["hand"])), doc.L(strings.Join(races, "; "))}}
+		row := doc.Row{Cells: []doc.Line{playerCell(w, b, name), doc.L(Str(p["score"])), doc.L(Str(p["hand"])), doc.L(strings.Join(races, "; "))}}
 		if a := obj(p["active"]); a != nil {
 			for _, m := range swMarks(w, obj(a["marks"])) {
 				row.Sub = append(row.Sub, doc.L(m))

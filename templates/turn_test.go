@@ -155,7 +155,7 @@ func TestRender_refusalBoard(t *testing.T) {
 		{"smallworld", loadView("smallworld.view.json"), "Your regions: "},
 		{"underground", loadView("underground.view.json"), "Your regions: "},
 		{"dungeoneer", loadView("dungeoneer.view.json"), "Heroes:"},
-		{"tally", map[string]any{"turn": 2.0, "players": []any{map[string]any{"name": "ann", "score": 3.0}}}, "  - ann (blue): 3"},
+		{"tally", map[string]any{"turn": 2.0, "players": []any{map[string]any{"name": "ann", "score": 3.0}}}, "  - ann: 3"},
 		{"smallworld", nil, ""},
 	} {
 		r := Refusal{Game: Game{ID: "xx-1", Kind: c.kind, Title: GameTitle(c.kind), Players: []string{"ann", "ben"}}, Player: "ann",
