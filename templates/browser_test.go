@@ -50,7 +50,8 @@ func chromium() string {
 // for two of its players (one to move, or not), as the service builds them: the
 // events since the reader's last mail in the game's words, the legal commands with
 // their notes, the board's picture; the mid-game mails in Italian too, the late
-// ones answering a mail with a refused line.
+// ones answering a mail with a refused line; and the refusals of the mid-game
+// boards.
 func realSamples(t *testing.T) []sample {
 	t.Helper()
 	tr, err := i18n.Load()
@@ -100,9 +101,12 @@ func realSamples(t *testing.T) []sample {
 					if lang != i18n.English {
 						name += "-" + string(lang)
 					}
-					out = append(out, sample{name, "state", st}, sample{name + "-refusal", "refusal", Refusal{
-						Game: game, Player: who, Error: &LineError{Line: Line{N: 1, Text: "conquer 99"}, Reason: "there is no region 99"}, Legal: st.Legal, LegalNotes: st.LegalNotes,
-						ToAct: st.ToAct, ReplyTo: st.ReplyTo, View: st.View, Lang: st.Lang, Picture: st.Picture}})
+					out = append(out, sample{name, "state", st})
+					if label == "mid" { // a refusal of the same board
+						out = append(out, sample{name + "-refusal", "refusal", Refusal{
+							Game: game, Player: who, Error: &LineError{Line: Line{N: 1, Text: "conquer 99"}, Reason: "there is no region 99"}, Legal: st.Legal, LegalNotes: st.LegalNotes,
+							ToAct: st.ToAct, ReplyTo: st.ReplyTo, View: st.View, Lang: st.Lang, Picture: st.Picture}})
+					}
 				}
 			}
 		}
