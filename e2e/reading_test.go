@@ -185,6 +185,11 @@ func (r *reading) yourMove() string {
 	return r.sentence("It is your move. Reply to this mail with one command per line, for example:")
 }
 
+// sentAlready marks the answer to a copy of the bot's previous mail.
+func (r *reading) sentAlready() string {
+	return strings.SplitN(r.say("You sent this mail already (%s): this copy changed nothing.", "\x00"), "\x00", 2)[0]
+}
+
 // canSend starts the list of commands in a refusal.
 func (r *reading) canSend() string { return r.say("What you can send now:") }
 

@@ -120,8 +120,8 @@ func TestRender_empireItalian(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string][]string{
-		"state-empire-play-it": {"Turno 1 — fase di gioco.", "ann sta eseguendo l'azione di Saggio antico: muovi 3 (ne restano 3).",
-			"Idra notturna — costo 0", "azione: muovi 5 e distruggi 1; abilità: +1 armata", "carte: Saggio antico",
+		"state-empire-play-it": {"Turno 1 — fase di gioco.", "ann sta eseguendo l'azione di Saggio antico: 3 punti movimento (ne restano 3).",
+			"Idra notturna — costo 0", "azione: 5 punti movimento e 1 armata da distruggere; abilità: +1 armata", "carte: Saggio antico",
 			"Corona (regioni 1, 2, 3, 4, 5) — controllata dalle armate neutrali", "    3   armate neutrale×10, controllata dalle armate neutrali — terra 1, 4, 5;\n        mare nessuna",
 			"    salta   # rinunci al resto di questa azione", "Come leggere gli schemi qui sopra:", "<regione>, <n>", "ne restano 3"},
 		"state-empire-bid-it": {"Turno 1 — fase della puntata.", "(puntata 0)", "ann ha puntato 0 monete"},

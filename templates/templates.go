@@ -138,6 +138,10 @@ func (s *Set) page(kind string, data any) (any, error) {
 		title, err := s.Subject(kind, data)
 		return NoticePage{Title: title, Notice: d}, err
 	case Lobby:
+		if len(d.Game.Players) > 0 && len(d.Answers) > 0 { // the game's one subject: the title says what it is about
+			title, err := s.line("topic-lobby", d.Answers[0])
+			return LobbyPage{Title: title, Lobby: d}, err
+		}
 		title, err := s.Subject(kind, data)
 		return LobbyPage{Title: title, Lobby: d}, err
 	}

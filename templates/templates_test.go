@@ -329,13 +329,13 @@ func TestRender_htmlStructure(t *testing.T) {
 		"state-empire-play": {
 			"<tr><td>ann</td><td>12</td><td>5 (13)</td><td>0</td><td>0</td><td>1</td><td>0</td></tr>", // bid 0, revealed
 			`<tr><td colspan="7"><small>ann · cards: Ancient Sage</small></td></tr>`,
-			"<th>Card</th><th>Cost</th><th>Action</th><th>Ability</th>", "<td>Night Hydra</td><td>0</td><td>move 5 and destroy 1</td><td>&#43;1 army</td>",
-			"ann is carrying out Ancient Sage: move 3 (3 left).", "<td>Crown</td><td>1, 2, 3, 4, 5</td><td>neutral</td>",
+			"<th>Card</th><th>Cost</th><th>Action</th><th>Ability</th>", "<td>Night Hydra</td><td>0</td><td>5 movement points and 1 army to destroy</td><td>&#43;1 army</td>",
+			"ann is carrying out Ancient Sage: 3 movement points (3 left).", "<td>Crown</td><td>1, 2, 3, 4, 5</td><td>neutral</td>",
 			"<tr><td>3</td><td>neutral×10</td><td></td><td>neutral</td><td>1, 4, 5</td><td></td></tr>",
 			`<pre class="legal">move 5&gt;&lt;1,2,22&gt;   # 2 to 3 points`, "<p>How to read the patterns above:</p>",
 		},
 		"state-empire-play-it": {
-			"<th>Carta</th><th>Costo</th><th>Azione</th><th>Abilità</th>", "<td>Idra notturna</td><td>0</td><td>muovi 5 e distruggi 1</td><td>&#43;1 armata</td>",
+			"<th>Carta</th><th>Costo</th><th>Azione</th><th>Abilità</th>", "<td>Idra notturna</td><td>0</td><td>5 punti movimento e 1 armata da distruggere</td><td>&#43;1 armata</td>",
 			"<tr><td>3</td><td>neutrale×10</td><td></td><td>neutrale</td><td>1, 4, 5</td><td></td></tr>",
 			`<pre class="legal">muovi 5&gt;&lt;1,2,22&gt;   # da 2 a 3 movimenti`, "<td><code>&lt;regione&gt;, &lt;n&gt;</code></td><td>una regione qualunque, un numero qualunque</td>",
 		},
