@@ -18,6 +18,7 @@ import (
 	"github.com/turnmail/turnmail/engine/games"
 	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/internal/langcheck"
+	"github.com/turnmail/turnmail/internal/picturecheck"
 	"github.com/turnmail/turnmail/mail/parse"
 )
 
@@ -323,6 +324,7 @@ func playBots(t *testing.T, h *harness, kind string, n int, seed int64, options 
 			t.Errorf("%s was told the winners are %v, %s %v", b.name, b.winners, bots[0].name, want)
 		}
 	}
+	checkPictures(t, h, game)
 	l, err := h.d.Service.Load(context.Background(), game)
 	if err != nil {
 		t.Fatal(err)
@@ -355,6 +357,7 @@ func playBots(t *testing.T, h *harness, kind string, n int, seed int64, options 
 		}
 	}
 	t.Logf("%s %v with %d players: %d events, winners %v; patterns chosen: %v; commands sent: %v", kind, options, n, len(arch.Events), want, filled, sent)
+	reportLength(t, kind, options, string(lang), n, measureMails(bots, game))
 	if dir := os.Getenv("TURNMAIL_BOTS_DUMP"); dir != "" {
 		dumpMails(t, dir, kind, bots)
 	}
@@ -496,7 +499,8 @@ func (b *bot) stateMail(game string) *parse.Message {
 // lists what may be sent but not the state, which the mail before it shows.
 func (b *bot) board(game string) string {
 	for i := len(b.mails) - 1; i >= 0; i-- {
-		if body := b.mails[i].Body; strings.Contains(body, b.reading().footer(game)) && (strings.Contains(body, "\n"+b.reading().regions()) || strings.Contains(body, b.reading().dungeoneer().mark)) {
+		rd := b.reading()
+		if body := b.mails[i].Body; strings.Contains(body, rd.footer(game)) && (strings.Contains(body, "\n"+rd.swRegions()) || strings.Contains(body, "\n"+rd.emRegions()) || strings.Contains(body, rd.dungeoneer().heroes)) {
 			return body
 		}
 	}
@@ -924,12 +928,6 @@ type region struct {
 	land   []string
 }
 
-var (
-	// "    4 farmland  (mine) — alice Ratmen ×2 [fortress]; next to 3, 5", " * 4 …" when
-	// the region changed since the reader's last mail
-	swRegionRe = regexp.MustCompile(`^[\s*]+(\S+) .*? — (\S+)(?: [^×]*)? ×(\d+)`)
-)
-
 // emRegionRe reads a row of Eight-Minute Empire's region table in r's language:
 // "    3   armies alice×2 bob×1, cities alice×1, controlled by alice — land 2, 4;
 // sea none" (the armies, the land neighbours).
@@ -958,10 +956,22 @@ func tableRows(lines []string) []string {
 	return rows
 }
 
-// parseRegions reads the region list of a state mail in r's language.
+// parseRegions reads the regions a state mail shows in r's language: a Small World
+// reader's own ("Your regions: 4* ×2 [fortress], 7 ×1."), or the rows of an Empire
+// mail's table of the reader's regions and those that changed.
 func parseRegions(r *reading, body, me string) map[string]region {
 	out := map[string]region{}
-	_, list, ok := strings.Cut(body, "\n"+r.regions())
+	if _, list, ok := strings.Cut(strings.ReplaceAll(body, " \n", " "), "\n"+r.swRegions()); ok {
+		list, _, _ = strings.Cut(list, ".\n")
+		for _, item := range strings.Split(list, ", ") {
+			if g := swOwnRe.FindStringSubmatch(item); g != nil {
+				n, _ := strconv.Atoi(g[2])
+				out[g[1]] = region{owner: me, tokens: n}
+			}
+		}
+		return out
+	}
+	_, list, ok := strings.Cut(body, "\n"+r.emRegions())
 	if !ok {
 		return out
 	}
@@ -980,10 +990,37 @@ func parseRegions(r *reading, body, me string) map[string]region {
 				}
 			}
 			out[g[1]] = r
-		} else if g := swRegionRe.FindStringSubmatch(l); g != nil {
-			n, _ := strconv.Atoi(g[3])
-			out[g[1]] = region{owner: g[2], tokens: n}
 		}
 	}
 	return out
+}
+
+// swOwnRe reads one of a Small World reader's regions: "4* ×2 [fortress]", the id
+// and the tokens.
+var swOwnRe = regexp.MustCompile(`^(\d+)\*? ×(\d+)`)
+
+// checkPictures checks that every state mail of game carries the board's picture,
+// shown by its Content-ID and within its budget (issue 22).
+func checkPictures(t *testing.T, h *harness, game string) {
+	t.Helper()
+	rows, err := h.d.Store.Outbox(context.Background(), game, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, largest := 0, 0
+	for _, r := range rows {
+		if r.Kind != "state" {
+			continue
+		}
+		p, err := picturecheck.Read(r.Raw)
+		if err != nil {
+			t.Errorf("state mail %d to %s: %v", r.ID, r.To[0], err)
+			continue
+		}
+		n, largest = n+1, max(largest, len(p.PNG))
+	}
+	if n == 0 {
+		t.Errorf("game %s: no state mail with a picture", game)
+	}
+	t.Logf("game %s: %d state mails, each with its picture (the largest %d bytes)", game, n, largest)
 }

@@ -14,8 +14,8 @@ func TestSay(t *testing.T) {
 	h := newHarness(t, harnessOptions{games: testRegistry()})
 	ann, ben := h.addr("ann"), h.addr("ben")
 	game := turnGame(t, h, h.addr("host"), service.Settings{})
-	ra := replyTo(t, h.waitMail(ann, "It is your move"))
-	opening := h.waitMail(ben, "Waiting for: ann") // ben's thread starts here
+	ra := replyTo(t, h.waitMail(ann, "Your move"))
+	opening := h.waitMail(ben, "It is ann's move") // ben's thread starts here
 
 	h.send(ann, ra, "Re", "Ciao Ben!\nsay Ti distruggo, è certo. <script>\n\nA domani,\n")
 	got := h.waitMail(ben, "ann says:\n    Ti distruggo, è certo. <script>")
@@ -34,7 +34,7 @@ func TestSay(t *testing.T) {
 		t.Errorf("%d events, want 1 (the message, no move)", n)
 	}
 	h.send(ann, ra, "Re", "add 4\n")
-	h.waitMail(ben, "It is your move")
+	h.waitMail(ben, "Your move")
 	if s := score(t, h, game, "ann"); s != 4 {
 		t.Errorf("ann has %d, want 4", s)
 	}

@@ -34,7 +34,7 @@ func TestDeadline_skipAndRemindersAcrossRestart(t *testing.T) {
 	h := newHarness(t, opts)
 	ann, ben := h.addr("ann"), h.addr("ben")
 	game := turnGame(t, h, h.addr("host"), service.Settings{})
-	h.waitMail(ann, "It is your move", "Your deadline: Tue 24 Nov 09:00 UTC")
+	h.waitMail(ann, "Your move", "Your move — by Tue 24 Nov 09:00 UTC")
 
 	clock.Advance(11 * time.Hour)
 	if n := h.tick(); n != 0 {
@@ -63,7 +63,7 @@ func TestDeadline_skipAndRemindersAcrossRestart(t *testing.T) {
 		t.Fatalf("%d timers fired at the deadline, want 1", n)
 	}
 	h.waitMail(ann, "Your deadline in game "+game+" passed", "    pass")
-	h.waitMail(ben, "ann sent: pass", "It is your move")
+	h.waitMail(ben, "ann sent: pass", "Your move")
 	if n := h.events(game); n != 2 {
 		t.Fatalf("%d events after the skip, want 2 (deadline, pass)", n)
 	}
@@ -81,7 +81,7 @@ func TestDeadline_pause(t *testing.T) {
 	h := newHarness(t, harnessOptions{games: testRegistry(), clock: clock})
 	ann, ben, host := h.addr("ann"), h.addr("ben"), h.addr("host")
 	game := turnGame(t, h, host, service.Settings{Expiry: service.ExpiryPause, Remind: []string{"none"}})
-	a := h.waitMail(ann, "It is your move")
+	a := h.waitMail(ann, "Your move")
 	clock.Advance(25 * time.Hour)
 	if n := h.tick(); n != 1 {
 		t.Fatalf("%d timers fired", n)
@@ -111,8 +111,8 @@ func TestDeadline_replaceAndSubstitute(t *testing.T) {
 	h := newHarness(t, harnessOptions{games: testRegistry(), clock: clock})
 	ann, ben, host, cy := h.addr("ann"), h.addr("ben"), h.addr("host"), h.addr("cy")
 	game := turnGame(t, h, host, service.Settings{Expiry: service.ExpiryReplace, Remind: []string{"none"}})
-	a := h.waitMail(ann, "It is your move")
-	h.waitMail(ben, "Waiting for: ann")
+	a := h.waitMail(ann, "Your move")
+	h.waitMail(ben, "It is ann's move")
 	clock.Advance(25 * time.Hour)
 	if n := h.tick(); n != 1 {
 		t.Fatalf("%d timers fired", n)
@@ -124,7 +124,7 @@ func TestDeadline_replaceAndSubstitute(t *testing.T) {
 	h.send(host, h.addr("turnmail"), "x", "replace "+game+" ann "+cy+"\n") // at the service address
 	h.confirm(host, "yes", "    replace "+game+" ann "+cy)
 	h.confirm(cy, "yes", "asks you to take over")
-	c := h.waitMail(cy, "You take over the seat ann", "It is your move")
+	c := h.waitMail(cy, "You take over the seat ann", "Your move")
 	h.waitMail(ann, "has handed your seat (ann) to another player")
 	h.waitMail(host, "now belongs to "+cy)
 	rc := replyTo(t, c)
@@ -139,7 +139,7 @@ func TestDeadline_replaceAndSubstitute(t *testing.T) {
 	if st, reason := h.settled(id); st != "applied" {
 		t.Fatalf("the substitute's move: %s %s", st, reason)
 	}
-	h.waitMail(ben, "ann sent: add 2", "It is your move")
+	h.waitMail(ben, "ann sent: add 2", "Your move")
 }
 
 // TestDeadline_vacation: a vacation stretches the player's deadline.
@@ -148,7 +148,7 @@ func TestDeadline_vacation(t *testing.T) {
 	h := newHarness(t, harnessOptions{games: testRegistry(), clock: clock})
 	ann := h.addr("ann")
 	game := turnGame(t, h, h.addr("host"), service.Settings{Remind: []string{"none"}})
-	a := h.waitMail(ann, "It is your move")
+	a := h.waitMail(ann, "Your move")
 	h.send(ann, replyTo(t, a), "Re", "vacation 2026-11-24 2026-11-25\n")
 	h.waitMail(ann, "Your vacation 2026-11-24 to 2026-11-25 is recorded", "used 2 of 14 days", "Thu 26 Nov 09:00 UTC")
 	l, err := h.d.Service.Load(context.Background(), game)

@@ -29,7 +29,7 @@ import (
 func (b *bot) dungeon(listed []string, board string) string {
 	rd := b.reading()
 	w := rd.dungeoneer()
-	if !strings.Contains(board, w.mark) {
+	if !strings.Contains(board, w.heroes) {
 		return ""
 	}
 	e := rd.dungeonEntries(listed)
@@ -167,7 +167,7 @@ func (b *bot) dungeonRespond(e dgEntries, mail dgMail) string {
 func (b *bot) dungeonOutOfTurn(body, board string) string {
 	rd := b.reading()
 	w := rd.dungeoneer()
-	if !strings.Contains(board, w.mark) {
+	if !strings.Contains(board, w.heroes) {
 		return ""
 	}
 	mail := w.read(board)
@@ -328,9 +328,9 @@ type dgWords struct {
 	scores    map[string]*regexp.Regexp
 	tests     map[string]*regexp.Regexp
 	places    []*regexp.Regexp
-	// The lines of a hero sheet: its seat (name, level, life), its scores, where it
-	// stands, its ability, a quest, the component it carries.
-	seatRe, statsRe, posRe, abilityRe, questRe, carryRe *regexp.Regexp
+	// The lines of a hero sheet: its row of the heroes' table (name, level, life,
+	// scores, where it stands), its ability, a quest, the component it carries.
+	seatRe, abilityRe, questRe, carryRe *regexp.Regexp
 	// entryRe matches the start of a list's entry (a hero, a line of a hero sheet, a
 	// card, a place on the map): a line indented like the one before that starts no
 	// entry continues it.
@@ -415,10 +415,10 @@ func newDgWords(r *reading) *dgWords {
 		regexp.MustCompile(`^, ` + r.shape("at %s → %s", `(?P<at>m\d\d)`, `(?P<to>m\d\d)`)),
 		regexp.MustCompile(`^, ` + r.shape("at %s", `(?P<at>m\d\d)`)),
 	}
-	n := `-?\d+`
+	// A row of the heroes' table: "  1. ann (blue)  2     2     11      5         2/3/2     -1,-1"
+	// (seat, name and colour, level, life, Glory, Peril, Melee/Magic/Speed, place).
+	w.seatRe = regexp.MustCompile(`^  \d+\. (?P<name>\S+)(?: \([^)]*\))? +(?P<level>\d+) +(?P<life>-?\d+) +-?\d+ +-?\d+ +(?P<melee>-?\d+)/(?P<magic>-?\d+)/(?P<speed>-?\d+) +(?P<x>-?\d+),(?P<y>-?\d+)`)
 	sheet := []string{
-		r.shape("Melee %s, Magic %s, Speed %s; Glory %s, Peril %s", `(?P<melee>-?\d+)`, `(?P<magic>-?\d+)`, `(?P<speed>-?\d+)`, n, n),
-		r.shape("at %s,%s;", `(?P<x>-?\d+)`, `(?P<y>-?\d+)`),
 		r.shape("ability: %s", `(?P<text>.*)`),
 		r.shape("quest: %s", `(?P<id>q\d\d) `),
 		r.shape("carrying the component of %s", `(?P<id>q\d\d)`),
@@ -428,10 +428,11 @@ func newDgWords(r *reading) *dgWords {
 		r.shape("bane: %s", `a\d\d `),
 		r.shape("pack: %s", `a\d\d `),
 	}
-	w.seatRe = regexp.MustCompile(`^  \d+\. (?P<name>\S+) — ` + r.shape("%s, level %s, life %s/6", `.*`, `(?P<level>\d+)`, `(?P<life>\d+)`))
-	w.statsRe, w.posRe, w.abilityRe = regexp.MustCompile(`^`+sheet[0]), regexp.MustCompile(`^`+sheet[1]), regexp.MustCompile(`^`+sheet[2])
-	w.questRe, w.carryRe = regexp.MustCompile(`^`+sheet[3]), regexp.MustCompile(`^`+sheet[4])
-	w.entryRe = regexp.MustCompile(`^(?:\d+\. |[amq]\d\d |-?\d+,-?\d+ |` + strings.Join(sheet, "|") + `)`)
+	for _, form := range r.tr.Forms(r.lang, "%d cards in hand") { // both plural forms
+		sheet = append(sheet, formShape(form, func(int, string, bool) string { return `\d+` }))
+	}
+	w.abilityRe, w.questRe, w.carryRe = regexp.MustCompile(`^`+sheet[0]), regexp.MustCompile(`^`+sheet[1]), regexp.MustCompile(`^`+sheet[2])
+	w.entryRe = regexp.MustCompile(`^(?:\d+\. |- |[amq]\d\d |-?\d+,-?\d+ |` + strings.Join(sheet, "|") + `)`)
 	return w
 }
 
@@ -450,12 +451,12 @@ func (r *reading) healWord() string {
 // heals reports whether a card's text or a hero's ability heals.
 func (w *dgWords) heals(text string) bool { return strings.Contains(strings.ToLower(text), w.heal) }
 
-// dgNumbered matches the start of a numbered row ("  1. "), which continues under its
-// text.
-var dgNumbered = regexp.MustCompile(`^ +\d+\. +`)
+// dgNumbered matches the start of a numbered row ("  1. ") or of a list's item
+// ("  - "), which continues under its text.
+var dgNumbered = regexp.MustCompile(`^ +(?:\d+\.|-|!) +`)
 
-// dgCardID reads the card a line starts with ("  m09 Collapsed Gallery (…").
-var dgCardID = regexp.MustCompile(`^\s+([amq]\d\d) `)
+// dgCardID reads the card a line starts with ("  - m09 Collapsed Gallery (…").
+var dgCardID = regexp.MustCompile(`^\s+(?:- )?([amq]\d\d) `)
 
 // lines returns the lines of a mail with the lines the templates wrapped joined
 // again: a line without indentation broken softly (it ends in a space) goes on on
@@ -501,13 +502,19 @@ func (w *dgWords) read(board string) dgMail {
 		}
 		if g := w.seatRe.FindStringSubmatch(l); g != nil {
 			seat = g[w.seatRe.SubexpIndex("name")]
-			level, _ := strconv.Atoi(g[w.seatRe.SubexpIndex("level")])
-			life, _ := strconv.Atoi(g[w.seatRe.SubexpIndex("life")])
-			m.heroes[seat] = dgHero{stats: map[string]int{"level": level, "life": life}, life: life}
+			number := func(name string) int {
+				v, _ := strconv.Atoi(g[w.seatRe.SubexpIndex(name)])
+				return v
+			}
+			h := dgHero{stats: map[string]int{"level": number("level"), "life": number("life")}, life: number("life"), x: number("x"), y: number("y")}
+			for _, f := range dgForms {
+				h.stats[f] = number(f)
+			}
+			m.heroes[seat] = h
 			continue
 		}
-		if !strings.HasPrefix(l, "     ") {
-			seat = "" // a sheet's lines are indented under its seat's text
+		if !strings.HasPrefix(l, "    ") {
+			seat = "" // a sheet's lines are indented under its seat's row
 		}
 		if seat != "" {
 			h := m.heroes[seat]
@@ -568,17 +575,7 @@ func (w *dgWords) card(kindWord, rest, text string) dgCard {
 // sheetLine reads a line of a hero sheet (without its indentation) into h.
 func (w *dgWords) sheetLine(h *dgHero, l string) {
 	group := func(re *regexp.Regexp, g []string, name string) string { return g[re.SubexpIndex(name)] }
-	number := func(re *regexp.Regexp, g []string, name string) int {
-		v, _ := strconv.Atoi(group(re, g, name))
-		return v
-	}
-	if g := w.statsRe.FindStringSubmatch(l); g != nil {
-		for _, f := range dgForms {
-			h.stats[f] = number(w.statsRe, g, f)
-		}
-	} else if g := w.posRe.FindStringSubmatch(l); g != nil {
-		h.x, h.y = number(w.posRe, g, "x"), number(w.posRe, g, "y")
-	} else if g := w.abilityRe.FindStringSubmatch(l); g != nil {
+	if g := w.abilityRe.FindStringSubmatch(l); g != nil {
 		h.ability = group(w.abilityRe, g, "text")
 	} else if g := w.questRe.FindStringSubmatch(l); g != nil {
 		h.quests = append(h.quests, group(w.questRe, g, "id"))

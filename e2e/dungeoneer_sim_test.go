@@ -78,7 +78,7 @@ func TestDungeonBot_finishes(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if p := dungeonReadingProblem(rd, text, v, who); p != "" {
+					if p := dungeonReadingProblem(rd, text, v, who, st.Legal(who)); p != "" {
 						t.Fatalf("seed %d: %s's mail reads wrong: %s\n%s", seed, who, p, text)
 					}
 					cmd, err := bots[who].choose(text, text)
@@ -116,9 +116,17 @@ func TestDungeonBot_finishes(t *testing.T) {
 // whose turn it is, every hero sheet (scores, life, place, quests, the component
 // carried), the viewer's hand and the quests with their map cards, the guard step,
 // the map's cards and their ways through.
-func dungeonReadingProblem(rd *reading, text string, v dungeoneer.View, viewer string) string {
+func dungeonReadingProblem(rd *reading, text string, v dungeoneer.View, viewer string, commands []string) string {
 	w := rd.dungeoneer()
 	m := w.read(text)
+	// The cards the reader may play, discard, keep or use now are told with what they
+	// do; the rest of the hand is named.
+	playable := map[string]bool{}
+	for _, c := range commands {
+		if f := strings.Fields(c); len(f) >= 2 && slices.Contains([]string{"play", "discard", "keep", "use"}, f[0]) {
+			playable[f[1]] = true
+		}
+	}
 	turn := ""
 	if v.Current != nil {
 		turn = *v.Current
@@ -135,16 +143,21 @@ func dungeonReadingProblem(rd *reading, text string, v dungeoneer.View, viewer s
 			return "no hero sheet of " + p.Name
 		case !reflect.DeepEqual(h.stats, scores) || h.life != p.Life || h.x != p.X || h.y != p.Y:
 			return fmt.Sprintf("the hero of %s: %+v, want %v at %d,%d", p.Name, h, scores, p.X, p.Y)
-		case !slices.Equal(h.quests, p.Quests) || h.carrying != p.Carrying:
+		}
+		if p.Name != viewer {
+			continue // the mail tells the reader's own sheet; the others' are on the whole board
+		}
+		if !slices.Equal(h.quests, p.Quests) || h.carrying != p.Carrying {
 			return fmt.Sprintf("the quests of %s: %v carrying %q, want %v carrying %q", p.Name, h.quests, h.carrying, p.Quests, p.Carrying)
 		}
 		quests = append(quests, p.Quests...)
-		if p.Name != viewer {
-			continue
-		}
 		for _, id := range p.Hand {
 			info, _ := dungeoneer.Card(id)
-			if c := m.cards[id]; c.kind != info.Kind || !reflect.DeepEqual(c.attacks, standardAttacks(info.Monster)) {
+			c := m.cards[id]
+			switch {
+			case !playable[id] && !strings.Contains(strings.Join(strings.Fields(text), " "), id+" "):
+				return fmt.Sprintf("card %s in the hand is not named", id)
+			case playable[id] && (c.kind != info.Kind || !reflect.DeepEqual(c.attacks, standardAttacks(info.Monster))):
 				return fmt.Sprintf("card %s in the hand: %+v, want a %s with attacks %v", id, c, info.Kind, standardAttacks(info.Monster))
 			}
 		}
@@ -160,6 +173,9 @@ func dungeonReadingProblem(rd *reading, text string, v dungeoneer.View, viewer s
 	}
 	if g := v.Guard; g != nil && (m.guard != g.Card || m.guarded != turn) {
 		return fmt.Sprintf("the guard step: %s strikes %q, want %s strikes %s", m.guard, m.guarded, g.Card, turn)
+	}
+	if !strings.Contains(text, w.mark) {
+		return "" // the dungeon is drawn when the reader builds or moves in it
 	}
 	cells := w.doors(text)
 	for _, c := range v.Map {

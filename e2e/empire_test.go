@@ -35,36 +35,49 @@ func TestEmpireSecretBidByMail(t *testing.T) {
 		t.Fatalf("settle: %s %s", status, reason)
 	}
 
-	// Secret bids: after alice's bid, bob and carol see that she bid, not how much.
+	// Secret bids: alice's bid changes nothing bob and carol could send, so it is no
+	// mail to them (issue 23), only a line of their next mail.
+	for _, p := range []string{"bob", "carol"} {
+		h.waitMail(h.addr(p), "What you can send", "bid <")
+	}
+	h.quietOutbox()
+	for _, p := range []string{"bob", "carol"} {
+		h.unexpected(h.addr(p))
+		h.unread[h.addr(p)] = nil
+	}
 	bids := map[string]string{"alice": "7", "bob": "2", "carol": "4"}
 	id = h.send(h.addr("alice"), reply["alice"], "Re: game", "bid 7\n")
 	if status, reason := h.settled(id); status != "applied" {
 		t.Fatalf("alice's bid: %s %s", status, reason)
 	}
+	h.quietOutbox()
 	for _, p := range []string{"bob", "carol"} {
-		m := h.waitMail(h.addr(p), "alice made a secret bid")
-		if strings.Contains(m.Body, "bid 7") || strings.Contains(m.Body, "(bid 7)") {
-			t.Fatalf("%s's mail reveals alice's bid:\n%s", p, m.Body)
-		}
-		if !strings.Contains(m.Body, "bid sent, secret") {
-			t.Errorf("%s's mail does not say that alice has bid:\n%s", p, m.Body)
+		for _, m := range h.unexpected(h.addr(p)) {
+			t.Errorf("%s was mailed about alice's sealed bid:\n%s", p, m.Body)
 		}
 	}
-	// Nor does the history bob asks for.
+	// The history bob asks for tells that she bid, not how much.
 	id = h.send(h.addr("bob"), reply["bob"], "Re: game", "history\n")
 	h.settled(id)
 	hist := h.waitMail(h.addr("bob"), "bid (sealed)")
 	if strings.Contains(hist.Body, "bid 7") {
 		t.Fatalf("bob's history reveals alice's bid:\n%s", hist.Body)
 	}
-	for _, p := range []string{"bob", "carol"} {
-		id := h.send(h.addr(p), reply[p], "Re: game", "bid "+bids[p]+"\n")
-		if status, reason := h.settled(id); status != "applied" {
-			t.Fatalf("%s's bid: %s %s", p, status, reason)
-		}
+	id = h.send(h.addr("bob"), reply["bob"], "Re: game", "bid "+bids["bob"]+"\n")
+	if status, reason := h.settled(id); status != "applied" {
+		t.Fatalf("bob's bid: %s %s", status, reason)
+	}
+	// bob's answer tells him that alice bid, not how much.
+	m := h.waitMail(h.addr("bob"), "alice made a secret bid")
+	if strings.Contains(m.Body, "bid 7") || !strings.Contains(m.Body, "sent, secret") {
+		t.Fatalf("bob's mail reveals alice's bid or does not say that she bid:\n%s", m.Body)
+	}
+	id = h.send(h.addr("carol"), reply["carol"], "Re: game", "bid "+bids["carol"]+"\n")
+	if status, reason := h.settled(id); status != "applied" {
+		t.Fatalf("carol's bid: %s %s", status, reason)
 	}
 	// All bids are in: alice, the highest bidder, chooses who starts.
-	m := h.waitMail(h.addr("alice"), "the bids were", "It is your move")
+	m = h.waitMail(h.addr("alice"), "the bids were", "Your move")
 	if !strings.Contains(m.Body, "first alice") {
 		t.Fatalf("alice may not choose the first player:\n%s", m.Body)
 	}
@@ -72,5 +85,5 @@ func TestEmpireSecretBidByMail(t *testing.T) {
 	if status, reason := h.settled(id); status != "applied" {
 		t.Fatalf("first bob: %s %s", status, reason)
 	}
-	h.waitMail(h.addr("bob"), "It is your move", "take 1")
+	h.waitMail(h.addr("bob"), "Your move", "take 1")
 }

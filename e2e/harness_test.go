@@ -415,9 +415,11 @@ func replyTo(t *testing.T, m *parse.Message) string {
 	return m.ReplyTo[0].Address
 }
 
-// legalLines returns the indented command lines listed after "It is your move" in a
-// state mail.
-func legalLines(m *parse.Message) []string { return legalAfter(m, "It is your move.") }
+// legalLines returns the indented command lines listed after "What you can send"
+// in a state mail.
+func legalLines(m *parse.Message) []string {
+	return legalAfter(m, "What you can send, one command per line:")
+}
 
 // legalAfter returns the indented command lines listed after header (the sentence
 // that introduces them in the reader's language) in a state mail.

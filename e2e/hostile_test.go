@@ -57,7 +57,7 @@ func TestHostileMail(t *testing.T) {
 	ra := replyTo(t, h.waitMail(alice, "game "+tally))
 	rb := replyTo(t, h.waitMail(bob, "game "+tally))
 	sw := h.newGame("smallworld", 7, "", "alice", "bob")
-	rsw := replyTo(t, h.waitMail(alice, "game "+sw, "It is your move"))
+	rsw := replyTo(t, h.waitMail(alice, "game "+sw, "Your move"))
 	h.waitMail(bob, "game "+sw)
 
 	hdr := func(from, to, subject string, extra ...string) string {
@@ -345,7 +345,7 @@ func TestHostileMail(t *testing.T) {
 			if status, reason := h.settled(id); status != "applied" {
 				t.Fatalf("the move after it: status %q (%s)", status, reason)
 			}
-			h.waitMail(mover, "Applied from your mail", "line 1: add 1")
+			h.waitMail(mover, "Since your last mail:", strings.SplitN(mover, "@", 2)[0]+" sent: add 1")
 			h.waitMail(other, strings.SplitN(mover, "@", 2)[0]+" sent: add 1")
 			h.quietOutbox()
 			h.unread[alice], h.unread[bob] = nil, nil
@@ -492,7 +492,7 @@ func TestHostileFlood(t *testing.T) {
 	if status, reason := h.settled(id); status != "applied" {
 		t.Fatalf("the move after the flood: status %q (%s)", status, reason)
 	}
-	h.waitMail(alice, "Applied from your mail", "line 1: add 1")
+	h.waitMail(alice, "Since your last mail:", "alice sent: add 1")
 	h.waitMail(bob, "alice sent: add 1")
 	answered := time.Now()
 	for i := range n {

@@ -40,8 +40,8 @@ func TestInGame_pauseResume(t *testing.T) {
 	h := newHarness(t, harnessOptions{games: testRegistry(), clock: clock})
 	ann, ben := h.addr("ann"), h.addr("ben")
 	game := turnGame(t, h, ann, service.Settings{Remind: []string{"none"}})
-	ra := replyTo(t, h.waitMail(ann, "It is your move", "Your deadline: Tue 24 Nov 09:00 UTC"))
-	rb := replyTo(t, h.waitMail(ben, "Waiting for: ann"))
+	ra := replyTo(t, h.waitMail(ann, "Your move", "Your move — by Tue 24 Nov 09:00 UTC"))
+	rb := replyTo(t, h.waitMail(ben, "It is ann's move"))
 
 	h.send(ben, rb, "Re", "pause\n")
 	h.waitMail(ben, "Only the host of game "+game+" ("+ann+") may pause the game.")
@@ -69,8 +69,8 @@ func TestInGame_pauseResume(t *testing.T) {
 	}
 
 	h.send(ann, ra, "Re", "resume\n")
-	h.waitMail(ann, "Game "+game+" has resumed", "Waiting for: ann")
-	h.waitMail(ben, "Game "+game+" has resumed")
+	h.waitMail(ann, "Game "+game+" has resumed", "Your move")
+	h.waitMail(ben, "Game "+game+" has resumed", "It is ann's move")
 	if st := gameStatus(t, h, game); st != store.GameRunning {
 		t.Fatalf("after the resume: status %s", st)
 	}
@@ -78,19 +78,19 @@ func TestInGame_pauseResume(t *testing.T) {
 		t.Fatalf("%d timers fired right after the resume", n)
 	}
 	h.send(ann, ra, "Re", "status\n")
-	h.waitMail(ann, "It is your move", "Your deadline: Thu 26 Nov 09:00 UTC")
+	h.waitMail(ann, "Your move", "Your move — by Thu 26 Nov 09:00 UTC")
 
 	clock.Advance(time.Hour)
 	id = h.send(ann, ra, "Re", "add 3\n")
 	settledAs(t, h, id, "applied", "")
-	h.waitMail(ben, "ann sent: add 3", "It is your move", "Your deadline: Thu 26 Nov 10:00 UTC")
+	h.waitMail(ben, "ann sent: add 3", "Your move", "Your move — by Thu 26 Nov 10:00 UTC")
 
 	clock.Advance(24*time.Hour + time.Minute)
 	if n := h.tick(); n != 1 {
 		t.Fatalf("%d timers fired at ben's deadline, want 1", n)
 	}
 	h.waitMail(ben, "Your deadline in game "+game+" passed")
-	h.waitMail(ann, "ben sent: pass", "It is your move", "Your deadline: Fri 27 Nov 10:01 UTC")
+	h.waitMail(ann, "ben sent: pass", "Your move", "Your move — by Fri 27 Nov 10:01 UTC")
 }
 
 // TestInGame_replaceByHost: the host (who plays) hands a seat to another address by
@@ -99,8 +99,8 @@ func TestInGame_replaceByHost(t *testing.T) {
 	h := newHarness(t, harnessOptions{games: testRegistry()})
 	ann, ben, cy, dan := h.addr("ann"), h.addr("ben"), h.addr("cy"), h.addr("dan")
 	game := turnGame(t, h, ann, service.Settings{})
-	ra := replyTo(t, h.waitMail(ann, "It is your move"))
-	rb := replyTo(t, h.waitMail(ben, "Waiting for: ann"))
+	ra := replyTo(t, h.waitMail(ann, "Your move"))
+	rb := replyTo(t, h.waitMail(ben, "It is ann's move"))
 
 	h.send(ben, rb, "Re", "replace ann "+dan+"\n")
 	h.waitMail(ben, "Only the host of game "+game+" ("+ann+") may hand a seat to another player.") // ben plays: he knows the host
@@ -112,7 +112,7 @@ func TestInGame_replaceByHost(t *testing.T) {
 	h.send(ann, ra, "Re", "replace ben "+cy+"\n")
 	h.waitMail(ann, cy+" was asked to confirm taking over the seat of ben")
 	h.confirm(cy, "yes", ann+", the host of game "+game+" (tally), asks you to take over", "the seat of ben")
-	c := h.waitMail(cy, "You take over the seat ben", "Waiting for: ann")
+	c := h.waitMail(cy, "You take over the seat ben", "It is ann's move")
 	h.waitMail(ben, "has handed your seat (ben) to another player")
 	h.waitMail(ann, "The seat ben in game "+game+" now belongs to "+cy)
 	rc := replyTo(t, c)
@@ -121,12 +121,12 @@ func TestInGame_replaceByHost(t *testing.T) {
 	}
 
 	h.send(ann, ra, "Re", "add 2\n")
-	h.waitMail(cy, "ann sent: add 2", "It is your move")
+	h.waitMail(cy, "ann sent: add 2", "Your move")
 	id := h.send(ben, rb, "Re", "add 1\n")
 	settledAs(t, h, id, "rejected", "no longer valid")
 	id = h.send(cy, rc, "Re", "add 1\n")
 	settledAs(t, h, id, "applied", "")
-	h.waitMail(ann, "ben sent: add 1", "It is your move")
+	h.waitMail(ann, "ben sent: add 1", "Your move")
 
 	h.quietOutbox()
 	for _, m := range h.unexpected(dan) {
@@ -147,9 +147,9 @@ func TestInGame_resignedTurnsSkipped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ra := replyTo(t, h.waitMail(ann, "It is your move"))
-	rb := replyTo(t, h.waitMail(ben, "Waiting for: ann"))
-	rc := replyTo(t, h.waitMail(cy, "Waiting for: ann"))
+	ra := replyTo(t, h.waitMail(ann, "Your move"))
+	rb := replyTo(t, h.waitMail(ben, "It is ann's move"))
+	rc := replyTo(t, h.waitMail(cy, "It is ann's move"))
 	resign := func(who, reply string) {
 		t.Helper()
 		h.send(who, reply, "Re", "resign\n")
@@ -162,17 +162,17 @@ func TestInGame_resignedTurnsSkipped(t *testing.T) {
 	}
 
 	h.send(ann, ra, "Re", "add 1\n")
-	h.waitMail(ben, "ann sent: add 1", "It is your move")
+	h.waitMail(ben, "ann sent: add 1", "Your move")
 	resign(ben, rb) // on ben's turn: it is skipped at once
 	h.waitMail(ann, "ben resigned from game "+game)
-	h.waitMail(cy, "ben sent: pass", "It is your move")
+	h.waitMail(cy, "ben sent: pass", "Your move")
 	id := h.send(ben, rb, "Re", "add 9\n")
 	settledAs(t, h, id, "rejected", "You resigned from this game")
 
 	h.send(cy, rc, "Re", "add 2\n")
-	h.waitMail(ann, "cy sent: add 2", "It is your move")
+	h.waitMail(ann, "cy sent: add 2", "Your move")
 	h.send(ann, ra, "Re", "add 3\n")
-	h.waitMail(cy, "ann sent: add 3", "ben sent: pass", "It is your move")
+	h.waitMail(cy, "ann sent: add 3", "ben sent: pass", "Your move")
 	if s := score(t, h, game, "ann"); s != 4 {
 		t.Fatalf("ann has %d, want 4", s)
 	}

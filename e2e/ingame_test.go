@@ -27,8 +27,8 @@ func TestUndo(t *testing.T) {
 	h := newHarness(t, harnessOptions{games: testRegistry()})
 	ann, ben, host := h.addr("ann"), h.addr("ben"), h.addr("host")
 	game := turnGame(t, h, host, service.Settings{})
-	ra := replyTo(t, h.waitMail(ann, "It is your move"))
-	rb := replyTo(t, h.waitMail(ben, "Waiting for: ann"))
+	ra := replyTo(t, h.waitMail(ann, "Your move"))
+	rb := replyTo(t, h.waitMail(ben, "It is ann's move"))
 
 	h.send(ann, ra, "Re", "add 5\n")
 	h.waitMail(ben, "ann sent: add 5")
@@ -39,7 +39,7 @@ func TestUndo(t *testing.T) {
 		t.Fatalf("before consent ann has %d, want 5", s)
 	}
 	h.send(ben, rb, "Re", "accept\n")
-	h.waitMail(ann, "undo: agreed by ben, taking back ann: add 5", "It is your move")
+	h.waitMail(ann, "undo: agreed by ben, taking back ann: add 5", "Your move")
 	if s := score(t, h, game, "ann"); s != 0 {
 		t.Fatalf("after consent ann has %d, want 0", s)
 	}
@@ -70,7 +70,7 @@ func TestResign(t *testing.T) {
 	h := newHarness(t, harnessOptions{games: testRegistry()})
 	ann, ben := h.addr("ann"), h.addr("ben")
 	game := turnGame(t, h, h.addr("host"), service.Settings{})
-	ra := replyTo(t, h.waitMail(ann, "It is your move"))
+	ra := replyTo(t, h.waitMail(ann, "Your move"))
 	h.send(ann, ra, "Re", "resign confirm nonsense\n")
 	h.waitMail(ann, "To resign, send the exact line from the confirmation mail")
 	h.send(ann, ra, "Re", "resign\n")
@@ -100,14 +100,14 @@ func TestListGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ra := replyTo(t, h.waitMail(ann, "It is your move"))
+	ra := replyTo(t, h.waitMail(ann, "Your move"))
 	h.waitMail(club, "You observe this game: this is the public view")
 	h.send(ann, ra, "Re", "add 4\n")
 	lm := h.waitMail(club, "ann sent: add 4")
 	if lm.ListID != game+".turnmail.localhost" || lm.Precedence != "list" {
 		t.Errorf("list mail: List-Id %q, Precedence %q", lm.ListID, lm.Precedence)
 	}
-	h.waitMail(ben, "ann sent: add 4", "It is your move")
+	h.waitMail(ben, "ann sent: add 4", "Your move")
 	before := h.events(game)
 
 	// The list sends our mail back to us, and relays a stranger's "move".
@@ -149,7 +149,7 @@ func TestBounce(t *testing.T) {
 	host, ann, ben, svc := h.addr("host"), h.addr("ann"), h.addr("ben"), h.addr("turnmail")
 	game := turnGame(t, h, host, service.Settings{})
 	other := turnGame(t, h, host, service.Settings{})
-	toAnn := h.waitMail(ann, "It is your move", game)
+	toAnn := h.waitMail(ann, "Your move", game)
 	toBen := h.waitMail(ben, game)
 	dsn := func(id, returned string) []byte { return h.dsn(svc, id, ben, returned) }
 	unreachable := func(g string) bool {

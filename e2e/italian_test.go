@@ -12,9 +12,11 @@ import (
 	"github.com/turnmail/turnmail/service"
 )
 
-// italianLegal returns the commands listed after "Tocca a te." in an Italian state
+// italianLegal returns the commands listed after "Tocca a te" in an Italian state
 // mail, ready to copy.
-func italianLegal(m *parse.Message) []string { return legalAfter(m, "Tocca a te.") }
+func italianLegal(m *parse.Message) []string {
+	return legalAfter(m, "Cosa puoi inviare, un comando per riga:")
+}
 
 // englishLeft returns the English sentences (or the fixed parts of a format, at
 // least 16 characters long) of the catalogues' translated texts that body contains.
@@ -63,7 +65,7 @@ func TestItalianGameByMail(t *testing.T) {
 		read = append(read, m)
 		return m
 	}
-	a := wait(ann, "Tocca a te.")
+	a := wait(ann, "Tocca a te")
 	legal := italianLegal(a)
 	pick := firstConcrete(legal, "prendi")
 	if pick == "" || firstConcrete(legal, "pick") != "" {
@@ -83,14 +85,14 @@ func TestItalianGameByMail(t *testing.T) {
 		lines := italianLegal(m)
 		cmds := []string{firstConcrete(lines, "prendi")}
 		h.send(addr, replyTo(t, m), "Re", cmds[0]+"\n")
-		m = wait(addr, "Tocca a te.")
+		m = wait(addr, "Tocca a te")
 		for i := 0; i < 2; i++ {
 			c := firstConcrete(italianLegal(m), "conquista")
 			if c == "" {
 				break
 			}
 			h.send(addr, replyTo(t, m), "Re", c+"\n")
-			m = wait(addr, "Tocca a te.")
+			m = wait(addr, "Tocca a te")
 		}
 		if firstConcrete(italianLegal(m), "fatto") == "" {
 			t.Fatalf("no fatto in:\n%s", m.Body)
@@ -100,16 +102,16 @@ func TestItalianGameByMail(t *testing.T) {
 	}
 	before := h.events(id)
 	turn(ann, a)
-	b := wait(ben, "Tocca a te.")
+	b := wait(ben, "Tocca a te")
 	if h.events(id) <= before+2 {
 		t.Fatalf("ann's Italian moves were not applied: %d events", h.events(id))
 	}
 	turn(ben, b)
-	wait(ann, "Tocca a te.", "Dopo la tua ultima mail:", "- ben ha preso ")
+	wait(ann, "Tocca a te", "Dopo la tua ultima mail:", "- ben ha preso ")
 
 	// A player may read English: ben switches, his answer and mails are English.
 	h.send(ben, replyTo(t, b), "Re", "lang en\nstatus\n")
-	h.waitMail(ben, "your mails are now in English", "Waiting for: ann")
+	h.waitMail(ben, "your mails are now in English", "It is ann's move")
 
 	// The log is language-neutral: canonical English commands only.
 	l, err := h.d.Service.Load(context.Background(), id)
@@ -126,7 +128,7 @@ func TestItalianGameByMail(t *testing.T) {
 	}
 
 	// No sentence the catalogues translate is left in English in the Italian mails.
-	if len(englishLeft(tr, "It is your move. Reply to this mail with one command per line, for example:")) == 0 {
+	if len(englishLeft(tr, "What you can send, one command per line:")) == 0 {
 		t.Fatal("englishLeft finds no English")
 	}
 	for _, m := range read {

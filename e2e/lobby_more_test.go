@@ -73,7 +73,7 @@ func TestLobbyLeave(t *testing.T) {
 	h.send(ann, svc, "go", "start "+game+"\n")
 	h.confirm(ann, "yes", "    start "+game)
 	h.waitMail(ann, "has started with ann, cy")
-	h.waitMail(cy, "A new game of tally", "Waiting for: ann")
+	h.waitMail(cy, "A new game of tally", "It is ann's move")
 	h.send(cy, svc, "x", "leave "+game+"\n")
 	h.waitMail(cy, "Game "+game+" has started; to stop playing, reply to a game mail with resign.")
 	if got := seatNames(t, h, game); strings.Join(got, ",") != "ann,cy" {
@@ -92,17 +92,17 @@ func TestLobbyUnobserve(t *testing.T) {
 	h := newHarness(t, harnessOptions{games: testRegistry()})
 	ann, ben, dan, svc := h.addr("ann"), h.addr("ben"), h.addr("dan"), h.addr("turnmail")
 	game := turnGame(t, h, h.addr("host"), service.Settings{})
-	ra := replyTo(t, h.waitMail(ann, "It is your move"))
-	rb := replyTo(t, h.waitMail(ben, "Waiting for: ann"))
+	ra := replyTo(t, h.waitMail(ann, "Your move"))
+	rb := replyTo(t, h.waitMail(ben, "It is ann's move"))
 
 	h.send(dan, svc, "x", "observe "+game+"\n")
 	h.confirm(dan, "yes", "    observe "+game)
 	h.waitMail(dan, "You observe game "+game)
-	h.waitMail(dan, "You observe this game", "Waiting for: ann")
+	h.waitMail(dan, "You observe this game", "It is ann's move")
 	h.waitMail(ann, dan+" now observes game "+game)
 	h.waitMail(ben, dan+" now observes game "+game)
 	h.send(ann, ra, "Re", "add 3\n")
-	h.waitMail(dan, "ann sent: add 3", "Waiting for: ben")
+	h.waitMail(dan, "ann sent: add 3", "It is ben's move")
 
 	h.send(ann, svc, "x", "unobserve "+game+"\n")
 	h.waitMail(ann, "You do not observe game "+game+".")
@@ -111,9 +111,9 @@ func TestLobbyUnobserve(t *testing.T) {
 	h.waitMail(dan, "You no longer observe game "+game+".")
 
 	h.send(ben, rb, "Re", "add 4\n")
-	h.waitMail(ann, "ben sent: add 4", "It is your move")
+	h.waitMail(ann, "ben sent: add 4", "Your move")
 	h.send(ann, ra, "Re", "add 5\n")
-	h.waitMail(ben, "ann sent: add 5", "It is your move")
+	h.waitMail(ben, "ann sent: add 5", "Your move")
 	h.quietOutbox()
 	for _, m := range h.unexpected(dan) {
 		t.Errorf("dan got a mail after unobserving:\n%s", m.Body)
@@ -153,7 +153,7 @@ func TestLobbyInvite(t *testing.T) {
 
 	h.send(ann, hostAddr, "go", "start "+game+"\n")
 	h.waitMail(ann, "has started with ann, ben, cy")
-	h.waitMail(cy, "A new game of tally", "Waiting for: ann")
+	h.waitMail(cy, "A new game of tally", "It is ann's move")
 	h.send(ann, hostAddr, "x", "invite "+game+" "+dan+"\n")
 	h.waitMail(ann, "Game "+game+" has started; invite people to observe it instead: observe "+game+".")
 

@@ -72,10 +72,10 @@ func TestLobbyAuth_forgedHostCommands(t *testing.T) {
 	h := newHarness(t, harnessOptions{games: testRegistry()})
 	host, ann, ben, mallory, svc := h.addr("host"), h.addr("ann"), h.addr("ben"), h.addr("mallory"), h.addr("turnmail")
 	running := turnGame(t, h, host, service.Settings{})
-	ra := replyTo(t, h.waitMail(ann, "It is your move"))
-	h.waitMail(ben, "Waiting for: ann")
+	ra := replyTo(t, h.waitMail(ann, "Your move"))
+	h.waitMail(ben, "It is ann's move")
 	h.send(ann, ra, "Re", "add 3\n")
-	h.waitMail(ben, "ann sent: add 3", "It is your move")
+	h.waitMail(ben, "ann sent: add 3", "Your move")
 	open := openGame(t, h, host, "new tally turns=true players=3")
 	victim := h.addr("victim")
 
@@ -207,8 +207,8 @@ func TestLobbyAuth_forgedSubscriptions(t *testing.T) {
 	host, ann, ben, mallory, svc := h.addr("host"), h.addr("ann"), h.addr("ben"), h.addr("mallory"), h.addr("turnmail")
 	victim, victim2 := h.addr("victim"), h.addr("victim2")
 	running := turnGame(t, h, host, service.Settings{})
-	ra := replyTo(t, h.waitMail(ann, "It is your move"))
-	h.waitMail(ben, "Waiting for: ann")
+	ra := replyTo(t, h.waitMail(ann, "Your move"))
+	h.waitMail(ben, "It is ann's move")
 	open := openGame(t, h, host, "new tally turns=true players=3")
 
 	for range 3 {
@@ -318,9 +318,9 @@ func TestLobbyAuth_listConsent(t *testing.T) {
 	h.confirm(ben, "yes")
 	h.waitMail(ann, "joined your game "+game)
 	h.send(ann, hostAddr, "go", "start "+game+"\n")
-	ra := replyTo(t, h.waitMail(ann, "It is your move"))
+	ra := replyTo(t, h.waitMail(ann, "Your move"))
 	h.send(ann, ra, "Re", "add 2\n")
-	rb := replyTo(t, h.waitMail(ben, "ann sent: add 2", "It is your move"))
+	rb := replyTo(t, h.waitMail(ben, "ann sent: add 2", "Your move"))
 	if got := h.drain(club); len(got) != 0 {
 		t.Fatalf("the list got %q before anyone on it confirmed", got[0].Subject)
 	}

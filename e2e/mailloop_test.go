@@ -30,8 +30,8 @@ func playOpening(t *testing.T, h *harness, allCases bool) {
 		t.Helper()
 		return h.waitMail(addr, append([]string{"game " + game}, want...)...)
 	}
-	a := wait(alice, "It is your move")
-	b := wait(bob, "Waiting for: alice")
+	a := wait(alice, "Your move")
+	b := wait(bob, "It is alice's move")
 	ra, rb := replyTo(t, a), replyTo(t, b)
 	if !strings.HasPrefix(ra, "turnmail+"+game+".") || ra == rb {
 		t.Fatalf("reply addresses %q and %q are not personal to the game", ra, rb)
@@ -101,7 +101,7 @@ func playOpening(t *testing.T, h *harness, allCases bool) {
 	if status, reason := h.settled(id); status != "applied" {
 		t.Fatalf("legal move: status %q (%s)", status, reason)
 	}
-	a = wait(alice, "Applied from your mail", "line 1: "+pick)
+	a = wait(alice, "Since your last mail:", "alice took ")
 	wait(bob, "alice took ") // the account names the combo
 	if allCases {
 		h.sendRaw(alice, ra, h.rawMail(id, alice, ra, "Re: game", pick+"\n"))
@@ -123,7 +123,7 @@ func playOpening(t *testing.T, h *harness, allCases bool) {
 	}
 	// The whole line was copied, its note too (a comment): the command is applied.
 	cmd := strings.TrimSpace(strings.SplitN(conquer, "#", 2)[0])
-	wait(alice, "line 2: "+cmd+"\n", "NOT applied — line 3: conquer 999")
+	wait(alice, "Applied from your mail: ", cmd, "Not applied — line 3: conquer 999")
 	wait(bob, "conquered region "+strings.TrimPrefix(cmd, "conquer ")+" ")
 	if n := h.events(game); n != 3 { // notify every, pick, conquer
 		t.Fatalf("the game has %d events, want 3", n)

@@ -12,7 +12,7 @@ func TestOversizeMail(t *testing.T) {
 	h := newHarness(t, harnessOptions{})
 	alice := h.addr("alice")
 	game := h.newGame("smallworld", 7, "", "alice", "bob")
-	ra := replyTo(t, h.waitMail(alice, "game "+game, "It is your move"))
+	ra := replyTo(t, h.waitMail(alice, "game "+game, "Your move"))
 	limit := int(h.cfg.Limits.MaxMessageBytes)
 
 	for _, size := range []struct {

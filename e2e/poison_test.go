@@ -13,7 +13,7 @@ func TestPoisonHeaders(t *testing.T) {
 	h := newHarness(t, harnessOptions{})
 	alice, service := h.addr("alice"), h.addr("turnmail")
 	game := h.newGame("smallworld", 7, "", "alice", "bob")
-	a := h.waitMail(alice, "game "+game, "It is your move")
+	a := h.waitMail(alice, "game "+game, "Your move")
 	ra := replyTo(t, a)
 	pick := firstConcrete(legalLines(a), "pick")
 
@@ -43,6 +43,6 @@ func TestPoisonHeaders(t *testing.T) {
 	if status, reason := h.settled(id); status != "applied" {
 		t.Fatalf("the move after the poison mail: status %q (%s)", status, reason)
 	}
-	h.waitMail(alice, "game "+game, "Applied from your mail", "line 1: "+pick)
+	h.waitMail(alice, "game "+game, "Since your last mail:", "alice took ")
 	// bob waits: he hears of it when alice's turn ends (see TestBots).
 }

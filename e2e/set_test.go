@@ -16,7 +16,7 @@ func TestSet_deadlineTakesEffect(t *testing.T) {
 	h := newHarness(t, opts)
 	ann, ben, host, svc := h.addr("ann"), h.addr("ben"), h.addr("host"), h.addr("turnmail")
 	game := turnGame(t, h, host, service.Settings{Remind: []string{"none"}})
-	h.waitMail(ann, "It is your move", "Your deadline: Tue 24 Nov 09:00 UTC")
+	h.waitMail(ann, "Your move", "Your move — by Tue 24 Nov 09:00 UTC")
 
 	h.send(ben, svc, "x", "set "+game+" deadline=48h\n")
 	h.waitMail(ben, "Only the host of game "+game)

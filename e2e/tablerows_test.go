@@ -45,9 +45,15 @@ func TestTableRows(t *testing.T) {
 			t.Errorf("tableRows(%q)\n = %q\nwant %q", tt.in, got, tt.want)
 		}
 	}
-	r := parseRegions(newReading(t, i18n.English), "\nRegions (armies by player; land and sea neighbours):\n"+
-		"    6   armies alice×8 bob×10, controlled by bob —\n        land 7; sea 2, 11\n", "bob")
+	rd := newReading(t, i18n.English)
+	r := parseRegions(rd, "\n"+rd.emRegions()+"\n"+
+		"  6  armies alice×8 bob×10, controlled by bob —\n     land 7; sea 2, 11\n", "bob")
 	if got := r["6"]; got.mine != 10 || !reflect.DeepEqual(got.land, []string{"7"}) {
 		t.Errorf("a wrapped region row reads as %+v", got)
+	}
+	// A Small World reader's own regions, their line broken softly.
+	r = parseRegions(rd, "Game turn 3.\n\n"+rd.swRegions()+"4* ×2 [encampment×2, fortress], 7 ×1, \n12 ×13.\nChanged since your last mail: 3 empty.\n", "ann")
+	if want := map[string]region{"4": {owner: "ann", tokens: 2}, "7": {owner: "ann", tokens: 1}, "12": {owner: "ann", tokens: 13}}; !reflect.DeepEqual(r, want) {
+		t.Errorf("a Small World reader's regions read as %+v, want %+v", r, want)
 	}
 }

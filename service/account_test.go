@@ -117,7 +117,7 @@ func TestAccount_endOfGame(t *testing.T) {
 	mails := f.gameMailsTo(addr["bob"])
 	last := mails[len(mails)-1]
 	body := last.Body
-	for _, want := range []string{"Final scores:", "  alice: ", "  bob: ", "regions: ", "power abilities: ",
+	for _, want := range []string{"Final scores:", "  - alice: ", "  - bob: ", "regions: ", "power abilities: ",
 		"The game's record is attached (" + f.game + ".json)"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the last mail does not say %q:\n%s", want, body)

@@ -33,14 +33,14 @@ func TestAnyTime_mails(t *testing.T) {
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	f, id := newDuel(t, &now, service.Settings{})
 	checks := []struct {
-		who, want, choices string // choices: the lines under "It is your move" ("" when waiting)
+		who, want, choices string // choices: the lines under "What you can send" ("" when waiting)
 	}{
 		{"ann", heading, "    attack\n"},
-		{"bob", "Waiting for: ann.\n\n" + heading, ""},
+		{"bob", "It is ann's move\n", ""},
 	}
 	for _, c := range checks {
 		body := f.queuedBody(c.who)
-		if !strings.Contains(body, c.want) {
+		if !strings.Contains(body, c.want) || !strings.Contains(body, heading) {
 			t.Errorf("%s's opening mail lacks %q:\n%s", c.who, c.want, body)
 		}
 		if strings.Contains(body, "You may also send") {
@@ -49,9 +49,9 @@ func TestAnyTime_mails(t *testing.T) {
 		if c.choices == "" {
 			continue
 		}
-		_, moves, _ := strings.Cut(body, "It is your move.")
-		moves, rest, _ := strings.Cut(moves, "Everything above is legal")
-		if !strings.Contains(moves, c.choices) || strings.Contains(moves, "cheer") || !strings.Contains(rest, heading) {
+		_, moves, _ := strings.Cut(body, "What you can send, one command per line:")
+		moves, rest, _ := strings.Cut(moves, "\n\n")
+		if !strings.Contains(moves+"\n", c.choices) || strings.Contains(moves, "cheer") || !strings.Contains(rest, heading) {
 			t.Errorf("%s's choices are not apart from the commands of any moment:\n%s", c.who, body)
 		}
 	}
@@ -66,10 +66,10 @@ func TestAnyTime_mails(t *testing.T) {
 		t.Fatalf("after bob's cheer and ann's attack: %+v", st)
 	}
 	body := f.queuedBody("bob")
-	_, moves, _ := strings.Cut(body, "It is your move.")
-	moves, rest, _ := strings.Cut(moves, "Everything above is legal")
+	_, moves, _ := strings.Cut(body, "What you can send, one command per line:")
+	moves, rest, _ := strings.Cut(moves, "\n\n")
 	for _, want := range []string{"    block\n", "    dodge\n", "    pass\n"} {
-		if !strings.Contains(moves, want) {
+		if !strings.Contains(moves+"\n", want) {
 			t.Errorf("bob's response mail lacks %q among the choices:\n%s", want, body)
 		}
 	}
@@ -125,7 +125,7 @@ func TestAnyTime_dungeoneer(t *testing.T) {
 				continue
 			}
 			body := f.lastBody(p.Name + "@" + domain)
-			_, any, ok := strings.Cut(body, "Waiting for: "+l.State.ToAct()[0]+".\n\nAt any moment, even out of your turn, you may send:\n")
+			_, any, ok := strings.Cut(body, "At any moment, even out of your turn, you may send:\n")
 			if any, _, _ = strings.Cut(any, "\n\n"); !ok || !strings.Contains(any+"\n", "    ability\n") {
 				t.Fatalf("seed %d: %s (Ilvo) waits and is not told of the ability:\n%s", seed, p.Name, body)
 			}

@@ -2,7 +2,6 @@ package service_test
 
 import (
 	"context"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,26 +11,11 @@ import (
 	"github.com/turnmail/turnmail/service"
 )
 
-// boardRow is a line of a Small World region table in a mail's text: the mark
-// ("*" for a region changed since the reader's last mail) and the region's id.
-var boardRow = regexp.MustCompile(`^ ([ *]) ?(\d+) +[a-z]`)
-
-// regionRows returns the region rows of a mail's text, in order, as "*ID" for a
-// marked region and "ID" for another.
-func regionRows(body string) []string {
-	var out []string
-	for _, l := range strings.Split(body, "\n") {
-		if m := boardRow.FindStringSubmatch(l); m != nil {
-			out = append(out, strings.TrimSpace(m[1])+m[2])
-		}
-	}
-	return out
-}
-
 // TestBoard_changedAndOwnFirst plays a Small World game by mail: after bob's turn,
-// alice's mail lists her regions first and marks every region whose holder changed
-// during bob's turn (the one he took from her among them) but no region that stayed
-// empty; a refusal to alice then shows the same board.
+// alice's mail lists exactly her regions, marked "*" when they changed during bob's
+// turn, and the other regions whose holder changed (the ones bob took from her
+// among them) but no region that stayed empty; a refusal to alice then shows her
+// regions again, none marked, and nothing changed.
 func TestBoard_changedAndOwnFirst(t *testing.T) {
 	f, target := smallWorldAttack(t)
 	alice, bob := "alice@"+domain, "bob@"+domain
@@ -41,36 +25,34 @@ func TestBoard_changedAndOwnFirst(t *testing.T) {
 	f.play("bob", bob, "done")
 	after := f.regionOwners()
 	body := f.lastMailTo(alice)
-	rows := regionRows(body)
-	if len(rows) < 10 {
-		t.Fatalf("alice's mail has %d region rows:\n%s", len(rows), body)
+	own := regionList(body, "Your regions: ", ", ")
+	if len(own) != countOwned(after, "alice") {
+		t.Fatalf("alice's mail lists %d regions of hers, she has %d:\n%s", len(own), countOwned(after, "alice"), body)
 	}
-	marked := map[string]bool{}
-	for i, r := range rows {
-		id := strings.TrimPrefix(r, "*")
-		marked[id] = r != id
-		mine := after[atoi(t, id)] == "alice"
-		if first := i < countOwned(after, "alice"); mine != first {
-			t.Errorf("row %d is region %s (alice's: %v): alice's regions must come first: %v", i, id, mine, rows)
+	for _, r := range own {
+		id := strings.TrimSuffix(r, "*")
+		if after[atoi(t, id)] != "alice" {
+			t.Errorf("region %s is not alice's: %v", id, own)
+		}
+		if before[atoi(t, id)] != "alice" && !strings.HasSuffix(r, "*") {
+			t.Errorf("region %s is newly alice's but not marked: %v", id, own)
 		}
 	}
+	changed := regionList(body, "Changed since your last mail: ", "; ")
 	lost := false
 	for id, owner := range after {
-		if before[id] != owner && !marked[strconv.Itoa(id)] {
-			t.Errorf("region %d went from %q to %q but is not marked: %v", id, before[id], owner, rows)
+		if before[id] != owner && owner != "alice" && !slices.Contains(changed, strconv.Itoa(id)) {
+			t.Errorf("region %d went from %q to %q but is not listed as changed: %v", id, before[id], owner, changed)
 		}
 		lost = lost || before[id] == "alice" && owner == "bob"
 	}
 	if !lost {
 		t.Errorf("alice lost no region to bob: %v → %v", before, after)
 	}
-	for _, r := range rows {
-		if id := atoi(t, strings.TrimPrefix(r, "*")); before[id] == "" && after[id] == "" && marked[strconv.Itoa(id)] {
-			t.Errorf("region %d stayed empty but is marked: %v", id, rows)
+	for _, r := range changed {
+		if id := atoi(t, r); before[id] == "" && after[id] == "" {
+			t.Errorf("region %d stayed empty but is listed as changed: %v", id, changed)
 		}
-	}
-	if !strings.Contains(body, "* changed since your last mail") {
-		t.Errorf("no legend for the mark:\n%s", body)
 	}
 
 	res := f.receive(f.mail(alice, f.reply["alice"], "conquer 99\n"))
@@ -81,14 +63,31 @@ func TestBoard_changedAndOwnFirst(t *testing.T) {
 	if !strings.Contains(refusal, "not applied") {
 		t.Fatalf("alice's last mail is not the refusal:\n%s", refusal)
 	}
-	// Nothing changed since the state mail: the same rows, none marked.
-	unmarked := make([]string, len(rows))
-	for i, r := range rows {
-		unmarked[i] = strings.TrimPrefix(r, "*")
+	// Nothing changed since the state mail: the same regions, none marked.
+	unmarked := make([]string, len(own))
+	for i, r := range own {
+		unmarked[i] = strings.TrimSuffix(r, "*")
 	}
-	if got := regionRows(refusal); !slices.Equal(got, unmarked) {
-		t.Errorf("the refusal's region rows %v, want the state mail's %v unmarked:\n%s", got, unmarked, refusal)
+	if got := regionList(refusal, "Your regions: ", ", "); !slices.Equal(got, unmarked) || strings.Contains(refusal, "Changed since") {
+		t.Errorf("the refusal's regions %v, want the state mail's %v unmarked and nothing changed:\n%s", got, unmarked, refusal)
 	}
+}
+
+// regionList reads the ids of the regions a paragraph of a Small World mail lists
+// after head ("Your regions: 4* ×2 [fortress], 7 ×1."), separated by sep, with a
+// "*" after a marked one.
+func regionList(body, head, sep string) []string {
+	_, rest, ok := strings.Cut(strings.ReplaceAll(body, " \n", " "), head)
+	if !ok {
+		return nil
+	}
+	rest, _, _ = strings.Cut(rest, ".\n")
+	var out []string
+	for _, item := range strings.Split(rest, sep) {
+		id, _, _ := strings.Cut(strings.TrimSpace(item), " ")
+		out = append(out, id)
+	}
+	return out
 }
 
 // smallWorldAttack starts a Small World game in which alice took three regions in

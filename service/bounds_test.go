@@ -23,11 +23,11 @@ func TestBounds_oneAnswerPerMail(t *testing.T) {
 		{name: "10,000 legal lines", body: strings.Repeat("legal\n", 10000), want: []string{"You may send now"}},
 		{
 			name: "info commands mixed", body: strings.Repeat("legal\nhistory 5\nhelp\nstatus\n", 2500),
-			want: []string{"You may send now", "No event yet in game", "turnmail runs board games", "Also: status, legal"},
+			want: []string{"You may send now", "No event yet in game", "turnmail runs board games", "Also: map (the whole board)"},
 		},
 		{
 			name: "answers and a refused line", body: "legal\nhistory\nadd 42\n",
-			want: []string{"You may send now", "No event yet in game", "NOT applied — line 3: add 42"},
+			want: []string{"You may send now", "No event yet in game", "Not applied — line 3: add 42"},
 		},
 	}
 	for _, tt := range tests {
@@ -83,7 +83,7 @@ func TestBounds_commandLines(t *testing.T) {
 		{name: "moves after comments", body: "# my moves\n\n" + strings.Repeat("add 1\n", 150), wantSeq: 100, wantMails: 2,
 			want: "Lines after line 102 of your mail were not read"},
 		{name: "a refused line before the limit", body: "add 1\nadd 42\n" + strings.Repeat("add 1\n", 200), wantSeq: 1, wantMails: 2,
-			want: "NOT applied — line 2: add 42"},
+			want: "Not applied — line 2: add 42"},
 		{name: "a line too long", body: "add 1\nadd " + strings.Repeat("9", 5000) + "\n", wantSeq: 1, wantMails: 2,
 			want: "longer than 1000 characters"},
 		{name: "lobby", to: "turnmail@" + domain, body: strings.Repeat("observe nosuchgame\n", 1000), wantMails: 1,
@@ -109,7 +109,7 @@ func TestBounds_commandLines(t *testing.T) {
 			if body := answer[len(answer)-1].Body; !strings.Contains(body, tt.want) {
 				t.Errorf("the answer does not say %q:\n%.3000s", tt.want, body)
 			}
-			if strings.Contains(tt.want, "NOT applied") && strings.Contains(answer[len(answer)-1].Body, "were not read") {
+			if strings.Contains(tt.want, "Not applied") && strings.Contains(answer[len(answer)-1].Body, "were not read") {
 				t.Error("reading stopped at the refused line, not at the limit, but the answer says it did")
 			}
 		})

@@ -95,12 +95,12 @@ func (r *run) relay(a actor, p store.Player, m templates.Move) {
 		r.said = map[string][]templates.Move{}
 	}
 	r.said[key] = append(r.said[key], m)
-	kind := "chat"
+	kind := templates.Chat
 	if p.Name == a.Name {
-		kind = "said"
+		kind = templates.Said
 	}
 	r.notify(p.Email, templates.Notice{Kind: kind, To: p.Name, Actor: a.Name, Moves: r.said[key]})
-	if i, ok := r.noticed[key+"\x00"+kind]; ok {
+	if i, ok := r.noticed[key+"\x00"+string(kind)]; ok {
 		r.mails[i].Class, r.mails[i].Cause = store.ClassChat, a.Email
 	}
 }

@@ -26,7 +26,7 @@ func TestSay(t *testing.T) {
 				"alice": "Relayed to bob, carol:\n    Good luck, Bob & Carol! <b>hi</b>",
 			}},
 			{from: "bob", body: "say Alice: psst, ally?\nsay alice and then?\n", status: "applied", mail: map[string]string{
-				"alice": "bob says (to you only):\n    psst, ally?\nbob says (to you only):\n    and then?",
+				"alice": "bob says (to you only):\n    psst, ally?\n\nbob says (to you only):\n    and then?",
 			}, noMail: map[string]string{"carol": "psst"}},
 			{from: "carol", body: "history\n", status: "applied", mail: map[string]string{"carol": "alice says: Good luck, Bob & Carol!"},
 				noMail: map[string]string{"carol": "psst"}},

@@ -13,8 +13,8 @@ func TestTolerantReading(t *testing.T) {
 			name: "greeting and sign-off around a move",
 			steps: []step{
 				{from: "alice", body: "Ciao Bob, ti distruggo!\n\nadd 3\n\nA domani,\nAlice\n", status: "applied", mail: map[string]string{
-					"alice": "Not read as commands (no command word starts them):\n    line 1: Ciao Bob, ti distruggo!\n    line 5: A domani,\n    line 6: Alice",
-				}, noMail: map[string]string{"alice": "NOT applied"}},
+					"alice": "Not read as commands (no command word starts them):\n  - line 1: Ciao Bob, ti distruggo!\n  - line 5: A domani,\n  - line 6: Alice",
+				}, noMail: map[string]string{"alice": "Not applied"}},
 			},
 			wantScores: map[string]int{"alice": 3}, wantToAct: "bob",
 		},

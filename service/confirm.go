@@ -104,7 +104,7 @@ func (s *Service) ask(c *store.Commit, k store.Confirmation, n templates.Notice,
 	n.Game.Players = nil
 	n.ReplyTo = s.confirmAddress(k.Code)
 	n.Address = k.Address
-	n.When = expiresIn(i18n.Lang(n.Lang), k.ExpiresAt)
+	n.When = s.expiresIn(i18n.Lang(n.Lang), k.ExpiresAt)
 	if n.Game.ID == "" && k.GameID != "" {
 		n.Game.ID = k.GameID
 	}
@@ -282,9 +282,9 @@ func (s *Service) hostCredential(ctx context.Context, from, gameID string) (cred
 
 // expiresIn formats when a confirmation request expires for a reader of lang: in
 // UTC, as the request may go to an address whose time zone nobody knows.
-func expiresIn(lang i18n.Lang, t time.Time) string {
+func (s *Service) expiresIn(lang i18n.Lang, t time.Time) string {
 	if lang.Or(i18n.English) == i18n.English {
 		return fmtTime(t)
 	}
-	return templates.WhenIn(string(lang), t, time.UTC) + " UTC"
+	return s.tmpl.When(string(lang), t, time.UTC)
 }

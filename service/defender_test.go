@@ -67,7 +67,7 @@ func TestDefender_askedBriefly(t *testing.T) {
 	mail := oneLine(f.lastMailTo("alice@" + domain))
 	for _, want := range []string{
 		"bob ha conquistato la tua regione " + region + ": rischiera i segnalini che hai in mano",
-		"Se non rispondi entro dom 22 nov, 14:00: vengono piazzati automaticamente: +",
+		"Se non rispondi entro dom 22 nov 14:00 UTC: vengono piazzati automaticamente: +",
 		"Perché succeda così ogni volta, invia: rischiera sempre automatico",
 		"fatto # i tuoi segnalini in mano (",
 	} {
@@ -76,7 +76,7 @@ func TestDefender_askedBriefly(t *testing.T) {
 		}
 	}
 	waiting := oneLine(f.lastMailTo("bob@" + domain))
-	for _, want := range []string{"In attesa di: alice.", "alice ha tempo fino a dom 22 nov, 14:00 per rispondere.",
+	for _, want := range []string{"In attesa di alice", "alice ha tempo fino a dom 22 nov 14:00 UTC per rispondere.",
 		"alice deve rischierare sulle sue regioni i segnalini persi negli attacchi"} {
 		if !strings.Contains(waiting, want) {
 			t.Errorf("bob's mail lacks %q:\n%s", want, waiting)

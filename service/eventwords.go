@@ -136,7 +136,7 @@ func (s *Service) adminSentence(e store.Event, lang i18n.Lang) string {
 	case verb == adminVacation:
 		if iv, ok := parseVacation(rest); ok {
 			now := s.opts.Clock()
-			return t("%s is on vacation from %s to %s", who, templates.DayIn(string(lang), iv.From, now), templates.DayIn(string(lang), iv.To.AddDate(0, 0, -1), now))
+			return t("%s is on vacation from %s to %s", who, s.tmpl.Day(string(lang), iv.From, now), s.tmpl.Day(string(lang), iv.To.AddDate(0, 0, -1), now))
 		}
 	case verb == adminReplace:
 		if p, _, ok := strings.Cut(rest, " "); ok {
@@ -199,7 +199,7 @@ func (s *Service) vacationWords(lang i18n.Lang, from, to string) string {
 		return s.tr.Sprintf(lang, "%s to %s", from, to)
 	}
 	now := s.opts.Clock()
-	return s.tr.Sprintf(lang, "%s to %s", templates.DayIn(string(lang), iv.From, now), templates.DayIn(string(lang), iv.To.Add(-time.Hour), now))
+	return s.tr.Sprintf(lang, "%s to %s", s.tmpl.Day(string(lang), iv.From, now), s.tmpl.Day(string(lang), iv.To.Add(-time.Hour), now))
 }
 
 // orderSentence tells a player's standing order for responses (respond.go) in lang.

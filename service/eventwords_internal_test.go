@@ -12,6 +12,7 @@ import (
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/store"
+	"github.com/turnmail/turnmail/templates"
 )
 
 // adminSamples are an example of each administrative event the log records, by the
@@ -39,7 +40,11 @@ var adminSamples = map[string][]string{
 // both languages, which names who did it and never shows the command as recorded
 // (nor an English sentence to an Italian reader).
 func TestAdminSentences(t *testing.T) {
-	s := &Service{tr: mustBundle(t), opts: Options{Clock: func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }}}
+	tmpl, err := templates.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Service{tr: mustBundle(t), tmpl: tmpl, opts: Options{Clock: func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }}}
 	for _, name := range adminConstantsInSource(t) {
 		samples, ok := adminSamples[name]
 		if !ok {

@@ -304,6 +304,8 @@ var inGame = map[string]func(r *run, a actor, args []string) string{
 	"status":   (*run).cmdStatus,
 	"legal":    (*run).cmdLegal,
 	"history":  (*run).cmdHistory,
+	"map":      (*run).cmdMap,
+	"rules":    (*run).cmdRules,
 	"resign":   (*run).cmdResign,
 	"undo":     (*run).cmdUndo,
 	"accept":   (*run).cmdAccept,
@@ -470,7 +472,7 @@ func (r *run) notify(to string, n templates.Notice) {
 		r.s.log.Error("render notice", "kind", n.Kind, "err", err)
 		return
 	}
-	key := strings.ToLower(to) + "\x00" + n.Kind
+	key := strings.ToLower(to) + "\x00" + string(n.Kind)
 	if i, ok := r.noticed[key]; ok {
 		r.mails[i] = m
 		return

@@ -549,10 +549,10 @@ func TestResign_confirmation(t *testing.T) {
 			name: "a player who resigns on their turn is skipped at once, and may not move",
 			steps: []step{
 				{from: "alice", body: "resign\n", status: "applied"},
-				{from: "alice", body: "{code:alice}\n", status: "applied", mail: map[string]string{"bob": "It is your move"}},
+				{from: "alice", body: "{code:alice}\n", status: "applied", mail: map[string]string{"bob": "Your move"}},
 				{from: "alice", body: "add 1\n", status: "rejected", reason: "You resigned from this game"},
 				{from: "bob", body: "add 1\n", status: "applied"},
-				{from: "carol", body: "add 2\n", status: "applied", mail: map[string]string{"bob": "It is your move"}},
+				{from: "carol", body: "add 2\n", status: "applied", mail: map[string]string{"bob": "Your move"}},
 			},
 			wantScores: map[string]int{"alice": 0, "bob": 1, "carol": 2}, wantToAct: "bob",
 			wantLog: []string{"admin alice: resign", "move alice: pass", "move bob: add 1", "move carol: add 2", "move alice: pass"},

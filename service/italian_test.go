@@ -102,7 +102,7 @@ func TestLobby_italian(t *testing.T) {
 	if res := f.receive(f.mail(ada, svcAddr, "aiuto\npartite\nregole smallworld\nnuova tally deadline=2d\n")); res.Status != service.StatusApplied {
 		t.Fatalf("Italian lobby mail: %+v", res)
 	}
-	check("help, games, rules, new", ada, "aiuto                          questo elenco", "regole GIOCO [NOME]", "Non c'è nessuna partita aperta",
+	check("help, games, rules, new", ada, "aiuto                           questo elenco", "regole GIOCO [NOME]", "Non c'è nessuna partita aperta",
 		"Small World (2–5 giocatori)", "Comandi: prendi N, conquista R", "Ne sei l'organizzatore e giochi come ada",
 		"scadenza: 2 giorni dopo l'inizio del turno", "unisciti ", "scrivi aiuto per i comandi")
 	var id string
@@ -239,15 +239,15 @@ func TestDeadlineNotices_italian(t *testing.T) {
 
 	f.now = f.now.Add(12 * time.Hour)
 	f.tick()
-	want("reminder", last("alice@"+domain), "Promemoria: la tua mossa nella partita "+id+" (tally) scade lun 23 nov, 09:00 (tra 12 ore).",
+	want("reminder", last("alice@"+domain), "Promemoria: la tua mossa nella partita "+id+" (tally) scade lun 23 nov 09:00 UTC (tra 12 ore).",
 		"Rispondi a questa mail con i tuoi comandi.")
 
 	f.now = f.now.Add(12 * time.Hour)
 	f.tick()
-	want("deadline skipped", last("alice@"+domain), "La tua scadenza nella partita "+id+" è passata (lun 23 nov, 09:00). Al posto tuo turnmail ha giocato:\n  - pass") // tally tells nothing and has no Italian words
+	want("deadline skipped", last("alice@"+domain), "La tua scadenza nella partita "+id+" è passata (lun 23 nov 09:00 UTC). Al posto tuo turnmail ha giocato:\n  - pass") // tally tells nothing and has no Italian words
 
 	f.host("set", 0, "expiry=replace")
 	f.now = f.now.Add(24 * time.Hour)
 	f.tick()
-	want("deadline replace", last(schedHost), "La scadenza di bob nella partita "+id+" è passata (mar 24 nov, 09:00).", "    sostituisci "+id+" bob INDIRIZZO")
+	want("deadline replace", last(schedHost), "La scadenza di bob nella partita "+id+" è passata (mar 24 nov 09:00 UTC).", "    sostituisci "+id+" bob INDIRIZZO")
 }

@@ -245,7 +245,7 @@ func (s *Service) lobbyAnswer(ctx context.Context, tx *lobbyTx, from string, msg
 	res := Result{Status: StatusRejected, Reason: "lobby: nothing done"}
 	switch {
 	case len(said) > 0:
-		res.Reason = "lobby: " + said[0].Kind
+		res.Reason = "lobby: " + string(said[0].Kind)
 	case pending:
 		res.Reason = "lobby: waiting for a confirmation"
 	}

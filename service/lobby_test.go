@@ -217,7 +217,7 @@ func TestLobby_laterCommandsSeeEarlier(t *testing.T) {
 	}
 	f.receive(f.mail(ann, svcAddr, "new tally\ngames\n"))
 	m = f.mailsTo(ann)
-	if last := m[len(m)-1].Body; strings.Count(last, "  tally  players: ") != 2 || !strings.Contains(last, g+"  tally  players: 2 ") {
+	if last := m[len(m)-1].Body; strings.Count(last, " tally  players: ") != 2 || !strings.Contains(last, g+" tally  players: 2 ") {
 		t.Errorf("the game list does not show the game opened by the same mail:\n%s", last)
 	}
 }

@@ -278,9 +278,25 @@ func (s *Service) stateMail(l *Loaded, state engine.State, p store.Player, event
 			data.Archive = &templates.Attachment{Name: f.Name, Redacted: redacted}
 		}
 	}
-	m, err := s.mail("state", data, l.Game.ID, p.Email, data.ReplyTo, inReply, l.threadOf(p.Email), nil, auto, files...)
+	inline := s.withPicture(l, state, viewerOf(p), &data)
+	m, err := s.mailInline("state", data, l.Game.ID, p.Email, data.ReplyTo, inReply, l.threadOf(p.Email), nil, auto, inline, files...)
 	m.Seen = l.LastSeq()
 	return m, err
+}
+
+// withPicture adds the board's picture to a state mail's data (issue 22): the inline
+// part to send with it, or nil for a game without a picture.
+func (s *Service) withPicture(l *Loaded, state engine.State, viewer string, data *templates.State) []compose.Inline {
+	after := ""
+	if n := len(data.Moves); n > 0 {
+		after = data.Moves[n-1].Player
+	}
+	in, pic := s.picture(l, state, viewer, data.Changed, i18n.Lang(data.Lang), after)
+	if in == nil {
+		return nil
+	}
+	data.Picture = pic
+	return []compose.Inline{*in}
 }
 
 // eventIndex returns the index in events of the event numbered seq.
@@ -329,7 +345,10 @@ func (s *Service) stateMails(l *Loaded, before, state engine.State, events []sto
 		public = string(b)
 	}
 	finished, _ := gameOver(l, state)
-	ended := finished || turnEnded(before, state)
+	// A move that only answers a simultaneous phase (a sealed bid, a response),
+	// while the others are still asked, changes nothing the others could act on: it
+	// is a line in their next mail, not a mail.
+	ended := finished || turnEnded(before, state) && !(answeredOnly(before, state) && sealedFor(state, events, engine.Observer))
 	for _, p := range l.Seats() {
 		if !s.mayMail(l, p.Email) {
 			continue
@@ -337,9 +356,10 @@ func (s *Service) stateMails(l *Loaded, before, state engine.State, events []sto
 		if p.Name != author && !ended && !contains(state.ToAct(), p.Name) && l.Settings.notifyOf(p.Name) != NotifyEvery {
 			continue // waits: told when the turn ends, with all that happened in it
 		}
-		if p.Name != author && !finished && l.Settings.notifyOf(p.Name) != NotifyEvery && askedAlready(before, state, p.Name) {
-			// Still asked the same response: the mail they have holds. (Another
-			// responder leaving changes ToAct, which turnEnded counts as a turn's end.)
+		if p.Name != author && !finished && l.Settings.notifyOf(p.Name) != NotifyEvery && askedAlready(before, state, p.Name) &&
+			(engine.Responding(before, p.Name) && engine.Responding(state, p.Name) || sealedFor(state, events, p.Name)) {
+			// Still asked the same (a bid, a response): the mail they have holds, and
+			// what happened is told in their next one.
 			continue
 		}
 		if list != "" && p.Name != author && !finished && !contains(state.ToAct(), p.Name) {
@@ -368,7 +388,8 @@ func (s *Service) stateMails(l *Loaded, before, state engine.State, events []sto
 		if err != nil {
 			return nil, err
 		}
-		m, err := s.mail("state", data, l.Game.ID, o.Email, s.address(), "", l.threadOf(o.Email), map[string]string{"List-Unsubscribe": s.unsubscribe(l.Game.ID)}, "auto-generated")
+		inline := s.withPicture(l, state, engine.Observer, &data)
+		m, err := s.mailInline("state", data, l.Game.ID, o.Email, s.address(), "", l.threadOf(o.Email), map[string]string{"List-Unsubscribe": s.unsubscribe(l.Game.ID)}, "auto-generated", inline)
 		if err != nil {
 			return nil, err
 		}
@@ -381,7 +402,8 @@ func (s *Service) stateMails(l *Loaded, before, state engine.State, events []sto
 			return nil, err
 		}
 		headers := map[string]string{"List-Id": "<" + l.Game.ID + "." + s.domain + ">", "Precedence": "list", "List-Unsubscribe": s.unsubscribe(l.Game.ID)}
-		m, err := s.mail("state", data, l.Game.ID, list, s.address(), "", l.threadOf(list), headers, "auto-generated")
+		inline := s.withPicture(l, state, engine.Observer, &data)
+		m, err := s.mailInline("state", data, l.Game.ID, list, s.address(), "", l.threadOf(list), headers, "auto-generated", inline)
 		if err != nil {
 			return nil, err
 		}
@@ -499,7 +521,11 @@ func (s *Service) refusal(l *Loaded, p store.Player, reason string, lineErr *tem
 	if lineErr == nil {
 		data.Reason = reason
 	}
-	return s.mail("refusal", data, l.Game.ID, p.Email, data.ReplyTo, replyTo, l.threadOf(p.Email), nil, "auto-replied")
+	var inline []compose.Inline
+	if in, pic := s.picture(l, l.State, viewerOf(p), data.Changed, i18n.Lang(data.Lang), ""); in != nil {
+		data.Picture, inline = pic, []compose.Inline{*in}
+	}
+	return s.mailInline("refusal", data, l.Game.ID, p.Email, data.ReplyTo, replyTo, l.threadOf(p.Email), nil, "auto-replied", inline)
 }
 
 // mail renders a mail kind and builds the outbox row. A mail of a game stands in its
@@ -512,6 +538,13 @@ func (s *Service) refusal(l *Loaded, p store.Player, reason string, lineErr *tem
 // what is not plain ASCII), and a recipient that compose.CheckAddress refuses is an error naming it (addresses are
 // checked where they enter, so that is a bug or a row stored before the check).
 func (s *Service) mail(kind string, data any, gameID, to, replyTo, inReplyTo string, th thread, headers map[string]string, auto string, files ...compose.Attachment) (store.OutMail, error) {
+	return s.mailInline(kind, data, gameID, to, replyTo, inReplyTo, th, headers, auto, nil, files...)
+}
+
+// mailInline is mail with inline pictures that the HTML shows (a state mail's board).
+// A mail that the picture would make larger than MaxMailBytes goes without it (its
+// data's Picture dropped), before build cuts its text.
+func (s *Service) mailInline(kind string, data any, gameID, to, replyTo, inReplyTo string, th thread, headers map[string]string, auto string, inline []compose.Inline, files ...compose.Attachment) (store.OutMail, error) {
 	if err := compose.CheckAddress(to); err != nil {
 		return store.OutMail{}, fmt.Errorf("%s mail: %w", kind, err)
 	}
@@ -545,6 +578,25 @@ func (s *Service) mail(kind string, data any, gameID, to, replyTo, inReplyTo str
 		m.ReplyTo = mail.Address{Name: s.opts.Name, Address: replyTo}
 	}
 	m.InReplyTo, m.References = threadHeaders(th, inReplyTo)
+	if m.Inline = inline; len(inline) > 0 {
+		if raw, err := compose.Build(m); err == nil && int64(len(raw)) > s.opts.MaxMailBytes {
+			var without any
+			switch d := data.(type) {
+			case templates.State:
+				d.Picture = nil
+				without = d
+			case templates.Refusal:
+				d.Picture = nil
+				without = d
+			}
+			if without != nil {
+				m.Inline = nil
+				if _, m.HTML, err = s.tmpl.Render(kind, without); err != nil {
+					return store.OutMail{}, err
+				}
+			}
+		}
+	}
 	raw, err := s.build(m, lang)
 	if err != nil {
 		return store.OutMail{}, fmt.Errorf("compose %s mail: %w", kind, err)
@@ -622,13 +674,46 @@ func withHeader(headers map[string]string, k, v string) map[string]string {
 	return out
 }
 
-// askedAlready reports whether player was asked for a response (engine.Responding)
-// before the command and still is, with the same commands to choose from: another
-// player's answer to the same window changes nothing they could send, so the mail
-// they were sent still holds and they are not mailed again.
+// askedAlready reports whether player was to act before the command and still is,
+// with the same commands to choose from. When another player's answer changes
+// nothing they could send or learn (a response to the same window, a sealed bid),
+// the mail they were sent still holds and they are not mailed again.
 func askedAlready(before, state engine.State, player string) bool {
-	if before == nil || !engine.Responding(before, player) || !engine.Responding(state, player) {
+	if before == nil || !contains(before.ToAct(), player) || !contains(state.ToAct(), player) {
 		return false
 	}
 	return slices.Equal(before.Legal(player), state.Legal(player))
+}
+
+// sealedFor reports whether every move of events is hidden from viewer (a sealed
+// bid, engine.Masker): the reader would learn only that something was sent.
+func sealedFor(state engine.State, events []store.Event, viewer string) bool {
+	if len(events) == 0 {
+		return false
+	}
+	for _, e := range events {
+		if e.Kind != engine.KindMove || engine.MaskCommand(state, e.Player, e.Command, viewer) == e.Command {
+			return false
+		}
+	}
+	return true
+}
+
+// answeredOnly reports whether the move from before to after only took players out
+// of those to act, leaving some still asked: an answer in a simultaneous phase (a
+// bid, a response window), after which nobody new is to act.
+func answeredOnly(before, after engine.State) bool {
+	if before == nil {
+		return false
+	}
+	b, a := before.ToAct(), after.ToAct()
+	if len(a) == 0 || len(a) >= len(b) {
+		return false
+	}
+	for _, name := range a {
+		if !contains(b, name) {
+			return false
+		}
+	}
+	return true
 }

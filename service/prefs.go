@@ -101,7 +101,7 @@ func (st Settings) location(player string) *time.Location {
 // when formats a time for a player of l to read, in their language (see langOf: the
 // service's default when neither the player nor the game names one) and time zone.
 func (s *Service) when(l *Loaded, player string, t time.Time) string {
-	return templates.WhenIn(string(s.langOf(l.Settings, player)), t, l.Settings.location(player))
+	return s.tmpl.When(string(s.langOf(l.Settings, player)), t, l.Settings.location(player))
 }
 
 // zoneNamed loads the time zone a player or host named (any case, see loadZone);

@@ -236,7 +236,7 @@ func (s *Service) expire(ctx context.Context, l *Loaded, d Deadline, t store.Tim
 	base := templates.Notice{Player: p.Name}
 	// due is the deadline for a reader of lang, in the game's zone (the notices of a
 	// deadline go to several readers).
-	due := func(lang i18n.Lang) string { return templates.WhenIn(string(lang), d.Due, l.Settings.location("")) }
+	due := func(lang i18n.Lang) string { return s.tmpl.When(string(lang), d.Due, l.Settings.location("")) }
 	switch policy {
 	case ExpirySkip:
 		var cmds []string

@@ -61,6 +61,7 @@ func newFixtureOptions(t *testing.T, reg engine.Registry, opts func(*service.Opt
 	o := service.Options{
 		Address: "turnmail@" + domain, Secret: []byte(secret),
 		Clock: func() time.Time { return now }, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		NoPictures: true, // the pictures' tests are picture_test.go's and the render test's
 	}
 	opts(&o)
 	svc, err := service.New(st, reg, tmpl, o)
@@ -131,21 +132,21 @@ func TestReceive_outcomes(t *testing.T) {
 	}{
 		{
 			name: "legal move", body: "add 3\n", wantStatus: "applied", wantEvents: 1,
-			wantMailTo: map[string]string{"alice@" + domain: "line 1: add 3", "bob@" + domain: "alice sent: add 3"},
+			wantMailTo: map[string]string{"alice@" + domain: "alice sent: add 3", "bob@" + domain: "alice sent: add 3"},
 		},
 		{
 			name: "from is matched case-insensitively", from: func(*fixture) string { return "ALICE@games.EXAMPLE" },
 			body: "add 1\n", wantStatus: "applied", wantEvents: 1,
-			wantMailTo: map[string]string{"alice@" + domain: "line 1: add 1", "bob@" + domain: "alice sent: add 1"},
+			wantMailTo: map[string]string{"alice@" + domain: "alice sent: add 1", "bob@" + domain: "alice sent: add 1"},
 		},
 		{
 			name: "several lines stop at the first illegal", body: "add 1\n# comment\nadd 2\nadd 42\nadd 3\n",
 			wantStatus: "applied", wantReason: "line 4", wantEvents: 2,
-			wantMailTo: map[string]string{"alice@" + domain: "NOT applied — line 4: add 42", "bob@" + domain: "alice sent: add 2"},
+			wantMailTo: map[string]string{"alice@" + domain: "Not applied — line 4: add 42", "bob@" + domain: "alice sent: add 2"},
 		},
 		{
 			name: "illegal first line", body: "add 0\n", wantStatus: "rejected", wantReason: "from 1 to 9",
-			wantMailTo: map[string]string{"alice@" + domain: "line 1: add 0"},
+			wantMailTo: map[string]string{"alice@" + domain: "Not applied — line 1: add 0"},
 		},
 		{
 			name: "no command", body: "thanks!\n# nothing\n", wantStatus: "rejected", wantReason: "unknown command",
@@ -206,7 +207,7 @@ func TestReceive_outcomes(t *testing.T) {
 		{
 			name: "token in Delivered-To only", to: func(*fixture) string { return "games-list@example.org" },
 			headers: []string{"Delivered-To: PLACEHOLDER"}, body: "add 2\n", wantStatus: "applied", wantEvents: 1,
-			wantMailTo: map[string]string{"alice@" + domain: "line 1: add 2", "bob@" + domain: "alice sent: add 2"},
+			wantMailTo: map[string]string{"alice@" + domain: "alice sent: add 2", "bob@" + domain: "alice sent: add 2"},
 		},
 	}
 	for _, tt := range tests {

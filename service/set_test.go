@@ -147,7 +147,7 @@ func TestSet_inGame(t *testing.T) {
 		t.Errorf("deadlines %+v", d)
 	}
 	m := f.mailsTo("alice@" + domain)
-	if last := m[len(m)-1].Body; !strings.Contains(last, "due Mon 23 Nov 20:00 CET") {
+	if last := m[len(m)-1].Body; !strings.Contains(last, "Your move — by Mon 23 Nov 20:00 CET") {
 		t.Errorf("legal after set does not show the new deadline:\n%s", last)
 	}
 	if m := f.mailsTo("bob@" + domain); !strings.Contains(m[len(m)-1].Body, "set deadline=weekdays 20:00 Europe/Rome") {

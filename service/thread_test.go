@@ -147,7 +147,7 @@ func TestLessMail_smallWorldTurn(t *testing.T) {
 				t.Fatalf("bob got %d mails during alice's turn, want %d", len(got), tc.want)
 			}
 			last := got[len(got)-1].Body
-			if !strings.Contains(last, "It is your move") {
+			if !strings.HasPrefix(last, "Your move") {
 				t.Errorf("bob's last mail does not give him the move:\n%s", last)
 			}
 			if tc.want == 1 {
@@ -204,7 +204,7 @@ func TestTime_gameZone(t *testing.T) {
 			f.receive(f.mail(bob, f.reply["bob"], "legal\n"))
 			mails := f.gameMailsTo(bob)
 			last := mails[len(mails)-1].Body
-			if !strings.Contains(last, "(due "+tc.wantDue+")") || strings.Contains(last, tc.wantNone) {
+			if !strings.Contains(last, "Your move — by "+tc.wantDue) || strings.Contains(last, tc.wantNone) {
 				t.Errorf("bob's legal answer does not show the deadline %q (or shows %q):\n%s", tc.wantDue, tc.wantNone, last)
 			}
 		})

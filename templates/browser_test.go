@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -16,8 +18,12 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
+	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/engine/games"
+	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/internal/selfplay"
+	"github.com/turnmail/turnmail/scene/draw"
+	"github.com/turnmail/turnmail/scene/raster"
 )
 
 // sample is one mail to render: a name, its kind and its data.
@@ -40,14 +46,22 @@ func chromium() string {
 }
 
 // realSamples are state mails and refusals from real engine views: the states a
-// self-played game of Small World (3 players) and of Empire (2 players) reaches — its
-// opening, mid-game, late and its end — for two of its players (one to move, or not).
+// self-played game of each game reaches — its opening, mid-game, late and its end —
+// for two of its players (one to move, or not), as the service builds them: the
+// events since the reader's last mail in the game's words, the legal commands with
+// their notes, the board's picture; the mid-game mails in Italian too, the late
+// ones answering a mail with a refused line.
 func realSamples(t *testing.T) []sample {
 	t.Helper()
+	tr, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
 	var out []sample
-	for _, kind := range []string{"smallworld", "empire", "dungeoneer"} {
-		players := map[string]int{"smallworld": 3, "empire": 2, "dungeoneer": 2}[kind]
-		game := Game{ID: kind[:2] + "-7k3p", Kind: kind, Title: GameTitle(kind)}
+	for _, kind := range []string{"smallworld", "necromancer", "underground", "empire", "dungeoneer"} {
+		players := map[string]int{"smallworld": 3, "necromancer": 3}[kind]
+		players = max(players, 2)
+		game := Game{ID: kind[:2] + "-7k3p", Kind: kind, Title: GameTitle(kind), Players: []string{"ann", "ben", "cy"}[:players]}
 		var steps []selfplay.Step
 		_, err := selfplay.Play(games.Registry()[kind], selfplay.Config{Seed: 3, Players: players}, func(s selfplay.Step) error {
 			steps = append(steps, s)
@@ -56,41 +70,96 @@ func realSamples(t *testing.T) []sample {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pick := map[string]selfplay.Step{"opening": steps[0], "mid": steps[len(steps)/2], "late": steps[len(steps)*4/5], "end": steps[len(steps)-1]}
-		for label, s := range pick {
-			for _, who := range []string{"ann", "ben"} {
-				var view map[string]any
-				b, err := json.Marshal(s.State.View(who))
-				if err != nil {
-					t.Fatal(err)
+		pick := map[string]int{"opening": 0, "mid": len(steps) / 2, "late": len(steps) * 4 / 5, "end": len(steps) - 1}
+		for label, k := range pick {
+			readers := []string{"ann", "ben"} // the player to move, and one who waits
+			if toAct := steps[k].State.ToAct(); len(toAct) > 0 {
+				readers[0] = toAct[0]
+				if toAct[0] == "ann" {
+					readers[1] = "ben"
+				} else {
+					readers[1] = "ann"
 				}
-				if err := json.Unmarshal(b, &view); err != nil {
-					t.Fatal(err)
+			}
+			for _, who := range readers {
+				langs := []i18n.Lang{i18n.English}
+				if label == "mid" {
+					langs = append(langs, i18n.Italian)
 				}
-				st := State{Game: game, Player: who, Opening: s.N == 0, ToAct: s.State.ToAct(), View: view,
-					Legal: s.State.Legal(who), Finished: s.State.Finished(), ReplyTo: "turnmail+" + game.ID + ".0.xxxxxxxxxxxxxxxx@example.org"}
-				for _, p := range st.ToAct {
-					st.YourTurn = st.YourTurn || p == who
+				for _, lang := range langs {
+					st := realState(t, tr, lang, game, steps, k, who)
+					if label == "late" && st.YourTurn {
+						st.Applied = []Line{{N: 1, Text: st.Legal[0]}}
+						st.Error = &LineError{Line: Line{N: 2, Text: "conquer 99 with every token I have left in my hand, please"}, Reason: "there is no region 99"}
+					}
+					role := "waits"
+					if st.YourTurn {
+						role = "moves"
+					}
+					name := fmt.Sprintf("%s-%s-%s-%s", kind[:2], label, who, role)
+					if lang != i18n.English {
+						name += "-" + string(lang)
+					}
+					out = append(out, sample{name, "state", st}, sample{name + "-refusal", "refusal", Refusal{
+						Game: game, Player: who, Error: &LineError{Line: Line{N: 1, Text: "conquer 99"}, Reason: "there is no region 99"}, Legal: st.Legal, LegalNotes: st.LegalNotes,
+						ToAct: st.ToAct, ReplyTo: st.ReplyTo, View: st.View, Lang: st.Lang, Picture: st.Picture}})
 				}
-				if s.Player != "" {
-					st.Moves = []Move{{Seq: s.N, Player: s.Player, Command: s.Command}}
-					st.Applied = []Line{{N: 1, Text: s.Command}}
-					st.Error = &LineError{Line: Line{N: 2, Text: "conquer 99 with every token I have left in my hand, please"}, Reason: "there is no region 99"}
-				}
-				if st.Finished {
-					st.Winners = []string{"ann"}
-				}
-				name := fmt.Sprintf("%s-%s-%s", game.ID[:2], label, who)
-				out = append(out, sample{name, "state", st}, sample{name + "-refusal", "refusal", Refusal{
-					Game: game, Player: who, Error: st.Error, Legal: st.Legal, ToAct: st.ToAct, ReplyTo: st.ReplyTo}})
 			}
 		}
 	}
 	return out
 }
 
-// externalRef matches what would make a mail load something from outside.
+// realState is the state mail to who in lang after step k of a self-played game:
+// the events of the steps since who last moved (at most four) in the game's words.
+func realState(t *testing.T, tr *i18n.Bundle, lang i18n.Lang, game Game, steps []selfplay.Step, k int, who string) State {
+	t.Helper()
+	s := steps[k]
+	var view map[string]any
+	b, err := json.Marshal(s.State.View(who))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &view); err != nil {
+		t.Fatal(err)
+	}
+	st := State{Game: game, Player: who, Opening: k == 0, ToAct: s.State.ToAct(), View: view, Lang: string(lang),
+		Finished: s.State.Finished(), ReplyTo: "turnmail+" + game.ID + ".0.xxxxxxxxxxxxxxxx@example.org"}
+	for _, p := range st.ToAct {
+		st.YourTurn = st.YourTurn || p == who
+	}
+	if st.YourTurn {
+		set := &Set{tr: tr}
+		st.Deadline = set.When(string(lang), time.Date(2026, 11, 28, 20, 0, 0, 0, time.UTC), time.FixedZone("CET", 3600))
+	}
+	for i := max(1, k-3); i <= k && k > 0; i++ {
+		e := steps[i]
+		m := Move{Seq: e.N, Player: e.Player, Command: tr.Command(game.Kind, lang, e.Command)}
+		for _, h := range engine.Narrate(steps[i-1].State, e.Player, e.Command, e.State, who) {
+			hp := Happening{Kind: h.Kind, Text: tr.GameText(game.Kind, lang, h.Text), You: slices.Contains(h.Hit, who)}
+			for _, d := range h.Details {
+				hp.Details = append(hp.Details, tr.GameText(game.Kind, lang, d))
+			}
+			m.Happened = append(m.Happened, hp)
+		}
+		st.Moves = append(st.Moves, m)
+	}
+	if !st.Finished {
+		st.Legal, st.AnyTime, st.LegalNotes = legalIn(tr, lang, game.Kind, s.State, who)
+	}
+	if st.Finished {
+		st.Winners = s.State.Winners()
+	}
+	st.Picture = boardPicture(t, s.State.View(who), tr, lang) // issue 22
+	return st
+}
+
+// externalRef matches what would make a mail load something from outside; a
+// mailto: link (a reply, see mailtoLink) loads nothing.
 var externalRef = regexp.MustCompile(`(?i)\b(src|href)\s*=|url\(|@import|https?://`)
+
+// mailtoLink matches a link that opens a reply.
+var mailtoLink = regexp.MustCompile(`href="mailto:[^"]*"`)
 
 // layoutCheck is run in the page: it returns one line per problem — the document wider
 // than the window, an element reaching beyond the window's right edge or whose content
@@ -159,7 +228,10 @@ func TestBrowserLayout(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", s.name, err)
 		}
-		if m := externalRef.FindString(page); m != "" {
+		// The board's picture is the mail's own part (src="cid:…"); the browser is
+		// given it as a file beside the page.
+		page, inline := inlinePicture(t, dir, s.data, page)
+		if m := externalRef.FindString(mailtoLink.ReplaceAllString(strings.Replace(page, inline, "", 1), "")); m != "" {
 			t.Errorf("%s: the HTML refers outside the mail (%q)", s.name, m)
 		}
 		file := filepath.Join(dir, s.name+".html")
@@ -189,7 +261,36 @@ func TestBrowserLayout(t *testing.T) {
 				for _, p := range problems[1:] {
 					t.Errorf("%s at %d px (%s): %s", s.name, w, scheme, p)
 				}
-				if shots != "" && w == 390 && s.kind == "state" && (strings.HasPrefix(s.name, "sm-") || strings.HasPrefix(s.name, "em-") || strings.HasPrefix(s.name, "state-empire")) {
+				if st, ok := s.data.(State); ok && w == 390 && !st.Finished {
+					// On a phone, whose move it is and what happened since the reader's
+					// last mail are in the first screen, before any scrolling.
+					got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](firstScreen))
+					if err != nil {
+						t.Fatal(err)
+					}
+					turnBottom, _ := strconv.ParseFloat(got[1], 64)
+					height, _ := strconv.ParseFloat(got[2], 64)
+					accountTop, _ := strconv.ParseFloat(got[3], 64)
+					wantTurn := set.words(st.Lang).turn(st.YourTurn, st.ToAct, st.Deadline, false, nil)
+					switch {
+					case got[0] != wantTurn:
+						t.Errorf("%s at 390 px (%s): the first line reads %q, want %q", s.name, scheme, got[0], wantTurn)
+					case turnBottom > height:
+						t.Errorf("%s at 390 px (%s): the turn ends at %v px, below the first screen (%v px)", s.name, scheme, turnBottom, height)
+					case len(st.Moves) > 0 && (accountTop < 0 || accountTop > height):
+						t.Errorf("%s at 390 px (%s): what happened starts at %v px, not in the first screen (%v px)", s.name, scheme, accountTop, height)
+					}
+				}
+				if inline != "" { // the picture shows, whole, within the window
+					shown, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](pictureCheck))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(shown) != 3 || shown[0] == 0 || shown[1] > float64(w) || shown[1] < min(float64(w)-40, 560) {
+						t.Errorf("%s at %d px (%s): picture natural width, shown width, height %v: want it loaded, as wide as the window allows up to 600 px", s.name, w, scheme, shown)
+					}
+				}
+				if shots != "" && w == 390 && s.kind == "state" && slices.ContainsFunc([]string{"sm-", "ne-", "un-", "em-", "du-"}, func(p string) bool { return strings.HasPrefix(s.name, p) }) {
 					png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 					if err != nil {
 						t.Fatal(err)
@@ -202,3 +303,61 @@ func TestBrowserLayout(t *testing.T) {
 		}
 	}
 }
+
+// boardPicture draws a view's picture for a sample state mail (issue 22): the
+// picture the mail would carry, kept by its Content-ID until inlinePicture writes it.
+func boardPicture(t *testing.T, view any, tr *i18n.Bundle, lang i18n.Lang) *Picture {
+	t.Helper()
+	sc, err := draw.Scene(draw.Input{View: view, Words: pictureWords{words{tr: tr, lang: lang}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	png, err := raster.PNG(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cid := fmt.Sprintf("board.%d@example.org", len(pictures))
+	pictures[cid] = png
+	return &Picture{CID: cid, Width: int(sc.Width), Height: int(sc.Height), Alt: sc.Alt}
+}
+
+// pictures are the sample pictures by Content-ID.
+var pictures = map[string][]byte{}
+
+// inlinePicture writes a state mail's picture beside its page and points the page's
+// <img> at it, as a mail client shows the inline part; it returns the page and the
+// src attribute it replaced ("" when the mail has no picture).
+func inlinePicture(t *testing.T, dir string, data any, page string) (string, string) {
+	t.Helper()
+	var pic *Picture
+	switch d := data.(type) {
+	case State:
+		pic = d.Picture
+	case Refusal:
+		pic = d.Picture
+	}
+	if pic == nil {
+		return page, ""
+	}
+	src := `src="cid:` + pic.CID + `"`
+	if !strings.Contains(page, src) {
+		t.Fatalf("the mail does not show its picture by %s", src)
+	}
+	name := strings.TrimSuffix(pic.CID, "@example.org") + ".png"
+	if err := os.WriteFile(filepath.Join(dir, name), pictures[pic.CID], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	local := `src="` + name + `"`
+	return strings.Replace(page, src, local, 1), local
+}
+
+// firstScreen returns, as text: the turn line, where it ends, the window's height,
+// and where the first item of the account of what happened starts (-1: none), in
+// CSS pixels from the top of the page.
+const firstScreen = `(() => {
+  const t = document.querySelector("p.turn"), a = document.querySelector("p.turn ~ ul li");
+  return [t ? t.innerText : "", String(t ? t.getBoundingClientRect().bottom : 1e9), String(window.innerHeight), String(a ? a.getBoundingClientRect().top : -1)];
+})()`
+
+// pictureCheck returns the picture's natural width, its width and height as shown.
+const pictureCheck = `(() => { const i = document.images[0]; if (!i) return []; const r = i.getBoundingClientRect(); return [i.naturalWidth, r.width, r.height]; })()`

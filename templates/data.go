@@ -1,9 +1,5 @@
 package templates
 
-import (
-	"time"
-)
-
 // Line is one command line of a player's mail, numbered as in the reply text.
 type Line struct {
 	N    int
@@ -126,6 +122,17 @@ type State struct {
 	Notes []Notice
 	// Lang is the reader's language ("en" or "it"; "" reads English).
 	Lang string
+	// Picture is the board as an inline PNG of the mail, shown after the account of
+	// what happened (nil when the mail has none). Issue 22.
+	Picture *Picture
+}
+
+// Picture is an inline picture of the HTML part: the Content-ID of its MIME part
+// (without angle brackets), its size in CSS pixels and its text alternative.
+type Picture struct {
+	CID           string
+	Width, Height int
+	Alt           string
 }
 
 // Asked is why a player must decide out of turn and what happens if they do not.
@@ -156,6 +163,8 @@ type Refusal struct {
 	ReplyTo string
 	// Lang is the reader's language ("en" or "it"; "" reads English).
 	Lang string
+	// Picture is the board as an inline PNG, as in a state mail (issue 22).
+	Picture *Picture
 }
 
 // HowTo answers a registered player who wrote to the service address without the
@@ -207,9 +216,9 @@ func printed(names map[string]string, key string) string {
 
 // Notice is one short administrative mail (or one answer in a lobby mail): a reminder,
 // a deadline that passed, a lobby answer, a request for consent. Kind selects the text
-// (see notice.txt.tmpl); the other fields are what that text needs.
+// (see notices.go); the other fields are what that text needs.
 type Notice struct {
-	Kind string
+	Kind NoticeKind
 	Game Game
 	// Command echoes the command line answered, in lobby mails.
 	Command string
@@ -245,6 +254,9 @@ type Notice struct {
 	ReplyTo string
 	// HostReply is the game's host reply address, shown to its host.
 	HostReply string
+	// View is the game's view for the reader, for a notice that shows the board (map)
+	// or what its pieces do (rules): decoded from its JSON, as State.View.
+	View map[string]any
 	// Lang is the reader's language ("en" or "it"; "" reads English).
 	Lang string
 }
@@ -267,15 +279,6 @@ type Lobby struct {
 	Answers []Notice
 	// Lang is the reader's language ("en" or "it"; "" reads English).
 	Lang string
-}
-
-// When formats a time for a reader in the time zone loc, e.g. "Tue 24 Nov 21:00 CET":
-// every time a player reads goes through it (the next language gets its words here).
-func When(t time.Time, loc *time.Location) string {
-	if loc == nil {
-		loc = time.UTC
-	}
-	return t.In(loc).Format("Mon 2 Jan 15:04 MST")
 }
 
 // Cut is the data of the note that ends a mail cut to the size limit: the limit in

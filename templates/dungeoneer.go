@@ -3,7 +3,6 @@ package templates
 import (
 	"encoding/json"
 	"fmt"
-	htmltemplate "html/template"
 	"slices"
 	"strings"
 
@@ -15,42 +14,6 @@ import (
 // dungeonBandWidth is how many map cards wide a band of the drawn dungeon is: four
 // boxes of dungeoneer.DrawMap fit in MaxLine, and four table cells in a phone's width.
 const dungeonBandWidth = 4
-
-// dungeonFuncs are the template functions of the Dungeoneer state mail. Those that
-// build text take the reader's language first and word everything through the
-// bundle: the engine's words (phases, kinds of card, obstacles, door marks) from its
-// catalogue, the mail's own formats from the templates catalogue, names as terms and
-// card texts from the card data.
-func dungeonFuncs(tr *i18n.Bundle) map[string]any {
-	in := func(lang string) dungeonWords { return dungeonWords{tr: tr, lang: readerLang(lang)} }
-	return map[string]any{
-		"dgmap":    func(lang string, v any) string { return in(lang).mapText(v) },
-		"dgbands":  func(lang string, v any) []DungeonBand { return in(lang).bands(v) },
-		"dgcard":   func(lang string, v any) string { return in(lang).card(v) },
-		"dgdrawn":  func(lang string, v any) string { return in(lang).describe(v, true) },
-		"dgonmap":  func(lang string, v any) []string { return in(lang).onMap(v) },
-		"dgready":  func(lang string, view, player, id any) string { return in(lang).ready(view, player, id) },
-		"dgtext":   func(lang string, v any) string { return in(lang).text(v) },
-		"dgnames":  func(lang string, v any) string { return in(lang).names(v) },
-		"dgrot":    rotationChoice,
-		"dgwounds": func(lang string, view, id any) string { return in(lang).wounds(view, id) },
-		"dgphase":  func(lang string, v any) string { return tr.Text(readerLang(lang), dungeoneer.PhaseText(Str(v))) },
-		// dgform is a form of attack as a text argument of t; dgterm a name.
-		"dgform": func(v any) engine.Text { return dungeoneer.FormText(Str(v)) },
-		"dgterm": func(v any) engine.Term { return engine.Term(Str(v)) },
-		// dgname is the name of the player of a seat of the view (0-based, as the
-		// engine counts seats in its pending Encounters).
-		"dgname": func(view map[string]any, seat any) string {
-			players, _ := view["players"].([]any)
-			if i := Num(seat); i >= 0 && i < len(players) {
-				if p, ok := players[i].(map[string]any); ok {
-					return Str(p["name"])
-				}
-			}
-			return ""
-		},
-	}
-}
 
 // dungeonWords words the Dungeoneer state mail for a reader of lang.
 type dungeonWords struct {
@@ -121,56 +84,6 @@ func (w dungeonWords) mapText(v any) string {
 	return b.String()
 }
 
-// DungeonBand is one band of the map's HTML table: its columns' x and its rows.
-type DungeonBand struct {
-	Xs   []int
-	Rows []DungeonRow
-}
-
-// DungeonRow is one row (y) of a band.
-type DungeonRow struct {
-	Y     int
-	Cells []DungeonCell
-}
-
-// DungeonCell is one cell of the map's HTML table; ID is empty where no card lies.
-// Items are the markers of the escort components lying there.
-type DungeonCell struct {
-	ID, Name, Obstacle, Heroes, Items string
-	// Doors lists the locked and trapped doors ("n L3"); Style draws walls as thick
-	// borders and open doors as dotted ones.
-	Doors string
-	Style htmltemplate.CSS
-}
-
-// bands lays a view's map out as tables of at most dungeonBandWidth columns.
-func (w dungeonWords) bands(v any) []DungeonBand {
-	cells := dungeonCells(v)
-	bands, from := dungeonSplit(cells)
-	out := make([]DungeonBand, 0, len(bands))
-	for i, band := range bands {
-		minY, maxY, maxX := band[0].Y, band[0].Y, band[0].X
-		for _, c := range band {
-			minY, maxY, maxX = min(minY, c.Y), max(maxY, c.Y), max(maxX, c.X)
-		}
-		db := DungeonBand{}
-		for x := from[i]; x <= maxX; x++ {
-			db.Xs = append(db.Xs, x)
-		}
-		for y := minY; y <= maxY; y++ {
-			row := DungeonRow{Y: y}
-			for _, x := range db.Xs {
-				row.Cells = append(row.Cells, w.cell(band, x, y))
-			}
-			db.Rows = append(db.Rows, row)
-		}
-		out = append(out, db)
-	}
-	return out
-}
-
-var doorSides = [4]string{"top", "right", "bottom", "left"}
-
 // doorLetters are the sides of a card, north, east, south, west: the words of the
 // move command, which the reader's language may change ("w" is "o" in Italian).
 var doorLetters = [4]string{"n", "e", "s", "w"}
@@ -178,40 +91,22 @@ var doorLetters = [4]string{"n", "e", "s", "w"}
 // side is the letter of a side of a card in the reader's command words.
 func (w dungeonWords) side(i int) string { return w.tr.Word("dungeoneer", w.lang, doorLetters[i]) }
 
-func (w dungeonWords) cell(band []dungeoneer.MapCell, x, y int) DungeonCell {
-	for _, c := range band {
-		if c.X != x || c.Y != y {
-			continue
-		}
-		dc := DungeonCell{ID: c.ID, Name: w.tr.Term(w.lang, c.Name.En), Items: strings.Join(c.Items, " ")}
-		var middle []string
-		for _, t := range dungeoneer.CellTexts(c) {
-			middle = append(middle, w.say(t))
-		}
-		dc.Obstacle = strings.Join(middle, " ")
-		var hs, doors, style []string
-		for _, s := range c.Heroes {
-			hs = append(hs, fmt.Sprintf("@%d", s))
-		}
-		for side, d := range c.Doors {
-			border := "3px solid"
-			switch {
-			case d == "open":
-				border = "1px dotted"
-			case d != "wall" && d != "":
-				border = "3px double"
-				if mark, ok := dungeoneer.DoorMark(d); ok {
-					doors = append(doors, w.side(side)+" "+w.say(mark))
-				}
-			}
-			style = append(style, "border-"+doorSides[side]+":"+border)
-		}
-		dc.Heroes, dc.Doors = strings.Join(hs, " "), strings.Join(doors, ", ")
-		// Built from the fixed words above and door values the engine vouches for.
-		dc.Style = htmltemplate.CSS(strings.Join(style, ";"))
-		return dc
+// short names a card by id with its kind and place, without its text or scores:
+// "q11 Kneel at the Antechamber (visit, at m20)".
+func (w dungeonWords) short(v any) string {
+	id := Str(v)
+	c, ok := dungeoneer.Card(id)
+	if !ok {
+		return id
 	}
-	return DungeonCell{}
+	parts := []string{w.say(dungeoneer.KindText(c.Kind))}
+	switch {
+	case c.At != "" && c.To != "":
+		parts = append(parts, w.tr.Sprintf(w.lang, "at %s → %s", c.At, c.To))
+	case c.At != "":
+		parts = append(parts, w.tr.Sprintf(w.lang, "at %s", c.At))
+	}
+	return fmt.Sprintf("%s %s (%s)", id, w.tr.Term(w.lang, c.Name.En), strings.Join(parts, ", "))
 }
 
 // card describes a card by id for the mail: "a13 Ogre Jailer (monster, cost 3; life

@@ -145,24 +145,21 @@ func TestRender_dungeoneerItalian(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string][]string{
-		"state-dungeoneer-it": {"Round 9 — fase dell'Eroe, turno di ben. Movimento rimasto: 3.",
-			"Mazzo Avventura: 33 carte; mazzo delle Mappe: 0 carte.", "x da -4 a -1:", "C m15 -2,-1", "4 portale",
-			"m13 1,-3     ││ m04 2,-3     T", "rischio +1", "pozzo 3", "torre", "Grotta", "Mostro",
-			"Sulla mappa:\n  -3,0 m17 Biblioteca di Cenere (Stanza): Un eroe che entra guadagna 1 Gloria.\n",
-			"  1,-1 m09 Galleria Crollata (Passaggio; Vita 2, attacca con Mischia 2,",
-			"(1 ferita)", "nella Cripta Allagata. (2 ferite)", "  1. ann — Tamsin Borsadoro, Livello 2, Vita 2/6",
-			"     Mischia 2, Magia 3, Velocità 2; Gloria 11, Pericolo 5\n     in -1,-1; 5 carte in mano; 1 Movimento messo da parte\n",
-			"     abilità: +1 Movimento ogni turno.", "     Missioni completate: q11",
-			"—\n     resta 1 carica", "— con a44 Lama Benedetta", "Missione Globale:\n  q01 Uccidi il Cavaliere Annegato (Elimina, in m12;",
-			"La tua mano:\n  a36 Ombre Afferranti (Sventura, Sempre, costo 3):", "    gioca a36 su ben"},
+		"state-dungeoneer-it": {"Tocca a ben\n", "Round 9 — fase dell'Eroe, turno di ben. Movimento rimasto: 3.",
+			"Mazzo Avventura: 33 carte; mazzo delle Mappe: 0 carte.",
+			"  Eroe                 Liv.  Vita  Gloria  Pericolo  Mi/Ma/Ve  Dove\n  1. ann (blu)         2     2     11      5         2/3/2     -1,-1\n    Tamsin Borsadoro\n",
+			"    abilità: +1 Movimento ogni turno.", "    1 Movimento messo da parte", "    Missioni completate: q11",
+			"(1 ferita)", "  2. ben (arancione)   1     5     6       1         2/1/5     1,-2\n    Sefa Passolesto\n",
+			"Missione Globale:\n  - q01 Uccidi il Cavaliere Annegato (Elimina, in m12) (2 ferite)\n",
+			"La tua mano:\n  - a36 Ombre Afferranti (Sventura, Sempre, costo 3):", "    gioca a36 su ben"},
 		"state-dungeoneer-guard-it": {"fase della Guardia", ", alla sinistra, sceglie con quale attacco il mostro di questa carta",
-			"  m09 Galleria Crollata (Passaggio; Vita 2, attacca con Mischia 2, Velocità 2,", "    attacca   # sceglie il gioco:", "    attacca mischia"},
+			"  - m09 Galleria Crollata (Passaggio; Vita 2, attacca con Mischia 2,", "    attacca   # sceglie il gioco:", "    attacca mischia"},
 		"state-dungeoneer-respond-it": {"fase di Risposta", "Incontri giocati contro gli Eroi (si risolvono in quest'ordine):", "— contro ", "    passa"},
 		"state-dungeoneer-place-it":   {"fase di Piazzamento", "Carta Mappa da piazzare: m", "Gloria ", "porte con rot 0:", "    costruisci m"},
 		"state-dungeoneer-spoils-it":  {"fase del Bottino", "Pericolo da assegnare (1 per ogni ferita inflitta dai mostri): ", "    pericolo "},
 		"state-dungeoneer-counter-it": {"fase del Contrattacco", "può sfidare il mostro che l'ha appena attaccato, col Movimento messo", "    passa"},
 		"state-dungeoneer-layout-it": {"fase della Mappa in vista", "Mappa in vista: prima del primo turno si piazzano tutte le carte Mappa",
-			"carte Mappa da piazzare", "Le tue carte Mappa (quando tocca a te, ne piazzi una):\n  m", "; porte con", "    costruisci m", " rot <0,", "Come leggere gli schemi qui sopra:\n  rot <", "  una delle rotazioni elencate (gradi in senso orario)"},
+			"carte Mappa da piazzare", "Le tue carte Mappa (quando tocca a te, ne piazzi una):\n  - m", "; porte con", "    costruisci m", " rot <0,", "Come leggere gli schemi qui sopra:\n  rot <", "  una delle rotazioni elencate (gradi in senso orario)"},
 	}
 	n := 0
 	for _, s := range dungeonItalianSamples() {
@@ -177,6 +174,14 @@ func TestRender_dungeoneerItalian(t *testing.T) {
 	if n != 7 {
 		t.Errorf("%d Italian Dungeoneer samples, want 7", n)
 	}
+	// The whole dungeon is the answer to map: the drawing in two bands, the marks of
+	// its doors and obstacles, what lies on it, every hero's sheet.
+	m := sample{"map-dungeoneer-it", "notice", Notice{Kind: Map, Game: dungeonGame, To: "ann", Lang: "it", View: loadView("dungeoneer.view.json")}}
+	checkItalian(t, set, m, langcheck.Rulebook("dungeoneer"), []string{"x da -4 a -1:", "C m15 -2,-1", "4 portale",
+		"m13 1,-3     ││ m04 2,-3     T", "rischio +1", "pozzo 3", "torre", "Grotta", "Mostro",
+		"Sulla mappa:\n  - -3,0 m17 Biblioteca di Cenere (Stanza): Un eroe che entra guadagna 1\n    Gloria.\n",
+		"  - 1,-1 m09 Galleria Crollata (Passaggio; Vita 2, attacca con Mischia 2,", "resta 1 carica", "con a44 Lama Benedetta",
+		"    abilità: +1 Movimento ogni turno.", "    Sefa Passolesto\n    abilità: "})
 }
 
 // TestDungeonCard: a card line names the card, its kind, a Treasure's category, a
@@ -218,15 +223,16 @@ func TestDungeonCard(t *testing.T) {
 	}
 }
 
-// TestDungeonGlobalQuestWraps: the global quest is a card line like those of the hand,
-// indented, and its continuation stays under the indentation within MaxLine.
+// TestDungeonGlobalQuestWraps: on the whole board (map) the global quest is a card
+// line like those of the hand, an item of a list, and its continuation stays under
+// the item's text within MaxLine.
 func TestDungeonGlobalQuestWraps(t *testing.T) {
 	set, err := Load()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range samples {
-		if s.name != "state-dungeoneer" {
+		if s.name != "notice-map-dungeoneer" {
 			continue
 		}
 		text, _, err := set.Render(s.kind, s.data)
@@ -242,12 +248,16 @@ func TestDungeonGlobalQuestWraps(t *testing.T) {
 		if len(lines) < 2 {
 			t.Fatalf("the sample's global quest fits one line: %q", block)
 		}
-		for _, l := range lines {
-			if !strings.HasPrefix(l, "  ") || strings.HasPrefix(l, "   ") || utf8.RuneCountInString(l) > MaxLine {
-				t.Errorf("global quest line %q: want two spaces of indentation and at most %d characters", l, MaxLine)
+		for i, l := range lines {
+			indent := "    "
+			if i == 0 {
+				indent = "  - "
+			}
+			if !strings.HasPrefix(l, indent) || strings.HasPrefix(l, indent+" ") || utf8.RuneCountInString(l) > MaxLine {
+				t.Errorf("global quest line %q: want %q first and at most %d characters", l, indent, MaxLine)
 			}
 		}
 		return
 	}
-	t.Fatal("no state-dungeoneer sample")
+	t.Fatal("no notice-map-dungeoneer sample")
 }

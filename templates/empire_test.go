@@ -121,10 +121,10 @@ func TestRender_empireItalian(t *testing.T) {
 	}
 	want := map[string][]string{
 		"state-empire-play-it": {"Turno 1 — fase di gioco.", "ann sta eseguendo l'azione di Saggio antico: 3 punti movimento (ne restano 3).",
-			"Idra notturna — costo 0", "azione: 5 punti movimento e 1 armata da distruggere; abilità: +1 armata", "carte: Saggio antico",
-			"Corona (regioni 1, 2, 3, 4, 5) — controllata dalle armate neutrali", "    3   armate neutrale×10, controllata dalle armate neutrali — terra 1, 4, 5;\n        mare nessuna",
-			"    salta   # rinunci al resto di questa azione", "Come leggere gli schemi qui sopra:", "<regione>, <n>", "ne restano 3"},
-		"state-empire-bid-it": {"Turno 1 — fase della puntata.", "(puntata 0)", "ann ha puntato 0 monete"},
+			"  Giocatore        Monete  Armate (riserva)  Città  Elisir  PV  Puntata\n  ann (blu)        12      5 (13)            0      0       1   0\n    carte: Saggio antico\n",
+			"  5  armate ann×4 ben×4 — terra 3, 4; mare 22", "La fila: 1. Idra notturna (costo 0); 2. Drago spaventoso (costo 1);",
+			"    salta   # rinunci al resto di questa azione", "Come leggere gli schemi qui sopra:", "  1>5, 1>2>5      da 1 a 5: per la via più economica", "ne restano 3"},
+		"state-empire-bid-it": {"Turno 1 — fase della puntata.", "  ann (blu)        12      5 (13)            0      0       0   0", "ann ha puntato 0 monete"},
 	}
 	n := 0
 	for _, s := range empireSamples() {
@@ -136,6 +136,18 @@ func TestRender_empireItalian(t *testing.T) {
 	}
 	if n != 2 {
 		t.Errorf("%d Italian Empire samples, want 2", n)
+	}
+	// The whole board is the answer to map: the row with what each card gives, the
+	// islands, every region.
+	for _, s := range empireSamples() {
+		if s.name != "state-empire-play-it" {
+			continue
+		}
+		st := s.data.(State)
+		m := sample{"map-empire-it", "notice", Notice{Kind: Map, Game: st.Game, To: "ann", Lang: "it", View: st.View}}
+		checkItalian(t, set, m, nil, []string{"  1  Idra notturna                 0\n    azione: 5 punti movimento e 1 armata da distruggere; abilità: +1 armata",
+			"  - Corona (regioni 1, 2, 3, 4, 5) — controllata dalle armate neutrali",
+			"  3  armate neutrale×10, controllata dalle armate neutrali — terra 1, 4, 5;\n     mare nessuna\n"})
 	}
 }
 
@@ -175,8 +187,8 @@ func TestEmpirePatterns(t *testing.T) {
 		{[]string{"take 1", "take 2", "skip"}, nil},
 		{[]string{"bid <0…11>"}, []string{"range"}},
 		{[]string{"settle <8…27>", "neutral <1…27>"}, []string{"range"}},
-		{[]string{"move 1><3,5> [1…2]", "move 5>1", "move <region>><region>>…><region> [<n>]", "skip"}, []string{"choice", "optional", "path", "path-named", "any"}},
-		{[]string{"muovi 1><3,5> [1…2]", "muovi <regione>><regione>>…><regione> [<n>]"}, []string{"choice", "optional", "path", "path-named", "any"}},
+		{[]string{"move 1><3,5> [1…2]", "move 5>1", "move <region>><region>>…><region> [<n>]", "skip"}, []string{"choice", "optional", "path", "any"}},
+		{[]string{"muovi 1><3,5> [1…2]", "muovi <regione>><regione>>…><regione> [<n>]"}, []string{"choice", "optional", "path", "any"}},
 		{[]string{"place <4,9>=<1…3>", "place <region>=<n> <region>=<n> …"}, []string{"choice", "range", "any"}},
 		{[]string{"destroy ben 3", "city 4"}, nil},
 	}

@@ -4,38 +4,38 @@ import (
 	"time"
 )
 
-// Italian day and month abbreviations, as Italian calendars print them.
+// dayKeys and monthKeys are the catalogue keys of the names of the days of the
+// week (Sunday first, as time.Weekday counts) and of the months, as a date shows
+// them: "Sat 28 Nov".
 var (
-	itDays   = [...]string{"dom", "lun", "mar", "mer", "gio", "ven", "sab"}
-	itMonths = [...]string{"gen", "feb", "mar", "apr", "mag", "giu", "lug", "ago", "set", "ott", "nov", "dic"}
+	dayKeys   = [...]string{"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"}
+	monthKeys = [...]string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"}
+	// monthNameKeys are the months written out, for a date without a time.
+	monthNameKeys = [...]string{"January", "February", "March", "April", "May (written out)", "June", "July", "August", "September", "October", "November", "December"}
 )
 
-// WhenIn is When for a reader of lang ("it" or "en"): Italian readers get
-// "mar 24 nov, 21:00" in the time zone loc.
-func WhenIn(lang string, t time.Time, loc *time.Location) string {
-	if lang != "it" {
-		return When(t, loc)
-	}
+// When formats a time for a reader of lang in the time zone loc (UTC when nil), as
+// they write a date: "Sat 28 Nov 21:00 CET", "sab 28 nov 21:00 CET"; the names of
+// the day and the month from the catalogues. Every time a player reads goes through
+// it.
+func (s *Set) When(lang string, t time.Time, loc *time.Location) string {
 	if loc == nil {
 		loc = time.UTC
 	}
 	t = t.In(loc)
-	return itDays[t.Weekday()] + " " + t.Format("2") + " " + itMonths[t.Month()-1] + ", " + t.Format("15:04")
+	w := s.words(lang)
+	return w.t("%[1]s %[2]d %[3]s %[4]s %[5]s", w.tr.Sprintf(w.lang, dayKeys[t.Weekday()]), t.Day(),
+		w.tr.Sprintf(w.lang, monthKeys[t.Month()-1]), t.Format("15:04"), t.Format("MST"))
 }
 
-// itMonthNames are the Italian months written out, for dates without a time.
-var itMonthNames = [...]string{"gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto", "settembre", "ottobre", "novembre", "dicembre"}
-
-// DayIn is a calendar date (a vacation's first or last day) for a reader of lang:
-// "Thu 24 December", Italian "gio 24 dicembre"; the year is added when it is not
-// the year of now.
-func DayIn(lang string, d, now time.Time) string {
-	year := ""
+// Day is a calendar date (a vacation's first or last day) for a reader of lang, as
+// they write it: "Thu 24 December", "gio 24 dicembre"; the year is added when it is
+// not the year of now. The names of the day and the month from the catalogues.
+func (s *Set) Day(lang string, d, now time.Time) string {
+	w := s.words(lang)
+	day := w.t("%[1]s %[2]d %[3]s", w.tr.Sprintf(w.lang, dayKeys[d.Weekday()]), d.Day(), w.tr.Sprintf(w.lang, monthNameKeys[d.Month()-1]))
 	if d.Year() != now.Year() {
-		year = " " + d.Format("2006")
+		day += " " + d.Format("2006")
 	}
-	if lang != "it" {
-		return d.Format("Mon 2 January") + year
-	}
-	return itDays[d.Weekday()] + " " + d.Format("2") + " " + itMonthNames[d.Month()-1] + year
+	return day
 }

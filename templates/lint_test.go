@@ -11,155 +11,26 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"text/template/parse"
 	"unicode"
 
 	"github.com/turnmail/turnmail/i18n"
 )
 
-// terminalOnly are the template files that no mail uses: the host's terminal
-// (turnmail replay, play), which speaks English.
-var terminalOnly = map[string]bool{"terminal.txt.tmpl": true}
+// keyCalls are the calls whose argument at the index is a message key: the words'
+// t, rich and prefix, fixed (a notice's topic), and Bundle.Sprintf(lang, key, …).
+var keyCalls = map[string]int{"t": 0, "rich": 0, "fixed": 0, "prefix": 0, "Sprintf": 1}
 
-// trees returns every parsed template of the set, text and HTML, by name, with the
-// file each comes from.
-func (s *Set) trees() map[string]*parse.Tree {
-	out := map[string]*parse.Tree{}
-	for _, t := range s.text.Templates() {
-		if t.Tree != nil {
-			out["text:"+t.Name()] = t.Tree
-		}
-	}
-	for _, t := range s.html.Templates() {
-		if t.Tree != nil {
-			out["html:"+t.Name()] = t.Tree
-		}
-	}
-	return out
-}
+// runCalls are the doc package's functions that put a literal text into a mail as
+// it is: their literal arguments must hold no words.
+var runCalls = map[string]bool{"T": true, "B": true, "C": true, "S": true, "L": true}
 
-// walkTemplate calls text for every literal text and call for every function call
-// of the tree below n.
-func walkTemplate(n parse.Node, text func(*parse.TextNode), call func(*parse.CommandNode)) {
-	switch x := n.(type) {
-	case *parse.ListNode:
-		if x == nil {
-			return
-		}
-		for _, c := range x.Nodes {
-			walkTemplate(c, text, call)
-		}
-	case *parse.TextNode:
-		text(x)
-	case *parse.ActionNode:
-		walkTemplate(x.Pipe, text, call)
-	case *parse.PipeNode:
-		if x == nil {
-			return
-		}
-		for _, c := range x.Cmds {
-			walkTemplate(c, text, call)
-		}
-	case *parse.CommandNode:
-		call(x)
-		for _, a := range x.Args {
-			walkTemplate(a, text, call)
-		}
-	case *parse.IfNode:
-		walkTemplate(x.Pipe, text, call)
-		walkTemplate(x.List, text, call)
-		walkTemplate(x.ElseList, text, call)
-	case *parse.RangeNode:
-		walkTemplate(x.Pipe, text, call)
-		walkTemplate(x.List, text, call)
-		walkTemplate(x.ElseList, text, call)
-	case *parse.WithNode:
-		walkTemplate(x.Pipe, text, call)
-		walkTemplate(x.List, text, call)
-		walkTemplate(x.ElseList, text, call)
-	case *parse.TemplateNode:
-		walkTemplate(x.Pipe, text, call)
-	}
-}
+// notWords are the literal texts that are no language: the program's name, the
+// turnmail commands a host types in a shell, card and region ids.
+var notWords = regexp.MustCompile(`\bturnmail\b|--at N`)
 
-var (
-	// markup is what an HTML text holds besides words: a style sheet, tags, entities.
-	// A tag may be cut by an action (<html lang="{{…}}">): its ends are markup too.
-	markup = regexp.MustCompile(`(?s)<style>.*?</style>|<[^>]*>|&#?[a-zA-Z0-9]+;|<[a-zA-Z][^>]*$|^[^<>]*"\s*>`)
-	// notWords are the literal texts that are no language: the program's name.
-	notWords = regexp.MustCompile(`\bturnmail\b`)
-)
-
-// words returns the letters of a template's literal text that a reader would read
-// as words, markup and names left out ("" when there are none).
-func words(text string) string {
-	text = notWords.ReplaceAllString(markup.ReplaceAllString(text, " "), " ")
-	if strings.IndexFunc(text, unicode.IsLetter) < 0 {
-		return ""
-	}
-	return strings.Join(strings.Fields(text), " ")
-}
-
-// TestTemplatesReadEverythingThroughCatalogues checks issue 14's rule for the
-// templates: no word is written in a template itself — every text a reader reads is
-// a key given to t, so that it has its translation (the templates' literal text is
-// layout only: spaces, punctuation, markup); and every key given to t has its
-// Italian translation in the templates catalogue, which holds no key the templates
-// no longer use.
-func TestTemplatesReadEverythingThroughCatalogues(t *testing.T) {
-	s, err := Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := i18n.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var used []string
-	for name, tree := range s.trees() {
-		file := tree.ParseName
-		walkTemplate(tree.Root, func(n *parse.TextNode) {
-			if w := words(string(n.Text)); w != "" && !terminalOnly[file] {
-				t.Errorf("%s (%s): words outside the catalogues: %q", file, name, w)
-			}
-		}, func(c *parse.CommandNode) {
-			if len(c.Args) < 3 {
-				return
-			}
-			if id, ok := c.Args[0].(*parse.IdentifierNode); !ok || id.Ident != "t" {
-				return
-			}
-			if key, ok := c.Args[2].(*parse.StringNode); ok {
-				used = append(used, key.Text)
-			} else {
-				t.Errorf("%s (%s): t with a key that is not a literal string: %s", file, name, c)
-			}
-		})
-	}
-	for _, k := range used {
-		if !tr.Has(i18n.Italian, "templates", k) {
-			t.Errorf("no Italian for the template text %q", k)
-		}
-	}
-	code := codeKeys(t)
-	for _, k := range code {
-		if !tr.HasAny(i18n.Italian, k) {
-			t.Errorf("no Italian for the text %q of the templates' Go code", k)
-		}
-	}
-	used = append(used, code...)
-	sort.Strings(used)
-	used = slices.Compact(used)
-	for _, k := range tr.Keys(i18n.Italian, "templates") {
-		if !slices.Contains(used, k) {
-			t.Errorf("the Italian templates catalogue has %q, which no template uses", k)
-		}
-	}
-}
-
-// codeKeys returns the literal keys the package's Go code translates: the second
-// argument of every call of a method Sprintf (i18n.Bundle.Sprintf(lang, key, …)), and
-// the keys of the package's maps of formats (aboutFormats).
+// codeKeys returns the literal keys the package's Go code translates, and reports
+// (through t) a key that is not a literal and a literal text put into a mail without
+// the catalogue.
 func codeKeys(t *testing.T) []string {
 	t.Helper()
 	files, err := filepath.Glob("*.go")
@@ -178,18 +49,39 @@ func codeKeys(t *testing.T) []string {
 		}
 		ast.Inspect(af, func(n ast.Node) bool {
 			c, ok := n.(*ast.CallExpr)
-			if !ok || len(c.Args) < 2 {
+			if !ok {
 				return true
 			}
-			if sel, ok := c.Fun.(*ast.SelectorExpr); !ok || sel.Sel.Name != "Sprintf" {
+			var name string
+			switch fn := c.Fun.(type) {
+			case *ast.SelectorExpr:
+				name = fn.Sel.Name
+				if x, ok := fn.X.(*ast.Ident); ok && x.Name == "doc" && runCalls[name] {
+					for _, a := range c.Args {
+						if lit, ok := a.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+							s, _ := strconv.Unquote(lit.Value)
+							if w := notWords.ReplaceAllString(s, ""); strings.IndexFunc(w, unicode.IsLetter) >= 0 {
+								t.Errorf("%s: words outside the catalogues: doc.%s(%s)", fs.Position(lit.Pos()), name, lit.Value)
+							}
+						}
+					}
+					return true
+				}
+			case *ast.Ident:
+				name = fn.Name
+			}
+			at, ok := keyCalls[name]
+			if !ok || len(c.Args) <= at {
 				return true
 			}
-			if lit, ok := c.Args[1].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+			if lit, ok := c.Args[at].(*ast.BasicLit); ok && lit.Kind == token.STRING {
 				k, err := strconv.Unquote(lit.Value)
 				if err != nil {
 					t.Fatal(err)
 				}
 				out = append(out, k)
+			} else if name != "Sprintf" {
+				t.Errorf("%s: %s with a key that is not a literal string", fs.Position(c.Pos()), name)
 			}
 			return true
 		})
@@ -197,5 +89,34 @@ func codeKeys(t *testing.T) []string {
 	for _, f := range aboutFormats {
 		out = append(out, f)
 	}
+	out = append(append(append(out, dayKeys[:]...), monthKeys[:]...), monthNameKeys[:]...)
 	return out
+}
+
+// TestEverythingThroughCatalogues checks issue 14's rule for the mails: no word is
+// written in the package's code — every text a reader reads is a key given to the
+// catalogue (t, rich, fixed, Sprintf), and a literal put into a mail as it is holds
+// no word; every key has its Italian translation, and the Italian templates
+// catalogue holds no key the mails no longer use.
+func TestEverythingThroughCatalogues(t *testing.T) {
+	tr, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := codeKeys(t)
+	if len(used) < 300 {
+		t.Fatalf("only %d keys found in the code", len(used))
+	}
+	for _, k := range used {
+		if !tr.HasAny(i18n.Italian, k) {
+			t.Errorf("no Italian for the text %q of the mails", k)
+		}
+	}
+	sort.Strings(used)
+	used = slices.Compact(used)
+	for _, k := range tr.Keys(i18n.Italian, "templates") {
+		if _, found := slices.BinarySearch(used, k); !found {
+			t.Errorf("the Italian templates catalogue has %q, which no mail uses", k)
+		}
+	}
 }

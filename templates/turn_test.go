@@ -1,0 +1,181 @@
+package templates
+
+import (
+	"html"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/turnmail/turnmail/templates/doc"
+)
+
+// stateSamples are the state mails of the golden samples and of the real views
+// (realSamples), in both languages.
+func stateSamples(t *testing.T) []sample {
+	t.Helper()
+	var out []sample
+	for _, s := range append(append(samples, italianSamples()...), realSamples(t)...) {
+		if _, ok := s.data.(State); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// TestRender_turnFirst: every state mail starts with whose move it is and until
+// when — the first line of the text part, the first text of the HTML part (its
+// hidden preheader, which the inbox list shows) and its first paragraph — then
+// what happened since the reader's last mail, before the board and the commands.
+func TestRender_turnFirst(t *testing.T) {
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	preheader := regexp.MustCompile(`<body>\n<div style="display:none;[^"]*">([^<]*)</div>\n<p class="turn"><strong>([^<]*)</strong></p>`)
+	checked := 0
+	for _, s := range stateSamples(t) {
+		st := s.data.(State)
+		text, page, err := set.Render(s.kind, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		turn := set.words(st.Lang).turn(st.YourTurn, st.ToAct, st.Deadline, st.Finished, st.Winners)
+		if first, _, _ := strings.Cut(text, "\n"); first != turn {
+			t.Errorf("%s: the text part starts with %q, want %q", s.name, first, turn)
+		}
+		m := preheader.FindStringSubmatch(page)
+		switch {
+		case m == nil:
+			t.Errorf("%s: the HTML part does not start with the preheader and the turn:\n%s", s.name, page)
+		case !strings.HasPrefix(html.UnescapeString(m[1]), turn) || html.UnescapeString(m[2]) != turn:
+			t.Errorf("%s: preheader %q, first paragraph %q; want both to start with %q", s.name, m[1], m[2], turn)
+		}
+		if st.YourTurn && st.Deadline != "" && !strings.Contains(turn, st.Deadline) {
+			t.Errorf("%s: the turn %q does not say the deadline %q", s.name, turn, st.Deadline)
+		}
+		// What happened comes before the board and the commands.
+		account := set.words(st.Lang).t("Since your last mail:")
+		if len(st.Moves) > 0 && st.MovesCut == 0 {
+			at := strings.Index(text, account)
+			commands := strings.Index(text, "\n"+doc.CommandIndent)
+			if at < 0 || commands >= 0 && commands < at {
+				t.Errorf("%s: what happened (at %d) is not before the commands (at %d):\n%s", s.name, at, commands, text)
+			}
+		}
+		checked++
+	}
+	if checked < 50 {
+		t.Errorf("only %d state mails checked", checked)
+	}
+}
+
+// hrefRe finds the links of an HTML part.
+var hrefRe = regexp.MustCompile(`<a href="([^"]*)">([^<]*)</a>`)
+
+// TestRender_commandLinks: in the HTML part of every state mail, refusal and notice
+// that lists commands, each command the reader may send is one link, and the links
+// parse back (RFC 6068) to exactly the commands listed — Legal and AnyTime, no
+// other — each to the reader's reply address with the game's subject.
+func TestRender_commandLinks(t *testing.T) {
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, s := range append(append(samples, italianSamples()...), realSamples(t)...) {
+		var commands []string
+		var replyTo string
+		switch d := s.data.(type) {
+		case State:
+			if d.Finished {
+				continue
+			}
+			commands, replyTo = append(slices.Clone(d.Legal), d.AnyTime...), d.ReplyTo
+		case Refusal:
+			commands, replyTo = d.Legal, d.ReplyTo
+		case Notice:
+			if d.Kind != Legal && d.Kind != Reminder {
+				continue
+			}
+			commands, replyTo = d.Legal, d.ReplyTo
+		default:
+			continue
+		}
+		if len(commands) == 0 || replyTo == "" {
+			continue
+		}
+		subject, err := set.Subject(s.kind, s.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, page, err := set.Render(s.kind, s.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, l := range hrefRe.FindAllStringSubmatch(page, -1) {
+			addr, subj, body, err := doc.ParseMailto(html.UnescapeString(l[1]))
+			if err != nil {
+				t.Errorf("%s: link %q: %v", s.name, l[1], err)
+				continue
+			}
+			if addr != replyTo || subj != "Re: "+subject {
+				t.Errorf("%s: link to %q with subject %q, want %q and %q", s.name, addr, subj, replyTo, "Re: "+subject)
+			}
+			if body != html.UnescapeString(l[2]) {
+				t.Errorf("%s: link %q sends %q", s.name, l[2], body)
+			}
+			got = append(got, body)
+		}
+		if !slices.Equal(got, commands) {
+			t.Errorf("%s: the links send %q, want the commands %q", s.name, got, commands)
+		}
+		checked++
+	}
+	if checked < 30 {
+		t.Errorf("only %d mails with commands checked", checked)
+	}
+}
+
+// TestRender_refusalBoard: a refusal shows the board as a state mail with the same
+// view does (the reader's regions, the players, the heroes), so that the reader can
+// retry without the previous mail, then what they may send; without a view it has
+// no board; it starts with the refusal and why.
+func TestRender_refusalBoard(t *testing.T) {
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		kind string
+		view map[string]any
+		want string
+	}{
+		{"smallworld", loadView("smallworld.view.json"), "Your regions: "},
+		{"underground", loadView("underground.view.json"), "Your regions: "},
+		{"dungeoneer", loadView("dungeoneer.view.json"), "Heroes:"},
+		{"tally", map[string]any{"turn": 2.0, "players": []any{map[string]any{"name": "ann", "score": 3.0}}}, "  - ann (blue): 3"},
+		{"smallworld", nil, ""},
+	} {
+		r := Refusal{Game: Game{ID: "xx-1", Kind: c.kind, Title: GameTitle(c.kind), Players: []string{"ann", "ben"}}, Player: "ann",
+			Error: &LineError{Line: Line{N: 1, Text: "conquer 99"}, Reason: "there is no region 99"}, Legal: []string{"done"}, View: c.view,
+			ReplyTo: "turnmail+xx-1.0.x@example.org"}
+		text, _, err := set.Render("refusal", r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(text, "Your move was not applied\n\nNot applied — line 1: conquer 99\nthere is no region 99\n") {
+			t.Errorf("%s: the refusal does not start with what was refused and why:\n%s", c.kind, text)
+		}
+		board, commands := strings.Index(text, c.want), strings.Index(text, "What you can send now:")
+		switch {
+		case c.want == "" && (strings.Contains(text, "Your regions") || strings.Contains(text, "Game turn")):
+			t.Errorf("a refusal without a view shows a board:\n%s", text)
+		case c.want != "" && (board < 0 || board > commands):
+			t.Errorf("%s: no board (%q) before the commands:\n%s", c.kind, c.want, text)
+		case commands < 0:
+			t.Errorf("%s: no commands:\n%s", c.kind, text)
+		}
+	}
+}
