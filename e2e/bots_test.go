@@ -250,6 +250,15 @@ func playBots(t *testing.T, h *harness, kind string, n int, seed int64, options 
 			if last == nil || b.answered[last.MessageID] {
 				continue
 			}
+			repeated := strings.Contains(last.Body, b.reading().sentAlready())
+			if repeated {
+				// The bot sent the same command twice with nothing changed in between:
+				// as a person would, it sends something else from its last state mail.
+				b.answered[last.MessageID] = true
+				if last = b.stateMail(game); last == nil {
+					continue
+				}
+			}
 			if len(b.reading().legalEntries(last.Body)) == 0 {
 				// Not its move: a command of any moment, when the mail lists one the bot
 				// wants (Dungeoneer: a heal for a hurt hero).
@@ -270,6 +279,9 @@ func playBots(t *testing.T, h *harness, kind string, n int, seed int64, options 
 				}
 			}
 			cmd, err := b.choose(last.Body, b.board(game))
+			for try := 0; repeated && cmd == b.sent && err == nil && try < 20; try++ {
+				cmd, err = b.choose(last.Body, b.board(game))
+			}
 			if err != nil {
 				t.Fatalf("defect of the mail: %s cannot work out a command: %v\n%s", b.name, err, b.lastMails(2))
 			}
@@ -361,8 +373,8 @@ func checkThread(t *testing.T, b *bot, game string) {
 	opened := false
 	for _, m := range b.mails {
 		about := strings.HasPrefix(m.Subject, "["+game+"] ")
-		if !about && !strings.Contains(m.Body, b.reading().footer(game)) {
-			continue // another game's, or a confirmation request
+		if !about && !strings.Contains(m.Body, b.reading().footer(game)) || confirmation(m) {
+			continue // another game's, or a confirmation request (a subject of its own)
 		}
 		opened = opened || strings.Contains(m.Body, b.reading().opening())
 		if root == nil {
@@ -462,6 +474,22 @@ func (b *bot) current(game string) *parse.Message {
 	for i := len(b.mails) - 1; i >= 0; i-- {
 		if strings.Contains(b.mails[i].Body, b.reading().footer(game)) {
 			return b.mails[i]
+		}
+	}
+	return nil
+}
+
+// confirmation reports whether m asks to confirm a command: its Reply-To is a one-time
+// confirmation address.
+func confirmation(m *parse.Message) bool {
+	return slices.ContainsFunc(m.ReplyTo, func(a parse.Address) bool { return strings.Contains(a.Address, ".confirm.") })
+}
+
+// stateMail is the newest mail of game that lists commands to send (nil when none).
+func (b *bot) stateMail(game string) *parse.Message {
+	for i := len(b.mails) - 1; i >= 0; i-- {
+		if m := b.mails[i]; strings.Contains(m.Body, b.reading().footer(game)) && len(b.reading().legalEntries(m.Body)) > 0 {
+			return m
 		}
 	}
 	return nil

@@ -140,8 +140,8 @@ func TestItalianGameByMail(t *testing.T) {
 	// The lobby answers Italian commands in Italian.
 	h.send(ann, h.addr("turnmail"), "partita", "nuova smallworld\n")
 	open := h.waitMail(ann, "scrivi aiuto per i comandi")
-	if !strings.Contains(open.Subject, "è aperta") {
-		t.Errorf("the answer to nuova is not Italian: %q", open.Subject)
+	if !strings.Contains(open.Body, "è aperta") {
+		t.Errorf("the answer to nuova is not Italian: %q\n%s", open.Subject, open.Body)
 	}
 	// Once known, the sender's language is used for English commands too.
 	h.send(ann, h.addr("turnmail"), "list", "games\n")

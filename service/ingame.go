@@ -347,7 +347,7 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 	if len(msg.Commands) == 0 {
 		return refuse(r.t(noCommand), nil)
 	}
-	if prev, ok := s.repeated(ctx, l, player, msg); ok {
+	if prev, ok := s.repeated(ctx, l, player, msg); ok && !(prev.Status == store.InboxApplied && s.firstMoveApplies(l, player, msg)) {
 		return s.repeatAnswer(l, player, msg, prev)
 	}
 	a := actor{Name: player.Name, Email: player.Email, Seat: &player}

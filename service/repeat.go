@@ -15,8 +15,9 @@ import (
 // a copy with a new Message-ID: the inbox's dedupe does not see it. When the
 // player's last mail to the game had the same commands and nothing happened in the
 // game since but what that mail did, the copy is answered "you sent this already;
-// nothing was done" instead of being applied again (or refused against a state it
-// was not written for).
+// nothing was done" instead of being refused against a state it was not written for
+// — unless its first move applies now (the same command may be right twice in a
+// row: Dungeoneer's done ends one phase, then the next).
 
 // repeatWindow is how many of a game's last mails are read to find a player's
 // previous one: mails of the others after it mean something changed anyway.
@@ -59,6 +60,22 @@ func (s *Service) repeated(ctx context.Context, l *Loaded, player store.Player, 
 		return m, true
 	}
 	return prev, false
+}
+
+// firstMoveApplies reports whether the first line of msg is a move of the game that
+// applies to l's state now (a service command is not tried: its copy is a repeat).
+func (s *Service) firstMoveApplies(l *Loaded, player store.Player, msg *parse.Message) bool {
+	lines := commandTexts(msg)
+	if len(lines) == 0 || l.State == nil {
+		return false
+	}
+	cmd, _ := s.tr.Canonical(l.Game.Kind, lines[0])
+	verb, _, _ := strings.Cut(cmd, " ")
+	if words := s.commandWords(l.Game.Kind); words == nil || !words[verb] || inGame[verb] != nil {
+		return false
+	}
+	_, _, err := engine.Step(l.State, l.Seed, l.LastSeq()+1, player.Name, cmd, nil)
+	return err == nil
 }
 
 // commandTexts are a mail's command lines, normalized (case, spaces, comments).

@@ -2,10 +2,12 @@ package service_test
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/turnmail/turnmail/engine/smallworld"
 	"github.com/turnmail/turnmail/service"
 )
 
@@ -13,7 +15,8 @@ import (
 // same commands) with nothing changed in the game since is answered "you sent this
 // already" and changes nothing, whether the first was applied or refused; a mail
 // with other commands, or the same after another player moved, is read as usual;
-// asking for one's state again is never a repeat.
+// asking for one's state again is never a repeat, nor a copy whose first move
+// applies again.
 func TestRepeat_sameMailAgain(t *testing.T) {
 	f := newGameFixture(t, "smallworld", service.Settings{}, time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
 	alice, bob := "alice@"+domain, "bob@"+domain
@@ -42,6 +45,16 @@ func TestRepeat_sameMailAgain(t *testing.T) {
 		}
 	}
 	f.play("alice", alice, f.legalWith("alice", "conquer"))
+	// A copy whose move applies again now is no repeat: the same redeployment twice.
+	l := f.load(f.game)
+	var redeploy string
+	for _, r := range l.State.View("alice").(*smallworld.View).Regions {
+		if r.Owner != nil && *r.Owner == "alice" {
+			redeploy = "redeploy " + strconv.Itoa(r.ID) + "=" + strconv.Itoa(r.Tokens+l.State.View("alice").(*smallworld.View).Players[0].Hand)
+		}
+	}
+	f.play("alice", alice, redeploy)
+	f.play("alice", alice, redeploy)
 	f.play("alice", alice, "done")
 	f.play("bob", bob, "pick 1")
 	if res := send(bob, "bob", "done\n"); res.Status != service.StatusApplied {

@@ -120,7 +120,7 @@ func TestRender_empireItalian(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string][]string{
-		"state-empire-play-it": {"Turno 1 — fase di gioco.", "ann sta eseguendo l'azione di Saggio antico: muovi 3 (ne restano 3).",
+		"state-empire-play-it": {"Turno 1 — fase di gioco.", "ann sta eseguendo l'azione di Saggio antico: 3 punti movimento (ne restano 3).",
 			"  Giocatore        Monete  Armate (riserva)  Città  Elisir  PV  Puntata\n  ann (blu)        12      5 (13)            0      0       1   0\n    carte: Saggio antico\n",
 			"  5  armate ann×4 ben×4 — terra 3, 4; mare 22", "La fila: 1. Idra notturna (costo 0); 2. Drago spaventoso (costo 1);",
 			"    salta   # rinunci al resto di questa azione", "Come leggere gli schemi qui sopra:", "  1>5, 1>2>5      da 1 a 5: per la via più economica", "ne restano 3"},
@@ -145,7 +145,7 @@ func TestRender_empireItalian(t *testing.T) {
 		}
 		st := s.data.(State)
 		m := sample{"map-empire-it", "notice", Notice{Kind: Map, Game: st.Game, To: "ann", Lang: "it", View: st.View}}
-		checkItalian(t, set, m, nil, []string{"  1  Idra notturna                 0\n    azione: muovi 5 e distruggi 1; abilità: +1 armata",
+		checkItalian(t, set, m, nil, []string{"  1  Idra notturna                 0\n    azione: 5 punti movimento e 1 armata da distruggere; abilità: +1 armata",
 			"  - Corona (regioni 1, 2, 3, 4, 5) — controllata dalle armate neutrali",
 			"  3  armate neutrale×10, controllata dalle armate neutrali — terra 1, 4, 5;\n     mare nessuna\n"})
 	}

@@ -37,7 +37,7 @@ func (s *state) Narrate(player, command string, after engine.State, viewer strin
 		}
 		c := s.cfg.cards[s.Row[pos-1]]
 		ability, action := c.texts()
-		add(engine.HapCard, nil, "%s took %s (position %d, cost %d): %s; action %s", who, engine.Term(c.Name), pos, s.cfg.costs[pos-1], ability, action)
+		add(engine.HapCard, nil, "%s took %s (position %d, cost %d): %s; its action: %s", who, engine.Term(c.Name), pos, s.cfg.costs[pos-1], ability, action)
 	case acPlace:
 		out = append(out, s.placed(a, seat))
 	case acMove:

@@ -58,7 +58,7 @@ func TestTakeNotes(t *testing.T) {
 		want     map[string]string
 	}{
 		{"actions", 5, "alice", map[string]string{
-			"take 1": "Forest Elf (cost 0): +1 army; place 3 or move 2",
+			"take 1": "Forest Elf (cost 0): +1 army; 3 armies to place or 2 movement points",
 		}},
 		{"fairy-queen", 62, "alice", map[string]string{
 			"take 1": "Night Village (cost 0): +1 army; Fairy Queen: one more card, without its action",

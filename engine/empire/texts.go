@@ -63,13 +63,13 @@ func CardTexts(id string) (ability, action engine.Text, ok bool) {
 func partText(kind string, count int) engine.Text {
 	switch kind {
 	case acPlace:
-		return text("place %d", count)
+		return text("%d armies to place", count)
 	case acMove:
-		return text("move %d", count)
+		return text("%d movement points", count)
 	case acCity:
-		return text("city %d", count)
+		return text("%d cities to build", count)
 	case acDestroy:
-		return text("destroy %d", count)
+		return text("%d armies to destroy", count)
 	}
 	return engine.Textf("%s %d", kind, count)
 }
