@@ -49,3 +49,41 @@ func TestEveryVerbNarrates(t *testing.T) {
 		}
 	}
 }
+
+// TestAsked: every player asked out of turn in self-played games (a response window,
+// the guard's choice) is told why and what is done if they do not answer, in both
+// languages.
+func TestAsked(t *testing.T) {
+	tr, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked := map[string]int{}
+	for _, cfg := range selfplay.Configs(Game{}, 3, 4) {
+		_, err := selfplay.Play(Game{}, cfg, func(st selfplay.Step) error {
+			s := st.State.(*state)
+			for _, p := range s.ToAct() {
+				why, otherwise := engine.Asked(s, p)
+				if !s.Responding(p) {
+					if why.Key != "" {
+						t.Errorf("%s is not asked but told %q", p, why.String())
+					}
+					continue
+				}
+				asked[s.Phase]++
+				for _, tx := range []engine.Text{why, otherwise} {
+					if tx.Key == "" || !tr.HasAny(i18n.Italian, tx.Key) {
+						t.Fatalf("%s asked in the %s phase: %q has no Italian", p, s.Phase, tx.Key)
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if asked[phRespond] == 0 || asked[phGuard] == 0 {
+		t.Errorf("asked %v: want responses and guards", asked)
+	}
+}
