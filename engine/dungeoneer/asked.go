@@ -18,7 +18,7 @@ func (s *state) Asked(player string) (why, otherwise engine.Text) {
 		m := monsterOf(s.Guard.Card)
 		form := s.bestForm(m, s.Current)
 		return text("you choose how the monster of %s attacks %s", cardName(s.Guard.Card), s.Seats[s.Current].Name),
-			text("the game chooses %s, the greatest lead over the hero's score", formWord(form))
+			engine.Textf("the game chooses %s, the greatest lead over the hero's score", formWord(form))
 	}
 	var names []engine.Text
 	for _, p := range s.Pending {
