@@ -59,8 +59,8 @@ func TestEmpireSecretBidByMail(t *testing.T) {
 	// The history bob asks for tells that she bid, not how much.
 	id = h.send(h.addr("bob"), reply["bob"], "Re: game", "history\n")
 	h.settled(id)
-	hist := h.waitMail(h.addr("bob"), "bid (sealed)")
-	if strings.Contains(hist.Body, "bid 7") {
+	hist := h.waitMail(h.addr("bob"), "alice made a secret bid")
+	if strings.Contains(hist.Body, "bid 7") || strings.Contains(hist.Body, "bid 7 coins") {
 		t.Fatalf("bob's history reveals alice's bid:\n%s", hist.Body)
 	}
 	id = h.send(h.addr("bob"), reply["bob"], "Re: game", "bid "+bids["bob"]+"\n")
