@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/spf13/viper"
+
+	"github.com/turnmail/turnmail/internal/typo"
 )
 
 // EnvPrefix starts the environment variable of every key: imap.password is
@@ -71,7 +73,7 @@ func unknownKeys(v *viper.Viper, file string, environ []string) []error {
 func suggest(key string, known []string) string {
 	best, bestD := "", len(key)+1
 	for _, k := range known {
-		if d := distance(strings.ToLower(key), strings.ToLower(k)); d < bestD {
+		if d := typo.Distance(strings.ToLower(key), strings.ToLower(k)); d < bestD {
 			best, bestD = k, d
 		}
 	}
@@ -79,25 +81,4 @@ func suggest(key string, known []string) string {
 		return fmt.Sprintf(" (did you mean %s?)", best)
 	}
 	return " (config.example.yaml lists every key)"
-}
-
-// distance is the Levenshtein distance between a and b, in bytes.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

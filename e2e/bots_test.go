@@ -316,6 +316,7 @@ func playBots(t *testing.T, h *harness, kind string, n int, seed int64, options 
 			checkLanguage(t, b, game)
 		}
 	}
+	checkAccounts(t, h, bots, game)
 
 	// Everyone was told the same winners, and the exported archive replays to them.
 	want := bots[0].winners
@@ -393,6 +394,47 @@ func checkThread(t *testing.T, b *bot, game string) {
 	if root == nil || !opened {
 		t.Errorf("%s got no mail of %s, or not its opening mail", b.name, game)
 	}
+}
+
+// rawCommand matches what only a command as typed has in an account: region pairs
+// (3=2), paths (6>2), "sent:" and its Italian.
+var rawCommand = regexp.MustCompile(`\d=\d|\d>\d| sent: | ha inviato: `)
+
+// checkAccounts checks that no account of what happened in the mails of game ("Since
+// your last mail"), nor the game's history the first bot asks for at the end, shows
+// a command as it was typed.
+func checkAccounts(t *testing.T, h *harness, bots []*bot, game string) {
+	t.Helper()
+	check := func(b *bot, what, text string) {
+		if m := rawCommand.FindString(text); m != "" {
+			t.Errorf("%s's %s of %s shows a command as typed (%q):\n%s", b.name, what, game, m, text)
+		}
+	}
+	since := bots[0].reading().say("Since your last mail:")
+	for _, b := range bots {
+		for _, m := range b.mails {
+			if _, rest, ok := strings.Cut(m.Body, since); ok && strings.Contains(m.Body, b.reading().footer(game)) {
+				account, _, _ := strings.Cut(rest, "\n\n")
+				check(b, "account", account)
+			}
+		}
+	}
+	b := bots[0]
+	last := b.current(game)
+	if last == nil {
+		return
+	}
+	h.settled(b.reply(h, last, b.reading().command("", "history 500")))
+	h.quietOutbox()
+	n := len(b.mails)
+	b.read(t, h, game)
+	for _, m := range b.mails[n:] {
+		if strings.Contains(m.Body, b.reading().historyOf(game)) {
+			check(b, "history", m.Body)
+			return
+		}
+	}
+	t.Errorf("%s got no history of %s", b.name, game)
 }
 
 // checkLanguage checks that a bot playing in another language than English read no

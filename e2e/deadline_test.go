@@ -150,7 +150,7 @@ func TestDeadline_vacation(t *testing.T) {
 	game := turnGame(t, h, h.addr("host"), service.Settings{Remind: []string{"none"}})
 	a := h.waitMail(ann, "Your move")
 	h.send(ann, replyTo(t, a), "Re", "vacation 2026-11-24 2026-11-25\n")
-	h.waitMail(ann, "Your vacation 2026-11-24 to 2026-11-25 is recorded", "used 2 of 14 days", "Thu 26 Nov 09:00 UTC")
+	h.waitMail(ann, "Your vacation Tue 24 November to Wed 25 November is recorded", "used 2 of 14 days", "Thu 26 Nov 09:00 UTC")
 	l, err := h.d.Service.Load(context.Background(), game)
 	if err != nil {
 		t.Fatal(err)

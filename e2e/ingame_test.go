@@ -39,7 +39,7 @@ func TestUndo(t *testing.T) {
 		t.Fatalf("before consent ann has %d, want 5", s)
 	}
 	h.send(ben, rb, "Re", "accept\n")
-	h.waitMail(ann, "undo: agreed by ben, taking back ann: add 5", "Your move")
+	h.waitMail(ann, "taken back, as ben agreed: ann: add 5", "Your move")
 	if s := score(t, h, game, "ann"); s != 0 {
 		t.Fatalf("after consent ann has %d, want 0", s)
 	}
@@ -53,7 +53,7 @@ func TestUndo(t *testing.T) {
 	h.send(host, h.addr("turnmail"), "x", "undo "+game+" force\n")
 	h.confirm(host, "yes", "    undo "+game+" force") // at the service address: confirmed by reply
 	h.waitMail(host, "Done: undo")
-	h.waitMail(ann, "forced by the host, taking back ann: add 7")
+	h.waitMail(ann, "taken back by the host: ann: add 7")
 	if s := score(t, h, game, "ann"); s != 0 {
 		t.Fatalf("after a forced undo ann has %d, want 0", s)
 	}

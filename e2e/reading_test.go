@@ -183,6 +183,11 @@ func (f fact) in(s string) bool { return f.find(s) != nil }
 // yourMove starts the list of commands in a state mail whose reader is to move.
 func (r *reading) yourMove() string { return r.say("What you can send, one command per line:") }
 
+// historyOf is the heading of a history mail of game.
+func (r *reading) historyOf(game string) string {
+	return strings.SplitN(r.say("The last %d events of game %s:", 0, game), "0", 2)[1]
+}
+
 // sentAlready marks the answer to a copy of the bot's previous mail.
 func (r *reading) sentAlready() string {
 	return strings.SplitN(r.say("You sent this mail already (%s): this copy changed nothing.", "\x00"), "\x00", 2)[0]

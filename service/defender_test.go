@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"context"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/engine/games"
 	"github.com/turnmail/turnmail/i18n"
+	"github.com/turnmail/turnmail/internal/selfplay"
 	"github.com/turnmail/turnmail/internal/testgame"
 	"github.com/turnmail/turnmail/service"
 )
@@ -116,5 +118,38 @@ func TestDefender_standingOrder(t *testing.T) {
 				t.Errorf("alice's order is %q", l.Settings.Prefs["alice"].Respond)
 			}
 		})
+	}
+}
+
+// TestBid_askedBriefly: an Empire player's secret bid is asked with the response
+// deadline and says what is bid for them; "respond auto" bids 0 for them at once.
+func TestBid_askedBriefly(t *testing.T) {
+	f := newGameFixture(t, "empire", service.Settings{}, time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
+	f.play("bob", "bob@"+domain, "respond auto")
+	r := rand.New(rand.NewPCG(1, 2))
+	for step := 0; step < 40; step++ {
+		l := f.load(f.game)
+		if engine.Responding(l.State, "alice") {
+			break
+		}
+		who := l.State.ToAct()[0]
+		var cmd string
+		for _, e := range l.State.Legal(who) {
+			if cmd = selfplay.Fill(e, r); cmd != "" {
+				break
+			}
+		}
+		f.play(who, who+"@"+domain, cmd)
+	}
+	l := f.load(f.game)
+	if !engine.Responding(l.State, "alice") || engine.Responding(l.State, "bob") {
+		t.Fatalf("bid phase: alice asked %v, bob asked %v (to act %v); want alice asked, bob's bid made by his order",
+			engine.Responding(l.State, "alice"), engine.Responding(l.State, "bob"), l.State.ToAct())
+	}
+	if d := l.Deadlines(); len(d) != 1 || d[0].Player != "alice" || d[0].Due.Sub(d[0].Start) != 2*time.Hour {
+		t.Errorf("deadlines %+v, want alice's 2h after the bid phase began", d)
+	}
+	if mail := oneLine(f.lastMailTo("alice@" + domain)); !strings.Contains(mail, "every player bids coins in secret for the first turn") || !strings.Contains(mail, ": you bid 0 coins.") {
+		t.Errorf("alice's mail does not say why she bids and what is bid otherwise:\n%s", mail)
 	}
 }

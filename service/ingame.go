@@ -809,7 +809,7 @@ func (r *run) cmdUndo(a actor, args []string) string {
 		r.admin(a.Name, adminUndoRequest+": "+why)
 	}
 	for _, p := range r.l.active() {
-		what := r.moveIn(r.langTo(p.Email), p.Name, last.move)
+		what := r.moveIn(r.langTo(p.Email), engine.Observer, last.move) // the public account: what every reader may know
 		if p.Name == a.Name {
 			r.notify(p.Email, templates.Notice{Kind: "undo-asked", To: p.Name, Text: what, ToAct: others})
 			continue

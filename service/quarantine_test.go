@@ -115,12 +115,12 @@ func TestQuarantine_lobby(t *testing.T) {
 	if results[0].Status != service.StatusFailed || results[1].Status != service.StatusApplied {
 		t.Errorf("results %+v, want failed then applied", results)
 	}
-	var subjects []string
+	var subjects, bodies []string
 	for _, q := range f.queued()[before:] {
-		subjects = append(subjects, q.Subject)
+		subjects, bodies = append(subjects, q.Subject), append(bodies, q.Body)
 	}
-	if len(subjects) != 2 || !strings.Contains(subjects[0], "could not be processed") || !strings.Contains(subjects[1], "is open") {
-		t.Errorf("mails to cy: %q, want the failure notice and the new game", subjects)
+	if len(subjects) != 2 || !strings.Contains(subjects[0], "could not be processed") || !strings.Contains(bodies[1], "is open") {
+		t.Errorf("mails to cy: %q, want the failure notice and the new game (in its thread, with its subject)", subjects)
 	}
 }
 

@@ -48,18 +48,39 @@ func (s *Service) repeated(ctx context.Context, l *Loaded, player store.Player, 
 			changed = changed || m.Status == store.InboxApplied
 			continue
 		}
-		if changed || !slices.Equal(commandTexts(pm), lines) || m.ProcessedAt == nil {
+		if changed || !slices.Equal(commandTexts(pm), lines) || m.ProcessedAt == nil || s.changedSince(ctx, l, m) {
 			return prev, false
-		}
-		// Nor may a deadline have moved for someone since (events of no mail).
-		for _, e := range l.Events {
-			if e.MessageID == "" && e.At.After(*m.ProcessedAt) {
-				return prev, false
-			}
 		}
 		return m, true
 	}
 	return prev, false
+}
+
+// maxChangeScan bounds the events changedSince reads back.
+const maxChangeScan = 64
+
+// changedSince reports whether the game of l has events that came after mail m (not
+// m's own): those of a mail stored after it (a host's pause or resume comes through
+// the lobby, whose mails are not the game's), or of no mail (a deadline) recorded
+// after m was processed. It reads the log back from its end to m's own events or to
+// an older mail's.
+func (s *Service) changedSince(ctx context.Context, l *Loaded, m store.InboxMsg) bool {
+	first := max(0, len(l.Events)-maxChangeScan)
+	for i := len(l.Events) - 1; i >= first; i-- {
+		e := l.Events[i]
+		switch {
+		case e.MessageID == m.MessageID && m.MessageID != "":
+			return false // m's own: nothing after it
+		case e.MessageID == "":
+			if e.At.After(*m.ProcessedAt) {
+				return true
+			}
+			continue
+		}
+		other, err := s.store.InboxByKey(ctx, store.DedupeKey(e.MessageID, nil))
+		return err != nil || other.ID > m.ID // a later mail's (or one not found: no repeat)
+	}
+	return first > 0 // read back as far as it may without finding m's place: no repeat
 }
 
 // firstMoveApplies reports whether the first line of msg is a move of the game that

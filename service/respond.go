@@ -185,7 +185,12 @@ func orderCommand(order string, legal, decline []string) string {
 		declines = decline[0]
 	}
 	switch verb, card, _ := strings.Cut(order, " "); verb {
-	case OrderNever, OrderAuto:
+	case OrderAuto:
+		if len(decline) > 0 {
+			return decline[0] // what the deadline applies (a bid of 0 under a pattern's list)
+		}
+		return ""
+	case OrderNever:
 		return declines
 	case OrderAlways:
 		for _, c := range legal {

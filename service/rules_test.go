@@ -23,7 +23,7 @@ func TestLobbyRules_name(t *testing.T) {
 		{"rules underground Froggy's Ring", []string{"Froggy's Ring (relic): At the end of your turn"}, nil},
 		{"rules underground Altar of Souls", []string{"Altar of Souls (place):"}, nil},
 		{"rules underground ratmen", []string{"Ratmen (race):"}, nil}, // Small World's races join Underground's
-		{"rules empire ancient phoenix", []string{"Ancient Phoenix (card): flying; action: move 5"}, nil},
+		{"rules empire ancient phoenix", []string{"Ancient Phoenix (card): flying; action: 5 movement points"}, nil},
 		{"rules smallworld Froggy's Ring", []string{`Small World has no race, power, place, relic or card named "Froggy's Ring"`, "rules smallworld sums up the game"}, []string{"(relic)"}},
 		{"rules smallworld Nobody", []string{`named "Nobody"`}, nil},
 		{"rules chess Ratmen", []string{"chess"}, []string{"(race)"}},

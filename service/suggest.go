@@ -6,6 +6,7 @@ import (
 
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/i18n"
+	"github.com/turnmail/turnmail/internal/typo"
 	"github.com/turnmail/turnmail/store"
 )
 
@@ -18,28 +19,6 @@ const (
 	maxSuggestLen = 40
 )
 
-// editDistance is the Levenshtein distance of a and b (in runes).
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
-}
-
 // nearest returns the candidate nearest to word (at most maxTypos edits, and fewer
 // than half of word's letters), and whether there is one; on a tie the first wins.
 func nearest(word string, candidates []string) (string, bool) {
@@ -51,7 +30,7 @@ func nearest(word string, candidates []string) (string, bool) {
 		if len(c) > maxSuggestLen+maxTypos {
 			continue
 		}
-		if d := editDistance(word, c); d < bestD && 2*d < len([]rune(word)) {
+		if d := typo.Distance(word, c); d < bestD && 2*d < len([]rune(word)) {
 			best, bestD = c, d
 		}
 	}

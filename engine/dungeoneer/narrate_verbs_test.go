@@ -1,7 +1,6 @@
 package dungeoneer
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/turnmail/turnmail/engine"
@@ -14,38 +13,42 @@ import (
 // samples: every command word the game names (Words) must be played (drop, rare, is
 // played by TestMapInViewEndsWhenNothingFits), and every
 // command told to every reader in sentences, in English and Italian (narratecheck).
-func TestEveryVerbNarrates(t *testing.T) {
+func TestEveryVerbNarrates(t *testing.T) { narratecheck.EveryVerb(t, Game{}, 6, "drop") }
+
+// TestAsked: every player asked out of turn in self-played games (a response window,
+// the guard's choice) is told why and what is done if they do not answer, in both
+// languages.
+func TestAsked(t *testing.T) {
 	tr, err := i18n.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	played := map[string]int{}
-	for _, cfg := range selfplay.Configs(Game{}, 1, 6) {
-		var prev engine.State
-		var readers []string
+	asked := map[string]int{}
+	for _, cfg := range selfplay.Configs(Game{}, 3, 4) {
 		_, err := selfplay.Play(Game{}, cfg, func(st selfplay.Step) error {
-			if prev == nil {
-				for _, p := range selfplay.Seats(cfg.Players) {
-					readers = append(readers, p.Name)
+			s := st.State.(*state)
+			for _, p := range s.ToAct() {
+				why, otherwise := engine.Asked(s, p)
+				if !s.Responding(p) {
+					if why.Key != "" {
+						t.Errorf("%s is not asked but told %q", p, why.String())
+					}
+					continue
 				}
-				readers = narratecheck.Readers(readers)
-			} else {
-				verb, _, _ := strings.Cut(st.Command, " ")
-				played[verb]++
-				if err := narratecheck.Check(tr, "dungeoneer", prev, st.State, st.Player, st.Command, readers); err != nil {
-					t.Errorf("step %d: %v", st.N, err)
+				asked[s.Phase]++
+				for _, tx := range []engine.Text{why, otherwise} {
+					if tx.Key == "" || !tr.HasAny(i18n.Italian, tx.Key) {
+						t.Fatalf("%s asked in the %s phase: %q has no Italian", p, s.Phase, tx.Key)
+					}
 				}
 			}
-			prev = st.State
 			return nil
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, v := range (Game{}).Words() {
-		if played[v] == 0 && v != "drop" { // a quest whose map card fits nowhere: TestMapInViewEndsWhenNothingFits plays it
-			t.Errorf("%s was never played", v)
-		}
+	if asked[phRespond] == 0 || asked[phGuard] == 0 {
+		t.Errorf("asked %v: want responses and guards", asked)
 	}
 }

@@ -1,50 +1,12 @@
 package empire
 
 import (
-	"strings"
 	"testing"
 
-	"github.com/turnmail/turnmail/engine"
-	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/internal/narratecheck"
-	"github.com/turnmail/turnmail/internal/selfplay"
 )
 
 // TestEveryVerbNarrates plays self-played games with every option set the game
 // samples: every command word the game names (Words) must be played, and every
 // command told to every reader in sentences, in English and Italian (narratecheck).
-func TestEveryVerbNarrates(t *testing.T) {
-	tr, err := i18n.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	played := map[string]int{}
-	for _, cfg := range selfplay.Configs(Game{}, 1, 8) {
-		var prev engine.State
-		var readers []string
-		_, err := selfplay.Play(Game{}, cfg, func(st selfplay.Step) error {
-			if prev == nil {
-				for _, p := range selfplay.Seats(cfg.Players) {
-					readers = append(readers, p.Name)
-				}
-				readers = narratecheck.Readers(readers)
-			} else {
-				verb, _, _ := strings.Cut(st.Command, " ")
-				played[verb]++
-				if err := narratecheck.Check(tr, "empire", prev, st.State, st.Player, st.Command, readers); err != nil {
-					t.Errorf("step %d: %v", st.N, err)
-				}
-			}
-			prev = st.State
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, v := range (Game{}).Words() {
-		if played[v] == 0 {
-			t.Errorf("%s was never played", v)
-		}
-	}
-}
+func TestEveryVerbNarrates(t *testing.T) { narratecheck.EveryVerb(t, Game{}, 8) }

@@ -321,6 +321,10 @@ func (s *state) tellPieces(before *state, k *pieceKind) {
 		s.tell(-1, engine.HapBuild, -1, "%s moved %s from region %d to region %d", who, k.title, s.b.id(gone[0]), s.b.id(came[0]))
 		return
 	}
+	if k.flag && k.many != "" && len(gone) > 1 && len(gone) == len(came) {
+		s.tell(-1, engine.HapBuild, -1, "%s moved %s from %s to %s", who, engine.Textf(k.many, len(gone)), s.regionsText(gone), s.regionsText(came))
+		return
+	}
 	for _, r := range gone {
 		if k.flag {
 			s.tell(-1, engine.HapBuild, -1, "%s left region %d", k.title, s.b.id(r))

@@ -364,7 +364,7 @@ var (
 		},
 		verbs: []*verb{{name: "hero", rank: rankRedeploy + 12, apply: applyHero, legal: legalHero, notes: notesHero}}}
 	// hero: immune; the heroes leave the map when the race declines.
-	hero = &pieceKind{name: "hero", order: 50, flag: true, immune: reason("a hero"), title: reason("a hero"), box: 2, hash: hashFlag(2)}
+	hero = &pieceKind{name: "hero", order: 50, flag: true, immune: reason("a hero"), title: reason("a hero"), many: "%d heroes", box: 2, hash: hashFlag(2)}
 )
 
 // placeHeroes completes player p's heroes at the end of the turn: one in each of two

@@ -7,10 +7,13 @@ package narratecheck
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
+	"testing"
 
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/i18n"
+	"github.com/turnmail/turnmail/internal/selfplay"
 )
 
 // raw matches what only a typed command has: region pairs (3=2), paths (6>2), a
@@ -84,4 +87,59 @@ func dedupe(xs []string) []string {
 		}
 	}
 	return out
+}
+
+// SelfPlay plays the games of cfgs of g (internal/selfplay) and checks the account
+// of every command (Check, for each player, an observer and the complete view). It
+// returns how often each verb was played, and what is wrong.
+func SelfPlay(tr *i18n.Bundle, g engine.Game, cfgs []selfplay.Config) (played map[string]int, errs []error) {
+	played = map[string]int{}
+	for _, cfg := range cfgs {
+		var prev engine.State
+		var names []string
+		for _, p := range selfplay.Seats(max(cfg.Players, 2)) {
+			names = append(names, p.Name)
+		}
+		readers := Readers(names)
+		_, err := selfplay.Play(g, cfg, func(st selfplay.Step) error {
+			if prev != nil {
+				verb, _, _ := strings.Cut(st.Command, " ")
+				played[verb]++
+				if err := Check(tr, g.Name(), prev, st.State, st.Player, st.Command, readers); err != nil {
+					errs = append(errs, fmt.Errorf("step %d: %w", st.N, err))
+				}
+			}
+			prev = st.State
+			return nil
+		})
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return played, errs
+}
+
+// EveryVerb is the test that g tells every command in sentences: it plays n
+// self-played games of g (selfplay.Configs from seed 1), checks every account
+// (SelfPlay) and that every command word g names (engine.Worder) was played, but
+// those of rare (played by a test of their own).
+func EveryVerb(t testing.TB, g engine.Game, n int, rare ...string) {
+	t.Helper()
+	tr, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	played, errs := SelfPlay(tr, g, selfplay.Configs(g, 1, n))
+	for _, err := range errs {
+		t.Error(err)
+	}
+	w, ok := g.(engine.Worder)
+	if !ok {
+		t.Fatalf("%s names no command words", g.Name())
+	}
+	for _, v := range w.Words() {
+		if played[v] == 0 && !slices.Contains(rare, v) {
+			t.Errorf("%s was never played", v)
+		}
+	}
 }
