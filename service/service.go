@@ -75,6 +75,10 @@ type Service struct {
 	replays atomic.Int64
 	// newGameID draws a random game id (store.NewGameID; tests replace it).
 	newGameID func(kind string) string
+	// pictures keeps the latest board pictures of the state mails (issue 22);
+	// noPictures leaves them out (tests that render thousands of mails draw some).
+	pictures   pictureCache
+	noPictures bool
 }
 
 // New returns a Service. It does no I/O.
