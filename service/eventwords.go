@@ -40,23 +40,30 @@ var undoWords = []struct {
 // administrative command in the reader's command words, an undo or a deadline that
 // passed in words. English readers read the log's own words.
 func (s *Service) eventWords(lang i18n.Lang, game string, e store.Event, cmd string) string {
+	return EventWords(s.tr, lang, game, e.Kind, cmd)
+}
+
+// EventWords says a recorded event of kind (engine.KindMove …) whose command, as the
+// reader may see it, is cmd, in lang: see eventWords. The game's web pages and
+// replay files say undos with it.
+func EventWords(tr *i18n.Bundle, lang i18n.Lang, game, kind, cmd string) string {
 	if lang == i18n.English {
 		return cmd
 	}
-	switch e.Kind {
+	switch kind {
 	case engine.KindMove:
-		return s.tr.Command(game, lang, cmd)
+		return tr.Command(game, lang, cmd)
 	case engine.KindUndo:
-		return s.undoWordsIn(lang, game, cmd)
+		return undoWordsIn(tr, lang, game, cmd)
 	case engine.KindAdmin:
-		return s.adminWords(lang, cmd)
+		return adminWords(tr, lang, cmd)
 	}
 	return cmd
 }
 
 // undoWordsIn says a recorded undo in lang (the log's words when it has none).
-func (s *Service) undoWordsIn(lang i18n.Lang, game, text string) string {
-	t := func(format string, args ...any) string { return s.tr.Sprintf(lang, format, args...) }
+func undoWordsIn(tr *i18n.Bundle, lang i18n.Lang, game, text string) string {
+	t := func(format string, args ...any) string { return tr.Sprintf(lang, format, args...) }
 	for _, u := range undoWords {
 		m := u.re.FindStringSubmatch(text)
 		if m == nil {
@@ -66,7 +73,7 @@ func (s *Service) undoWordsIn(lang i18n.Lang, game, text string) string {
 		for i, a := range m[1:] {
 			args[i] = a
 			if p, c, ok := strings.Cut(a, ": "); ok && i >= len(args)-u.moves {
-				args[i] = p + ": " + s.tr.Command(game, lang, c) // a move taken back, in lang's words
+				args[i] = p + ": " + tr.Command(game, lang, c) // a move taken back, in lang's words
 			}
 		}
 		return u.say(t, args...)
@@ -77,8 +84,8 @@ func (s *Service) undoWordsIn(lang i18n.Lang, game, text string) string {
 // adminWords says a recorded administrative command in lang: a command a player or
 // the host sent, in lang's command words; an undo request and a deadline that
 // passed, in words.
-func (s *Service) adminWords(lang i18n.Lang, cmd string) string {
-	t := func(format string, args ...any) string { return s.tr.Sprintf(lang, format, args...) }
+func adminWords(tr *i18n.Bundle, lang i18n.Lang, cmd string) string {
+	t := func(format string, args ...any) string { return tr.Sprintf(lang, format, args...) }
 	if cmd == adminUndoRequest {
 		return t("undo request")
 	}
@@ -102,7 +109,7 @@ func (s *Service) adminWords(lang i18n.Lang, cmd string) string {
 	verb, rest, _ := strings.Cut(cmd, " ")
 	switch verb {
 	case adminSay, adminTell: // the message is the player's own words: only the verb is said in lang
-		return strings.TrimSpace(s.tr.Word(i18n.ServiceDomain, lang, "say") + " " + rest)
+		return strings.TrimSpace(tr.Word(i18n.ServiceDomain, lang, "say") + " " + rest)
 	}
-	return s.tr.Command("", lang, cmd)
+	return tr.Command("", lang, cmd)
 }
