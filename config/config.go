@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/mail"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -38,7 +39,9 @@ type Config struct {
 	SMTP     SMTP     `mapstructure:"smtp"`
 	Embedded Embedded `mapstructure:"embedded"`
 	Limits   Limits   `mapstructure:"limits"`
-	// HTTPAddr serves /healthz and /metrics when set.
+	Web      Web      `mapstructure:"web"`
+	// HTTPAddr serves /healthz and /metrics when set. When it is web.addr, the
+	// pages' listener serves them too.
 	HTTPAddr string `mapstructure:"http_addr"`
 	// LogLevel is debug, info, warn or error.
 	LogLevel string `mapstructure:"log_level"`
@@ -90,6 +93,40 @@ type Embedded struct {
 	// they speak plain text.
 	IMAPAddr string `mapstructure:"imap_addr"`
 	SMTPAddr string `mapstructure:"smtp_addr"`
+}
+
+// Web configures the games' web pages (issue 25).
+type Web struct {
+	// Addr is where the pages are served: host:port, or "off" (or empty) for no
+	// pages. The default serves them on loopback.
+	Addr string `mapstructure:"addr"`
+	// BaseURL is the public address of the pages, which mails link to
+	// (https://games.example.org/turnmail/). Empty: in embedded mode, the pages'
+	// own address on loopback; with a real mail server, no links (the pages are then
+	// for whoever can reach Addr).
+	BaseURL string `mapstructure:"base_url"`
+}
+
+// WebOff is the value of web.addr that turns the pages off.
+const WebOff = "off"
+
+// WebEnabled reports whether the pages are served.
+func (c *Config) WebEnabled() bool { return c.Web.Addr != "" && c.Web.Addr != WebOff }
+
+// PageBaseURL returns the base URL the mails link the pages with, ending in "/", for
+// pages served at listen (the address the pages' listener got: web.addr with its
+// port filled in); "" when mails carry no links: the pages are off, or no base URL is
+// set and the mail server is a real one.
+func (c *Config) PageBaseURL(listen string) string {
+	switch {
+	case !c.WebEnabled():
+		return ""
+	case c.Web.BaseURL != "":
+		return strings.TrimSuffix(c.Web.BaseURL, "/") + "/"
+	case c.EmbeddedMode() && listen != "":
+		return "http://" + listen + "/"
+	}
+	return ""
 }
 
 // Limits bound what one sender or one mail can cost.
@@ -165,6 +202,8 @@ var Defaults = map[string]any{
 	"limits.chats_per_hour":                  60,
 	"limits.max_command_lines":               100,
 	"limits.max_mail_bytes":                  512 << 10,
+	"web.addr":                               "127.0.0.1:8025",
+	"web.base_url":                           "",
 	"http_addr":                              "",
 	"log_level":                              "info",
 }
@@ -262,6 +301,16 @@ func (c *Config) Validate() error {
 		}
 		if _, _, err := net.SplitHostPort(a.val); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %q is not host:port", a.key, a.val))
+		}
+	}
+	if c.WebEnabled() {
+		if _, _, err := net.SplitHostPort(c.Web.Addr); err != nil {
+			errs = append(errs, fmt.Errorf("web.addr: %q is not host:port or %s", c.Web.Addr, WebOff))
+		}
+	}
+	if c.Web.BaseURL != "" {
+		if u, err := url.Parse(c.Web.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+			errs = append(errs, fmt.Errorf("web.base_url: %q is not an http or https address like https://games.example.org/", c.Web.BaseURL))
 		}
 	}
 	errs = append(errs, c.plainOffLoopback()...)

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -29,6 +30,7 @@ import (
 	"github.com/turnmail/turnmail/service"
 	"github.com/turnmail/turnmail/store"
 	"github.com/turnmail/turnmail/templates"
+	"github.com/turnmail/turnmail/web"
 )
 
 // Options are the parts a caller may replace (tests do). Zero fields take defaults.
@@ -171,8 +173,14 @@ func (m Mailboxes) Password(addr string) string {
 	return auth.MailboxPassword(m.secret, addr)
 }
 
-// NewService builds the game service on an open store.
+// NewService builds the game service on an open store. Its mails link the games'
+// web pages at the configured address (Config.PageBaseURL of web.addr).
 func NewService(ctx context.Context, c *config.Config, st *store.Store, opts Options) (*service.Service, error) {
+	return newService(ctx, c, st, opts, c.PageBaseURL(c.Web.Addr))
+}
+
+// newService is NewService linking the pages at pageURL ("" for none).
+func newService(ctx context.Context, c *config.Config, st *store.Store, opts Options, pageURL string) (*service.Service, error) {
 	opts.defaults()
 	secret, err := Secret(ctx, c, st)
 	if err != nil {
@@ -192,7 +200,7 @@ func NewService(ctx context.Context, c *config.Config, st *store.Store, opts Opt
 			ChatsPerHour: c.Limits.ChatsPerHour,
 		},
 		MaxCommandLines: c.Limits.MaxCommandLines, MaxMailBytes: c.Limits.MaxMailBytes,
-		Clock: opts.Clock, Logger: opts.Logger, Language: i18n.Lang(c.Language),
+		Clock: opts.Clock, Logger: opts.Logger, Language: i18n.Lang(c.Language), PageURL: pageURL,
 	})
 }
 
@@ -205,6 +213,11 @@ type Daemon struct {
 	Mail *mailserver.Server
 	// Mailboxes are the embedded mailboxes' passwords (zero without Mail).
 	Mailboxes Mailboxes
+
+	// Pages serve the games' web pages (nil when they are off); webLn is their
+	// listener, opened by New.
+	Pages *web.Server
+	webLn net.Listener
 
 	log       *slog.Logger
 	health    *health
@@ -227,9 +240,24 @@ func New(ctx context.Context, c *config.Config, opts Options) (*Daemon, error) {
 	if w := opts.Problems; w != nil {
 		d.health.tell = func(line string) { fmt.Fprintf(w, "turnmail: %s\n", line) }
 	}
-	if d.Service, err = NewService(ctx, c, st, opts); err != nil {
+	pageURL := d.listenWeb(opts)
+	if d.Service, err = newService(ctx, c, st, opts, pageURL); err != nil {
+		d.closeWeb()
 		st.Close()
 		return nil, err
+	}
+	if d.webLn != nil {
+		secret, err := Secret(ctx, c, st)
+		if err != nil {
+			d.closeWeb()
+			st.Close()
+			return nil, err
+		}
+		if d.Pages, err = web.New(d.Service, d.Service.Bundle(), web.Options{Secret: secret, Lang: i18n.Lang(c.Language), Logger: opts.Logger}); err != nil {
+			d.closeWeb()
+			st.Close()
+			return nil, err
+		}
 	}
 	d.imapOpts = imapwatch.Options{
 		Addr: c.IMAP.Addr, Username: c.IMAP.Username, Password: c.IMAP.Password,
@@ -279,9 +307,11 @@ func New(ctx context.Context, c *config.Config, opts Options) (*Daemon, error) {
 	return d, nil
 }
 
-// Close stops the embedded mail servers and closes the store.
+// Close stops the embedded mail servers, closes the pages' listener (when Run did
+// not) and closes the store.
 func (d *Daemon) Close() error {
 	var err error
+	d.closeWeb()
 	if d.Mail != nil {
 		err = d.Mail.Close()
 	}
@@ -324,8 +354,17 @@ func (d *Daemon) Run(ctx context.Context) error {
 	if d.outboxPoll > 0 {
 		run("outbox watch", func(ctx context.Context) error { return watchOutbox(ctx, d.Store, d.outboxPoll) })
 	}
-	if d.Config.HTTPAddr != "" {
-		run("http", func(ctx context.Context) error { return serveHTTP(ctx, d.Config.HTTPAddr, d.HealthHandler()) })
+	health := d.Config.HTTPAddr
+	if d.webLn != nil {
+		pages := d.Pages.Handler()
+		if health == d.Config.Web.Addr {
+			pages, health = withHealth(pages, d.HealthHandler()), ""
+		}
+		ln := d.webLn
+		run("web pages", func(ctx context.Context) error { return serveOn(ctx, ln, pages) })
+	}
+	if health != "" {
+		run("http", func(ctx context.Context) error { return serveHTTP(ctx, health, d.HealthHandler()) })
 	}
 	d.log.Info("turnmail running", "address", d.Config.Address, "database", d.Config.Database)
 	<-ctx.Done()

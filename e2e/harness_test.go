@@ -161,6 +161,7 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 		c.Database = filepath.Join(t.TempDir(), "turnmail.db")
 	}
 	c.Secret = "e2e-test-secret-0123456789abcdef"
+	c.Web.Addr = "127.0.0.1:0" // the game pages on a free port
 	if !o.defaultLimits {
 		liftLimits(&c.Limits)
 	}

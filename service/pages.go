@@ -1,14 +1,18 @@
 package service
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/i18n"
+	"github.com/turnmail/turnmail/mail/auth"
+	"github.com/turnmail/turnmail/mail/compose"
 	"github.com/turnmail/turnmail/scene/draw"
 	"github.com/turnmail/turnmail/store"
 	"github.com/turnmail/turnmail/web/page"
@@ -105,4 +109,87 @@ func (s *Service) pageRecord(l *Loaded) *page.Record {
 	rec.EventWords = func(lang i18n.Lang, e engine.Event) string { return EventWords(s.tr, lang, kind, e.Kind, e.Command) }
 	rec.PictureWords = func(lang i18n.Lang) draw.Words { return PictureWords(s.tr, lang, kind) }
 	return rec
+}
+
+// pageLink is the address of the web page a state mail to p links: a player's own
+// private page; an observer's, the public page, or their own link to the public view
+// when the game is private; the mailing list's, the public page (none for a private
+// game). "" when the service has no pages (Options.PageURL).
+func (s *Service) pageLink(l *Loaded, p store.Player) string {
+	if s.opts.PageURL == "" || l.State == nil {
+		return ""
+	}
+	private := l.Settings.Private
+	switch {
+	case p.Email == "" && private: // the list of a private game
+		return ""
+	case p.Role != store.RoleObserver || private:
+		return s.opts.PageURL + "p/" + auth.PageToken(s.opts.Secret, l.Game.ID, p.Seat, p.Epoch) + "/"
+	}
+	return s.opts.PageURL + "g/" + l.Game.ID + "/"
+}
+
+// MaxReplaySteps bounds the steps of a game whose end-of-game mail attaches its
+// replay: writing every step's picture costs a few milliseconds each, and a longer
+// game's replay would not fit in a mail anyway (it is on the web, and `turnmail
+// replay GAME.json --html FILE` writes it from the host's export).
+const MaxReplaySteps = 1500
+
+// replayFile is the replay of a finished game as the end-of-game mail attaches it:
+// the public view of every step (the same file for every reader: it holds nobody's
+// secrets), in lang, within a fifth of the mail size limit (compressed, or with
+// fewer pictures, when it must be). ok is false when there is none: the game has too
+// many steps or does not fit. Files are kept per game, last event and language, so
+// that all the readers of one end share one.
+func (s *Service) replayFile(l *Loaded, lang i18n.Lang) (compose.Attachment, bool) {
+	if s.noPictures || len(l.States) == 0 {
+		return compose.Attachment{}, false
+	}
+	key := fmt.Sprintf("%s\x00%d\x00%s", l.Game.ID, l.LastSeq(), lang)
+	s.replayFiles.mu.Lock()
+	defer s.replayFiles.mu.Unlock()
+	if f, ok := s.replayFiles.files[key]; ok {
+		return f, f.Data != nil
+	}
+	f, err := s.writeReplay(l, lang)
+	if err != nil {
+		s.log.Info("no replay attached to the end-of-game mail", "game", l.Game.ID, "err", err)
+	}
+	if len(s.replayFiles.files) >= 8 {
+		clear(s.replayFiles.files)
+	}
+	if s.replayFiles.files == nil {
+		s.replayFiles.files = map[string]compose.Attachment{}
+	}
+	s.replayFiles.files[key] = f
+	return f, f.Data != nil
+}
+
+// replayFiles are the replay files last written (see replayFile).
+type replayFiles struct {
+	mu    sync.Mutex
+	files map[string]compose.Attachment // Data nil: none could be written
+}
+
+// writeReplay writes the public replay file of a game in lang.
+func (s *Service) writeReplay(l *Loaded, lang i18n.Lang) (compose.Attachment, error) {
+	if len(l.States) > MaxReplaySteps+1 {
+		return compose.Attachment{}, fmt.Errorf("%d steps, more than %d", len(l.States)-1, MaxReplaySteps)
+	}
+	rec := s.pageRecord(l)
+	rd := rec.ReaderOf(engine.Observer, "")
+	rd.Lang = lang
+	r, err := page.Build(rec, rd, s.tr)
+	if err != nil {
+		return compose.Attachment{}, err
+	}
+	w, err := page.New(s.tr)
+	if err != nil {
+		return compose.Attachment{}, err
+	}
+	var b bytes.Buffer
+	if _, err := w.File(&b, r, page.FileOptions{MaxBytes: int(s.opts.MaxMailBytes / 5)}); err != nil {
+		return compose.Attachment{}, err
+	}
+	return compose.Attachment{Name: l.Game.ID + ".html", ContentType: "text/html; charset=utf-8", Data: b.Bytes()}, nil
 }

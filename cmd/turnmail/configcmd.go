@@ -109,6 +109,7 @@ func printConfig(w io.Writer, c *config.Config, mb daemon.Mailboxes) {
 	} else {
 		fmt.Fprintf(w, "  bounces:   believed when they name a mail we sent, by Message-ID (smtp.verp is off)\n")
 	}
+	fmt.Fprintf(w, "  pages:     %s\n", pagesLine(c))
 	if !c.EmbeddedMode() {
 		fmt.Fprintf(w, "  imap:      %s %s as %s (password %s), mailbox %s\n", c.IMAP.Security, c.IMAP.Addr, c.IMAP.Username, hidden(c.IMAP.Password, "none"), c.IMAP.Mailbox)
 		fmt.Fprintf(w, "  smtp:      %s %s as %s (password %s)\n", c.SMTP.Security, c.SMTP.Addr, c.SMTP.Username, hidden(c.SMTP.Password, "none"))
@@ -122,6 +123,21 @@ func printConfig(w io.Writer, c *config.Config, mb daemon.Mailboxes) {
 	} else {
 		fmt.Fprintf(w, "  other mailboxes @%s: each its own password (turnmail mailbox password ADDRESS)\n", c.Embedded.Domain)
 	}
+}
+
+// pagesLine says where serve serves the game pages and what the mails link.
+func pagesLine(c *config.Config) string {
+	if !c.WebEnabled() {
+		return "off (web.addr)"
+	}
+	line := "served at http://" + c.Web.Addr + "/"
+	if c.HTTPAddr == c.Web.Addr {
+		line += " with /healthz and /metrics"
+	}
+	if base := c.PageBaseURL(c.Web.Addr); base != "" {
+		return line + "; mails link " + base
+	}
+	return line + "; mails carry no link (set web.base_url to the address players reach them at)"
 }
 
 func hidden(secret, empty string) string {

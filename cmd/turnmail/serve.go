@@ -46,8 +46,14 @@ func serve(ctx context.Context, a *app, c *config.Config, demo bool) error {
 	if d.Mail != nil {
 		printEmbeddedHelp(a, c, d.Mailboxes, d.Mail.IMAPAddr(), d.Mail.SMTPAddr())
 	}
+	if addr := d.WebAddr(); addr != "" {
+		fmt.Fprintf(a.out, "turnmail: game pages at http://%s/\n", addr)
+		if base := c.PageBaseURL(addr); base != "" && base != "http://"+addr+"/" {
+			fmt.Fprintf(a.out, "  mails link them at %s\n", base)
+		}
+	}
 	if demo {
-		if err := createDemo(ctx, d.Service, c, a); err != nil {
+		if err := createDemo(ctx, d.Service, c, a, d.WebAddr()); err != nil {
 			return err
 		}
 	}
@@ -61,8 +67,9 @@ func newLogger(a *app, c *config.Config) *slog.Logger {
 }
 
 // createDemo creates a two-player Small World game at the embedded domain when the
-// database has no game yet.
-func createDemo(ctx context.Context, svc *service.Service, c *config.Config, a *app) error {
+// database has no game yet, and names its public page when the pages are served at
+// web.
+func createDemo(ctx context.Context, svc *service.Service, c *config.Config, a *app, web string) error {
 	list, err := svc.Games(ctx)
 	if err != nil {
 		return err
@@ -81,6 +88,9 @@ func createDemo(ctx context.Context, svc *service.Service, c *config.Config, a *
 		return fmt.Errorf("demo game: %w", err)
 	}
 	fmt.Fprintf(a.out, "Created demo game %s (Small World, alice vs bob); both have mail waiting.\n", id)
+	if web != "" {
+		fmt.Fprintf(a.out, "  its public page: http://%s/g/%s/ (each player's mail links their own)\n", web, id)
+	}
 	return nil
 }
 

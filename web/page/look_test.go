@@ -45,11 +45,14 @@ func TestLook(t *testing.T) {
 				}
 				var buf bytes.Buffer
 				kept, err := w.File(&buf, r, FileOptions{})
+				var small bytes.Buffer
+				form, err2 := w.File(&small, r, FileOptions{MaxBytes: 128 << 10})
+				t.Logf("bounded: %d KB %+v %v", small.Len()/1024, form, err2)
 				if err != nil {
 					t.Fatal(err)
 				}
 				name := kind + "-" + string(lang) + "-" + map[string]string{engine.Observer: "public", "ann": "ann"}[viewer]
-				t.Logf("%s: %d steps, file %d KB (pictures %d)", name, len(r.Steps()), buf.Len()/1024, kept)
+				t.Logf("%s: %d steps, file %d KB (%+v)", name, len(r.Steps()), buf.Len()/1024, kept)
 				os.WriteFile(filepath.Join(dir, name+".html"), buf.Bytes(), 0o644)
 				for _, i := range []int{0, len(r.Steps()) / 2, len(r.Steps()) - 1} {
 					buf.Reset()

@@ -2,6 +2,8 @@ package page
 
 import (
 	"bytes"
+	"compress/gzip"
+	"encoding/base64"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -33,6 +35,9 @@ func mustAsset(name string) string {
 	}
 	return string(b)
 }
+
+// unpackJS is the script of a compressed replay file.
+var unpackJS = mustAsset("assets/unpack.js")
 
 // Writer writes pages and replay files. It is safe for concurrent use.
 type Writer struct {
@@ -75,6 +80,10 @@ type data struct {
 	Pictures template.JS
 	// LeftOut says which pictures a file leaves out.
 	LeftOut string
+	// Packed is a compressed file (base64 of its gzip), Unpack the script that opens
+	// it.
+	Packed string
+	Unpack template.JS
 	href    func(i int) string
 }
 
@@ -183,8 +192,7 @@ func (w *Writer) Page(out io.Writer, r *Replay, i int) error {
 
 // FileOptions bound a replay file.
 type FileOptions struct {
-	// MaxBytes, when not 0, is the largest file to write: pictures are left out
-	// (see File) until it fits.
+	// MaxBytes, when not 0, is the largest file to write: see File.
 	MaxBytes int
 }
 
@@ -203,25 +211,35 @@ const (
 	NoPicture                    // none
 )
 
+// Form is how a replay file is written.
+type Form struct {
+	// Pictures are the pictures it keeps.
+	Pictures Pictures
+	// Packed is true for a file compressed to fit its bound: a small page that
+	// unpacks the file with the browser's DecompressionStream.
+	Packed bool
+}
+
 // File writes every step of a replay as one self-contained HTML file: no request
 // leaves it (style, script and pictures are inside), its steps are addressed as
-// #sN, and it shows the last step when opened. With a bound, it leaves out
-// pictures, keeping those of the last step of each turn, then the last one only,
-// until it fits. It returns which pictures it kept.
-func (w *Writer) File(out io.Writer, r *Replay, opts FileOptions) (Pictures, error) {
+// #sN, and it shows the last step when opened. With a bound (opts.MaxBytes), a file
+// too large is written compressed (it then needs JavaScript to open), and still too
+// large leaves out pictures, keeping those of the last step of each turn, then the
+// last one only, then none. It returns the form it wrote, or ErrTooLarge.
+func (w *Writer) File(out io.Writer, r *Replay, opts FileOptions) (Form, error) {
 	href := func(j int) string { return "#s" + strconv.Itoa(r.steps[j].N) }
 	d := w.base(r, href)
 	d.File = true
 	list, err := w.moveList(r, "file", href)
 	if err != nil {
-		return 0, err
+		return Form{}, err
 	}
 	d.MoveList = template.HTML(list) // written by the template: escaped
 	docs := make([]string, len(r.steps))
 	for i := range r.steps {
 		v, err := r.View(i)
 		if err != nil {
-			return 0, err
+			return Form{}, err
 		}
 		docs[i] = string(v.Board)
 		v.Board = ""
@@ -237,7 +255,7 @@ func (w *Writer) File(out io.Writer, r *Replay, opts FileOptions) (Pictures, err
 		}
 		b, err := json.Marshal(p)
 		if err != nil {
-			return 0, fmt.Errorf("page: pictures: %w", err)
+			return Form{}, fmt.Errorf("page: pictures: %w", err)
 		}
 		d.Pictures = template.JS(b) // JSON: <, > and & are escaped
 		switch keep {
@@ -248,15 +266,44 @@ func (w *Writer) File(out io.Writer, r *Replay, opts FileOptions) (Pictures, err
 		}
 		var buf bytes.Buffer
 		if err := w.exec(&buf, "file", d); err != nil {
-			return 0, err
+			return Form{}, err
 		}
-		if opts.MaxBytes > 0 && buf.Len() > opts.MaxBytes {
-			continue
+		if opts.MaxBytes <= 0 || buf.Len() <= opts.MaxBytes {
+			_, err = out.Write(buf.Bytes())
+			return Form{Pictures: keep}, err
 		}
-		_, err = out.Write(buf.Bytes())
-		return keep, err
+		packed, err := w.packed(d, buf.Bytes())
+		if err != nil {
+			return Form{}, err
+		}
+		if len(packed) <= opts.MaxBytes {
+			_, err = out.Write(packed)
+			return Form{Pictures: keep, Packed: true}, err
+		}
 	}
-	return 0, ErrTooLarge
+	return Form{}, ErrTooLarge
+}
+
+// packed writes a replay file compressed: a page that unpacks it.
+func (w *Writer) packed(d *data, file []byte) ([]byte, error) {
+	var z bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&z, gzip.BestCompression)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := zw.Write(file); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	c := *d
+	c.Packed, c.Unpack = base64.StdEncoding.EncodeToString(z.Bytes()), template.JS(unpackJS)
+	var buf bytes.Buffer
+	if err := w.exec(&buf, "packed", &c); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // keeps reports whether a file keeping pictures k shows step i's.
