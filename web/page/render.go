@@ -3,8 +3,8 @@ package page
 import (
 	"bytes"
 	"compress/gzip"
-	"encoding/base64"
 	"embed"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -84,7 +84,7 @@ type data struct {
 	// it.
 	Packed string
 	Unpack template.JS
-	href    func(i int) string
+	href   func(i int) string
 }
 
 // group is the moves of one game turn in the list of moves.
