@@ -386,19 +386,8 @@ func newWritten(plain []byte) *written {
 
 func (w *written) size() int { return len(w.plain) + len(w.gz) }
 
-// validID reports whether s can be a game id ([a-z0-9-], at most 64 bytes).
-func validID(s string) bool {
-	if s == "" || len(s) > 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
-			return false
-		}
-	}
-	return true
-}
+// validID reports whether s can be a game id, of at most 64 bytes.
+func validID(s string) bool { return len(s) <= 64 && auth.ValidGameID(s) }
 
 // zoneName names a time zone for a cache key.
 func zoneName(z *time.Location) string {

@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/engine/dungeoneer"
+	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/scene"
 	"github.com/turnmail/turnmail/scene/draw"
 	"github.com/turnmail/turnmail/scene/svg"
@@ -85,6 +87,37 @@ func (r *Replay) dungeonPlayer(p map[string]any) (score, note string) {
 		note = r.w.say("%s, out of the game", hero)
 	}
 	return number(p["glory"]), note
+}
+
+// hand returns the reader's own cards in a game whose view shows them (Dungeoneer's
+// hand), with their texts; nil for the public page and for other games.
+func (r *Replay) hand(view map[string]any) []HandCard {
+	if templates.Family(r.rec.Kind) != "dungeoneer" || !r.rd.you(r.rd.Viewer) {
+		return nil
+	}
+	var out []HandCard
+	for _, p := range objs(view["players"]) {
+		if templates.Str(p["name"]) != r.rd.Viewer {
+			continue
+		}
+		list, _ := p["hand"].([]any)
+		for _, id := range list {
+			c, ok := dungeoneer.Card(templates.Str(id))
+			if !ok {
+				continue
+			}
+			out = append(out, HandCard{Name: r.pick(c.Name), Text: r.pick(c.Text)})
+		}
+	}
+	return out
+}
+
+// pick is a Dungeoneer card's name or text in the reader's language.
+func (r *Replay) pick(n dungeoneer.Names) string {
+	if r.rd.Lang == i18n.Italian && n.It != "" {
+		return n.It
+	}
+	return n.En
 }
 
 // number is a JSON number as the table shows it; "?" for one the reader may not see

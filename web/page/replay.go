@@ -125,6 +125,11 @@ type PlayerRow struct {
 	ToAct, You bool
 }
 
+// HandCard is a card of the reader's hand.
+type HandCard struct {
+	Name, Text string
+}
+
 // Score is a player's final score with its breakdown.
 type Score struct {
 	Player string
@@ -151,6 +156,8 @@ type StepView struct {
 	// ScoreHead names the players' score ("Coins", "Glory" …).
 	ScoreHead string
 	Players   []PlayerRow
+	// Hand are the reader's own cards, where the game has a hand (Dungeoneer).
+	Hand []HandCard
 	// Scores are the final scores with their breakdown (the last step of a finished
 	// game).
 	Scores []Score
@@ -192,6 +199,7 @@ func (r *Replay) View(i int) (*StepView, error) {
 		return nil, err
 	}
 	v.ScoreHead, v.Players = r.players(view, state)
+	v.Hand = r.hand(view)
 	if over, _ := r.rec.finished(); last && over {
 		v.Scores = r.scores(r.rec.Last())
 	}
