@@ -82,7 +82,7 @@ type data struct {
 	LeftOut string
 	// Packed is a compressed file (base64 of its gzip), Unpack the script that opens
 	// it.
-	Packed string
+	Packed template.HTML
 	Unpack template.JS
 	href   func(i int) string
 }
@@ -298,7 +298,8 @@ func (w *Writer) packed(d *data, file []byte) ([]byte, error) {
 		return nil, err
 	}
 	c := *d
-	c.Packed, c.Unpack = base64.StdEncoding.EncodeToString(z.Bytes()), template.JS(unpackJS)
+	// Base64 holds no character that HTML would read as markup.
+	c.Packed, c.Unpack = template.HTML(base64.StdEncoding.EncodeToString(z.Bytes())), template.JS(unpackJS)
 	var buf bytes.Buffer
 	if err := w.exec(&buf, "packed", &c); err != nil {
 		return nil, err
