@@ -1,0 +1,319 @@
+package mailserver
+
+import (
+	"container/list"
+	"context"
+	"log/slog"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// This file bounds the connections of one server (IMAP or SMTP): how many there
+// are, in total, per client address and per logged-in mailbox, how long one may
+// stay without logging in and how long its client may stay silent. The protocol
+// servers see only connections the limiter admitted (limitListener); sessions tell
+// it of a login (limitedConn.login).
+
+// clientKey is the client address a connection counts under: the IPv4 address,
+// the IPv6 /64, or "loopback" for every loopback address (a user of the same
+// host can connect from any of 127.0.0.0/8).
+func clientKey(addr net.Addr) string {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok {
+		return addr.String()
+	}
+	switch {
+	case tcp.IP.IsLoopback():
+		return "loopback"
+	case tcp.IP.To4() != nil:
+		return tcp.IP.To4().String()
+	default:
+		return tcp.IP.Mask(net.CIDRMask(64, 128)).String() + "/64"
+	}
+}
+
+// farewells are the lines a connection closed by the limiter is sent, in its
+// protocol.
+type farewells struct {
+	busy, loginTimeout, idle string
+}
+
+var (
+	imapFarewells = farewells{
+		busy:         "* BYE Too many connections, try again later\r\n",
+		loginTimeout: "* BYE Login took too long\r\n",
+		idle:         "* BYE Autologout; idle for too long\r\n",
+	}
+	smtpFarewells = farewells{
+		busy:         "421 4.7.0 Too many connections, try again later\r\n",
+		loginTimeout: "421 4.4.2 Session without login took too long, closing connection\r\n",
+		idle:         "421 4.4.2 Idle timeout, closing connection\r\n",
+	}
+)
+
+// connLimiter counts the connections of one server. It is safe for concurrent use.
+type connLimiter struct {
+	limits Limits
+	idle   time.Duration
+	bye    farewells
+	logger *slog.Logger
+
+	mu      sync.Mutex
+	total   int
+	perAddr map[string]int
+	perAcct map[string]int
+	// waiting holds the connections that have not logged in, oldest first: the
+	// ones closed to make room.
+	waiting list.List
+	// lastLog is when a refusal or eviction was last logged (one line a minute).
+	lastLog time.Time
+
+	refused, evicted, timedOut atomic.Int64
+}
+
+func newConnLimiter(limits Limits, idle time.Duration, bye farewells, logger *slog.Logger) *connLimiter {
+	return &connLimiter{limits: limits, idle: idle, bye: bye, logger: logger, perAddr: make(map[string]int), perAcct: make(map[string]int)}
+}
+
+// limitListener admits the connections of its limiter; it writes the refusal to
+// those it turns away and closes them.
+type limitListener struct {
+	net.Listener
+	l *connLimiter
+}
+
+// Accept returns the next admitted connection.
+func (ln *limitListener) Accept() (net.Conn, error) {
+	for {
+		c, err := ln.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		if lc := ln.l.admit(c); lc != nil {
+			return lc, nil
+		}
+	}
+}
+
+// admit counts c in, closing the oldest connection that has not logged in when a
+// cap is reached; it refuses c (and returns nil) when there is none to close.
+func (l *connLimiter) admit(c net.Conn) *limitedConn {
+	key := clientKey(c.RemoteAddr())
+	l.mu.Lock()
+	var victim *limitedConn
+	full := false
+	switch {
+	case l.total >= l.limits.MaxConns:
+		victim, full = l.oldestWaiting(""), true
+	case l.perAddr[key] >= l.limits.MaxConnsPerAddr:
+		victim, full = l.oldestWaiting(key), true
+	}
+	if full && victim == nil {
+		l.mu.Unlock()
+		l.refused.Add(1)
+		l.note("connection refused: the server holds its most connections", key)
+		_ = c.SetWriteDeadline(time.Now().Add(time.Second))
+		_, _ = c.Write([]byte(l.bye.busy))
+		_ = c.Close()
+		return nil
+	}
+	if victim != nil {
+		l.releaseLocked(victim)
+	}
+	lc := &limitedConn{Conn: c, l: l, key: key, closed: make(chan struct{})}
+	l.total++
+	l.perAddr[key]++
+	lc.elem = l.waiting.PushBack(lc)
+	lc.loginTimer = time.AfterFunc(l.limits.LoginTimeout, func() {
+		l.timedOut.Add(1)
+		lc.farewell(l.bye.loginTimeout)
+	})
+	lc.idleTimer = time.AfterFunc(l.idle, func() {
+		l.timedOut.Add(1)
+		lc.farewell(l.bye.idle)
+	})
+	l.mu.Unlock()
+	if victim != nil {
+		l.evicted.Add(1)
+		l.note("connection without login closed to make room for a new one", victim.key)
+		victim.farewell(l.bye.busy)
+	}
+	return lc
+}
+
+// oldestWaiting returns the oldest connection that has not logged in, of client
+// key (any when key is ""), or nil. l.mu must be held.
+func (l *connLimiter) oldestWaiting(key string) *limitedConn {
+	for e := l.waiting.Front(); e != nil; e = e.Next() {
+		if lc := e.Value.(*limitedConn); key == "" || lc.key == key {
+			return lc
+		}
+	}
+	return nil
+}
+
+// releaseLocked stops counting lc. l.mu must be held.
+func (l *connLimiter) releaseLocked(lc *limitedConn) {
+	if lc.released {
+		return
+	}
+	lc.released = true
+	l.total--
+	if l.perAddr[lc.key]--; l.perAddr[lc.key] <= 0 {
+		delete(l.perAddr, lc.key)
+	}
+	if lc.account != "" {
+		if l.perAcct[lc.account]--; l.perAcct[lc.account] <= 0 {
+			delete(l.perAcct, lc.account)
+		}
+	}
+	if lc.elem != nil {
+		l.waiting.Remove(lc.elem)
+		lc.elem = nil
+	}
+}
+
+// note logs a refusal or eviction, at most once a minute, with the counts so far.
+func (l *connLimiter) note(msg, key string) {
+	l.mu.Lock()
+	now := time.Now()
+	if now.Sub(l.lastLog) < time.Minute {
+		l.mu.Unlock()
+		return
+	}
+	l.lastLog = now
+	l.mu.Unlock()
+	l.logger.Warn(msg, "client", key, "refused", l.refused.Load(), "closed_to_make_room", l.evicted.Load())
+}
+
+// limitedConn is a connection the limiter counts. Reads from the client keep it
+// from the idle timeout; a login stops the login timeout.
+type limitedConn struct {
+	net.Conn
+	l   *connLimiter
+	key string
+
+	// Guarded by l.mu.
+	elem     *list.Element // in l.waiting until login
+	account  string        // the mailbox logged in to, "" before
+	released bool
+	failures int // failed logins on this connection
+
+	loginTimer, idleTimer *time.Timer
+	closeOnce             sync.Once
+	closed                chan struct{} // closed by Close
+	// wmu orders the protocol server's writes with a farewell line.
+	wmu            sync.Mutex
+	dropAfterWrite atomic.Bool
+}
+
+// Read reads from the client; data received restarts the idle timeout.
+func (lc *limitedConn) Read(p []byte) (int, error) {
+	n, err := lc.Conn.Read(p)
+	if n > 0 {
+		lc.idleTimer.Reset(lc.l.idle)
+	}
+	return n, err
+}
+
+// Write writes to the client, then closes the connection if closeAfterReply was
+// called.
+func (lc *limitedConn) Write(p []byte) (int, error) {
+	lc.wmu.Lock()
+	n, err := lc.Conn.Write(p)
+	lc.wmu.Unlock()
+	if lc.dropAfterWrite.Load() {
+		lc.Close()
+	}
+	return n, err
+}
+
+// closeAfterReply closes the connection once the next reply is written.
+func (lc *limitedConn) closeAfterReply() { lc.dropAfterWrite.Store(true) }
+
+// Close closes the connection and stops counting it.
+func (lc *limitedConn) Close() error {
+	err := net.ErrClosed
+	lc.closeOnce.Do(func() {
+		lc.l.mu.Lock() // the timers are set under it
+		lc.loginTimer.Stop()
+		lc.idleTimer.Stop()
+		lc.l.releaseLocked(lc)
+		lc.l.mu.Unlock()
+		close(lc.closed)
+		err = lc.Conn.Close()
+	})
+	return err
+}
+
+// farewell sends line, unless the protocol server is busy writing (for over
+// 10 ms: it never waits on a client that does not read), and closes the
+// connection.
+func (lc *limitedConn) farewell(line string) {
+	for try := 0; try < 10; try++ {
+		if lc.wmu.TryLock() {
+			_ = lc.Conn.SetWriteDeadline(time.Now().Add(time.Second))
+			_, _ = lc.Conn.Write([]byte(line))
+			lc.wmu.Unlock()
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	lc.Close()
+}
+
+// login records that the connection logged in to account. It reports false, and
+// counts nothing, when account already has the most logged-in connections or the
+// connection is closed.
+func (lc *limitedConn) login(account string) bool {
+	l := lc.l
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case lc.released:
+		return false
+	case lc.account != "":
+		return lc.account == account
+	case l.perAcct[account] >= l.limits.MaxConnsPerAccount:
+		return false
+	}
+	l.perAcct[account]++
+	lc.account = account
+	if lc.elem != nil {
+		l.waiting.Remove(lc.elem)
+		lc.elem = nil
+	}
+	lc.loginTimer.Stop()
+	return true
+}
+
+// failedLogin counts a failed login on the connection and reports whether it was
+// the last one allowed: the reply to it closes the connection.
+func (lc *limitedConn) failedLogin() (last bool) {
+	l := lc.l
+	l.mu.Lock()
+	lc.failures++
+	last = lc.failures >= l.limits.LoginFailures
+	l.mu.Unlock()
+	if last {
+		lc.closeAfterReply()
+	}
+	return last
+}
+
+// sleep waits d, or less when ctx ends or the connection closes; it reports
+// whether the whole wait passed.
+func (lc *limitedConn) sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	case <-lc.closed:
+		return false
+	}
+}
