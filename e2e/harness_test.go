@@ -71,6 +71,8 @@ type harnessOptions struct {
 	// defaultLimits keeps the default mail limits; otherwise they are lifted (bots
 	// play a whole game in seconds, which no group of people does).
 	defaultLimits bool
+	// configure, when set, changes the configuration before the daemon starts.
+	configure func(*config.Config)
 }
 
 // liftLimits raises the mail limits far above what a test sends.
@@ -178,6 +180,9 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 		c.Embedded.IMAPAddr, c.Embedded.SMTPAddr = "127.0.0.1:0", "127.0.0.1:0"
 		h.domain = c.Embedded.Domain
 		h.login = func(addr string) string { return addr }
+	}
+	if o.configure != nil {
+		o.configure(c)
 	}
 	if err := c.Validate(); err != nil {
 		t.Fatal(err)
