@@ -129,9 +129,13 @@ func dsn(path string, memory bool) string {
 	if memory {
 		return ":memory:?" + q.Encode()
 	}
-	// "?" and "#" would end the file name early; "%" would be read as an escape.
-	p := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
-	return "file:" + p + "?" + q.Encode()
+	return "file:" + uriPath(path) + "?" + q.Encode()
+}
+
+// uriPath escapes a file name for a file: URI: "?" and "#" would end it early; "%"
+// would be read as an escape.
+func uriPath(path string) string {
+	return strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
 }
 
 // Close closes the database. Pending operations in other goroutines fail.
