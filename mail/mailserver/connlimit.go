@@ -3,7 +3,6 @@ package mailserver
 import (
 	"container/list"
 	"context"
-	"log/slog"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -58,7 +57,7 @@ type connLimiter struct {
 	limits Limits
 	idle   time.Duration
 	bye    farewells
-	logger *slog.Logger
+	log    *rareLog
 
 	mu      sync.Mutex
 	total   int
@@ -67,14 +66,10 @@ type connLimiter struct {
 	// waiting holds the connections that have not logged in, oldest first: the
 	// ones closed to make room.
 	waiting list.List
-	// lastLog is when a refusal or eviction was last logged (one line a minute).
-	lastLog time.Time
-
-	refused, evicted, timedOut atomic.Int64
 }
 
-func newConnLimiter(limits Limits, idle time.Duration, bye farewells, logger *slog.Logger) *connLimiter {
-	return &connLimiter{limits: limits, idle: idle, bye: bye, logger: logger, perAddr: make(map[string]int), perAcct: make(map[string]int)}
+func newConnLimiter(limits Limits, idle time.Duration, bye farewells, log *rareLog) *connLimiter {
+	return &connLimiter{limits: limits, idle: idle, bye: bye, log: log, perAddr: make(map[string]int), perAcct: make(map[string]int)}
 }
 
 // limitListener admits the connections of its limiter; it writes the refusal to
@@ -112,8 +107,7 @@ func (l *connLimiter) admit(c net.Conn) *limitedConn {
 	}
 	if full && victim == nil {
 		l.mu.Unlock()
-		l.refused.Add(1)
-		l.note("connection refused: the server holds its most connections", key)
+		l.log.log("connection refused: the server holds its most connections", "client", key)
 		_ = c.SetWriteDeadline(time.Now().Add(time.Second))
 		_, _ = c.Write([]byte(l.bye.busy))
 		_ = c.Close()
@@ -127,17 +121,16 @@ func (l *connLimiter) admit(c net.Conn) *limitedConn {
 	l.perAddr[key]++
 	lc.elem = l.waiting.PushBack(lc)
 	lc.loginTimer = time.AfterFunc(l.limits.LoginTimeout, func() {
-		l.timedOut.Add(1)
+		l.log.log("connection closed: no login in time", "client", key)
 		lc.farewell(l.bye.loginTimeout)
 	})
 	lc.idleTimer = time.AfterFunc(l.idle, func() {
-		l.timedOut.Add(1)
+		l.log.log("connection closed: idle", "client", key)
 		lc.farewell(l.bye.idle)
 	})
 	l.mu.Unlock()
 	if victim != nil {
-		l.evicted.Add(1)
-		l.note("connection without login closed to make room for a new one", victim.key)
+		l.log.log("connection without login closed to make room for a new one", "client", victim.key)
 		victim.farewell(l.bye.busy)
 	}
 	return lc
@@ -173,19 +166,6 @@ func (l *connLimiter) releaseLocked(lc *limitedConn) {
 		l.waiting.Remove(lc.elem)
 		lc.elem = nil
 	}
-}
-
-// note logs a refusal or eviction, at most once a minute, with the counts so far.
-func (l *connLimiter) note(msg, key string) {
-	l.mu.Lock()
-	now := time.Now()
-	if now.Sub(l.lastLog) < time.Minute {
-		l.mu.Unlock()
-		return
-	}
-	l.lastLog = now
-	l.mu.Unlock()
-	l.logger.Warn(msg, "client", key, "refused", l.refused.Load(), "closed_to_make_room", l.evicted.Load())
 }
 
 // limitedConn is a connection the limiter counts. Reads from the client keep it

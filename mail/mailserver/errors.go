@@ -53,6 +53,8 @@ func imapError(err error) error {
 		return nil
 	case errors.As(err, &imapErr):
 		return err
+	case errors.Is(err, errLoginsExhausted) && errors.Is(err, errLoginsWaiting):
+		return &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeUnavailable, Text: "Too many logins from your address are waiting; too many failures, closing the connection"}
 	case errors.Is(err, errLoginsExhausted):
 		return &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeAuthenticationFailed, Text: "Authentication failed; too many failures, closing the connection"}
 	case errors.Is(err, errAuthFailed):

@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -594,4 +596,74 @@ func countRows(t *testing.T, db *sql.DB, table string) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// TestPrintfLogger_quietOnClosedConnections: the protocol servers' complaints
+// about connections closed under them (the limiter's, a client gone) stay out of
+// the log at its usual level; other complaints are warnings.
+func TestPrintfLogger_quietOnClosedConnections(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	p := printfLogger{slog.New(slog.NewTextHandler(&b, nil))}
+	p.Printf("failed to write greeting: %v", fmt.Errorf("write tcp 127.0.0.1:1143->127.0.0.1:5: %w", net.ErrClosed))
+	p.Println("error handling 127.0.0.1:5: read: connection reset by peer")
+	if b.Len() != 0 {
+		t.Errorf("closed connections logged: %s", b.String())
+	}
+	p.Printf("handling %v command: %v", "FETCH", "database is locked")
+	if !strings.Contains(b.String(), "level=WARN") {
+		t.Errorf("another complaint is not a warning: %q", b.String())
+	}
+}
+
+// TestLimits_parallelGuessing: once its address has failed, guessing from many
+// connections at once gains nothing: a few logins wait their delay, the others are
+// refused unchecked, and no password is checked before the delay has passed.
+func TestLimits_parallelGuessing(t *testing.T) {
+	t.Parallel()
+	var checks atomic.Int64
+	srv := newTestServer(t, &Options{
+		PasswordFor: func(string) string { checks.Add(1); return "right" },
+		Limits:      Limits{FailureDelay: time.Minute, MaxFailureDelay: time.Minute},
+	})
+	user := "turnmail@" + testDomain
+	first := dialAttacker(t, srv.IMAPAddr())
+	first.line()
+	if got := first.tagged(`LOGIN "` + user + `" "guess"`); !strings.HasPrefix(got, "a NO [AUTHENTICATIONFAILED]") {
+		t.Fatalf("the first wrong login: %q", got)
+	}
+	const n = 20
+	replies := make(chan string, n)
+	var conns []*attacker
+	for i := 0; i < n; i++ {
+		c := dialAttacker(t, srv.IMAPAddr())
+		c.line()
+		conns = append(conns, c)
+		go func() { replies <- c.tagged(fmt.Sprintf(`LOGIN "%s" "guess%d"`, user, i)) }()
+	}
+	for i := 0; i < n-defaultPendingLogins; i++ {
+		if got := <-replies; !strings.HasPrefix(got, "a NO [UNAVAILABLE]") {
+			t.Errorf("a parallel guess: %q, want NO [UNAVAILABLE]", got)
+		}
+	}
+	for _, c := range conns {
+		c.Close() // the waiting ones give up: their passwords are never checked
+	}
+	if got := checks.Load(); got != 1 {
+		t.Errorf("%d passwords checked, want 1 (the first guess)", got)
+	}
+}
+
+// TestRareLog: a flood of one kind of refusal is one warning line a minute.
+func TestRareLog(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	r := newRareLog(slog.New(slog.NewTextHandler(&b, nil)))
+	for i := 0; i < 1000; i++ {
+		r.log("login failed", "client", "loopback")
+		r.log("smtp relay denied", "client", "loopback")
+	}
+	if n := strings.Count(b.String(), "level=WARN"); n != 2 {
+		t.Errorf("%d warnings for 2000 refusals of 2 kinds, want 2:\n%s", n, b.String())
+	}
 }

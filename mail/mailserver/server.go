@@ -134,6 +134,7 @@ type Server struct {
 	backend  *backend
 	throttle *loginThrottle
 	rate     *rateLimiter
+	refusals *rareLog
 	// imapConns and smtpConns count the connections of each server.
 	imapConns, smtpConns *connLimiter
 
@@ -175,6 +176,7 @@ func New(db *sql.DB, opts *Options) (*Server, error) {
 		return nil, fmt.Errorf("mailserver: %w", err)
 	}
 	logger := o.Logger.With("component", "mailserver")
+	refusals := newRareLog(logger)
 	return &Server{
 		opts:      o,
 		limits:    o.Limits,
@@ -183,8 +185,9 @@ func New(db *sql.DB, opts *Options) (*Server, error) {
 		backend:   &backend{store: st, quota: q, accounts: make(map[string]*account)},
 		throttle:  newLoginThrottle(o.Limits),
 		rate:      newRateLimiter(o.Limits.MessagesPerHour),
-		imapConns: newConnLimiter(o.Limits, o.Limits.IMAPIdleTimeout, imapFarewells, logger.With("proto", "imap")),
-		smtpConns: newConnLimiter(o.Limits, o.Limits.SMTPIdleTimeout, smtpFarewells, logger.With("proto", "smtp")),
+		refusals:  refusals,
+		imapConns: newConnLimiter(o.Limits, o.Limits.IMAPIdleTimeout, imapFarewells, newRareLog(logger.With("proto", "imap"))),
+		smtpConns: newConnLimiter(o.Limits, o.Limits.SMTPIdleTimeout, smtpFarewells, newRareLog(logger.With("proto", "smtp"))),
 		ctx:       ctx,
 		cancel:    cancel,
 	}, nil
@@ -418,8 +421,9 @@ func (s *Server) login(lc *limitedConn, proto, username, password string) (strin
 		return "", s.loginFailed(lc, proto, username, errLoginsWaiting)
 	}
 	if wait > 0 && !lc.sleep(s.ctx, wait) {
+		// The connection or the server closed meanwhile: nobody reads the reply.
 		s.throttle.end(lc.key, true, false)
-		return "", ErrClosed
+		return "", errLoginsWaiting
 	}
 	addr, err := s.accountAddress(username)
 	good := err == nil && s.passwordOK(addr, password)
@@ -428,19 +432,19 @@ func (s *Server) login(lc *limitedConn, proto, username, password string) (strin
 		return "", s.loginFailed(lc, proto, username, errAuthFailed)
 	}
 	if !lc.login(addr) {
-		s.logger.Info(proto+" login refused: too many connections", "user", addr, "client", lc.key)
+		s.refusals.log("login refused: too many connections to the mailbox", "proto", proto, "user", addr, "client", lc.key)
 		return "", errTooManyConns
 	}
 	return addr, nil
 }
 
 // loginFailed counts a failed login on lc and returns the error its reply
-// gives: errLoginsExhausted for the last one allowed.
+// gives: errLoginsExhausted (wrapping why) for the last one allowed.
 func (s *Server) loginFailed(lc *limitedConn, proto, username string, why error) error {
 	last := lc.failedLogin()
-	s.logger.Info(proto+" login failed", "user", username, "client", lc.key, "reason", why, "closing", last)
+	s.refusals.log("login failed", "proto", proto, "user", username, "client", lc.key, "reason", why, "closing", last)
 	if last {
-		return errLoginsExhausted
+		return fmt.Errorf("%w (%w)", errLoginsExhausted, why)
 	}
 	return why
 }
@@ -485,8 +489,20 @@ func isLoopback(addr net.Addr) bool {
 	return false
 }
 
-// printfLogger adapts slog to the Printf loggers of imapserver and go-smtp.
+// printfLogger adapts slog to the Printf loggers of imapserver and go-smtp. A
+// connection the client or the limiter closed is logged at debug level only: a
+// flood of connections must not become a flood of log lines.
 type printfLogger struct{ l *slog.Logger }
 
-func (p printfLogger) Printf(format string, v ...any) { p.l.Warn(fmt.Sprintf(format, v...)) }
-func (p printfLogger) Println(v ...any)               { p.l.Warn(strings.TrimSuffix(fmt.Sprintln(v...), "\n")) }
+func (p printfLogger) Printf(format string, v ...any) { p.log(fmt.Sprintf(format, v...)) }
+func (p printfLogger) Println(v ...any)               { p.log(strings.TrimSuffix(fmt.Sprintln(v...), "\n")) }
+
+func (p printfLogger) log(msg string) {
+	for _, gone := range []string{"use of closed network connection", "connection reset by peer", "broken pipe", "i/o timeout"} {
+		if strings.Contains(msg, gone) {
+			p.l.Debug(msg)
+			return
+		}
+	}
+	p.l.Warn(msg)
+}

@@ -94,14 +94,14 @@ func (s *smtpSession) Rcpt(to string, opts *smtp.RcptOptions) error {
 	}
 	service := s.user != "" && s.user == s.srv.opts.Service
 	if !service && !s.srv.ownDomain(addr) {
-		s.srv.logger.Info("smtp relay denied", "from", s.from, "rcpt", addr, "user", s.user, "client", s.lc.key)
+		s.srv.refusals.log("smtp relay denied", "from", s.from, "rcpt", addr, "user", s.user, "client", s.lc.key)
 		return smtpRelayDenied
 	}
 	if err := s.srv.backend.room(s.srv.ctx, addr); err != nil {
 		return s.refuse(err)
 	}
 	if !service && !s.srv.rate.take(s.sender()) {
-		s.srv.logger.Info("smtp sending rate exceeded", "sender", s.sender())
+		s.srv.refusals.log("smtp sending rate exceeded", "sender", s.sender())
 		return smtpRateLimited
 	}
 	s.rcpts = append(s.rcpts, to)
@@ -123,7 +123,7 @@ func (s *smtpSession) refuse(err error) error {
 	if reply == smtpUnavailable {
 		s.srv.logger.Error("smtp delivery failed", "from", s.from, "rcpts", s.rcpts, "err", err)
 	} else {
-		s.srv.logger.Info("smtp delivery refused", "from", s.from, "rcpts", s.rcpts, "err", err)
+		s.srv.refusals.log("smtp delivery refused", "from", s.from, "rcpts", s.rcpts, "err", err)
 	}
 	return reply
 }
