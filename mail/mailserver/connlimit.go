@@ -4,6 +4,7 @@ import (
 	"container/list"
 	"context"
 	"net"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -92,20 +93,23 @@ func (ln *limitListener) Accept() (net.Conn, error) {
 	}
 }
 
-// admit counts c in, closing the oldest connection that has not logged in when a
-// cap is reached; it refuses c (and returns nil) when there is none to close.
+// admit counts c in, closing the oldest connections that have not logged in when
+// a cap is reached (of c's address for the per-address cap); it refuses c (and
+// returns nil) when there are none to close.
 func (l *connLimiter) admit(c net.Conn) *limitedConn {
 	key := clientKey(c.RemoteAddr())
 	l.mu.Lock()
-	var victim *limitedConn
-	full := false
-	switch {
-	case l.total >= l.limits.MaxConns:
-		victim, full = l.oldestWaiting(""), true
-	case l.perAddr[key] >= l.limits.MaxConnsPerAddr:
-		victim, full = l.oldestWaiting(key), true
+	var victims []*limitedConn
+	refuse := false
+	if l.perAddr[key] >= l.limits.MaxConnsPerAddr {
+		v := l.oldestWaiting(key, nil)
+		victims, refuse = append(victims, v), v == nil
 	}
-	if full && victim == nil {
+	if !refuse && l.total-len(victims) >= l.limits.MaxConns {
+		v := l.oldestWaiting("", victims)
+		victims, refuse = append(victims, v), v == nil
+	}
+	if refuse {
 		l.mu.Unlock()
 		l.log.log("connection refused: the server holds its most connections", "client", key)
 		_ = c.SetWriteDeadline(time.Now().Add(time.Second))
@@ -113,8 +117,8 @@ func (l *connLimiter) admit(c net.Conn) *limitedConn {
 		_ = c.Close()
 		return nil
 	}
-	if victim != nil {
-		l.releaseLocked(victim)
+	for _, v := range victims {
+		l.releaseLocked(v)
 	}
 	lc := &limitedConn{Conn: c, l: l, key: key, closed: make(chan struct{})}
 	l.total++
@@ -129,18 +133,18 @@ func (l *connLimiter) admit(c net.Conn) *limitedConn {
 		lc.farewell(l.bye.idle)
 	})
 	l.mu.Unlock()
-	if victim != nil {
-		l.log.log("connection without login closed to make room for a new one", "client", victim.key)
-		victim.farewell(l.bye.busy)
+	for _, v := range victims {
+		l.log.log("connection without login closed to make room for a new one", "client", v.key)
+		v.farewell(l.bye.busy)
 	}
 	return lc
 }
 
 // oldestWaiting returns the oldest connection that has not logged in, of client
-// key (any when key is ""), or nil. l.mu must be held.
-func (l *connLimiter) oldestWaiting(key string) *limitedConn {
+// key (any when key is ""), other than those of skip, or nil. l.mu must be held.
+func (l *connLimiter) oldestWaiting(key string, skip []*limitedConn) *limitedConn {
 	for e := l.waiting.Front(); e != nil; e = e.Next() {
-		if lc := e.Value.(*limitedConn); key == "" || lc.key == key {
+		if lc := e.Value.(*limitedConn); (key == "" || lc.key == key) && !slices.Contains(skip, lc) {
 			return lc
 		}
 	}

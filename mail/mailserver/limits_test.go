@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -662,5 +663,74 @@ func TestRareLog(t *testing.T) {
 	}
 	if n := strings.Count(b.String(), "level=WARN"); n != 2 {
 		t.Errorf("%d warnings for 2000 refusals of 2 kinds, want 2:\n%s", n, b.String())
+	}
+}
+
+// fakeConn is a connection from a given address that records what it is sent.
+type fakeConn struct {
+	net.Conn // nil: only the methods below are used
+	addr     net.Addr
+	mu       sync.Mutex
+	sent     string
+	closed   bool
+}
+
+func (c *fakeConn) RemoteAddr() net.Addr             { return c.addr }
+func (c *fakeConn) SetWriteDeadline(time.Time) error { return nil }
+func (c *fakeConn) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sent += string(p)
+	return len(p), nil
+}
+func (c *fakeConn) Close() error { c.mu.Lock(); defer c.mu.Unlock(); c.closed = true; return nil }
+func (c *fakeConn) state() (sent string, closed bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sent, c.closed
+}
+
+// TestConnLimiter_caps: the per-address cap closes the oldest connection of that
+// address not logged in, the total cap the oldest of any; logged-in connections
+// are never closed to make room, and when every one has logged in, a new
+// connection is refused. An IPv6 /64 is one address, so is all of loopback.
+func TestConnLimiter_caps(t *testing.T) {
+	t.Parallel()
+	l := newConnLimiter(Limits{MaxConns: 4, MaxConnsPerAddr: 2, MaxConnsPerAccount: 9, LoginTimeout: time.Hour}.withDefaults(), time.Hour, imapFarewells, newRareLog(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	dial := func(ip string) (*fakeConn, *limitedConn) {
+		c := &fakeConn{addr: &net.TCPAddr{IP: net.ParseIP(ip), Port: 1}}
+		return c, l.admit(c)
+	}
+	a1, _ := dial("192.0.2.1")
+	_, a2 := dial("192.0.2.1")
+	b1, _ := dial("2001:db8::1")
+	_, b2 := dial("2001:db8::2:3") // the same /64
+	if _, closed := a1.state(); closed {
+		t.Fatal("a connection was closed below the caps")
+	}
+	_, a3 := dial("192.0.2.1") // the address's third: a1 goes
+	if sent, closed := a1.state(); !closed || sent != imapFarewells.busy {
+		t.Errorf("the oldest of a full address: closed %v, sent %q", closed, sent)
+	}
+	for _, lc := range []*limitedConn{a2, b2, a3} {
+		if !lc.login("someone@" + testDomain) {
+			t.Fatal("login refused")
+		}
+	}
+	_, c1 := dial("198.51.100.7") // the total is full: b1, the one not logged in, goes
+	if _, closed := b1.state(); !closed {
+		t.Errorf("the total cap did not close the connection that had not logged in")
+	}
+	c1.login("other@" + testDomain)
+	d, lc := dial("127.0.0.9")
+	if sent, closed := d.state(); lc != nil || !closed || sent != imapFarewells.busy {
+		t.Errorf("every connection logged in: a new one got %v, sent %q, closed %v; want refused", lc, sent, closed)
+	}
+	if got := clientKey(&net.TCPAddr{IP: net.ParseIP("127.0.0.9")}); got != clientKey(&net.TCPAddr{IP: net.IPv6loopback}) {
+		t.Errorf("127.0.0.9 and ::1 count as %q and another address", got)
+	}
+	a2.Close()
+	if _, lc := dial("203.0.113.5"); lc == nil {
+		t.Errorf("a connection closed does not make room")
 	}
 }
