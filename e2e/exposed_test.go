@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/emersion/go-smtp"
+
 	"github.com/turnmail/turnmail/config"
 )
 
@@ -98,4 +100,25 @@ func TestExposed_idleConnections(t *testing.T) {
 	h.send(ann, ra, "Re", "add 3\n")
 	h.waitMail(ann, "add 3")
 	h.waitMail(ben, "add 3")
+}
+
+// TestExposed_invitationToAnotherDomain: the embedded SMTP server takes mail for
+// another domain only from the service, logged in: the host's invitation to
+// carol@example.org reaches carol's local mailbox, and she joins by answering it
+// from there, while a stranger's mail to her is refused without login.
+func TestExposed_invitationToAnotherDomain(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, harnessOptions{games: testRegistry()})
+	ann, carol := h.addr("ann"), "carol@example.org"
+	game, hostAddr := openHosted(t, h, ann, "new tally")
+	h.send(ann, hostAddr, "x", "invite "+game+" "+carol+"\n")
+	h.waitMail(ann, "The invitation to game "+game+" went to "+carol+".")
+	h.confirm(carol, "yes", ann+" invites you to play tally in game "+game)
+	h.waitMail(carol, "You play in game "+game+" (tally) as carol")
+
+	err := sendPlain(h.smtpAddr, "stranger@"+h.domain, []string{carol}, strings.NewReader("Subject: x\r\n\r\nspam\r\n"))
+	var se *smtp.SMTPError
+	if !errors.As(err, &se) || se.Code != 554 {
+		t.Errorf("a stranger's mail to another domain without login: %v, want 554", err)
+	}
 }
