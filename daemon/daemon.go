@@ -286,6 +286,8 @@ func New(ctx context.Context, c *config.Config, opts Options) (*Daemon, error) {
 		}
 		d.Mail = srv
 		d.imapOpts.Addr, d.imapOpts.Security = srv.IMAPAddr(), "plain"
+		// The watcher restarts IDLE well before the server's idle timeout.
+		d.imapOpts.IdleRestart = min(imapwatch.DefaultIdleRestart, c.Embedded.IMAPIdleTimeout/2)
 		d.imapOpts.Username, d.imapOpts.Password = c.Address, d.Mailboxes.ServicePassword
 		// The service logs in to send: only then may it mail other domains
 		// (delivered locally), without a sending rate.
