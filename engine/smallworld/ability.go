@@ -120,6 +120,9 @@ type ability struct {
 	onDecline func(s *state, p int)
 	// keepAllInDecline keeps every token on the map when the race declines (Ghouls).
 	keepAllInDecline bool
+	// lastRedeploy: the turn of the decline goes on with a last redeployment of the
+	// tokens of the race now in decline (Tomb).
+	lastRedeploy bool
 	// spirit: the declined race goes to its own slot, does not count towards the
 	// one-declined-race limit and keeps the badge (Spirit).
 	spirit bool

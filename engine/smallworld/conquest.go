@@ -296,6 +296,11 @@ func (s *state) defeat(p, r, loss int) beaten {
 					ab.attacked(s, q, p)
 				}
 			}
+			for _, k := range reg.pieces {
+				if k.taken != nil && s.pieces(r, k) > 0 {
+					k.taken(s, r, p)
+				}
+			}
 		}
 		loss = min(loss, int(g.Tokens))
 		b.race, b.declined, b.lost, b.back = s.army(q, qs).Race, qs != slotActive, loss, int(g.Tokens)-loss
