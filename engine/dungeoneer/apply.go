@@ -45,7 +45,7 @@ func (s *state) do(seat int, cmd string, rng *engine.Rand) error {
 		return engine.Illegal("empty command")
 	}
 	verb, args := f[0], f[1:]
-	if s.anyTimeCmd(seat, cmd, verb, args) {
+	if s.anyTimeCmd(seat, cmd, verb, args) || s.outOfTurnVerb(seat, verb) {
 		return s.anyTime(seat, verb, args, rng)
 	}
 	if !slices.Contains(s.ToAct(), s.Seats[seat].Name) {
@@ -157,8 +157,9 @@ func (s *state) findTarget(tok string) int {
 }
 
 // lordPlay plays an Encounter or Bane: play <card> on <player> [form]. Encounters are
-// declared together and resolve at end; a Bane is played before the Encounters are
-// declared or after they are resolved, and resolves at once (after its responses).
+// declared together and resolve at done; a Bane resolves at once (after its
+// responses): before the Encounters are declared, after they are resolved, and under
+// rulesText also between their declaration and their resolution.
 func (s *state) lordPlay(seat int, args []string, rng *engine.Rand) error {
 	if len(args) < 3 || args[1] != "on" {
 		return engine.Illegal("say play <card> on <player> [melee|magic|speed]")
@@ -174,7 +175,7 @@ func (s *state) lordPlay(seat int, args []string, rng *engine.Rand) error {
 	if a.Kind != kMonster && a.Kind != kTrap && a.Kind != kBane {
 		return engine.Illegal("%s is not an Encounter or a Bane", id)
 	}
-	if a.Kind == kBane && s.LordStep == "declare" {
+	if a.Kind == kBane && s.LordStep == "declare" && s.Rules < rulesText {
 		return engine.Illegal("Banes come before the Encounters are declared or after they are resolved: say done to resolve them first")
 	}
 	if a.Kind != kBane && s.LordStep == "after" {
@@ -200,6 +201,12 @@ func (s *state) lordPlay(seat int, args []string, rng *engine.Rand) error {
 		return nil
 	}
 	s.Seats[t].Peril -= a.Cost
+	if a.Kind == kBane && s.LordStep == "declare" {
+		// «le carte Sventura possono essere giocate in qualsiasi momento durante la tua
+		// Fase di Signore del Dungeon, prima o dopo aver risolto gli Incontri»: the
+		// declared Encounters wait while the Bane resolves (resolve gives them back).
+		s.Held, s.Pending = s.Pending, nil
+	}
 	p := Pending{Card: id, Target: t, By: seat, Form: form, X: s.Seats[t].X, Y: s.Seats[t].Y}
 	if inHand {
 		i := slices.Index(h.Hand, id)
@@ -475,6 +482,9 @@ func (s *state) special(seat int, verb string, args []string, rng *engine.Rand) 
 	h := &s.Seats[seat]
 	if verb == "use" {
 		return s.use(seat, args, rng)
+	}
+	if s.outOfTurnVerb(seat, verb) {
+		return s.outOfTurn(seat, verb, args, rng)
 	}
 	if len(args) == 3 {
 		return s.alwaysBane(seat, args, rng)

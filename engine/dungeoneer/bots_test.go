@@ -190,6 +190,27 @@ func botPick(r *rand.Rand, s *state, seat int, legal []string) string {
 	return legal[r.IntN(len(legal))]
 }
 
+// botOutOfTurn is what a bot whose turn it is not does on its own initiative: with
+// the Movement it saved, a knocked-down hero stands up, and a hero with 3 life or more
+// challenges, with its best standard attack, an Encounter monster that attacked in its
+// space; "" for nothing.
+func botOutOfTurn(s *state, seat int, legal []string) string {
+	if slices.Contains(legal, "stand") {
+		return "stand"
+	}
+	best, bv := "", -1
+	for _, c := range legal {
+		f := strings.Fields(c)
+		if len(f) != 3 || f[0] != "challenge" || cards.adv[f[1]] == nil || s.Seats[seat].Life < 3 {
+			continue
+		}
+		if v := s.stat(seat, f[2]); v > bv {
+			best, bv = c, v
+		}
+	}
+	return best
+}
+
 // layoutPick places a map card in the placement round of the map in view: one
 // another player's quests need as far from the Entrance as it can, else one its own
 // quests need as near as it can, else any at random.

@@ -143,7 +143,8 @@ func (s *state) anytime(seat int) []string {
 		out = append(out, "ability")
 	}
 	out = append(out, s.alwaysBanes(seat)...)
-	return append(out, s.activatable(seat)...)
+	out = append(out, s.activatable(seat)...)
+	return append(out, s.outOfTurnCommands(seat)...)
 }
 
 // Legal implements engine.State: the commands player may give now. The placements

@@ -37,6 +37,10 @@ type Config struct {
 	// MaxSteps bounds the number of commands (0: DefaultMaxSteps); a game that does not
 	// end within it is an error.
 	MaxSteps int
+	// Fixed are setup fields the game records besides the seed, over those it stamps
+	// on new games (engine.SetupStamper): {"rules": 0} plays the rules of games
+	// recorded before the current ones.
+	Fixed map[string]json.RawMessage
 }
 
 // Step is one state a game reached and the command that led to it.
@@ -101,8 +105,15 @@ func Play(g engine.Game, cfg Config, visit func(Step) error) (*engine.Archive, e
 	if maxSteps <= 0 {
 		maxSteps = DefaultMaxSteps
 	}
+	// The setup a new game records: the seed, and the rules version the game stamps
+	// on new games (engine.SetupStamper), so that self-play plays the current rules.
+	fixed := map[string]json.RawMessage{"seed": json.RawMessage(strconv.FormatInt(cfg.Seed, 10))}
+	for k, v := range cfg.Fixed {
+		fixed[k] = v
+	}
+	engine.StampSetup(g, fixed)
 	a := &engine.Archive{Format: engine.ArchiveFormat, Game: g.Name(), Options: cfg.Options,
-		Setup: json.RawMessage(fmt.Sprintf(`{"seed":%d}`, cfg.Seed)), Players: Seats(players)}
+		Setup: mustJSON(fixed), Players: Seats(players)}
 	setup, err := a.SetupOf()
 	if err != nil {
 		return nil, fmt.Errorf("selfplay: %w", err)
