@@ -109,6 +109,15 @@ func (s *state) do(seat int, cmd string, rng *engine.Rand) error {
 	case phHero:
 		return s.heroAction(seat, verb, args, rng)
 	case phDiscard:
+		if verb == "done" && s.mayDiscard(seat) {
+			if len(args) > 0 {
+				return engine.Illegal("say just done")
+			}
+			if rng != nil {
+				s.finishTurn(rng)
+			}
+			return nil
+		}
 		if err := want("discard"); err != nil {
 			return err
 		}
@@ -461,21 +470,41 @@ func (s *state) anyTime(seat int, verb string, args []string, rng *engine.Rand) 
 	// respond with: closing the window for them would tell the others so.
 	// The current hero's last card played, or its last Treasure spent, in its discard
 	// phase: nothing is left to discard, and the turn ends.
-	if s.Phase == phDiscard && seat == s.Current && !s.mustDiscard(seat) {
+	if s.Phase == phDiscard && seat == s.Current && !s.discardDue(seat) {
 		s.finishTurn(rng)
 	}
 	return nil
 }
 
 // mustDiscard reports whether seat, in its discard phase, has a discard to make: its
-// one card (when it has any), or Treasures over the limit after it.
+// one card, or Treasures over the limit after it. «Se hai ancora carte in mano devi
+// scartarne 1 (e solo 1) […]. Se non possiedi carte in mano non sei costretto a
+// scartare»: under rulesText the one card is due only with cards in hand (before, with
+// any card in hand, ready Treasures or pack).
 func (s *state) mustDiscard(seat int) bool {
 	h := &s.Seats[seat]
 	if s.Discarded {
 		return s.overloaded(seat)
 	}
+	if s.Rules >= rulesText {
+		return len(h.Hand) > 0
+	}
 	return len(h.Hand)+len(h.Treasures)+len(h.Pack) > 0
 }
+
+// mayDiscard reports whether seat, in its discard phase, may discard without having
+// to (rulesText): its hand is empty, and it has a ready Treasure or a pack monster to
+// part with («è possibile scartare una carta Tesoro dall'Inventario durante la propria
+// Fase di Scarto/Pesca»; «Si può scartare 1 carta dal proprio Branco»); done keeps
+// them.
+func (s *state) mayDiscard(seat int) bool {
+	h := &s.Seats[seat]
+	return s.Rules >= rulesText && !s.Discarded && len(h.Hand) == 0 && len(h.Treasures)+len(h.Pack) > 0
+}
+
+// discardDue reports whether seat's discard phase waits for it: a discard it must or
+// may make.
+func (s *state) discardDue(seat int) bool { return s.mustDiscard(seat) || s.mayDiscard(seat) }
 
 // special checks and, with rng, carries out one special action of anyTime.
 func (s *state) special(seat int, verb string, args []string, rng *engine.Rand) error {

@@ -180,11 +180,15 @@ func botPick(r *rand.Rand, s *state, seat int, legal []string) string {
 	case phLayout:
 		return layoutPick(r, s, seat, legal)
 	case phDiscard:
-		// Keep Favors and Treasures, discard an Encounter or Bane when there is one.
+		// Keep Favors and Treasures, discard an Encounter or Bane when there is one;
+		// with an empty hand, discard nothing.
 		for _, c := range legal {
-			if a := cards.adv[strings.Fields(c)[1]]; a.Kind == kBane || a.Kind == kTrap {
+			if f := strings.Fields(c); len(f) == 2 && (cards.adv[f[1]].Kind == kBane || cards.adv[f[1]].Kind == kTrap) {
 				return c
 			}
+		}
+		if has("done") {
+			return "done"
 		}
 	}
 	return legal[r.IntN(len(legal))]

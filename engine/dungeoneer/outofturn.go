@@ -3,6 +3,7 @@ package dungeoneer
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/turnmail/turnmail/engine"
 )
@@ -212,19 +213,25 @@ func (s *state) outOfTurnCommands(seat int) []string {
 	if h.Saved < 1 || h.Struck {
 		return nil
 	}
+	// The monsters first, then the heroes; each target in each standard attack.
+	targets := s.foughtHere(seat)
+	if m := s.mapMonster(seat); m != "" {
+		targets = append(targets, m)
+	}
+	var heroes []string
+	for _, t := range s.alive() {
+		if t != seat && s.Seats[t].X == h.X && s.Seats[t].Y == h.Y {
+			heroes = append(heroes, s.targetOf(t))
+		}
+	}
 	var out []string
-	for _, f := range s.hero(seat).Standard {
-		for _, c := range s.foughtHere(seat) {
-			out = append(out, fmt.Sprintf("challenge %s %s", c, f))
-		}
-		if m := s.mapMonster(seat); m != "" {
-			out = append(out, fmt.Sprintf("challenge %s %s", m, f))
-		}
-		for _, t := range s.alive() {
-			if t != seat && s.Seats[t].X == h.X && s.Seats[t].Y == h.Y {
-				out = append(out, fmt.Sprintf("challenge %s %s", s.targetOf(t), f), fmt.Sprintf("steal %s %s", s.targetOf(t), f))
+	for _, verb := range []string{"challenge", "steal"} {
+		for _, t := range slices.Concat(targets, heroes) {
+			for _, f := range s.hero(seat).Standard {
+				out = append(out, fmt.Sprintf("%s %s %s", verb, t, f))
 			}
 		}
+		targets = nil // steal names heroes only
 	}
 	return out
 }
@@ -236,17 +243,12 @@ func (s *state) outOfTurnNotes(seat int, legal []string, notes map[string]engine
 		if !slices.Contains(legal, c) {
 			continue
 		}
-		var verb, target, form string
-		fmt.Sscan(c, &verb, &target, &form)
-		switch {
-		case verb == "stand":
-			notes[c] = engine.Textf("out of your turn, with the Movement you saved")
-		case cards.adv[target] != nil:
-			_, wounds := s.foughtAt(target)
-			a := cards.adv[target]
-			notes[c] = engine.Textf("%s attacked in your space: %d life left; with the Movement you saved, your standard attack of this turn", engine.Term(a.Name.En), a.Life-wounds)
-		default:
-			notes[c] = engine.Textf("out of your turn, with the Movement you saved: your standard attack of this turn")
+		f := strings.Fields(c)
+		if a := cards.adv[argOf(f, 1)]; a != nil {
+			_, wounds := s.foughtAt(f[1])
+			notes[c] = engine.Textf("%s, life %d", engine.Term(a.Name.En), a.Life-wounds)
+			continue
 		}
+		notes[c] = engine.Textf("with the Movement you saved")
 	}
 }

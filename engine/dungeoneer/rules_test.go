@@ -100,8 +100,8 @@ func TestChallengeEncounterOutOfTurn(t *testing.T) {
 	if s.Phase != phSpoils || !slices.Equal(s.ToAct(), []string{"Alice"}) || !slices.Equal(s.Unhurt, []string{"a13"}) {
 		t.Fatalf("phase %s, to act %v, unhurt %v: Bob is not waited for", s.Phase, s.ToAct(), s.Unhurt)
 	}
-	noted(t, s, "Bob", "challenge a13 melee", "Ogre Jailer attacked in your space: 2 life left; with the Movement you saved, your standard attack of this turn")
-	noted(t, s, "Carol", "challenge a13 speed", "Ogre Jailer attacked in your space: 2 life left; with the Movement you saved, your standard attack of this turn")
+	noted(t, s, "Bob", "challenge a13 melee", "Ogre Jailer, life 2")
+	noted(t, s, "Carol", "challenge a13 speed", "Ogre Jailer, life 2")
 	illegal(t, s, "Bob", "challenge a13 magic") // Tamsin attacks in melee or speed
 	glory := s.Seats[1].Glory
 	next := do(t, s, "Bob", "challenge a13 melee", dice(5, 1)) // 7 against 4: one wound
@@ -179,8 +179,8 @@ func TestChallengeOutOfTurn(t *testing.T) {
 	s := savedRound(t, freshText(t, 3))
 	s.Seats[0].Quests, s.Seats[0].Carrying = []string{"q12"}, "q12"
 	s = toHero(t, s)
-	noted(t, s, "Bob", "challenge alice melee", "out of your turn, with the Movement you saved: your standard attack of this turn")
-	noted(t, s, "Bob", "steal alice speed", "out of your turn, with the Movement you saved: your standard attack of this turn")
+	noted(t, s, "Bob", "challenge alice melee", "with the Movement you saved")
+	noted(t, s, "Bob", "steal alice speed", "with the Movement you saved")
 	glory := s.Seats[1].Glory
 	s = do(t, s, "Bob", "challenge alice melee", dice(6, 1))
 	if s.Seats[0].Life != maxLife-1 || s.Seats[1].Glory != glory+1 || s.Seats[1].Saved != 0 || s.Current != 0 || s.Phase != phHero {
@@ -228,7 +228,7 @@ func TestStandOutOfTurn(t *testing.T) {
 			illegal(t, s, "Bob", "stand")
 			continue
 		}
-		noted(t, s, "Bob", "stand", "out of your turn, with the Movement you saved")
+		noted(t, s, "Bob", "stand", "with the Movement you saved")
 		illegal(t, s, "Bob", "challenge alice melee") // knocked down: stand first
 		s = do(t, s, "Bob", "stand", nil)
 		if s.Seats[1].Prone || s.Seats[1].Saved != 0 || slices.Contains(s.ToAct(), "Bob") {
@@ -271,5 +271,47 @@ func TestBaneAmongEncounters(t *testing.T) {
 		if s.Seats[1].Life != maxLife-1 {
 			t.Fatalf("Bob's life %d", s.Seats[1].Life)
 		}
+	}
+}
+
+// TestDiscardWithEmptyHand (Fase di Scarto/Pesca): «Se hai ancora carte in mano devi
+// scartarne 1 (e solo 1). Può essere 1 carta tra quelle che hai in mano, 1 carta
+// Tesoro presa dal tuo Inventario o 1 carta Incontro presa dal Branco […]. Se non
+// possiedi carte in mano non sei costretto a scartare.» Alice ends her hero phase
+// with an empty hand, the Notched Sword ready and an Ogre in her pack: she may discard
+// one of them or keep both (done); a missed deadline keeps them. Under the rules of the
+// games recorded before she had to discard one.
+func TestDiscardWithEmptyHand(t *testing.T) {
+	for _, rules := range []int{rulesOriginal, rulesText} {
+		s := fresh(t, 2)
+		s.Rules = rules
+		s.Seats[0].Treasures, s.Seats[0].Pack = []string{"a54"}, []PackMonster{{ID: "a13"}}
+		s = toHero(t, s)
+		s = do(t, s, "Alice", "done", nil)
+		if s.Phase != phDiscard || s.Current != 0 {
+			t.Fatalf("rules %d: phase %s current %d", rules, s.Phase, s.Current)
+		}
+		want := []string{"discard a54", "discard a13"}
+		if rules == rulesText {
+			want = append(want, "done")
+			if got := s.SkipCommands("Alice"); !slices.Equal(got, []string{"done"}) {
+				t.Errorf("skip %q, want done", got)
+			}
+		}
+		if got := s.Legal("Alice"); !slices.Equal(got, want) {
+			t.Fatalf("rules %d: Alice may send %q, want %q", rules, got, want)
+		}
+		if rules == rulesOriginal {
+			continue
+		}
+		s = do(t, s, "Alice", "done", nil)
+		if s.Current != 1 || !slices.Equal(s.Seats[0].Treasures, []string{"a54"}) || len(s.Seats[0].Pack) != 1 || len(s.Seats[0].Hand) != handSize {
+			t.Fatalf("current %d; Alice keeps %v and %v, draws %d", s.Current, s.Seats[0].Treasures, s.Seats[0].Pack, len(s.Seats[0].Hand))
+		}
+		// With cards in hand the one discard is due: done is not listed.
+		s = do(t, s, "Bob", "done", nil)
+		s.Seats[1].Hand = []string{"a01"}
+		s = do(t, s, "Bob", "done", nil)
+		illegal(t, s, "Bob", "done")
 	}
 }

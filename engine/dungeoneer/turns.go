@@ -630,7 +630,7 @@ func (s *state) beginDiscard(rng *engine.Rand) {
 	}
 	h.Saved = min(s.Movement, 1)
 	s.Phase = phDiscard
-	if !s.mustDiscard(s.Current) {
+	if !s.discardDue(s.Current) {
 		s.finishTurn(rng)
 	}
 }

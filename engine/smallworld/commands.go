@@ -520,7 +520,7 @@ func legalRedeploy(s *state, p int, out []string) []string {
 // given; the regions it may name; the tokens to place or to take back.
 func notesRedeploy(s *state, p int, notes map[string]engine.Text) {
 	if regs, _ := s.redeployPlan(p); len(regs) > 0 && s.lastRedeploy(p) {
-		notes[redeployPattern] = text("the region ends with that many; regions %s; the last redeployment of your race going into decline (Tomb): move its tokens, every region keeps at least one", regionIDs(s, regs))
+		notes[redeployPattern] = text("the region ends with that many; regions %s; the last redeployment of your race in decline", regionIDs(s, regs))
 		return
 	}
 	if regs, need := s.redeployPlan(p); len(regs) > 0 {

@@ -1,6 +1,10 @@
 package smallworld
 
-import "github.com/turnmail/turnmail/engine"
+import (
+	"slices"
+
+	"github.com/turnmail/turnmail/engine"
+)
 
 // The Places of Small World Underground (rulebook §5) whose rule is a hook: what each
 // gives to the army holding its region (pieceKind.grants), and the Keep's defence.
@@ -55,6 +59,10 @@ var foundRules = map[string]foundRule{
 				}
 			}
 			return false
+		},
+		linked: func(s *state, p, slot, r, x int) bool {
+			pipes := s.foundRegions(p, slot, "great_brass_pipe")
+			return r != x && s.b.terrain[r] == s.b.terrain[x] && (slices.Contains(pipes, r) || slices.Contains(pipes, x))
 		}}},
 	// The relics that conquer (relics_underground.go): their verbs check them.
 	"Sword of the Killer Rabbit": {grants: &ability{name: "Sword of the Killer Rabbit", kind: kindRelic, pack: packUnderground}},

@@ -95,7 +95,7 @@ func TestTombLastRedeployment(t *testing.T) {
 	held(t, s, 26, "alice", "Liches", 5)
 	isDeclined(t, s, 26, true)
 	toAct(t, s, "alice")
-	legalHas(t, s, "alice", "redeploy <region>=<tokens> … # the region ends with that many; regions 26,27; the last redeployment of your race going into decline (Tomb): move its tokens, every region keeps at least one", "done")
+	legalHas(t, s, "alice", "redeploy <region>=<tokens> … # the region ends with that many; regions 26,27; the last redeployment of your race in decline", "done")
 	legalLacks(t, s, "alice", "pick 1", "decline")
 	rejects(t, s, "alice", "pick 1", "last redeployment")
 	rejects(t, s, "alice", "redeploy 26=10 27=0", "at least one token")
@@ -299,5 +299,94 @@ func TestNecromancerElves(t *testing.T) {
 	}
 	if n := soulsIn(view(states[i-1].(*state)).Necromancer, view(states[i].(*state)).Necromancer); n != 1 {
 		t.Errorf("rulesOriginal: %d souls from the Dwarves' decline, want 1 (the Elf)", n)
+	}
+}
+
+// TestCultistsAncientAdjacency (Cultists, Italian p. 11): «Conquistare una Regione
+// adiacente a quella che contiene il Grande Antico (alcune Regioni possono essere
+// adiacenti grazie a un'Abilità di Razza, a un Potere speciale, a un Luogo mitico o a
+// una Reliquia) ti costa un segnalino Cultista in meno». Underworld Cultists on the
+// 2-player surface board put the Great Ancient in the cavern 18; the cavern 4 (a lost
+// tribe: 3, less 1 for Underworld) borders nothing of theirs, but Underworld makes
+// every cavern adjacent to the others: 1 token under rulesText, 2 under the rules of
+// the games recorded before (board borders only).
+func TestCultistsAncientAdjacency(t *testing.T) {
+	costs := map[int][2]int{}
+	for _, rules := range []int{rulesOriginal, rulesText} {
+		s, _ := newUnderground(t, 2, map[string]json.RawMessage{"map": json.RawMessage(`"smallworld-2p"`)},
+			`{"rules":`+strconv.Itoa(rules)+`,"races":["Cultists","Ratmen"],"powers":["Underworld","Stout"]}`)
+		s = apply(t, s, "alice: pick 1", "alice: conquer 18")
+		pieces(t, s, 18, Pieces{"great_ancient": 1})
+		costs[rules] = [2]int{s.cost(0, slotActive, s.b.index[4]), s.cost(0, slotActive, s.b.index[12])}
+	}
+	if costs[rulesText][0] != costs[rulesOriginal][0]-1 || costs[rulesText][1] != costs[rulesOriginal][1] {
+		t.Errorf("the cavern 4 and the farmland 12 cost %v under rulesText, %v before; want one token fewer for 4 only", costs[rulesText], costs[rulesOriginal])
+	}
+}
+
+// TestFlamesEnterByTheEdge (Flames, Italian pp. 5 and 10): «Se il giocatore di turno
+// usa per la prima volta una Razza, deve conquistare una Regione adiacente al bordo
+// della mappa da gioco (incluse le due Regioni di Fiume adiacenti al bordo)»; the
+// Flames' text («Quando scegli questa Razza, piazza il Vulcano […]. Considera ogni
+// Regione adiacente al Vulcano […] come se fosse vuota ai fini della conquista») says
+// nothing of where they enter. Under rulesText they enter by the edge like every race;
+// under the rules of the games recorded before they entered next to the Volcano only
+// (the English edition of 2018, sources §4).
+func TestFlamesEnterByTheEdge(t *testing.T) {
+	for _, rules := range []int{rulesOriginal, rulesText} {
+		s, _ := newUnderground(t, 2, nil, `{"rules":`+strconv.Itoa(rules)+`,"races":["Flames","Ratmen"],"powers":["Stout","Spirit"]}`)
+		s = apply(t, s, "alice: pick 1")
+		edge, inner := -1, -1
+		for _, c := range volcanoRegions(s) {
+			if inner >= 0 {
+				break
+			}
+			edge = -1
+			for r := range s.Regions {
+				switch {
+				case s.b.blocked[r] || s.b.water[r] || s.Regions[r].Owner != ownerNone:
+				case s.b.entry[r] && !s.b.adjSet[c][r] && edge < 0:
+					edge = r
+				case !s.b.entry[r] && s.b.adjSet[c][r] && inner < 0:
+					inner = r
+				}
+			}
+			if inner >= 0 && s.volcano() != c {
+				s = apply(t, s, "alice: volcano "+s.b.ids[c])
+			}
+		}
+		if edge < 0 || inner < 0 {
+			t.Fatalf("no empty edge region away from a Volcano (%d) or inner region next to it (%d)", edge, inner)
+		}
+		edgeOK, innerOK := s.block(0, slotActive, edge, false) == okTarget, s.block(0, slotActive, inner, false) == okTarget
+		if edgeOK != (rules == rulesText) || innerOK != (rules == rulesOriginal) {
+			t.Errorf("rules %d: edge region %d open %v, region %d next to the Volcano open %v", rules, s.b.id(edge), edgeOK, s.b.id(inner), innerOK)
+		}
+	}
+}
+
+// TestImmuneAgainstOpponents (Immune regions, Italian p. 9): «Una Regione resa Immune
+// dalla presenza del Balrog, del Fantasma di Lara, del Grande Antico o della Regina
+// nera non può essere conquistata dagli avversari». Alice's Royal Liches leave the
+// Black Queen on 26 when they go into decline («Se vai in Declino la Regina nera resta
+// dov'è e continua a rendere la Regione Immune»): bob may not conquer it, but alice's
+// own new race may (it is no opponent). Under the rules of the games recorded before
+// the Queen kept out her own race too.
+func TestImmuneAgainstOpponents(t *testing.T) {
+	for _, rules := range []int{rulesOriginal, rulesText} {
+		s, _ := newUnderground(t, 2, nil, `{"rules":`+strconv.Itoa(rules)+`,"races":["Liches","Ratmen","Mummies"],"powers":["Royal","Stout","Spirit"]}`)
+		s = apply(t, s, "alice: pick 1", "alice: conquer 26", "alice: conquer 27", "alice: done",
+			"bob: pick 1", "bob: done", "alice: decline")
+		pieces(t, s, 26, Pieces{"black_queen": 1})
+		rejects(t, s, "bob", "conquer 26", "protected by the Black Queen")
+		s = apply(t, s, "bob: done", "alice: pick 1")
+		if rules == rulesOriginal {
+			rejects(t, s, "alice", "conquer 26", "protected by the Black Queen")
+			continue
+		}
+		s = apply(t, s, "alice: conquer 26")
+		if r := regionView(t, s, 26); r.Owner == nil || *r.Owner != "alice" || r.Race != "Mummies" || r.Declined {
+			t.Errorf("region 26: %+v, want alice's Mummies", r)
+		}
 	}
 }
