@@ -2,6 +2,7 @@ package smallworld
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -388,5 +389,46 @@ func TestImmuneAgainstOpponents(t *testing.T) {
 		if r := regionView(t, s, 26); r.Owner == nil || *r.Owner != "alice" || r.Race != "Mummies" || r.Declined {
 			t.Errorf("region 26: %+v, want alice's Mummies", r)
 		}
+	}
+}
+
+// TestMagicBagStandsFor (Magic, Italian p. 12): «La Sacca delle meraviglie duplica una
+// Reliquia in gioco; ogni turno decidi quale e utilizzi la Sacca delle meraviglie per
+// rappresentarla. […] Se la Regione contenente la Sacca delle meraviglie è conquistata
+// o abbandonata, riprendi in mano la Sacca delle meraviglie.» Any relic in play: bob's
+// Magic Ratmen copy the Scepter alice's Liches found in 23 and put the Bag in 27,
+// whose coin is doubled («Raddoppi il numero di Monete ottenute da questa Regione»);
+// the next turn, copying nothing, the Bag in 27 gives nothing; alice conquers 27 and
+// the Bag leaves the map. Under the rules of the games recorded before the Bag copied
+// only the four relics that conquer. (The Ring copied works as the Ring, ringRegion.)
+func TestMagicBagStandsFor(t *testing.T) {
+	for _, rules := range []int{rulesOriginal, rulesText} {
+		s, _ := newUnderground(t, 2, nil, `{"rules":`+strconv.Itoa(rules)+`,"races":["Liches","Ratmen"],"powers":["Spirit","Magic"],"pool":["Scepter of Avarice"]}`)
+		s = apply(t, s, "alice: pick 1")
+		s = reveal(t, s, "alice", "conquer 23", "Scepter of Avarice")
+		s = apply(t, s, "alice: done", "bob: pick 1", "bob: conquer 26")
+		if rules == rulesOriginal {
+			legalLacks(t, s, "bob", "bag scepter")
+			rejects(t, s, "bob", "bag scepter", "copies a relic on the map")
+			continue
+		}
+		legalHas(t, s, "bob", "bag scepter")
+		rejects(t, s, "bob", "bag 26", "copies the Scepter or the Ring")
+		s = apply(t, s, "bob: bag scepter", "bob: conquer 27")
+		legalHas(t, s, "bob", "bag 26 # Bag of Wonders here, as Scepter of Avarice", "bag 27")
+		coins := s.Players[1].Coins
+		s = apply(t, s, "bob: bag 27")
+		n := int(s.Regions[s.b.index[26]].Tokens+s.Regions[s.b.index[27]].Tokens) + s.army(1, slotActive).Hand
+		s = apply(t, s, fmt.Sprintf("bob: redeploy 26=%d 27=1", n-1), "bob: done")
+		pieces(t, s, 27, Pieces{"bag_of_wonders": 1})
+		if got := s.Players[1].Coins - coins; got != 3 {
+			t.Errorf("bob scores %d, want 2 regions + 27 again", got)
+		}
+		s = apply(t, s, "alice: done", "bob: done")
+		if got := s.Players[1].Coins - coins; got != 5 {
+			t.Errorf("bob has scored %d over two turns, want 3 + 2", got)
+		}
+		s = apply(t, s, "alice: conquer 27")
+		pieces(t, s, 27, Pieces{})
 	}
 }
