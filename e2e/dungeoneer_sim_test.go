@@ -65,34 +65,14 @@ func TestDungeonBot_finishes(t *testing.T) {
 					// moment move it to (a special action out of turn, a heal).
 					for _, o := range []string{"ann", "ben"} {
 						if !slices.Contains(st.ToAct(), o) && len(engine.AnyTime(st, o)) > 0 {
-							text := dungeonSimMail(t, set, st, o, lang, in)
+							text, _ := dungeonSimMail(t, set, st, o, lang, in)
 							if outOfTurn = bots[o].dungeonOutOfTurn(text, text); outOfTurn != "" {
 								who, waiting = o, true
 								break
 							}
 						}
 					}
-					raw, err := json.Marshal(st.View(who))
-					if err != nil {
-						t.Fatal(err)
-					}
-					var view map[string]any
-					var v dungeoneer.View
-					if err := json.Unmarshal(raw, &view); err != nil {
-						t.Fatal(err)
-					}
-					if err := json.Unmarshal(raw, &v); err != nil {
-						t.Fatal(err)
-					}
-					// The commands of any moment are listed apart, as the service does.
-					anyTime := engine.AnyTime(st, who)
-					legal := slices.DeleteFunc(st.Legal(who), func(c string) bool { return slices.Contains(anyTime, c) })
-					text, _, err := set.Render("state", templates.State{Game: templates.Game{ID: "du-x", Kind: "dungeoneer"}, Player: who,
-						ToAct: st.ToAct(), YourTurn: !waiting, View: view, Legal: in(legal), AnyTime: in(anyTime),
-						ReplyTo: "turnmail+du-x@example.org", Lang: string(lang)})
-					if err != nil {
-						t.Fatal(err)
-					}
+					text, v := dungeonSimMail(t, set, st, who, lang, in)
 					if p := dungeonReadingProblem(rd, text, v, who); p != "" {
 						t.Fatalf("seed %d: %s's mail reads wrong: %s\n%s", seed, who, p, text)
 					}
@@ -210,24 +190,29 @@ func standardAttacks(m *dungeoneer.MonsterInfo) map[string]int {
 	return out
 }
 
-// dungeonSimMail is the state mail the service would send viewer, who waits, in lang:
-// the commands of any moment listed apart.
-func dungeonSimMail(t *testing.T, set *templates.Set, st engine.State, viewer string, lang i18n.Lang, in func([]string) []string) string {
+// dungeonSimMail is the state mail the service would send viewer in lang, and the
+// view it shows: the commands of any moment listed apart, as the service does.
+func dungeonSimMail(t *testing.T, set *templates.Set, st engine.State, viewer string, lang i18n.Lang, in func([]string) []string) (string, dungeoneer.View) {
 	t.Helper()
 	raw, err := json.Marshal(st.View(viewer))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var view map[string]any
+	var v dungeoneer.View
 	if err := json.Unmarshal(raw, &view); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &v); err != nil {
 		t.Fatal(err)
 	}
 	anyTime := engine.AnyTime(st, viewer)
 	legal := slices.DeleteFunc(st.Legal(viewer), func(c string) bool { return slices.Contains(anyTime, c) })
 	text, _, err := set.Render("state", templates.State{Game: templates.Game{ID: "du-x", Kind: "dungeoneer"}, Player: viewer,
-		ToAct: st.ToAct(), View: view, Legal: in(legal), AnyTime: in(anyTime), ReplyTo: "turnmail+du-x@example.org", Lang: string(lang)})
+		ToAct: st.ToAct(), YourTurn: slices.Contains(st.ToAct(), viewer), View: view, Legal: in(legal), AnyTime: in(anyTime),
+		ReplyTo: "turnmail+du-x@example.org", Lang: string(lang)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return text
+	return text, v
 }

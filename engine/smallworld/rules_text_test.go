@@ -3,7 +3,6 @@ package smallworld
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -11,25 +10,11 @@ import (
 	"testing"
 
 	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/internal/archivetest"
 )
 
 // archives maps the games of the archives kept in testdata to their engines.
 var archives = engine.Registry{"smallworld": Game{}, "underground": Underground{}, "necromancer": Necromancer{}}
-
-// readArchive reads testdata/NAME.
-func readArchive(t *testing.T, name string) *engine.Archive {
-	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	a, err := engine.ReadArchive(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a
-}
 
 // TestRules0Archives: games recorded before the rules of issue 21 (their setup names
 // no rules version: rulesOriginal) still replay exactly as they were played — every
@@ -44,7 +29,7 @@ func TestRules0Archives(t *testing.T) {
 		t.Fatalf("archives %v: %v", files, err)
 	}
 	for _, f := range files {
-		a := readArchive(t, filepath.Join("rules0", filepath.Base(f)))
+		a := archivetest.Read(t, filepath.Join("testdata", "rules0", filepath.Base(f)))
 		for i, e := range a.Events {
 			if e.Hash == "" {
 				t.Fatalf("%s: event %d has no hash", f, i+1)
@@ -125,7 +110,7 @@ func TestTombLastRedeployment(t *testing.T) {
 		t.Errorf("skip %q, want done", got)
 	}
 
-	old := readArchive(t, filepath.Join("rules0", "underground_tomb.json"))
+	old := archivetest.Read(t, filepath.Join("testdata", "rules0", "underground_tomb.json"))
 	states, err := engine.ReplayAll(archives, old, -1)
 	if err != nil {
 		t.Fatal(err)
@@ -162,7 +147,7 @@ func TestCryptTaken(t *testing.T) {
 	pieces(t, s, 27, Pieces{"laras_ghost": 1})
 	rejects(t, s, "alice", "ghost 26", "only the active race with")
 
-	old := readArchive(t, filepath.Join("rules0", "underground_crypt.json"))
+	old := archivetest.Read(t, filepath.Join("testdata", "rules0", "underground_crypt.json"))
 	states, err := engine.ReplayAll(archives, old, -1)
 	if err != nil {
 		t.Fatal(err)
@@ -198,7 +183,7 @@ func TestNecromancerDraw(t *testing.T) {
 	legalLacks(t, s, "carol", "ally alice", "ally bob")
 	rejects(t, s, "carol", "ally alice", "no diplomatic pact")
 
-	old := readArchive(t, filepath.Join("rules0", "necromancer.json"))
+	old := archivetest.Read(t, filepath.Join("testdata", "rules0", "necromancer.json"))
 	st, err := engine.Replay(archives, old, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -240,7 +225,7 @@ func TestNecromancerKeepsAtSetup(t *testing.T) {
 	legalLacks(t, s, "carol", "keep 1")
 	legalHas(t, s, "carol", "buy ghost")
 
-	old := readArchive(t, filepath.Join("rules0", "necromancer.json"))
+	old := archivetest.Read(t, filepath.Join("testdata", "rules0", "necromancer.json"))
 	states, err := engine.ReplayAll(archives, old, -1)
 	if err != nil {
 		t.Fatal(err)
@@ -289,7 +274,7 @@ func TestNecromancerElves(t *testing.T) {
 		t.Errorf("%d souls from the Dwarves' decline, want 0", n)
 	}
 
-	old := readArchive(t, filepath.Join("rules0", "necromancer.json"))
+	old := archivetest.Read(t, filepath.Join("testdata", "rules0", "necromancer.json"))
 	states, err := engine.ReplayAll(archives, old, -1)
 	if err != nil {
 		t.Fatal(err)
