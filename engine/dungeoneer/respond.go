@@ -48,6 +48,9 @@ func (s *state) Notes(player string) map[string]engine.Text {
 		notes["attack"] = engine.Textf("the game chooses %s, the greatest lead over the hero's score", formWord(form))
 	}
 	s.outOfTurnNotes(seat, s.Legal(player), notes)
+	if seat == s.Current && s.Phase == phLord && s.LordStep == "after" && s.fightOpen() {
+		notes["done"] = engine.Textf("ends the phase: the monsters that attacked leave")
+	}
 	if len(notes) == 0 {
 		return nil
 	}

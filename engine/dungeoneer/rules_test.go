@@ -113,6 +113,9 @@ func TestChallengeEncounterOutOfTurn(t *testing.T) {
 	if s.Phase != phLord || s.LordStep != "after" || !slices.Equal(s.ToAct(), []string{"Alice"}) {
 		t.Fatalf("phase %s step %s to act %v", s.Phase, s.LordStep, s.ToAct())
 	}
+	if got := s.Notes("Alice")["done"].String(); got != "ends the phase: the monsters that attacked leave" {
+		t.Fatalf("the note on Alice's done: %q", got)
+	}
 	s = do(t, s, "Bob", "challenge a13 melee", dice(1, 6)) // 3 against 9: the Ogre hits back
 	if s.Seats[1].Life != maxLife-1 || s.PerilOwed != 1 || s.Phase != phSpoils || !slices.Contains(s.Seats[0].Hand, "a13") {
 		t.Fatalf("life %d peril owed %d phase %s hand %v", s.Seats[1].Life, s.PerilOwed, s.Phase, s.Seats[0].Hand)
