@@ -76,8 +76,15 @@ const (
 	// attacker's turn (Bivouacking); the two heroes are placed at the end of every
 	// turn of their owner, automatically when the player did not (Heroic).
 	rulesCorrected = 1
+	// rulesText follows the rulebooks' text where the engine had made calls that the
+	// text contradicts (issue 21): Underground's Tomb gets its last redeployment in the
+	// turn of the decline, the Crypt's conqueror takes Lara's Ghost off the map into
+	// his control; Necromancer Island re-draws only Spirit and Stout (and Cursed), the
+	// Necromancer keeps his power during the setup, and declined Elves leaving the map
+	// at a later decline feed the box, not the Soul Well.
+	rulesText = 2
 	// currentRules is the version new games get.
-	currentRules = rulesCorrected
+	currentRules = rulesText
 )
 
 // SetupStamp implements engine.SetupStamper: new games record the current rules
