@@ -161,21 +161,22 @@ func (v *variant) newState(setup engine.Setup, rng *engine.Rand) (*state, error)
 	if v.boardFor != nil {
 		boardFor = v.boardFor(n)
 	}
-	b, err := v.chooseBoard(setup.Options, boardFor)
-	if err != nil {
-		return nil, err
-	}
-	if v.prepare != nil {
-		if b, err = v.prepare(b, n, rng); err != nil {
-			return nil, err
-		}
-	}
 	var fixed Fixed
 	if len(setup.Fixed) > 0 {
 		dec := json.NewDecoder(bytes.NewReader(setup.Fixed))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&fixed); err != nil {
 			return nil, fmt.Errorf("%s: setup: %w", v.game, err)
+		}
+	}
+	b, err := v.chooseBoard(setup.Options, boardFor)
+	if err != nil {
+		return nil, err
+	}
+	b = b.forRules(fixed.Rules)
+	if v.prepare != nil {
+		if b, err = v.prepare(b, n, rng); err != nil {
+			return nil, err
 		}
 	}
 	if len(fixed.Pool) > 0 && v.setup == nil {
