@@ -173,6 +173,19 @@ func (m Mailboxes) Password(addr string) string {
 	return auth.MailboxPassword(m.secret, addr)
 }
 
+// EmbeddedLimits are the embedded servers' limits of c.
+func EmbeddedLimits(c *config.Config) mailserver.Limits {
+	e := c.Embedded
+	return mailserver.Limits{
+		MaxConns: e.MaxConnections, MaxConnsPerAddr: e.MaxConnectionsPerAddress, MaxConnsPerAccount: e.MaxConnectionsPerMailbox,
+		LoginTimeout: e.LoginTimeout, IMAPIdleTimeout: e.IMAPIdleTimeout, SMTPIdleTimeout: e.SMTPIdleTimeout,
+		LoginFailures: e.LoginFailures, FailureDelay: e.FailureDelay, MaxFailureDelay: e.MaxFailureDelay,
+		MessagesPerHour: e.MessagesPerHour,
+		MailboxBytes:    e.MailboxBytes, MailboxMessages: e.MailboxMessages, TotalBytes: e.TotalBytes, TotalMessages: e.TotalMessages,
+		MaxMailboxes: e.MaxMailboxes, MaxFolders: e.MaxFolders,
+	}
+}
+
 // NewService builds the game service on an open store. Its mails link the games'
 // web pages at the configured address (Config.PageBaseURL of web.addr).
 func NewService(ctx context.Context, c *config.Config, st *store.Store, opts Options) (*service.Service, error) {
@@ -286,9 +299,10 @@ func New(ctx context.Context, c *config.Config, opts Options) (*Daemon, error) {
 		}
 		srv, err := mailserver.New(st.DB(), &mailserver.Options{
 			WriteTx: st.WriteTx,
-			Domain:  c.Embedded.Domain, PasswordFor: d.Mailboxes.Password,
+			Domain:  c.Embedded.Domain, PasswordFor: d.Mailboxes.Password, Service: c.Address,
 			IMAPAddr: c.Embedded.IMAPAddr, SMTPAddr: c.Embedded.SMTPAddr,
 			Logger: opts.Logger, MaxMessageBytes: c.Limits.MaxMessageBytes * 4,
+			Limits: EmbeddedLimits(c),
 		})
 		if err != nil {
 			st.Close()
@@ -300,9 +314,13 @@ func New(ctx context.Context, c *config.Config, opts Options) (*Daemon, error) {
 		}
 		d.Mail = srv
 		d.imapOpts.Addr, d.imapOpts.Security = srv.IMAPAddr(), "plain"
+		// The watcher restarts IDLE well before the server's idle timeout.
+		d.imapOpts.IdleRestart = min(imapwatch.DefaultIdleRestart, c.Embedded.IMAPIdleTimeout/2)
 		d.imapOpts.Username, d.imapOpts.Password = c.Address, d.Mailboxes.ServicePassword
+		// The service logs in to send: only then may it mail other domains
+		// (delivered locally), without a sending rate.
 		d.smtpOpts.Addr, d.smtpOpts.Security = srv.SMTPAddr(), "plain"
-		d.smtpOpts.Username, d.smtpOpts.Password = "", ""
+		d.smtpOpts.Username, d.smtpOpts.Password = c.Address, d.Mailboxes.ServicePassword
 	}
 	return d, nil
 }

@@ -33,6 +33,7 @@ var printedNames = map[string]string{
 	"laras_ghost":     "Lara's Ghost",
 	"balrog":          "Balrog",
 	"mushroom_armour": "mushroom armour",
+	"bag_of_wonders":  "Bag of Wonders",
 	// Small World Underground places.
 	"altar_of_souls":           "Altar of Souls",
 	"crypt_of_the_tomb_raider": "Crypt of the Tomb-raider",

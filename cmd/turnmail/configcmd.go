@@ -62,7 +62,7 @@ func checkConnect(ctx context.Context, w io.Writer, c *config.Config, mb daemon.
 	hint := ""
 	if c.EmbeddedMode() {
 		imapS = mailcheck.Server{Addr: c.Embedded.IMAPAddr, Security: mailnet.SecurityPlain, Username: c.Address, Password: mb.ServicePassword}
-		smtpS = mailcheck.Server{Addr: c.Embedded.SMTPAddr, Security: mailnet.SecurityPlain}
+		smtpS = mailcheck.Server{Addr: c.Embedded.SMTPAddr, Security: mailnet.SecurityPlain, Username: c.Address, Password: mb.ServicePassword}
 		hint = " (embedded mode: is turnmail serve running?)"
 	}
 	failed := 0
@@ -116,7 +116,12 @@ func printConfig(w io.Writer, c *config.Config, mb daemon.Mailboxes) {
 		return
 	}
 	fmt.Fprintf(w, "  imap:      listens on %s\n", c.Embedded.IMAPAddr)
-	fmt.Fprintf(w, "  smtp:      listens on %s (loopback clients may send without login)\n", c.Embedded.SMTPAddr)
+	fmt.Fprintf(w, "  smtp:      listens on %s (loopback clients may send to @%s without login; only the service mails other domains)\n", c.Embedded.SMTPAddr, c.Embedded.Domain)
+	e := c.Embedded
+	fmt.Fprintf(w, "  limits:    %d connections per server, %d per client address, %d per mailbox; login within %v, idle %v (IMAP) / %v (SMTP);\n",
+		e.MaxConnections, e.MaxConnectionsPerAddress, e.MaxConnectionsPerMailbox, e.LoginTimeout, e.IMAPIdleTimeout, e.SMTPIdleTimeout)
+	fmt.Fprintf(w, "             %d failed logins close a connection; %d messages an hour per sender; quota %d MiB / %d messages a mailbox, %d MiB / %d in all\n",
+		e.LoginFailures, e.MessagesPerHour, e.MailboxBytes>>20, e.MailboxMessages, e.TotalBytes>>20, e.TotalMessages)
 	fmt.Fprintf(w, "  mailbox %s: password %s (its own, generated on first start and kept in the database)\n", mb.Service, mb.ServicePassword)
 	if c.Embedded.Password != "" {
 		fmt.Fprintf(w, "  other mailboxes @%s: the shared password embedded.password, %s (a demo setting)\n", c.Embedded.Domain, hidden(c.Embedded.Password, ""))
