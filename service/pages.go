@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -82,13 +83,24 @@ func (s *Service) PageRecord(ctx context.Context, id string) (*page.Record, erro
 	if l.State == nil {
 		return nil, fmt.Errorf("game %s has not started: %w", id, store.ErrNotFound)
 	}
-	return s.pageRecord(l), nil
+	return s.pageRecord(l)
 }
 
-// pageRecord is a loaded game as its pages show it.
-func (s *Service) pageRecord(l *Loaded) *page.Record {
+// pageRecord is a loaded game as its pages show it: its log replayed, the state
+// after every event kept (the pages show any of them; a Loaded holds only what a
+// mail needs). Load verified the log's hashes: this replay does not again.
+func (s *Service) pageRecord(l *Loaded) (*page.Record, error) {
 	a := l.Archive()
-	rec := &page.Record{ID: l.Game.ID, Kind: l.Game.Kind, Events: a.Events, States: l.States,
+	unhashed := *a
+	unhashed.Events = slices.Clone(a.Events)
+	for i := range unhashed.Events {
+		unhashed.Events[i].Hash = ""
+	}
+	states, err := engine.ReplayAll(s.games, &unhashed, -1)
+	if err != nil {
+		return nil, fmt.Errorf("replay game %s: %w", l.Game.ID, err)
+	}
+	rec := &page.Record{ID: l.Game.ID, Kind: l.Game.Kind, Events: a.Events, States: states,
 		Paused: l.Game.Status == store.GamePaused, Resigned: l.Facts.Resigned,
 		Lang: s.langOf(l.Settings, ""), Zone: l.Settings.location(""),
 		Langs: map[string]i18n.Lang{}, Zones: map[string]*time.Location{}, Deadlines: map[string]time.Time{}}
@@ -108,7 +120,7 @@ func (s *Service) pageRecord(l *Loaded) *page.Record {
 	kind := l.Game.Kind
 	rec.EventWords = func(lang i18n.Lang, e engine.Event) string { return EventWords(s.tr, lang, kind, e.Kind, e.Command) }
 	rec.PictureWords = func(lang i18n.Lang) draw.Words { return PictureWords(s.tr, lang, kind) }
-	return rec
+	return rec, nil
 }
 
 // pageLink is the address of the web page a state mail to p links: a player's own
@@ -129,7 +141,7 @@ func (s *Service) pageLink(l *Loaded, p store.Player) string {
 	return s.opts.PageURL + "g/" + l.Game.ID + "/"
 }
 
-// MaxReplaySteps bounds the steps of a game whose end-of-game mail attaches its
+// MaxReplaySteps bounds the events of a game whose end-of-game mail attaches its
 // replay: writing every step's picture costs a few milliseconds each, and a longer
 // game's replay would not fit in a mail anyway (it is on the web, and `turnmail
 // replay GAME.json --html FILE` writes it from the host's export).
@@ -142,7 +154,7 @@ const MaxReplaySteps = 1500
 // many steps or does not fit. Files are kept per game, last event and language, so
 // that all the readers of one end share one.
 func (s *Service) replayFile(l *Loaded, lang i18n.Lang) (compose.Attachment, bool) {
-	if s.noPictures || len(l.States) == 0 {
+	if s.noPictures || l.State == nil {
 		return compose.Attachment{}, false
 	}
 	key := fmt.Sprintf("%s\x00%d\x00%s", l.Game.ID, l.LastSeq(), lang)
@@ -173,10 +185,13 @@ type replayFiles struct {
 
 // writeReplay writes the public replay file of a game in lang.
 func (s *Service) writeReplay(l *Loaded, lang i18n.Lang) (compose.Attachment, error) {
-	if len(l.States) > MaxReplaySteps+1 {
-		return compose.Attachment{}, fmt.Errorf("%d steps, more than %d", len(l.States)-1, MaxReplaySteps)
+	if len(l.Events) > MaxReplaySteps {
+		return compose.Attachment{}, fmt.Errorf("%d events, more than %d", len(l.Events), MaxReplaySteps)
 	}
-	rec := s.pageRecord(l)
+	rec, err := s.pageRecord(l)
+	if err != nil {
+		return compose.Attachment{}, err
+	}
 	rd := rec.ReaderOf(engine.Observer, "")
 	rd.Lang = lang
 	r, err := page.Build(rec, rd, s.tr)
