@@ -145,7 +145,7 @@ func (s *Service) pageLink(l *Loaded, p store.Player) string {
 // replay: writing every step's picture costs a few milliseconds each, and a longer
 // game's replay would not fit in a mail anyway (it is on the web, and `turnmail
 // replay GAME.json --html FILE` writes it from the host's export).
-const MaxReplaySteps = 1500
+const MaxReplaySteps = 600
 
 // replayFile is the replay of a finished game as the end-of-game mail attaches it:
 // the public view of every step (the same file for every reader: it holds nobody's
