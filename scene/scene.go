@@ -277,6 +277,10 @@ type Scene struct {
 	// Alt is the picture's text alternative (the mail's alt attribute).
 	Alt   string
 	Items []Item
+	// Static counts the first items that show only the board (its areas, outlines and
+	// routes), not the game's state: a writer may draw them once per board and draw
+	// the other items over a copy (raster.Cache).
+	Static int
 }
 
 // New returns an empty scene of the given size on Paper.
@@ -288,6 +292,9 @@ func (s *Scene) Add(items ...Item) { s.Items = append(s.Items, items...) }
 // Validate checks what a writer relies on: a positive, bounded size, finite
 // coordinates, polygons with rings of at least three points, positive font sizes.
 func (s *Scene) Validate() error {
+	if s.Static < 0 || s.Static > len(s.Items) {
+		return fmt.Errorf("scene: %d static items of %d", s.Static, len(s.Items))
+	}
 	if !(s.Width > 0 && s.Height > 0 && s.Width <= MaxSide && s.Height <= MaxSide) {
 		return fmt.Errorf("scene: size %gx%g, want 0 < side <= %d", s.Width, s.Height, MaxSide)
 	}

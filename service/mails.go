@@ -263,7 +263,11 @@ func (s *Service) stateMail(l *Loaded, state engine.State, p store.Player, event
 // withPicture adds the board's picture to a state mail's data (issue 22): the inline
 // part to send with it, or nil for a game without a picture.
 func (s *Service) withPicture(l *Loaded, state engine.State, viewer string, data *templates.State) []compose.Inline {
-	in, pic := s.picture(l, state, viewer, data.Changed, i18n.Lang(data.Lang))
+	after := ""
+	if n := len(data.Moves); n > 0 {
+		after = data.Moves[n-1].Player
+	}
+	in, pic := s.picture(l, state, viewer, data.Changed, i18n.Lang(data.Lang), after)
 	if in == nil {
 		return nil
 	}
@@ -505,7 +509,11 @@ func (s *Service) refusal(l *Loaded, p store.Player, reason string, lineErr *tem
 	if lineErr == nil {
 		data.Reason = reason
 	}
-	return s.mail("refusal", data, l.Game.ID, p.Email, data.ReplyTo, replyTo, l.threadOf(p.Email), nil, "auto-replied")
+	var inline []compose.Inline
+	if in, pic := s.picture(l, l.State, viewerOf(p), data.Changed, i18n.Lang(data.Lang), ""); in != nil {
+		data.Picture, inline = pic, []compose.Inline{*in}
+	}
+	return s.mailInline("refusal", data, l.Game.ID, p.Email, data.ReplyTo, replyTo, l.threadOf(p.Email), nil, "auto-replied", inline)
 }
 
 // mail renders a mail kind and builds the outbox row. A mail of a game stands in its
@@ -558,12 +566,22 @@ func (s *Service) mailInline(kind string, data any, gameID, to, replyTo, inReply
 		m.ReplyTo = mail.Address{Name: s.opts.Name, Address: replyTo}
 	}
 	m.InReplyTo, m.References = threadHeaders(th, inReplyTo)
-	if st, ok := data.(templates.State); ok && len(inline) > 0 {
-		m.Inline = inline
+	if m.Inline = inline; len(inline) > 0 {
 		if raw, err := compose.Build(m); err == nil && int64(len(raw)) > s.opts.MaxMailBytes {
-			st.Picture, m.Inline = nil, nil
-			if _, m.HTML, err = s.tmpl.Render(kind, st); err != nil {
-				return store.OutMail{}, err
+			var without any
+			switch d := data.(type) {
+			case templates.State:
+				d.Picture = nil
+				without = d
+			case templates.Refusal:
+				d.Picture = nil
+				without = d
+			}
+			if without != nil {
+				m.Inline = nil
+				if _, m.HTML, err = s.tmpl.Render(kind, without); err != nil {
+					return store.OutMail{}, err
+				}
 			}
 		}
 	}

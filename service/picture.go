@@ -90,14 +90,15 @@ func (c *pictureCache) put(k [32]byte, png []byte) {
 	c.pngs[k] = png
 }
 
-// picture draws the board of state for a state mail to seat p: the inline part and
-// what the HTML needs to show it. A game without a picture, or a picture that cannot
+// picture draws the board of state for a mail to viewer (a state mail, a refusal):
+// the inline part and what the HTML needs to show it; after names the player whose
+// move the mail tells last, for the alt text. A game without a picture, or a picture that cannot
 // be drawn (logged: the mail goes without it), gives nil.
-func (s *Service) picture(l *Loaded, state engine.State, viewer string, changed []string, lang i18n.Lang) (*compose.Inline, *templates.Picture) {
+func (s *Service) picture(l *Loaded, state engine.State, viewer string, changed []string, lang i18n.Lang, after string) (*compose.Inline, *templates.Picture) {
 	if s.noPictures {
 		return nil, nil
 	}
-	sc, err := draw.Scene(draw.Input{View: state.View(viewer), Changed: changed, Words: PictureWords(s.tr, lang, l.Game.Kind)})
+	sc, err := draw.Scene(draw.Input{View: state.View(viewer), Changed: changed, After: after, Words: PictureWords(s.tr, lang, l.Game.Kind)})
 	if err != nil {
 		if !errors.Is(err, draw.ErrNoPicture) {
 			s.log.Warn("board picture not drawn", "game", l.Game.ID, "err", err)
@@ -112,7 +113,7 @@ func (s *Service) picture(l *Loaded, state engine.State, viewer string, changed 
 	key := sha256.Sum256(doc)
 	png, ok := s.pictures.get(key)
 	if !ok {
-		if png, err = raster.PNG(sc); err != nil {
+		if png, err = s.boards.PNG(sc); err != nil {
 			s.log.Warn("board picture not drawn", "game", l.Game.ID, "err", err)
 			return nil, nil
 		}

@@ -1,81 +1,103 @@
 package service
 
 import (
-	"bytes"
-	"fmt"
-	"image/png"
-	"regexp"
+	"errors"
 	"strings"
+	"testing"
 
-	"github.com/emersion/go-message"
-
-	"github.com/turnmail/turnmail/scene/raster"
+	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/engine/games"
+	"github.com/turnmail/turnmail/internal/picturecheck"
+	"github.com/turnmail/turnmail/internal/selfplay"
+	"github.com/turnmail/turnmail/store"
 )
 
-// imgTag matches the picture's element in a state mail's HTML.
-var imgTag = regexp.MustCompile(`<img src="cid:([^"]+)" width="(\d+)" height="(\d+)" alt="([^"]+)"`)
-
-// checkPicture checks a state mail's picture: the HTML shows it by its Content-ID
-// with a size and an alt text, the mail carries it as a PNG of that Content-ID (in a
-// multipart/related with the HTML) at twice that size and within raster.MaxBytes.
-func checkPicture(raw []byte, html string) error {
-	m := imgTag.FindStringSubmatch(html)
-	if m == nil {
-		return fmt.Errorf("no picture in the HTML")
-	}
-	e, err := message.Read(bytes.NewReader(raw))
-	if err != nil {
-		return err
-	}
-	var found []byte
-	var related bool
-	var walk func(e *message.Entity) error
-	walk = func(e *message.Entity) error {
-		mt, params, _ := e.Header.ContentType()
-		if mt == "multipart/related" && params["type"] == "text/html" {
-			related = true
-		}
-		if mr := e.MultipartReader(); mr != nil {
-			for {
-				p, err := mr.NextPart()
-				if err != nil {
-					return nil
-				}
-				if err := walk(p); err != nil {
-					return err
-				}
-			}
-		}
-		if mt == "image/png" && strings.Trim(e.Header.Get("Content-Id"), "<>") == m[1] {
-			var b bytes.Buffer
-			if _, err := b.ReadFrom(e.Body); err != nil {
-				return err
-			}
-			found = b.Bytes()
-		}
-		return nil
-	}
-	if err := walk(e); err != nil {
-		return err
-	}
-	if !related || found == nil {
-		return fmt.Errorf("picture %s: related part %v, PNG found %v", m[1], related, found != nil)
-	}
-	if len(found) > raster.MaxBytes {
-		return fmt.Errorf("picture of %d bytes, over %d", len(found), raster.MaxBytes)
-	}
-	cfg, err := png.DecodeConfig(bytes.NewReader(found))
-	if err != nil {
-		return fmt.Errorf("picture: %w", err)
-	}
-	if w, h := fmt.Sprint(cfg.Width), fmt.Sprint(cfg.Height); w != fmt.Sprint(2*atoi(m[2])) || (h != fmt.Sprint(2*atoi(m[3])) && h != fmt.Sprint(2*atoi(m[3])-1) && h != fmt.Sprint(2*atoi(m[3])+1)) {
-		return fmt.Errorf("picture %sx%s, shown at %sx%s: want twice", w, h, m[2], m[3])
-	}
-	return nil
+// checkPicture checks a state mail's picture (see picturecheck.Read).
+func checkPicture(raw []byte, _ string) error {
+	_, err := picturecheck.Read(raw)
+	return err
 }
 
-func atoi(s string) int {
-	n := 0
-	fmt.Sscan(s, &n)
-	return n
+// loadedAt is a loaded Small World game of three self-played seats after n commands.
+func loadedAt(t testing.TB, n int) *Loaded {
+	t.Helper()
+	cfg := selfplay.Config{Seed: 5, Players: 3}
+	l := renderLoaded("smallworld", cfg)
+	stop := errors.New("stop")
+	_, err := selfplay.Play(games.Registry()["smallworld"], cfg, func(s selfplay.Step) error {
+		l.State = s.State
+		if s.N == 0 {
+			l.States = []engine.State{s.State}
+			return nil
+		}
+		l.Events = append(l.Events, store.Event{Seq: s.N, Kind: engine.KindMove, Player: s.Player, Command: s.Command})
+		l.States = append(l.States, s.State)
+		if s.N == n {
+			return stop
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, stop) {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// TestPicture_inStateMailsAndRefusals: a state mail and a refusal carry the board's
+// picture; its alt text says whose move it follows and who holds what; readers who
+// see the same board share one drawing (the same PNG).
+func TestPicture_inStateMailsAndRefusals(t *testing.T) {
+	svc := newRenderService(t)
+	l := loadedAt(t, 30)
+	last := l.Events[len(l.Events)-1]
+	var pngs [][]byte
+	for _, p := range l.Seats() {
+		m, err := svc.stateMail(l, l.State, p, l.Events[len(l.Events)-1:], nil, nil, nil, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		pic, err := picturecheck.Read(m.Raw)
+		if err != nil {
+			t.Fatalf("state mail to %s: %v", p.Name, err)
+		}
+		if !strings.HasPrefix(pic.Alt, "Board after "+last.Player+"&#39;s move.") || !strings.Contains(pic.Alt, "regions held") {
+			t.Errorf("alt text %q: want whose move and who holds what", pic.Alt)
+		}
+		pngs = append(pngs, pic.PNG)
+		r, err := svc.refusal(l, p, "paused", nil, "<x@example.org>")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := picturecheck.Read(r.Raw); err != nil {
+			t.Fatalf("refusal to %s: %v", p.Name, err)
+		}
+	}
+	for _, b := range pngs[1:] {
+		if string(b) != string(pngs[0]) {
+			t.Error("readers of one board got different pictures")
+		}
+	}
+}
+
+// TestPicture_leftOutOfATooLargeMail: a mail that the picture would make larger than
+// MaxMailBytes goes without it, its HTML part still whole (no <img> left pointing at a
+// missing part).
+func TestPicture_leftOutOfATooLargeMail(t *testing.T) {
+	svc := newRenderService(t)
+	svc.opts.MaxMailBytes = 64 << 10
+	l := loadedAt(t, 30)
+	m, err := svc.stateMail(l, l.State, l.Seats()[0], l.Events[len(l.Events)-1:], nil, nil, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Raw) > 64<<10 {
+		t.Fatalf("mail of %d bytes, over the limit", len(m.Raw))
+	}
+	parts, err := mailParts(m.Raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if parts["text/html"] == "" || strings.Contains(parts["text/html"], "cid:") || parts["image/png"] != "" {
+		t.Errorf("parts %v: want the HTML without the picture", keys(parts))
+	}
 }

@@ -75,7 +75,7 @@ func TestSelfPlayRenders(t *testing.T) {
 }
 
 // newRenderService is a service for rendering only: its store is never written.
-func newRenderService(t *testing.T) *Service {
+func newRenderService(t testing.TB) *Service {
 	t.Helper()
 	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "t.db"))
 	if err != nil {
@@ -219,7 +219,7 @@ func (r *renderRun) check(m store.OutMail, lang i18n.Lang) error {
 	if text == "" || html == "" {
 		return fmt.Errorf("parts %v: want text/plain and text/html", keys(parts))
 	}
-	if m.Kind == "state" && r.pictures {
+	if (m.Kind == "state" || m.Kind == "refusal") && r.pictures {
 		if err := checkPicture(m.Raw, html); err != nil {
 			return err
 		}

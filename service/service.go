@@ -16,6 +16,7 @@ import (
 
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/i18n"
+	"github.com/turnmail/turnmail/scene/raster"
 	"github.com/turnmail/turnmail/store"
 	"github.com/turnmail/turnmail/templates"
 )
@@ -84,6 +85,8 @@ type Service struct {
 	noPictures bool
 	// replays keeps the end-of-game replay files last written (issue 25).
 	replayFiles replayFiles
+	// boards keeps the boards' static layers drawn for the pictures.
+	boards raster.Cache
 }
 
 // New returns a Service. It does no I/O.

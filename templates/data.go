@@ -145,7 +145,7 @@ type Picture struct {
 // size (shown at most Width wide, narrower on a narrow screen), an opaque background
 // and a dark border (kept when a mail client darkens the mail), its alt text.
 func (p *Picture) Tag() template.HTML {
-	return template.HTML(fmt.Sprintf(`<img src="cid:%s" width="%d" height="%d" alt="%s" style="display:block;width:100%%;max-width:%dpx;height:auto;border:1px solid #222222;background:#fbf8f0">`,
+	return template.HTML(fmt.Sprintf(`<img src="cid:%s" width="%d" height="%d" alt="%s" style="display:block;box-sizing:border-box;width:100%%;max-width:%dpx;height:auto;border:1px solid #222222;background:#fbf8f0">`,
 		html.EscapeString(url.PathEscape(p.CID)), p.Width, p.Height, html.EscapeString(p.Alt), p.Width))
 }
 
@@ -169,6 +169,8 @@ type Refusal struct {
 	ReplyTo string
 	// Lang is the reader's language ("en" or "it"; "" reads English).
 	Lang string
+	// Picture is the board as an inline PNG, as in a state mail (issue 22).
+	Picture *Picture
 }
 
 // HowTo answers a registered player who wrote to the service address without the

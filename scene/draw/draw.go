@@ -49,6 +49,9 @@ type Input struct {
 	Changed []string
 	// Words gives the text in the reader's language (English when nil).
 	Words Words
+	// After names the player whose move the picture follows ("" when none): the
+	// alt text starts with it.
+	After string
 }
 
 // Width is the width of every picture in CSS pixels: the mail shows it at this width
@@ -84,6 +87,9 @@ func Scene(in Input) (*scene.Scene, error) {
 	if err != nil {
 		return nil, fmt.Errorf("draw: %w", err)
 	}
+	if in.After != "" {
+		s.Alt = in.Words.Say("Board after %s's move. %s", clip(in.After, 24), s.Alt)
+	}
 	return s, s.Validate()
 }
 
@@ -110,13 +116,14 @@ func (English) Name(key string) string {
 }
 
 // Sizes of text, in CSS pixels: the picture is shown at Width on a computer and
-// about 0.6 of that on a phone, where these stay at 9 px or more.
+// about 0.62 of that on a phone (380 of 390 px), where these stay at 8 px or more
+// (the counts and numbers bold, at 9.5 to 10.5 px).
 const (
-	sizeNumber = 15.0
+	sizeNumber = 17.0
 	sizeCount  = 15.0
-	sizeBadge  = 12.0
-	sizeLegend = 15.0
-	sizeTitle  = 17.0
+	sizeBadge  = 13.0
+	sizeLegend = 16.0
+	sizeTitle  = 18.0
 )
 
 // seatOf maps player names to their seats (turn order).
@@ -174,11 +181,11 @@ type legendEntry struct {
 	wide bool
 }
 
-const legendRow = 24.0
+const legendRow = 26.0
 
 func legend(entries []legendEntry, y float64) ([]scene.Item, float64) {
 	var items []scene.Item
-	const margin, sampleW, gap = 10.0, 26.0, 16.0
+	const margin, sampleW, gap = 10.0, 32.0, 16.0
 	x := margin
 	y += legendRow / 2
 	for _, e := range entries {
@@ -187,7 +194,7 @@ func legend(entries []legendEntry, y float64) ([]scene.Item, float64) {
 		if x > margin && (x+w > Width-margin || e.wide) {
 			x, y = margin, y+legendRow
 		}
-		items = append(items, e.sample(scene.Point{X: x + sampleW/2 - 2, Y: y})...)
+		items = append(items, e.sample(scene.Point{X: x + sampleW/2 - 3, Y: y})...)
 		items = append(items, &scene.Text{At: scene.Point{X: x + sampleW, Y: y}, Text: text, Size: sizeLegend, Anchor: scene.Start, Color: scene.Ink})
 		x += w
 		if e.wide {
@@ -200,10 +207,15 @@ func legend(entries []legendEntry, y float64) ([]scene.Item, float64) {
 	return items, y - legendRow/2
 }
 
-// clip shortens s to at most n letters (names come from players).
+// clip shortens s to at most n letters (names come from players), without control
+// characters and without the marks that reorder text (a name that turns the words
+// after it around in the SVG).
 func clip(s string, n int) string {
 	s = strings.Map(func(r rune) rune {
-		if r < ' ' || r == 0x7f {
+		switch {
+		case r < ' ' || r == 0x7f || r >= 0x80 && r < 0xa0,
+			r == 0x200e || r == 0x200f || r == 0x061c,
+			r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
 			return -1
 		}
 		return r
@@ -296,4 +308,30 @@ func ColourName(w Words, sw scene.Swatch) string {
 		return w.Say("yellow")
 	}
 	return sw.Name
+}
+
+// Swatches returns the colour and marker of each player of a game's view, by name:
+// the seats in the view's order, as every picture of the game draws them (the mail's
+// players' table shows the same).
+func Swatches(view any) map[string]scene.Swatch {
+	var names []string
+	switch v := view.(type) {
+	case *smallworld.View:
+		for _, p := range v.Players {
+			names = append(names, p.Name)
+		}
+	case empire.View:
+		for _, p := range v.Players {
+			names = append(names, p.Name)
+		}
+	case dungeoneer.View:
+		for _, p := range v.Players {
+			names = append(names, p.Name)
+		}
+	}
+	out := make(map[string]scene.Swatch, len(names))
+	for i, n := range names {
+		out[n] = scene.Seat(i)
+	}
+	return out
 }

@@ -413,3 +413,47 @@ func TestWriters_drawTheSameItems(t *testing.T) {
 func xmlText(s string) string {
 	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#39;").Replace(s)
 }
+
+// TestScene_deterministic: the same view gives the same picture (the service shares
+// pictures between readers of the same board by the scene's hash).
+func TestScene_deterministic(t *testing.T) {
+	for _, kind := range []string{"smallworld", "underground", "necromancer", "empire", "dungeoneer"} {
+		st, viewer := benchState(t, kind, 3, 70)
+		var first []byte
+		for range 5 {
+			sc, err := Scene(Input{View: st.View(viewer), Changed: []string{"3"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc, err := svg.Marshal(sc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if first == nil {
+				first = doc
+			} else if !bytes.Equal(doc, first) {
+				t.Fatalf("%s: two scenes of one view differ", kind)
+			}
+		}
+	}
+}
+
+// TestClip: a name is cut to its length with an ellipsis, and loses its control
+// characters and the marks that reorder text.
+func TestClip(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"ann", 24, "ann"},
+		{"bartholomew", 6, "barth…"},
+		{"a\u202eevil\u202c", 24, "aevil"},
+		{"x\ty\x00z\u2067w", 24, "xyzw"},
+		{"niccolò", 7, "niccolò"},
+	} {
+		if got := clip(tc.in, tc.n); got != tc.want {
+			t.Errorf("clip(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
+		}
+	}
+}

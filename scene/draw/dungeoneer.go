@@ -1,7 +1,9 @@
 package draw
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -76,7 +78,13 @@ func dungeon(v *dungeoneer.View, in Input) (*scene.Scene, error) {
 	}
 	small := size < 80
 
+	// In reading order, so that a board is always the same picture.
+	var empty []cell
 	for c := range frontier {
+		empty = append(empty, c)
+	}
+	slices.SortFunc(empty, func(a, b cell) int { return cmp.Or(a.y-b.y, a.x-b.x) })
+	for _, c := range empty {
 		p := corner(c)
 		s.Add(&scene.Rect{Min: scene.Point{X: p.X + 4, Y: p.Y + 4}, Max: scene.Point{X: p.X + size - 4, Y: p.Y + size - 4}, Radius: 4,
 			Stroke: scene.Stroke{Color: scene.RGB(0x888888), Width: 1.2, Dash: []float64{4, 3}}},
@@ -163,6 +171,13 @@ func dungeon(v *dungeoneer.View, in Input) (*scene.Scene, error) {
 			return []scene.Item{&scene.Polygon{Rings: [][]scene.Point{scene.ShapePoints(scene.ShapePentagon, c, 9)}, Fill: scene.Solid(dungeonMonster), Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}}}
 		}, text: w.Say("monster (×wounds)")},
 	)
+	for _, mc := range v.Map {
+		if len(mc.Items) > 0 {
+			entries = append(entries, legendEntry{sample: func(c scene.Point) []scene.Item { return badge(c, "q") },
+				text: w.Say("a quest's component to escort")})
+			break
+		}
+	}
 	if len(frontier) > 0 {
 		entries = append(entries, legendEntry{sample: func(c scene.Point) []scene.Item {
 			return []scene.Item{&scene.Rect{Min: scene.Point{X: c.X - 9, Y: c.Y - 9}, Max: scene.Point{X: c.X + 9, Y: c.Y + 9}, Stroke: scene.Stroke{Color: scene.RGB(0x888888), Width: 1.2, Dash: []float64{4, 3}}}}

@@ -56,6 +56,7 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 		cell  [2]int
 	}
 	faces := map[string]placed{}
+	var order []string // the faces in the view's order: the picture's items in a fixed order
 	size := 0.0
 	for _, pf := range v.Layout.Faces {
 		b, err := layout.EmpireFace(pf.ID)
@@ -67,6 +68,7 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 			return nil, fmt.Errorf("face %s: position %q unknown", pf.ID, pf.Position)
 		}
 		faces[pf.ID] = placed{b, pf.Rotation, cell}
+		order = append(order, pf.ID)
 		size = math.Max(size, math.Max(b.Width, b.Height))
 	}
 	if len(faces) == 0 {
@@ -79,7 +81,6 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 	if v.Finished {
 		title = w.Say("Game over")
 	}
-	s.Add(&scene.Text{At: scene.Point{X: 10, Y: top / 2}, Text: title, Size: sizeTitle, Bold: true, Anchor: scene.Start, Color: scene.Ink})
 	cellPx := (Width - 16) / float64(cols)
 	k := cellPx / size
 	origin := func(cell [2]int) (float64, float64) {
@@ -92,7 +93,8 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 		return scene.Point{X: x + q.X*k, Y: y + q.Y*k}
 	}
 	s.Add(&scene.Rect{Min: scene.Point{X: 8, Y: top}, Max: scene.Point{X: 8 + float64(cols)*cellPx, Y: top + float64(rows)*cellPx}, Fill: scene.Solid(scene.Paper)})
-	for _, pf := range faces {
+	for _, id := range order {
+		pf := faces[id]
 		x, y := origin(pf.cell)
 		s.Add(&scene.Rect{Min: scene.Point{X: x, Y: y}, Max: scene.Point{X: x + cellPx, Y: y + cellPx},
 			Fill: scene.Patterned(empireSea, scene.Horizontal, empireSea.Mix(empireRoute, 0.25)), Stroke: scene.Stroke{Color: scene.Ink, Width: 1}})
@@ -135,7 +137,8 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 		s.Add(&scene.Line{Points: pts, Stroke: st})
 	}
 	kinds := map[string]bool{}
-	for _, pf := range faces {
+	for _, id := range order {
+		pf := faces[id]
 		for _, l := range pf.board.Links {
 			pts := make([]scene.Point, len(l.Path))
 			for i, p := range l.Path {
@@ -164,6 +167,9 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 		}
 		s.Add(&scene.Polygon{Rings: rings, Fill: scene.Solid(empireLand), Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}})
 	}
+	// All so far is the board alone: the static layer a writer may keep.
+	s.Static = len(s.Items)
+	s.Add(&scene.Text{At: scene.Point{X: 10, Y: top / 2}, Text: title, Size: sizeTitle, Bold: true, Anchor: scene.Start, Color: scene.Ink})
 	// What stands in each region: its number on top, then armies and cities by owner.
 	var names []string
 	for _, p := range v.Players {
@@ -199,17 +205,21 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 				pieces = append(pieces, piece{sw, ct, true})
 			}
 		}
+		// In rows that keep within the region where it is small (the pieces of two
+		// neighbours must not meet).
 		const r = 10.0
-		x := c.X - float64(len(pieces)-1)*(r+1)
-		for _, p := range pieces {
-			pc := scene.Point{X: x, Y: c.Y + 6}
+		room := ra.reg.Room * k
+		perRow := max(2, int((2*room+8)/(2*r+2)))
+		for i, p := range pieces {
+			row, col := i/perRow, i%perRow
+			inRow := min(perRow, len(pieces)-row*perRow)
+			pc := scene.Point{X: c.X - float64(inRow-1)*(r+1) + float64(col)*(2*r+2), Y: c.Y + 6 + float64(row)*(2*r+3)}
 			if p.city {
 				s.Add(city(p.sw, pc, r))
 				s.Add(&scene.Text{At: scene.Point{X: pc.X, Y: pc.Y + 2}, Text: strconv.Itoa(p.n), Size: sizeBadge, Bold: true, Color: p.sw.TextOn(false)})
 			} else {
 				s.Add(markerWithCount(p.sw, pc, r, false, p.n)...)
 			}
-			x += 2*r + 2
 		}
 	}
 	y := top + float64(rows)*cellPx + 10
@@ -229,13 +239,13 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 			s.Add(&scene.Text{At: scene.Point{X: x0 + 8, Y: y0 + 13}, Text: strconv.Itoa(c.Position), Size: sizeNumber, Bold: true, Anchor: scene.Start, Color: scene.Ink})
 			s.Add(&scene.Circle{Center: scene.Point{X: x0 + cw - 14, Y: y0 + 13}, R: 10, Fill: scene.Solid(empireCoin), Stroke: scene.Stroke{Color: scene.Ink, Width: 1.2}},
 				&scene.Text{At: scene.Point{X: x0 + cw - 14, Y: y0 + 13}, Text: strconv.Itoa(c.Cost), Size: sizeBadge, Bold: true, Color: scene.Ink})
-			s.Add(&scene.Text{At: scene.Point{X: x0 + 26, Y: y0 + 13}, Text: clip(w.Term(c.Name), 16), Size: sizeBadge + 1, Bold: true, Anchor: scene.Start, Color: scene.Ink})
+			s.Add(&scene.Text{At: scene.Point{X: x0 + 26, Y: y0 + 13}, Text: clip(w.Term(c.Name), int((cw-58)/((sizeBadge+1)*0.6))), Size: sizeBadge + 1, Bold: true, Anchor: scene.Start, Color: scene.Ink})
 			ability, action := c.Ability, c.Action
 			if ab, ac, ok := empire.CardTexts(c.ID); ok {
 				ability, action = w.Text(ab), w.Text(ac)
 			}
-			s.Add(&scene.Text{At: scene.Point{X: x0 + 8, Y: y0 + 33}, Text: clip(action, 26), Size: sizeBadge, Anchor: scene.Start, Color: scene.Ink},
-				&scene.Text{At: scene.Point{X: x0 + 8, Y: y0 + 50}, Text: clip(ability, 26), Size: sizeBadge, Anchor: scene.Start, Color: scene.RGB(0x555555)})
+			s.Add(&scene.Text{At: scene.Point{X: x0 + 8, Y: y0 + 33}, Text: clip(action, int((cw-12)/(sizeBadge*0.56))), Size: sizeBadge, Anchor: scene.Start, Color: scene.Ink},
+				&scene.Text{At: scene.Point{X: x0 + 8, Y: y0 + 50}, Text: clip(ability, int((cw-12)/(sizeBadge*0.56))), Size: sizeBadge, Anchor: scene.Start, Color: scene.RGB(0x555555)})
 		}
 		y += float64((len(v.Row)+perRow-1)/perRow)*(ch+gap) + 4
 	}

@@ -164,7 +164,6 @@ func smallWorld(v *smallworld.View, in Input) (*scene.Scene, error) {
 	if v.Finished {
 		title = w.Say("Game over")
 	}
-	s.Add(&scene.Text{At: scene.Point{X: 10, Y: top / 2}, Text: title, Size: sizeTitle, Bold: true, Anchor: scene.Start, Color: scene.Ink})
 	f := boardFit(board)
 	byID := map[int]*smallworld.RegionView{}
 	for i := range v.Regions {
@@ -188,6 +187,9 @@ func smallWorld(v *smallworld.View, in Input) (*scene.Scene, error) {
 		s.Add(&scene.Line{Points: pts, Stroke: scene.Stroke{Color: scene.White, Width: 4.5}},
 			&scene.Line{Points: pts, Stroke: scene.Stroke{Color: scene.Ink, Width: 2, Dash: []float64{5, 3}}})
 	}
+	// All so far is the board alone: the static layer a writer may keep.
+	s.Static = len(s.Items)
+	s.Add(&scene.Text{At: scene.Point{X: 10, Y: top / 2}, Text: title, Size: sizeTitle, Bold: true, Anchor: scene.Start, Color: scene.Ink})
 	for _, r := range board.Regions {
 		if changed[r.ID] {
 			for _, ring := range r.Rings {

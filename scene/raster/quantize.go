@@ -8,9 +8,9 @@ import (
 
 // Quantize returns img with at most colours colours (2 to 256): keep first (the
 // scene's own colours, exact, so that a player's colour on one small marker is never
-// lost), then: the most frequent colours, counted
-// in bins of 5 bits per channel (each bin's colour the average of its pixels), and
-// every other pixel mapped to the nearest of them. A picture of flat fills keeps its
+// lost), then the most frequent colours, counted in bins of 5 bits per channel (each
+// bin's colour the average of its pixels); every other pixel is mapped to the nearest
+// of them. A picture of flat fills keeps its
 // fills exact to within a bin; anti-aliased edges take the nearest blend.
 func Quantize(img *image.RGBA, colours int, keep []color.RGBA) *image.Paletted {
 	const bins = 1 << 15
@@ -18,15 +18,17 @@ func Quantize(img *image.RGBA, colours int, keep []color.RGBA) *image.Paletted {
 	var sum [bins][3]int64
 	b := img.Bounds()
 	w, h := b.Dx(), b.Dy()
-	key := func(p []uint8) int { return int(p[0]>>3)<<10 | int(p[1]>>3)<<5 | int(p[2]>>3) }
-	for y := range h {
+	// The colours are counted on every other pixel of every other row: a picture's
+	// colours come in areas and lines at least two pixels wide (it is drawn at 2×).
+	for y := 0; y < h; y += 2 {
 		row := img.Pix[y*img.Stride : y*img.Stride+w*4]
-		for x := 0; x < len(row); x += 4 {
-			k := key(row[x:])
+		for x := 0; x+2 < len(row); x += 8 {
+			r, g, bl := row[x], row[x+1], row[x+2]
+			k := int(r>>3)<<10 | int(g>>3)<<5 | int(bl>>3)
 			count[k]++
-			sum[k][0] += int64(row[x])
-			sum[k][1] += int64(row[x+1])
-			sum[k][2] += int64(row[x+2])
+			sum[k][0] += int64(r)
+			sum[k][1] += int64(g)
+			sum[k][2] += int64(bl)
 		}
 	}
 	var used []int
@@ -46,7 +48,7 @@ func Quantize(img *image.RGBA, colours int, keep []color.RGBA) *image.Paletted {
 		if len(pal) == colours {
 			break
 		}
-		if k := key([]uint8{c.R, c.G, c.B}); lut[k] < 0 && count[k] > 0 {
+		if k := int(c.R>>3)<<10 | int(c.G>>3)<<5 | int(c.B>>3); lut[k] < 0 {
 			lut[k] = int16(len(pal))
 			pal = append(pal, color.RGBA{c.R, c.G, c.B, 0xff})
 		}
@@ -66,12 +68,15 @@ func Quantize(img *image.RGBA, colours int, keep []color.RGBA) *image.Paletted {
 	for y := range h {
 		row := img.Pix[y*img.Stride : y*img.Stride+w*4]
 		dst := out.Pix[y*out.Stride : y*out.Stride+w]
-		for x := range w {
-			k := key(row[x*4:])
-			if lut[k] < 0 {
-				lut[k] = int16(nearest(pal, row[x*4], row[x*4+1], row[x*4+2]))
+		for x := range dst {
+			p := row[x*4 : x*4+3 : x*4+3]
+			k := int(p[0]>>3)<<10 | int(p[1]>>3)<<5 | int(p[2]>>3)
+			i := lut[k]
+			if i < 0 {
+				i = int16(nearest(pal, p[0], p[1], p[2]))
+				lut[k] = i
 			}
-			dst[x] = uint8(lut[k])
+			dst[x] = uint8(i)
 		}
 	}
 	return out

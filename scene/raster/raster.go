@@ -27,22 +27,36 @@ const Scale = 2
 // when it would be larger.
 const MaxBytes = 100 << 10
 
-// PNG encodes s at Scale as a paletted PNG: with 128 colours, or fewer when that is
-// over MaxBytes (64, 32, then harder compressed, then 16: anti-aliased edges get
-// coarser, the scene's own colours stay).
-func PNG(s *scene.Scene) ([]byte, error) {
-	img, err := Draw(s, Scale)
+// PNG encodes s at Scale as a paletted PNG of 128 colours; one over MaxBytes is
+// compressed harder, and at last with 32 colours (anti-aliased edges get coarser, the
+// scene's own colours stay: a picture uses fewer than 32).
+func PNG(s *scene.Scene) ([]byte, error) { return (*Cache)(nil).PNG(s) }
+
+// PNG is PNG with the board's static layer (s.Static) drawn once and kept in c (a nil
+// Cache keeps nothing).
+func (c *Cache) PNG(s *scene.Scene) ([]byte, error) {
+	img, err := c.draw(s, Scale)
 	if err != nil {
 		return nil, err
 	}
 	var buf bytes.Buffer
 	keep := colours(s)
+	// Fast first (klauspost's zlib); the standard library's, which packs a picture
+	// tighter, for one that is over the budget; the last try with fewer colours.
 	for _, try := range []struct {
 		colours int
-		level   png.CompressionLevel
-	}{{128, png.DefaultCompression}, {64, png.DefaultCompression}, {32, png.DefaultCompression}, {32, png.BestCompression}, {16, png.BestCompression}} {
+		encode  func(io.Writer, *image.Paletted) error
+	}{
+		{128, func(w io.Writer, p *image.Paletted) error { return encodePaletted(w, p, 6) }},
+		{128, func(w io.Writer, p *image.Paletted) error { return png.Encode(w, p) }},
+		{32, func(w io.Writer, p *image.Paletted) error { return png.Encode(w, p) }},
+		{32, func(w io.Writer, p *image.Paletted) error {
+			return (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(w, p)
+		}},
+	} {
 		buf.Reset()
-		if err := (&png.Encoder{CompressionLevel: try.level}).Encode(&buf, Quantize(img, try.colours, keep)); err != nil {
+		p := Quantize(img, try.colours, keep)
+		if err := try.encode(&buf, p); err != nil {
 			return nil, fmt.Errorf("raster: encode png: %w", err)
 		}
 		if buf.Len() <= MaxBytes {
@@ -66,7 +80,10 @@ func Encode(w io.Writer, s *scene.Scene, scale float64) error {
 }
 
 // Draw draws s at scale image pixels per CSS pixel into a new opaque RGBA image.
-func Draw(s *scene.Scene, scale float64) (*image.RGBA, error) {
+func Draw(s *scene.Scene, scale float64) (*image.RGBA, error) { return (*Cache)(nil).draw(s, scale) }
+
+// draw draws s, its static layer from c when c has it (and into c when not).
+func (c *Cache) draw(s *scene.Scene, scale float64) (*image.RGBA, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
@@ -75,8 +92,21 @@ func Draw(s *scene.Scene, scale float64) (*image.RGBA, error) {
 	}
 	w, h := int(math.Ceil(s.Width*scale)), int(math.Ceil(s.Height*scale))
 	r := &renderer{dst: image.NewRGBA(image.Rect(0, 0, w, h)), scale: scale, ras: vector.NewRasterizer(0, 0), faces: faceCache{}}
-	draw.Draw(r.dst, r.dst.Bounds(), image.NewUniform(rgba(s.Background)), image.Point{}, draw.Src)
-	for _, it := range s.Items {
+	items := s.Items
+	var key [32]byte
+	if c != nil && s.Static > 0 {
+		key = staticKey(s, scale)
+		if c.get(key, r.dst) {
+			items = items[s.Static:]
+		}
+	}
+	if len(items) == len(s.Items) {
+		draw.Draw(r.dst, r.dst.Bounds(), image.NewUniform(rgba(s.Background)), image.Point{}, draw.Src)
+	}
+	for i, it := range items {
+		if c != nil && s.Static > 0 && len(items) == len(s.Items) && i == s.Static {
+			c.put(key, r.dst)
+		}
 		switch it := it.(type) {
 		case *scene.Polygon:
 			r.polygon(it)
@@ -93,6 +123,9 @@ func Draw(s *scene.Scene, scale float64) (*image.RGBA, error) {
 		default:
 			return nil, fmt.Errorf("raster: unknown item %T", it)
 		}
+	}
+	if c != nil && s.Static > 0 && s.Static == len(s.Items) && len(items) == len(s.Items) {
+		c.put(key, r.dst)
 	}
 	return r.dst, nil
 }

@@ -124,3 +124,40 @@ func pts(xy ...float64) []scene.Point {
 	}
 	return out
 }
+
+// TestCache_samePixels: a scene drawn over its static layer from a Cache is the same
+// picture as one drawn whole, on a miss and on a hit; another board misses.
+func TestCache_samePixels(t *testing.T) {
+	s := sample()
+	s.Static = 2 // the two polygons
+	whole, err := Draw(s, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c Cache
+	for i := range 3 {
+		img, err := c.draw(s, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(img.Pix, whole.Pix) {
+			t.Fatalf("drawing %d through the cache differs from the whole drawing", i)
+		}
+	}
+	if len(c.entries) != 1 {
+		t.Fatalf("%d layers kept, want 1", len(c.entries))
+	}
+	other := sample()
+	other.Static = 2
+	other.Items[0].(*scene.Polygon).Fill = scene.Solid(scene.RGB(0x123456))
+	img, err := c.draw(other, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := img.RGBAAt(60, 60); got.R != 0x12 || got.G != 0x34 {
+		t.Errorf("another board drawn with the first one's layer: %v", got)
+	}
+	if len(c.entries) != 2 {
+		t.Errorf("%d layers kept, want 2", len(c.entries))
+	}
+}
