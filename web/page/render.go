@@ -103,6 +103,9 @@ type move struct {
 // T renders a text of the catalogues in the reader's language.
 func (d *data) T(format string, args ...any) string { return d.w.say(format, args...) }
 
+// Turn names game turn n.
+func (d *data) Turn(n int) string { return d.w.turn(n) }
+
 // Href is the address of step i.
 func (d *data) Href(i int) string { return d.href(i) }
 
@@ -147,7 +150,7 @@ func (w *Writer) moveList(r *Replay, mode string, href func(int) string) (string
 		case i == 0:
 			groups = append(groups, group{Title: r.w.say("Start")})
 		case st.Turn != turn:
-			groups = append(groups, group{Title: r.w.say("Turn %d", st.Turn)})
+			groups = append(groups, group{Title: r.w.turn(st.Turn)})
 			turn = st.Turn
 		}
 		text := st.Sent

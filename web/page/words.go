@@ -6,6 +6,7 @@ import (
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/scene/draw"
+	"github.com/turnmail/turnmail/templates"
 )
 
 // words renders the pages' texts in the reader's language: the "web" catalogue
@@ -36,6 +37,15 @@ func (w words) names(players []string, rd Reader) string {
 		}
 	}
 	return strings.Join(out, ", ")
+}
+
+// turn names a game turn as the game's rulebook does: Dungeoneer's rounds, the
+// others' turns.
+func (w words) turn(n int) string {
+	if templates.Family(w.kind) == "dungeoneer" {
+		return w.say("Round %d", n)
+	}
+	return w.say("Turn %d", n)
 }
 
 // gameOver says how a game ended.

@@ -52,6 +52,9 @@
     var m = document.querySelector('.moves a[data-i="' + s.getAttribute("data-n") + '"]');
     if (m) m.setAttribute("aria-current", "step");
   }
-  window.addEventListener("hashchange", show);
+  // A step is shown under the page's heading, as the server's pages show it, not
+  // scrolled to its top.
+  window.addEventListener("hashchange", function () { show(); window.scrollTo(0, 0); });
   show();
+  if (location.hash) window.scrollTo(0, 0);
 })();
