@@ -44,7 +44,9 @@ func TestLook(t *testing.T) {
 			t.Fatal(err)
 		}
 		rec.ID = kind[:2] + "-7k3p"
-		rec.EventWords = func(lang i18n.Lang, e engine.Event) string { return service.EventWords(tr, lang, a.Game, e.Kind, e.Command) }
+		rec.EventWords = func(lang i18n.Lang, e engine.Event) string {
+			return service.EventWords(tr, lang, a.Game, e.Kind, e.Command)
+		}
 		rec.PictureWords = func(lang i18n.Lang) draw.Words { return service.PictureWords(tr, lang, a.Game) }
 		for _, lang := range i18n.Langs {
 			for _, viewer := range []string{engine.Observer, "ann"} {
