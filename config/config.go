@@ -153,7 +153,7 @@ func (c *Config) PageBaseURL(listen string) string {
 	case !c.WebEnabled():
 		return ""
 	case c.Web.BaseURL != "":
-		return strings.TrimSuffix(c.Web.BaseURL, "/") + "/"
+		return strings.TrimRight(c.Web.BaseURL, "/") + "/"
 	case c.EmbeddedMode() && listen != "":
 		return "http://" + listen + "/"
 	}
