@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/engine/dungeoneer"
@@ -554,5 +555,50 @@ func TestMarkers(t *testing.T) {
 	}
 	if marker(9) != "m2" {
 		t.Errorf("marker(9) = %q", marker(9))
+	}
+}
+
+// TestNow says where a game stands: who must move and by when (the reader as "you"),
+// paused, or over — also when it ended because the others resigned.
+func TestNow(t *testing.T) {
+	as, err := archives()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := tools(t)
+	a := as["smallworld/2"]
+	due := time.Date(2026, 11, 24, 21, 0, 0, 0, time.UTC)
+	rome, err := time.LoadLocation("Europe/Rome")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		set    func(r *Record)
+		reader Reader
+		want   string
+	}{
+		{"observer", func(r *Record) { r.Deadlines = map[string]time.Time{"ann": due} }, Reader{Viewer: engine.Observer}, "To move now: ann (by Tue 24 Nov 21:00 UTC)"},
+		{"the one to move", func(r *Record) { r.Deadlines = map[string]time.Time{"ann": due} }, Reader{Viewer: "ann", Lang: i18n.Italian, Zone: rome}, "Tocca a te, entro mar 24 nov, 22:00"},
+		{"no deadline", func(*Record) {}, Reader{Viewer: "ben"}, "To move now: ann"},
+		{"paused", func(r *Record) { r.Paused = true }, Reader{Viewer: engine.Observer}, "The game is paused by its host."},
+		{"resigned", func(r *Record) { r.Over, r.Winners, r.Resigned = true, []string{"ben"}, map[string]bool{"ann": true} }, Reader{Viewer: "ben", Lang: i18n.Italian}, "Partita finita: ha vinto ben"},
+	} {
+		rec := record(t, a, 0)
+		tc.set(rec)
+		r, err := Build(rec, tc.reader, tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Now(); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	r, err := Build(record(t, a, -1), Reader{Viewer: engine.Observer}, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Now(); !strings.HasPrefix(got, "Game over: ") {
+		t.Errorf("the end: %q", got)
 	}
 }
