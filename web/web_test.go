@@ -383,3 +383,40 @@ func TestServer_index(t *testing.T) {
 		t.Error("a game that has not started is listed")
 	}
 }
+
+// TestServer_concurrent: readers of several games at once, while one game gets new
+// versions, each get their page (run it under -race: the caches are shared).
+func TestServer_concurrent(t *testing.T) {
+	s, src, recs := newTestServer(t, Options{Rate: 1e6, Burst: 1e6, Games: 2, PageBytes: 1 << 20})
+	h := s.Handler()
+	var ids []string
+	for kind, rec := range recs {
+		if kind != "necromancer" && kind != "dungeoneer" {
+			ids = append(ids, rec.ID)
+		}
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 100)
+	for g := range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 15 {
+				id := ids[(g+i)%len(ids)]
+				if g == 0 && i%5 == 0 {
+					src.mu.Lock()
+					src.games[id].head.Version = fmt.Sprintf("v%d", i)
+					src.mu.Unlock()
+				}
+				if res := get(h, "GET", "/g/"+id+"/"+strconv.Itoa(i)); res.Code != http.StatusOK && res.Code != http.StatusNotFound {
+					errs <- fmt.Sprintf("%s step %d: %d", id, i, res.Code)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
