@@ -20,6 +20,7 @@ import (
 	"github.com/turnmail/turnmail/engine/games"
 	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/internal/langcheck"
+	"github.com/turnmail/turnmail/internal/picturecheck"
 	"github.com/turnmail/turnmail/mail/parse"
 )
 
@@ -323,6 +324,7 @@ func playBots(t *testing.T, h *harness, kind string, n int, seed int64, options 
 			t.Errorf("%s was told the winners are %v, %s %v", b.name, b.winners, bots[0].name, want)
 		}
 	}
+	checkPictures(t, h, game)
 	l, err := h.d.Service.Load(context.Background(), game)
 	if err != nil {
 		t.Fatal(err)
@@ -969,4 +971,30 @@ func parseRegions(r *reading, body, me string) map[string]region {
 		}
 	}
 	return out
+}
+
+// checkPictures checks that every state mail of game carries the board's picture,
+// shown by its Content-ID and within its budget (issue 22).
+func checkPictures(t *testing.T, h *harness, game string) {
+	t.Helper()
+	rows, err := h.d.Store.Outbox(context.Background(), game, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, largest := 0, 0
+	for _, r := range rows {
+		if r.Kind != "state" {
+			continue
+		}
+		p, err := picturecheck.Read(r.Raw)
+		if err != nil {
+			t.Errorf("state mail %d to %s: %v", r.ID, r.To[0], err)
+			continue
+		}
+		n, largest = n+1, max(largest, len(p.PNG))
+	}
+	if n == 0 {
+		t.Errorf("game %s: no state mail with a picture", game)
+	}
+	t.Logf("game %s: %d state mails, each with its picture (the largest %d bytes)", game, n, largest)
 }

@@ -79,7 +79,7 @@ func (l Lang) tag() language.Tag {
 // "abilities" holds what each race, power, place and relic does (engine.Entry),
 // keyed by its English name; it is looked up by About, not by Sprintf, so that a name
 // such as "Forest" never doubles as a message key.
-var Domains = []string{"service", "mail", "smallworld", "empire", "dungeoneer", "terms", "templates", "accounts", "abilities"}
+var Domains = []string{"service", "mail", "smallworld", "empire", "dungeoneer", "terms", "templates", "accounts", "abilities", "picture"}
 
 // Bundle is the loaded catalogues, term names and command words. It is immutable
 // once loaded and safe for concurrent use.

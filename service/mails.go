@@ -252,9 +252,25 @@ func (s *Service) stateMail(l *Loaded, state engine.State, p store.Player, event
 			data.Archive = &templates.Attachment{Name: f.Name, Redacted: redacted}
 		}
 	}
-	m, err := s.mail("state", data, l.Game.ID, p.Email, data.ReplyTo, inReply, l.threadOf(p.Email), nil, auto, files...)
+	inline := s.withPicture(l, state, viewerOf(p), &data)
+	m, err := s.mailInline("state", data, l.Game.ID, p.Email, data.ReplyTo, inReply, l.threadOf(p.Email), nil, auto, inline, files...)
 	m.Seen = l.LastSeq()
 	return m, err
+}
+
+// withPicture adds the board's picture to a state mail's data (issue 22): the inline
+// part to send with it, or nil for a game without a picture.
+func (s *Service) withPicture(l *Loaded, state engine.State, viewer string, data *templates.State) []compose.Inline {
+	after := ""
+	if n := len(data.Moves); n > 0 {
+		after = data.Moves[n-1].Player
+	}
+	in, pic := s.picture(l, state, viewer, data.Changed, i18n.Lang(data.Lang), after)
+	if in == nil {
+		return nil
+	}
+	data.Picture = pic
+	return []compose.Inline{*in}
 }
 
 // eventAt returns the event numbered seq.
@@ -342,7 +358,8 @@ func (s *Service) stateMails(l *Loaded, before, state engine.State, events []sto
 		if err != nil {
 			return nil, err
 		}
-		m, err := s.mail("state", data, l.Game.ID, o.Email, s.address(), "", l.threadOf(o.Email), map[string]string{"List-Unsubscribe": s.unsubscribe(l.Game.ID)}, "auto-generated")
+		inline := s.withPicture(l, state, engine.Observer, &data)
+		m, err := s.mailInline("state", data, l.Game.ID, o.Email, s.address(), "", l.threadOf(o.Email), map[string]string{"List-Unsubscribe": s.unsubscribe(l.Game.ID)}, "auto-generated", inline)
 		if err != nil {
 			return nil, err
 		}
@@ -355,7 +372,8 @@ func (s *Service) stateMails(l *Loaded, before, state engine.State, events []sto
 			return nil, err
 		}
 		headers := map[string]string{"List-Id": "<" + l.Game.ID + "." + s.domain + ">", "Precedence": "list", "List-Unsubscribe": s.unsubscribe(l.Game.ID)}
-		m, err := s.mail("state", data, l.Game.ID, list, s.address(), "", l.threadOf(list), headers, "auto-generated")
+		inline := s.withPicture(l, state, engine.Observer, &data)
+		m, err := s.mailInline("state", data, l.Game.ID, list, s.address(), "", l.threadOf(list), headers, "auto-generated", inline)
 		if err != nil {
 			return nil, err
 		}
@@ -473,7 +491,11 @@ func (s *Service) refusal(l *Loaded, p store.Player, reason string, lineErr *tem
 	if lineErr == nil {
 		data.Reason = reason
 	}
-	return s.mail("refusal", data, l.Game.ID, p.Email, data.ReplyTo, replyTo, l.threadOf(p.Email), nil, "auto-replied")
+	var inline []compose.Inline
+	if in, pic := s.picture(l, l.State, viewerOf(p), data.Changed, i18n.Lang(data.Lang), ""); in != nil {
+		data.Picture, inline = pic, []compose.Inline{*in}
+	}
+	return s.mailInline("refusal", data, l.Game.ID, p.Email, data.ReplyTo, replyTo, l.threadOf(p.Email), nil, "auto-replied", inline)
 }
 
 // mail renders a mail kind and builds the outbox row. A mail of a game stands in its
@@ -486,6 +508,13 @@ func (s *Service) refusal(l *Loaded, p store.Player, reason string, lineErr *tem
 // what is not plain ASCII), and a recipient that compose.CheckAddress refuses is an error naming it (addresses are
 // checked where they enter, so that is a bug or a row stored before the check).
 func (s *Service) mail(kind string, data any, gameID, to, replyTo, inReplyTo string, th thread, headers map[string]string, auto string, files ...compose.Attachment) (store.OutMail, error) {
+	return s.mailInline(kind, data, gameID, to, replyTo, inReplyTo, th, headers, auto, nil, files...)
+}
+
+// mailInline is mail with inline pictures that the HTML shows (a state mail's board).
+// A mail that the picture would make larger than MaxMailBytes goes without it (its
+// data's Picture dropped), before build cuts its text.
+func (s *Service) mailInline(kind string, data any, gameID, to, replyTo, inReplyTo string, th thread, headers map[string]string, auto string, inline []compose.Inline, files ...compose.Attachment) (store.OutMail, error) {
 	if err := compose.CheckAddress(to); err != nil {
 		return store.OutMail{}, fmt.Errorf("%s mail: %w", kind, err)
 	}
@@ -519,6 +548,25 @@ func (s *Service) mail(kind string, data any, gameID, to, replyTo, inReplyTo str
 		m.ReplyTo = mail.Address{Name: s.opts.Name, Address: replyTo}
 	}
 	m.InReplyTo, m.References = threadHeaders(th, inReplyTo)
+	if m.Inline = inline; len(inline) > 0 {
+		if raw, err := compose.Build(m); err == nil && int64(len(raw)) > s.opts.MaxMailBytes {
+			var without any
+			switch d := data.(type) {
+			case templates.State:
+				d.Picture = nil
+				without = d
+			case templates.Refusal:
+				d.Picture = nil
+				without = d
+			}
+			if without != nil {
+				m.Inline = nil
+				if _, m.HTML, err = s.tmpl.Render(kind, without); err != nil {
+					return store.OutMail{}, err
+				}
+			}
+		}
+	}
 	raw, err := s.build(m, lang)
 	if err != nil {
 		return store.OutMail{}, fmt.Errorf("compose %s mail: %w", kind, err)

@@ -75,7 +75,7 @@ func TestSelfPlayRenders(t *testing.T) {
 }
 
 // newRenderService is a service for rendering only: its store is never written.
-func newRenderService(t *testing.T) *Service {
+func newRenderService(t testing.TB) *Service {
 	t.Helper()
 	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "t.db"))
 	if err != nil {
@@ -120,7 +120,15 @@ type renderRun struct {
 	english map[string]int
 	// limit is how many states are rendered before only the end is (0: all).
 	limit int
+	// pictures: the state's mails are drawn with their picture.
+	pictures bool
 }
+
+// pictureEvery is how often a state's mails are rendered with their picture.
+const pictureEvery = 40
+
+// pictureStates reports whether a game has pictures.
+func pictureStates(kind string) bool { return kind != "tally" }
 
 // renderStates is how many states of a self-play game make test renders before it
 // renders only the game's end.
@@ -161,6 +169,10 @@ func (r *renderRun) step(s selfplay.Step) error {
 	if r.limit > 0 && s.N >= r.limit && !s.State.Finished() {
 		return nil // recorded for the accounts of what follows, not rendered
 	}
+	// Pictures are drawn for a sample of the states (every picture of every state is
+	// drawn as a scene by scene/draw's tests), and checked in the mails that have one.
+	r.pictures = pictureStates(l.Game.Kind) && (s.N%pictureEvery == 0 || s.State.Finished())
+	r.svc.opts.NoPictures = !r.pictures
 	for _, lang := range i18n.Langs {
 		l.Settings.Lang = lang
 		where := fmt.Sprintf("after command %d (%s: %q), in %s", s.N, s.Player, s.Command, lang)
@@ -206,6 +218,11 @@ func (r *renderRun) check(m store.OutMail, lang i18n.Lang) error {
 	text, html := parts["text/plain"], parts["text/html"]
 	if text == "" || html == "" {
 		return fmt.Errorf("parts %v: want text/plain and text/html", keys(parts))
+	}
+	if (m.Kind == "state" || m.Kind == "refusal") && r.pictures {
+		if err := checkPicture(m.Raw, html); err != nil {
+			return err
+		}
 	}
 	if lang == i18n.Italian {
 		subject := mailSubject(m.Raw)

@@ -18,6 +18,8 @@ import (
 
 	"github.com/turnmail/turnmail/engine/games"
 	"github.com/turnmail/turnmail/internal/selfplay"
+	"github.com/turnmail/turnmail/scene/draw"
+	"github.com/turnmail/turnmail/scene/raster"
 )
 
 // sample is one mail to render: a name, its kind and its data.
@@ -80,6 +82,7 @@ func realSamples(t *testing.T) []sample {
 				if st.Finished {
 					st.Winners = []string{"ann"}
 				}
+				st.Picture = boardPicture(t, s.State.View(who)) // issue 22
 				name := fmt.Sprintf("%s-%s-%s", game.ID[:2], label, who)
 				out = append(out, sample{name, "state", st}, sample{name + "-refusal", "refusal", Refusal{
 					Game: game, Player: who, Error: st.Error, Legal: st.Legal, ToAct: st.ToAct, ReplyTo: st.ReplyTo}})
@@ -159,7 +162,10 @@ func TestBrowserLayout(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", s.name, err)
 		}
-		if m := externalRef.FindString(page); m != "" {
+		// The board's picture is the mail's own part (src="cid:…"); the browser is
+		// given it as a file beside the page.
+		page, inline := inlinePicture(t, dir, s.data, page)
+		if m := externalRef.FindString(strings.Replace(page, inline, "", 1)); m != "" {
 			t.Errorf("%s: the HTML refers outside the mail (%q)", s.name, m)
 		}
 		file := filepath.Join(dir, s.name+".html")
@@ -189,7 +195,16 @@ func TestBrowserLayout(t *testing.T) {
 				for _, p := range problems[1:] {
 					t.Errorf("%s at %d px (%s): %s", s.name, w, scheme, p)
 				}
-				if shots != "" && w == 390 && s.kind == "state" && (strings.HasPrefix(s.name, "sm-") || strings.HasPrefix(s.name, "em-") || strings.HasPrefix(s.name, "state-empire")) {
+				if inline != "" { // the picture shows, whole, within the window
+					shown, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](pictureCheck))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(shown) != 3 || shown[0] == 0 || shown[1] > float64(w) || shown[1] < min(float64(w)-40, 560) {
+						t.Errorf("%s at %d px (%s): picture natural width, shown width, height %v: want it loaded, as wide as the window allows up to 600 px", s.name, w, scheme, shown)
+					}
+				}
+				if shots != "" && w == 390 && s.kind == "state" && (strings.HasPrefix(s.name, "sm-") || strings.HasPrefix(s.name, "em-") || strings.HasPrefix(s.name, "du-") || strings.HasPrefix(s.name, "state-empire")) {
 					png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 					if err != nil {
 						t.Fatal(err)
@@ -202,3 +217,47 @@ func TestBrowserLayout(t *testing.T) {
 		}
 	}
 }
+
+// boardPicture draws a view's picture for a sample state mail (issue 22): the
+// picture the mail would carry, kept by its Content-ID until inlinePicture writes it.
+func boardPicture(t *testing.T, view any) *Picture {
+	t.Helper()
+	sc, err := draw.Scene(draw.Input{View: view})
+	if err != nil {
+		t.Fatal(err)
+	}
+	png, err := raster.PNG(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cid := fmt.Sprintf("board.%d@example.org", len(pictures))
+	pictures[cid] = png
+	return &Picture{CID: cid, Width: int(sc.Width), Height: int(sc.Height), Alt: sc.Alt}
+}
+
+// pictures are the sample pictures by Content-ID.
+var pictures = map[string][]byte{}
+
+// inlinePicture writes a state mail's picture beside its page and points the page's
+// <img> at it, as a mail client shows the inline part; it returns the page and the
+// src attribute it replaced ("" when the mail has no picture).
+func inlinePicture(t *testing.T, dir string, data any, page string) (string, string) {
+	t.Helper()
+	st, ok := data.(State)
+	if !ok || st.Picture == nil {
+		return page, ""
+	}
+	src := `src="cid:` + st.Picture.CID + `"`
+	if !strings.Contains(page, src) {
+		t.Fatalf("the mail does not show its picture by %s", src)
+	}
+	name := strings.TrimSuffix(st.Picture.CID, "@example.org") + ".png"
+	if err := os.WriteFile(filepath.Join(dir, name), pictures[st.Picture.CID], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	local := `src="` + name + `"`
+	return strings.Replace(page, src, local, 1), local
+}
+
+// pictureCheck returns the picture's natural width, its width and height as shown.
+const pictureCheck = `(() => { const i = document.images[0]; if (!i) return []; const r = i.getBoundingClientRect(); return [i.naturalWidth, r.width, r.height]; })()`

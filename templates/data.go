@@ -1,6 +1,10 @@
 package templates
 
 import (
+	"fmt"
+	"html"
+	"html/template"
+	"net/url"
 	"time"
 )
 
@@ -118,6 +122,25 @@ type State struct {
 	Notes []Notice
 	// Lang is the reader's language ("en" or "it"; "" reads English).
 	Lang string
+	// Picture is the board as an inline PNG of the mail, shown after the account of
+	// what happened (nil when the mail has none). Issue 22.
+	Picture *Picture
+}
+
+// Picture is an inline picture of the HTML part: the Content-ID of its MIME part
+// (without angle brackets), its size in CSS pixels and its text alternative.
+type Picture struct {
+	CID           string
+	Width, Height int
+	Alt           string
+}
+
+// Tag is the picture's <img> element: its address "cid:" and its Content-ID, its
+// size (shown at most Width wide, narrower on a narrow screen), an opaque background
+// and a dark border (kept when a mail client darkens the mail), its alt text.
+func (p *Picture) Tag() template.HTML {
+	return template.HTML(fmt.Sprintf(`<img src="cid:%s" width="%d" height="%d" alt="%s" style="display:block;box-sizing:border-box;width:100%%;max-width:%dpx;height:auto;border:1px solid #222222;background:#fbf8f0">`,
+		html.EscapeString(url.PathEscape(p.CID)), p.Width, p.Height, html.EscapeString(p.Alt), p.Width))
 }
 
 // Refusal is the data of a mail that answers a mail from which nothing was applied.
@@ -140,6 +163,8 @@ type Refusal struct {
 	ReplyTo string
 	// Lang is the reader's language ("en" or "it"; "" reads English).
 	Lang string
+	// Picture is the board as an inline PNG, as in a state mail (issue 22).
+	Picture *Picture
 }
 
 // HowTo answers a registered player who wrote to the service address without the

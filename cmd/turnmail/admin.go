@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -184,7 +185,7 @@ func newGamesCmd(a *app) *cobra.Command {
 }
 
 func newShowCmd(a *app) *cobra.Command {
-	var player string
+	var player, pngFile string
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "show GAME",
@@ -198,6 +199,24 @@ func newShowCmd(a *app) *cobra.Command {
 				}
 				if asJSON && l.State != nil {
 					return printJSON(a, l.State.View(player))
+				}
+				if pngFile != "" {
+					if l.State == nil {
+						return fmt.Errorf("game %s has not started: no board to draw", l.Game.ID)
+					}
+					viewer := engine.Observer
+					if player != "" {
+						viewer = player
+						if !slices.ContainsFunc(l.Players, func(p store.Player) bool { return p.Name == player && p.Role != store.RoleObserver }) {
+							return fmt.Errorf("game %s has no player %q", l.Game.ID, player)
+						}
+					}
+					lang := i18n.Lang(l.Settings.Lang).Or(i18n.English)
+					if err := writePicture(pngFile, l.Game.Kind, l.State.View(viewer), lang); err != nil {
+						return err
+					}
+					fmt.Fprintf(a.out, "wrote %s\n", pngFile)
+					return nil
 				}
 				fmt.Fprintf(a.out, "game %s (%s), status %s, %d events, host %s\n", l.Game.ID, l.Game.Kind, l.Game.Status, len(l.Events), l.Game.Host)
 				tr, err := i18n.Load()
@@ -255,6 +274,7 @@ func newShowCmd(a *app) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&player, "player", "", "show the state as this player sees it")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the state JSON")
+	cmd.Flags().StringVar(&pngFile, "png", "", "write the board's picture to this PNG file (as --player sees it, else as observers do)")
 	return cmd
 }
 

@@ -6,18 +6,21 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/engine/games"
 	"github.com/turnmail/turnmail/i18n"
+	"github.com/turnmail/turnmail/service"
 	"github.com/turnmail/turnmail/templates"
 )
 
 func newReplayCmd(a *app) *cobra.Command {
 	var at int
 	var asJSON bool
+	var pngFile string
 	cmd := &cobra.Command{
 		Use:   "replay FILE",
 		Short: "Replay an archived game and print the state",
@@ -45,6 +48,9 @@ stops the replay with exit status 2 and names the event index, command and reaso
 				}
 				return err
 			}
+			if pngFile != "" {
+				return writePicture(pngFile, arch.Game, state.View(engine.Observer), i18n.English)
+			}
 			if asJSON {
 				return printJSON(a, state.View(""))
 			}
@@ -58,7 +64,43 @@ stops the replay with exit status 2 and names the event index, command and reaso
 	}
 	cmd.Flags().IntVar(&at, "at", 0, "print the state after event N (0 = the setup)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the state as JSON")
+	cmd.Flags().StringVar(&pngFile, "png", "", "write the board's picture (as observers see it) to this PNG file")
 	return cmd
+}
+
+// writePicture writes the picture of a game's view to file as PNG, in lang.
+func writePicture(file, game string, view any, lang i18n.Lang) error {
+	tr, err := i18n.Load()
+	if err != nil {
+		return err
+	}
+	_, png, err := service.Picture(tr, lang, game, view, nil)
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(file, png)
+}
+
+// writeFileAtomic writes data to a temporary file beside file, syncs it and renames
+// it into place, so that a reader never sees half a file.
+func writeFileAtomic(file string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(file), filepath.Base(file)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", file, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", file, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", file, err)
+	}
+	return os.Rename(tmp.Name(), file)
 }
 
 func readArchiveFile(path string) (*engine.Archive, error) {

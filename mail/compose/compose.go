@@ -25,6 +25,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/emersion/go-message"
 	gomail "github.com/emersion/go-message/mail"
 )
 
@@ -73,6 +74,21 @@ type Mail struct {
 	// Attachments are files sent with the mail (multipart/mixed around the text and
 	// HTML parts; a mail without HTML has none).
 	Attachments []Attachment
+	// Inline are the pictures the HTML shows by Content-ID (<img src="cid:ID">): the
+	// HTML and they go in a multipart/related part, after the text part of the
+	// multipart/alternative. A mail without HTML has none.
+	Inline []Inline
+}
+
+// Inline is a picture the HTML part shows by its Content-ID.
+type Inline struct {
+	// ContentID is the id without angle brackets ("board.1234@example.org"); the
+	// HTML names it as "cid:" + ContentID.
+	ContentID string
+	// Name is the file name offered when the reader saves it; ContentType its MIME
+	// type ("image/png").
+	Name, ContentType string
+	Data              []byte
 }
 
 // Attachment is a file attached to a Mail.
@@ -133,6 +149,12 @@ func Build(m Mail) ([]byte, error) {
 		return buf.Bytes(), nil
 	}
 
+	if len(m.Inline) > 0 {
+		if err := writeRelated(&buf, h, m, text, textParams); err != nil {
+			return nil, err
+		}
+		return buf.Bytes(), nil
+	}
 	var mw *gomail.Writer
 	var iw *gomail.InlineWriter
 	if len(m.Attachments) > 0 {
@@ -168,6 +190,102 @@ func Build(m Mail) ([]byte, error) {
 		}
 	}
 	return buf.Bytes(), nil
+}
+
+// writeRelated writes a mail with inline pictures: multipart/alternative of the text
+// part and a multipart/related of the HTML part and the pictures (inside a
+// multipart/mixed with the attachments, when there are any).
+func writeRelated(buf *bytes.Buffer, h gomail.Header, m Mail, text string, textParams map[string]string) error {
+	for _, in := range m.Inline {
+		if err := checkLine("inline content id", in.ContentID); err != nil {
+			return err
+		}
+		if err := checkLine("inline name", in.Name); err != nil {
+			return err
+		}
+		if !ValidMessageID("<" + in.ContentID + ">") {
+			return fmt.Errorf("%w: inline content id %q", ErrInvalid, in.ContentID)
+		}
+	}
+	var top *message.Writer
+	var err error
+	altHeader := message.Header{}
+	altHeader.SetContentType("multipart/alternative", nil)
+	if len(m.Attachments) > 0 {
+		h.SetContentType("multipart/mixed", nil)
+		if top, err = message.CreateWriter(buf, h.Header); err != nil {
+			return fmt.Errorf("compose: write header: %w", err)
+		}
+	} else {
+		h.SetContentType("multipart/alternative", nil)
+	}
+	var alt *message.Writer
+	if top != nil {
+		alt, err = top.CreatePart(altHeader)
+	} else {
+		alt, err = message.CreateWriter(buf, h.Header)
+	}
+	if err != nil {
+		return fmt.Errorf("compose: write header: %w", err)
+	}
+	part := func(w *message.Writer, typ string, params map[string]string, cte string, more map[string]string, body []byte) error {
+		ph := message.Header{}
+		ph.SetContentType(typ, params)
+		ph.Set("Content-Transfer-Encoding", cte)
+		for k, v := range more {
+			ph.Set(k, v)
+		}
+		pw, err := w.CreatePart(ph)
+		if err != nil {
+			return fmt.Errorf("compose: create %s part: %w", typ, err)
+		}
+		if _, err := pw.Write(body); err != nil {
+			return fmt.Errorf("compose: write %s part: %w", typ, err)
+		}
+		if err := pw.Close(); err != nil {
+			return fmt.Errorf("compose: close %s part: %w", typ, err)
+		}
+		return nil
+	}
+	if err := part(alt, "text/plain", textParams, "quoted-printable", nil, []byte(text)); err != nil {
+		return err
+	}
+	relHeader := message.Header{}
+	relHeader.SetContentType("multipart/related", map[string]string{"type": "text/html"})
+	rel, err := alt.CreatePart(relHeader)
+	if err != nil {
+		return fmt.Errorf("compose: create multipart/related: %w", err)
+	}
+	if err := part(rel, "text/html", map[string]string{"charset": "utf-8"}, "quoted-printable", nil, []byte(m.HTML)); err != nil {
+		return err
+	}
+	for _, in := range m.Inline {
+		disp := mime.FormatMediaType("inline", map[string]string{"filename": in.Name})
+		if err := part(rel, in.ContentType, nil, "base64", map[string]string{"Content-ID": "<" + in.ContentID + ">", "Content-Disposition": disp}, in.Data); err != nil {
+			return err
+		}
+	}
+	for _, w := range []*message.Writer{rel, alt} {
+		if err := w.Close(); err != nil {
+			return fmt.Errorf("compose: close multipart: %w", err)
+		}
+	}
+	if top == nil {
+		return nil
+	}
+	for _, f := range m.Attachments {
+		if err := checkLine("attachment name", f.Name); err != nil {
+			return err
+		}
+		disp := mime.FormatMediaType("attachment", map[string]string{"filename": f.Name})
+		if err := part(top, f.ContentType, nil, "base64", map[string]string{"Content-Disposition": disp}, f.Data); err != nil {
+			return err
+		}
+	}
+	if err := top.Close(); err != nil {
+		return fmt.Errorf("compose: close multipart: %w", err)
+	}
+	return nil
 }
 
 // attach writes the attachments after the text and closes the multipart/mixed writer.

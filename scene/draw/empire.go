@@ -1,0 +1,307 @@
+package draw
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/turnmail/turnmail/engine/empire"
+	"github.com/turnmail/turnmail/scene"
+	"github.com/turnmail/turnmail/scene/layout"
+)
+
+// Colours of an Empire board.
+var (
+	empireSea   = scene.RGB(0xcfe6f5)
+	empireLand  = scene.RGB(0xe8dcb0)
+	empireRoute = scene.RGB(0x1f5f99)
+	empireCoin  = scene.RGB(0xf2c94c)
+)
+
+// slotCells places the faces of a layout kind on a grid of cells (column, row).
+var slotCells = map[string]map[string][2]int{
+	"t":    {"west": {0, 0}, "centre": {1, 0}, "east": {2, 0}, "south": {1, 1}},
+	"ring": {"north-west": {0, 0}, "north-east": {1, 0}, "south-east": {1, 1}, "south-west": {0, 1}},
+}
+
+// turn rotates p by r quarter turns clockwise within a square of side size.
+func turn(p layout.Point, r int, size float64) layout.Point {
+	for range ((r % 4) + 4) % 4 {
+		p = layout.Point{X: size - p.Y, Y: p.X}
+	}
+	return p
+}
+
+// eightMinute draws an Eight-Minute Empire board: the four faces as the game lays
+// them, each region with its number, the armies and cities on it by player, sea
+// routes and crossings, the start region; then the row of cards with their costs.
+func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
+	w := in.Words
+	seats := seatOf{}
+	for i, p := range v.Players {
+		seats[p.Name] = i
+	}
+	cells := slotCells[v.Layout.Kind]
+	if cells == nil {
+		return nil, fmt.Errorf("empire layout %q unknown", v.Layout.Kind)
+	}
+	cols, rows := 0, 0
+	for _, c := range cells {
+		cols, rows = max(cols, c[0]+1), max(rows, c[1]+1)
+	}
+	type placed struct {
+		board *layout.Board
+		rot   int
+		cell  [2]int
+	}
+	faces := map[string]placed{}
+	var order []string // the faces in the view's order: the picture's items in a fixed order
+	size := 0.0
+	for _, pf := range v.Layout.Faces {
+		b, err := layout.EmpireFace(pf.ID)
+		if err != nil {
+			return nil, fmt.Errorf("face %s: %w", pf.ID, err)
+		}
+		cell, ok := cells[pf.Position]
+		if !ok {
+			return nil, fmt.Errorf("face %s: position %q unknown", pf.ID, pf.Position)
+		}
+		faces[pf.ID] = placed{b, pf.Rotation, cell}
+		order = append(order, pf.ID)
+		size = math.Max(size, math.Max(b.Width, b.Height))
+	}
+	if len(faces) == 0 {
+		return nil, fmt.Errorf("no faces")
+	}
+
+	s := scene.New(Width, 0)
+	const top = 30.0
+	title := w.Say("Round %d", v.Turn)
+	if v.Finished {
+		title = w.Say("Game over")
+	}
+	cellPx := (Width - 16) / float64(cols)
+	k := cellPx / size
+	origin := func(cell [2]int) (float64, float64) {
+		return 8 + float64(cell[0])*cellPx, top + float64(cell[1])*cellPx
+	}
+	// at places a point of a face's layout on the picture.
+	at := func(pf placed, p layout.Point) scene.Point {
+		q := turn(p, pf.rot, size)
+		x, y := origin(pf.cell)
+		return scene.Point{X: x + q.X*k, Y: y + q.Y*k}
+	}
+	s.Add(&scene.Rect{Min: scene.Point{X: 8, Y: top}, Max: scene.Point{X: 8 + float64(cols)*cellPx, Y: top + float64(rows)*cellPx}, Fill: scene.Solid(scene.Paper)})
+	for _, id := range order {
+		pf := faces[id]
+		x, y := origin(pf.cell)
+		s.Add(&scene.Rect{Min: scene.Point{X: x, Y: y}, Max: scene.Point{X: x + cellPx, Y: y + cellPx},
+			Fill: scene.Patterned(empireSea, scene.Horizontal, empireSea.Mix(empireRoute, 0.25)), Stroke: scene.Stroke{Color: scene.Ink, Width: 1}})
+	}
+
+	// The regions of the view by face and letter ("1a-c").
+	type regionAt struct {
+		face placed
+		reg  *layout.Region
+	}
+	where := map[int]regionAt{}
+	for i := range v.Regions {
+		rv := &v.Regions[i]
+		faceID, letter, ok := strings.Cut(rv.Label, "-")
+		pf, found := faces[faceID]
+		if !ok || !found {
+			return nil, fmt.Errorf("region %d: label %q names no face of the layout", rv.ID, rv.Label)
+		}
+		var reg *layout.Region
+		for j := range pf.board.Regions {
+			if pf.board.Regions[j].Key == letter {
+				reg = &pf.board.Regions[j]
+			}
+		}
+		if reg == nil {
+			return nil, fmt.Errorf("region %d: face %s has no region %q", rv.ID, faceID, letter)
+		}
+		where[rv.ID] = regionAt{pf, reg}
+	}
+	// Routes first (under the land): sea routes and crossings within a face, and the
+	// exits that join faces.
+	route := func(pts []scene.Point, kind string) {
+		st := scene.Stroke{Color: empireRoute, Width: 2.5, Dash: []float64{6, 4}}
+		switch kind {
+		case layout.LinkCrossing:
+			st = scene.Stroke{Color: scene.Ink, Width: 3, Dash: []float64{2, 3}}
+		case layout.LinkBorder:
+			st = scene.Stroke{Color: scene.Ink, Width: 2}
+		}
+		s.Add(&scene.Line{Points: pts, Stroke: st})
+	}
+	kinds := map[string]bool{}
+	for _, id := range order {
+		pf := faces[id]
+		for _, l := range pf.board.Links {
+			pts := make([]scene.Point, len(l.Path))
+			for i, p := range l.Path {
+				pts[i] = at(pf, p)
+			}
+			route(pts, l.Kind)
+			kinds[l.Kind] = true
+		}
+		for _, e := range pf.board.Exits {
+			pts := make([]scene.Point, len(e.Path))
+			for i, p := range e.Path {
+				pts[i] = at(pf, p)
+			}
+			route(pts, layout.LinkSea)
+			kinds[layout.LinkSea] = true
+		}
+	}
+	for _, rv := range v.Regions {
+		ra := where[rv.ID]
+		rings := make([][]scene.Point, len(ra.reg.Rings))
+		for i, ring := range ra.reg.Rings {
+			rings[i] = make([]scene.Point, len(ring))
+			for j, p := range ring {
+				rings[i][j] = at(ra.face, p)
+			}
+		}
+		s.Add(&scene.Polygon{Rings: rings, Fill: scene.Solid(empireLand), Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}})
+	}
+	// All so far is the board alone: the static layer a writer may keep.
+	s.Static = len(s.Items)
+	s.Add(&scene.Text{At: scene.Point{X: 10, Y: top / 2}, Text: title, Size: sizeTitle, Bold: true, Anchor: scene.Start, Color: scene.Ink})
+	// What stands in each region: its number on top, then armies and cities by owner.
+	var names []string
+	for _, p := range v.Players {
+		names = append(names, p.Name)
+	}
+	names = append(names, empire.Neutral)
+	for _, rv := range v.Regions {
+		ra := where[rv.ID]
+		c := at(ra.face, ra.reg.Label)
+		num := strconv.Itoa(rv.ID)
+		if rv.ID == v.Start {
+			s.Add(&scene.Circle{Center: scene.Point{X: c.X, Y: c.Y - 18}, R: 11, Fill: scene.Solid(scene.White), Stroke: scene.Stroke{Color: scene.Ink, Width: 2.5}})
+		}
+		s.Add(label(scene.Point{X: c.X, Y: c.Y - 18}, num, sizeNumber, true, scene.Middle))
+		type piece struct {
+			sw   scene.Swatch
+			n    int
+			city bool
+		}
+		var pieces []piece
+		for _, n := range names {
+			sw, ok := seats.swatch(n)
+			if n == empire.Neutral {
+				sw, ok = scene.LostTribe, true
+			}
+			if !ok {
+				continue
+			}
+			if a := rv.Armies[n]; a > 0 {
+				pieces = append(pieces, piece{sw, a, false})
+			}
+			if ct := rv.Cities[n]; ct > 0 {
+				pieces = append(pieces, piece{sw, ct, true})
+			}
+		}
+		// In rows that keep within the region where it is small (the pieces of two
+		// neighbours must not meet).
+		const r = 10.0
+		room := ra.reg.Room * k
+		perRow := max(2, int((2*room+8)/(2*r+2)))
+		for i, p := range pieces {
+			row, col := i/perRow, i%perRow
+			inRow := min(perRow, len(pieces)-row*perRow)
+			pc := scene.Point{X: c.X - float64(inRow-1)*(r+1) + float64(col)*(2*r+2), Y: c.Y + 6 + float64(row)*(2*r+3)}
+			if p.city {
+				s.Add(city(p.sw, pc, r))
+				s.Add(&scene.Text{At: scene.Point{X: pc.X, Y: pc.Y + 2}, Text: strconv.Itoa(p.n), Size: sizeBadge, Bold: true, Color: p.sw.TextOn(false)})
+			} else {
+				s.Add(markerWithCount(p.sw, pc, r, false, p.n)...)
+			}
+		}
+	}
+	y := top + float64(rows)*cellPx + 10
+
+	// The row of cards on offer.
+	if len(v.Row) > 0 {
+		s.Add(&scene.Text{At: scene.Point{X: 10, Y: y + 8}, Text: w.Say("Cards on offer (take N):"), Size: sizeLegend, Bold: true, Anchor: scene.Start, Color: scene.Ink})
+		y += 20
+		const perRow, gap = 3, 6.0
+		cw := (Width - 16 - gap*(perRow-1)) / perRow
+		const ch = 62.0
+		for i, c := range v.Row {
+			x0 := 8 + float64(i%perRow)*(cw+gap)
+			y0 := y + float64(i/perRow)*(ch+gap)
+			s.Add(&scene.Rect{Min: scene.Point{X: x0, Y: y0}, Max: scene.Point{X: x0 + cw, Y: y0 + ch}, Radius: 5,
+				Fill: scene.Solid(scene.White), Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}})
+			s.Add(&scene.Text{At: scene.Point{X: x0 + 8, Y: y0 + 13}, Text: strconv.Itoa(c.Position), Size: sizeNumber, Bold: true, Anchor: scene.Start, Color: scene.Ink})
+			s.Add(&scene.Circle{Center: scene.Point{X: x0 + cw - 14, Y: y0 + 13}, R: 10, Fill: scene.Solid(empireCoin), Stroke: scene.Stroke{Color: scene.Ink, Width: 1.2}},
+				&scene.Text{At: scene.Point{X: x0 + cw - 14, Y: y0 + 13}, Text: strconv.Itoa(c.Cost), Size: sizeBadge, Bold: true, Color: scene.Ink})
+			s.Add(&scene.Text{At: scene.Point{X: x0 + 26, Y: y0 + 13}, Text: clip(w.Term(c.Name), int((cw-58)/((sizeBadge+1)*0.6))), Size: sizeBadge + 1, Bold: true, Anchor: scene.Start, Color: scene.Ink})
+			ability, action := c.Ability, c.Action
+			if ab, ac, ok := empire.CardTexts(c.ID); ok {
+				ability, action = w.Text(ab), w.Text(ac)
+			}
+			s.Add(&scene.Text{At: scene.Point{X: x0 + 8, Y: y0 + 33}, Text: clip(action, int((cw-12)/(sizeBadge*0.56))), Size: sizeBadge, Anchor: scene.Start, Color: scene.Ink},
+				&scene.Text{At: scene.Point{X: x0 + 8, Y: y0 + 50}, Text: clip(ability, int((cw-12)/(sizeBadge*0.56))), Size: sizeBadge, Anchor: scene.Start, Color: scene.RGB(0x555555)})
+		}
+		y += float64((len(v.Row)+perRow-1)/perRow)*(ch+gap) + 4
+	}
+
+	// The legend.
+	var entries []legendEntry
+	for i, p := range v.Players {
+		sw := scene.Seat(i)
+		entries = append(entries, legendEntry{sample: func(c scene.Point) []scene.Item { return []scene.Item{scene.Marker(sw, c, 9, false)} },
+			text: w.Say("%s: armies %d, cities %d, coins %d", clip(p.Name, 24), p.Armies, p.Cities, p.Coins), wide: true})
+	}
+	entries = append(entries,
+		legendEntry{sample: func(c scene.Point) []scene.Item { return []scene.Item{scene.Marker(scene.LostTribe, c, 9, false)} }, text: w.Term(empire.Neutral)},
+		legendEntry{sample: func(c scene.Point) []scene.Item { return []scene.Item{city(scene.LostTribe, c, 9)} }, text: w.Say("city")},
+		legendEntry{sample: func(c scene.Point) []scene.Item {
+			return []scene.Item{&scene.Circle{Center: c, R: 8, Fill: scene.Solid(scene.White), Stroke: scene.Stroke{Color: scene.Ink, Width: 2.5}}}
+		}, text: w.Say("start region")})
+	if kinds[layout.LinkSea] {
+		entries = append(entries, legendEntry{sample: lineSample(scene.Stroke{Color: empireRoute, Width: 2.5, Dash: []float64{6, 4}}), text: w.Say("sea route")})
+	}
+	if kinds[layout.LinkCrossing] {
+		entries = append(entries, legendEntry{sample: lineSample(scene.Stroke{Color: scene.Ink, Width: 3, Dash: []float64{2, 3}}), text: w.Say("crossing")})
+	}
+	if kinds[layout.LinkBorder] {
+		entries = append(entries, legendEntry{sample: lineSample(scene.Stroke{Color: scene.Ink, Width: 2}), text: w.Say("land border")})
+	}
+	items, bottom := legend(entries, y)
+	s.Add(items...)
+	s.Height = bottom + 8
+	s.Alt = empireAlt(v, w)
+	return s, nil
+}
+
+// lineSample draws a short line for a legend entry.
+func lineSample(st scene.Stroke) func(scene.Point) []scene.Item {
+	return func(c scene.Point) []scene.Item {
+		return []scene.Item{&scene.Line{Points: []scene.Point{{X: c.X - 11, Y: c.Y}, {X: c.X + 11, Y: c.Y}}, Stroke: st}}
+	}
+}
+
+// city is a house in a seat's colour: a square with a roof.
+func city(sw scene.Swatch, c scene.Point, r float64) scene.Item {
+	pts := []scene.Point{{X: c.X - r, Y: c.Y + r}, {X: c.X - r, Y: c.Y - r*0.2}, {X: c.X, Y: c.Y - r*1.1}, {X: c.X + r, Y: c.Y - r*0.2}, {X: c.X + r, Y: c.Y + r}}
+	return &scene.Polygon{Rings: [][]scene.Point{pts}, Fill: scene.Solid(sw.Color), Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}}
+}
+
+// empireAlt says what the picture shows: the round, and each player's armies and
+// cities.
+func empireAlt(v *empire.View, w Words) string {
+	var parts []string
+	for i, p := range v.Players {
+		parts = append(parts, w.Say("%s (%s): armies %d, cities %d", clip(p.Name, 24), SwatchName(w, scene.Seat(i)), p.Armies, p.Cities))
+	}
+	row := make([]string, 0, len(v.Row))
+	for _, c := range v.Row {
+		row = append(row, w.Say("%d: %s (cost %d)", c.Position, w.Term(c.Name), c.Cost))
+	}
+	return w.Say("Board, round %d: %s. Cards on offer: %s.", v.Turn, strings.Join(parts, "; "), strings.Join(row, ", "))
+}
