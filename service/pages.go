@@ -154,7 +154,7 @@ const MaxReplaySteps = 600
 // many steps or does not fit. Files are kept per game, last event and language, so
 // that all the readers of one end share one.
 func (s *Service) replayFile(l *Loaded, lang i18n.Lang) (compose.Attachment, bool) {
-	if s.noPictures || l.State == nil {
+	if s.opts.NoPictures || l.State == nil {
 		return compose.Attachment{}, false
 	}
 	key := fmt.Sprintf("%s\x00%d\x00%s", l.Game.ID, l.LastSeq(), lang)

@@ -175,7 +175,7 @@ func TestReplayFile(t *testing.T) {
 	if len(s.replayFiles.files) != 1 {
 		t.Errorf("%d replay files written for one language", len(s.replayFiles.files))
 	}
-	s.noPictures = true
+	s.opts.NoPictures = true
 	if _, ok := s.replayFile(l, "it"); ok {
 		t.Error("a replay file while pictures are off")
 	}

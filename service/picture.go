@@ -95,7 +95,7 @@ func (c *pictureCache) put(k [32]byte, png []byte) {
 // move the mail tells last, for the alt text. A game without a picture, or a picture that cannot
 // be drawn (logged: the mail goes without it), gives nil.
 func (s *Service) picture(l *Loaded, state engine.State, viewer string, changed []string, lang i18n.Lang, after string) (*compose.Inline, *templates.Picture) {
-	if s.noPictures {
+	if s.opts.NoPictures {
 		return nil, nil
 	}
 	sc, err := draw.Scene(draw.Input{View: state.View(viewer), Changed: changed, After: after, Words: PictureWords(s.tr, lang, l.Game.Kind)})

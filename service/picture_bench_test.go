@@ -46,7 +46,7 @@ func BenchmarkStateMail(b *testing.B) {
 		events := l.Events[len(l.Events)-1:]
 		for _, mode := range []string{"none", "drawn", "cached"} {
 			b.Run(tc.kind+"/"+mode, func(b *testing.B) {
-				svc.noPictures = mode == "none"
+				svc.opts.NoPictures = mode == "none"
 				size := 0
 				cpu := cpuTime()
 				for b.Loop() {

@@ -172,7 +172,7 @@ func (r *renderRun) step(s selfplay.Step) error {
 	// Pictures are drawn for a sample of the states (every picture of every state is
 	// drawn as a scene by scene/draw's tests), and checked in the mails that have one.
 	r.pictures = pictureStates(l.Game.Kind) && (s.N%pictureEvery == 0 || s.State.Finished())
-	r.svc.noPictures = !r.pictures
+	r.svc.opts.NoPictures = !r.pictures
 	for _, lang := range i18n.Langs {
 		l.Settings.Lang = lang
 		where := fmt.Sprintf("after command %d (%s: %q), in %s", s.N, s.Player, s.Command, lang)

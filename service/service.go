@@ -43,6 +43,9 @@ type Options struct {
 	// MaxMailBytes is the largest mail turnmail sends (default 512 KiB), well under
 	// what SMTP servers accept.
 	MaxMailBytes int64
+	// NoPictures leaves the board's picture out of the mails: for tests whose subject
+	// is not the picture (a picture costs tens of milliseconds of CPU).
+	NoPictures bool
 	// Clock returns the current time (default time.Now).
 	Clock func() time.Time
 	// Logger receives the service's log (default slog.Default()).
@@ -79,11 +82,9 @@ type Service struct {
 	replays atomic.Int64
 	// newGameID draws a random game id (store.NewGameID; tests replace it).
 	newGameID func(kind string) string
-	// pictures keeps the latest board pictures of the state mails (issue 22);
-	// noPictures leaves them out (tests that render thousands of mails draw some).
-	pictures   pictureCache
-	noPictures bool
-	// replays keeps the end-of-game replay files last written (issue 25).
+	// pictures keeps the latest board pictures of the state mails (issue 22).
+	pictures pictureCache
+	// replayFiles keeps the end-of-game replay files last written (issue 25).
 	replayFiles replayFiles
 	// boards keeps the boards' static layers drawn for the pictures.
 	boards raster.Cache

@@ -61,6 +61,7 @@ func newFixtureOptions(t *testing.T, reg engine.Registry, opts func(*service.Opt
 	o := service.Options{
 		Address: "turnmail@" + domain, Secret: []byte(secret),
 		Clock: func() time.Time { return now }, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		NoPictures: true, // the pictures' tests are picture_test.go's and the render test's
 	}
 	opts(&o)
 	svc, err := service.New(st, reg, tmpl, o)
