@@ -76,7 +76,7 @@ const (
 	DefaultRate      = 10
 	DefaultBurst     = 40
 	DefaultGames     = 16
-	DefaultStates    = 40000
+	DefaultStates    = 20000
 	DefaultPageBytes = 32 << 20
 	// MaxIndex is the most games the index lists.
 	MaxIndex = 100
@@ -193,7 +193,10 @@ func slash(w http.ResponseWriter, r *http.Request) {
 		notFound(w)
 		return
 	}
-	http.Redirect(w, r, last+"/", http.StatusMovedPermanently)
+	// A relative Location (http.Redirect would make it absolute), so that a proxy's
+	// path prefix stays in it.
+	w.Header().Set("Location", last+"/")
+	w.WriteHeader(http.StatusMovedPermanently)
 }
 
 // index lists the public games.

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -269,7 +270,8 @@ func TestServer_notFound(t *testing.T) {
 	}
 }
 
-// TestServer_methods: pages only read.
+// TestServer_methods: pages only read; a game's address without its slash leads to
+// it with one, relatively (behind a proxy's path prefix too).
 func TestServer_methods(t *testing.T) {
 	s, _, recs := newTestServer(t, Options{Rate: 1e6, Burst: 1e6})
 	h := s.Handler()
@@ -277,6 +279,12 @@ func TestServer_methods(t *testing.T) {
 	for _, m := range []string{"POST", "PUT", "DELETE", "PATCH"} {
 		if res := get(h, m, path); res.Code != http.StatusMethodNotAllowed || res.Header().Get("Allow") != "GET, HEAD" {
 			t.Errorf("%s: %d", m, res.Code)
+		}
+	}
+	for _, p := range []string{"/g/" + recs["empire"].ID, "/p/" + auth.PageToken(secret, recs["empire"].ID, 0, 0)} {
+		res := get(h, "GET", p)
+		if want := p[strings.LastIndexByte(p, '/')+1:] + "/"; res.Code != http.StatusMovedPermanently || res.Header().Get("Location") != want {
+			t.Errorf("%s: %d to %q, want a redirect to %q (relative)", p, res.Code, res.Header().Get("Location"), want)
 		}
 	}
 	head := get(h, "HEAD", path)
@@ -418,5 +426,39 @@ func TestServer_concurrent(t *testing.T) {
 	close(errs)
 	for e := range errs {
 		t.Error(e)
+	}
+}
+
+// TestServer_behindProxy: under a proxy's path prefix, every link and redirect of the
+// pages leads to a page (they are relative).
+func TestServer_behindProxy(t *testing.T) {
+	s, _, recs := newTestServer(t, Options{Rate: 1e6, Burst: 1e6})
+	proxy := http.StripPrefix("/turnmail", s.Handler())
+	base, _ := url.Parse("https://games.example.org/turnmail/")
+	follow := func(from *url.URL, ref string) (*url.URL, *httptest.ResponseRecorder) {
+		to := from.ResolveReference(&url.URL{Path: ref})
+		return to, get(proxy, "GET", to.Path)
+	}
+	_, index := follow(base, "")
+	m := hrefRe.FindStringSubmatch(index.Body.String())
+	if index.Code != http.StatusOK || m == nil {
+		t.Fatalf("the index: %d", index.Code)
+	}
+	game, res := follow(base, m[1])
+	if res.Code != http.StatusOK {
+		t.Fatalf("%s: %d", game, res.Code)
+	}
+	for _, l := range hrefRe.FindAllStringSubmatch(res.Body.String(), 3) {
+		if to, r := follow(game, l[1]); r.Code != http.StatusOK {
+			t.Errorf("%s: %d", to, r.Code)
+		}
+	}
+	noSlash, _ := url.Parse("https://games.example.org/turnmail/g/" + recs["empire"].ID)
+	_, r := follow(noSlash, "")
+	if r.Code != http.StatusMovedPermanently {
+		t.Fatalf("without the slash: %d", r.Code)
+	}
+	if to, r := follow(noSlash, r.Header().Get("Location")); r.Code != http.StatusOK {
+		t.Errorf("the redirect to %s: %d", to, r.Code)
 	}
 }
