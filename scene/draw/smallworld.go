@@ -121,6 +121,9 @@ func pieceCodes(keys []string, w Words) map[string]string {
 	return codes
 }
 
+// symbolStep is the width a region symbol takes in its row.
+const symbolStep = 15.0
+
 // boardTop is where a board starts below the picture's title.
 const boardTop = 30.0
 
@@ -187,27 +190,55 @@ func smallWorld(v *smallworld.View, in Input) (*scene.Scene, error) {
 		s.Add(&scene.Line{Points: pts, Stroke: scene.Stroke{Color: scene.White, Width: 4.5}},
 			&scene.Line{Points: pts, Stroke: scene.Stroke{Color: scene.Ink, Width: 2, Dash: []float64{5, 3}}})
 	}
+	// Each region's number and symbols, where they stay all game: the number above
+	// the place of the holder's marker (beside it where the region is low), the
+	// symbols in a row below it.
+	type place struct {
+		c, num    scene.Point
+		mr        float64
+		symbolEnd float64 // where the row of symbols ends (pieces follow it)
+		rowY      float64
+	}
+	places := map[int]place{}
+	symbolsSeen := map[string]bool{}
+	for _, r := range board.Regions {
+		rv := byID[r.ID]
+		c := f.at(r.Label)
+		room := r.Room * f.k
+		mr := markerRadius(room)
+		pl := place{c: c, mr: mr, num: scene.Point{X: c.X, Y: c.Y - mr - 9}, rowY: c.Y + mr + 10}
+		if numW := scene.EstimateWidth(strconv.Itoa(r.ID), sizeNumber, true); room < mr+18 {
+			pl.num = scene.Point{X: c.X - mr - numW/2 - 4, Y: c.Y}
+		}
+		s.Add(label(pl.num, strconv.Itoa(r.ID), sizeNumber, true, scene.Middle))
+		var syms []string
+		for _, sym := range rv.Symbols {
+			if sym != "" {
+				syms = append(syms, sym)
+				symbolsSeen[sym] = true
+			}
+		}
+		x := c.X - float64(len(syms))*symbolStep/2
+		for _, sym := range syms {
+			s.Add(symbolIcon(sym, scene.Point{X: x + symbolStep/2, Y: pl.rowY})...)
+			x += symbolStep
+		}
+		pl.symbolEnd = x
+		if len(syms) == 0 {
+			pl.symbolEnd = c.X
+		}
+		places[r.ID] = pl
+	}
 	// All so far is the board alone: the static layer a writer may keep.
 	s.Static = len(s.Items)
 	s.Add(&scene.Text{At: scene.Point{X: 10, Y: top / 2}, Text: title, Size: sizeTitle, Bold: true, Anchor: scene.Start, Color: scene.Ink})
-	for _, r := range board.Regions {
-		if changed[r.ID] {
-			for _, ring := range r.Rings {
-				s.Add(&scene.Polygon{Rings: [][]scene.Point{f.ring(ring)}, Stroke: scene.Stroke{Color: scene.Ink, Width: 3.5}})
-			}
-		}
-	}
 
 	var pieceKeys []string
-	symbolsSeen := map[string]bool{}
 	for _, rv := range v.Regions {
 		for k, n := range rv.Pieces {
 			if n > 0 && !pieceSkipped[k] && !slices.Contains(pieceKeys, k) {
 				pieceKeys = append(pieceKeys, k)
 			}
-		}
-		for _, sym := range rv.Symbols {
-			symbolsSeen[sym] = true
 		}
 	}
 	slices.Sort(pieceKeys)
@@ -215,25 +246,14 @@ func smallWorld(v *smallworld.View, in Input) (*scene.Scene, error) {
 	owners := map[string]bool{}
 	for _, r := range board.Regions {
 		rv := byID[r.ID]
-		c := f.at(r.Label)
-		room := r.Room * f.k
-		mr := markerRadius(room)
-		// The number above the marker, or beside it where the region is low; a
-		// changed region's on a yellow tag.
-		numAt := scene.Point{X: c.X, Y: c.Y - mr - 9}
-		switch numW := scene.EstimateWidth(strconv.Itoa(r.ID), sizeNumber, true); {
-		case rv.Owner == nil:
-			numAt.Y = c.Y - 8
-		case room < mr+18:
-			numAt = scene.Point{X: c.X - mr - numW/2 - 4, Y: c.Y}
-		}
+		pl := places[r.ID]
+		c, mr := pl.c, pl.mr
+		// A changed region's number on a yellow tag.
 		if changed[r.ID] {
 			tw := scene.EstimateWidth(strconv.Itoa(r.ID), sizeNumber, true) + 8
-			s.Add(&scene.Rect{Min: scene.Point{X: numAt.X - tw/2, Y: numAt.Y - 10}, Max: scene.Point{X: numAt.X + tw/2, Y: numAt.Y + 10}, Radius: 4,
-				Fill: scene.Solid(highlight), Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}})
-			s.Add(&scene.Text{At: numAt, Text: strconv.Itoa(r.ID), Size: sizeNumber, Bold: true, Color: scene.Ink})
-		} else {
-			s.Add(label(numAt, strconv.Itoa(r.ID), sizeNumber, true, scene.Middle))
+			s.Add(&scene.Rect{Min: scene.Point{X: pl.num.X - tw/2, Y: pl.num.Y - 10}, Max: scene.Point{X: pl.num.X + tw/2, Y: pl.num.Y + 10}, Radius: 4,
+				Fill: scene.Solid(highlight), Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}},
+				&scene.Text{At: pl.num, Text: strconv.Itoa(r.ID), Size: sizeNumber, Bold: true, Color: scene.Ink})
 		}
 		// The holder.
 		if rv.Owner != nil {
@@ -256,42 +276,27 @@ func smallWorld(v *smallworld.View, in Input) (*scene.Scene, error) {
 				s.Add(&scene.Text{At: c, Text: "0", Size: sizeCount, Bold: true, Color: sw.TextOn(rv.Declined)})
 			}
 		}
-		// Symbols and pieces in a row below.
-		var row []func(scene.Point) []scene.Item
-		var widths []float64
-		for _, sym := range rv.Symbols {
-			if sym == smallworld.SymLostTribe && rv.Owner != nil && *rv.Owner == "lost-tribe" {
-				continue // the tribe itself stands there
-			}
-			row = append(row, func(p scene.Point) []scene.Item { return symbolIcon(sym, p) })
-			widths = append(widths, 15)
-		}
+		// The pieces after the symbols (centred where there are none).
+		var texts []string
+		total := 0.0
 		for _, k := range pieceKeys {
-			n := rv.Pieces[k]
-			if n == 0 {
-				continue
+			if n := rv.Pieces[k]; n > 0 {
+				text := codes[k]
+				if n > 1 {
+					text += strconv.Itoa(n)
+				}
+				texts = append(texts, text)
+				total += badgeWidth(text) + 3
 			}
-			text := codes[k]
-			if n > 1 {
-				text += strconv.Itoa(n)
-			}
-			row = append(row, func(p scene.Point) []scene.Item { return badge(p, text) })
-			widths = append(widths, badgeWidth(text)+3)
 		}
-		if len(row) > 0 {
-			total := 0.0
-			for _, wd := range widths {
-				total += wd
-			}
-			x := c.X - total/2
-			y := c.Y + mr + 10
-			if rv.Owner == nil {
-				y = c.Y + 10
-			}
-			for i, draw := range row {
-				s.Add(draw(scene.Point{X: x + widths[i]/2, Y: y})...)
-				x += widths[i]
-			}
+		x := pl.symbolEnd + 2
+		if pl.symbolEnd == c.X {
+			x = c.X - total/2
+		}
+		for _, text := range texts {
+			wd := badgeWidth(text) + 3
+			s.Add(badge(scene.Point{X: x + wd/2, Y: pl.rowY}, text)...)
+			x += wd
 		}
 	}
 	y := f.oy + board.Height*f.k + 8
