@@ -38,7 +38,12 @@ func (w pictureWords) Text(t engine.Text) string { return w.tr.GameText(w.game, 
 func (w pictureWords) Lang() string              { return string(w.lang) }
 func (w pictureWords) Name(key string) string {
 	if sym, ok := strings.CutPrefix(key, "symbol:"); ok {
-		return w.tr.Term(w.lang, sym+" symbol")
+		// A symbol's term names it in Italian; in English it is its key, as the
+		// mails print it (templates.SymbolNames), without the hyphen.
+		if n := templates.SymbolNames(w.tr, string(w.lang), []any{sym}); len(n) == 1 && n[0] != sym {
+			return n[0]
+		}
+		return strings.ReplaceAll(sym, "-", " ")
 	}
 	return templates.DisplayName(w.tr, string(w.lang), key)
 }

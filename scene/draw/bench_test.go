@@ -190,3 +190,18 @@ func BenchmarkPictureGame(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkScene draws the scene (no picture) of a mid-game view per game.
+func BenchmarkScene(b *testing.B) {
+	for _, kind := range []string{"smallworld", "empire"} {
+		st, viewer := benchState(b, kind, 4, 80)
+		v := st.View(viewer)
+		b.Run(kind, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Scene(Input{View: v, Changed: []string{"3"}}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

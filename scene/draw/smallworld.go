@@ -26,7 +26,7 @@ var terrains = map[string]terrainStyle{
 	smallworld.Farmland: {0xf2e3a0, 0xc4ad52, scene.Vertical},
 	smallworld.Forest:   {0x8cc47a, 0x4f8a3c, scene.Hatch},
 	smallworld.Hill:     {0xd3df9a, 0x97a65a, scene.BackHatch},
-	smallworld.Mountain: {0xbdb6ac, 0x7d766c, scene.CrossHatch},
+	smallworld.Mountain: {0xbdb6ac, 0x7d766c, scene.Grid},
 	smallworld.Swamp:    {0xa9c2a0, 0x56774f, scene.Dots},
 	smallworld.Sea:      {0x9cc9ea, 0x5f9fd0, scene.Horizontal},
 	smallworld.Lake:     {0xc4e3f7, 0x7fb8e0, scene.Horizontal},
@@ -34,7 +34,7 @@ var terrains = map[string]terrainStyle{
 	"mudpool":           {0xa9957a, 0x6a5638, scene.Dots},
 	"mushroom":          {0xcdb0de, 0x86609e, scene.Hatch},
 	"crystal":           {0xaee3e0, 0x4e9f9a, scene.BackHatch},
-	"blackmountain":     {0x98928b, 0x55504a, scene.CrossHatch},
+	"blackmountain":     {0x98928b, 0x55504a, scene.Grid},
 	"river":             {0x8cc4ea, 0x4f94cc, scene.Horizontal},
 	"chasm":             {0x4a4a4a, 0x4a4a4a, scene.NoPattern},
 }
@@ -301,7 +301,8 @@ func smallWorld(v *smallworld.View, in Input) (*scene.Scene, error) {
 	}
 	y := f.oy + board.Height*f.k + 8
 
-	// The legend: players, then what the map shows.
+	// The legend: the players (the races in decline after the active one), then what
+	// the map shows, in rows as long as they fit.
 	var entries []legendEntry
 	for i, p := range v.Players {
 		sw := scene.Seat(i)
@@ -309,24 +310,30 @@ func smallWorld(v *smallworld.View, in Input) (*scene.Scene, error) {
 		if p.Active != nil {
 			text += " — " + combo(w, p.Active.Race, p.Active.Power)
 		}
-		entries = append(entries, legendEntry{sample: func(c scene.Point) []scene.Item { return []scene.Item{scene.Marker(sw, c, 9, false)} }, text: text, wide: true})
+		entries = append(entries, legendEntry{sample: func(c scene.Point) []scene.Item { return []scene.Item{scene.Marker(sw, c, 9, false)} }, text: text, newRow: i == 0})
 		for _, d := range p.Declined {
 			entries = append(entries, legendEntry{sample: func(c scene.Point) []scene.Item { return []scene.Item{scene.Marker(sw, c, 9, true)} },
-				text: w.Say("%s in decline: %s", clip(p.Name, 24), w.Term(d.Race)), wide: true})
+				text: w.Say("in decline: %s", w.Term(d.Race))})
 		}
 	}
+	first := true // the first entry of what the map shows starts a row
+	add := func(e legendEntry) {
+		e.newRow, first = first, false
+		entries = append(entries, e)
+	}
 	if owners["lost-tribe"] {
-		entries = append(entries, legendEntry{sample: func(c scene.Point) []scene.Item { return []scene.Item{scene.Marker(scene.LostTribe, c, 9, false)} }, text: w.Term("Lost Tribe")})
+		add(legendEntry{sample: func(c scene.Point) []scene.Item { return []scene.Item{scene.Marker(scene.LostTribe, c, 9, false)} }, text: w.Term("Lost Tribe")})
 	}
 	if owners["monsters"] {
-		entries = append(entries, legendEntry{sample: func(c scene.Point) []scene.Item { return []scene.Item{scene.Marker(scene.Monster, c, 9, false)} }, text: w.Term("Monsters")})
+		add(legendEntry{sample: func(c scene.Point) []scene.Item { return []scene.Item{scene.Marker(scene.Monster, c, 9, false)} }, text: w.Term("Monsters")})
 	}
 	if len(changed) > 0 {
-		entries = append(entries, legendEntry{sample: func(c scene.Point) []scene.Item {
+		add(legendEntry{sample: func(c scene.Point) []scene.Item {
 			return []scene.Item{&scene.Rect{Min: scene.Point{X: c.X - 10, Y: c.Y - 9}, Max: scene.Point{X: c.X + 10, Y: c.Y + 9}, Radius: 4,
 				Fill: scene.Solid(highlight), Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}}}
-		}, text: w.Say("changed since your last mail"), wide: true})
+		}, text: upperFirst(w.Say("changed since your last mail"))})
 	}
+	first = true
 	var terrainsSeen []string
 	for _, rv := range v.Regions {
 		if !slices.Contains(terrainsSeen, rv.Terrain) {
@@ -334,21 +341,21 @@ func smallWorld(v *smallworld.View, in Input) (*scene.Scene, error) {
 		}
 	}
 	for _, t := range terrainsSeen {
-		entries = append(entries, legendEntry{sample: swatchSample(terrainFill(t)), text: w.Name(t)})
+		add(legendEntry{sample: swatchSample(terrainFill(t)), text: caption(w, w.Name(t))})
 	}
 	for _, sym := range []string{smallworld.SymMine, smallworld.SymCavern, smallworld.SymMagic, smallworld.SymLostTribe, "monster", "volcano"} {
 		if symbolsSeen[sym] {
-			entries = append(entries, legendEntry{sample: func(c scene.Point) []scene.Item { return symbolIcon(sym, c) }, text: w.Name("symbol:" + sym)})
+			add(legendEntry{sample: func(c scene.Point) []scene.Item { return symbolIcon(sym, c) }, text: caption(w, w.Name("symbol:"+sym))})
 		}
 	}
 	for _, k := range pieceKeys {
 		code := codes[k]
-		entries = append(entries, legendEntry{sample: func(c scene.Point) []scene.Item { return badge(c, code) }, text: w.Name(k)})
+		add(legendEntry{sample: func(c scene.Point) []scene.Item { return badge(c, code) }, text: caption(w, w.Name(k))})
 	}
 	if len(board.Links) > 0 {
-		entries = append(entries, legendEntry{sample: func(c scene.Point) []scene.Item {
+		add(legendEntry{sample: func(c scene.Point) []scene.Item {
 			return []scene.Item{&scene.Line{Points: []scene.Point{{X: c.X - 11, Y: c.Y}, {X: c.X + 11, Y: c.Y}}, Stroke: scene.Stroke{Color: scene.Ink, Width: 2, Dash: []float64{5, 3}}}}
-		}, text: w.Say("borders"), wide: false})
+		}, text: upperFirst(w.Say("borders"))})
 	}
 	items, bottom := legend(entries, y)
 	s.Add(items...)

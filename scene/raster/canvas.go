@@ -16,6 +16,15 @@ const (
 	full = 2
 )
 
+// sharp maps a coverage to full or none: the edges of a region, which a phone
+// shows pixel for pixel at 2×, where a blend would cost more bytes than it shows.
+var sharp = func() (l [256]uint8) {
+	for i := 128; i < 256; i++ {
+		l[i] = full
+	}
+	return l
+}()
+
 // level maps a coverage (0–255) to its level.
 var level = func() (l [256]uint8) {
 	for i := range l {

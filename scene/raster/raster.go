@@ -156,8 +156,12 @@ func (r *renderer) op(it scene.Item) (op, error) {
 		return op{}, fmt.Errorf("raster: unknown item %T", it)
 	}
 	lo, hi := it.Bounds()
-	if (hi.X-lo.X)*r.scale <= spriteMax && (hi.Y-lo.Y)*r.scale <= spriteMax {
-		return r.spriteOp(g), nil
+	w, h := (hi.X-lo.X)*r.scale, (hi.Y-lo.Y)*r.scale
+	if w <= spriteMax && h <= spriteMax {
+		return r.spriteOp(g, &level), nil
+	}
+	if _, ok := it.(*scene.Rect); ok && w <= rectMax && h <= rectMax {
+		return r.spriteOp(g, &sharp), nil
 	}
 	o := op{g: &g, box: bounds(g.rings, g.stroke.Width*r.scale/2+2)}
 	if r.sums != nil {
@@ -246,8 +250,8 @@ func (r *renderer) shape(g geom) {
 	}
 	n := b.Dx() * b.Dy()
 	fill, line := make([]uint8, n), make([]uint8, n)
-	rasterize(r.ras, g.rings, b, fill)
-	r.stroke(g.rings, g.stroke, true, true, func(pieces [][]fpt) { rasterize(r.ras, pieces, b, line) })
+	rasterize(r.ras, g.rings, b, fill, &sharp)
+	r.stroke(g.rings, g.stroke, true, true, func(pieces [][]fpt) { rasterize(r.ras, pieces, b, line, &sharp) })
 	layers := coverLayers(fill, patternMask(g.fill.Pattern, fill, b, r.scale), line)
 	for i, c := range [3]scene.Color{g.fill.Color, g.fill.Ink, g.stroke.Color} {
 		if layers[i] != nil {
@@ -306,12 +310,13 @@ func (r *renderer) coverage(rings [][]fpt, b image.Rectangle) []uint8 {
 	}
 	m := r.cover[:n]
 	clear(m)
-	rasterize(r.ras, rings, b, m)
+	rasterize(r.ras, rings, b, m, &sharp)
 	return m
 }
 
-// rasterize writes the levels of the closed rings over b into m (b's size, cleared).
-func rasterize(ras *vector.Rasterizer, rings [][]fpt, b image.Rectangle, m []uint8) {
+// rasterize writes the levels of the closed rings over b into m (b's size, cleared),
+// each coverage mapped by levels (level, or sharp).
+func rasterize(ras *vector.Rasterizer, rings [][]fpt, b image.Rectangle, m []uint8, levels *[256]uint8) {
 	ras.Reset(b.Dx(), b.Dy())
 	ox, oy := float64(b.Min.X), float64(b.Min.Y)
 	for _, ring := range rings {
@@ -328,7 +333,7 @@ func rasterize(ras *vector.Rasterizer, rings [][]fpt, b image.Rectangle, m []uin
 	a := &image.Alpha{Pix: m, Stride: b.Dx(), Rect: image.Rect(0, 0, b.Dx(), b.Dy())}
 	ras.Draw(a, a.Rect, image.Opaque, image.Point{})
 	for i, v := range m {
-		m[i] = level[v]
+		m[i] = levels[v]
 	}
 }
 
@@ -351,6 +356,8 @@ func patternMask(p scene.Pattern, m []uint8, b image.Rectangle, scale float64) [
 		on = func(_, y int) bool { return mod(y, step) < width }
 	case scene.Vertical:
 		on = func(x, _ int) bool { return mod(x, step) < width }
+	case scene.Grid:
+		on = func(x, y int) bool { return mod(x, step) < width || mod(y, step) < width }
 	case scene.Dots:
 		on = func(x, y int) bool { return mod(x+step/2, step) <= width && mod(y+step/2, step) <= width }
 	default:

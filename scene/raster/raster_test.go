@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"image"
 	"image/png"
+	"math"
 	"os"
 	"testing"
 
@@ -108,6 +109,7 @@ func TestDraw_refusesBadScenes(t *testing.T) {
 		"huge":       scene.New(scene.MaxSide+1, 10),
 		"short ring": {Width: 10, Height: 10, Items: []scene.Item{&scene.Polygon{Rings: [][]scene.Point{pts(1, 1, 2, 2)}}}},
 		"nil item":   {Width: 10, Height: 10, Items: []scene.Item{nil}},
+		"NaN point":  {Width: 10, Height: 10, Items: []scene.Item{&scene.Polygon{Rings: [][]scene.Point{pts(1, 1, math.NaN(), 2, 3, 1)}}}},
 		"zero font":  {Width: 10, Height: 10, Items: []scene.Item{&scene.Text{Text: "x"}}},
 	} {
 		if _, err := Draw(s, 2); err == nil {

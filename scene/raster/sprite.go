@@ -9,9 +9,13 @@ import (
 )
 
 // spriteMax bounds the sides of an item drawn as a sprite, in image pixels: markers,
-// badges, icons and legend samples; a region, a long route or an outline around a
-// region is drawn where it lies.
+// badges, icons and legend samples, drawn with their edges blended; a region, a
+// route, a card is drawn where it lies, its edges sharp.
 const spriteMax = 200
+
+// rectMax bounds the sides of a rectangle drawn as a sprite (a card, a room), with
+// sharp edges as a large shape's.
+const rectMax = 800
 
 // sprite is a small item or a label drawn once into masks, then painted wherever it
 // stands: its corner sits on a whole pixel (a shape moves by less than half a pixel),
@@ -40,8 +44,9 @@ func (s *sprite) paint(c *canvas, o image.Point, colours [3]scene.Color) {
 	}
 }
 
-// spriteOp prepares a small shape g as a sprite (kept in r's cache).
-func (r *renderer) spriteOp(g geom) op {
+// spriteOp prepares shape g as a sprite (kept in r's cache), its coverage mapped
+// by levels (level: edges blended, or sharp).
+func (r *renderer) spriteOp(g geom, levels *[256]uint8) op {
 	lo := fpt{math.Inf(1), math.Inf(1)}
 	for _, ring := range g.rings {
 		for _, p := range ring {
@@ -54,7 +59,7 @@ func (r *renderer) spriteOp(g geom) op {
 	o := image.Point{int(math.Round(lo.x)), int(math.Round(lo.y))}
 	// The shape relative to its origin, in 1/64 pixels: the key, and what is drawn.
 	rel := make([][]fpt, len(g.rings))
-	k := append(r.key[:0], 'S', boolByte(g.closed), boolByte(g.fill.Set && g.closed), byte(g.fill.Pattern))
+	k := append(r.key[:0], 'S', boolByte(g.closed), boolByte(g.fill.Set && g.closed), byte(g.fill.Pattern), boolByte(levels == &sharp))
 	k = binary.LittleEndian.AppendUint64(k, math.Float64bits(r.scale))
 	k = binary.LittleEndian.AppendUint64(k, math.Float64bits(g.stroke.Width))
 	k = binary.LittleEndian.AppendUint32(k, uint32(len(g.stroke.Dash)))
@@ -81,14 +86,14 @@ func (r *renderer) spriteOp(g geom) op {
 		}
 	}
 	r.key = k
-	sp := r.cache.sprite(k, func() *sprite { return r.drawSprite(geom{rel, g.closed, g.fill, g.stroke}, o) })
+	sp := r.cache.sprite(k, func() *sprite { return r.drawSprite(geom{rel, g.closed, g.fill, g.stroke}, o, levels) })
 	p := op{sp: sp, o: o, colours: [3]scene.Color{g.fill.Color, g.fill.Ink, g.stroke.Color}, box: sp.box(o)}
 	r.sum(&p)
 	return p
 }
 
 // drawSprite draws g (relative to the origin o it will be placed at) into a sprite.
-func (r *renderer) drawSprite(g geom, o image.Point) *sprite {
+func (r *renderer) drawSprite(g geom, o image.Point, levels *[256]uint8) *sprite {
 	pad := 2 + g.stroke.Width*r.scale/2
 	b := bounds(g.rings, pad)
 	sp := &sprite{x: b.Min.X, y: b.Min.Y, w: b.Dx(), h: b.Dy()}
@@ -96,12 +101,12 @@ func (r *renderer) drawSprite(g geom, o image.Point) *sprite {
 	var fill, pattern, line []uint8
 	if g.fill.Set && g.closed {
 		fill = make([]uint8, n)
-		rasterize(r.ras, g.rings, b, fill)
+		rasterize(r.ras, g.rings, b, fill, levels)
 		pattern = patternMask(g.fill.Pattern, fill, b.Add(o), r.scale)
 	}
 	r.stroke(g.rings, g.stroke, g.closed, true, func(pieces [][]fpt) {
 		line = make([]uint8, n)
-		rasterize(r.ras, pieces, b, line)
+		rasterize(r.ras, pieces, b, line, levels)
 	})
 	if fill == nil {
 		sp.masks[2] = line

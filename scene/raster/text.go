@@ -43,7 +43,7 @@ func (fc faceCache) face(bold bool, px float64) (font.Face, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := opentype.NewFace(fs[key[0]], &opentype.FaceOptions{Size: px, DPI: 72, Hinting: font.HintingNone})
+	f, err := opentype.NewFace(fs[key[0]], &opentype.FaceOptions{Size: px, DPI: 72, Hinting: font.HintingFull})
 	if err != nil {
 		return nil, fmt.Errorf("raster: font face: %w", err)
 	}
@@ -117,7 +117,10 @@ func (r *renderer) drawText(text string, bold bool, px float64, halo int) (*spri
 	sp := &sprite{x: box.Min.X, y: box.Min.Y, w: box.Dx(), h: box.Dy(), adv: adv}
 	var around []uint8
 	if halo > 0 {
-		around = levels(dilate(mask, halo).Pix)
+		around = dilate(mask, halo).Pix
+		for i, v := range around {
+			around[i] = sharp[v]
+		}
 	}
 	letters := levels(mask.Pix)
 	if around != nil { // no halo under the letters

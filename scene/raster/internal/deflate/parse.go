@@ -173,13 +173,17 @@ func (sp *Splicer) next(i, limit int) (int, int) {
 	if limit < MinMatch {
 		return 0, 0
 	}
+	buf := sp.buf
 	lo := max(sp.winStart, 0)
 	bl, bd := 0, 0
+	// try tries distance d: a match longer than the best so far must agree at the
+	// best's length first, which most candidates do not.
 	try := func(d int) {
-		if d > 0 && d <= MaxDist && i-d >= lo {
-			if l := matchLen(sp.buf, i-d, i, limit); l > bl {
-				bl, bd = l, d
-			}
+		if d <= 0 || d > MaxDist || i-d < lo || buf[i-d+bl] != buf[i+bl] || buf[i-d] != buf[i] {
+			return
+		}
+		if l := matchLen(buf, i-d, i, limit); l > bl {
+			bl, bd = l, d
 		}
 	}
 	try(sp.last)
@@ -189,10 +193,10 @@ func (sp *Splicer) next(i, limit int) (int, int) {
 		}
 		try(d)
 	}
-	if i+4 <= len(sp.buf) {
+	if i+4 <= len(buf) && bl < limit {
 		j := int(sp.head[sp.hash(i)]) - 1
 		for k := 0; k < spliceChain && j >= lo && i-j <= MaxDist && bl < limit; k++ {
-			if j < i && sp.buf[j+bl] == sp.buf[i+bl] {
+			if j < i {
 				try(i - j)
 			}
 			j = int(sp.prev[j&0xffff]) - 1
