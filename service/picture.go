@@ -1,7 +1,6 @@
 package service
 
 import (
-	"crypto/sha256"
 	"errors"
 	"math"
 	"strings"
@@ -13,7 +12,6 @@ import (
 	"github.com/turnmail/turnmail/scene"
 	"github.com/turnmail/turnmail/scene/draw"
 	"github.com/turnmail/turnmail/scene/raster"
-	"github.com/turnmail/turnmail/scene/svg"
 	"github.com/turnmail/turnmail/templates"
 )
 
@@ -110,12 +108,7 @@ func (s *Service) picture(l *Loaded, state engine.State, viewer string, changed 
 		}
 		return nil, nil
 	}
-	doc, err := svg.Marshal(sc)
-	if err != nil {
-		s.log.Warn("board picture not drawn", "game", l.Game.ID, "err", err)
-		return nil, nil
-	}
-	key := sha256.Sum256(doc)
+	key := raster.Key(sc)
 	png, ok := s.pictures.get(key)
 	if !ok {
 		if png, err = s.boards.PNG(sc); err != nil {
