@@ -88,35 +88,69 @@ func sinHalf(a float64) float64 {
 	return 4 * a * (1 - a)
 }
 
-// pieceCodes gives each piece kind present a short code: the first letter of its
-// printed name in the reader's language, two letters where two kinds would share one.
+// pieceCodes gives each piece kind present a short code from its printed name in
+// the reader's language (shortCodes).
 func pieceCodes(keys []string, w Words) map[string]string {
-	codes := map[string]string{}
-	byCode := map[string]int{}
-	first := func(k string, n int) string {
+	return shortCodes(keys, w.Name)
+}
+
+// shortCodes gives each key a short code from its name, unique among the keys: the
+// name's first letter, else the initials of its words ("MS" Magic Spring, "MP" Magic
+// Portal), else its first two letters, else its first letter and a number.
+func shortCodes(keys []string, name func(string) string) map[string]string {
+	letters := func(k string) []rune {
 		var out []rune
-		for _, r := range w.Name(k) {
+		for _, r := range name(k) {
 			if unicode.IsLetter(r) {
-				if len(out) == 0 {
-					r = unicode.ToUpper(r)
-				}
 				out = append(out, r)
-				if len(out) == n {
-					break
-				}
 			}
 		}
-		return string(out)
+		return out
 	}
-	for _, k := range keys {
-		byCode[first(k, 1)]++
-	}
-	for _, k := range keys {
-		c := first(k, 1)
-		if byCode[c] > 1 {
-			c = first(k, 2)
+	initials := func(k string) string {
+		var out []rune
+		for _, f := range strings.FieldsFunc(name(k), func(r rune) bool { return !unicode.IsLetter(r) }) {
+			if r := []rune(f)[0]; unicode.IsUpper(r) || len(out) == 0 {
+				out = append(out, unicode.ToUpper(r))
+			}
 		}
-		codes[k] = c
+		return string(out[:min(len(out), 3)])
+	}
+	rules := []func(k string) string{
+		func(k string) string { l := letters(k); return strings.ToUpper(string(l[:min(1, len(l))])) },
+		initials,
+		func(k string) string {
+			l := letters(k)
+			if len(l) < 2 {
+				return strings.ToUpper(string(l))
+			}
+			return strings.ToUpper(string(l[:1])) + string(l[1:2])
+		},
+	}
+	codes := map[string]string{}
+	for _, k := range keys {
+		codes[k] = ""
+		for _, rule := range rules {
+			c := rule(k)
+			unique := c != ""
+			for _, o := range keys {
+				if o != k && rule(o) == c {
+					unique = false
+				}
+			}
+			if unique {
+				codes[k] = c
+				break
+			}
+		}
+	}
+	// Numbered where no rule told them apart.
+	n := 0
+	for _, k := range keys {
+		if codes[k] == "" {
+			n++
+			codes[k] = rules[0](k) + strconv.Itoa(n)
+		}
 	}
 	return codes
 }
@@ -190,44 +224,28 @@ func smallWorld(v *smallworld.View, in Input) (*scene.Scene, error) {
 		s.Add(&scene.Line{Points: pts, Stroke: scene.Stroke{Color: scene.White, Width: 4.5}},
 			&scene.Line{Points: pts, Stroke: scene.Stroke{Color: scene.Ink, Width: 2, Dash: []float64{5, 3}}})
 	}
-	// Each region's number and symbols, where they stay all game: the number above
-	// the place of the holder's marker (beside it where the region is low), the
-	// symbols in a row below it.
-	type place struct {
-		c, num    scene.Point
-		mr        float64
-		symbolEnd float64 // where the row of symbols ends (pieces follow it)
-		rowY      float64
-	}
-	places := map[int]place{}
-	symbolsSeen := map[string]bool{}
-	for _, r := range board.Regions {
-		rv := byID[r.ID]
-		c := f.at(r.Label)
-		room := r.Room * f.k
-		mr := markerRadius(room)
-		pl := place{c: c, mr: mr, num: scene.Point{X: c.X, Y: c.Y - mr - 9}, rowY: c.Y + mr + 10}
-		if numW := scene.EstimateWidth(strconv.Itoa(r.ID), sizeNumber, true); room < mr+18 {
-			pl.num = scene.Point{X: c.X - mr - numW/2 - 4, Y: c.Y}
-		}
-		s.Add(label(pl.num, strconv.Itoa(r.ID), sizeNumber, true, scene.Middle))
+	// Each region's number and symbols, where they stay all game (placeRegions).
+	symbolsOf := func(id int) []string {
 		var syms []string
-		for _, sym := range rv.Symbols {
+		for _, sym := range byID[id].Symbols {
 			if sym != "" {
 				syms = append(syms, sym)
-				symbolsSeen[sym] = true
 			}
 		}
-		x := c.X - float64(len(syms))*symbolStep/2
+		return syms
+	}
+	places := placeRegions(board, f, func(id int) int { return len(symbolsOf(id)) })
+	symbolsSeen := map[string]bool{}
+	for _, r := range board.Regions {
+		pl := places[r.ID]
+		s.Add(label(pl.num, strconv.Itoa(r.ID), sizeNumber, true, scene.Middle))
+		syms := symbolsOf(r.ID)
+		x := pl.rowX
 		for _, sym := range syms {
 			s.Add(symbolIcon(sym, scene.Point{X: x + symbolStep/2, Y: pl.rowY})...)
+			symbolsSeen[sym] = true
 			x += symbolStep
 		}
-		pl.symbolEnd = x
-		if len(syms) == 0 {
-			pl.symbolEnd = c.X
-		}
-		places[r.ID] = pl
 	}
 	// All so far is the board alone: the static layer a writer may keep.
 	s.Static = len(s.Items)
@@ -290,7 +308,7 @@ func smallWorld(v *smallworld.View, in Input) (*scene.Scene, error) {
 			}
 		}
 		x := pl.symbolEnd + 2
-		if pl.symbolEnd == c.X {
+		if len(symbolsOf(r.ID)) == 0 {
 			x = c.X - total/2
 		}
 		for _, text := range texts {
