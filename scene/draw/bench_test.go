@@ -35,24 +35,37 @@ func benchState(b testing.TB, kind string, players, n int) (engine.State, string
 	return last, selfplay.Seats(players)[0].Name
 }
 
-// BenchmarkPicture draws and encodes one state mail's picture per game: the view, the
-// scene, the PNG; cold (every picture drawn whole) and with the board's static layer
-// kept from an earlier picture of the same board (raster.Cache, as the service does).
+// BenchmarkPicture draws and encodes one state mail's picture per game: the view,
+// the scene, the PNG; drawn whole without a cache (whole: what raster.PNG and the
+// command line do), as a board's first picture (first: a new raster.Cache each time,
+// which draws and compresses the board's layer), and again over a cache that has
+// drawn it (again: another reader of the same board, every band kept). What a game's
+// pictures cost, one after the other, is BenchmarkPictureGame's.
 func BenchmarkPicture(b *testing.B) {
 	for _, tc := range []struct {
 		kind    string
 		players int
 	}{{"smallworld", 5}, {"underground", 5}, {"necromancer", 4}, {"empire", 4}, {"dungeoneer", 4}} {
 		st, viewer := benchState(b, tc.kind, tc.players, 80)
-		for _, mode := range []string{"cold", "board-kept"} {
+		for _, mode := range []string{"whole", "first", "again"} {
 			b.Run(tc.kind+"/"+mode, func(b *testing.B) {
-				var cache *raster.Cache // cold: every picture drawn whole
-				if mode == "board-kept" {
-					cache = &raster.Cache{} // the board's static layer drawn once
+				var cache *raster.Cache // whole: nothing kept
+				if mode == "again" {
+					cache = &raster.Cache{}
+					sc, err := Scene(Input{View: st.View(viewer), Changed: []string{"1", "5", "9"}})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if _, err := cache.PNG(sc); err != nil {
+						b.Fatal(err)
+					}
 				}
 				size := 0
 				cpu := cpuTime()
 				for b.Loop() {
+					if mode == "first" {
+						cache = &raster.Cache{}
+					}
 					sc, err := Scene(Input{View: st.View(viewer), Changed: []string{"1", "5", "9"}})
 					if err != nil {
 						b.Fatal(err)

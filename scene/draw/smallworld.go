@@ -96,7 +96,8 @@ func pieceCodes(keys []string, w Words) map[string]string {
 
 // shortCodes gives each key a short code from its name, unique among the keys: the
 // name's first letter, else the initials of its words ("MS" Magic Spring, "MP" Magic
-// Portal), else its first two letters, else its first letter and a number.
+// Portal), else those of its first and last word ("FG" Fonte della giovinezza),
+// else its first two letters, else its first letter and a number.
 func shortCodes(keys []string, name func(string) string) map[string]string {
 	letters := func(k string) []rune {
 		var out []rune
@@ -116,9 +117,17 @@ func shortCodes(keys []string, name func(string) string) map[string]string {
 		}
 		return string(out[:min(len(out), 3)])
 	}
+	ends := func(k string) string { // the first letters of the first and the last word
+		words := strings.FieldsFunc(name(k), func(r rune) bool { return !unicode.IsLetter(r) })
+		if len(words) < 2 {
+			return ""
+		}
+		return strings.ToUpper(string([]rune(words[0])[:1]) + string([]rune(words[len(words)-1])[:1]))
+	}
 	rules := []func(k string) string{
 		func(k string) string { l := letters(k); return strings.ToUpper(string(l[:min(1, len(l))])) },
 		initials,
+		ends,
 		func(k string) string {
 			l := letters(k)
 			if len(l) < 2 {
@@ -336,6 +345,11 @@ func smallWorld(v *smallworld.View, in Input) (*scene.Scene, error) {
 	}
 	first := true // the first entry of what the map shows starts a row
 	add := func(e legendEntry) {
+		for _, o := range entries { // a symbol named as a holder is (the Lost Tribe, the Monsters)
+			if strings.EqualFold(o.text, e.text) {
+				return
+			}
+		}
 		e.newRow, first = first, false
 		entries = append(entries, e)
 	}
