@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/mail"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -38,7 +39,9 @@ type Config struct {
 	SMTP     SMTP     `mapstructure:"smtp"`
 	Embedded Embedded `mapstructure:"embedded"`
 	Limits   Limits   `mapstructure:"limits"`
-	// HTTPAddr serves /healthz and /metrics when set.
+	Web      Web      `mapstructure:"web"`
+	// HTTPAddr serves /healthz and /metrics when set. When it is web.addr, the
+	// pages' listener serves them too.
 	HTTPAddr string `mapstructure:"http_addr"`
 	// LogLevel is debug, info, warn or error.
 	LogLevel string `mapstructure:"log_level"`
@@ -90,6 +93,71 @@ type Embedded struct {
 	// they speak plain text.
 	IMAPAddr string `mapstructure:"imap_addr"`
 	SMTPAddr string `mapstructure:"smtp_addr"`
+
+	// What a client may hold and store (see mailserver.Limits): connections of
+	// each server in total, per client address (every loopback address counts as
+	// one) and per logged-in mailbox.
+	MaxConnections           int `mapstructure:"max_connections"`
+	MaxConnectionsPerAddress int `mapstructure:"max_connections_per_address"`
+	MaxConnectionsPerMailbox int `mapstructure:"max_connections_per_mailbox"`
+	// LoginTimeout closes a connection that has not logged in (an SMTP session
+	// without AUTH has that long in all); the idle timeouts, one whose client
+	// sent nothing.
+	LoginTimeout    time.Duration `mapstructure:"login_timeout"`
+	IMAPIdleTimeout time.Duration `mapstructure:"imap_idle_timeout"`
+	SMTPIdleTimeout time.Duration `mapstructure:"smtp_idle_timeout"`
+	// LoginFailures failed logins close a connection; a client address that
+	// failed recently waits FailureDelay before each login, doubled per failure up
+	// to MaxFailureDelay.
+	LoginFailures   int           `mapstructure:"login_failures"`
+	FailureDelay    time.Duration `mapstructure:"failure_delay"`
+	MaxFailureDelay time.Duration `mapstructure:"max_failure_delay"`
+	// MessagesPerHour is what one sender (a logged-in mailbox, or a client
+	// address without login) may deliver in an hour, counted per recipient; the
+	// service is not limited.
+	MessagesPerHour int `mapstructure:"messages_per_hour"`
+	// Quotas: per mailbox and of all mailboxes together; how many mailboxes, and
+	// folders in one.
+	MailboxBytes    int64 `mapstructure:"mailbox_bytes"`
+	MailboxMessages int64 `mapstructure:"mailbox_messages"`
+	TotalBytes      int64 `mapstructure:"total_bytes"`
+	TotalMessages   int64 `mapstructure:"total_messages"`
+	MaxMailboxes    int   `mapstructure:"max_mailboxes"`
+	MaxFolders      int   `mapstructure:"max_folders"`
+}
+
+// Web configures the games' web pages (issue 25).
+type Web struct {
+	// Addr is where the pages are served: host:port, or "off" (or empty) for no
+	// pages. The default serves them on loopback.
+	Addr string `mapstructure:"addr"`
+	// BaseURL is the public address of the pages, which mails link to
+	// (https://games.example.org/turnmail/). Empty: in embedded mode, the pages'
+	// own address on loopback; with a real mail server, no links (the pages are then
+	// for whoever can reach Addr).
+	BaseURL string `mapstructure:"base_url"`
+}
+
+// WebOff is the value of web.addr that turns the pages off.
+const WebOff = "off"
+
+// WebEnabled reports whether the pages are served.
+func (c *Config) WebEnabled() bool { return c.Web.Addr != "" && c.Web.Addr != WebOff }
+
+// PageBaseURL returns the base URL the mails link the pages with, ending in "/", for
+// pages served at listen (the address the pages' listener got: web.addr with its
+// port filled in); "" when mails carry no links: the pages are off, or no base URL is
+// set and the mail server is a real one.
+func (c *Config) PageBaseURL(listen string) string {
+	switch {
+	case !c.WebEnabled():
+		return ""
+	case c.Web.BaseURL != "":
+		return strings.TrimRight(c.Web.BaseURL, "/") + "/"
+	case c.EmbeddedMode() && listen != "":
+		return "http://" + listen + "/"
+	}
+	return ""
 }
 
 // Limits bound what one sender or one mail can cost.
@@ -153,6 +221,22 @@ var Defaults = map[string]any{
 	"embedded.password":                      "",
 	"embedded.imap_addr":                     "127.0.0.1:1143",
 	"embedded.smtp_addr":                     "127.0.0.1:2525",
+	"embedded.max_connections":               100,
+	"embedded.max_connections_per_address":   50,
+	"embedded.max_connections_per_mailbox":   10,
+	"embedded.login_timeout":                 "30s",
+	"embedded.imap_idle_timeout":             "30m",
+	"embedded.smtp_idle_timeout":             "5m",
+	"embedded.login_failures":                3,
+	"embedded.failure_delay":                 "250ms",
+	"embedded.max_failure_delay":             "8s",
+	"embedded.messages_per_hour":             120,
+	"embedded.mailbox_bytes":                 256 << 20,
+	"embedded.mailbox_messages":              20000,
+	"embedded.total_bytes":                   2 << 30,
+	"embedded.total_messages":                200000,
+	"embedded.max_mailboxes":                 10000,
+	"embedded.max_folders":                   100,
 	"limits.max_message_bytes":               1 << 20,
 	"limits.replies_per_hour":                30,
 	"limits.replies_per_day":                 200,
@@ -165,6 +249,8 @@ var Defaults = map[string]any{
 	"limits.chats_per_hour":                  60,
 	"limits.max_command_lines":               100,
 	"limits.max_mail_bytes":                  512 << 10,
+	"web.addr":                               "127.0.0.1:8025",
+	"web.base_url":                           "",
 	"http_addr":                              "",
 	"log_level":                              "info",
 }
@@ -264,6 +350,16 @@ func (c *Config) Validate() error {
 			errs = append(errs, fmt.Errorf("%s: %q is not host:port", a.key, a.val))
 		}
 	}
+	if c.WebEnabled() {
+		if _, _, err := net.SplitHostPort(c.Web.Addr); err != nil {
+			errs = append(errs, fmt.Errorf("web.addr: %q is not host:port or %s", c.Web.Addr, WebOff))
+		}
+	}
+	if c.Web.BaseURL != "" {
+		if u, err := url.Parse(c.Web.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+			errs = append(errs, fmt.Errorf("web.base_url: %q is not an http or https address like https://games.example.org/", c.Web.BaseURL))
+		}
+	}
 	errs = append(errs, c.plainOffLoopback()...)
 	if !c.EmbeddedMode() && c.IMAP.Username == "" {
 		errs = append(errs, errors.New("imap.username: empty"))
@@ -291,6 +387,7 @@ func (c *Config) Validate() error {
 			errs = append(errs, fmt.Errorf("limits.%s: at least 1", key))
 		}
 	}
+	errs = append(errs, c.Embedded.validate(c.SMTP.Connections)...)
 	if c.Limits.MaxCommandLines < 1 || c.Limits.MaxCommandLines > 10000 {
 		errs = append(errs, errors.New("limits.max_command_lines: 1 to 10000"))
 	}
@@ -303,6 +400,28 @@ func (c *Config) Validate() error {
 		errs = append(errs, fmt.Errorf("log_level: %q, want debug, info, warn or error", c.LogLevel))
 	}
 	return errors.Join(errs...)
+}
+
+// validate reports every embedded limit out of range; the service's own SMTP
+// connections (smtpConnections) must fit in one mailbox's.
+func (e *Embedded) validate(smtpConnections int) []error {
+	var errs []error
+	for key, v := range map[string]int64{
+		"max_connections": int64(e.MaxConnections), "max_connections_per_address": int64(e.MaxConnectionsPerAddress),
+		"max_connections_per_mailbox": int64(e.MaxConnectionsPerMailbox), "login_failures": int64(e.LoginFailures),
+		"messages_per_hour": int64(e.MessagesPerHour), "mailbox_bytes": e.MailboxBytes, "mailbox_messages": e.MailboxMessages,
+		"total_bytes": e.TotalBytes, "total_messages": e.TotalMessages, "max_mailboxes": int64(e.MaxMailboxes), "max_folders": int64(e.MaxFolders),
+		"login_timeout": int64(e.LoginTimeout), "imap_idle_timeout": int64(e.IMAPIdleTimeout), "smtp_idle_timeout": int64(e.SMTPIdleTimeout),
+		"failure_delay": int64(e.FailureDelay), "max_failure_delay": int64(e.MaxFailureDelay),
+	} {
+		if v < 1 {
+			errs = append(errs, fmt.Errorf("embedded.%s: must be positive", key))
+		}
+	}
+	if e.MaxConnectionsPerMailbox <= smtpConnections {
+		errs = append(errs, fmt.Errorf("embedded.max_connections_per_mailbox: %d leaves the service no room beside its %d SMTP connections (smtp.connections); at least %d", e.MaxConnectionsPerMailbox, smtpConnections, smtpConnections+1))
+	}
+	return errs
 }
 
 // LocalDomain splits Address into its local part and domain.

@@ -73,6 +73,10 @@ func TestValidate(t *testing.T) {
 		{"embedded smtp on a LAN address", func(c *Config) { c.Embedded.SMTPAddr = "192.168.1.5:2525" }, "embedded.smtp_addr: \"192.168.1.5:2525\" is not a loopback address"},
 		{"plain imap to a remote host", func(c *Config) { withRealServer(c); c.IMAP.Security = "plain" }, "imap.addr: security plain to non-loopback host \"mail.example.org\""},
 		{"plain smtp to a remote host", func(c *Config) { withRealServer(c); c.SMTP.Security = "plain" }, "smtp.addr: security plain to non-loopback host"},
+		{"no quota", func(c *Config) { c.Embedded.TotalBytes = 0 }, "embedded.total_bytes: must be positive"},
+		{"no login timeout", func(c *Config) { c.Embedded.LoginTimeout = 0 }, "embedded.login_timeout: must be positive"},
+		{"the service's SMTP connections do not fit", func(c *Config) { c.Embedded.MaxConnectionsPerMailbox = c.SMTP.Connections },
+			"embedded.max_connections_per_mailbox: 4 leaves the service no room beside its 4 SMTP connections"},
 		// Valid: plain text on loopback.
 		{"embedded defaults", func(*Config) {}, ""},
 		{"embedded on localhost and ::1", func(c *Config) { c.Embedded.IMAPAddr, c.Embedded.SMTPAddr = "localhost:1143", "[::1]:2525" }, ""},

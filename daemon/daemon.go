@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -29,6 +30,7 @@ import (
 	"github.com/turnmail/turnmail/service"
 	"github.com/turnmail/turnmail/store"
 	"github.com/turnmail/turnmail/templates"
+	"github.com/turnmail/turnmail/web"
 )
 
 // Options are the parts a caller may replace (tests do). Zero fields take defaults.
@@ -171,8 +173,27 @@ func (m Mailboxes) Password(addr string) string {
 	return auth.MailboxPassword(m.secret, addr)
 }
 
-// NewService builds the game service on an open store.
+// EmbeddedLimits are the embedded servers' limits of c.
+func EmbeddedLimits(c *config.Config) mailserver.Limits {
+	e := c.Embedded
+	return mailserver.Limits{
+		MaxConns: e.MaxConnections, MaxConnsPerAddr: e.MaxConnectionsPerAddress, MaxConnsPerAccount: e.MaxConnectionsPerMailbox,
+		LoginTimeout: e.LoginTimeout, IMAPIdleTimeout: e.IMAPIdleTimeout, SMTPIdleTimeout: e.SMTPIdleTimeout,
+		LoginFailures: e.LoginFailures, FailureDelay: e.FailureDelay, MaxFailureDelay: e.MaxFailureDelay,
+		MessagesPerHour: e.MessagesPerHour,
+		MailboxBytes:    e.MailboxBytes, MailboxMessages: e.MailboxMessages, TotalBytes: e.TotalBytes, TotalMessages: e.TotalMessages,
+		MaxMailboxes: e.MaxMailboxes, MaxFolders: e.MaxFolders,
+	}
+}
+
+// NewService builds the game service on an open store. Its mails link the games'
+// web pages at the configured address (Config.PageBaseURL of web.addr).
 func NewService(ctx context.Context, c *config.Config, st *store.Store, opts Options) (*service.Service, error) {
+	return newService(ctx, c, st, opts, c.PageBaseURL(c.Web.Addr))
+}
+
+// newService is NewService linking the pages at pageURL ("" for none).
+func newService(ctx context.Context, c *config.Config, st *store.Store, opts Options, pageURL string) (*service.Service, error) {
 	opts.defaults()
 	secret, err := Secret(ctx, c, st)
 	if err != nil {
@@ -192,7 +213,7 @@ func NewService(ctx context.Context, c *config.Config, st *store.Store, opts Opt
 			ChatsPerHour: c.Limits.ChatsPerHour,
 		},
 		MaxCommandLines: c.Limits.MaxCommandLines, MaxMailBytes: c.Limits.MaxMailBytes,
-		Clock: opts.Clock, Logger: opts.Logger, Language: i18n.Lang(c.Language),
+		Clock: opts.Clock, Logger: opts.Logger, Language: i18n.Lang(c.Language), PageURL: pageURL,
 	})
 }
 
@@ -205,6 +226,11 @@ type Daemon struct {
 	Mail *mailserver.Server
 	// Mailboxes are the embedded mailboxes' passwords (zero without Mail).
 	Mailboxes Mailboxes
+
+	// Pages serve the games' web pages (nil when they are off); webLn is their
+	// listener, opened by New.
+	Pages *web.Server
+	webLn net.Listener
 
 	log       *slog.Logger
 	health    *health
@@ -227,9 +253,24 @@ func New(ctx context.Context, c *config.Config, opts Options) (*Daemon, error) {
 	if w := opts.Problems; w != nil {
 		d.health.tell = func(line string) { fmt.Fprintf(w, "turnmail: %s\n", line) }
 	}
-	if d.Service, err = NewService(ctx, c, st, opts); err != nil {
+	pageURL := d.listenWeb(opts)
+	if d.Service, err = newService(ctx, c, st, opts, pageURL); err != nil {
+		d.closeWeb()
 		st.Close()
 		return nil, err
+	}
+	if d.webLn != nil {
+		secret, err := Secret(ctx, c, st)
+		if err != nil {
+			d.closeWeb()
+			st.Close()
+			return nil, err
+		}
+		if d.Pages, err = web.New(d.Service, d.Service.Bundle(), web.Options{Secret: secret, Lang: i18n.Lang(c.Language), Logger: opts.Logger}); err != nil {
+			d.closeWeb()
+			st.Close()
+			return nil, err
+		}
 	}
 	d.imapOpts = imapwatch.Options{
 		Addr: c.IMAP.Addr, Username: c.IMAP.Username, Password: c.IMAP.Password,
@@ -258,9 +299,10 @@ func New(ctx context.Context, c *config.Config, opts Options) (*Daemon, error) {
 		}
 		srv, err := mailserver.New(st.DB(), &mailserver.Options{
 			WriteTx: st.WriteTx,
-			Domain:  c.Embedded.Domain, PasswordFor: d.Mailboxes.Password,
+			Domain:  c.Embedded.Domain, PasswordFor: d.Mailboxes.Password, Service: c.Address,
 			IMAPAddr: c.Embedded.IMAPAddr, SMTPAddr: c.Embedded.SMTPAddr,
 			Logger: opts.Logger, MaxMessageBytes: c.Limits.MaxMessageBytes * 4,
+			Limits: EmbeddedLimits(c),
 		})
 		if err != nil {
 			st.Close()
@@ -272,16 +314,22 @@ func New(ctx context.Context, c *config.Config, opts Options) (*Daemon, error) {
 		}
 		d.Mail = srv
 		d.imapOpts.Addr, d.imapOpts.Security = srv.IMAPAddr(), "plain"
+		// The watcher restarts IDLE well before the server's idle timeout.
+		d.imapOpts.IdleRestart = min(imapwatch.DefaultIdleRestart, c.Embedded.IMAPIdleTimeout/2)
 		d.imapOpts.Username, d.imapOpts.Password = c.Address, d.Mailboxes.ServicePassword
+		// The service logs in to send: only then may it mail other domains
+		// (delivered locally), without a sending rate.
 		d.smtpOpts.Addr, d.smtpOpts.Security = srv.SMTPAddr(), "plain"
-		d.smtpOpts.Username, d.smtpOpts.Password = "", ""
+		d.smtpOpts.Username, d.smtpOpts.Password = c.Address, d.Mailboxes.ServicePassword
 	}
 	return d, nil
 }
 
-// Close stops the embedded mail servers and closes the store.
+// Close stops the embedded mail servers, closes the pages' listener (when Run did
+// not) and closes the store.
 func (d *Daemon) Close() error {
 	var err error
+	d.closeWeb()
 	if d.Mail != nil {
 		err = d.Mail.Close()
 	}
@@ -324,8 +372,17 @@ func (d *Daemon) Run(ctx context.Context) error {
 	if d.outboxPoll > 0 {
 		run("outbox watch", func(ctx context.Context) error { return watchOutbox(ctx, d.Store, d.outboxPoll) })
 	}
-	if d.Config.HTTPAddr != "" {
-		run("http", func(ctx context.Context) error { return serveHTTP(ctx, d.Config.HTTPAddr, d.HealthHandler()) })
+	health := d.Config.HTTPAddr
+	if d.webLn != nil {
+		pages := d.Pages.Handler()
+		if health == d.Config.Web.Addr {
+			pages, health = withHealth(pages, d.HealthHandler()), ""
+		}
+		ln := d.webLn
+		run("web pages", func(ctx context.Context) error { return serveOn(ctx, ln, pages) })
+	}
+	if health != "" {
+		run("http", func(ctx context.Context) error { return serveHTTP(ctx, health, d.HealthHandler()) })
 	}
 	d.log.Info("turnmail running", "address", d.Config.Address, "database", d.Config.Database)
 	<-ctx.Done()

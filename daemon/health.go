@@ -196,13 +196,22 @@ func (h *health) handler(st *store.Store) http.Handler {
 	return mux
 }
 
-// serveHTTP serves h's endpoints on addr until ctx is done.
+// serveHTTP serves handler on addr until ctx is done.
 func serveHTTP(ctx context.Context, addr string, handler http.Handler) error {
-	srv := &http.Server{Addr: addr, Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", addr, err)
 	}
+	return serveOn(ctx, ln, handler)
+}
+
+// serveOn serves handler on ln until ctx is done. Slow or large requests are cut:
+// headers must come within 5 seconds and hold at most 16 KB, a request is read
+// within 10 seconds and answered within 30, an idle connection is closed after a
+// minute.
+func serveOn(ctx context.Context, ln net.Listener, handler http.Handler) error {
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
+		WriteTimeout: 30 * time.Second, IdleTimeout: time.Minute, MaxHeaderBytes: 16 << 10}
 	go func() {
 		<-ctx.Done()
 		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)

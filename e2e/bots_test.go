@@ -3,6 +3,8 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"database/sql"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -204,9 +206,19 @@ func playBots(t *testing.T, h *harness, kind string, n int, seed int64, options 
 		t.Fatalf("the answer to new names no game:\n%s", opened.Body)
 	}
 	// The service draws a game's seed at random; the test fixes it, so that a failing
-	// run can be played again move for move.
-	if _, err := h.d.Store.DB().Exec(`UPDATE games SET setup = ? WHERE id = ?`, fmt.Sprintf(`{"seed":%d}`, seed), game); err != nil {
+	// run can be played again move for move (the rest of the setup — the rules
+	// version new games get — stays).
+	if _, err := h.d.Store.DB().Exec(`UPDATE games SET setup = json_set(setup, '$.seed', ?) WHERE id = ?`, seed, game); err != nil {
 		t.Fatal(err)
+	}
+	stamp := map[string]json.RawMessage{}
+	engine.StampSetup(games.Registry()[kind], stamp)
+	var rules sql.NullString
+	if err := h.d.Store.DB().QueryRow(`SELECT json_extract(setup, '$.rules') FROM games WHERE id = ?`, game).Scan(&rules); err != nil {
+		t.Fatal(err)
+	}
+	if rules.String != string(stamp["rules"]) {
+		t.Fatalf("game %s plays rules %q, want the current %q", game, rules.String, stamp["rules"])
 	}
 	// A join waits for the joiner's confirmation: the bot replies yes to the
 	// request, as it says. (lobbyReply quotes with a random generator of its own,

@@ -53,6 +53,7 @@ func crashConfig(db, imapAddr, smtpAddr string) (*config.Config, error) {
 	}
 	c.Database, c.Secret = db, "e2e-test-secret-0123456789abcdef"
 	c.Embedded.IMAPAddr, c.Embedded.SMTPAddr = imapAddr, smtpAddr
+	c.Web.Addr = "127.0.0.1:0"
 	liftLimits(&c.Limits)
 	return c, c.Validate()
 }

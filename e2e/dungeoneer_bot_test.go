@@ -16,8 +16,9 @@ import (
 // have the edge (a monster's attack over the target's score, a trap's test over it,
 // both read from the cards and hero sheets the mail shows), gives the Peril to an
 // opponent and keeps unhurt monsters; as the player to the left it picks a quest or
-// map monster's best form; asked to respond it cancels or defends when it can and
-// challenges a monster that attacked it; as a hero it does a quest when one is
+// map monster's best form; asked to respond it cancels or defends when it can (and in
+// games of the older rules challenges a monster that attacked it); out of turn it
+// stands up and challenges a monster that attacked in its space; as a hero it does a quest when one is
 // listed, takes a component lying in its space, challenges a map monster when healthy,
 // else steps towards the nearest quest's map card (read from the drawn map and the
 // hero sheets), exploring when it is not on the map yet. It returns "" when the mail is
@@ -163,7 +164,9 @@ func (b *bot) dungeonRespond(e dgEntries, mail dgMail) string {
 
 // dungeonOutOfTurn is what the bot sends from a mail that lists no move of its own
 // but commands of any moment: a heal (a ready card, the ability) when its hero is hurt;
-// an always Bane on the hero whose turn it is, one time in two.
+// an always Bane on the hero whose turn it is, one time in two; with the Movement it
+// saved, standing up when knocked down, and with 3 life or more a challenge, with its
+// best score, of an Encounter monster that attacked in its space (its card id, aNN).
 func (b *bot) dungeonOutOfTurn(body, board string) string {
 	rd := b.reading()
 	w := rd.dungeoneer()
@@ -180,10 +183,25 @@ func (b *bot) dungeonOutOfTurn(body, board string) string {
 			return e.listed[i]
 		case len(f) == 4 && mail.cards[f[1]].kind == "bane" && mail.turn != "" && f[3] == mail.turn && b.rng.IntN(2) == 0:
 			return e.listed[i]
+		case c == "stand":
+			return e.listed[i]
 		}
+	}
+	if me.life >= 3 {
+		best, bv := "", -1
+		for i, c := range e.canon {
+			if f := strings.Fields(c); dgEncounterChallenge.MatchString(c) && me.stats[f[2]] > bv {
+				best, bv = e.listed[i], me.stats[f[2]]
+			}
+		}
+		return best
 	}
 	return ""
 }
+
+// dgEncounterChallenge matches a challenge of an Encounter monster (named by its
+// card id) in canonical words.
+var dgEncounterChallenge = regexp.MustCompile(`^challenge a\d\d `)
 
 // dgEntries are the commands a mail lists, each as the mail lists it — in the
 // reader's words, what the bot sends — and canonical — in English words, what the

@@ -46,7 +46,11 @@ func TestDungeonBot_finishes(t *testing.T) {
 			// played counts the bots' commands by phase and verb ("lord play", "guard attack").
 			played := map[string]int{}
 			for seed := int64(1); seed <= 12; seed++ {
-				st, _, err := engine.Start(dungeoneer.Game{}, engine.Setup{Game: "dungeoneer", Players: []engine.Player{{Name: "ann"}, {Name: "ben"}}, Seed: seed}, nil)
+				setup := engine.Setup{Game: "dungeoneer", Players: []engine.Player{{Name: "ann"}, {Name: "ben"}}, Seed: seed}
+				fixed := map[string]json.RawMessage{}
+				engine.StampSetup(dungeoneer.Game{}, fixed) // the rules new games get
+				setup.Fixed, _ = json.Marshal(fixed)
+				st, _, err := engine.Start(dungeoneer.Game{}, setup, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -56,40 +60,37 @@ func TestDungeonBot_finishes(t *testing.T) {
 				}
 				n := 0
 				for ; !st.Finished() && n < maxDungeonCommands; n++ {
-					who := st.ToAct()[0]
-					raw, err := json.Marshal(st.View(who))
-					if err != nil {
-						t.Fatal(err)
+					who, waiting, outOfTurn := st.ToAct()[0], false, ""
+					// A bot whose move it is not acts when its mail's commands of any
+					// moment move it to (a special action out of turn, a heal).
+					for _, o := range []string{"ann", "ben"} {
+						if !slices.Contains(st.ToAct(), o) && len(engine.AnyTime(st, o)) > 0 {
+							text, _ := dungeonSimMail(t, set, st, o, lang, in)
+							if outOfTurn = bots[o].dungeonOutOfTurn(text, text); outOfTurn != "" {
+								who, waiting = o, true
+								break
+							}
+						}
 					}
-					var view map[string]any
-					var v dungeoneer.View
-					if err := json.Unmarshal(raw, &view); err != nil {
-						t.Fatal(err)
-					}
-					if err := json.Unmarshal(raw, &v); err != nil {
-						t.Fatal(err)
-					}
-					// The commands of any moment are listed apart, as the service does.
-					anyTime := engine.AnyTime(st, who)
-					legal := slices.DeleteFunc(st.Legal(who), func(c string) bool { return slices.Contains(anyTime, c) })
-					text, _, err := set.Render("state", templates.State{Game: templates.Game{ID: "du-x", Kind: "dungeoneer"}, Player: who,
-						ToAct: st.ToAct(), YourTurn: true, View: view, Legal: in(legal), AnyTime: in(anyTime),
-						ReplyTo: "turnmail+du-x@example.org", Lang: string(lang)})
-					if err != nil {
-						t.Fatal(err)
-					}
+					text, v := dungeonSimMail(t, set, st, who, lang, in)
 					if p := dungeonReadingProblem(rd, text, v, who, st.Legal(who)); p != "" {
 						t.Fatalf("seed %d: %s's mail reads wrong: %s\n%s", seed, who, p, text)
 					}
-					cmd, err := bots[who].choose(text, text)
-					if err != nil {
+					var cmd string
+					if waiting {
+						cmd = outOfTurn
+					} else if cmd, err = bots[who].choose(text, text); err != nil {
 						t.Fatal(err)
 					}
 					canon, translated := tr.Canonical("dungeoneer", cmd)
 					if lang != i18n.English && !translated {
 						t.Errorf("seed %d: %s sent %q, which is not in %s words", seed, who, cmd, lang)
 					}
-					played[v.Phase+" "+strings.Fields(canon)[0]]++
+					if waiting {
+						played["out-of-turn "+strings.Fields(canon)[0]]++
+					} else {
+						played[v.Phase+" "+strings.Fields(canon)[0]]++
+					}
 					if st, _, err = engine.Step(st, seed, n+1, who, canon, nil); err != nil {
 						t.Fatalf("seed %d: %s sent %q: %v\n%s", seed, who, cmd, err, text)
 					}
@@ -102,7 +103,7 @@ func TestDungeonBot_finishes(t *testing.T) {
 			t.Logf("commands by phase and verb: %v", played)
 			// The Dungeon Lord plays by mail: Encounters and Banes, the spoils, the monsters of
 			// quest and map cards; the heroes answer.
-			for _, want := range []string{"lord play", "spoils peril", "guard attack", "respond play", "counter challenge"} {
+			for _, want := range []string{"lord play", "spoils peril", "guard attack", "respond play", "out-of-turn challenge", "out-of-turn stand"} {
 				if played[want] == 0 {
 					t.Errorf("no %q in 12 games: %v", want, played)
 				}
@@ -203,4 +204,31 @@ func standardAttacks(m *dungeoneer.MonsterInfo) map[string]int {
 		}
 	}
 	return out
+}
+
+// dungeonSimMail is the state mail the service would send viewer in lang, and the
+// view it shows: the commands of any moment listed apart, as the service does.
+func dungeonSimMail(t *testing.T, set *templates.Set, st engine.State, viewer string, lang i18n.Lang, in func([]string) []string) (string, dungeoneer.View) {
+	t.Helper()
+	raw, err := json.Marshal(st.View(viewer))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var view map[string]any
+	var v dungeoneer.View
+	if err := json.Unmarshal(raw, &view); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatal(err)
+	}
+	anyTime := engine.AnyTime(st, viewer)
+	legal := slices.DeleteFunc(st.Legal(viewer), func(c string) bool { return slices.Contains(anyTime, c) })
+	text, _, err := set.Render("state", templates.State{Game: templates.Game{ID: "du-x", Kind: "dungeoneer"}, Player: viewer,
+		ToAct: st.ToAct(), YourTurn: slices.Contains(st.ToAct(), viewer), View: view, Legal: in(legal), AnyTime: in(anyTime),
+		ReplyTo: "turnmail+du-x@example.org", Lang: string(lang)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return text, v
 }

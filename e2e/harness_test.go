@@ -71,6 +71,8 @@ type harnessOptions struct {
 	// defaultLimits keeps the default mail limits; otherwise they are lifted (bots
 	// play a whole game in seconds, which no group of people does).
 	defaultLimits bool
+	// configure, when set, changes the configuration before the daemon starts.
+	configure func(*config.Config)
 }
 
 // liftLimits raises the mail limits far above what a test sends.
@@ -161,8 +163,10 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 		c.Database = filepath.Join(t.TempDir(), "turnmail.db")
 	}
 	c.Secret = "e2e-test-secret-0123456789abcdef"
+	c.Web.Addr = "127.0.0.1:0" // the game pages on a free port
 	if !o.defaultLimits {
 		liftLimits(&c.Limits)
+		c.Embedded.MessagesPerHour = 1 << 20 // the bots send from one address
 	}
 	h := &harness{t: t, cfg: c, seen: map[string]uint32{}, unread: map[string][]*parse.Message{}, fetched: map[string]map[uint32]bool{}}
 	if o.real != nil {
@@ -177,6 +181,9 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 		c.Embedded.IMAPAddr, c.Embedded.SMTPAddr = "127.0.0.1:0", "127.0.0.1:0"
 		h.domain = c.Embedded.Domain
 		h.login = func(addr string) string { return addr }
+	}
+	if o.configure != nil {
+		o.configure(c)
 	}
 	if err := c.Validate(); err != nil {
 		t.Fatal(err)

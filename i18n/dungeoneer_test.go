@@ -1,6 +1,7 @@
 package i18n_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -93,7 +94,10 @@ func TestDungeoneerTextArguments(t *testing.T) {
 	}
 	errs := 0
 	italian := map[string]string{} // an error's key → the first of its Italian texts
-	for _, cfg := range selfplay.Configs(g, 3, 2) {
+	// The current rules, and those of the games recorded before them (the counter step).
+	configs := selfplay.Configs(g, 3, 2)
+	configs = append(configs, selfplay.Config{Seed: 5, Players: 2, Fixed: map[string]json.RawMessage{"rules": json.RawMessage("0")}})
+	for _, cfg := range configs {
 		var names []string
 		for _, p := range selfplay.Seats(cfg.Players) {
 			names = append(names, p.Name)

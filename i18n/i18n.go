@@ -75,11 +75,11 @@ func (l Lang) tag() language.Tag {
 }
 
 // Domains are the message catalogues of a language, one file each ("mail" holds what
-// mail/compose says of an address it refuses).
+// mail/compose says of an address it refuses, "web" the words of the game's web pages).
 // "abilities" holds what each race, power, place and relic does (engine.Entry),
 // keyed by its English name; it is looked up by About, not by Sprintf, so that a name
 // such as "Forest" never doubles as a message key.
-var Domains = []string{"service", "mail", "smallworld", "empire", "dungeoneer", "terms", "templates", "accounts", "abilities", "picture"}
+var Domains = []string{"service", "mail", "smallworld", "empire", "dungeoneer", "terms", "templates", "accounts", "abilities", "picture", "web"}
 
 // Bundle is the loaded catalogues, term names and command words. It is immutable
 // once loaded and safe for concurrent use.

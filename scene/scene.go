@@ -76,10 +76,13 @@ const (
 	Vertical
 	// Dots on a square grid.
 	Dots
+	// Grid: horizontal and vertical lines (a cross hatch whose rows repeat, which
+	// costs a picture fewer bytes).
+	Grid
 )
 
 // Patterns lists every pattern, NoPattern first.
-var Patterns = []Pattern{NoPattern, Hatch, BackHatch, CrossHatch, Horizontal, Vertical, Dots}
+var Patterns = []Pattern{NoPattern, Hatch, BackHatch, CrossHatch, Horizontal, Vertical, Dots, Grid}
 
 // String names the pattern (the SVG writer's pattern ids).
 func (p Pattern) String() string {
@@ -96,6 +99,8 @@ func (p Pattern) String() string {
 		return "vertical"
 	case Dots:
 		return "dots"
+	case Grid:
+		return "grid"
 	}
 	return "none"
 }
@@ -206,11 +211,17 @@ func (*Text) item()    {}
 
 // Bounds implements Item.
 func (p *Polygon) Bounds() (Point, Point) {
-	var pts []Point
-	for _, r := range p.Rings {
-		pts = append(pts, r...)
+	var b [2]Point
+	for i, r := range p.Rings {
+		e := extent(r)
+		if i == 0 {
+			b = e
+			continue
+		}
+		b[0].X, b[0].Y = math.Min(b[0].X, e[0].X), math.Min(b[0].Y, e[0].Y)
+		b[1].X, b[1].Y = math.Max(b[1].X, e[1].X), math.Max(b[1].Y, e[1].Y)
 	}
-	return grow(extent(pts), p.Stroke.Width/2)
+	return grow(b, p.Stroke.Width/2)
 }
 
 // Bounds implements Item.
@@ -258,8 +269,20 @@ func extent(pts []Point) [2]Point {
 	}
 	lo, hi := pts[0], pts[0]
 	for _, p := range pts[1:] {
-		lo.X, lo.Y = math.Min(lo.X, p.X), math.Min(lo.Y, p.Y)
-		hi.X, hi.Y = math.Max(hi.X, p.X), math.Max(hi.Y, p.Y)
+		if p.X != p.X || p.Y != p.Y { // NaN: an extent that Validate refuses
+			nan := Point{math.NaN(), math.NaN()}
+			return [2]Point{nan, nan}
+		}
+		if p.X < lo.X {
+			lo.X = p.X
+		} else if p.X > hi.X {
+			hi.X = p.X
+		}
+		if p.Y < lo.Y {
+			lo.Y = p.Y
+		} else if p.Y > hi.Y {
+			hi.Y = p.Y
+		}
 	}
 	return [2]Point{lo, hi}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/i18n"
+	"github.com/turnmail/turnmail/internal/lookalike"
 	"github.com/turnmail/turnmail/mail/parse"
 	"github.com/turnmail/turnmail/store"
 	"github.com/turnmail/turnmail/templates"
@@ -487,8 +488,43 @@ func (s *Service) joinRefusal(lang i18n.Lang, l *Loaded, from string, args []str
 		if _, taken := l.playerByName(want); taken {
 			return t("The name %s is taken in game %s; choose another: join %s NAME.", want, id, id)
 		}
+		if s.reservedName(want) {
+			return t("The name %s is reserved for the service (or the host); choose another: join %s NAME.", want, id)
+		}
+		if other := lookalikePlayer(want, l.Seats()); other != "" {
+			return t("The name %s reads too much like %s, who plays in game %s; choose another: join %s NAME.", want, other, id, id)
+		}
 	}
 	return ""
+}
+
+// reservedName reports whether name reads as the service's (its display name,
+// the local part of its address) or as "host" (what turnmail calls a game's
+// host), however it is spelt: case, accents, look-alike characters.
+func (s *Service) reservedName(name string) bool {
+	for _, r := range []string{s.opts.Name, s.local, "host"} {
+		if r != "" && lookalike.Same(name, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// lookalikePlayer returns the name of the player of players that name reads as
+// ("" when none does).
+func lookalikePlayer(name string, players []store.Player) string {
+	for _, p := range players {
+		if lookalike.Same(name, p.Name) {
+			return p.Name
+		}
+	}
+	return ""
+}
+
+// nameFree reports whether a player name derived from an address may be used
+// among players: not reserved, and reading as nobody's.
+func (s *Service) nameFree(players []store.Player) func(string) bool {
+	return func(name string) bool { return !s.reservedName(name) && lookalikePlayer(name, players) == "" }
 }
 
 // tellHost queues a notice to the host of game l (when it has one) in c, with the
@@ -699,7 +735,7 @@ func (s *Service) lobbyNew(ctx context.Context, tx *lobbyTx, from string, args [
 	now := s.opts.Clock()
 	g := store.Game{ID: id, Kind: kind, Options: optsJSON, Setup: setup, Status: store.GameOpen, Host: from,
 		List: settings.List, CreatedAt: now, UpdatedAt: now, Settings: settingsJSON}
-	name := seatName(from, nil)
+	name := seatName(from, s.nameFree(nil))
 	seats := []store.Player{{Seat: 0, Name: name, Email: from, Role: store.RolePlayer, Active: true}}
 	tx.create(g, seats)
 	n := templates.Notice{Kind: "created", Game: s.gameData(g, seats), Player: name, Lines: settings.Describe(s.tr, tx.lang), Host: from}
@@ -761,8 +797,9 @@ func (s *Service) newLobbyGameID(ctx context.Context, tx *lobbyTx, kind, message
 	}
 }
 
-// seatName derives a one-word player name from an address, unique among players.
-func seatName(addr string, players []store.Player) string {
+// seatName derives a one-word player name from an address, free by free (nil:
+// any name is).
+func seatName(addr string, free func(string) bool) string {
 	local, _, _ := strings.Cut(strings.ToLower(addr), "@")
 	var b strings.Builder
 	for _, r := range local {
@@ -777,16 +814,8 @@ func seatName(addr string, players []store.Player) string {
 	if base == "" {
 		base = "player"
 	}
-	taken := func(n string) bool {
-		for _, p := range players {
-			if strings.EqualFold(p.Name, n) {
-				return true
-			}
-		}
-		return false
-	}
 	name := base
-	for i := 2; taken(name); i++ {
+	for i := 2; free != nil && !free(name); i++ {
 		name = fmt.Sprintf("%s%d", base, i)
 	}
 	return name
@@ -800,7 +829,7 @@ func (s *Service) lobbyJoin(tx *lobbyTx, l *Loaded, from string, args []string, 
 		return n, nil
 	}
 	seats := l.Seats()
-	name := seatName(from, l.Players)
+	name := seatName(from, s.nameFree(l.Players))
 	if len(args) > 0 {
 		name = args[0] // the case the player wrote (joinRefusal checked it)
 	}

@@ -67,8 +67,10 @@ func (t *lobbyTx) tryTx() *lobbyTx {
 }
 
 // scratch returns a copy of the transaction: what is done there is thrown away.
+// It answers in the same language (a refusal found there is the answer).
 func (t *lobbyTx) scratch() *lobbyTx {
 	c := t.s.newLobbyTx()
+	c.lang = t.lang
 	for id, r := range t.games {
 		c.games[id] = &gameRows{game: r.game, players: slices.Clone(r.players), events: slices.Clone(r.events), consent: maps.Clone(r.consent)}
 	}

@@ -148,6 +148,7 @@ func (s *Service) stateData(l *Loaded, state engine.State, p store.Player, event
 	} else {
 		data.Responding = s.responding(l, state, toAct, p.Name)
 	}
+	data.Page = s.pageLink(l, p)
 	if observer {
 		data.Player = ""
 		return data, nil
@@ -278,6 +279,7 @@ func (s *Service) stateMail(l *Loaded, state engine.State, p store.Player, event
 			data.Archive = &templates.Attachment{Name: f.Name, Redacted: redacted}
 		}
 	}
+	files = append(files, s.withReplay(l, &data)...)
 	inline := s.withPicture(l, state, viewerOf(p), &data)
 	m, err := s.mailInline("state", data, l.Game.ID, p.Email, data.ReplyTo, inReply, l.threadOf(p.Email), nil, auto, inline, files...)
 	m.Seen = l.LastSeq()
@@ -297,6 +299,20 @@ func (s *Service) withPicture(l *Loaded, state engine.State, viewer string, data
 	}
 	data.Picture = pic
 	return []compose.Inline{*in}
+}
+
+// withReplay adds the replay of the whole game to a finished game's mail (issue 25):
+// the file to attach, or nil.
+func (s *Service) withReplay(l *Loaded, data *templates.State) []compose.Attachment {
+	if !data.Finished {
+		return nil
+	}
+	f, ok := s.replayFile(l, i18n.Lang(data.Lang))
+	if !ok {
+		return nil
+	}
+	data.Replay = &templates.Attachment{Name: f.Name}
+	return []compose.Attachment{f}
 }
 
 // eventIndex returns the index in events of the event numbered seq.
@@ -389,7 +405,8 @@ func (s *Service) stateMails(l *Loaded, before, state engine.State, events []sto
 			return nil, err
 		}
 		inline := s.withPicture(l, state, engine.Observer, &data)
-		m, err := s.mailInline("state", data, l.Game.ID, o.Email, s.address(), "", l.threadOf(o.Email), map[string]string{"List-Unsubscribe": s.unsubscribe(l.Game.ID)}, "auto-generated", inline)
+		files := s.withReplay(l, &data)
+		m, err := s.mailInline("state", data, l.Game.ID, o.Email, s.address(), "", l.threadOf(o.Email), map[string]string{"List-Unsubscribe": s.unsubscribe(l.Game.ID)}, "auto-generated", inline, files...)
 		if err != nil {
 			return nil, err
 		}
@@ -403,7 +420,8 @@ func (s *Service) stateMails(l *Loaded, before, state engine.State, events []sto
 		}
 		headers := map[string]string{"List-Id": "<" + l.Game.ID + "." + s.domain + ">", "Precedence": "list", "List-Unsubscribe": s.unsubscribe(l.Game.ID)}
 		inline := s.withPicture(l, state, engine.Observer, &data)
-		m, err := s.mailInline("state", data, l.Game.ID, list, s.address(), "", l.threadOf(list), headers, "auto-generated", inline)
+		files := s.withReplay(l, &data)
+		m, err := s.mailInline("state", data, l.Game.ID, list, s.address(), "", l.threadOf(list), headers, "auto-generated", inline, files...)
 		if err != nil {
 			return nil, err
 		}

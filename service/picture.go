@@ -1,7 +1,6 @@
 package service
 
 import (
-	"crypto/sha256"
 	"errors"
 	"math"
 	"strings"
@@ -13,7 +12,6 @@ import (
 	"github.com/turnmail/turnmail/scene"
 	"github.com/turnmail/turnmail/scene/draw"
 	"github.com/turnmail/turnmail/scene/raster"
-	"github.com/turnmail/turnmail/scene/svg"
 	"github.com/turnmail/turnmail/templates"
 )
 
@@ -38,7 +36,12 @@ func (w pictureWords) Text(t engine.Text) string { return w.tr.GameText(w.game, 
 func (w pictureWords) Lang() string              { return string(w.lang) }
 func (w pictureWords) Name(key string) string {
 	if sym, ok := strings.CutPrefix(key, "symbol:"); ok {
-		return w.tr.Term(w.lang, sym+" symbol")
+		// A symbol's term names it in Italian; in English it is its key, as the
+		// mails print it (templates.SymbolNames), without the hyphen.
+		if n := templates.SymbolNames(w.tr, string(w.lang), []any{sym}); len(n) == 1 && n[0] != sym {
+			return n[0]
+		}
+		return strings.ReplaceAll(sym, "-", " ")
 	}
 	return templates.DisplayName(w.tr, string(w.lang), key)
 }
@@ -105,12 +108,7 @@ func (s *Service) picture(l *Loaded, state engine.State, viewer string, changed 
 		}
 		return nil, nil
 	}
-	doc, err := svg.Marshal(sc)
-	if err != nil {
-		s.log.Warn("board picture not drawn", "game", l.Game.ID, "err", err)
-		return nil, nil
-	}
-	key := sha256.Sum256(doc)
+	key := raster.Key(sc)
 	png, ok := s.pictures.get(key)
 	if !ok {
 		if png, err = s.boards.PNG(sc); err != nil {

@@ -75,3 +75,68 @@ func cpuTime() int64 {
 	}
 	return ru.Utime.Nano() + ru.Stime.Nano()
 }
+
+// BenchmarkStateMailGame renders the state mails of the first 150 commands of a
+// self-played game of each kind, as the service sends them after each move (the
+// mover's answer, every seat's mail when the turn ends), without pictures (none)
+// and with them (drawn through the service's board cache, from an empty cache at the
+// game's start). It reports the CPU time per mail: the pictures' share is the
+// difference. docs/benchmarks.md has the figures.
+func BenchmarkStateMailGame(b *testing.B) {
+	for _, tc := range []struct {
+		kind    string
+		players int
+	}{{"smallworld", 5}, {"underground", 5}, {"necromancer", 4}, {"empire", 4}, {"dungeoneer", 4}} {
+		type move struct {
+			before, after engine.State
+			events        []store.Event
+			author        string
+		}
+		cfg := selfplay.Config{Seed: 7, Players: tc.players}
+		var moves []move
+		var prev engine.State
+		stop := errors.New("stop")
+		_, err := selfplay.Play(games.Registry()[tc.kind], cfg, func(s selfplay.Step) error {
+			if s.N > 0 {
+				moves = append(moves, move{prev, s.State, []store.Event{{Seq: s.N, Kind: engine.KindMove, Player: s.Player, Command: s.Command}}, s.Player})
+			}
+			prev = s.State
+			if s.N == 150 {
+				return stop
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, stop) {
+			b.Fatal(err)
+		}
+		for _, mode := range []string{"none", "pictures"} {
+			b.Run(tc.kind+"/"+mode, func(b *testing.B) {
+				mails, cpu, bytes := 0, int64(0), 0
+				for b.Loop() {
+					svc := newRenderService(b)
+					svc.opts.NoPictures = mode == "none"
+					l := renderLoaded(tc.kind, cfg)
+					l.Settings.List = ""
+					l.States = []engine.State{moves[0].before}
+					c := cpuTime()
+					for _, m := range moves {
+						l.State = m.after
+						l.Events, l.States = append(l.Events, m.events...), append(l.States, m.after)
+						out, err := svc.stateMails(l, m.before, m.after, m.events, m.author, nil, nil, nil, "<move@example.org>")
+						if err != nil {
+							b.Fatal(err)
+						}
+						mails += len(out)
+						for _, o := range out {
+							bytes += len(o.Raw)
+						}
+					}
+					cpu += cpuTime() - c
+				}
+				b.ReportMetric(float64(cpu)/float64(mails), "cpu-ns/mail")
+				b.ReportMetric(float64(mails)/float64(b.N), "mails")
+				b.ReportMetric(float64(bytes)/float64(mails), "bytes/mail")
+			})
+		}
+	}
+}

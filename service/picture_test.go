@@ -7,9 +7,14 @@ import (
 
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/engine/games"
+	"github.com/turnmail/turnmail/engine/smallworld"
+	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/internal/picturecheck"
 	"github.com/turnmail/turnmail/internal/selfplay"
+	"github.com/turnmail/turnmail/scene"
+	"github.com/turnmail/turnmail/scene/draw"
 	"github.com/turnmail/turnmail/store"
+	"github.com/turnmail/turnmail/templates"
 )
 
 // checkPicture checks a state mail's picture (see picturecheck.Read).
@@ -100,4 +105,85 @@ func TestPicture_leftOutOfATooLargeMail(t *testing.T) {
 	if parts["text/html"] == "" || strings.Contains(parts["text/html"], "cid:") || parts["image/png"] != "" {
 		t.Errorf("parts %v: want the HTML without the picture", keys(parts))
 	}
+}
+
+// TestPicture_namesFromTheCatalogues: no text of a picture is a key of the game's
+// data (a terrain, symbol or piece key such as "blackmountain", "laras_ghost", or a
+// symbol's term "mine symbol"), in English or Italian, for every map game and
+// number of players, at states of self-played games: the legend shows the printed
+// names.
+func TestPicture_namesFromTheCatalogues(t *testing.T) {
+	tr, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := errors.New("stop")
+	checked := 0
+	for _, tc := range []struct {
+		kind    string
+		players []int
+	}{{"smallworld", []int{2, 3, 4, 5}}, {"underground", []int{2, 3, 4, 5}}, {"necromancer", []int{3, 6}}} {
+		for _, n := range tc.players {
+			keys := map[string]bool{}
+			var views []any
+			_, err := selfplay.Play(games.Registry()[tc.kind], selfplay.Config{Seed: 9, Players: n}, func(s selfplay.Step) error {
+				v := s.State.View(engine.Observer).(*smallworld.View)
+				for _, r := range v.Regions {
+					keys[r.Terrain] = true
+					for _, sym := range r.Symbols {
+						keys[sym], keys[sym+" symbol"] = true, true
+					}
+					for k := range r.Pieces {
+						keys[k] = true
+					}
+				}
+				if s.N%60 == 0 {
+					views = append(views, v)
+				}
+				if s.N == 240 {
+					return stop
+				}
+				return nil
+			})
+			if err != nil && !errors.Is(err, stop) {
+				t.Fatal(err)
+			}
+			for _, lang := range []i18n.Lang{i18n.English, i18n.Italian} {
+				for _, v := range views {
+					sc, err := draw.Scene(draw.Input{View: v, Changed: []string{"1"}, Words: PictureWords(tr, lang, tc.kind)})
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, it := range sc.Items {
+						txt, ok := it.(*scene.Text)
+						if !ok {
+							continue
+						}
+						if rawKey(tr, keys, txt.Text) {
+							t.Errorf("%s, %d players, %s: the picture shows %q, a key of the game's data", tc.kind, n, lang, txt.Text)
+						}
+						checked++
+					}
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no text checked")
+	}
+}
+
+// rawKey reports whether text shows a key of the game's data as it is: the key
+// itself, a key whose printed name differs from it in any case ("Blackmountain"), a
+// symbol's term ("Mine Symbol"), or a key's underscore.
+func rawKey(tr *i18n.Bundle, keys map[string]bool, text string) bool {
+	if keys[text] || strings.Contains(text, "_") || strings.HasSuffix(strings.ToLower(text), " symbol") {
+		return true
+	}
+	for k := range keys {
+		if strings.EqualFold(k, text) && templates.DisplayName(tr, "en", k) != k {
+			return true
+		}
+	}
+	return false
 }

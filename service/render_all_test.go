@@ -53,6 +53,7 @@ func TestSelfPlayRenders(t *testing.T) {
 	for _, kind := range reg.Names() {
 		g := reg[kind]
 		for _, cfg := range selfplay.Configs(g, 1, perEngine) {
+			cfg.OutOfTurn = true // the states special actions out of turn reach, too
 			name := fmt.Sprintf("%s/%dp-seed%d", kind, cfg.Players, cfg.Seed)
 			t.Run(name, func(t *testing.T) {
 				r := &renderRun{t: t, svc: svc, l: renderLoaded(kind, cfg), english: map[string]int{}, limit: limit}

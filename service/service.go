@@ -53,6 +53,9 @@ type Options struct {
 	// Language is what the lobby answers in until a sender's language is known, and
 	// the language of games opened without lang= (default i18n.English).
 	Language i18n.Lang
+	// PageURL is the base URL of the games' web pages (issue 25), ending in "/":
+	// state mails link each reader's page. Empty: no links.
+	PageURL string
 }
 
 // Service processes mail for all games. It is safe for concurrent use; games are
@@ -81,6 +84,8 @@ type Service struct {
 	newGameID func(kind string) string
 	// pictures keeps the latest board pictures of the state mails (issue 22).
 	pictures pictureCache
+	// replayFiles keeps the end-of-game replay files last written (issue 25).
+	replayFiles replayFiles
 	// boards keeps the boards' static layers drawn for the pictures.
 	boards raster.Cache
 }
@@ -136,6 +141,9 @@ func New(st *store.Store, games engine.Registry, tmpl *templates.Set, opts Optio
 		log:       log,
 	}, nil
 }
+
+// Bundle returns the message catalogues the service writes with.
+func (s *Service) Bundle() *i18n.Bundle { return s.tr }
 
 // limitsOf returns the limits opts ask for.
 func limitsOf(opts Options) store.Limits {

@@ -72,13 +72,19 @@ type Store struct {
 // Open opens (creating if needed) the database at path, configures it and brings
 // its schema up to date. The context bounds the migrations only.
 //
-// path is a file name. The special names ":memory:" and "" give a private in-memory
+// path is a file name; a new database file is created with mode 0600, and so
+// are its -wal and -shm files (see ExposedFiles). The special names ":memory:" and "" give a private in-memory
 // database: SQLite gives every connection its own in-memory database, so the pool is
 // then pinned to a single connection that is never recycled. In that mode a caller
 // that holds an open *sql.Rows (or an open transaction) from [Store.DB] while
 // calling a Store method deadlocks; tests should prefer a file in t.TempDir().
 func Open(ctx context.Context, path string) (*Store, error) {
 	memory := path == "" || path == ":memory:"
+	if !memory {
+		if err := createPrivate(path); err != nil {
+			return nil, err
+		}
+	}
 	db, err := sql.Open("sqlite", dsn(path, memory))
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
@@ -123,9 +129,13 @@ func dsn(path string, memory bool) string {
 	if memory {
 		return ":memory:?" + q.Encode()
 	}
-	// "?" and "#" would end the file name early; "%" would be read as an escape.
-	p := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
-	return "file:" + p + "?" + q.Encode()
+	return "file:" + uriPath(path) + "?" + q.Encode()
+}
+
+// uriPath escapes a file name for a file: URI: "?" and "#" would end it early; "%"
+// would be read as an escape.
+func uriPath(path string) string {
+	return strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
 }
 
 // Close closes the database. Pending operations in other goroutines fail.

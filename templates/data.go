@@ -98,6 +98,12 @@ type State struct {
 	Scores []Score
 	// Archive is the game's archive attached to a finished game's mail (nil when none).
 	Archive *Attachment
+	// Page is the address of the reader's web page of the game (issue 25: their
+	// private page, or the public one), "" when there is none.
+	Page string
+	// Replay is the replay of the whole game (a self-contained HTML file, issue 25)
+	// attached to a finished game's mail (nil when none).
+	Replay *Attachment
 	// View is the engine's view for the recipient, decoded from its JSON.
 	View map[string]any
 	// Changed are the ids of the view's regions that changed since the recipient's

@@ -69,8 +69,10 @@ func dungeonItalianSamples() []sample {
 	// The first mail of each phase, as the game reaches it.
 	phases := map[string]string{"guard": "state-dungeoneer-guard-it", "place": "state-dungeoneer-place-it",
 		"respond": "state-dungeoneer-respond-it", "spoils": "state-dungeoneer-spoils-it", "counter": "state-dungeoneer-counter-it"}
+	// (A game of the rules before issue 21, which had the counter step.)
 	var prev engine.State
-	_, err = selfplay.Play(dungeoneer.Game{}, selfplay.Config{Seed: 1, Players: 3}, func(st selfplay.Step) error {
+	rules0 := map[string]json.RawMessage{"rules": json.RawMessage("0")}
+	_, err = selfplay.Play(dungeoneer.Game{}, selfplay.Config{Seed: 1, Players: 3, Fixed: rules0}, func(st selfplay.Step) error {
 		b, err := json.Marshal(st.State.View(""))
 		if err != nil {
 			return err
@@ -91,6 +93,31 @@ func dungeonItalianSamples() []sample {
 	})
 	if !errors.Is(err, errSampled) {
 		panic(fmt.Sprintf("the self-played game ended before its samples: %v", err))
+	}
+	// Out of turn: the mail of a player who waits while the Dungeon Lord settles the
+	// spoils, and may challenge with the Movement it saved the monster that attacked in
+	// its space ("-outofturn-it"; the current rules).
+	prev = nil
+	for seed := int64(1); seed < 40 && prev == nil; seed++ {
+		_, err = selfplay.Play(dungeoneer.Game{}, selfplay.Config{Seed: seed, Players: 3}, func(st selfplay.Step) error {
+			for _, p := range selfplay.Seats(3) {
+				for _, c := range engine.AnyTime(st.State, p.Name) {
+					if f := strings.Fields(c); prev != nil && f[0] == "challenge" && len(f[1]) == 3 && f[1][0] == 'a' && f[1][1] >= '0' && f[1][1] <= '9' {
+						out = append(out, sample{"state-dungeoneer-outofturn-it", "state", dungeonMail(tr, i18n.Italian, prev, st, p.Name)})
+						return errSampled
+					}
+				}
+			}
+			prev = st.State
+			return nil
+		})
+		if errors.Is(err, errSampled) {
+			break
+		}
+		prev = nil
+	}
+	if !errors.Is(err, errSampled) {
+		panic(fmt.Sprintf("no self-played game offered a challenge out of turn: %v", err))
 	}
 	// The map in view: the mail of the second player to place a map card, with the
 	// cards it holds, passed and received ("-layout-it", step 1).
@@ -158,6 +185,8 @@ func TestRender_dungeoneerItalian(t *testing.T) {
 		"state-dungeoneer-place-it":   {"fase di Piazzamento", "Carta Mappa da piazzare: m", "Gloria ", "porte con rot 0:", "    costruisci m"},
 		"state-dungeoneer-spoils-it":  {"fase del Bottino", "Pericolo da assegnare (1 per ogni ferita inflitta dai mostri): ", "    pericolo "},
 		"state-dungeoneer-counter-it": {"fase del Contrattacco", "può sfidare il mostro che l'ha appena attaccato, col Movimento messo", "    passa"},
+		"state-dungeoneer-outofturn-it": {"In attesa di: ", "In qualsiasi momento, anche fuori dal tuo turno, puoi inviare:\n", "    sfida a",
+			", Vita "},
 		"state-dungeoneer-layout-it": {"fase della Mappa in vista", "Mappa in vista: prima del primo turno si piazzano tutte le carte Mappa",
 			"carte Mappa da piazzare", "Le tue carte Mappa (quando tocca a te, ne piazzi una):\n  - m", "; porte con", "    costruisci m", " rot <0,", "Come leggere gli schemi qui sopra:\n  rot <", "  una delle rotazioni elencate (gradi in senso orario)"},
 	}
@@ -171,8 +200,8 @@ func TestRender_dungeoneerItalian(t *testing.T) {
 			}
 		}
 	}
-	if n != 7 {
-		t.Errorf("%d Italian Dungeoneer samples, want 7", n)
+	if n != 8 {
+		t.Errorf("%d Italian Dungeoneer samples, want 8", n)
 	}
 	// The whole dungeon is the answer to map: the drawing in two bands, the marks of
 	// its doors and obstacles, what lies on it, every hero's sheet.

@@ -2,6 +2,8 @@ package templates
 
 import (
 	"time"
+
+	"github.com/turnmail/turnmail/i18n"
 )
 
 // dayKeys and monthKeys are the catalogue keys of the names of the days of the
@@ -19,11 +21,16 @@ var (
 // the day and the month from the catalogues. Every time a player reads goes through
 // it.
 func (s *Set) When(lang string, t time.Time, loc *time.Location) string {
+	return WhenIn(s.tr, lang, t, loc)
+}
+
+// WhenIn is Set.When for code that has the catalogues tr and no Set (the web pages).
+func WhenIn(tr *i18n.Bundle, lang string, t time.Time, loc *time.Location) string {
 	if loc == nil {
 		loc = time.UTC
 	}
 	t = t.In(loc)
-	w := s.words(lang)
+	w := words{tr: tr, lang: i18n.Lang(lang).Or(i18n.English)}
 	return w.t("%[1]s %[2]d %[3]s %[4]s %[5]s", w.tr.Sprintf(w.lang, dayKeys[t.Weekday()]), t.Day(),
 		w.tr.Sprintf(w.lang, monthKeys[t.Month()-1]), t.Format("15:04"), t.Format("MST"))
 }

@@ -51,6 +51,9 @@ func (s *Set) stateDoc(st State) *doc.Doc {
 	if st.Picture != nil {
 		add(&doc.Picture{CID: st.Picture.CID, Width: st.Picture.Width, Height: st.Picture.Height, Alt: st.Picture.Alt})
 	}
+	if st.Page != "" {
+		add(doc.P(doc.Line{doc.A(w.t("See the whole board, and every move, on the web"), st.Page)}))
+	}
 	b := boardOf(st.Game, st.View, st.Player, st.Changed, st.Legal, st.Lang)
 	b.AnyTime, b.Pictured = st.AnyTime, st.Picture != nil
 	g := s.gameMail(st.Game.Kind)
@@ -257,6 +260,9 @@ func (w words) final(st State) []doc.Block {
 			l.Items = append(l.Items, it)
 		}
 		out = append(out, l)
+	}
+	if r := st.Replay; r != nil {
+		out = append(out, doc.P(doc.L(w.t("The whole game, move by move, is attached as %s: open it in any browser.", r.Name))))
 	}
 	switch a := st.Archive; {
 	case a == nil:

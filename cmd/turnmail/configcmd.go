@@ -62,7 +62,7 @@ func checkConnect(ctx context.Context, w io.Writer, c *config.Config, mb daemon.
 	hint := ""
 	if c.EmbeddedMode() {
 		imapS = mailcheck.Server{Addr: c.Embedded.IMAPAddr, Security: mailnet.SecurityPlain, Username: c.Address, Password: mb.ServicePassword}
-		smtpS = mailcheck.Server{Addr: c.Embedded.SMTPAddr, Security: mailnet.SecurityPlain}
+		smtpS = mailcheck.Server{Addr: c.Embedded.SMTPAddr, Security: mailnet.SecurityPlain, Username: c.Address, Password: mb.ServicePassword}
 		hint = " (embedded mode: is turnmail serve running?)"
 	}
 	failed := 0
@@ -109,19 +109,40 @@ func printConfig(w io.Writer, c *config.Config, mb daemon.Mailboxes) {
 	} else {
 		fmt.Fprintf(w, "  bounces:   believed when they name a mail we sent, by Message-ID (smtp.verp is off)\n")
 	}
+	fmt.Fprintf(w, "  pages:     %s\n", pagesLine(c))
 	if !c.EmbeddedMode() {
 		fmt.Fprintf(w, "  imap:      %s %s as %s (password %s), mailbox %s\n", c.IMAP.Security, c.IMAP.Addr, c.IMAP.Username, hidden(c.IMAP.Password, "none"), c.IMAP.Mailbox)
 		fmt.Fprintf(w, "  smtp:      %s %s as %s (password %s)\n", c.SMTP.Security, c.SMTP.Addr, c.SMTP.Username, hidden(c.SMTP.Password, "none"))
 		return
 	}
 	fmt.Fprintf(w, "  imap:      listens on %s\n", c.Embedded.IMAPAddr)
-	fmt.Fprintf(w, "  smtp:      listens on %s (loopback clients may send without login)\n", c.Embedded.SMTPAddr)
+	fmt.Fprintf(w, "  smtp:      listens on %s (loopback clients may send to @%s without login; only the service mails other domains)\n", c.Embedded.SMTPAddr, c.Embedded.Domain)
+	e := c.Embedded
+	fmt.Fprintf(w, "  limits:    %d connections per server, %d per client address, %d per mailbox; login within %v, idle %v (IMAP) / %v (SMTP);\n",
+		e.MaxConnections, e.MaxConnectionsPerAddress, e.MaxConnectionsPerMailbox, e.LoginTimeout, e.IMAPIdleTimeout, e.SMTPIdleTimeout)
+	fmt.Fprintf(w, "             %d failed logins close a connection; %d messages an hour per sender; quota %d MiB / %d messages a mailbox, %d MiB / %d in all\n",
+		e.LoginFailures, e.MessagesPerHour, e.MailboxBytes>>20, e.MailboxMessages, e.TotalBytes>>20, e.TotalMessages)
 	fmt.Fprintf(w, "  mailbox %s: password %s (its own, generated on first start and kept in the database)\n", mb.Service, mb.ServicePassword)
 	if c.Embedded.Password != "" {
 		fmt.Fprintf(w, "  other mailboxes @%s: the shared password embedded.password, %s (a demo setting)\n", c.Embedded.Domain, hidden(c.Embedded.Password, ""))
 	} else {
 		fmt.Fprintf(w, "  other mailboxes @%s: each its own password (turnmail mailbox password ADDRESS)\n", c.Embedded.Domain)
 	}
+}
+
+// pagesLine says where serve serves the game pages and what the mails link.
+func pagesLine(c *config.Config) string {
+	if !c.WebEnabled() {
+		return "off (web.addr)"
+	}
+	line := "served at http://" + c.Web.Addr + "/"
+	if c.HTTPAddr == c.Web.Addr {
+		line += " with /healthz and /metrics"
+	}
+	if base := c.PageBaseURL(c.Web.Addr); base != "" {
+		return line + "; mails link " + base
+	}
+	return line + "; mails carry no link (set web.base_url to the address players reach them at)"
 }
 
 func hidden(secret, empty string) string {

@@ -294,3 +294,38 @@ func TestQuarantinedMail(t *testing.T) {
 		t.Error("retry of a non-number succeeded")
 	}
 }
+
+// TestServe_databaseReadableByOthers: serve refuses a database every user of the
+// host may read, naming the chmod that fixes it, and warns when its group may.
+func TestServe_databaseReadableByOthers(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "turnmail.db")
+	s, err := store.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = run(t, "", "serve", "--database", path)
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != 2 || !strings.Contains(err.Error(), "every user of this host may read") || !strings.Contains(err.Error(), "chmod 600 "+path) {
+		t.Errorf("serve on a 0644 database: %v, want exit 2 naming chmod 600", err)
+	}
+
+	if err := os.Chmod(path, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	var w bytes.Buffer
+	if err := checkDatabaseFiles(&w, path); err != nil || !strings.Contains(w.String(), "WARNING: the group of "+path) {
+		t.Errorf("a 0640 database: %v, warning %q", err, w.String())
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w.Reset()
+	if err := checkDatabaseFiles(&w, path); err != nil || w.Len() != 0 {
+		t.Errorf("a 0600 database: %v, %q", err, w.String())
+	}
+}

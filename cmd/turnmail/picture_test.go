@@ -66,3 +66,43 @@ func TestShow_png(t *testing.T) {
 		t.Errorf("show --player zed: %v, want an error naming zed", err)
 	}
 }
+
+// TestReplay_html: replay --html writes the whole game as one self-contained page,
+// as observers or --player sees it, in English or Italian; it refuses an unknown
+// player, an unknown language and --at beside --html.
+func TestReplay_html(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{nil, []string{`<html lang="en">`, "The public view", `id="s0"`, "Move 159 of 159"}},
+		{[]string{"--player", "ALICE", "--lang", "it"}, []string{`<html lang="it">`, "La partita come la vede alice", "Mossa 159 di 159"}},
+	} {
+		file := filepath.Join(dir, "game"+strings.Join(tc.args, "")+".html")
+		out, err := run(t, "", append([]string{"replay", game5p, "--html", file}, tc.args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out, "159 moves") {
+			t.Errorf("replay --html printed %q", out)
+		}
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(string(b), w) {
+				t.Errorf("%v: the file lacks %q", tc.args, w)
+			}
+		}
+		if strings.Contains(string(b), "https://") || strings.Contains(string(b), " src=") {
+			t.Errorf("%v: the file refers outside itself", tc.args)
+		}
+	}
+	for _, args := range [][]string{{"--player", "zed"}, {"--lang", "fr"}, {"--at", "3"}} {
+		if _, err := run(t, "", append([]string{"replay", game5p, "--html", filepath.Join(dir, "x.html")}, args...)...); err == nil {
+			t.Errorf("replay --html %v: no error", args)
+		}
+	}
+}

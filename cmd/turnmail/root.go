@@ -48,6 +48,7 @@ func newRootCmd(in io.Reader, out, errw io.Writer) *cobra.Command {
 		newParseMailCmd(a),
 		newConfigCmd(a),
 		newMailboxCmd(a),
+		newBackupCmd(a),
 	)
 	return root
 }

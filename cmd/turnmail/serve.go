@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -13,6 +15,7 @@ import (
 	"github.com/turnmail/turnmail/daemon"
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/service"
+	"github.com/turnmail/turnmail/store"
 )
 
 func newServeCmd(a *app) *cobra.Command {
@@ -37,6 +40,9 @@ With --demo, a demo game between alice and bob is created when there is no game 
 }
 
 func serve(ctx context.Context, a *app, c *config.Config, demo bool) error {
+	if err := checkDatabaseFiles(a.errw, c.Database); err != nil {
+		return err
+	}
 	log := newLogger(a, c)
 	d, err := daemon.New(ctx, c, daemon.Options{Logger: log, Problems: a.errw})
 	if err != nil {
@@ -46,12 +52,43 @@ func serve(ctx context.Context, a *app, c *config.Config, demo bool) error {
 	if d.Mail != nil {
 		printEmbeddedHelp(a, c, d.Mailboxes, d.Mail.IMAPAddr(), d.Mail.SMTPAddr())
 	}
+	if addr := d.WebAddr(); addr != "" {
+		fmt.Fprintf(a.out, "turnmail: game pages at http://%s/\n", addr)
+		if base := c.PageBaseURL(addr); base != "" && base != "http://"+addr+"/" {
+			fmt.Fprintf(a.out, "  mails link them at %s\n", base)
+		}
+	}
 	if demo {
-		if err := createDemo(ctx, d.Service, c, a); err != nil {
+		if err := createDemo(ctx, d.Service, c, a, d.WebAddr()); err != nil {
 			return err
 		}
 	}
 	return d.Run(ctx)
+}
+
+// checkDatabaseFiles refuses to serve a database that every user of the host may
+// read or write: it holds the token secret, the service mailbox's password and
+// every embedded mailbox. A database its group may read is served, with a loud
+// warning: a group is something a host sets up on purpose (for backups, say).
+// turnmail creates its files 0600; older ones may need the chmod it names.
+func checkDatabaseFiles(w io.Writer, path string) error {
+	exposed, err := store.ExposedFiles(path)
+	if err != nil || len(exposed) == 0 {
+		return err
+	}
+	var world, all []string
+	for _, f := range exposed {
+		if f.World() {
+			world = append(world, fmt.Sprintf("%s (%v)", f.Path, f.Mode))
+		}
+		all = append(all, f.Path)
+	}
+	fix := "chmod 600 " + strings.Join(all, " ")
+	if len(world) > 0 {
+		return &exitError{code: 2, err: fmt.Errorf("refusing to serve: every user of this host may read or write %s, which holds the token secret, the service mailbox's password and every mailbox; run: %s", strings.Join(world, ", "), fix)}
+	}
+	fmt.Fprintf(w, "turnmail: WARNING: the group of %s may read it, and it holds the token secret, the service mailbox's password and every mailbox; unless everyone in that group may act as any player, run: %s\n", exposed[0].Path, fix)
+	return nil
 }
 
 func newLogger(a *app, c *config.Config) *slog.Logger {
@@ -61,8 +98,9 @@ func newLogger(a *app, c *config.Config) *slog.Logger {
 }
 
 // createDemo creates a two-player Small World game at the embedded domain when the
-// database has no game yet.
-func createDemo(ctx context.Context, svc *service.Service, c *config.Config, a *app) error {
+// database has no game yet, and names its public page when the pages are served at
+// web.
+func createDemo(ctx context.Context, svc *service.Service, c *config.Config, a *app, web string) error {
 	list, err := svc.Games(ctx)
 	if err != nil {
 		return err
@@ -81,6 +119,9 @@ func createDemo(ctx context.Context, svc *service.Service, c *config.Config, a *
 		return fmt.Errorf("demo game: %w", err)
 	}
 	fmt.Fprintf(a.out, "Created demo game %s (Small World, alice vs bob); both have mail waiting.\n", id)
+	if web != "" {
+		fmt.Fprintf(a.out, "  its public page: http://%s/g/%s/ (each player's mail links their own)\n", web, id)
+	}
 	return nil
 }
 

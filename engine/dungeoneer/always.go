@@ -83,7 +83,7 @@ func (s *state) alwaysBane(seat int, args []string, rng *engine.Rand) error {
 // in (a current hero left with nothing to discard ends its turn).
 func (s *state) resume(rng *engine.Rand) {
 	s.Phase, s.Interrupted = s.Interrupted, ""
-	if s.Phase == phDiscard && !s.mustDiscard(s.Current) {
+	if s.Phase == phDiscard && !s.discardDue(s.Current) {
 		s.finishTurn(rng)
 	}
 }

@@ -45,7 +45,7 @@ func (s *state) do(seat int, cmd string, rng *engine.Rand) error {
 		return engine.Illegal("empty command")
 	}
 	verb, args := f[0], f[1:]
-	if s.anyTimeCmd(seat, cmd, verb, args) {
+	if s.anyTimeCmd(seat, cmd, verb, args) || s.outOfTurnVerb(seat, verb) {
 		return s.anyTime(seat, verb, args, rng)
 	}
 	if !slices.Contains(s.ToAct(), s.Seats[seat].Name) {
@@ -109,6 +109,15 @@ func (s *state) do(seat int, cmd string, rng *engine.Rand) error {
 	case phHero:
 		return s.heroAction(seat, verb, args, rng)
 	case phDiscard:
+		if verb == "done" && s.mayDiscard(seat) {
+			if len(args) > 0 {
+				return engine.Illegal("say just done")
+			}
+			if rng != nil {
+				s.finishTurn(rng)
+			}
+			return nil
+		}
 		if err := want("discard"); err != nil {
 			return err
 		}
@@ -157,8 +166,9 @@ func (s *state) findTarget(tok string) int {
 }
 
 // lordPlay plays an Encounter or Bane: play <card> on <player> [form]. Encounters are
-// declared together and resolve at end; a Bane is played before the Encounters are
-// declared or after they are resolved, and resolves at once (after its responses).
+// declared together and resolve at done; a Bane resolves at once (after its
+// responses): before the Encounters are declared, after they are resolved, and under
+// rulesText also between their declaration and their resolution.
 func (s *state) lordPlay(seat int, args []string, rng *engine.Rand) error {
 	if len(args) < 3 || args[1] != "on" {
 		return engine.Illegal("say play <card> on <player> [melee|magic|speed]")
@@ -174,7 +184,7 @@ func (s *state) lordPlay(seat int, args []string, rng *engine.Rand) error {
 	if a.Kind != kMonster && a.Kind != kTrap && a.Kind != kBane {
 		return engine.Illegal("%s is not an Encounter or a Bane", id)
 	}
-	if a.Kind == kBane && s.LordStep == "declare" {
+	if a.Kind == kBane && s.LordStep == "declare" && s.Rules < rulesText {
 		return engine.Illegal("Banes come before the Encounters are declared or after they are resolved: say done to resolve them first")
 	}
 	if a.Kind != kBane && s.LordStep == "after" {
@@ -200,6 +210,12 @@ func (s *state) lordPlay(seat int, args []string, rng *engine.Rand) error {
 		return nil
 	}
 	s.Seats[t].Peril -= a.Cost
+	if a.Kind == kBane && s.LordStep == "declare" {
+		// «le carte Sventura possono essere giocate in qualsiasi momento durante la tua
+		// Fase di Signore del Dungeon, prima o dopo aver risolto gli Incontri»: the
+		// declared Encounters wait while the Bane resolves (resolve gives them back).
+		s.Held, s.Pending = s.Pending, nil
+	}
 	p := Pending{Card: id, Target: t, By: seat, Form: form, X: s.Seats[t].X, Y: s.Seats[t].Y}
 	if inHand {
 		i := slices.Index(h.Hand, id)
@@ -454,27 +470,50 @@ func (s *state) anyTime(seat int, verb string, args []string, rng *engine.Rand) 
 	// respond with: closing the window for them would tell the others so.
 	// The current hero's last card played, or its last Treasure spent, in its discard
 	// phase: nothing is left to discard, and the turn ends.
-	if s.Phase == phDiscard && seat == s.Current && !s.mustDiscard(seat) {
+	if s.Phase == phDiscard && seat == s.Current && !s.discardDue(seat) {
 		s.finishTurn(rng)
 	}
 	return nil
 }
 
 // mustDiscard reports whether seat, in its discard phase, has a discard to make: its
-// one card (when it has any), or Treasures over the limit after it.
+// one card, or Treasures over the limit after it. «Se hai ancora carte in mano devi
+// scartarne 1 (e solo 1) […]. Se non possiedi carte in mano non sei costretto a
+// scartare»: under rulesText the one card is due only with cards in hand (before, with
+// any card in hand, ready Treasures or pack).
 func (s *state) mustDiscard(seat int) bool {
 	h := &s.Seats[seat]
 	if s.Discarded {
 		return s.overloaded(seat)
 	}
+	if s.Rules >= rulesText {
+		return len(h.Hand) > 0
+	}
 	return len(h.Hand)+len(h.Treasures)+len(h.Pack) > 0
 }
+
+// mayDiscard reports whether seat, in its discard phase, may discard without having
+// to (rulesText): its hand is empty, and it has a ready Treasure or a pack monster to
+// part with («è possibile scartare una carta Tesoro dall'Inventario durante la propria
+// Fase di Scarto/Pesca»; «Si può scartare 1 carta dal proprio Branco»); done keeps
+// them.
+func (s *state) mayDiscard(seat int) bool {
+	h := &s.Seats[seat]
+	return s.Rules >= rulesText && !s.Discarded && len(h.Hand) == 0 && len(h.Treasures)+len(h.Pack) > 0
+}
+
+// discardDue reports whether seat's discard phase waits for it: a discard it must or
+// may make.
+func (s *state) discardDue(seat int) bool { return s.mustDiscard(seat) || s.mayDiscard(seat) }
 
 // special checks and, with rng, carries out one special action of anyTime.
 func (s *state) special(seat int, verb string, args []string, rng *engine.Rand) error {
 	h := &s.Seats[seat]
 	if verb == "use" {
 		return s.use(seat, args, rng)
+	}
+	if s.outOfTurnVerb(seat, verb) {
+		return s.outOfTurn(seat, verb, args, rng)
 	}
 	if len(args) == 3 {
 		return s.alwaysBane(seat, args, rng)

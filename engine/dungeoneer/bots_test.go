@@ -180,14 +180,39 @@ func botPick(r *rand.Rand, s *state, seat int, legal []string) string {
 	case phLayout:
 		return layoutPick(r, s, seat, legal)
 	case phDiscard:
-		// Keep Favors and Treasures, discard an Encounter or Bane when there is one.
+		// Keep Favors and Treasures, discard an Encounter or Bane when there is one;
+		// with an empty hand, discard nothing.
 		for _, c := range legal {
-			if a := cards.adv[strings.Fields(c)[1]]; a.Kind == kBane || a.Kind == kTrap {
+			if f := strings.Fields(c); len(f) == 2 && (cards.adv[f[1]].Kind == kBane || cards.adv[f[1]].Kind == kTrap) {
 				return c
 			}
 		}
+		if has("done") {
+			return "done"
+		}
 	}
 	return legal[r.IntN(len(legal))]
+}
+
+// botOutOfTurn is what a bot whose turn it is not does on its own initiative: with
+// the Movement it saved, a knocked-down hero stands up, and a hero with 3 life or more
+// challenges, with its best standard attack, an Encounter monster that attacked in its
+// space; "" for nothing.
+func botOutOfTurn(s *state, seat int, legal []string) string {
+	if slices.Contains(legal, "stand") {
+		return "stand"
+	}
+	best, bv := "", -1
+	for _, c := range legal {
+		f := strings.Fields(c)
+		if len(f) != 3 || f[0] != "challenge" || cards.adv[f[1]] == nil || s.Seats[seat].Life < 3 {
+			continue
+		}
+		if v := s.stat(seat, f[2]); v > bv {
+			best, bv = c, v
+		}
+	}
+	return best
 }
 
 // layoutPick places a map card in the placement round of the map in view: one

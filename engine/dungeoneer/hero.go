@@ -288,11 +288,14 @@ func (s *state) challenge(seat int, steal bool, args []string, rng *engine.Rand)
 	if s.Seats[seat].Struck {
 		return engine.Illegal("your hero has made its standard attack this turn")
 	}
-	if err := s.spend(1, false); err != nil {
+	if err := s.canPay(seat); err != nil {
 		return err
 	}
 	if cards.mapc[args[0]] != nil && !steal {
 		return s.challengeMonster(seat, args[0], args[1], rng)
+	}
+	if cards.adv[args[0]] != nil && !steal && s.Rules >= rulesText {
+		return s.challengeEncounter(seat, args[0], args[1], rng)
 	}
 	t := s.findTarget(args[0])
 	h := &s.Seats[seat]
@@ -311,7 +314,7 @@ func (s *state) challenge(seat int, steal bool, args []string, rng *engine.Rand)
 	if rng == nil {
 		return nil
 	}
-	s.Movement--
+	s.payMove(seat)
 	h.Struck = true
 	if steal {
 		switch s.clash(fighter{seat: seat, name: h.Name}, fighter{seat: t, name: s.Seats[t].Name}, args[1], rng) {
@@ -328,9 +331,7 @@ func (s *state) challenge(seat int, steal bool, args []string, rng *engine.Rand)
 				s.Seats[t].Glory++
 			}
 		}
-		if s.Seats[seat].Out && s.Phase != phOver {
-			s.nextTurn()
-		}
+		s.fallout()
 		return nil
 	}
 	toA, toD := s.fight(fighter{seat: seat, name: h.Name}, fighter{seat: t, name: s.Seats[t].Name}, args[1], rng)
@@ -340,9 +341,7 @@ func (s *state) challenge(seat int, steal bool, args []string, rng *engine.Rand)
 	if toA > 0 && !s.Seats[t].Out {
 		s.Seats[t].Glory += toA
 	}
-	if s.Seats[seat].Out && s.Phase != phOver {
-		s.nextTurn()
-	}
+	s.fallout()
 	return nil
 }
 

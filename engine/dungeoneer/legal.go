@@ -118,6 +118,7 @@ func (s *state) candidates(seat int) []string {
 		for _, m := range h.Pack {
 			out = append(out, "discard "+m.ID)
 		}
+		out = append(out, "done") // with an empty hand the discard is not due (mayDiscard)
 	}
 	return append(out, s.anytime(seat)...)
 }
@@ -143,7 +144,8 @@ func (s *state) anytime(seat int) []string {
 		out = append(out, "ability")
 	}
 	out = append(out, s.alwaysBanes(seat)...)
-	return append(out, s.activatable(seat)...)
+	out = append(out, s.activatable(seat)...)
+	return append(out, s.outOfTurnCommands(seat)...)
 }
 
 // Legal implements engine.State: the commands player may give now. The placements
@@ -210,12 +212,14 @@ func (s *state) SkipCommands(player string) []string {
 			break // only out-of-turn commands are left: the player has nothing pending
 		}
 		cmd := legal[0]
-		switch cur.Phase {
-		case phLord, phHero:
+		switch {
+		case cur.Phase == phDiscard && slices.Contains(legal, "done"):
+			cmd = "done" // an optional discard is not made
+		case cur.Phase == phLord, cur.Phase == phHero:
 			cmd = "done"
-		case phRespond, phCounter:
+		case cur.Phase == phRespond, cur.Phase == phCounter:
 			cmd = "pass"
-		case phGuard:
+		case cur.Phase == phGuard:
 			cmd = "attack"
 		}
 		out = append(out, cmd)

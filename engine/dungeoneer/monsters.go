@@ -19,6 +19,19 @@ import (
 type Guard struct {
 	Card string `json:"card"`
 	Then string `json:"then,omitempty"`
+	// By is 1 + the seat of a hero challenging a map monster out of turn (rulesText),
+	// 0 for the current hero; Resume is the phase that goes on after the attacks.
+	By     int    `json:"by,omitempty"`
+	Resume string `json:"resume,omitempty"`
+}
+
+// guardHero is the seat of the hero the guard step's monster attacks: the current
+// hero's, or the one that challenged it out of turn.
+func (s *state) guardHero() int {
+	if s.Guard != nil && s.Guard.By > 0 {
+		return s.Guard.By - 1
+	}
+	return s.Current
 }
 
 // monsterOf returns the monster of a quest or map card, nil when it has none.
@@ -53,16 +66,20 @@ func (s *state) mapMonster(seat int) string {
 	return ""
 }
 
-// meet brings the current hero (seat) against the monster of card: the monster
-// strikes first unless it has attacked this turn — in the form the player to the left
-// chooses (the guard step) when it has several standard attacks — then the hero
-// attacks in form ("" for no attack).
+// meet brings seat's hero (the current one, or one challenging a map monster out of
+// turn) against the monster of card: the monster strikes first unless it has attacked
+// this turn — in the form the player to the hero's left chooses (the guard step) when
+// it has several standard attacks — then the hero attacks in form ("" for no attack).
 func (s *state) meet(seat int, card, form string, rng *engine.Rand) {
 	if !slices.Contains(s.QuestAttacked, card) {
 		s.QuestAttacked = append(s.QuestAttacked, card)
 		std := stdForms(monsterOf(card))
 		if len(std) > 1 {
-			s.Guard, s.Phase = &Guard{Card: card, Then: form}, phGuard
+			s.Guard = &Guard{Card: card, Then: form}
+			if seat != s.Current {
+				s.Guard.By, s.Guard.Resume = seat+1, s.Phase
+			}
+			s.Phase = phGuard
 			return
 		}
 		s.monsterStrikes(seat, card, std[0], rng)
@@ -82,14 +99,18 @@ func (s *state) guardAttack(args []string, rng *engine.Rand) error {
 	if rng == nil {
 		return nil
 	}
-	form := s.bestForm(m, s.Current)
+	hero := s.guardHero()
+	form := s.bestForm(m, hero)
 	if len(args) == 1 {
 		form = args[0]
 	}
 	g := *s.Guard
 	s.Guard, s.Phase = nil, phHero
-	s.monsterStrikes(s.Current, g.Card, form, rng)
-	s.heroStrikes(s.Current, g.Card, g.Then, rng)
+	if g.Resume != "" {
+		s.Phase = g.Resume
+	}
+	s.monsterStrikes(hero, g.Card, form, rng)
+	s.heroStrikes(hero, g.Card, g.Then, rng)
 	return nil
 }
 
@@ -128,7 +149,9 @@ func (s *state) heroStrikes(seat int, card, form string, rng *engine.Rand) {
 		s.QuestWounds[card] += toM
 	}
 	if h.Out {
-		s.nextTurn()
+		if seat == s.Current {
+			s.nextTurn()
+		}
 		return
 	}
 	if s.QuestWounds[card] < m.Life {
@@ -145,8 +168,8 @@ func (s *state) heroStrikes(seat int, card, form string, rng *engine.Rand) {
 }
 
 // challengeMonster: challenge <map card> <form>, the living monster of the hero's
-// space, for 1 Movement and the hero's standard attack of the turn; the monster
-// strikes first if it has not attacked this turn.
+// space, for 1 Movement (out of turn the saved one) and the hero's standard attack of
+// the turn; the monster strikes first if it has not attacked this turn.
 func (s *state) challengeMonster(seat int, card, form string, rng *engine.Rand) error {
 	if s.mapMonster(seat) != card {
 		return engine.Illegal("no living monster of %s is in your space", card)
@@ -157,7 +180,7 @@ func (s *state) challengeMonster(seat int, card, form string, rng *engine.Rand) 
 	if rng == nil {
 		return nil
 	}
-	s.Movement--
+	s.payMove(seat)
 	s.meet(seat, card, form, rng)
 	return nil
 }

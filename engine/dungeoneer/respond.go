@@ -35,11 +35,24 @@ func (s *state) AnyTime(player string) []string {
 	return out
 }
 
-// Notes implements engine.Noter: in the guard step, what attack alone chooses.
+// Notes implements engine.Noter: in the guard step, what attack alone chooses; out of
+// turn, what a special action costs and which monster it challenges.
 func (s *state) Notes(player string) map[string]engine.Text {
-	if s.Phase != phGuard || !s.Responding(player) {
+	seat := s.seat(player)
+	if seat < 0 || s.Phase == phOver {
 		return nil
 	}
-	form := s.bestForm(monsterOf(s.Guard.Card), s.Current)
-	return map[string]engine.Text{"attack": engine.Textf("the game chooses %s, the greatest lead over the hero's score", formWord(form))}
+	notes := map[string]engine.Text{}
+	if s.Phase == phGuard && s.Responding(player) {
+		form := s.bestForm(monsterOf(s.Guard.Card), s.guardHero())
+		notes["attack"] = engine.Textf("the game chooses %s, the greatest lead over the hero's score", formWord(form))
+	}
+	s.outOfTurnNotes(seat, s.Legal(player), notes)
+	if seat == s.Current && s.Phase == phLord && s.LordStep == "after" && s.fightOpen() {
+		notes["done"] = engine.Textf("ends the phase: the monsters that attacked leave")
+	}
+	if len(notes) == 0 {
+		return nil
+	}
+	return notes
 }

@@ -21,11 +21,12 @@ var names = []string{"Alice", "Bob", "Carol", "Dave"}
 // inView are the options of the map in view (map=view).
 var inView = map[string]json.RawMessage{"map": json.RawMessage(`"view"`)}
 
-// newArchive starts an archive of n players with seed and options (nil: none).
-func newArchive(t testing.TB, n int, seed int64, options map[string]json.RawMessage) (*engine.Archive, engine.State) {
+// newArchive starts an archive of n players with seed and options (nil: none), under
+// the rules version rules.
+func newArchive(t testing.TB, n int, seed int64, options map[string]json.RawMessage, rules int) (*engine.Archive, engine.State) {
 	t.Helper()
 	a := &engine.Archive{Format: engine.ArchiveFormat, Game: "dungeoneer", Options: options,
-		Setup: json.RawMessage(fmt.Sprintf(`{"seed":%d}`, seed))}
+		Setup: json.RawMessage(fmt.Sprintf(`{"seed":%d,"rules":%d}`, seed, rules))}
 	for i := range n {
 		a.Players = append(a.Players, engine.Player{Name: names[i]})
 	}
@@ -128,7 +129,14 @@ func play(t testing.TB, n int, seed int64, probes int, pick picker) (*engine.Arc
 // playWith is play with the game's options (nil: none).
 func playWith(t testing.TB, n int, seed int64, options map[string]json.RawMessage, probes int, pick picker) (*engine.Archive, *state) {
 	t.Helper()
-	a, st := newArchive(t, n, seed, options)
+	return playRules(t, n, seed, options, currentRules, probes, pick)
+}
+
+// playRules is playWith under the rules version rules. When it does not probe, the
+// bots act out of turn as they choose (botOutOfTurn) before the player to act.
+func playRules(t testing.TB, n int, seed int64, options map[string]json.RawMessage, rules, probes int, pick picker) (*engine.Archive, *state) {
+	t.Helper()
+	a, st := newArchive(t, n, seed, options, rules)
 	r := rand.New(rand.NewPCG(uint64(seed), 7))
 	for step := 0; !st.Finished(); step++ {
 		where := fmt.Sprintf("seed %d step %d", seed, step)
@@ -142,11 +150,24 @@ func playWith(t testing.TB, n int, seed int64, options map[string]json.RawMessag
 		}
 		p := toAct[r.IntN(len(toAct))]
 		// Now and then, when probing, a player out of turn acts instead: a command of
-		// any moment (always cards, abilities, ready cards), picked at random.
-		outOfTurn := false
+		// any moment (always cards, abilities, ready cards, special actions), picked at
+		// random; without probes, a bot that chooses to act out of turn does.
+		outOfTurn, botCmd := false, ""
 		if probes > 0 && r.IntN(6) == 0 {
 			if o := names[r.IntN(n)]; !slices.Contains(toAct, o) && len(expanded(st.Legal(o))) > 0 {
 				p, outOfTurn = o, true
+			}
+		}
+		for _, o := range names[:n] {
+			if probes > 0 {
+				break
+			}
+			if slices.Contains(toAct, o) {
+				continue
+			}
+			if c := botOutOfTurn(s, s.seat(o), expanded(st.Legal(o))); c != "" {
+				p, outOfTurn, botCmd = o, true, c
+				break
 			}
 		}
 		legal := expanded(st.Legal(p))
@@ -185,9 +206,12 @@ func playWith(t testing.TB, n int, seed int64, options map[string]json.RawMessag
 			}
 		}
 		var cmd string
-		if outOfTurn {
+		switch {
+		case botCmd != "":
+			cmd = botCmd
+		case outOfTurn:
 			cmd = legal[r.IntN(len(legal))]
-		} else {
+		default:
 			cmd = pick(r, s, s.seat(p), legal)
 		}
 		next, outcomes, err := engine.Step(st, seed, seq, p, cmd, nil)
@@ -212,6 +236,9 @@ func checkInvariants(t testing.TB, s *state, where string) {
 		all = append(all, p.Card)
 	}
 	all = append(all, s.Unhurt...)
+	for _, p := range s.Held {
+		all = append(all, p.Card)
+	}
 	if s.Fight != nil {
 		all = append(all, s.Fight.Card)
 	}
@@ -296,7 +323,9 @@ func replay(t testing.TB, a *engine.Archive) {
 }
 
 // TestSelfPlay plays random legal games of 2 to 4 players, probing Legal/Apply
-// agreement both ways, and replays each (TURNMAIL_SOAK=1 for many more).
+// agreement both ways — out of turn too: a player who is not to act now and then
+// sends one of the commands listed for it (commands of any moment, special actions) —
+// and replays each (TURNMAIL_SOAK=1 for many more).
 func TestSelfPlay(t *testing.T) {
 	games, probes := 9, 3
 	if os.Getenv("TURNMAIL_SOAK") == "1" {
@@ -308,6 +337,11 @@ func TestSelfPlay(t *testing.T) {
 	}
 	for g := range games / 3 {
 		a, _ := play(t, 2+g%3, int64(500+g), probes, randomPick)
+		replay(t, a)
+	}
+	// The rules of the games recorded before rulesText (the counter step) still play.
+	for g := range games / 3 {
+		a, _ := playRules(t, 2+g%3, int64(600+g), nil, rulesOriginal, probes, botPick)
 		replay(t, a)
 	}
 	// The map in view (map=view): the placement round, then turns without a build phase.

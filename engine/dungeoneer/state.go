@@ -97,8 +97,36 @@ type Pending struct {
 	Cancelled bool   `json:"cancelled,omitempty"`
 }
 
+// Fought is an Encounter monster that has made its attack in this Dungeon Lord phase:
+// it stays in the space where it was played until the phase ends, and a hero there
+// may challenge it («Una carta Incontro rimane nello spazio in cui è stata giocata per
+// tutta la durata della Fase del Signore del Dungeon […]; ciò significa che un Eroe può
+// iniziare una Sfida contro di essa dopo che questa ha effettuato il suo attacco»).
+type Fought struct {
+	Card string `json:"card"`
+	X    int    `json:"x"`
+	Y    int    `json:"y"`
+}
+
+// Rules versions. A correction that changes what recorded commands produce gets a
+// version: games record theirs in the setup ("rules") and replay under it.
+const (
+	// rulesOriginal is the rules of the games recorded before versions (no "rules").
+	rulesOriginal = 0
+	// rulesText follows the rulebook's text where the engine had made calls it
+	// contradicts (issue 21): a hero with saved Movement challenges a hero or monster
+	// in its space and stands up out of turn, when it likes, and is not asked right
+	// after a monster's attack (no counter step); a Bane may be played between the
+	// declaration of the Encounters and their resolution.
+	rulesText = 1
+	// currentRules is the version new games get.
+	currentRules = rulesText
+)
+
 // state is the complete game state; every field is exported for JSON (Hash, clone).
 type state struct {
+	// Rules is the rules version of the setup (rulesOriginal …); never modified.
+	Rules int `json:"rules,omitempty"`
 	// InView is the option map=view (Mappa in vista): the whole map is placed before
 	// the first turn, and no turn has a build phase.
 	InView  bool        `json:"map_view,omitempty"`
@@ -129,8 +157,15 @@ type state struct {
 	// LordStep is where the Dungeon Lord phase is: "" before the Encounters, "declare"
 	// while they are declared, "after" once they are resolved (Banes only).
 	LordStep string `json:"lord_step,omitempty"`
-	// Fight is the monster that has just attacked, waiting for its target's challenge.
+	// Fight is the monster that has just attacked, waiting for its target's challenge
+	// (the counter step of rulesOriginal).
 	Fight *Pending `json:"fight,omitempty"`
+	// Fought are the Encounter monsters that attacked in this Dungeon Lord phase, in
+	// the spaces where they stay until it ends (rulesText).
+	Fought []Fought `json:"fought,omitempty"`
+	// Held are the Encounters declared before a Bane the Dungeon Lord plays among
+	// them: they wait while it resolves (rulesText).
+	Held []Pending `json:"held,omitempty"`
 	// PerilOwed is the Peril the Dungeon Lord still gives for the monsters' wounds.
 	PerilOwed int `json:"peril_owed,omitempty"`
 	// Unhurt are the unhurt monsters the Dungeon Lord keeps in hand or pack.
@@ -174,7 +209,7 @@ func (s *state) clone() *state {
 	}
 	c.Visited, c.Opened, c.QuestAttacked = slices.Clone(s.Visited), slices.Clone(s.Opened), slices.Clone(s.QuestAttacked)
 	c.Pending, c.Responders, c.Win = slices.Clone(s.Pending), slices.Clone(s.Responders), slices.Clone(s.Win)
-	c.Unhurt = slices.Clone(s.Unhurt)
+	c.Unhurt, c.Fought, c.Held = slices.Clone(s.Unhurt), slices.Clone(s.Fought), slices.Clone(s.Held)
 	c.Slain, c.Items, c.UsedOnce, c.Found = slices.Clone(s.Slain), slices.Clone(s.Items), slices.Clone(s.UsedOnce), slices.Clone(s.Found)
 	if s.Fight != nil {
 		f := *s.Fight
@@ -273,6 +308,36 @@ func (s *state) targetOf(seat int) string {
 
 var dieFaces = []int{1, 2, 3, 4, 5, 6}
 
+// Fixed is the archive's "setup" object as Dungeoneer reads it: the seed, and the
+// rules version the game is played under (see currentRules). Other fields are
+// ignored.
+type Fixed struct {
+	Seed  int64 `json:"seed"`
+	Rules int   `json:"rules,omitempty"`
+}
+
+var _ engine.SetupStamper = Game{}
+
+// SetupStamp implements engine.SetupStamper: new games record the current rules
+// version, so that archives without it replay under the rules they were played by.
+func (Game) SetupStamp() map[string]json.RawMessage {
+	return map[string]json.RawMessage{"rules": json.RawMessage(fmt.Sprint(currentRules))}
+}
+
+// rulesOf reads the rules version of a setup.
+func rulesOf(setup engine.Setup) (int, error) {
+	var f Fixed
+	if len(setup.Fixed) > 0 {
+		if err := json.Unmarshal(setup.Fixed, &f); err != nil {
+			return 0, fmt.Errorf("dungeoneer: setup: %w", err)
+		}
+	}
+	if f.Rules < rulesOriginal || f.Rules > currentRules {
+		return 0, fmt.Errorf("dungeoneer: setup rules %d: this engine knows rules versions %d to %d", f.Rules, rulesOriginal, currentRules)
+	}
+	return f.Rules, nil
+}
+
 // New implements engine.Game: initiative roll, heroes, quests, the Entrance with four
 // passages, hands of five. With the map in view (map=view) there is no initiative
 // roll and no passage beside the Entrance: the map cards are dealt instead, and the
@@ -282,6 +347,10 @@ func (Game) New(setup engine.Setup, rng *engine.Rand) (engine.State, error) {
 		return nil, err
 	}
 	inView, _ := mapInView(setup.Options) // checked above
+	rules, err := rulesOf(setup)
+	if err != nil {
+		return nil, err
+	}
 	n := len(setup.Players)
 	if n < 2 || n > 4 {
 		return nil, fmt.Errorf("dungeoneer is for 2 to 4 players, not %d", n)
@@ -351,7 +420,7 @@ func (Game) New(setup engine.Setup, rng *engine.Rand) (engine.State, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &state{QuestWounds: map[string]int{}, Round: 1, InView: inView}
+	s := &state{QuestWounds: map[string]int{}, Round: 1, InView: inView, Rules: rules}
 	// Seats in turn order starting with the initiative winner.
 	for i := range n {
 		p := setup.Players[(first+i)%n]
@@ -412,7 +481,7 @@ func (s *state) ToAct() []string {
 		return out
 	}
 	if s.Phase == phGuard {
-		return []string{s.Seats[s.left(s.Current)].Name}
+		return []string{s.Seats[s.left(s.guardHero())].Name}
 	}
 	return []string{s.Seats[s.Current].Name}
 }

@@ -17,7 +17,7 @@ func (s *state) startTurn(seat int) {
 	s.Opened, s.QuestAttacked, s.Pending, s.Responders = nil, nil, nil, nil
 	s.Visited = []string{cellKey(h.X, h.Y)}
 	s.Moved, s.QuestDone, s.QuestTries = false, false, 0
-	s.LordStep, s.Fight, s.PerilOwed, s.Unhurt = "", nil, 0, nil
+	s.LordStep, s.Fight, s.PerilOwed, s.Unhurt, s.Fought, s.Held = "", nil, 0, nil, nil, nil
 	s.Guard, s.UsedOnce, s.Found, s.Discarded, s.Interrupted = nil, nil, nil, false, ""
 	// "sulla soglia": a door a hero stands on stays open until it has had its next turn.
 	for i := range s.Seats {
@@ -328,9 +328,12 @@ func (s *state) heroWoundsMonster(seat, wounds int) {
 	}
 }
 
-// resolve resolves the pending Encounters and Banes in order. A monster's attack may
-// wait for its target's challenge (phCounter); at the end the Dungeon Lord settles the
-// spoils, then the Dungeon Lord phase goes on.
+// resolve resolves the pending Encounters and Banes in order. Under rulesOriginal a
+// monster's attack may wait for its target's challenge (phCounter); under rulesText a
+// monster that attacked stays in its space for the rest of the phase (Fought), where
+// heroes may challenge it out of turn. At the end the Dungeon Lord settles the spoils,
+// then the Dungeon Lord phase goes on — or, when a Bane played among the declared
+// Encounters has resolved, they wait for done again.
 func (s *state) resolve(rng *engine.Rand) {
 	lord := s.Current
 	s.Responders = nil
@@ -399,6 +402,9 @@ func (s *state) resolve(rng *engine.Rand) {
 				s.Fight, s.Phase, s.Responders = &p, phCounter, []int{p.Target}
 				return
 			}
+			if s.Rules >= rulesText && p.Wounds < a.Life {
+				s.Fought = append(s.Fought, Fought{Card: p.Card, X: p.X, Y: p.Y})
+			}
 			s.returnMonster(lord, p)
 		}
 	}
@@ -408,8 +414,16 @@ func (s *state) resolve(rng *engine.Rand) {
 	s.Pending = nil
 	if s.Seats[lord].Out { // fallen to a trap sprung in her own space
 		s.Discard = append(s.Discard, s.Unhurt...)
+		for _, h := range s.Held {
+			s.Discard = append(s.Discard, h.Card)
+		}
 		s.Unhurt = nil
 		s.nextTurn()
+		return
+	}
+	if len(s.Held) > 0 {
+		// A Bane played among the declared Encounters has resolved: they wait for done.
+		s.Pending, s.Held, s.Phase = s.Held, nil, phLord
 		return
 	}
 	if s.Interrupted != "" {
@@ -419,12 +433,14 @@ func (s *state) resolve(rng *engine.Rand) {
 	s.settle()
 }
 
-// canCounter reports whether the target of monster p, which has just attacked, may
-// challenge it: alive, standing, with a saved movement to spend and its standard
-// attack of the turn unused, the monster still alive.
+// canCounter reports whether the target of monster p, which has just attacked, is
+// asked whether it challenges it (the counter step of rulesOriginal): alive, standing,
+// with a saved movement to spend and its standard attack of the turn unused, the
+// monster still alive. Under rulesText nobody is asked: a hero challenges when it
+// likes, out of turn (challengeEncounter).
 func (s *state) canCounter(p Pending) bool {
 	h := &s.Seats[p.Target]
-	return s.Phase != phOver && !h.Out && !h.Prone && h.Saved > 0 && !h.Struck &&
+	return s.Rules < rulesText && s.Phase != phOver && !h.Out && !h.Prone && h.Saved > 0 && !h.Struck &&
 		p.Wounds < cards.adv[p.Card].Life
 }
 
@@ -487,8 +503,16 @@ func (s *state) returnMonster(lord int, p Pending) {
 }
 
 // settle enters the spoils step when the Dungeon Lord has choices to make (Peril to
-// give, unhurt monsters to keep, a pack over three), else goes on with the phase.
-func (s *state) settle() {
+// give, unhurt monsters to keep, a pack over three), else goes on with the phase: it
+// ends once the Encounters are resolved unless the lord holds a Bane to play or, under
+// rulesText, a hero could still challenge a monster that attacked (fightOpen); the
+// lord ends it then with done.
+func (s *state) settle() { s.settleWith(true) }
+
+// settleWith is settle; mayEnd false keeps the Dungeon Lord phase open whatever is
+// left to do in it: after a hero's challenge out of turn, the lord ends the phase
+// (done), so that a command the lord sent meanwhile meets the phase it was sent for.
+func (s *state) settleWith(mayEnd bool) {
 	if s.PerilOwed > 0 || len(s.Unhurt) > 0 || len(s.Seats[s.Current].Pack) > packSize {
 		s.Phase = phSpoils
 		return
@@ -496,7 +520,7 @@ func (s *state) settle() {
 	s.Phase = phLord
 	if s.LordStep == "declare" {
 		s.LordStep = "after"
-		if !s.canBane(s.Current) {
+		if mayEnd && !s.canBane(s.Current) && !s.fightOpen() {
 			s.beginBuild()
 		}
 	}
@@ -570,6 +594,7 @@ func (s *state) spoils(seat int, verb string, args []string, rng *engine.Rand) e
 // beginBuild draws a map card for the build phase; with no card or no legal spot the
 // phase passes. With the map in view there is no build phase.
 func (s *state) beginBuild() {
+	s.Fought = nil // the Encounters leave the map with the Dungeon Lord phase
 	s.Phase = phBuild
 	if s.InView || !s.draw() {
 		s.Phase = phHero
@@ -605,7 +630,7 @@ func (s *state) beginDiscard(rng *engine.Rand) {
 	}
 	h.Saved = min(s.Movement, 1)
 	s.Phase = phDiscard
-	if !s.mustDiscard(s.Current) {
+	if !s.discardDue(s.Current) {
 		s.finishTurn(rng)
 	}
 }

@@ -24,8 +24,11 @@ type View struct {
 	// LordStep is "" before the Encounters are declared, "declare" while they are,
 	// "after" once they are resolved (Banes only).
 	LordStep string `json:"lord_step,omitempty"`
-	// Fight is the monster that has just attacked (counter phase).
+	// Fight is the monster that has just attacked (counter phase, rulesOriginal).
 	Fight *Pending `json:"fight,omitempty"`
+	// Fought are the Encounter monsters that attacked in this Dungeon Lord phase and
+	// stay in their spaces, where a hero may challenge them out of turn (rulesText).
+	Fought []Fought `json:"fought,omitempty"`
 	// Guard is the quest or map monster whose attack the player to the left chooses
 	// (guard phase); GuardBy is that player.
 	Guard   *Guard `json:"guard,omitempty"`
@@ -120,7 +123,7 @@ type LayoutView struct {
 // View implements engine.State.
 func (s *state) View(viewer string) any {
 	v := View{Game: "dungeoneer", Turn: s.Round, ToAct: s.ToAct(), Finished: s.Finished(), Winners: s.Winners(),
-		Phase: s.Phase, LordStep: s.LordStep, Fight: s.Fight, Guard: s.Guard, UsedOnce: s.UsedOnce, Discarded: s.Discarded,
+		Phase: s.Phase, LordStep: s.LordStep, Fight: s.Fight, Fought: s.Fought, Guard: s.Guard, UsedOnce: s.UsedOnce, Discarded: s.Discarded,
 		PerilOwed: s.PerilOwed, Unhurt: s.Unhurt, Movement: s.Movement, Drawn: s.Drawn, Global: s.Global, Pending: s.Pending,
 		Deck: len(s.Deck), MapDeck: len(s.MapDeck), Discard: s.Discard, Log: s.Log, Map: s.mapCells()}
 	if v.ToAct == nil {
@@ -131,7 +134,7 @@ func (s *state) View(viewer string) any {
 		v.Current = &name
 	}
 	if s.Guard != nil {
-		v.GuardBy = s.Seats[s.left(s.Current)].Name
+		v.GuardBy = s.Seats[s.left(s.guardHero())].Name
 	}
 	for id, n := range s.QuestWounds {
 		if n > 0 {

@@ -55,6 +55,10 @@ type ability struct {
 	// adjacent makes region r count as adjacent to the army's regions, for conquests and
 	// for every rule that asks for adjacency (Underworld's caverns).
 	adjacent func(s *state, p, slot, r int) bool
+	// linked reports whether regions r and x count as adjacent by the ability, for the
+	// army (p, slot): what adjacent says of one region of the army, for a rule about
+	// that one region (the Great Ancient's).
+	linked func(s *state, p, slot, r, x int) bool
 	// water lets the army conquer and hold seas and lakes (Seafaring).
 	water bool
 	// peace forbids player p's active race to attack the active regions of player q,
@@ -120,6 +124,9 @@ type ability struct {
 	onDecline func(s *state, p int)
 	// keepAllInDecline keeps every token on the map when the race declines (Ghouls).
 	keepAllInDecline bool
+	// lastRedeploy: the turn of the decline goes on with a last redeployment of the
+	// tokens of the race now in decline (Tomb).
+	lastRedeploy bool
 	// spirit: the declined race goes to its own slot, does not count towards the
 	// one-declined-race limit and keeps the badge (Spirit).
 	spirit bool

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/internal/archivetest"
 )
 
 var update = flag.Bool("update", false, "regenerate testdata/selfplay-5p.json")
@@ -25,16 +26,7 @@ func load5p(tb testing.TB) *engine.Archive {
 			tb.Fatal(err)
 		}
 	}
-	f, err := os.Open(golden5p)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	a, err := engine.ReadArchive(f)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return a
+	return archivetest.Read(tb, golden5p)
 }
 
 // TestRecorded5p replays the stored 5-player game: every recorded hash must match, so

@@ -188,7 +188,7 @@ func wantArgs(args []string, n int, usage engine.Text) error {
 // ---- pick ----
 
 func legalPick(s *state, p int, out []string) []string {
-	if !s.ownTurn(p) || s.army(p, slotActive).exists() {
+	if !s.ownTurn(p) || s.army(p, slotActive).exists() || s.lastRedeploy(p) {
 		return out
 	}
 	for i := range s.Offer {
@@ -209,6 +209,9 @@ func applyPick(s *state, p int, args []string, _ *engine.Rand) error {
 	pl := &s.Players[p]
 	if a := pl.Armies[slotActive]; a.exists() {
 		return engine.Illegal("you already play the %s %s; a new race comes after a decline", engine.Term(a.Power), engine.Term(a.Race))
+	}
+	if s.lastRedeploy(p) {
+		return engine.Illegal("your race has just gone into decline: make its last redeployment (redeploy) or end your turn with done; you take a new race next turn")
 	}
 	i, err := strconv.Atoi(args[0])
 	if err != nil || i < 1 || i > len(s.Offer) {
@@ -498,6 +501,9 @@ func (s *state) redeployable(p, slot int) (move, place bool) {
 	if s.ownTurn(p) && (slot == slotActive || slot == s.ghoulSlot(p)) {
 		return true, true
 	}
+	if slot == slotDeclined && s.lastRedeploy(p) {
+		return true, true
+	}
 	return false, a.Hand > 0
 }
 
@@ -515,6 +521,10 @@ func legalRedeploy(s *state, p int, out []string) []string {
 // notesRedeploy notes the redeploy pattern: each region named ends with the number
 // given; the regions it may name; the tokens to place or to take back.
 func notesRedeploy(s *state, p int, notes map[string]engine.Text) {
+	if regs, _ := s.redeployPlan(p); len(regs) > 0 && s.lastRedeploy(p) {
+		notes[redeployPattern] = text("the region ends with that many; regions %s; the last redeployment of your race in decline", regionIDs(s, regs))
+		return
+	}
 	if regs, need := s.redeployPlan(p); len(regs) > 0 {
 		notes[redeployPattern] = text("the region ends with that many; regions %s; %s", regionIDs(s, regs), describeNeed(need, !s.ownTurn(p)))
 	}
@@ -524,7 +534,7 @@ func notesRedeploy(s *state, p int, notes map[string]engine.Text) {
 // name (sorted) and what each of p's races that places must do; no regions when p
 // may not redeploy.
 func (s *state) redeployPlan(p int) ([]int, []redeployNeed) {
-	if !(s.ownTurn(p) && s.army(p, slotActive).exists()) && !s.defending(p) {
+	if !(s.ownTurn(p) && s.army(p, slotActive).exists()) && !s.defending(p) && !s.lastRedeploy(p) {
 		return nil, nil
 	}
 	if s.ownTurn(p) && !s.T.Closed && s.cat.variant.rules != nil {
@@ -651,7 +661,7 @@ func (s *state) pairArgs(args []string, usage engine.Text) ([]int, []int, error)
 
 func applyRedeploy(s *state, p int, args []string, _ *engine.Rand) error {
 	own := s.ownTurn(p)
-	if own {
+	if own && !s.lastRedeploy(p) {
 		if err := s.needActive(p); err != nil {
 			return err
 		}
@@ -715,7 +725,7 @@ func applyRedeploy(s *state, p int, args []string, _ *engine.Rand) error {
 // ---- done ----
 
 func legalDone(s *state, p int, out []string) []string {
-	if (s.ownTurn(p) && s.army(p, slotActive).exists()) || s.defending(p) {
+	if (s.ownTurn(p) && s.army(p, slotActive).exists()) || s.defending(p) || s.lastRedeploy(p) {
 		out = append(out, "done")
 	}
 	return out
@@ -733,6 +743,10 @@ func applyDone(s *state, p int, args []string, _ *engine.Rand) error {
 		}
 		s.settle(p, true)
 		s.defenderDone(p)
+		return nil
+	}
+	if s.lastRedeploy(p) {
+		s.endDeclineTurn(p)
 		return nil
 	}
 	if err := s.needActive(p); err != nil {

@@ -179,8 +179,10 @@ func (s *state) block(p, slot, r int, holds bool) int {
 		return blockWater
 	}
 	// An immune piece protects an empty region too (Lara's Ghost, ★ §7.13 of Small
-	// World Underground; the base game's never stay in an empty region).
-	if s.immune(r).Key != "" {
+	// World Underground; the base game's never stay in an empty region). «Una Regione
+	// resa Immune […] non può essere conquistata dagli avversari»: under rulesText the
+	// player's own other race may (the Black Queen stays with a race in decline).
+	if s.immune(r).Key != "" && !(s.rules >= rulesText && int(g.Owner) == p) {
 		return blockImmune
 	}
 	if g.Owner >= 0 && s.atPeace(p, slot, r) {
@@ -299,6 +301,11 @@ func (s *state) defeat(p, r, loss int) beaten {
 			for ab := range s.acting(q, slotActive) {
 				if ab.attacked != nil {
 					ab.attacked(s, q, p)
+				}
+			}
+			for _, k := range reg.pieces {
+				if k.taken != nil && s.pieces(r, k) > 0 {
+					k.taken(s, r, p)
 				}
 			}
 		}

@@ -65,13 +65,16 @@ func (s *state) SkipCommands(player string) []string {
 	switch {
 	case p < 0 || s.Over:
 		return nil
-	case s.defending(p):
+	case s.defending(p), s.lastRedeploy(p):
 		return []string{"done"}
 	case !s.ownTurn(p):
 		return nil
 	case s.forbidden(p, []string{"done"}).Key != "":
 		// A choice must come first (Necromancer Island's keep): the first one, then done.
 		if l := s.Legal(player); len(l) > 0 {
+			if n, ok := s.Scn.(*necroState); ok && n.Choosing {
+				return l[:1] // the setup's choice: the first player's turn follows
+			}
 			return []string{l[0], "done"}
 		}
 		return nil

@@ -172,6 +172,18 @@ type MapData struct {
 	Turns    int          `json:"turns"`
 	Regions  []RegionData `json:"regions"`
 	Adjacent [][]int      `json:"adjacent"`
+	// Corrections are fixes of the board's data: a game recorded under rules older
+	// than a correction's plays on the board as it was before it.
+	Corrections []Correction `json:"corrections,omitempty"`
+}
+
+// Correction is a fix of a board's data made with rules version Rules: games of
+// older rules versions play with the borders it removed (Adjacent) still there.
+type Correction struct {
+	Rules    int     `json:"rules"`
+	Adjacent [][]int `json:"adjacent"`
+	// Note says what was wrong and the source of the fix.
+	Note string `json:"note"`
 }
 
 // RegionData is one region of a board as printed.
@@ -202,6 +214,35 @@ type board struct {
 	sym     []uint8     // bit set of symbols
 	// ids lists the region ids in index order, as text, for messages.
 	ids []string
+	// before are the board as it was before each correction of its data, in
+	// ascending order of the rules version that made it (see forRules).
+	before []boardBefore
+}
+
+// boardBefore is a board as games of rules older than rules play it.
+type boardBefore struct {
+	rules int
+	board *board
+}
+
+// versions returns b and its boards before each correction.
+func (b *board) versions() []*board {
+	out := []*board{b}
+	for _, old := range b.before {
+		out = append(out, old.board)
+	}
+	return out
+}
+
+// forRules returns the board as a game of the given rules version plays it: b, or b
+// as it was before the first correction made after that version.
+func (b *board) forRules(rules int) *board {
+	for _, old := range b.before {
+		if rules < old.rules {
+			return old.board
+		}
+	}
+	return b
 }
 
 const (
@@ -231,7 +272,35 @@ func parseBoardOf(raw []byte, packs []string) (*board, error) {
 	if err := dec.Decode(&m); err != nil {
 		return nil, fmt.Errorf("map: %w", err)
 	}
-	return newBoard(m, terrains, packs)
+	b, err := newBoard(m, terrains, packs)
+	if err != nil {
+		return nil, err
+	}
+	return withCorrections(b, m, terrains, packs)
+}
+
+// withCorrections gives b its boards before each of m's corrections: each has the
+// borders of m plus those removed by that correction and every later one.
+func withCorrections(b *board, m MapData, terrains *terrainTable, packs []string) (*board, error) {
+	fixes := slices.Clone(m.Corrections)
+	slices.SortFunc(fixes, func(x, y Correction) int { return x.Rules - y.Rules })
+	for i, c := range fixes {
+		if c.Rules <= rulesOriginal || c.Rules > currentRules || (i > 0 && c.Rules == fixes[i-1].Rules) {
+			return nil, fmt.Errorf("map %s: correction of rules %d: want distinct versions from %d to %d", b.name, c.Rules, rulesOriginal+1, currentRules)
+		}
+		old := m
+		old.Corrections = nil
+		old.Adjacent = slices.Clone(m.Adjacent)
+		for _, later := range fixes[i:] {
+			old.Adjacent = append(old.Adjacent, later.Adjacent...)
+		}
+		ob, err := newBoard(old, terrains, packs)
+		if err != nil {
+			return nil, fmt.Errorf("correction of rules %d: %w", c.Rules, err)
+		}
+		b.before = append(b.before, boardBefore{rules: c.Rules, board: ob})
+	}
+	return b, nil
 }
 
 // newBoard validates m (ids unique and positive, terrains and symbols known, adjacency

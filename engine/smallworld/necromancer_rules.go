@@ -29,6 +29,9 @@ type necroState struct {
 	Bought []string
 	// Spare are the powers in the Necromancer's reserve (the six drawn until he keeps one).
 	Spare []string
+	// Choosing: the setup waits for the Necromancer to keep one of the six powers he
+	// drew; the first player's turn begins then (rulesText).
+	Choosing bool
 }
 
 var (
@@ -93,7 +96,11 @@ func (n *necroState) canon(s *state, buf []byte) []byte {
 		buf = appendInt(buf, v)
 	}
 	buf = s.appendNames(buf, n.Bought)
-	return s.appendNames(buf, n.Spare)
+	buf = s.appendNames(buf, n.Spare)
+	if n.Choosing { // only in games of rulesText: older hashes stay as they were
+		buf = append(buf, 'C')
+	}
+	return buf
 }
 
 func (n *necroState) acting(_ *state, p, slot int) []*ability {
@@ -118,9 +125,12 @@ func (n *necroState) lost(_ *state, q, _, k int) {
 	}
 }
 
-// declining puts the Elf tokens a decline removes from the map in the Well: those of
-// the Elves going into decline, and those of declined Elves leaving the map for the
-// new declined race. Every other race's go to the box.
+// declining puts the Elf tokens a decline removes from the map in the Well: «ogni
+// segnalino Elfo scartato quando la Razza entra in Declino si aggiunge al Pozzo delle
+// Anime» — those of the Elves going into decline. Every other token removed goes to
+// the box («Ogni altro segnalino rimosso quando una razza entra in Declino viene
+// scartato nel Contenitore»), declined Elves leaving the map for a newer declined
+// race among them; under the rules before rulesText those went to the Well too.
 func (n *necroState) declining(s *state, p int) {
 	a := s.army(p, slotActive)
 	race, power := abilityOf(a.Race), abilityOf(a.Power)
@@ -131,7 +141,7 @@ func (n *necroState) declining(s *state, p int) {
 	if a.Race == "Elves" {
 		n.WellSouls += s.boardTokens(p, slotActive) - s.count(p, slotActive) + a.Hand + a.Aside
 	}
-	if d := s.army(p, dest); d.Race == "Elves" {
+	if d := s.army(p, dest); d.Race == "Elves" && s.rules < rulesText {
 		n.WellSouls += s.boardTokens(p, dest)
 	}
 }
@@ -200,6 +210,10 @@ func (n *necroState) forbids(s *state, p int, words []string) engine.Text {
 		switch {
 		case s.ownTurn(p) && s.army(p, slotActive).Power == "" && words[0] != "keep":
 			return reason("first choose the power you keep among the six you drew: keep 1 to keep %d", len(n.Spare))
+		case words[0] == "ally" && s.rules >= rulesText:
+			// «I Fantasma sono considerati sempre come una Razza in Declino […]; per cui
+			// non è possibile stringervi patti diplomatici»: a Diplomat of his makes none.
+			return reason("your Ghosts are always a race in decline: they make no diplomatic pact (Diplomat does nothing for them)")
 		case words[0] == "decline":
 			return reason("the Necromancer never goes into decline: end your turn with done")
 		case words[0] == "pick":
@@ -288,6 +302,10 @@ func applyKeep(s *state, p int, args []string, _ *engine.Rand) error {
 	a.Power, a.abs[1] = n.Spare[i], reg.number[n.Spare[i]]
 	n.Spare = slices.Delete(slices.Clone(n.Spare), i, i+1)
 	s.tell(-1, engine.HapCombo, -1, "%s, the Necromancer, keeps the power %s; the other %d go to his reserve", s.names[p], engine.Term(a.Power), len(n.Spare))
+	if n.Choosing { // the setup is complete: the first player's turn begins
+		n.Choosing = false
+		s.startTurn(0)
+	}
 	return nil
 }
 

@@ -95,6 +95,9 @@ type pieceKind struct {
 	// hidden keeps the kind out of the view's pieces (the view shows it in another
 	// way: the power drawn for Stonehedge).
 	hidden bool
+	// taken runs when player by conquers region r, which holds the piece, from
+	// another player (the Crypt of the Tomb-raider hands Lara's Ghost over).
+	taken func(s *state, r, by int)
 	// hash is the legacy place in canon (hashCountByte, hashFlag(n)) or hashTrailer.
 	hash int
 	// title names one piece of the kind in an account of the game ("a fortress", "the

@@ -162,13 +162,20 @@ func init() { register(royal) }
 func scepterBonus(s *state, p, slot int) int {
 	n := 0
 	for _, r := range s.foundRegions(p, slot, "scepter_of_avarice") {
-		if s.pieces(r, pieceNamed("mine_of_the_lost_dwarf")) > 0 {
-			continue
-		}
+		n += scepterRegion(s, r)
+	}
+	return n
+}
+
+// scepterRegion is what the Scepter (or the Bag of Wonders standing for it) adds to
+// the coins of region r.
+func scepterRegion(s *state, r int) int {
+	if s.pieces(r, pieceNamed("mine_of_the_lost_dwarf")) > 0 {
+		return 0
+	}
+	n := 1
+	if s.pieces(r, pieceNamed("keep_on_the_motherland")) > 0 {
 		n++
-		if s.pieces(r, pieceNamed("keep_on_the_motherland")) > 0 {
-			n++
-		}
 	}
 	return n
 }
@@ -179,16 +186,25 @@ func scepterBonus(s *state, p, slot int) int {
 func ringBonus(s *state, p, slot int) int {
 	n := 0
 	for _, r := range s.foundRegions(p, slot, "froggys_ring") {
-		for q := range s.Players {
-			if q == p || s.Players[q].Coins == 0 {
-				continue
-			}
-			for _, x := range s.b.adj[r] {
-				if s.owns(x, q, slotActive) && s.protected(p, x).Key == "" {
-					s.Players[q].Coins--
-					n++
-					break
-				}
+		n += ringRegion(s, p, r)
+	}
+	return n
+}
+
+// ringRegion takes for player p the coins the Ring (or the Bag of Wonders standing for
+// it) in region r takes: 1 from each other player with an active race token next to
+// it, not protected against p, with a coin to give.
+func ringRegion(s *state, p, r int) int {
+	n := 0
+	for q := range s.Players {
+		if q == p || s.Players[q].Coins == 0 {
+			continue
+		}
+		for _, x := range s.b.adj[r] {
+			if s.owns(x, q, slotActive) && s.protected(p, x).Key == "" {
+				s.Players[q].Coins--
+				n++
+				break
 			}
 		}
 	}

@@ -1,5 +1,11 @@
 package smallworld
 
+import (
+	"slices"
+
+	"github.com/turnmail/turnmail/engine"
+)
+
 // The Places of Small World Underground (rulebook §5) whose rule is a hook: what each
 // gives to the army holding its region (pieceKind.grants), and the Keep's defence.
 // Unless the text says otherwise a Place does not work for a race in decline.
@@ -9,6 +15,9 @@ type foundRule struct {
 	grants   *ability
 	grantsOf func(s *state, r int) *ability
 	defense  int
+	// taken runs when a player conquers the piece's region from another player
+	// (pieceKind.taken).
+	taken func(s *state, r, by int)
 }
 
 // kindPlace and kindRelic are the kinds of the abilities places and relics grant.
@@ -50,6 +59,10 @@ var foundRules = map[string]foundRule{
 				}
 			}
 			return false
+		},
+		linked: func(s *state, p, slot, r, x int) bool {
+			pipes := s.foundRegions(p, slot, "great_brass_pipe")
+			return r != x && s.b.terrain[r] == s.b.terrain[x] && (slices.Contains(pipes, r) || slices.Contains(pipes, x))
 		}}},
 	// The relics that conquer (relics_underground.go): their verbs check them.
 	"Sword of the Killer Rabbit": {grants: &ability{name: "Sword of the Killer Rabbit", kind: kindRelic, pack: packUnderground}},
@@ -59,7 +72,7 @@ var foundRules = map[string]foundRule{
 	// The pieces moved by a verb (placers_underground.go).
 	"Wickedest Pentacle":       {grants: pentacle},                              // place_pentacle.go
 	"Stonehedge":               {grants: stonehedge, grantsOf: stonehedgePower}, // place_stonehedge.go
-	"Crypt of the Tomb-raider": {grants: &ability{name: "Crypt of the Tomb-raider", kind: kindPlace, pack: packUnderground}},
+	"Crypt of the Tomb-raider": {grants: &ability{name: "Crypt of the Tomb-raider", kind: kindPlace, pack: packUnderground}, taken: cryptTaken},
 	"Scepter of Avarice":       {grants: &ability{name: "Scepter of Avarice", kind: kindRelic, pack: packUnderground, bonus: scepterBonus}},
 	"Froggy's Ring":            {grants: &ability{name: "Froggy's Ring", kind: kindRelic, pack: packUnderground, bonus: ringBonus}},
 }
@@ -86,4 +99,22 @@ func diamondBonus(s *state, p, slot int) int {
 		}
 	}
 	return n
+}
+
+// cryptTaken: «Quando un avversario conquista la Regione in cui si trova la Cripta, il
+// Fantasma di Lara è rimosso e cade sotto il controllo del conquistatore» — Lara's
+// Ghost leaves the map (the region it stood in is no longer immune), and the
+// conqueror, now holding the Crypt, may place it again with ghost R (rulesText; the
+// Ghost stayed where it was before).
+func cryptTaken(s *state, r, by int) {
+	k := pieceNamed("laras_ghost")
+	if s.rules < rulesText || s.onMap(k, -1) == 0 {
+		return
+	}
+	for x := range s.Regions {
+		if s.pieces(x, k) > 0 {
+			s.tell(-1, engine.HapLoss, -1, "Lara's Ghost leaves region %d: it is now under the control of %s, who took the Crypt", s.b.id(x), s.names[by])
+		}
+	}
+	s.moveFlag(k)
 }

@@ -64,7 +64,8 @@ func init() {
 					}
 				}
 				return false
-			}},
+			},
+			linked: func(s *state, _, _, r, x int) bool { return r != x && s.b.has(r, symCavern) && s.b.has(x, symCavern) }},
 		wealthy,
 	)
 }

@@ -6,16 +6,20 @@ import (
 
 // Cultists (Small World Underground, Cultisti): the Great Ancient goes in the first
 // region they conquer (choice: also when they enter the map again after leaving it
-// with the Great Ancient off the map), which it makes immune. Conquering a region
-// bordering the Great Ancient's region costs one token fewer (at least one; board
-// adjacency: abilities that add adjacency to all the army's regions are not applied
-// to this one region). At the start of a later turn, before conquering, `ancient R`
-// moves it to another region of theirs (or puts it back after they abandoned its
-// region). It leaves the map when they decline (★ §7.11) or abandon its region.
+// with the Great Ancient off the map), which it makes immune. «Conquistare una Regione
+// adiacente a quella che contiene il Grande Antico (alcune Regioni possono essere
+// adiacenti grazie a un'Abilità di Razza, a un Potere speciale, a un Luogo mitico o a
+// una Reliquia) ti costa un segnalino Cultista in meno»: a region bordering the Great
+// Ancient's, or adjacent to it by an ability, place or relic of the army (ability.linked:
+// Underworld's caverns, Spiderines, Lizardmen, the Great Brass Pipe), costs one token
+// fewer (at least one); under the rules before rulesText only bordering regions did.
+// At the start of a later turn, before conquering, `ancient R` moves it to another
+// region of theirs (or puts it back after they abandoned its region). It leaves the
+// map when they decline (★ §7.11) or abandon its region.
 var (
 	cultists = &ability{name: "Cultists", kind: kindRace, pack: packUnderground,
 		cost: func(s *state, p, slot, r int) int {
-			if g := s.ancientRegion(p, slot); g >= 0 && s.b.adjSet[g][r] {
+			if g := s.ancientRegion(p, slot); g >= 0 && (s.b.adjSet[g][r] || s.rules >= rulesText && s.linkedTo(p, slot, r, g)) {
 				return -1
 			}
 			return 0
@@ -82,4 +86,18 @@ func applyAncient(s *state, p int, args []string, _ *engine.Rand) error {
 	s.moveFlag(greatAncient, r)
 	s.T.Acted, s.T.ActiveActed = true, true
 	return nil
+}
+
+// linkedTo reports whether region r counts as adjacent to region x by an ability of
+// army (p, slot) (ability.linked), unless r is another player's shielded region.
+func (s *state) linkedTo(p, slot, r, x int) bool {
+	if s.shielded(p, r) {
+		return false
+	}
+	for ab := range s.acting(p, slot) {
+		if ab.linked != nil && ab.linked(s, p, slot, r, x) {
+			return true
+		}
+	}
+	return false
 }

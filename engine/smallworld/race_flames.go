@@ -8,8 +8,11 @@ import (
 
 // Flames (Small World Underground, Fiamme): when they are taken the Volcano goes on an
 // abyssal chasm with the volcano symbol — the lowest-numbered one; `volcano R`, in
-// the same turn before any conquest, puts it on another. They enter the map next to
-// the Volcano (sources §4: EN18's rule, adopted), not by the edge. A region next to
+// the same turn before any conquest, puts it on another. They enter the map by the
+// edge as every race («Se il giocatore di turno usa per la prima volta una Razza, deve
+// conquistare una Regione adiacente al bordo della mappa da gioco»; their Italian text
+// says nothing of it); under the rules before rulesText they entered next to the
+// Volcano (the English edition of 2018's rule, sources §4). A region next to
 // the Volcano, or next to a Flames region joined to it by a chain of Flames regions,
 // is conquered as if empty: its tokens and monsters do not count, its pieces do
 // (★ §7.4: 2 + Black Mountain, Keep, armour …). The Volcano leaves the map when they
@@ -24,7 +27,7 @@ var (
 		},
 		entry: func(s *state, p, slot, r int) bool {
 			v := s.volcano()
-			if v < 0 {
+			if v < 0 || s.rules >= rulesText {
 				return s.b.entry[r]
 			}
 			return s.b.adjSet[v][r]

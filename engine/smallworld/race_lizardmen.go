@@ -10,6 +10,7 @@ var lizardmen = &ability{name: "Lizardmen", kind: kindRace, pack: packUndergroun
 	adjacent: func(s *state, p, slot, r int) bool {
 		return acrossWater(s, r, func(x int) bool { return s.owns(x, p, slot) })
 	},
+	linked: func(s *state, _, _, r, x int) bool { return acrossWater(s, r, func(y int) bool { return y == x }) },
 	reach: func(s *state, _, _, r int, holds bool) bool {
 		return !holds && acrossWater(s, r, func(x int) bool { return s.b.water[x] && s.b.entry[x] })
 	},

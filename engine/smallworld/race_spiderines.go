@@ -7,6 +7,7 @@ package smallworld
 // chasm.
 var spiderines = &ability{name: "Spiderines", kind: kindRace, pack: packUnderground, needs: []string{featChasm},
 	adjacent: func(s *state, p, slot, r int) bool { return bordersChasm(s, r) && s.count(p, slot) > 0 },
+	linked:   func(s *state, p, slot, r, x int) bool { return bordersChasm(s, r) && s.owns(x, p, slot) },
 	reach:    func(s *state, _, _, r int, holds bool) bool { return !holds && bordersChasm(s, r) },
 }
 

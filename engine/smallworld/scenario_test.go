@@ -3,28 +3,20 @@ package smallworld
 import (
 	"errors"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/internal/archivetest"
 )
 
 // run replays testdata/scenarios/NAME.json and returns the state after every event
 // (index 0 is the setup).
 func run(t *testing.T, name string) []*state {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "scenarios", name+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	a, err := engine.ReadArchive(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := archivetest.Read(t, filepath.Join("testdata", "scenarios", name+".json"))
 	all, err := engine.ReplayAll(registry, a, -1)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)

@@ -90,7 +90,8 @@ func TestRulesVersions(t *testing.T) {
 		setup map[string]json.RawMessage
 		want  string
 	}{
-		{map[string]json.RawMessage{"seed": json.RawMessage("3")}, "1"},
+		{map[string]json.RawMessage{"seed": json.RawMessage("3")}, "2"},
+		{map[string]json.RawMessage{"seed": json.RawMessage("3"), "rules": json.RawMessage("1")}, "1"},
 		{map[string]json.RawMessage{"seed": json.RawMessage("3"), "rules": json.RawMessage("0")}, "0"},
 	} {
 		engine.StampSetup(Game{}, tc.setup)
@@ -104,7 +105,7 @@ func TestRulesVersions(t *testing.T) {
 	if old[8].Hash() != fixed[8].Hash() {
 		t.Errorf("the versions differ before the first correction applies")
 	}
-	for _, rules := range []string{"2", "-1", "1e9", `"1"`} {
+	for _, rules := range []string{"3", "-1", "1e9", `"1"`} {
 		setup := engine.Setup{Game: "smallworld", Players: []engine.Player{{Name: "a"}, {Name: "b"}},
 			Fixed: json.RawMessage(`{"seed": 1, "rules": ` + rules + `}`)}
 		if _, _, err := engine.Start(Game{}, setup, nil); err == nil {

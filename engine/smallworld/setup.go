@@ -76,8 +76,15 @@ const (
 	// attacker's turn (Bivouacking); the two heroes are placed at the end of every
 	// turn of their owner, automatically when the player did not (Heroic).
 	rulesCorrected = 1
+	// rulesText follows the rulebooks' text where the engine had made calls that the
+	// text contradicts (issue 21): Underground's Tomb gets its last redeployment in the
+	// turn of the decline, the Crypt's conqueror takes Lara's Ghost off the map into
+	// his control; Necromancer Island re-draws only Spirit and Stout (and Cursed), the
+	// Necromancer keeps his power during the setup, and declined Elves leaving the map
+	// at a later decline feed the box, not the Soul Well.
+	rulesText = 2
 	// currentRules is the version new games get.
-	currentRules = rulesCorrected
+	currentRules = rulesText
 )
 
 // SetupStamp implements engine.SetupStamper: new games record the current rules
@@ -154,21 +161,22 @@ func (v *variant) newState(setup engine.Setup, rng *engine.Rand) (*state, error)
 	if v.boardFor != nil {
 		boardFor = v.boardFor(n)
 	}
-	b, err := v.chooseBoard(setup.Options, boardFor)
-	if err != nil {
-		return nil, err
-	}
-	if v.prepare != nil {
-		if b, err = v.prepare(b, n, rng); err != nil {
-			return nil, err
-		}
-	}
 	var fixed Fixed
 	if len(setup.Fixed) > 0 {
 		dec := json.NewDecoder(bytes.NewReader(setup.Fixed))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&fixed); err != nil {
 			return nil, fmt.Errorf("%s: setup: %w", v.game, err)
+		}
+	}
+	b, err := v.chooseBoard(setup.Options, boardFor)
+	if err != nil {
+		return nil, err
+	}
+	b = b.forRules(fixed.Rules)
+	if v.prepare != nil {
+		if b, err = v.prepare(b, n, rng); err != nil {
+			return nil, err
 		}
 	}
 	if len(fixed.Pool) > 0 && v.setup == nil {

@@ -178,7 +178,16 @@ func (s *state) declineTurn(p int) {
 		s.army(p, int(e.Slot)).Hand -= int(e.N)
 	}
 	s.T.Readied = nil
+	power := abilityOf(s.army(p, slotActive).Power)
 	s.declineActive(p)
+	if power != nil && power.lastRedeploy && s.openLastRedeploy(p) {
+		return // the player redeploys, then ends the turn with done (endDeclineTurn)
+	}
+	s.endDeclineTurn(p)
+}
+
+// endDeclineTurn scores the turn of player p's decline and ends it.
+func (s *state) endDeclineTurn(p int) {
 	s.score(p)
 	s.endTurn()
 }

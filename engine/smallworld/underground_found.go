@@ -27,7 +27,7 @@ var foundPieces = func() []found {
 	for i, n := range append(places, relics...) {
 		rule := foundRules[n]
 		out = append(out, found{name: n, relic: i >= len(places), kind: &pieceKind{
-			name: pieceName(n), order: 200 + i, flag: true, box: 1, title: reason("%#s", engine.Term(n)), defense: rule.defense, grants: rule.grants, grantsOf: rule.grantsOf,
+			name: pieceName(n), order: 200 + i, flag: true, box: 1, title: reason("%#s", engine.Term(n)), defense: rule.defense, grants: rule.grants, grantsOf: rule.grantsOf, taken: rule.taken,
 			stays: onConquest | onAbandon | onDecline | onRemoval,
 		}})
 	}

@@ -53,9 +53,19 @@ func parseUndergroundBoard(raw []byte) (*board, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, x := range b.versions() {
+		if err := finishUnderground(x); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// finishUnderground checks b for parseUndergroundBoard and marks its rivers.
+func finishUnderground(b *board) error {
 	terrains, err := builtinTerrains()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	monster := uint8(1) << terrains.symbol("monster")
 	volcano := uint8(1) << terrains.symbol("volcano")
@@ -67,16 +77,16 @@ func parseUndergroundBoard(raw []byte) (*board, error) {
 		land := !b.water[r] && !b.blocked[r]
 		switch {
 		case b.has(r, monster) && !land:
-			return nil, fail("region %d: monsters stand on land, not on a %s", b.id(r), b.terrain[r])
+			return fail("region %d: monsters stand on land, not on a %s", b.id(r), b.terrain[r])
 		case b.has(r, volcano) && !b.blocked[r]:
-			return nil, fail("region %d: a volcano symbol on a %s; volcanoes are on chasms", b.id(r), b.terrain[r])
+			return fail("region %d: a volcano symbol on a %s; volcanoes are on chasms", b.id(r), b.terrain[r])
 		case b.has(r, symLostTribe) && b.has(r, monster):
-			return nil, fail("region %d: monsters or a lost tribe, not both", b.id(r))
+			return fail("region %d: monsters or a lost tribe, not both", b.id(r))
 		}
 		if b.has(r, monster) {
 			for _, n := range b.adj[r] {
 				if b.has(n, monster) {
-					return nil, fail("monster regions %d and %d border each other", b.id(r), b.id(n))
+					return fail("monster regions %d and %d border each other", b.id(r), b.id(n))
 				}
 			}
 		}
@@ -90,13 +100,13 @@ func parseUndergroundBoard(raw []byte) (*board, error) {
 	}
 	if len(rivers) > 0 {
 		if len(ends) != 2 {
-			return nil, fail("%d river segments touch the edge; a river has two ends", len(ends))
+			return fail("%d river segments touch the edge; a river has two ends", len(ends))
 		}
 		// One channel: walking from one end along bordering segments reaches every
 		// segment, each bordering at most two others.
 		seen := b.component(ends[0], func(r int) bool { return b.water[r] })
 		if len(seen) != len(rivers) || !slices.Contains(seen, ends[1]) {
-			return nil, fail("the river segments do not form one channel from edge to edge")
+			return fail("the river segments do not form one channel from edge to edge")
 		}
 		for _, r := range rivers {
 			n := 0
@@ -106,7 +116,7 @@ func parseUndergroundBoard(raw []byte) (*board, error) {
 				}
 			}
 			if n > 2 {
-				return nil, fail("river segment %d borders %d others; a channel has no forks", b.id(r), n)
+				return fail("river segment %d borders %d others; a channel has no forks", b.id(r), n)
 			}
 		}
 	}
@@ -119,12 +129,12 @@ func parseUndergroundBoard(raw []byte) (*board, error) {
 		}
 	}
 	if start < 0 {
-		return nil, fail("every region is a chasm")
+		return fail("every region is a chasm")
 	}
 	if got := b.component(start, func(r int) bool { return !b.blocked[r] }); len(got) != open {
-		return nil, fail("chasms cut the board: %d of %d regions are reachable from region %d", len(got), open, b.id(start))
+		return fail("chasms cut the board: %d of %d regions are reachable from region %d", len(got), open, b.id(start))
 	}
-	return b, nil
+	return nil
 }
 
 // component lists the regions reachable from r through bordering regions that satisfy

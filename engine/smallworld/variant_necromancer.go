@@ -40,10 +40,14 @@ const (
 	maxDifficulty   = 2
 )
 
-// necroRedraw are the powers the Necromancer may not draw: Spirit and Stout (named
-// by the scenario, with Cursed, which is not in the base box), and Diplomat, whose
-// peace cannot protect Ghosts, a race always in decline (docs/necromancer.md).
-var necroRedraw = []string{"Spirit", "Stout", nameDiplomat}
+// necroRedraw are the powers the Necromancer may not draw: «Se vengono pescati i
+// Poteri Cursed, Spirit o Stout, questi devono essere ignorati e bisogna pescare altri
+// Poteri Speciali al loro posto» (Cursed is not in the base box). Under the rules of
+// the archives recorded before rulesText, Diplomat was re-drawn too (necroRedraw0).
+var (
+	necroRedraw  = []string{"Cursed", "Spirit", "Stout"}
+	necroRedraw0 = []string{"Spirit", "Stout", nameDiplomat}
+)
 
 // variantNecromancer is Necromancer Island: the base game's data, the board for one
 // player fewer, and the Necromancer's setup.
@@ -121,11 +125,19 @@ func necroDifficulty(opts map[string]json.RawMessage) (int, error) {
 }
 
 // New implements engine.Game: Small World's setup on the board for one player fewer,
-// then the Necromancer's (prepareNecromancer), then the offer.
+// then the Necromancer's (prepareNecromancer), then the offer. «Il Necromante sceglie
+// 1 dei 6 Poteri e lo posiziona, insieme al Pozzo, vicino al tabellone. […] La
+// preparazione del gioco prosegue come da regolamento»: he keeps his power before
+// the first turn (keep N), which begins once he has (under rulesOriginal and
+// rulesCorrected he kept it on his own first turn).
 func (Necromancer) New(setup engine.Setup, rng *engine.Rand) (engine.State, error) {
 	s, err := variantNecromancer.newState(setup, rng)
 	if err != nil {
 		return nil, err
+	}
+	if n := s.Scn.(*necroState); s.rules >= rulesText {
+		n.Choosing = true
+		s.Cur, s.T = int(n.P), turnInfo{Die: -1}
 	}
 	return s, nil
 }
@@ -133,7 +145,7 @@ func (Necromancer) New(setup engine.Setup, rng *engine.Rand) (engine.State, erro
 // prepareNecromancer sets the Necromancer up: the last player in turn order (to the
 // right of the first) gets the Ghosts army, the Island with one Ghost on the central
 // lake, 13 Ghosts in reserve less the difficulty, and the first six badges of the
-// shuffled power stack that he may draw (the others stay in the stack, in order).
+// shuffled power stack that he may draw (those re-drawn stay in the stack, in order).
 func prepareNecromancer(s *state, opts map[string]json.RawMessage) error {
 	diff, err := necroDifficulty(opts)
 	if err != nil {
@@ -148,9 +160,13 @@ func prepareNecromancer(s *state, opts map[string]json.RawMessage) error {
 		return fmt.Errorf("board %s: region %d is not a lake", s.b.name, id)
 	}
 	n := &necroState{P: int8(len(s.Players) - 1), Lake: int16(lake), Reserve: ghostsInReserve - diff}
+	redraw := necroRedraw
+	if s.rules < rulesText {
+		redraw = necroRedraw0
+	}
 	var rest []string
 	for _, pw := range s.Powers {
-		if len(n.Spare) < necroDraw && !slices.Contains(necroRedraw, pw) {
+		if len(n.Spare) < necroDraw && !slices.Contains(redraw, pw) {
 			n.Spare = append(n.Spare, pw)
 		} else {
 			rest = append(rest, pw)

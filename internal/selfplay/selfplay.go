@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -37,6 +38,15 @@ type Config struct {
 	// MaxSteps bounds the number of commands (0: DefaultMaxSteps); a game that does not
 	// end within it is an error.
 	MaxSteps int
+	// Fixed are setup fields the game records besides the seed, over those it stamps
+	// on new games (engine.SetupStamper): {"rules": 0} plays the rules of games
+	// recorded before the current ones.
+	Fixed map[string]json.RawMessage
+	// OutOfTurn lets players who are not to act play too: now and then one of them
+	// sends one of the commands of any moment listed for it (engine.AnyTimer), as a
+	// player out of turn may (a game without commands of any moment plays as without
+	// it).
+	OutOfTurn bool
 }
 
 // Step is one state a game reached and the command that led to it.
@@ -101,8 +111,15 @@ func Play(g engine.Game, cfg Config, visit func(Step) error) (*engine.Archive, e
 	if maxSteps <= 0 {
 		maxSteps = DefaultMaxSteps
 	}
+	// The setup a new game records: the seed, and the rules version the game stamps
+	// on new games (engine.SetupStamper), so that self-play plays the current rules.
+	fixed := map[string]json.RawMessage{"seed": json.RawMessage(strconv.FormatInt(cfg.Seed, 10))}
+	for k, v := range cfg.Fixed {
+		fixed[k] = v
+	}
+	engine.StampSetup(g, fixed)
 	a := &engine.Archive{Format: engine.ArchiveFormat, Game: g.Name(), Options: cfg.Options,
-		Setup: json.RawMessage(fmt.Sprintf(`{"seed":%d}`, cfg.Seed)), Players: Seats(players)}
+		Setup: mustJSON(fixed), Players: Seats(players)}
 	setup, err := a.SetupOf()
 	if err != nil {
 		return nil, fmt.Errorf("selfplay: %w", err)
@@ -125,6 +142,9 @@ func Play(g engine.Game, cfg Config, visit func(Step) error) (*engine.Archive, e
 			return a, fmt.Errorf("selfplay: %s seed %d: nobody to act in an unfinished game", g.Name(), cfg.Seed)
 		}
 		who := toAct[r.IntN(len(toAct))]
+		if o := outOfTurn(st, a.Players, cfg, r); o != "" {
+			who = o
+		}
 		legal := st.Legal(who)
 		var cmds []string
 		for _, e := range legal {
@@ -156,6 +176,25 @@ func Play(g engine.Game, cfg Config, visit func(Step) error) (*engine.Archive, e
 		}
 	}
 	return a, nil
+}
+
+// outOfTurn returns, now and then when cfg plays out of turn, a player who is not to
+// act and has commands of any moment to send (the game then plays only those for it:
+// Legal lists nothing else for such a player), or "".
+func outOfTurn(st engine.State, players []engine.Player, cfg Config, r *rand.Rand) string {
+	if !cfg.OutOfTurn {
+		return ""
+	}
+	var may []string
+	for _, p := range players {
+		if !slices.Contains(st.ToAct(), p.Name) && len(engine.AnyTime(st, p.Name)) > 0 {
+			may = append(may, p.Name)
+		}
+	}
+	if len(may) == 0 || r.IntN(4) > 0 {
+		return ""
+	}
+	return may[r.IntN(len(may))]
 }
 
 // rangeRe matches the number ranges of Legal patterns: "<a…b>" and " [a…b]".

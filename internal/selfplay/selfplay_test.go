@@ -44,11 +44,13 @@ func TestFill(t *testing.T) {
 }
 
 // TestPlay plays a game of every registered engine to the end, with every sampled
-// option set, and replays its archive to the same final state.
+// option set, players out of turn playing the commands of any moment listed for them
+// (every one applies), and replays its archive to the same final state.
 func TestPlay(t *testing.T) {
 	reg := games.Registry()
 	for _, kind := range reg.Names() {
 		for _, cfg := range Configs(reg[kind], 7, 2) {
+			cfg.OutOfTurn = true
 			states := 0
 			a, err := Play(reg[kind], cfg, func(s Step) error {
 				if s.N != states {

@@ -200,6 +200,9 @@ func Verify(secret []byte, gameID string, seat int, token string) bool {
 	return hmac.Equal([]byte(g), []byte(gameID)) && s == seat
 }
 
+// ValidGameID reports whether s can be a game id: a non-empty run of [a-z0-9-].
+func ValidGameID(s string) bool { return validGameID(s) }
+
 // validGameID reports whether s is a non-empty run of [a-z0-9-].
 func validGameID(s string) bool {
 	if s == "" {

@@ -29,6 +29,7 @@ const (
 // order. No lock is held while writing to a network connection.
 type backend struct {
 	store *store
+	quota *quota
 
 	mu       sync.Mutex
 	accounts map[string]*account
@@ -41,6 +42,7 @@ type account struct {
 
 	mu    sync.Mutex
 	boxes map[string]*mailbox
+	used  usage // what all its mailboxes hold; see quota
 }
 
 // mailbox is one folder. All fields are guarded by account.mu.
@@ -86,6 +88,12 @@ func newMailbox(b dbMailbox, msgs []dbMessage) *mailbox {
 // account returns the account of a normalized address, loading it from the
 // store or creating it (with an empty INBOX) on first use.
 func (b *backend) account(ctx context.Context, addr string) (*account, error) {
+	return b.lookup(ctx, addr, true)
+}
+
+// lookup returns the account of a normalized address, loading it from the store;
+// a missing account is created when create is set, else lookup returns nil.
+func (b *backend) lookup(ctx context.Context, addr string, create bool) (*account, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if a := b.accounts[addr]; a != nil {
@@ -96,28 +104,57 @@ func (b *backend) account(ctx context.Context, addr string) (*account, error) {
 		return nil, err
 	}
 	if !found {
+		if !create {
+			return nil, nil
+		}
+		undo, err := b.quota.newAccount()
+		if err != nil {
+			return nil, err
+		}
 		var inbox dbMailbox
 		if id, inbox, err = b.store.createAccount(ctx, addr); err != nil {
+			undo()
 			return nil, err
 		}
 		boxes = []dbMailbox{inbox}
 	}
 	a := &account{addr: addr, id: id, boxes: make(map[string]*mailbox, len(boxes))}
 	for _, box := range boxes {
-		a.boxes[box.name] = newMailbox(box, msgs[box.id])
+		m := newMailbox(box, msgs[box.id])
+		a.boxes[box.name] = m
+		a.used.add(usageOf(m.msgs))
 	}
 	b.accounts[addr] = a
 	return a, nil
 }
 
-// delivery is one message for the INBOX of one account.
-type delivery struct {
-	addr string // normalized account address
-	raw  []byte
+// room reports whether the INBOX of addr (a normalized address) has room for one
+// more message, without creating the account.
+func (b *backend) room(ctx context.Context, addr string) error {
+	a, err := b.lookup(ctx, addr, false)
+	if err != nil {
+		return err
+	}
+	if a == nil {
+		return b.quota.room(nil)
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return b.quota.room(a)
 }
 
+// delivery is one message for the INBOX of one account: head (its own trace
+// headers) followed by body, which deliveries of one message share.
+type delivery struct {
+	addr       string // normalized account address
+	head, body []byte
+}
+
+func (d delivery) size() int64 { return int64(len(d.head) + len(d.body)) }
+
 // deliver stores messages in the INBOXes of their accounts, all or nothing,
-// and wakes the sessions watching those INBOXes.
+// and wakes the sessions watching those INBOXes. It refuses them all when one
+// account or the total would pass its quota.
 func (b *backend) deliver(ctx context.Context, ds []delivery) error {
 	accts := make(map[string]*account)
 	for _, d := range ds {
@@ -140,6 +177,28 @@ func (b *backend) deliver(ctx context.Context, ds []delivery) error {
 		defer accts[addr].mu.Unlock()
 	}
 
+	adds := make(map[string]usage)
+	var largest int64
+	for _, d := range ds {
+		u := adds[d.addr]
+		u.add(usage{msgs: 1, bytes: d.size()})
+		adds[d.addr] = u
+		largest = max(largest, d.size())
+	}
+	var reserved []string
+	release := func() {
+		for _, addr := range reserved {
+			b.quota.release(accts[addr], adds[addr])
+		}
+	}
+	for _, addr := range addrs {
+		if err := b.quota.reserve(accts[addr], adds[addr], largest); err != nil {
+			release()
+			return err
+		}
+		reserved = append(reserved, addr)
+	}
+
 	now := time.Now().Truncate(time.Second)
 	uidNext := make(map[int64]imap.UID)
 	rows := make([]newMessage, len(ds))
@@ -150,15 +209,16 @@ func (b *backend) deliver(ctx context.Context, ds []delivery) error {
 		if !ok {
 			next = box.uidNext
 		}
-		rows[i] = newMessage{boxID: box.id, uid: next, date: now, raw: d.raw}
+		rows[i] = newMessage{boxID: box.id, uid: next, date: now, head: d.head, raw: d.body}
 		boxes[i] = box
 		uidNext[box.id] = next + 1
 	}
 	if err := b.store.insertMessages(ctx, rows, uidNext); err != nil {
+		release()
 		return err
 	}
 	for i, row := range rows {
-		boxes[i].appendLocked(&message{uid: row.uid, date: row.date, size: int64(len(row.raw))})
+		boxes[i].appendLocked(&message{uid: row.uid, date: row.date, size: row.size()})
 	}
 	return nil
 }

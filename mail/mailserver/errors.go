@@ -30,6 +30,17 @@ var (
 	errReadOnly       = errors.New("mailbox is read-only")
 	errExpunged       = errors.New("message was expunged")
 	errMailboxGone    = errors.New("selected mailbox was deleted")
+
+	// Limits (see Limits).
+	errLoginsWaiting    = errors.New("too many logins from this address are waiting")
+	errLoginsExhausted  = errors.New("too many failed logins on this connection")
+	errTooManyConns     = errors.New("too many connections to this mailbox")
+	errMailboxFull      = errors.New("mailbox full")
+	errMessageOverQuota = errors.New("message larger than a mailbox's quota")
+	errStorageFull      = errors.New("mail storage full")
+	errTooManyFolders   = errors.New("too many folders")
+	errRelayDenied      = errors.New("relay denied")
+	errRateLimited      = errors.New("sending rate exceeded")
 )
 
 // imapError converts a backend error into the IMAP status response the client
@@ -42,8 +53,24 @@ func imapError(err error) error {
 		return nil
 	case errors.As(err, &imapErr):
 		return err
+	case errors.Is(err, errLoginsExhausted) && errors.Is(err, errLoginsWaiting):
+		return &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeUnavailable, Text: "Too many logins from your address are waiting; too many failures, closing the connection"}
+	case errors.Is(err, errLoginsExhausted):
+		return &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeAuthenticationFailed, Text: "Authentication failed; too many failures, closing the connection"}
 	case errors.Is(err, errAuthFailed):
 		return imapserver.ErrAuthFailed
+	case errors.Is(err, errLoginsWaiting):
+		return &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeUnavailable, Text: "Too many logins from your address are waiting; try again later"}
+	case errors.Is(err, errTooManyConns):
+		return &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeLimit, Text: "Too many connections to this mailbox"}
+	case errors.Is(err, errMailboxFull):
+		return &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeOverQuota, Text: "Mailbox full"}
+	case errors.Is(err, errMessageOverQuota):
+		return &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeOverQuota, Text: "Message larger than the mailbox's quota"}
+	case errors.Is(err, errStorageFull):
+		return &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeOverQuota, Text: "Mail storage full"}
+	case errors.Is(err, errTooManyFolders):
+		return &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeLimit, Text: "Too many folders"}
 	case errors.Is(err, errNoMailbox):
 		return &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeNonExistent, Text: "No such mailbox"}
 	case errors.Is(err, errMailboxExists):
@@ -83,6 +110,18 @@ var (
 	smtpBadSender    = &smtp.SMTPError{Code: 553, EnhancedCode: smtp.EnhancedCode{5, 1, 7}, Message: "Bad sender address syntax"}
 	smtpUnavailable  = &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "Local error in processing, try again later"}
 	smtpShutdown     = &smtp.SMTPError{Code: 421, EnhancedCode: smtp.EnhancedCode{4, 3, 2}, Message: "Server shutting down"}
+
+	// Limits. Quotas are answered as RFC 3463 says: the mailbox full (X.2.2), the
+	// system's storage full (X.3.1), temporary since room may be made; a message
+	// no mailbox can hold, permanent (552 5.2.2).
+	smtpLoginsExhausted  = &smtp.SMTPError{Code: 421, EnhancedCode: smtp.EnhancedCode{4, 7, 0}, Message: "Too many failed logins, closing connection"}
+	smtpLoginsWaiting    = &smtp.SMTPError{Code: 454, EnhancedCode: smtp.EnhancedCode{4, 7, 0}, Message: "Too many logins from your address are waiting, try again later"}
+	smtpTooManyConns     = &smtp.SMTPError{Code: 454, EnhancedCode: smtp.EnhancedCode{4, 7, 0}, Message: "Too many connections to this mailbox"}
+	smtpMailboxFull      = &smtp.SMTPError{Code: 452, EnhancedCode: smtp.EnhancedCode{4, 2, 2}, Message: "Mailbox full"}
+	smtpMessageOverQuota = &smtp.SMTPError{Code: 552, EnhancedCode: smtp.EnhancedCode{5, 2, 2}, Message: "Message larger than the mailbox's quota"}
+	smtpStorageFull      = &smtp.SMTPError{Code: 452, EnhancedCode: smtp.EnhancedCode{4, 3, 1}, Message: "Insufficient system storage"}
+	smtpRelayDenied      = &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 7, 1}, Message: "Relay access denied: this server takes mail for its own domain only"}
+	smtpRateLimited      = &smtp.SMTPError{Code: 450, EnhancedCode: smtp.EnhancedCode{4, 7, 1}, Message: "Too many messages from you in the last hour, try again later"}
 )
 
 // smtpError converts a backend error into the SMTP reply the client gets.
@@ -95,8 +134,24 @@ func smtpError(err error) error {
 		return nil
 	case errors.As(err, &smtpErr):
 		return err
+	case errors.Is(err, errLoginsExhausted):
+		return smtpLoginsExhausted
 	case errors.Is(err, errAuthFailed):
 		return smtp.ErrAuthFailed
+	case errors.Is(err, errLoginsWaiting):
+		return smtpLoginsWaiting
+	case errors.Is(err, errTooManyConns):
+		return smtpTooManyConns
+	case errors.Is(err, errMailboxFull):
+		return smtpMailboxFull
+	case errors.Is(err, errMessageOverQuota):
+		return smtpMessageOverQuota
+	case errors.Is(err, errStorageFull):
+		return smtpStorageFull
+	case errors.Is(err, errRelayDenied):
+		return smtpRelayDenied
+	case errors.Is(err, errRateLimited):
+		return smtpRateLimited
 	case errors.Is(err, ErrTooLarge):
 		return smtp.ErrDataTooLarge
 	case errors.Is(err, ErrBadAddress):

@@ -55,6 +55,10 @@ func startTestServer(tb testing.TB, path string, opts *Options) *testServer {
 		o = *opts
 	}
 	o.IMAPAddr, o.SMTPAddr = "127.0.0.1:0", "127.0.0.1:0"
+	// Failed logins wait milliseconds, not seconds, unless a test says otherwise.
+	if o.Limits.FailureDelay == 0 {
+		o.Limits.FailureDelay, o.Limits.MaxFailureDelay = time.Millisecond, 4*time.Millisecond
+	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 		if testing.Verbose() {

@@ -37,6 +37,7 @@ var imapCaps = imap.CapSet{
 // when the connection breaks, which does not wait for Idle to return.
 type session struct {
 	srv  *Server
+	conn *limitedConn
 	done func()    // releases the session's hold on Server.Close; idempotent
 	acct *account  // nil before login
 	sel  *selected // nil unless a mailbox is selected
@@ -70,13 +71,12 @@ func (s *session) Close() error {
 	return nil
 }
 
-// Login accepts any address with its mailbox's password; the account is
-// created on first login.
+// Login accepts any address with its mailbox's password, through the login
+// throttle (see Server.login); the account is created on first login.
 func (s *session) Login(username, password string) error {
-	addr, err := s.srv.accountAddress(username)
-	if err != nil || !s.srv.passwordOK(addr, password) {
-		s.srv.logger.Info("imap login failed", "user", username)
-		return imapError(errAuthFailed)
+	addr, err := s.srv.login(s.conn, "imap", username, password)
+	if err != nil {
+		return imapError(err)
 	}
 	a, err := s.srv.backend.account(s.ctx(), addr)
 	if err != nil {
@@ -173,6 +173,9 @@ func (s *session) Create(name string, options *imap.CreateOptions) error {
 			names = append(names, n)
 		}
 	}
+	if len(a.boxes)+len(names) > s.srv.limits.MaxFolders {
+		return imapError(errTooManyFolders)
+	}
 	boxes, err := s.srv.store.createMailboxes(s.ctx(), a.id, names)
 	if err != nil {
 		return imapError(err)
@@ -199,6 +202,7 @@ func (s *session) Delete(name string) error {
 	if err := s.srv.store.deleteMailbox(s.ctx(), box.id); err != nil {
 		return imapError(err)
 	}
+	s.srv.backend.quota.release(a, usageOf(box.msgs))
 	box.deleted = true
 	box.notifyLocked()
 	delete(a.boxes, name)
@@ -392,8 +396,12 @@ func (s *session) Append(name string, r imap.LiteralReader, options *imap.Append
 		return nil, tryCreate(err)
 	}
 	msg := &message{uid: box.uidNext, date: date.Truncate(1e9), size: int64(len(raw)), flags: normalizeFlags(options.Flags)}
+	if err := s.srv.backend.quota.reserve(a, usage{msgs: 1, bytes: msg.size}, msg.size); err != nil {
+		return nil, imapError(err)
+	}
 	row := newMessage{boxID: box.id, uid: msg.uid, date: msg.date, flags: msg.flags, raw: raw}
 	if err := s.srv.store.insertMessages(s.ctx(), []newMessage{row}, map[int64]imap.UID{box.id: msg.uid + 1}); err != nil {
+		s.srv.backend.quota.release(a, usage{msgs: 1, bytes: msg.size})
 		return nil, imapError(err)
 	}
 	box.appendLocked(msg)
@@ -741,10 +749,12 @@ func (s *session) Expunge(w *imapserver.ExpungeWriter, uids *imap.UIDSet) error 
 	}
 	var idx []int
 	var gone []imap.UID
+	var freed usage
 	for i, msg := range box.msgs {
 		if (uids == nil || uids.Contains(msg.uid)) && hasFlag(msg.flags, imap.FlagDeleted) {
 			idx = append(idx, i)
 			gone = append(gone, msg.uid)
+			freed.add(usage{msgs: 1, bytes: msg.size})
 		}
 	}
 	if len(idx) == 0 {
@@ -753,6 +763,7 @@ func (s *session) Expunge(w *imapserver.ExpungeWriter, uids *imap.UIDSet) error 
 	if err := s.srv.store.deleteMessages(s.ctx(), box.id, gone); err != nil {
 		return imapError(err)
 	}
+	s.srv.backend.quota.release(a, freed)
 	box.expungeLocked(idx)
 	return nil
 }
@@ -897,11 +908,23 @@ func (s *session) copy(numSet imap.NumSet, destName string, move bool) (*imap.Co
 	}
 	pairs := make([]uidPair, len(targets))
 	next := dst.uidNext
+	var added usage
+	var largest int64
 	for i, t := range targets {
 		pairs[i] = uidPair{src: t.msg.uid, dst: next}
 		next++
+		added.add(usage{msgs: 1, bytes: t.msg.size})
+		largest = max(largest, t.msg.size)
+	}
+	if !move { // a copy takes room; a move within the account does not
+		if err := s.srv.backend.quota.reserve(a, added, largest); err != nil {
+			return nil, 0, imapError(err)
+		}
 	}
 	if err := s.srv.store.copyMessages(s.ctx(), src.id, dst.id, pairs, next, move); err != nil {
+		if !move {
+			s.srv.backend.quota.release(a, added)
+		}
 		return nil, 0, imapError(err)
 	}
 	idx := make([]int, len(targets))

@@ -4,16 +4,23 @@
 // configured, so that one command gives a working mail loop that a real mail
 // client (Thunderbird, mutt, aerc) can connect to.
 //
-// It is a loopback sandbox, not a mail transfer agent: every address has a
-// mailbox, whatever its domain, and SMTP delivers every message locally;
-// nothing is ever relayed. user+detail@domain is delivered to the INBOX of
-// user@domain (so the game address turnmail+TOKEN@domain lands in
-// turnmail@domain). Each mailbox's password comes from Options.PasswordFor
-// (turnmail gives the service mailbox and every player mailbox their own), or
-// all share Options.Password. SMTP clients on loopback may send without AUTH;
-// others must AUTH PLAIN first. There is no TLS, so the servers belong on
-// loopback; on another interface, IMAP and SMTP AUTH send passwords in clear
-// text.
+// It is a loopback sandbox, not a mail transfer agent: SMTP delivers every
+// message locally; nothing is ever relayed. Mail for Options.Domain is taken
+// from anyone; mail for any other domain only from Options.Service, logged in
+// (the service's invitations reach their addresses' mailboxes here).
+// user+detail@domain is delivered to the INBOX of user@domain (so the game
+// address turnmail+TOKEN@domain lands in turnmail@domain). Each mailbox's
+// password comes from Options.PasswordFor (turnmail gives the service mailbox
+// and every player mailbox their own), or all share Options.Password. SMTP
+// clients on loopback may send without AUTH; others must AUTH PLAIN first.
+// There is no TLS, so the servers belong on loopback; on another interface,
+// IMAP and SMTP AUTH send passwords in clear text.
+//
+// Options.Limits bound what clients can hold and store: connections (in total,
+// per client address, per mailbox), login and idle timeouts, failed logins
+// (slowed, then the connection closed), the messages a sender delivers an hour,
+// and quotas per mailbox and in total, answered with SMTP's 452/552 and IMAP's
+// [OVERQUOTA].
 //
 // The IMAP server is IMAP4rev1 with IDLE, MOVE, UIDPLUS, NAMESPACE, UNSELECT,
 // ESEARCH, SEARCHRES, STATUS=SIZE, CHILDREN, LITERAL+, APPENDLIMIT and
@@ -74,6 +81,12 @@ type Options struct {
 	// DebugWriter, if set, receives a trace of both protocols, passwords
 	// included.
 	DebugWriter io.Writer
+	// Service is the service's own address. Logged in, it may send to any
+	// address (delivered locally) and is not limited by MessagesPerHour.
+	Service string
+	// Limits bound connections, logins, sending and storage; zero fields take
+	// the Default* values.
+	Limits Limits
 	// WriteTx, if set, runs every write transaction of the server (f, then
 	// commit; rollback when f fails). Give it the Store's WriteTx when the
 	// server shares the Store's database, so that the two take turns inside
@@ -106,16 +119,24 @@ func (o *Options) withDefaults() Options {
 	if opts.MaxMessageBytes <= 0 {
 		opts.MaxMessageBytes = DefaultMaxMessageBytes
 	}
+	opts.Service = strings.ToLower(opts.Service)
+	opts.Limits = opts.Limits.withDefaults()
 	return opts
 }
 
 // Server is the embedded IMAP and SMTP server pair. Create it with New, then
 // Start it; Close stops it. Deliver works from New on.
 type Server struct {
-	opts    Options
-	logger  *slog.Logger
-	store   *store
-	backend *backend
+	opts     Options
+	limits   Limits
+	logger   *slog.Logger
+	store    *store
+	backend  *backend
+	throttle *loginThrottle
+	rate     *rateLimiter
+	refusals *rareLog
+	// imapConns and smtpConns count the connections of each server.
+	imapConns, smtpConns *connLimiter
 
 	// ctx lives until Close; IMAP and SMTP sessions run their database
 	// work under it, since their interfaces carry no context.
@@ -149,13 +170,26 @@ func New(db *sql.DB, opts *Options) (*Server, error) {
 		cancel()
 		return nil, fmt.Errorf("mailserver: %w", err)
 	}
+	q, err := loadQuota(migrateCtx, st, o.Limits)
+	if err != nil {
+		cancel()
+		return nil, fmt.Errorf("mailserver: %w", err)
+	}
+	logger := o.Logger.With("component", "mailserver")
+	refusals := newRareLog(logger)
 	return &Server{
-		opts:    o,
-		logger:  o.Logger.With("component", "mailserver"),
-		store:   st,
-		backend: &backend{store: st, accounts: make(map[string]*account)},
-		ctx:     ctx,
-		cancel:  cancel,
+		opts:      o,
+		limits:    o.Limits,
+		logger:    logger,
+		store:     st,
+		backend:   &backend{store: st, quota: q, accounts: make(map[string]*account)},
+		throttle:  newLoginThrottle(o.Limits),
+		rate:      newRateLimiter(o.Limits.MessagesPerHour),
+		refusals:  refusals,
+		imapConns: newConnLimiter(o.Limits, o.Limits.IMAPIdleTimeout, imapFarewells, newRareLog(logger.With("proto", "imap"))),
+		smtpConns: newConnLimiter(o.Limits, o.Limits.SMTPIdleTimeout, smtpFarewells, newRareLog(logger.With("proto", "smtp"))),
+		ctx:       ctx,
+		cancel:    cancel,
 	}, nil
 }
 
@@ -188,12 +222,16 @@ func (s *Server) Start(ctx context.Context) error {
 	}
 
 	s.imapSrv = imapserver.New(&imapserver.Options{
-		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
+		NewSession: func(c *imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
+			lc, ok := c.NetConn().(*limitedConn)
+			if !ok {
+				return nil, nil, errors.New("mailserver: connection not counted")
+			}
 			done, ok := s.hold()
 			if !ok {
 				return nil, nil, &imap.Error{Type: imap.StatusResponseTypeBye, Text: "Server shutting down"}
 			}
-			return &session{srv: s, done: done}, nil, nil
+			return &session{srv: s, conn: lc, done: done}, nil, nil
 		},
 		Caps:         imapCaps,
 		Logger:       printfLogger{s.logger.With("proto", "imap")},
@@ -205,7 +243,7 @@ func (s *Server) Start(ctx context.Context) error {
 	s.smtpSrv.MaxMessageBytes = s.opts.MaxMessageBytes
 	s.smtpSrv.MaxRecipients = 100
 	s.smtpSrv.AllowInsecureAuth = true
-	s.smtpSrv.ReadTimeout = 5 * time.Minute
+	s.smtpSrv.ReadTimeout = s.limits.SMTPIdleTimeout
 	s.smtpSrv.WriteTimeout = time.Minute
 	s.smtpSrv.ErrorLog = printfLogger{s.logger.With("proto", "smtp")}
 	s.smtpSrv.Debug = s.opts.DebugWriter
@@ -215,13 +253,13 @@ func (s *Server) Start(ctx context.Context) error {
 	s.wg.Add(2)
 	go func() {
 		defer s.wg.Done()
-		if err := s.imapSrv.Serve(imapLn); err != nil {
+		if err := s.imapSrv.Serve(&limitListener{Listener: imapLn, l: s.imapConns}); err != nil {
 			s.logger.Error("IMAP server stopped", "err", err)
 		}
 	}()
 	go func() {
 		defer s.wg.Done()
-		if err := s.smtpSrv.Serve(smtpLn); err != nil {
+		if err := s.smtpSrv.Serve(&limitListener{Listener: smtpLn, l: s.smtpConns}); err != nil {
 			s.logger.Error("SMTP server stopped", "err", err)
 		}
 	}()
@@ -298,13 +336,15 @@ func (s *Server) hold() (done func(), ok bool) {
 // as given, +detail included) and turns bare LF line ends into CRLF; the
 // bytes are otherwise kept as they are. rcpt may be at any domain;
 // user+detail@domain is delivered to user@domain, which is created if needed.
-// An IDLE client watching that INBOX is woken at once.
+// The quotas of Options.Limits apply. An IDLE client watching that INBOX is
+// woken at once.
 func (s *Server) Deliver(ctx context.Context, rcpt string, raw []byte) error {
-	return s.deliver(ctx, []string{rcpt}, [][]byte{raw})
+	return s.deliver(ctx, []string{rcpt}, nil, raw)
 }
 
-// deliver stores one message per recipient, all or nothing.
-func (s *Server) deliver(ctx context.Context, rcpts []string, raws [][]byte) error {
+// deliver stores raw for every recipient, each copy after its Delivered-To
+// header and its heads[i] (when heads is not nil), all or nothing.
+func (s *Server) deliver(ctx context.Context, rcpts []string, heads [][]byte, raw []byte) error {
 	done, ok := s.hold()
 	if !ok {
 		return ErrClosed
@@ -315,20 +355,22 @@ func (s *Server) deliver(ctx context.Context, rcpts []string, raws [][]byte) err
 	defer cancel()
 	defer context.AfterFunc(s.ctx, cancel)()
 
+	if int64(len(raw)) > s.opts.MaxMessageBytes {
+		return ErrTooLarge
+	}
+	body := crlf(raw)
 	ds := make([]delivery, len(rcpts))
 	for i, rcpt := range rcpts {
 		addr, err := s.accountAddress(rcpt)
 		if err != nil {
 			return err
 		}
-		if int64(len(raws[i])) > s.opts.MaxMessageBytes {
-			return ErrTooLarge
-		}
 		var b bytes.Buffer
-		b.Grow(len(raws[i]) + len(rcpt) + 32)
 		fmt.Fprintf(&b, "Delivered-To: %s\r\n", strings.TrimSpace(strings.Trim(strings.TrimSpace(rcpt), "<>")))
-		b.Write(crlf(raws[i]))
-		ds[i] = delivery{addr: addr, raw: b.Bytes()}
+		if heads != nil {
+			b.Write(heads[i])
+		}
+		ds[i] = delivery{addr: addr, head: b.Bytes(), body: body}
 	}
 	if err := s.backend.deliver(ctx, ds); err != nil {
 		return fmt.Errorf("mailserver: deliver: %w", err)
@@ -360,6 +402,51 @@ func (s *Server) accountAddress(addr string) (string, error) {
 		local = local[:plus]
 	}
 	return strings.ToLower(local) + "@" + strings.ToLower(domain), nil
+}
+
+// ownDomain reports whether addr, an account address, is at Options.Domain.
+func (s *Server) ownDomain(addr string) bool {
+	return strings.HasSuffix(addr, "@"+s.opts.Domain)
+}
+
+// login checks a login on connection lc (proto names the protocol in the log):
+// it waits as the login throttle says for the client address, checks the
+// password, counts a failure (the last one allowed closes the connection after
+// its reply) and counts the connection as the mailbox's. It returns the account
+// address, or errAuthFailed, errLoginsExhausted, errLoginsWaiting (refused
+// unchecked) or errTooManyConns.
+func (s *Server) login(lc *limitedConn, proto, username, password string) (string, error) {
+	wait, ok := s.throttle.begin(lc.key)
+	if !ok {
+		return "", s.loginFailed(lc, proto, username, errLoginsWaiting)
+	}
+	if wait > 0 && !lc.sleep(s.ctx, wait) {
+		// The connection or the server closed meanwhile: nobody reads the reply.
+		s.throttle.end(lc.key, true, false)
+		return "", errLoginsWaiting
+	}
+	addr, err := s.accountAddress(username)
+	good := err == nil && s.passwordOK(addr, password)
+	s.throttle.end(lc.key, wait > 0, !good)
+	if !good {
+		return "", s.loginFailed(lc, proto, username, errAuthFailed)
+	}
+	if !lc.login(addr) {
+		s.refusals.log("login refused: too many connections to the mailbox", "proto", proto, "user", addr, "client", lc.key)
+		return "", errTooManyConns
+	}
+	return addr, nil
+}
+
+// loginFailed counts a failed login on lc and returns the error its reply
+// gives: errLoginsExhausted (wrapping why) for the last one allowed.
+func (s *Server) loginFailed(lc *limitedConn, proto, username string, why error) error {
+	last := lc.failedLogin()
+	s.refusals.log("login failed", "proto", proto, "user", username, "client", lc.key, "reason", why, "closing", last)
+	if last {
+		return fmt.Errorf("%w (%w)", errLoginsExhausted, why)
+	}
+	return why
 }
 
 // passwordOK reports whether password opens the mailbox of the account address
@@ -402,8 +489,20 @@ func isLoopback(addr net.Addr) bool {
 	return false
 }
 
-// printfLogger adapts slog to the Printf loggers of imapserver and go-smtp.
+// printfLogger adapts slog to the Printf loggers of imapserver and go-smtp. A
+// connection the client or the limiter closed is logged at debug level only: a
+// flood of connections must not become a flood of log lines.
 type printfLogger struct{ l *slog.Logger }
 
-func (p printfLogger) Printf(format string, v ...any) { p.l.Warn(fmt.Sprintf(format, v...)) }
-func (p printfLogger) Println(v ...any)               { p.l.Warn(strings.TrimSuffix(fmt.Sprintln(v...), "\n")) }
+func (p printfLogger) Printf(format string, v ...any) { p.log(fmt.Sprintf(format, v...)) }
+func (p printfLogger) Println(v ...any)               { p.log(strings.TrimSuffix(fmt.Sprintln(v...), "\n")) }
+
+func (p printfLogger) log(msg string) {
+	for _, gone := range []string{"use of closed network connection", "connection reset by peer", "broken pipe", "i/o timeout"} {
+		if strings.Contains(msg, gone) {
+			p.l.Debug(msg)
+			return
+		}
+	}
+	p.l.Warn(msg)
+}

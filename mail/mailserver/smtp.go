@@ -12,12 +12,15 @@ import (
 	"github.com/emersion/go-smtp"
 )
 
-// smtpSession is one SMTP connection. It accepts mail for any recipient and
-// delivers it locally. Clients on loopback may send without AUTH; others
-// must authenticate (AUTH PLAIN, any address, its mailbox's password).
+// smtpSession is one SMTP connection. It delivers mail locally: for
+// Options.Domain from anyone, for other domains from Options.Service logged in.
+// Clients on loopback may send without AUTH; others must authenticate (AUTH
+// PLAIN, any address, its mailbox's password). Every recipient costs its sender
+// one message of Limits.MessagesPerHour and must have room in its mailbox.
 type smtpSession struct {
 	srv      *Server
 	conn     *smtp.Conn
+	lc       *limitedConn
 	loopback bool
 	user     string // authenticated account, "" if none
 
@@ -34,22 +37,29 @@ func (s *Server) newSMTPSession(c *smtp.Conn) (smtp.Session, error) {
 	if s.ctx.Err() != nil {
 		return nil, smtpShutdown
 	}
-	return &smtpSession{srv: s, conn: c, loopback: isLoopback(c.Conn().RemoteAddr())}, nil
+	lc, ok := c.Conn().(*limitedConn)
+	if !ok {
+		return nil, smtpUnavailable
+	}
+	return &smtpSession{srv: s, conn: c, lc: lc, loopback: isLoopback(c.Conn().RemoteAddr())}, nil
 }
 
 // AuthMechanisms offers PLAIN only.
 func (s *smtpSession) AuthMechanisms() []string { return []string{sasl.Plain} }
 
-// Auth checks the mailbox's password; the user name must be a valid address.
+// Auth checks the mailbox's password, through the login throttle (see
+// Server.login); the user name must be a valid address.
 func (s *smtpSession) Auth(mech string) (sasl.Server, error) {
 	if mech != sasl.Plain {
 		return nil, smtp.ErrAuthUnknownMechanism
 	}
 	return sasl.NewPlainServer(func(identity, username, password string) error {
-		addr, err := s.srv.accountAddress(username)
-		if err != nil || (identity != "" && identity != username) || !s.srv.passwordOK(addr, password) {
-			s.srv.logger.Info("smtp auth failed", "user", username)
-			return smtpError(errAuthFailed)
+		if identity != "" && identity != username {
+			username = "" // acting as another identity is not offered: a failed login
+		}
+		addr, err := s.srv.login(s.lc, "smtp", username, password)
+		if err != nil {
+			return smtpError(err)
 		}
 		s.user = addr
 		return nil
@@ -74,13 +84,48 @@ func (s *smtpSession) Mail(from string, opts *smtp.MailOptions) error {
 	return nil
 }
 
-// Rcpt adds a recipient: any syntactically valid address, at any domain.
+// Rcpt adds a recipient: an address at Options.Domain, or any address for the
+// service logged in; its sender must have a message left of its hourly
+// allowance, and its mailbox room for one more.
 func (s *smtpSession) Rcpt(to string, opts *smtp.RcptOptions) error {
-	if _, err := s.srv.accountAddress(to); err != nil || !strings.Contains(to, "@") {
+	addr, err := s.srv.accountAddress(to)
+	if err != nil || !strings.Contains(to, "@") {
 		return smtpBadRcpt
+	}
+	service := s.user != "" && s.user == s.srv.opts.Service
+	if !service && !s.srv.ownDomain(addr) {
+		s.srv.refusals.log("smtp relay denied", "from", s.from, "rcpt", addr, "user", s.user, "client", s.lc.key)
+		return smtpRelayDenied
+	}
+	if err := s.srv.backend.room(s.srv.ctx, addr); err != nil {
+		return s.refuse(err)
+	}
+	if !service && !s.srv.rate.take(s.sender()) {
+		s.srv.refusals.log("smtp sending rate exceeded", "sender", s.sender())
+		return smtpRateLimited
 	}
 	s.rcpts = append(s.rcpts, to)
 	return nil
+}
+
+// sender is who the sending rate is counted for: the logged-in mailbox, or the
+// client address (an envelope sender can be anything).
+func (s *smtpSession) sender() string {
+	if s.user != "" {
+		return "user:" + s.user
+	}
+	return "client:" + s.lc.key
+}
+
+// refuse turns a delivery error into the SMTP reply, logging internal ones.
+func (s *smtpSession) refuse(err error) error {
+	reply := smtpError(err)
+	if reply == smtpUnavailable {
+		s.srv.logger.Error("smtp delivery failed", "from", s.from, "rcpts", s.rcpts, "err", err)
+	} else {
+		s.srv.refusals.log("smtp delivery refused", "from", s.from, "rcpts", s.rcpts, "err", err)
+	}
+	return reply
 }
 
 // Data reads the message and delivers one copy per recipient, each with a
@@ -95,22 +140,16 @@ func (s *smtpSession) Data(r io.Reader) error {
 		}
 		return fmt.Errorf("read DATA: %w", err)
 	}
-	raws := make([][]byte, len(s.rcpts))
+	heads := make([][]byte, len(s.rcpts))
 	for i, rcpt := range s.rcpts {
 		var b bytes.Buffer
-		b.Grow(len(raw) + 256 + len(s.from))
 		// The final delivery records the envelope sender (RFC 5321 section 4.4).
 		fmt.Fprintf(&b, "Return-Path: <%s>\r\n", s.from)
 		s.writeReceived(&b, rcpt)
-		b.Write(raw)
-		raws[i] = b.Bytes()
+		heads[i] = b.Bytes()
 	}
-	if err := s.srv.deliver(s.srv.ctx, s.rcpts, raws); err != nil {
-		reply := smtpError(err)
-		if reply == smtpUnavailable {
-			s.srv.logger.Error("smtp delivery failed", "from", s.from, "rcpts", s.rcpts, "err", err)
-		}
-		return reply
+	if err := s.srv.deliver(s.srv.ctx, s.rcpts, heads, raw); err != nil {
+		return s.refuse(err)
 	}
 	s.srv.logger.Debug("smtp delivered", "from", s.from, "rcpts", s.rcpts, "bytes", len(raw))
 	return nil

@@ -285,13 +285,25 @@ func (st *store) setSubscribed(ctx context.Context, boxID int64, subscribed bool
 	return nil
 }
 
-// newMessage is a message to insert.
+// newMessage is a message to insert: head followed by raw (head may be nil, and
+// several messages may share raw; the two are joined one row at a time).
 type newMessage struct {
-	boxID int64
-	uid   imap.UID
-	date  time.Time
-	flags []imap.Flag
-	raw   []byte
+	boxID     int64
+	uid       imap.UID
+	date      time.Time
+	flags     []imap.Flag
+	head, raw []byte
+}
+
+func (m newMessage) size() int64 { return int64(len(m.head) + len(m.raw)) }
+
+// blob is the stored bytes.
+func (m newMessage) blob() []byte {
+	if len(m.head) == 0 {
+		return m.raw
+	}
+	b := make([]byte, 0, len(m.head)+len(m.raw))
+	return append(append(b, m.head...), m.raw...)
 }
 
 // insertMessages stores messages and advances the UIDNEXT of their mailboxes
@@ -308,7 +320,7 @@ func (st *store) insertMessages(ctx context.Context, msgs []newMessage, uidNext 
 			if _, err := tx.ExecContext(ctx, `
 				INSERT INTO mbox_messages (mailbox_id, uid, internal_date, flags, size, raw)
 				VALUES (?, ?, ?, ?, ?, ?)`,
-				m.boxID, int64(m.uid), m.date.Format(dateLayout), encodeFlags(m.flags), len(m.raw), m.raw); err != nil {
+				m.boxID, int64(m.uid), m.date.Format(dateLayout), encodeFlags(m.flags), m.size(), m.blob()); err != nil {
 				return err
 			}
 		}

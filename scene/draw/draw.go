@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/turnmail/turnmail/engine"
@@ -177,8 +178,8 @@ func badgeWidth(text string) float64 { return scene.EstimateWidth(text, sizeBadg
 type legendEntry struct {
 	sample func(c scene.Point) []scene.Item
 	text   string
-	// wide entries take a row of their own.
-	wide bool
+	// newRow starts a row; wide entries take a row of their own.
+	newRow, wide bool
 }
 
 const legendRow = 26.0
@@ -191,7 +192,7 @@ func legend(entries []legendEntry, y float64) ([]scene.Item, float64) {
 	for _, e := range entries {
 		text := clip(e.text, 70)
 		w := sampleW + scene.EstimateWidth(text, sizeLegend, false) + gap
-		if x > margin && (x+w > Width-margin || e.wide) {
+		if x > margin && (x+w > Width-margin || e.wide || e.newRow) {
 			x, y = margin, y+legendRow
 		}
 		items = append(items, e.sample(scene.Point{X: x + sampleW/2 - 3, Y: y})...)
@@ -205,6 +206,43 @@ func legend(entries []legendEntry, y float64) ([]scene.Item, float64) {
 		y += legendRow
 	}
 	return items, y - legendRow/2
+}
+
+// caption writes the printed name of a component (a terrain, a symbol, a piece) as
+// a legend shows it: in English each word capitalized but the short joining words
+// ("Black Mountain", "Hole-in-the-Ground"), as the English rulebooks write them; in
+// Italian the first letter ("Montagna nera"), as the Italian rulebooks write them.
+func caption(w Words, name string) string {
+	if w.Lang() != "en" {
+		return upperFirst(name)
+	}
+	small := map[string]bool{"of": true, "the": true, "in": true, "on": true, "a": true, "an": true, "and": true, "to": true}
+	var b strings.Builder
+	start := true // at the start of a word
+	word := 0     // words so far
+	for i, r := range name {
+		if start && unicode.IsLetter(r) {
+			end := strings.IndexFunc(name[i:], func(r rune) bool { return !unicode.IsLetter(r) })
+			if end < 0 {
+				end = len(name) - i
+			}
+			if word == 0 || !small[name[i:i+end]] {
+				r = unicode.ToUpper(r)
+			}
+			word++
+		}
+		start = !unicode.IsLetter(r) && r != '\''
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// upperFirst returns s with its first letter upper case.
+func upperFirst(s string) string {
+	for i, r := range s {
+		return s[:i] + string(unicode.ToUpper(r)) + s[i+utf8.RuneLen(r):]
+	}
+	return s
 }
 
 // clip shortens s to at most n letters (names come from players), without control

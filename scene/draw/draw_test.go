@@ -252,7 +252,7 @@ func secrets(full any, player string) []string {
 }
 
 // TestSmallWorld_pixelsShowTheHolders draws states of Small World family games to
-// PNG and samples each held region's marker at its label point: it has the holder's
+// PNG and samples each held region's marker where placeRegions puts it: it has the holder's
 // colour (the Lost Tribe's grey, a declined race's paler colour), and the count drawn
 // on it is the view's tokens.
 func TestSmallWorld_pixelsShowTheHolders(t *testing.T) {
@@ -275,6 +275,11 @@ func TestSmallWorld_pixelsShowTheHolders(t *testing.T) {
 			t.Fatal(err)
 		}
 		board, f := boardOf(t, v)
+		symbols := map[int]int{}
+		for _, r := range v.Regions {
+			symbols[r.ID] = len(r.Symbols)
+		}
+		places := placeRegions(board, f, func(id int) int { return symbols[id] })
 		seat := map[string]int{}
 		for i, p := range v.Players {
 			seat[p.Name] = i
@@ -283,8 +288,8 @@ func TestSmallWorld_pixelsShowTheHolders(t *testing.T) {
 			if rv.Owner == nil {
 				continue
 			}
-			r := board.Region(rv.ID)
-			c := f.at(r.Label)
+			pl := places[rv.ID]
+			c := pl.c
 			var want scene.Color
 			switch *rv.Owner {
 			case "lost-tribe":
@@ -298,7 +303,7 @@ func TestSmallWorld_pixelsShowTheHolders(t *testing.T) {
 				want = want.Mix(scene.White, 0.55)
 			}
 			// The marker's colour shows around its count, off the letters.
-			if !near(img, c, markerRadius(r.Room*f.k)*0.6, want) {
+			if !near(img, c, pl.mr*0.6, want) {
 				t.Errorf("after command %d: region %d of %s: no %v near its label point %v", s.N, rv.ID, *rv.Owner, want, c)
 			}
 			if got := countAt(sc, c); got != strconv.Itoa(rv.Tokens) {

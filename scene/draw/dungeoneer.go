@@ -111,7 +111,9 @@ func dungeon(v *dungeoneer.View, in Input) (*scene.Scene, error) {
 		walls = append(walls, doorItems(mc.Doors, p, size)...)
 		s.Add(label(scene.Point{X: p.X + 9, Y: p.Y + 15}, fmt.Sprintf("%d,%d", mc.X, mc.Y), sizeBadge, true, scene.Start))
 		name := pick(w, mc.Name)
-		if !small {
+		if small { // the card's number, as the mail's map lists it: a name would not read
+			s.Add(label(scene.Point{X: p.X + size/2, Y: p.Y + size - 12}, mc.ID, sizeBadge, true, scene.Middle))
+		} else {
 			s.Add(label(scene.Point{X: p.X + size/2, Y: p.Y + size - 14}, clip(name, int(size/7)), sizeBadge-1, false, scene.Middle))
 		}
 		// Obstacle and monster texts, the monster as a dark red shield with its wounds.
@@ -120,7 +122,11 @@ func dungeon(v *dungeoneer.View, in Input) (*scene.Scene, error) {
 			notes = append(notes, w.Text(t))
 		}
 		mid := scene.Point{X: p.X + size/2, Y: p.Y + size/2 - 4}
-		if mc.Monster {
+		mr, step := 10.0, 24.0
+		if small { // between the coordinates and the number
+			mid.Y, mr, step = p.Y+(24+size-20)/2, 8, 19
+		}
+		if mc.Monster && !small {
 			m := scene.Point{X: p.X + size - 18, Y: p.Y + 18}
 			s.Add(&scene.Polygon{Rings: [][]scene.Point{scene.ShapePoints(scene.ShapePentagon, m, 11)}, Fill: scene.Solid(dungeonMonster), Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}},
 				&scene.Text{At: m, Text: "M", Size: sizeBadge, Bold: true, Color: scene.White})
@@ -131,19 +137,27 @@ func dungeon(v *dungeoneer.View, in Input) (*scene.Scene, error) {
 		if len(notes) > 0 && !small {
 			s.Add(label(scene.Point{X: mid.X, Y: p.Y + size - 30}, clip(strings.Join(notes, ", "), int(size/7)), sizeBadge-1, false, scene.Middle))
 		}
-		// Heroes and quest markers in the middle.
+		// Heroes and quest markers in the middle (the monster first in a small cell).
 		var row []scene.Item
 		n := len(mc.Heroes) + len(mc.Items)
-		x := mid.X - float64(n-1)*12
+		if mc.Monster && small {
+			n++
+		}
+		x := mid.X - float64(n-1)*step/2
+		if mc.Monster && small {
+			row = append(row, &scene.Polygon{Rings: [][]scene.Point{scene.ShapePoints(scene.ShapePentagon, scene.Point{X: x, Y: mid.Y}, mr)}, Fill: scene.Solid(dungeonMonster), Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}},
+				&scene.Text{At: scene.Point{X: x, Y: mid.Y}, Text: monsterText(mc), Size: sizeBadge - 2, Bold: true, Color: scene.White})
+			x += step
+		}
 		for _, seat := range mc.Heroes {
 			sw := scene.Seat(seats[seat])
-			row = append(row, scene.Marker(sw, scene.Point{X: x, Y: mid.Y}, 10, false),
-				&scene.Text{At: scene.Point{X: x, Y: mid.Y}, Text: heroInitial(v, seat), Size: sizeBadge, Bold: true, Color: sw.Text})
-			x += 24
+			row = append(row, scene.Marker(sw, scene.Point{X: x, Y: mid.Y}, mr, false),
+				&scene.Text{At: scene.Point{X: x, Y: mid.Y}, Text: heroInitial(v, seat), Size: sizeBadge - 10 + mr, Bold: true, Color: sw.Text})
+			x += step
 		}
 		for _, q := range mc.Items {
 			row = append(row, badge(scene.Point{X: x, Y: mid.Y}, clip(q, 4))...)
-			x += 24
+			x += step
 		}
 		s.Add(row...)
 	}
@@ -178,6 +192,12 @@ func dungeon(v *dungeoneer.View, in Input) (*scene.Scene, error) {
 			break
 		}
 	}
+	if small && len(v.Map) > 0 {
+		id := v.Map[0].ID
+		entries = append(entries, legendEntry{sample: func(c scene.Point) []scene.Item {
+			return []scene.Item{&scene.Text{At: c, Text: id, Size: sizeBadge, Bold: true, Color: scene.Ink}}
+		}, text: upperFirst(w.Say("the card's number, as the mail's map lists it (%s: %s)", id, name(w, v.Map[0]))), wide: true})
+	}
 	if len(frontier) > 0 {
 		entries = append(entries, legendEntry{sample: func(c scene.Point) []scene.Item {
 			return []scene.Item{&scene.Rect{Min: scene.Point{X: c.X - 9, Y: c.Y - 9}, Max: scene.Point{X: c.X + 9, Y: c.Y + 9}, Stroke: scene.Stroke{Color: scene.RGB(0x888888), Width: 1.2, Dash: []float64{4, 3}}}}
@@ -193,6 +213,17 @@ func dungeon(v *dungeoneer.View, in Input) (*scene.Scene, error) {
 	s.Alt = dungeonAlt(v, w)
 	return s, nil
 }
+
+// monsterText is what a small cell's monster marker says: M, and its wounds.
+func monsterText(mc dungeoneer.MapCell) string {
+	if mc.Wounds > 0 {
+		return fmt.Sprintf("M%d", mc.Wounds)
+	}
+	return "M"
+}
+
+// name is a map card's name in the reader's language.
+func name(w Words, mc dungeoneer.MapCell) string { return pick(w, mc.Name) }
 
 // pick returns the name in the reader's language.
 func pick(w Words, n dungeoneer.Names) string {

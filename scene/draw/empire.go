@@ -3,6 +3,7 @@ package draw
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -167,29 +168,43 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 		}
 		s.Add(&scene.Polygon{Rings: rings, Fill: scene.Solid(empireLand), Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}})
 	}
+	// The regions' numbers and the start region: the same all game.
+	labelAt := map[int]scene.Point{}
+	for _, rv := range v.Regions {
+		ra := where[rv.ID]
+		c := at(ra.face, ra.reg.Label)
+		labelAt[rv.ID] = c
+		if rv.ID == v.Start {
+			s.Add(&scene.Circle{Center: scene.Point{X: c.X, Y: c.Y - 18}, R: 11, Fill: scene.Solid(scene.White), Stroke: scene.Stroke{Color: scene.Ink, Width: 2.5}})
+		}
+		s.Add(label(scene.Point{X: c.X, Y: c.Y - 18}, strconv.Itoa(rv.ID), sizeNumber, true, scene.Middle))
+	}
 	// All so far is the board alone: the static layer a writer may keep.
 	s.Static = len(s.Items)
 	s.Add(&scene.Text{At: scene.Point{X: 10, Y: top / 2}, Text: title, Size: sizeTitle, Bold: true, Anchor: scene.Start, Color: scene.Ink})
-	// What stands in each region: its number on top, then armies and cities by owner.
+	// What stands in each region: the variant tokens by their codes, armies and
+	// cities by owner, in rows within the region, or on a panel beside it where they
+	// do not fit (the start region).
+	tokenCodes := empireTokenCodes(v.Tokens, w)
+	tokensAt := map[int][]string{}
+	for _, t := range v.Tokens {
+		if t.Region != nil {
+			tokensAt[*t.Region] = append(tokensAt[*t.Region], tokenCodes[tokenKind(t.Kind)])
+		}
+	}
 	var names []string
 	for _, p := range v.Players {
 		names = append(names, p.Name)
 	}
 	names = append(names, empire.Neutral)
+	var panels []scene.Item
 	for _, rv := range v.Regions {
 		ra := where[rv.ID]
-		c := at(ra.face, ra.reg.Label)
-		num := strconv.Itoa(rv.ID)
-		if rv.ID == v.Start {
-			s.Add(&scene.Circle{Center: scene.Point{X: c.X, Y: c.Y - 18}, R: 11, Fill: scene.Solid(scene.White), Stroke: scene.Stroke{Color: scene.Ink, Width: 2.5}})
+		c := labelAt[rv.ID]
+		var pieces []empirePiece
+		for _, code := range tokensAt[rv.ID] {
+			pieces = append(pieces, empirePiece{code: code})
 		}
-		s.Add(label(scene.Point{X: c.X, Y: c.Y - 18}, num, sizeNumber, true, scene.Middle))
-		type piece struct {
-			sw   scene.Swatch
-			n    int
-			city bool
-		}
-		var pieces []piece
 		for _, n := range names {
 			sw, ok := seats.swatch(n)
 			if n == empire.Neutral {
@@ -199,29 +214,35 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 				continue
 			}
 			if a := rv.Armies[n]; a > 0 {
-				pieces = append(pieces, piece{sw, a, false})
+				pieces = append(pieces, empirePiece{sw: sw, n: a})
 			}
 			if ct := rv.Cities[n]; ct > 0 {
-				pieces = append(pieces, piece{sw, ct, true})
+				pieces = append(pieces, empirePiece{sw: sw, n: ct, city: true})
 			}
 		}
-		// In rows that keep within the region where it is small (the pieces of two
-		// neighbours must not meet).
-		const r = 10.0
+		if len(pieces) == 0 {
+			continue
+		}
 		room := ra.reg.Room * k
-		perRow := max(2, int((2*room+8)/(2*r+2)))
-		for i, p := range pieces {
-			row, col := i/perRow, i%perRow
-			inRow := min(perRow, len(pieces)-row*perRow)
-			pc := scene.Point{X: c.X - float64(inRow-1)*(r+1) + float64(col)*(2*r+2), Y: c.Y + 6 + float64(row)*(2*r+3)}
-			if p.city {
-				s.Add(city(p.sw, pc, r))
-				s.Add(&scene.Text{At: scene.Point{X: pc.X, Y: pc.Y + 2}, Text: strconv.Itoa(p.n), Size: sizeBadge, Bold: true, Color: p.sw.TextOn(false)})
-			} else {
-				s.Add(markerWithCount(p.sw, pc, r, false, p.n)...)
-			}
+		perRow := max(2, int((2*room+8)/(2*pieceR+2)))
+		if rowsOf := (len(pieces) + perRow - 1) / perRow; float64(rowsOf)*(2*pieceR+3) <= room+pieceR+2 {
+			s.Add(empirePieces(pieces, scene.Point{X: c.X, Y: c.Y + 6}, perRow)...)
+			continue
 		}
+		// A panel below the region (above when it would leave the board), joined to it.
+		const perPanel = 3
+		rowsOf := (len(pieces) + perPanel - 1) / perPanel
+		pw, ph := float64(min(len(pieces), perPanel))*(2*pieceR+2)+8, float64(rowsOf)*(2*pieceR+3)+6
+		py := c.Y + room + 6
+		if py+ph > top+float64(rows)*cellPx {
+			py = c.Y - 18 - 12 - 6 - ph
+		}
+		px := clamp(c.X-pw/2, 8, Width-8-pw)
+		panels = append(panels, &scene.Line{Points: []scene.Point{c, {X: px + pw/2, Y: py + ph/2}}, Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}},
+			&scene.Rect{Min: scene.Point{X: px, Y: py}, Max: scene.Point{X: px + pw, Y: py + ph}, Radius: 5, Fill: scene.Solid(scene.White), Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}})
+		panels = append(panels, empirePieces(pieces, scene.Point{X: px + pw/2, Y: py + 3 + pieceR + 1}, perPanel)...)
 	}
+	s.Add(panels...) // over the other regions
 	y := top + float64(rows)*cellPx + 10
 
 	// The row of cards on offer.
@@ -254,29 +275,129 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 	var entries []legendEntry
 	for i, p := range v.Players {
 		sw := scene.Seat(i)
+		text := w.Say("%s: armies %d, cities %d, coins %d", clip(p.Name, 24), p.Armies, p.Cities, p.Coins)
+		var held []string
+		for _, t := range v.Tokens {
+			if t.Holder != nil && *t.Holder == p.Name {
+				held = append(held, empireTokenName(w, t.Kind))
+			}
+		}
+		if len(held) > 0 {
+			text += "; " + strings.Join(held, ", ")
+		}
 		entries = append(entries, legendEntry{sample: func(c scene.Point) []scene.Item { return []scene.Item{scene.Marker(sw, c, 9, false)} },
-			text: w.Say("%s: armies %d, cities %d, coins %d", clip(p.Name, 24), p.Armies, p.Cities, p.Coins), wide: true})
+			text: text, wide: true})
 	}
 	entries = append(entries,
-		legendEntry{sample: func(c scene.Point) []scene.Item { return []scene.Item{scene.Marker(scene.LostTribe, c, 9, false)} }, text: w.Term(empire.Neutral)},
-		legendEntry{sample: func(c scene.Point) []scene.Item { return []scene.Item{city(scene.LostTribe, c, 9)} }, text: w.Say("city")},
+		legendEntry{sample: func(c scene.Point) []scene.Item { return []scene.Item{scene.Marker(scene.LostTribe, c, 9, false)} }, text: upperFirst(w.Term(empire.Neutral))},
+		legendEntry{sample: func(c scene.Point) []scene.Item { return []scene.Item{city(scene.LostTribe, c, 9)} }, text: upperFirst(w.Say("city"))},
 		legendEntry{sample: func(c scene.Point) []scene.Item {
 			return []scene.Item{&scene.Circle{Center: c, R: 8, Fill: scene.Solid(scene.White), Stroke: scene.Stroke{Color: scene.Ink, Width: 2.5}}}
-		}, text: w.Say("start region")})
+		}, text: upperFirst(w.Say("start region"))})
+	// The tokens on the board, by their codes.
+	var onBoard []string
+	for _, t := range v.Tokens {
+		if k := tokenKind(t.Kind); t.Region != nil && !slices.Contains(onBoard, k) {
+			onBoard = append(onBoard, k)
+		}
+	}
+	for _, kind := range onBoard {
+		code := tokenCodes[kind]
+		entries = append(entries, legendEntry{sample: func(c scene.Point) []scene.Item { return badge(c, code) }, text: empireTokenName(w, kind)})
+	}
 	if kinds[layout.LinkSea] {
-		entries = append(entries, legendEntry{sample: lineSample(scene.Stroke{Color: empireRoute, Width: 2.5, Dash: []float64{6, 4}}), text: w.Say("sea route")})
+		entries = append(entries, legendEntry{sample: lineSample(scene.Stroke{Color: empireRoute, Width: 2.5, Dash: []float64{6, 4}}), text: upperFirst(w.Say("sea route"))})
 	}
 	if kinds[layout.LinkCrossing] {
-		entries = append(entries, legendEntry{sample: lineSample(scene.Stroke{Color: scene.Ink, Width: 3, Dash: []float64{2, 3}}), text: w.Say("crossing")})
+		entries = append(entries, legendEntry{sample: lineSample(scene.Stroke{Color: scene.Ink, Width: 3, Dash: []float64{2, 3}}), text: upperFirst(w.Say("crossing"))})
 	}
 	if kinds[layout.LinkBorder] {
-		entries = append(entries, legendEntry{sample: lineSample(scene.Stroke{Color: scene.Ink, Width: 2}), text: w.Say("land border")})
+		entries = append(entries, legendEntry{sample: lineSample(scene.Stroke{Color: scene.Ink, Width: 2}), text: upperFirst(w.Say("land border"))})
 	}
 	items, bottom := legend(entries, y)
 	s.Add(items...)
 	s.Height = bottom + 8
 	s.Alt = empireAlt(v, w)
 	return s, nil
+}
+
+// empirePiece is what a player has in a region (armies or cities, and how many), or
+// a variant token (its code).
+type empirePiece struct {
+	sw   scene.Swatch
+	n    int
+	city bool
+	code string
+}
+
+// pieceR is the radius of an Empire piece's marker.
+const pieceR = 10.0
+
+// empirePieces draws pieces in rows of perRow from top, centred on top.X.
+func empirePieces(pieces []empirePiece, top scene.Point, perRow int) []scene.Item {
+	var items []scene.Item
+	for i, p := range pieces {
+		row, col := i/perRow, i%perRow
+		inRow := min(perRow, len(pieces)-row*perRow)
+		pc := scene.Point{X: top.X - float64(inRow-1)*(pieceR+1) + float64(col)*(2*pieceR+2), Y: top.Y + float64(row)*(2*pieceR+3)}
+		if p.code != "" {
+			items = append(items, badge(pc, p.code)...)
+		} else if p.city {
+			items = append(items, city(p.sw, pc, pieceR),
+				&scene.Text{At: scene.Point{X: pc.X, Y: pc.Y + 2}, Text: strconv.Itoa(p.n), Size: sizeBadge, Bold: true, Color: p.sw.TextOn(false)})
+		} else {
+			items = append(items, markerWithCount(p.sw, pc, pieceR, false, p.n)...)
+		}
+	}
+	return items
+}
+
+// empireTokens are the printed names of the variant tokens, by the view's kind (its
+// number left out: the fortresses and portals are alike), terms of the catalogue.
+var empireTokens = map[string]string{
+	"magic-spring": "Magic Spring", "cottage": "Cottage", "hidden-treasure": "Hidden Treasure",
+	"spellbook": "Spellbook", "stable": "Stable", "swamp": "Mephitic Swamp", "fortress": "fortress",
+	"dragon": "Raging Dragon", "portal": "Magic Portal", "bandits": "Bandits", "hidden": "face-down token",
+}
+
+// tokenKind is a token's kind without its number ("fortress-2" is a fortress).
+func tokenKind(kind string) string {
+	if k, n, ok := strings.Cut(kind, "-"); ok {
+		if _, err := strconv.Atoi(n); err == nil {
+			return k
+		}
+	}
+	return kind
+}
+
+// empireTokenName names a token kind in the reader's language.
+func empireTokenName(w Words, kind string) string {
+	kind = tokenKind(kind)
+	if n, ok := empireTokens[kind]; ok {
+		if kind == "hidden" {
+			return upperFirst(w.Say("face-down token"))
+		}
+		return caption(w, w.Term(n))
+	}
+	return kind
+}
+
+// empireTokenCodes gives each token kind of the view a short code from its name in
+// the reader's language (a face-down token "?").
+func empireTokenCodes(tokens []empire.TokenView, w Words) map[string]string {
+	var kinds []string
+	for _, t := range tokens {
+		if k := tokenKind(t.Kind); k != "hidden" && !slices.Contains(kinds, k) {
+			kinds = append(kinds, k)
+		}
+	}
+	names := map[string]string{}
+	for _, k := range kinds {
+		names[k] = empireTokenName(w, k)
+	}
+	codes := shortCodes(kinds, func(k string) string { return names[k] })
+	codes["hidden"] = "?"
+	return codes
 }
 
 // lineSample draws a short line for a legend entry.

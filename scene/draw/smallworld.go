@@ -26,7 +26,7 @@ var terrains = map[string]terrainStyle{
 	smallworld.Farmland: {0xf2e3a0, 0xc4ad52, scene.Vertical},
 	smallworld.Forest:   {0x8cc47a, 0x4f8a3c, scene.Hatch},
 	smallworld.Hill:     {0xd3df9a, 0x97a65a, scene.BackHatch},
-	smallworld.Mountain: {0xbdb6ac, 0x7d766c, scene.CrossHatch},
+	smallworld.Mountain: {0xbdb6ac, 0x7d766c, scene.Grid},
 	smallworld.Swamp:    {0xa9c2a0, 0x56774f, scene.Dots},
 	smallworld.Sea:      {0x9cc9ea, 0x5f9fd0, scene.Horizontal},
 	smallworld.Lake:     {0xc4e3f7, 0x7fb8e0, scene.Horizontal},
@@ -34,7 +34,7 @@ var terrains = map[string]terrainStyle{
 	"mudpool":           {0xa9957a, 0x6a5638, scene.Dots},
 	"mushroom":          {0xcdb0de, 0x86609e, scene.Hatch},
 	"crystal":           {0xaee3e0, 0x4e9f9a, scene.BackHatch},
-	"blackmountain":     {0x98928b, 0x55504a, scene.CrossHatch},
+	"blackmountain":     {0x98928b, 0x55504a, scene.Grid},
 	"river":             {0x8cc4ea, 0x4f94cc, scene.Horizontal},
 	"chasm":             {0x4a4a4a, 0x4a4a4a, scene.NoPattern},
 }
@@ -88,38 +88,84 @@ func sinHalf(a float64) float64 {
 	return 4 * a * (1 - a)
 }
 
-// pieceCodes gives each piece kind present a short code: the first letter of its
-// printed name in the reader's language, two letters where two kinds would share one.
+// pieceCodes gives each piece kind present a short code from its printed name in
+// the reader's language (shortCodes).
 func pieceCodes(keys []string, w Words) map[string]string {
-	codes := map[string]string{}
-	byCode := map[string]int{}
-	first := func(k string, n int) string {
+	return shortCodes(keys, w.Name)
+}
+
+// shortCodes gives each key a short code from its name, unique among the keys: the
+// name's first letter, else the initials of its words ("MS" Magic Spring, "MP" Magic
+// Portal), else those of its first and last word ("FG" Fonte della giovinezza),
+// else its first two letters, else its first letter and a number.
+func shortCodes(keys []string, name func(string) string) map[string]string {
+	letters := func(k string) []rune {
 		var out []rune
-		for _, r := range w.Name(k) {
+		for _, r := range name(k) {
 			if unicode.IsLetter(r) {
-				if len(out) == 0 {
-					r = unicode.ToUpper(r)
-				}
 				out = append(out, r)
-				if len(out) == n {
-					break
-				}
 			}
 		}
-		return string(out)
+		return out
 	}
-	for _, k := range keys {
-		byCode[first(k, 1)]++
-	}
-	for _, k := range keys {
-		c := first(k, 1)
-		if byCode[c] > 1 {
-			c = first(k, 2)
+	initials := func(k string) string {
+		var out []rune
+		for _, f := range strings.FieldsFunc(name(k), func(r rune) bool { return !unicode.IsLetter(r) }) {
+			if r := []rune(f)[0]; unicode.IsUpper(r) || len(out) == 0 {
+				out = append(out, unicode.ToUpper(r))
+			}
 		}
-		codes[k] = c
+		return string(out[:min(len(out), 3)])
+	}
+	ends := func(k string) string { // the first letters of the first and the last word
+		words := strings.FieldsFunc(name(k), func(r rune) bool { return !unicode.IsLetter(r) })
+		if len(words) < 2 {
+			return ""
+		}
+		return strings.ToUpper(string([]rune(words[0])[:1]) + string([]rune(words[len(words)-1])[:1]))
+	}
+	rules := []func(k string) string{
+		func(k string) string { l := letters(k); return strings.ToUpper(string(l[:min(1, len(l))])) },
+		initials,
+		ends,
+		func(k string) string {
+			l := letters(k)
+			if len(l) < 2 {
+				return strings.ToUpper(string(l))
+			}
+			return strings.ToUpper(string(l[:1])) + string(l[1:2])
+		},
+	}
+	codes := map[string]string{}
+	for _, k := range keys {
+		codes[k] = ""
+		for _, rule := range rules {
+			c := rule(k)
+			unique := c != ""
+			for _, o := range keys {
+				if o != k && rule(o) == c {
+					unique = false
+				}
+			}
+			if unique {
+				codes[k] = c
+				break
+			}
+		}
+	}
+	// Numbered where no rule told them apart.
+	n := 0
+	for _, k := range keys {
+		if codes[k] == "" {
+			n++
+			codes[k] = rules[0](k) + strconv.Itoa(n)
+		}
 	}
 	return codes
 }
+
+// symbolStep is the width a region symbol takes in its row.
+const symbolStep = 15.0
 
 // boardTop is where a board starts below the picture's title.
 const boardTop = 30.0
@@ -187,27 +233,39 @@ func smallWorld(v *smallworld.View, in Input) (*scene.Scene, error) {
 		s.Add(&scene.Line{Points: pts, Stroke: scene.Stroke{Color: scene.White, Width: 4.5}},
 			&scene.Line{Points: pts, Stroke: scene.Stroke{Color: scene.Ink, Width: 2, Dash: []float64{5, 3}}})
 	}
+	// Each region's number and symbols, where they stay all game (placeRegions).
+	symbolsOf := func(id int) []string {
+		var syms []string
+		for _, sym := range byID[id].Symbols {
+			if sym != "" {
+				syms = append(syms, sym)
+			}
+		}
+		return syms
+	}
+	places := placeRegions(board, f, func(id int) int { return len(symbolsOf(id)) })
+	symbolsSeen := map[string]bool{}
+	for _, r := range board.Regions {
+		pl := places[r.ID]
+		s.Add(label(pl.num, strconv.Itoa(r.ID), sizeNumber, true, scene.Middle))
+		syms := symbolsOf(r.ID)
+		x := pl.rowX
+		for _, sym := range syms {
+			s.Add(symbolIcon(sym, scene.Point{X: x + symbolStep/2, Y: pl.rowY})...)
+			symbolsSeen[sym] = true
+			x += symbolStep
+		}
+	}
 	// All so far is the board alone: the static layer a writer may keep.
 	s.Static = len(s.Items)
 	s.Add(&scene.Text{At: scene.Point{X: 10, Y: top / 2}, Text: title, Size: sizeTitle, Bold: true, Anchor: scene.Start, Color: scene.Ink})
-	for _, r := range board.Regions {
-		if changed[r.ID] {
-			for _, ring := range r.Rings {
-				s.Add(&scene.Polygon{Rings: [][]scene.Point{f.ring(ring)}, Stroke: scene.Stroke{Color: scene.Ink, Width: 3.5}})
-			}
-		}
-	}
 
 	var pieceKeys []string
-	symbolsSeen := map[string]bool{}
 	for _, rv := range v.Regions {
 		for k, n := range rv.Pieces {
 			if n > 0 && !pieceSkipped[k] && !slices.Contains(pieceKeys, k) {
 				pieceKeys = append(pieceKeys, k)
 			}
-		}
-		for _, sym := range rv.Symbols {
-			symbolsSeen[sym] = true
 		}
 	}
 	slices.Sort(pieceKeys)
@@ -215,25 +273,14 @@ func smallWorld(v *smallworld.View, in Input) (*scene.Scene, error) {
 	owners := map[string]bool{}
 	for _, r := range board.Regions {
 		rv := byID[r.ID]
-		c := f.at(r.Label)
-		room := r.Room * f.k
-		mr := markerRadius(room)
-		// The number above the marker, or beside it where the region is low; a
-		// changed region's on a yellow tag.
-		numAt := scene.Point{X: c.X, Y: c.Y - mr - 9}
-		switch numW := scene.EstimateWidth(strconv.Itoa(r.ID), sizeNumber, true); {
-		case rv.Owner == nil:
-			numAt.Y = c.Y - 8
-		case room < mr+18:
-			numAt = scene.Point{X: c.X - mr - numW/2 - 4, Y: c.Y}
-		}
+		pl := places[r.ID]
+		c, mr := pl.c, pl.mr
+		// A changed region's number on a yellow tag.
 		if changed[r.ID] {
 			tw := scene.EstimateWidth(strconv.Itoa(r.ID), sizeNumber, true) + 8
-			s.Add(&scene.Rect{Min: scene.Point{X: numAt.X - tw/2, Y: numAt.Y - 10}, Max: scene.Point{X: numAt.X + tw/2, Y: numAt.Y + 10}, Radius: 4,
-				Fill: scene.Solid(highlight), Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}})
-			s.Add(&scene.Text{At: numAt, Text: strconv.Itoa(r.ID), Size: sizeNumber, Bold: true, Color: scene.Ink})
-		} else {
-			s.Add(label(numAt, strconv.Itoa(r.ID), sizeNumber, true, scene.Middle))
+			s.Add(&scene.Rect{Min: scene.Point{X: pl.num.X - tw/2, Y: pl.num.Y - 10}, Max: scene.Point{X: pl.num.X + tw/2, Y: pl.num.Y + 10}, Radius: 4,
+				Fill: scene.Solid(highlight), Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}},
+				&scene.Text{At: pl.num, Text: strconv.Itoa(r.ID), Size: sizeNumber, Bold: true, Color: scene.Ink})
 		}
 		// The holder.
 		if rv.Owner != nil {
@@ -256,47 +303,33 @@ func smallWorld(v *smallworld.View, in Input) (*scene.Scene, error) {
 				s.Add(&scene.Text{At: c, Text: "0", Size: sizeCount, Bold: true, Color: sw.TextOn(rv.Declined)})
 			}
 		}
-		// Symbols and pieces in a row below.
-		var row []func(scene.Point) []scene.Item
-		var widths []float64
-		for _, sym := range rv.Symbols {
-			if sym == smallworld.SymLostTribe && rv.Owner != nil && *rv.Owner == "lost-tribe" {
-				continue // the tribe itself stands there
-			}
-			row = append(row, func(p scene.Point) []scene.Item { return symbolIcon(sym, p) })
-			widths = append(widths, 15)
-		}
+		// The pieces after the symbols (centred where there are none).
+		var texts []string
+		total := 0.0
 		for _, k := range pieceKeys {
-			n := rv.Pieces[k]
-			if n == 0 {
-				continue
+			if n := rv.Pieces[k]; n > 0 {
+				text := codes[k]
+				if n > 1 {
+					text += strconv.Itoa(n)
+				}
+				texts = append(texts, text)
+				total += badgeWidth(text) + 3
 			}
-			text := codes[k]
-			if n > 1 {
-				text += strconv.Itoa(n)
-			}
-			row = append(row, func(p scene.Point) []scene.Item { return badge(p, text) })
-			widths = append(widths, badgeWidth(text)+3)
 		}
-		if len(row) > 0 {
-			total := 0.0
-			for _, wd := range widths {
-				total += wd
-			}
-			x := c.X - total/2
-			y := c.Y + mr + 10
-			if rv.Owner == nil {
-				y = c.Y + 10
-			}
-			for i, draw := range row {
-				s.Add(draw(scene.Point{X: x + widths[i]/2, Y: y})...)
-				x += widths[i]
-			}
+		x := pl.symbolEnd + 2
+		if len(symbolsOf(r.ID)) == 0 {
+			x = c.X - total/2
+		}
+		for _, text := range texts {
+			wd := badgeWidth(text) + 3
+			s.Add(badge(scene.Point{X: x + wd/2, Y: pl.rowY}, text)...)
+			x += wd
 		}
 	}
 	y := f.oy + board.Height*f.k + 8
 
-	// The legend: players, then what the map shows.
+	// The legend: the players (the races in decline after the active one), then what
+	// the map shows, in rows as long as they fit.
 	var entries []legendEntry
 	for i, p := range v.Players {
 		sw := scene.Seat(i)
@@ -304,24 +337,35 @@ func smallWorld(v *smallworld.View, in Input) (*scene.Scene, error) {
 		if p.Active != nil {
 			text += " — " + combo(w, p.Active.Race, p.Active.Power)
 		}
-		entries = append(entries, legendEntry{sample: func(c scene.Point) []scene.Item { return []scene.Item{scene.Marker(sw, c, 9, false)} }, text: text, wide: true})
+		entries = append(entries, legendEntry{sample: func(c scene.Point) []scene.Item { return []scene.Item{scene.Marker(sw, c, 9, false)} }, text: text, newRow: i == 0})
 		for _, d := range p.Declined {
 			entries = append(entries, legendEntry{sample: func(c scene.Point) []scene.Item { return []scene.Item{scene.Marker(sw, c, 9, true)} },
-				text: w.Say("%s in decline: %s", clip(p.Name, 24), w.Term(d.Race)), wide: true})
+				text: w.Say("in decline: %s", w.Term(d.Race))})
 		}
 	}
+	first := true // the first entry of what the map shows starts a row
+	add := func(e legendEntry) {
+		for _, o := range entries { // a symbol named as a holder is (the Lost Tribe, the Monsters)
+			if strings.EqualFold(o.text, e.text) {
+				return
+			}
+		}
+		e.newRow, first = first, false
+		entries = append(entries, e)
+	}
 	if owners["lost-tribe"] {
-		entries = append(entries, legendEntry{sample: func(c scene.Point) []scene.Item { return []scene.Item{scene.Marker(scene.LostTribe, c, 9, false)} }, text: w.Term("Lost Tribe")})
+		add(legendEntry{sample: func(c scene.Point) []scene.Item { return []scene.Item{scene.Marker(scene.LostTribe, c, 9, false)} }, text: w.Term("Lost Tribe")})
 	}
 	if owners["monsters"] {
-		entries = append(entries, legendEntry{sample: func(c scene.Point) []scene.Item { return []scene.Item{scene.Marker(scene.Monster, c, 9, false)} }, text: w.Term("Monsters")})
+		add(legendEntry{sample: func(c scene.Point) []scene.Item { return []scene.Item{scene.Marker(scene.Monster, c, 9, false)} }, text: w.Term("Monsters")})
 	}
 	if len(changed) > 0 {
-		entries = append(entries, legendEntry{sample: func(c scene.Point) []scene.Item {
+		add(legendEntry{sample: func(c scene.Point) []scene.Item {
 			return []scene.Item{&scene.Rect{Min: scene.Point{X: c.X - 10, Y: c.Y - 9}, Max: scene.Point{X: c.X + 10, Y: c.Y + 9}, Radius: 4,
 				Fill: scene.Solid(highlight), Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}}}
-		}, text: w.Say("changed since your last mail"), wide: true})
+		}, text: upperFirst(w.Say("changed since your last mail"))})
 	}
+	first = true
 	var terrainsSeen []string
 	for _, rv := range v.Regions {
 		if !slices.Contains(terrainsSeen, rv.Terrain) {
@@ -329,21 +373,21 @@ func smallWorld(v *smallworld.View, in Input) (*scene.Scene, error) {
 		}
 	}
 	for _, t := range terrainsSeen {
-		entries = append(entries, legendEntry{sample: swatchSample(terrainFill(t)), text: w.Name(t)})
+		add(legendEntry{sample: swatchSample(terrainFill(t)), text: caption(w, w.Name(t))})
 	}
 	for _, sym := range []string{smallworld.SymMine, smallworld.SymCavern, smallworld.SymMagic, smallworld.SymLostTribe, "monster", "volcano"} {
 		if symbolsSeen[sym] {
-			entries = append(entries, legendEntry{sample: func(c scene.Point) []scene.Item { return symbolIcon(sym, c) }, text: w.Name("symbol:" + sym)})
+			add(legendEntry{sample: func(c scene.Point) []scene.Item { return symbolIcon(sym, c) }, text: caption(w, w.Name("symbol:"+sym))})
 		}
 	}
 	for _, k := range pieceKeys {
 		code := codes[k]
-		entries = append(entries, legendEntry{sample: func(c scene.Point) []scene.Item { return badge(c, code) }, text: w.Name(k)})
+		add(legendEntry{sample: func(c scene.Point) []scene.Item { return badge(c, code) }, text: caption(w, w.Name(k))})
 	}
 	if len(board.Links) > 0 {
-		entries = append(entries, legendEntry{sample: func(c scene.Point) []scene.Item {
+		add(legendEntry{sample: func(c scene.Point) []scene.Item {
 			return []scene.Item{&scene.Line{Points: []scene.Point{{X: c.X - 11, Y: c.Y}, {X: c.X + 11, Y: c.Y}}, Stroke: scene.Stroke{Color: scene.Ink, Width: 2, Dash: []float64{5, 3}}}}
-		}, text: w.Say("borders"), wide: false})
+		}, text: upperFirst(w.Say("borders"))})
 	}
 	items, bottom := legend(entries, y)
 	s.Add(items...)

@@ -26,26 +26,65 @@ func ForMap(m Map) (*Board, error) {
 		return nil, err
 	}
 	return boards.get(m, func() *Board {
-		if b, ok := printed[m.Name]; ok && fits(b, m) {
-			return b
+		if b, ok := printed[m.Name]; ok {
+			if extra, ok := fits(b, m); ok {
+				return withBorderLinks(b, extra)
+			}
 		}
 		return computeMap(m)
 	}), nil
 }
 
-// fits reports whether b draws m: the same region ids in the same order and the
-// same borders. Edge flags are not compared: the printed board's rim is a fact of
-// its layout, and a caller may only know a wider set (the entry regions).
-func fits(b *Board, m Map) bool {
+// maxExtraBorders is how many borders a map may have beyond what its printed
+// layout draws for the layout still to be used, with those borders drawn as links:
+// a game recorded before a correction of the map's data keeps the border the
+// correction removed (see engine/smallworld's map corrections).
+const maxExtraBorders = 3
+
+// fits reports whether b draws m: the same region ids in the same order, every border
+// b draws is one of m's, and m has at most maxExtraBorders more, which it returns.
+// Edge flags are not compared: the printed board's rim is a fact of its layout, and a
+// caller may only know a wider set (the entry regions).
+func fits(b *Board, m Map) (extra [][2]int, ok bool) {
 	if len(b.Regions) != len(m.Regions) {
-		return false
+		return nil, false
 	}
 	for i, r := range m.Regions {
 		if b.Regions[i].ID != r.ID {
-			return false
+			return nil, false
 		}
 	}
-	return slices.Equal(b.Borders(), m.adjacency())
+	drawn, want := b.Borders(), m.adjacency()
+	for _, p := range drawn {
+		if _, found := slices.BinarySearchFunc(want, p, comparePairs); !found {
+			return nil, false
+		}
+	}
+	for _, p := range want {
+		if _, found := slices.BinarySearchFunc(drawn, p, comparePairs); !found {
+			extra = append(extra, p)
+		}
+	}
+	return extra, len(extra) <= maxExtraBorders
+}
+
+// withBorderLinks returns b itself when extra is empty, else a copy of b that also
+// draws the extra borders as links of kind LinkBorder.
+func withBorderLinks(b *Board, extra [][2]int) *Board {
+	if len(extra) == 0 {
+		return b
+	}
+	c := *b
+	c.Links = slices.Clone(b.Links)
+	index := make(map[int]int, len(b.Regions))
+	for i, r := range b.Regions {
+		index[r.ID] = i
+	}
+	for _, p := range extra {
+		ra, rb := b.Regions[index[p[0]]], b.Regions[index[p[1]]]
+		c.Links = append(c.Links, Link{A: p[0], B: p[1], Kind: LinkBorder, Path: borderPath(ra, rb)})
+	}
+	return &c
 }
 
 //go:embed data/*.txt

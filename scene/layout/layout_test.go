@@ -235,3 +235,51 @@ func TestEmpireFace_matchesTheEngine(t *testing.T) {
 		t.Error("unknown face: no error")
 	}
 }
+
+// TestForMap_extraBorders: a map with a few borders more than its printed layout draws
+// (a game recorded before a correction of the map's data) keeps the printed layout and
+// gets them as border links; a map missing a drawn border gets a computed layout.
+func TestForMap_extraBorders(t *testing.T) {
+	m := readMap(t, "../../engine/smallworld/data/maps/smallworld-5p.json")
+	old := m
+	old.Adjacent = append(slices.Clone(m.Adjacent), [2]int{14, 20})
+	b, err := ForMap(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.HasPrefix(b.Source, "computed") {
+		t.Fatalf("source %q, want the printed layout", b.Source)
+	}
+	if !slices.Equal(b.Borders(), old.adjacency()) {
+		t.Errorf("borders drawn differ from the map's")
+	}
+	var links []Link
+	for _, l := range b.Links {
+		if l.Kind == LinkBorder {
+			links = append(links, l)
+		}
+	}
+	if len(links) != 1 || pair(links[0].A, links[0].B) != [2]int{14, 20} || len(links[0].Path) < 3 {
+		t.Errorf("border links %+v, want one from 14 to 20 through where they come closest", links)
+	}
+	printed, err := ForMap(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range printed.Links {
+		if l.Kind == LinkBorder {
+			t.Errorf("the printed layout of the corrected map draws a border link %d–%d", l.A, l.B)
+		}
+	}
+
+	missing := m
+	missing.Name = m.Name
+	missing.Adjacent = slices.DeleteFunc(slices.Clone(m.Adjacent), func(p [2]int) bool { return pair(p[0], p[1]) == [2]int{13, 14} })
+	c, err := ForMap(missing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(c.Source, "computed") {
+		t.Errorf("a map without a border the printed layout draws got %q, want a computed layout", c.Source)
+	}
+}

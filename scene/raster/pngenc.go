@@ -1,110 +1,57 @@
 package raster
 
 import (
-	"bufio"
 	"encoding/binary"
-	"fmt"
 	"hash/crc32"
-	"image"
-	"image/color"
-	"io"
 
-	"github.com/klauspost/compress/zlib"
+	"github.com/turnmail/turnmail/scene/raster/internal/deflate"
 )
 
-// encodePaletted writes img as an 8-bit paletted PNG (rows unfiltered, as image/png
-// writes a paletted image), compressed at the zlib level given with
-// github.com/klauspost/compress: about three times as fast as compress/zlib at the
-// same level, for a few percent more bytes.
-func encodePaletted(w io.Writer, img *image.Paletted, level int) error {
-	bw := bufio.NewWriter(w)
-	b := img.Bounds()
-	wd, ht := b.Dx(), b.Dy()
-	if _, err := bw.WriteString("\x89PNG\r\n\x1a\n"); err != nil {
-		return fmt.Errorf("png: %w", err)
-	}
+// writePNG returns the PNG of cv's size and palette with the image data idat (a zlib
+// stream of cv's rows): an 8-bit paletted image, its rows unfiltered (as image/png
+// writes a paletted image).
+func writePNG(cv *canvas, idat []byte) []byte {
+	colours := cv.pal.colours()
+	out := make([]byte, 0, len(idat)+3*len(colours)+64)
+	out = append(out, "\x89PNG\r\n\x1a\n"...)
 	var ihdr [13]byte
-	binary.BigEndian.PutUint32(ihdr[0:], uint32(wd))
-	binary.BigEndian.PutUint32(ihdr[4:], uint32(ht))
+	binary.BigEndian.PutUint32(ihdr[0:], uint32(cv.w))
+	binary.BigEndian.PutUint32(ihdr[4:], uint32(cv.h))
 	ihdr[8], ihdr[9] = 8, 3 // 8 bits a pixel, colour type 3: a palette
-	if err := chunk(bw, "IHDR", ihdr[:]); err != nil {
-		return err
+	out = chunk(out, "IHDR", ihdr[:])
+	plte := make([]byte, 0, 3*len(colours))
+	for _, c := range colours {
+		plte = append(plte, c.R, c.G, c.B)
 	}
-	plte := make([]byte, 0, 3*len(img.Palette))
-	for _, c := range img.Palette {
-		r := color.RGBAModel.Convert(c).(color.RGBA)
-		plte = append(plte, r.R, r.G, r.B)
-	}
-	if err := chunk(bw, "PLTE", plte); err != nil {
-		return err
-	}
-	idat := &idatWriter{w: bw}
-	zw, err := zlib.NewWriterLevel(idat, level)
-	if err != nil {
-		return fmt.Errorf("png: %w", err)
-	}
-	row := make([]byte, 1+wd) // filter type 0 (none), then the row
-	for y := range ht {
-		copy(row[1:], img.Pix[y*img.Stride:y*img.Stride+wd])
-		if _, err := zw.Write(row); err != nil {
-			return fmt.Errorf("png: %w", err)
-		}
-	}
-	if err := zw.Close(); err != nil {
-		return fmt.Errorf("png: %w", err)
-	}
-	if err := idat.flush(); err != nil {
-		return err
-	}
-	if err := chunk(bw, "IEND", nil); err != nil {
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("png: %w", err)
-	}
-	return nil
+	out = chunk(out, "PLTE", plte)
+	out = chunk(out, "IDAT", idat)
+	return chunk(out, "IEND", nil)
 }
 
-// chunk writes a PNG chunk: its length, type, data and the CRC of type and data.
-func chunk(w io.Writer, typ string, data []byte) error {
-	var head [8]byte
-	binary.BigEndian.PutUint32(head[:4], uint32(len(data)))
-	copy(head[4:], typ)
-	crc := crc32.NewIEEE()
-	crc.Write(head[4:])
-	crc.Write(data)
-	var tail [4]byte
-	binary.BigEndian.PutUint32(tail[:], crc.Sum32())
-	for _, p := range [][]byte{head[:], data, tail[:]} {
-		if _, err := w.Write(p); err != nil {
-			return fmt.Errorf("png chunk %s: %w", typ, err)
-		}
-	}
-	return nil
+// chunk appends a PNG chunk: its length, type, data and the CRC of type and data.
+func chunk(out []byte, typ string, data []byte) []byte {
+	out = binary.BigEndian.AppendUint32(out, uint32(len(data)))
+	at := len(out)
+	out = append(append(out, typ...), data...)
+	return binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(out[at:]))
 }
 
-// idatWriter cuts the compressed stream into IDAT chunks of 64 KB.
-type idatWriter struct {
-	w   io.Writer
-	buf []byte
-}
+// zlibHead starts a zlib stream: deflate with a 32 KB window, no dictionary.
+var zlibHead = []byte{0x78, 0x01}
 
-func (iw *idatWriter) Write(p []byte) (int, error) {
-	iw.buf = append(iw.buf, p...)
-	for len(iw.buf) >= 1<<16 {
-		if err := chunk(iw.w, "IDAT", iw.buf[:1<<16]); err != nil {
-			return 0, err
-		}
-		iw.buf = iw.buf[1<<16:]
+// encodeWhole returns cv as a PNG whose image data is parsed whole, in the bands a
+// Cache uses, with hash chains of chain candidates (0: the parser's default).
+func encodeWhole(cv *canvas, chain int) []byte {
+	cv.rows(0, cv.h)
+	p := &deflate.Parser{Chain: chain}
+	idat := append(make([]byte, 0, 128<<10), zlibHead...)
+	var toks []deflate.Token
+	for y0 := 0; y0 < cv.h; y0 += bandRows {
+		y1 := min(cv.h, y0+bandRows)
+		toks = p.Parse(toks[:0], cv.pix, max(0, y0-dictRows)*cv.stride, y0*cv.stride, y1*cv.stride, cv.stride)
+		idat = deflate.Block(idat, toks)
 	}
-	return len(p), nil
-}
-
-func (iw *idatWriter) flush() error {
-	if len(iw.buf) == 0 {
-		return nil
-	}
-	err := chunk(iw.w, "IDAT", iw.buf)
-	iw.buf = iw.buf[:0]
-	return err
+	idat = append(idat, deflate.End...)
+	idat = binary.BigEndian.AppendUint32(idat, deflate.Adler(cv.pix))
+	return writePNG(cv, idat)
 }

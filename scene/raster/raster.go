@@ -1,18 +1,27 @@
 // Package raster writes a scene as a PNG image, in pure Go: golang.org/x/image/vector
-// fills the shapes (anti-aliased), golang.org/x/image/font/opentype draws the labels in
-// the Go fonts, and the image is written as a paletted PNG (at most 256 colours, which a
-// picture of flat fills and lines needs), small enough for a mail.
+// computes the shapes' coverage, golang.org/x/image/font/opentype draws the labels in
+// the Go fonts, and the picture is drawn straight into palette indices (a picture of
+// flat fills and lines has few colours; an edge is one blend of two of them) and
+// written as a paletted PNG, small enough for a mail.
+//
+// A Cache makes the next picture of a board cheap: the board's static layer (the
+// scene's first Static items) is drawn and compressed once, small items and labels
+// are drawn once, and the picture's image data is compressed in bands of rows, of
+// which those that nothing was drawn on are the layer's, and the others are parsed
+// again only where they were drawn on (scene/raster/internal/deflate) and kept for
+// the next picture that has them.
 package raster
 
 import (
-	"bytes"
+	"encoding/binary"
 	"fmt"
+	"hash/maphash"
 	"image"
 	"image/color"
-	"image/draw"
-	"image/png"
+	imagedraw "image/draw"
 	"io"
 	"math"
+	"slices"
 
 	"golang.org/x/image/vector"
 
@@ -23,168 +32,84 @@ import (
 // phone's screen.
 const Scale = 2
 
-// MaxBytes is the size a picture should keep within: PNG writes it with fewer colours
-// when it would be larger.
+// MaxBytes is the size a picture should keep within.
 const MaxBytes = 100 << 10
 
-// PNG encodes s at Scale as a paletted PNG of 128 colours; one over MaxBytes is
-// compressed harder, and at last with 32 colours (anti-aliased edges get coarser, the
-// scene's own colours stay: a picture uses fewer than 32).
+// PNG encodes s at Scale as a paletted PNG, drawn whole and compressed whole.
 func PNG(s *scene.Scene) ([]byte, error) { return (*Cache)(nil).PNG(s) }
 
-// PNG is PNG with the board's static layer (s.Static) drawn once and kept in c (a nil
-// Cache keeps nothing).
-func (c *Cache) PNG(s *scene.Scene) ([]byte, error) {
-	img, err := c.draw(s, Scale)
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	keep := colours(s)
-	// Fast first (klauspost's zlib); the standard library's, which packs a picture
-	// tighter, for one that is over the budget; the last try with fewer colours.
-	for _, try := range []struct {
-		colours int
-		encode  func(io.Writer, *image.Paletted) error
-	}{
-		{128, func(w io.Writer, p *image.Paletted) error { return encodePaletted(w, p, 6) }},
-		{128, func(w io.Writer, p *image.Paletted) error { return png.Encode(w, p) }},
-		{32, func(w io.Writer, p *image.Paletted) error { return png.Encode(w, p) }},
-		{32, func(w io.Writer, p *image.Paletted) error {
-			return (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(w, p)
-		}},
-	} {
-		buf.Reset()
-		p := Quantize(img, try.colours, keep)
-		if err := try.encode(&buf, p); err != nil {
-			return nil, fmt.Errorf("raster: encode png: %w", err)
-		}
-		if buf.Len() <= MaxBytes {
-			break
-		}
-	}
-	return buf.Bytes(), nil
-}
-
-// Encode writes s as a paletted PNG of at most 256 colours, drawn at scale image
-// pixels per CSS pixel.
+// Encode writes s as a paletted PNG drawn at scale image pixels per CSS pixel.
 func Encode(w io.Writer, s *scene.Scene, scale float64) error {
-	img, err := Draw(s, scale)
+	cv, err := drawWhole(s, scale, nil)
 	if err != nil {
 		return err
 	}
-	if err := png.Encode(w, Quantize(img, 256, colours(s))); err != nil {
-		return fmt.Errorf("raster: encode png: %w", err)
+	if _, err := w.Write(encodeWhole(cv, 0)); err != nil {
+		return fmt.Errorf("raster: write png: %w", err)
 	}
 	return nil
 }
 
-// Draw draws s at scale image pixels per CSS pixel into a new opaque RGBA image.
-func Draw(s *scene.Scene, scale float64) (*image.RGBA, error) { return (*Cache)(nil).draw(s, scale) }
-
-// draw draws s, its static layer from c when c has it (and into c when not).
-func (c *Cache) draw(s *scene.Scene, scale float64) (*image.RGBA, error) {
-	if err := s.Validate(); err != nil {
+// Draw draws s at scale image pixels per CSS pixel into a new opaque RGBA image: the
+// pixels of its PNG.
+func Draw(s *scene.Scene, scale float64) (*image.RGBA, error) {
+	cv, err := drawWhole(s, scale, nil)
+	if err != nil {
 		return nil, err
 	}
+	img := image.NewRGBA(image.Rect(0, 0, cv.w, cv.h))
+	colours := cv.pal.colours()
+	for y := range cv.h {
+		row := cv.pix[y*cv.stride+1 : (y+1)*cv.stride]
+		for x, i := range row {
+			c := colours[i]
+			copy(img.Pix[y*img.Stride+4*x:], []byte{c.R, c.G, c.B, 0xff})
+		}
+	}
+	return img, nil
+}
+
+// size checks s and scale and returns the picture's size in image pixels.
+func size(s *scene.Scene, scale float64) (int, int, error) {
+	if err := s.Validate(); err != nil {
+		return 0, 0, err
+	}
 	if !(scale > 0 && scale <= 4) {
-		return nil, fmt.Errorf("raster: scale %g, want 0 < scale <= 4", scale)
+		return 0, 0, fmt.Errorf("raster: scale %g, want 0 < scale <= 4", scale)
 	}
-	w, h := int(math.Ceil(s.Width*scale)), int(math.Ceil(s.Height*scale))
-	r := &renderer{dst: image.NewRGBA(image.Rect(0, 0, w, h)), scale: scale, ras: vector.NewRasterizer(0, 0), faces: faceCache{}}
-	items := s.Items
-	var key [32]byte
-	if c != nil && s.Static > 0 {
-		key = staticKey(s, scale)
-		if c.get(key, r.dst) {
-			items = items[s.Static:]
-		}
-	}
-	if len(items) == len(s.Items) {
-		draw.Draw(r.dst, r.dst.Bounds(), image.NewUniform(rgba(s.Background)), image.Point{}, draw.Src)
-	}
-	for i, it := range items {
-		if c != nil && s.Static > 0 && len(items) == len(s.Items) && i == s.Static {
-			c.put(key, r.dst)
-		}
-		switch it := it.(type) {
-		case *scene.Polygon:
-			r.polygon(it)
-		case *scene.Circle:
-			r.shape(circlePath(r.pt(it.Center), it.R*scale), it.Fill, it.Stroke, true)
-		case *scene.Rect:
-			r.shape([][]fpt{roundRect(r.pt(it.Min), r.pt(it.Max), it.Radius*scale)}, it.Fill, it.Stroke, true)
-		case *scene.Line:
-			r.stroke([][]fpt{r.pts(it.Points)}, it.Stroke, false)
-		case *scene.Text:
-			if err := r.text(it); err != nil {
-				return nil, err
-			}
-		default:
-			return nil, fmt.Errorf("raster: unknown item %T", it)
-		}
-	}
-	if c != nil && s.Static > 0 && s.Static == len(s.Items) && len(items) == len(s.Items) {
-		c.put(key, r.dst)
-	}
-	return r.dst, nil
+	return int(math.Ceil(s.Width * scale)), int(math.Ceil(s.Height * scale)), nil
 }
 
-// colours lists the colours s names (background, fills, patterns, strokes, text and
-// halos), each once, in order of first use.
-func colours(s *scene.Scene) []color.RGBA {
-	seen := map[scene.Color]bool{}
-	var out []color.RGBA
-	add := func(cs ...scene.Color) {
-		for _, c := range cs {
-			if !seen[c] {
-				seen[c] = true
-				out = append(out, rgba(c))
-			}
-		}
+// drawWhole draws every item of s on a new canvas (small items and labels through
+// c's sprites when c is not nil).
+func drawWhole(s *scene.Scene, scale float64, c *Cache) (*canvas, error) {
+	w, h, err := size(s, scale)
+	if err != nil {
+		return nil, err
 	}
-	add(s.Background)
-	fill := func(f scene.Fill) {
-		if f.Set {
-			add(f.Color)
-			if f.Pattern != scene.NoPattern {
-				add(f.Ink)
-			}
-		}
+	cv := newCanvas(w, h, nil, newPalette(s.Background), nil)
+	if err := newRenderer(cv, scale, c).items(s.Items); err != nil {
+		return nil, err
 	}
-	for _, it := range s.Items {
-		switch it := it.(type) {
-		case *scene.Polygon:
-			fill(it.Fill)
-			add(it.Stroke.Color)
-		case *scene.Circle:
-			fill(it.Fill)
-			add(it.Stroke.Color)
-		case *scene.Rect:
-			fill(it.Fill)
-			add(it.Stroke.Color)
-		case *scene.Line:
-			add(it.Stroke.Color)
-		case *scene.Text:
-			add(it.Color, it.HaloColor)
-		}
-	}
-	return out
+	return cv, nil
 }
-
-func rgba(c scene.Color) color.RGBA { return color.RGBA{c.R, c.G, c.B, 0xff} }
 
 // fpt is a point in image pixels.
 type fpt struct{ x, y float64 }
 
 type renderer struct {
-	dst   *image.RGBA
+	c     *canvas
 	scale float64
 	ras   *vector.Rasterizer
 	faces faceCache
-	cover *image.Alpha // scratch masks: a shape's cover, a pattern's
-	mask  *image.Alpha
-	pat   *image.Alpha
+	cache *Cache        // sprites kept, or nil
+	sums  *maphash.Hash // hashes what each op paints (nil: not needed)
+	cover []uint8
+	key   []byte
+}
+
+func newRenderer(cv *canvas, scale float64, c *Cache) *renderer {
+	return &renderer{c: cv, scale: scale, ras: vector.NewRasterizer(0, 0), faces: faceCache{}, cache: c}
 }
 
 func (r *renderer) pt(p scene.Point) fpt { return fpt{p.X * r.scale, p.Y * r.scale} }
@@ -197,33 +122,172 @@ func (r *renderer) pts(ps []scene.Point) []fpt {
 	return out
 }
 
-func (r *renderer) polygon(p *scene.Polygon) {
-	rings := make([][]fpt, 0, len(p.Rings))
-	for i, ring := range p.Rings {
-		pts := r.pts(ring)
-		// The outer ring positive, holes negative: the rasteriser adds coverage up,
-		// so that a hole wound the other way cancels its outer ring.
-		if (area(pts) < 0) == (i == 0) {
-			reverse(pts)
+// items draws the items in order.
+func (r *renderer) items(items []scene.Item) error {
+	for _, it := range items {
+		o, err := r.op(it)
+		if err != nil {
+			return err
 		}
-		rings = append(rings, pts)
+		r.paint(o)
 	}
-	r.shape(rings, p.Fill, p.Stroke, true)
+	return nil
 }
 
-// shape fills the closed rings and strokes them.
-func (r *renderer) shape(rings [][]fpt, f scene.Fill, s scene.Stroke, closed bool) {
-	if f.Set {
-		r.fill(rings, rgba(f.Color))
-		if f.Pattern != scene.NoPattern {
-			r.pattern(rings, f)
-		}
-	}
-	r.stroke(rings, s, closed)
+// op is an item ready to be painted: a sprite and where it goes, or a shape drawn
+// where it lies; with the box of pixels it may paint and, when the renderer hashes,
+// the hash of what it paints.
+type op struct {
+	box     image.Rectangle
+	sum     uint64
+	sp      *sprite
+	o       image.Point
+	colours [3]scene.Color
+	g       *geom
 }
 
-// bbox returns the pixel rectangle covering pts, clipped to the image.
+// op prepares item it.
+func (r *renderer) op(it scene.Item) (op, error) {
+	if t, ok := it.(*scene.Text); ok {
+		return r.textOp(t)
+	}
+	g, ok := r.geometry(it)
+	if !ok {
+		return op{}, fmt.Errorf("raster: unknown item %T", it)
+	}
+	lo, hi := it.Bounds()
+	w, h := (hi.X-lo.X)*r.scale, (hi.Y-lo.Y)*r.scale
+	if w <= spriteMax && h <= spriteMax {
+		return r.spriteOp(g, &level), nil
+	}
+	if _, ok := it.(*scene.Rect); ok && w <= rectMax && h <= rectMax {
+		return r.spriteOp(g, &sharp), nil
+	}
+	o := op{g: &g, box: bounds(g.rings, g.stroke.Width*r.scale/2+2)}
+	if r.sums != nil {
+		r.sums.Reset()
+		r.sums.Write(appendItem(r.key[:0], it))
+		o.sum = r.sums.Sum64()
+	}
+	return o, nil
+}
+
+// paint paints op o.
+func (r *renderer) paint(o op) {
+	switch {
+	case o.sp != nil:
+		o.sp.paint(r.c, o.o, o.colours)
+	case o.g != nil:
+		r.shape(*o.g)
+	}
+}
+
+// sum sets o.sum to the hash of r.key (the sprite's), o's origin and colours.
+func (r *renderer) sum(o *op) {
+	if r.sums == nil {
+		return
+	}
+	b := binary.LittleEndian.AppendUint32(r.key, uint32(int32(o.o.X)))
+	b = binary.LittleEndian.AppendUint32(b, uint32(int32(o.o.Y)))
+	for _, c := range o.colours {
+		b = append(b, c.R, c.G, c.B)
+	}
+	r.key = b
+	r.sums.Reset()
+	r.sums.Write(b)
+	o.sum = r.sums.Sum64()
+}
+
+// geom is an item's shape in image pixels: closed rings (filled and outlined) or
+// open lines (stroked), with its fill and stroke.
+type geom struct {
+	rings  [][]fpt
+	closed bool
+	fill   scene.Fill
+	stroke scene.Stroke
+}
+
+func (r *renderer) geometry(it scene.Item) (geom, bool) {
+	switch it := it.(type) {
+	case *scene.Polygon:
+		rings := make([][]fpt, 0, len(it.Rings))
+		for i, ring := range it.Rings {
+			pts := r.pts(ring)
+			// The outer ring positive, holes negative: the rasteriser adds coverage
+			// up, so that a hole wound the other way cancels its outer ring.
+			if (area(pts) < 0) == (i == 0) {
+				reverse(pts)
+			}
+			rings = append(rings, pts)
+		}
+		return geom{rings, true, it.Fill, it.Stroke}, true
+	case *scene.Circle:
+		return geom{circlePath(r.pt(it.Center), it.R*r.scale), true, it.Fill, it.Stroke}, true
+	case *scene.Rect:
+		return geom{[][]fpt{roundRect(r.pt(it.Min), r.pt(it.Max), it.Radius*r.scale)}, true, it.Fill, it.Stroke}, true
+	case *scene.Line:
+		return geom{[][]fpt{r.pts(it.Points)}, false, scene.Fill{}, it.Stroke}, true
+	}
+	return geom{}, false
+}
+
+// shape draws g: its fill, its pattern, its outline. Where the outline covers a
+// pixel whole, the fill is not drawn under it: its blend with what was there would
+// not be seen, and would take a colour of the palette.
+func (r *renderer) shape(g geom) {
+	if !(g.fill.Set && g.closed) {
+		r.stroke(g.rings, g.stroke, g.closed, false, func(pieces [][]fpt) {
+			b := r.bbox(pieces, 1)
+			if !b.Empty() {
+				r.c.paint(b.Min.X, b.Min.Y, b.Dx(), b.Dy(), r.coverage(pieces, b), g.stroke.Color)
+			}
+		})
+		return
+	}
+	b := r.bbox(g.rings, 1+g.stroke.Width*r.scale/2)
+	if b.Empty() {
+		return
+	}
+	n := b.Dx() * b.Dy()
+	fill, line := make([]uint8, n), make([]uint8, n)
+	rasterize(r.ras, g.rings, b, fill, &sharp)
+	r.stroke(g.rings, g.stroke, true, true, func(pieces [][]fpt) { rasterize(r.ras, pieces, b, line, &sharp) })
+	layers := coverLayers(fill, patternMask(g.fill.Pattern, fill, b, r.scale), line)
+	for i, c := range [3]scene.Color{g.fill.Color, g.fill.Ink, g.stroke.Color} {
+		if layers[i] != nil {
+			r.c.paint(b.Min.X, b.Min.Y, b.Dx(), b.Dy(), layers[i], c)
+		}
+	}
+}
+
+// coverLayers returns the masks of a fill, its pattern and its outline (any may be
+// nil) as drawn: the fill and the pattern left out where the outline is full, the
+// fill where the pattern is.
+func coverLayers(fill, pattern, line []uint8) [3][]uint8 {
+	for i := range fill {
+		switch {
+		case line != nil && line[i] == full:
+			fill[i] = none
+			if pattern != nil {
+				pattern[i] = none
+			}
+		case pattern != nil && pattern[i] == full:
+			fill[i] = none
+		}
+	}
+	if line != nil && !slices.ContainsFunc(line, func(v uint8) bool { return v != none }) {
+		line = nil
+	}
+	return [3][]uint8{fill, pattern, line}
+}
+
+// bbox returns the pixel rectangle covering the rings, clipped to the canvas.
 func (r *renderer) bbox(rings [][]fpt, pad float64) image.Rectangle {
+	return bounds(rings, pad).Intersect(image.Rect(0, 0, r.c.w, r.c.h))
+}
+
+// bounds returns the pixel rectangle covering the rings, pad pixels wider.
+func bounds(rings [][]fpt, pad float64) image.Rectangle {
 	lo, hi := fpt{math.Inf(1), math.Inf(1)}, fpt{math.Inf(-1), math.Inf(-1)}
 	for _, ring := range rings {
 		for _, p := range ring {
@@ -234,108 +298,54 @@ func (r *renderer) bbox(rings [][]fpt, pad float64) image.Rectangle {
 	if lo.x > hi.x {
 		return image.Rectangle{}
 	}
-	b := image.Rect(int(math.Floor(lo.x-pad)), int(math.Floor(lo.y-pad)), int(math.Ceil(hi.x+pad)), int(math.Ceil(hi.y+pad)))
-	return b.Intersect(r.dst.Bounds())
+	return image.Rect(int(math.Floor(lo.x-pad)), int(math.Floor(lo.y-pad)), int(math.Ceil(hi.x+pad)), int(math.Ceil(hi.y+pad)))
 }
 
-// load resets the rasteriser to b and adds the closed rings, moved by -b.Min.
-func (r *renderer) load(rings [][]fpt, b image.Rectangle) {
-	r.ras.Reset(b.Dx(), b.Dy())
+// coverage returns the levels of the closed rings over b (a mask of b's size, in
+// r's scratch space: valid until the next call).
+func (r *renderer) coverage(rings [][]fpt, b image.Rectangle) []uint8 {
+	n := b.Dx() * b.Dy()
+	if cap(r.cover) < n {
+		r.cover = make([]uint8, n)
+	}
+	m := r.cover[:n]
+	clear(m)
+	rasterize(r.ras, rings, b, m, &sharp)
+	return m
+}
+
+// rasterize writes the levels of the closed rings over b into m (b's size, cleared),
+// each coverage mapped by levels (level, or sharp).
+func rasterize(ras *vector.Rasterizer, rings [][]fpt, b image.Rectangle, m []uint8, levels *[256]uint8) {
+	ras.Reset(b.Dx(), b.Dy())
 	ox, oy := float64(b.Min.X), float64(b.Min.Y)
 	for _, ring := range rings {
 		if len(ring) < 2 {
 			continue
 		}
-		r.ras.MoveTo(float32(ring[0].x-ox), float32(ring[0].y-oy))
+		ras.MoveTo(float32(ring[0].x-ox), float32(ring[0].y-oy))
 		for _, p := range ring[1:] {
-			r.ras.LineTo(float32(p.x-ox), float32(p.y-oy))
+			ras.LineTo(float32(p.x-ox), float32(p.y-oy))
 		}
-		r.ras.ClosePath()
+		ras.ClosePath()
+	}
+	ras.DrawOp = drawSrc
+	a := &image.Alpha{Pix: m, Stride: b.Dx(), Rect: image.Rect(0, 0, b.Dx(), b.Dy())}
+	ras.Draw(a, a.Rect, image.Opaque, image.Point{})
+	for i, v := range m {
+		m[i] = levels[v]
 	}
 }
 
-func (r *renderer) fill(rings [][]fpt, c color.RGBA) {
-	b := r.bbox(rings, 1)
-	if b.Empty() {
-		return
-	}
-	r.load(rings, b)
-	// Through a mask: drawing the mask skips the pixels it leaves out, which the
-	// rasteriser's own RGBA path blends one by one.
-	m := scratch(&r.cover, b)
-	r.ras.DrawOp = draw.Src
-	r.ras.Draw(m, m.Bounds(), image.Opaque, image.Point{})
-	blit(r.dst, b, c, m)
-}
-
-// levels rounds a coverage to one of five steps (0, ¼ … 1): at 2× an edge looks as
-// smooth, and a picture with fewer blends of its colours is smaller.
-var levels = func() (l [256]uint8) {
-	for i := range l {
-		l[i] = uint8(min(255, (i+32)/64*64))
-	}
-	return l
-}()
-
-// blit paints opaque colour c into dst's rectangle b through mask m (of b's size):
-// where m is full the colour is set, where it is empty nothing is done, else blended.
-func blit(dst *image.RGBA, b image.Rectangle, c color.RGBA, m *image.Alpha) {
-	w := b.Dx()
-	cr, cg, cb := uint32(c.R), uint32(c.G), uint32(c.B)
-	for y := 0; y < b.Dy(); y++ {
-		mrow := m.Pix[y*m.Stride : y*m.Stride+w]
-		off := (b.Min.Y+y-dst.Rect.Min.Y)*dst.Stride + (b.Min.X-dst.Rect.Min.X)*4
-		drow := dst.Pix[off : off+w*4]
-		for x, a := range mrow {
-			a = levels[a]
-			switch a {
-			case 0:
-			case 0xff:
-				drow[x*4], drow[x*4+1], drow[x*4+2], drow[x*4+3] = c.R, c.G, c.B, 0xff
-			default:
-				ma, na := uint32(a), 255-uint32(a)
-				p := drow[x*4 : x*4+3 : x*4+3]
-				p[0] = uint8((cr*ma + uint32(p[0])*na + 127) / 255)
-				p[1] = uint8((cg*ma + uint32(p[1])*na + 127) / 255)
-				p[2] = uint8((cb*ma + uint32(p[2])*na + 127) / 255)
-			}
-		}
-	}
-}
-
-// alpha returns a cleared scratch mask of b's size (reused between shapes).
-func scratch(m **image.Alpha, b image.Rectangle) *image.Alpha {
-	n := b.Dx() * b.Dy()
-	if *m == nil || cap((*m).Pix) < n {
-		*m = &image.Alpha{Pix: make([]uint8, n)}
-	}
-	a := *m
-	a.Pix = a.Pix[:n]
-	clear(a.Pix)
-	a.Stride, a.Rect = b.Dx(), image.Rect(0, 0, b.Dx(), b.Dy())
-	return a
-}
-
-// pattern draws f's pattern over the rings, clipped to them. A pattern is a rule on
-// the image's pixel grid (lines every step pixels, dots at a grid's nodes): exact
-// and crisp, the same in neighbouring areas, and each row the one above shifted by a
-// pixel or repeated, which compresses well.
-func (r *renderer) pattern(rings [][]fpt, f scene.Fill) {
-	b := r.bbox(rings, 1)
-	if b.Empty() {
-		return
-	}
-	shape := scratch(&r.mask, b)
-	r.load(rings, b)
-	r.ras.DrawOp = draw.Src
-	r.ras.Draw(shape, shape.Bounds(), image.Opaque, image.Point{})
-	step := max(3, int(math.Round(scene.PatternSpacing*r.scale)))
-	width := max(1, int(math.Round(scene.PatternWidth*r.scale)))
-	// Diagonal lines step apart across them are step·√2 apart along a row.
-	dstep, dwidth := int(math.Round(float64(step)*math.Sqrt2)), max(1, int(math.Round(float64(width)*math.Sqrt2)))
+// patternMask returns the mask of pattern p within the shape's mask m over b (nil
+// for no pattern). A pattern is a rule on the image's pixel grid (lines every step
+// pixels, dots at a grid's nodes): exact and crisp, the same in neighbouring areas,
+// and each row the one above shifted by a pixel or repeated, which compresses well.
+func patternMask(p scene.Pattern, m []uint8, b image.Rectangle, scale float64) []uint8 {
+	step, dstep, width, dwidth := patternGrid(scale)
 	mod := func(a, n int) int { return ((a % n) + n) % n }
 	var on func(x, y int) bool
-	switch f.Pattern {
+	switch p {
 	case scene.Hatch:
 		on = func(x, y int) bool { return mod(x+y, dstep) < dwidth }
 	case scene.BackHatch:
@@ -346,34 +356,46 @@ func (r *renderer) pattern(rings [][]fpt, f scene.Fill) {
 		on = func(_, y int) bool { return mod(y, step) < width }
 	case scene.Vertical:
 		on = func(x, _ int) bool { return mod(x, step) < width }
+	case scene.Grid:
+		on = func(x, y int) bool { return mod(x, step) < width || mod(y, step) < width }
 	case scene.Dots:
 		on = func(x, y int) bool { return mod(x+step/2, step) <= width && mod(y+step/2, step) <= width }
 	default:
-		return
+		return nil
 	}
-	pat := scratch(&r.pat, b)
+	out := make([]uint8, len(m))
 	w := b.Dx()
-	for y := 0; y < b.Dy(); y++ {
-		row := shape.Pix[y*w : (y+1)*w]
-		for x, a := range row {
-			if a > 0 && on(b.Min.X+x, b.Min.Y+y) {
-				pat.Pix[y*w+x] = a
+	for y := range b.Dy() {
+		for x, a := range m[y*w : (y+1)*w] {
+			if a != none && on(b.Min.X+x, b.Min.Y+y) {
+				out[y*w+x] = a
 			}
 		}
 	}
-	blit(r.dst, b, rgba(f.Ink), pat)
+	return out
 }
 
-// stroke draws the outlines of rings (closed) or polylines (open) with s: a quad per
-// segment and a round join at every point, all wound alike so that they add up. Long
-// segments are cut into short overlapping pieces and the pieces filled a few at a
-// time, so that each fill's box stays small (a long diagonal's box is mostly empty).
-func (r *renderer) stroke(lines [][]fpt, s scene.Stroke, closed bool) {
+// patternGrid returns the spacing of a pattern's lines (and dots) in image pixels
+// at scale, along a row for diagonal lines, and their widths.
+func patternGrid(scale float64) (step, dstep, width, dwidth int) {
+	step = max(3, int(math.Round(scene.PatternSpacing*scale)))
+	width = max(1, int(math.Round(scene.PatternWidth*scale)))
+	// Diagonal lines step apart across them are step·√2 apart along a row.
+	dstep, dwidth = int(math.Round(float64(step)*math.Sqrt2)), max(1, int(math.Round(float64(width)*math.Sqrt2)))
+	return step, dstep, width, dwidth
+}
+
+// stroke cuts the outlines of rings (closed) or polylines (open) drawn with s into
+// pieces — a quad per segment and a round join at every point, all wound alike so
+// that they add up — and hands them to fill a few at a time: long segments are cut
+// into short overlapping pieces, so that each fill's box stays small (a long
+// diagonal's box is mostly empty); all at once when whole.
+func (r *renderer) stroke(lines [][]fpt, s scene.Stroke, closed, whole bool, fill func([][]fpt)) {
 	if s.Width <= 0 {
 		return
 	}
 	hw := s.Width * r.scale / 2
-	b := batch{r: r, c: rgba(s.Color)}
+	b := batch{fill: fill, noLimit: whole}
 	const piece = 48.0 // image pixels
 	for _, l := range lines {
 		if closed && len(l) > 1 {
@@ -397,12 +419,12 @@ func (r *renderer) stroke(lines [][]fpt, s scene.Stroke, closed bool) {
 }
 
 // batch collects pieces of one colour and fills them together while their box stays
-// small.
+// small (or always, with no limit: a sprite's).
 type batch struct {
-	r      *renderer
-	c      color.RGBA
-	pieces [][]fpt
-	lo, hi fpt
+	fill    func([][]fpt)
+	pieces  [][]fpt
+	lo, hi  fpt
+	noLimit bool
 }
 
 func (b *batch) add(piece []fpt) {
@@ -417,7 +439,7 @@ func (b *batch) add(piece []fpt) {
 		lo.x, lo.y = math.Min(lo.x, p.x), math.Min(lo.y, p.y)
 		hi.x, hi.y = math.Max(hi.x, p.x), math.Max(hi.y, p.y)
 	}
-	if len(b.pieces) > 0 && (hi.x-lo.x)*(hi.y-lo.y) > 96*96 {
+	if !b.noLimit && len(b.pieces) > 0 && (hi.x-lo.x)*(hi.y-lo.y) > 96*96 {
 		b.flush()
 		b.add(piece)
 		return
@@ -427,7 +449,7 @@ func (b *batch) add(piece []fpt) {
 
 func (b *batch) flush() {
 	if len(b.pieces) > 0 {
-		b.r.fill(b.pieces, b.c)
+		b.fill(b.pieces)
 	}
 	b.pieces = b.pieces[:0]
 }
@@ -539,3 +561,8 @@ func reverse(ps []fpt) {
 		ps[i], ps[j] = ps[j], ps[i]
 	}
 }
+
+// rgba is c as an image colour.
+func rgba(c scene.Color) color.RGBA { return color.RGBA{c.R, c.G, c.B, 0xff} }
+
+const drawSrc = imagedraw.Src

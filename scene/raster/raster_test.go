@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"image"
 	"image/png"
+	"math"
 	"os"
 	"testing"
 
@@ -97,8 +98,8 @@ func TestPNG_palettedAndDecodable(t *testing.T) {
 		t.Errorf("size %v, want 600x400 (2x)", got)
 	}
 	r, g, b2, _ := p.At(100, 300).RGBA()
-	if c := scene.Seat(0).Color; uint8(r>>8)>>3 != c.R>>3 || uint8(g>>8)>>3 != c.G>>3 || uint8(b2>>8)>>3 != c.B>>3 {
-		t.Errorf("circle after quantizing: %d,%d,%d, want about %v", r>>8, g>>8, b2>>8, c)
+	if c := scene.Seat(0).Color; uint8(r>>8) != c.R || uint8(g>>8) != c.G || uint8(b2>>8) != c.B {
+		t.Errorf("circle: %d,%d,%d, want %v", r>>8, g>>8, b2>>8, c)
 	}
 }
 
@@ -108,6 +109,7 @@ func TestDraw_refusesBadScenes(t *testing.T) {
 		"huge":       scene.New(scene.MaxSide+1, 10),
 		"short ring": {Width: 10, Height: 10, Items: []scene.Item{&scene.Polygon{Rings: [][]scene.Point{pts(1, 1, 2, 2)}}}},
 		"nil item":   {Width: 10, Height: 10, Items: []scene.Item{nil}},
+		"NaN point":  {Width: 10, Height: 10, Items: []scene.Item{&scene.Polygon{Rings: [][]scene.Point{pts(1, 1, math.NaN(), 2, 3, 1)}}}},
 		"zero font":  {Width: 10, Height: 10, Items: []scene.Item{&scene.Text{Text: "x"}}},
 	} {
 		if _, err := Draw(s, 2); err == nil {
@@ -125,39 +127,99 @@ func pts(xy ...float64) []scene.Point {
 	return out
 }
 
-// TestCache_samePixels: a scene drawn over its static layer from a Cache is the same
-// picture as one drawn whole, on a miss and on a hit; another board misses.
-func TestCache_samePixels(t *testing.T) {
-	s := sample()
-	s.Static = 2 // the two polygons
-	whole, err := Draw(s, 2)
+// decode returns the pixels of a PNG.
+func decode(t *testing.T, b []byte) *image.RGBA {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(b))
 	if err != nil {
 		t.Fatal(err)
 	}
+	out := image.NewRGBA(img.Bounds())
+	for y := range out.Rect.Dy() {
+		for x := range out.Rect.Dx() {
+			out.Set(x, y, img.At(x, y))
+		}
+	}
+	return out
+}
+
+// TestCache_samePixels: a scene drawn over its static layer from a Cache is the same
+// picture as one drawn whole, on a miss and on a hit, and when what stands on the
+// board moves; another board gets its own layer.
+func TestCache_samePixels(t *testing.T) {
+	s := sample()
+	s.Static = 2 // the two polygons
 	var c Cache
-	for i := range 3 {
-		img, err := c.draw(s, 2)
+	for i := range 6 {
+		if i >= 3 { // the circle moves
+			s.Items[2].(*scene.Circle).Center.X += 7.3
+		}
+		whole, err := Draw(s, Scale)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(img.Pix, whole.Pix) {
-			t.Fatalf("drawing %d through the cache differs from the whole drawing", i)
+		b, err := c.PNG(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := decode(t, b); !bytes.Equal(got.Pix, whole.Pix) {
+			t.Fatalf("picture %d through the cache differs from the whole drawing", i)
 		}
 	}
-	if len(c.entries) != 1 {
-		t.Fatalf("%d layers kept, want 1", len(c.entries))
+	if n := c.layers.len(); n != 1 {
+		t.Fatalf("%d layers kept, want 1", n)
 	}
 	other := sample()
 	other.Static = 2
 	other.Items[0].(*scene.Polygon).Fill = scene.Solid(scene.RGB(0x123456))
-	img, err := c.draw(other, 2)
+	b, err := c.PNG(other)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := img.RGBAAt(60, 60); got.R != 0x12 || got.G != 0x34 {
+	if got := decode(t, b).RGBAAt(60, 60); got.R != 0x12 || got.G != 0x34 {
 		t.Errorf("another board drawn with the first one's layer: %v", got)
 	}
-	if len(c.entries) != 2 {
-		t.Errorf("%d layers kept, want 2", len(c.entries))
+	if n := c.layers.len(); n != 2 {
+		t.Errorf("%d layers kept, want 2", n)
+	}
+}
+
+// TestCache_keepsBands: the same scene again draws no band; a marker moved draws only
+// the bands it leaves and reaches (and those whose matches reach back into them).
+func TestCache_keepsBands(t *testing.T) {
+	s := sample()
+	s.Height = 600 // 1200 rows: 38 bands
+	s.Static = 2
+	var c Cache
+	for range 2 {
+		if _, err := c.PNG(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, kept, drawn := c.Bands(); drawn == 0 || kept == 0 {
+		t.Fatalf("%d bands kept, %d drawn: the second picture kept none", kept, drawn)
+	}
+	_, _, before := c.Bands()
+	if _, err := c.PNG(s); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, drawn := c.Bands(); drawn != before {
+		t.Errorf("the same picture again drew %d bands", drawn-before)
+	}
+	s.Items[2].(*scene.Circle).Center.Y += 100 // 64 rows of 2× below
+	b, err := c.PNG(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, after := c.Bands()
+	if n := after - before; n < 2 || n > 10 {
+		t.Errorf("a marker moved: %d bands drawn, want those it leaves and reaches", n)
+	}
+	whole, err := Draw(s, Scale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(decode(t, b).Pix, whole.Pix) {
+		t.Error("the picture with the marker moved differs from the whole drawing")
 	}
 }

@@ -1,6 +1,7 @@
 package raster
 
 import (
+	"encoding/binary"
 	"fmt"
 	"image"
 	"math"
@@ -10,7 +11,6 @@ import (
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/image/font/opentype"
-	"golang.org/x/image/math/fixed"
 
 	"github.com/turnmail/turnmail/scene"
 )
@@ -43,7 +43,7 @@ func (fc faceCache) face(bold bool, px float64) (font.Face, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := opentype.NewFace(fs[key[0]], &opentype.FaceOptions{Size: px, DPI: 72, Hinting: font.HintingNone})
+	f, err := opentype.NewFace(fs[key[0]], &opentype.FaceOptions{Size: px, DPI: 72, Hinting: font.HintingFull})
 	if err != nil {
 		return nil, fmt.Errorf("raster: font face: %w", err)
 	}
@@ -64,44 +64,78 @@ func Measure(t *scene.Text) (float64, error) {
 // capHeight is the Go fonts' capital letter height per em.
 const capHeight = 0.72
 
-// text draws a label: its halo first (the letters' mask dilated), then the letters.
-func (r *renderer) text(t *scene.Text) error {
+// textOp prepares a label: its halo first (the letters' mask dilated), then the
+// letters. A label is drawn once as a sprite (kept in r's cache) and placed with its
+// start and baseline on whole pixels.
+func (r *renderer) textOp(t *scene.Text) (op, error) {
 	if t.Text == "" {
-		return nil
+		return op{}, nil
 	}
 	px := t.Size * r.scale
-	face, err := r.faces.face(t.Bold, px)
-	if err != nil {
-		return err
-	}
-	adv := float64(font.MeasureString(face, t.Text)) / 64
-	m := face.Metrics()
-	ascent, descent := float64(m.Ascent)/64, float64(m.Descent)/64
 	halo := int(math.Ceil(t.HaloWidth * r.scale))
+	k := append(r.key[:0], 'T', boolByte(t.Bold))
+	k = binary.LittleEndian.AppendUint64(k, math.Float64bits(px))
+	k = binary.LittleEndian.AppendUint32(k, uint32(halo))
+	k = append(k, t.Text...)
+	r.key = k
+	var err error
+	sp := r.cache.sprite(k, func() *sprite {
+		var sp *sprite
+		sp, err = r.drawText(t.Text, t.Bold, px, halo)
+		return sp
+	})
+	if err != nil {
+		return op{}, err
+	}
 	at := r.pt(t.At)
-	x := at.x - adv/2
+	x := at.x - sp.adv/2
 	switch t.Anchor {
 	case scene.Start:
 		x = at.x
 	case scene.End:
-		x = at.x - adv
+		x = at.x - sp.adv
 	}
-	baseline := at.y + px*capHeight/2
-	pad := halo + 2
-	box := image.Rect(int(math.Floor(x))-pad, int(math.Floor(baseline-ascent))-pad, int(math.Ceil(x+adv))+pad, int(math.Ceil(baseline+descent))+pad)
-	clip := box.Intersect(r.dst.Bounds())
-	if clip.Empty() {
-		return nil
-	}
-	mask := image.NewAlpha(box)
-	d := font.Drawer{Dst: mask, Src: image.Opaque, Face: face, Dot: fixed.Point26_6{X: fixed.Int26_6(math.Round(x * 64)), Y: fixed.Int26_6(math.Round(baseline * 64))}}
-	d.DrawString(t.Text)
-	if halo > 0 {
-		blit(r.dst, clip, rgba(t.HaloColor), sub(dilate(mask, halo), clip))
-	}
-	blit(r.dst, clip, rgba(t.Color), sub(mask, clip))
+	o := image.Point{int(math.Round(x)), int(math.Round(at.y + px*capHeight/2))}
+	p := op{sp: sp, o: o, colours: [3]scene.Color{t.HaloColor, {}, t.Color}, box: sp.box(o)}
+	r.sum(&p)
+	return p, nil
+}
 
-	return nil
+// drawText draws a label into a sprite whose origin is the start of its baseline.
+func (r *renderer) drawText(text string, bold bool, px float64, halo int) (*sprite, error) {
+	face, err := r.faces.face(bold, px)
+	if err != nil {
+		return nil, err
+	}
+	adv := float64(font.MeasureString(face, text)) / 64
+	m := face.Metrics()
+	pad := halo + 2
+	box := image.Rect(-pad, int(math.Floor(-float64(m.Ascent)/64))-pad, int(math.Ceil(adv))+pad, int(math.Ceil(float64(m.Descent)/64))+pad)
+	mask := image.NewAlpha(box)
+	d := font.Drawer{Dst: mask, Src: image.Opaque, Face: face}
+	d.DrawString(text)
+	sp := &sprite{x: box.Min.X, y: box.Min.Y, w: box.Dx(), h: box.Dy(), adv: adv}
+	var around []uint8
+	if halo > 0 {
+		around = dilate(mask, halo).Pix
+		for i, v := range around {
+			around[i] = sharp[v]
+		}
+	}
+	letters := levels(mask.Pix)
+	if around != nil { // no halo under the letters
+		sp.masks = coverLayers(around, nil, letters)
+	}
+	sp.masks[2] = letters
+	return sp, nil
+}
+
+// levels maps coverages to levels, in place.
+func levels(m []uint8) []uint8 {
+	for i, v := range m {
+		m[i] = level[v]
+	}
+	return m
 }
 
 // dilate returns m grown by n pixels in every direction (a maximum over the square of
@@ -131,11 +165,4 @@ func dilate(m *image.Alpha, n int) *image.Alpha {
 		}
 	}
 	return out
-}
-
-// sub returns the part of m within r, as a mask whose origin is r's corner (what
-// blit reads).
-func sub(m *image.Alpha, r image.Rectangle) *image.Alpha {
-	i := m.PixOffset(r.Min.X, r.Min.Y)
-	return &image.Alpha{Pix: m.Pix[i:], Stride: m.Stride, Rect: image.Rect(0, 0, r.Dx(), r.Dy())}
 }

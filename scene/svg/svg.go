@@ -132,6 +132,8 @@ func patterns(s *scene.Scene) []string {
 			body = line(0, 0, st, 0)
 		case scene.Vertical:
 			body = line(0, 0, 0, st)
+		case scene.Grid:
+			body = line(0, 0, st, 0) + line(0, 0, 0, st)
 		case scene.Dots:
 			body = fmt.Sprintf(`<circle cx="%s" cy="%s" r="%s" fill="%s"/>`, num(st/2), num(st/2), num(lw), ink)
 		}

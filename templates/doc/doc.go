@@ -5,6 +5,8 @@
 // language: every word in a Doc comes from its builder (package templates).
 package doc
 
+import "strings"
+
 // Doc is one mail's document.
 type Doc struct {
 	// Lang is the reader's language ("en", "it"): the HTML part's lang.
@@ -39,6 +41,9 @@ const (
 	// Swatch is a square of the run's Colour (a player's colour): the HTML part
 	// shows it, the text part leaves it out.
 	Swatch
+	// Link is a run whose text leads to its Href, a web page (http or https): the
+	// HTML part makes the text a link, the text part writes the address after it.
+	Link
 )
 
 // Inline is a run of text with one style.
@@ -49,6 +54,8 @@ type Inline struct {
 	// player's colour on the board. The text part has no colour, so a colour must
 	// never be the only cue.
 	Colour string
+	// Href is a Link's address; one that is not http or https is left out.
+	Href string
 }
 
 // T is a plain run, B a strong one, C a code run, S small print.
@@ -62,6 +69,18 @@ func C(s string) Inline { return Inline{Text: s, Style: Code} }
 
 // S is a run in small print.
 func S(s string) Inline { return Inline{Text: s, Style: Small} }
+
+// A is a run of text that links the web page at href.
+func A(text, href string) Inline { return Inline{Text: text, Style: Link, Href: href} }
+
+// webAddress reports whether href is an address a Link may lead to: http or https,
+// with no space or control character in it.
+func webAddress(href string) bool {
+	if !strings.HasPrefix(href, "https://") && !strings.HasPrefix(href, "http://") {
+		return false
+	}
+	return !strings.ContainsFunc(href, func(r rune) bool { return r <= ' ' || r == 0x7f })
+}
 
 // Line is a sequence of runs: a paragraph's text, a list item, a table cell.
 type Line []Inline
@@ -78,7 +97,13 @@ func (l Line) Text() string {
 	}
 	b := make([]byte, 0, n)
 	for _, r := range l {
-		if r.Style != Swatch {
+		switch {
+		case r.Style == Swatch:
+		case r.Style == Link && webAddress(r.Href):
+			b = append(b, r.Text...)
+			b = append(b, ": "...)
+			b = append(b, r.Href...)
+		default:
 			b = append(b, r.Text...)
 		}
 	}

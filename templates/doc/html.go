@@ -318,6 +318,12 @@ func inlines(b *strings.Builder, l Line) {
 			fmt.Fprintf(b, "<code>%s</code>", t)
 		case Small:
 			fmt.Fprintf(b, "<small>%s</small>", t)
+		case Link:
+			if webAddress(r.Href) {
+				fmt.Fprintf(b, `<a href="%s">%s</a>`, html.EscapeString(r.Href), t)
+			} else {
+				b.WriteString(t)
+			}
 		default:
 			b.WriteString(t)
 		}
