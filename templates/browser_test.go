@@ -155,6 +155,7 @@ func realState(t *testing.T, tr *i18n.Bundle, lang i18n.Lang, game Game, steps [
 		st.Winners = s.State.Winners()
 	}
 	st.Picture = boardPicture(t, s.State.View(who), tr, lang) // issue 22
+	st.Page = samplePage                                      // issue 25
 	return st
 }
 
@@ -162,8 +163,12 @@ func realState(t *testing.T, tr *i18n.Bundle, lang i18n.Lang, game Game, steps [
 // mailto: link (a reply, see mailtoLink) loads nothing.
 var externalRef = regexp.MustCompile(`(?i)\b(src|href)\s*=|url\(|@import|https?://`)
 
-// mailtoLink matches a link that opens a reply.
-var mailtoLink = regexp.MustCompile(`href="mailto:[^"]*"`)
+// mailtoLink matches a link that opens a reply, or the reader's page of the game
+// (samplePage): the mail loads neither.
+var mailtoLink = regexp.MustCompile(`href="mailto:[^"]*"|href="` + regexp.QuoteMeta(samplePage) + `"`)
+
+// samplePage is the address of the reader's web page the real samples link.
+const samplePage = "https://games.example/tm/p/sw-abcd.0.1.0123456789abcdef/"
 
 // layoutCheck is run in the page: it returns one line per problem — the document wider
 // than the window, an element reaching beyond the window's right edge or whose content

@@ -185,7 +185,7 @@ func TestRender_dungeoneerItalian(t *testing.T) {
 		"state-dungeoneer-place-it":   {"fase di Piazzamento", "Carta Mappa da piazzare: m", "Gloria ", "porte con rot 0:", "    costruisci m"},
 		"state-dungeoneer-spoils-it":  {"fase del Bottino", "Pericolo da assegnare (1 per ogni ferita inflitta dai mostri): ", "    pericolo "},
 		"state-dungeoneer-counter-it": {"fase del Contrattacco", "può sfidare il mostro che l'ha appena attaccato, col Movimento messo", "    passa"},
-		"state-dungeoneer-outofturn-it": {"In attesa di: ", "In qualsiasi momento, anche fuori dal tuo turno, puoi inviare:\n", "    sfida a",
+		"state-dungeoneer-outofturn-it": {"Tocca a ben\n", "In qualsiasi momento, anche fuori dal tuo turno, puoi inviare:\n", "    sfida a",
 			", Vita "},
 		"state-dungeoneer-layout-it": {"fase della Mappa in vista", "Mappa in vista: prima del primo turno si piazzano tutte le carte Mappa",
 			"carte Mappa da piazzare", "Le tue carte Mappa (quando tocca a te, ne piazzi una):\n  - m", "; porte con", "    costruisci m", " rot <0,", "Come leggere gli schemi qui sopra:\n  rot <", "  una delle rotazioni elencate (gradi in senso orario)"},

@@ -115,6 +115,9 @@ func TestRender_commandLinks(t *testing.T) {
 		}
 		var got []string
 		for _, l := range hrefRe.FindAllStringSubmatch(page, -1) {
+			if strings.HasPrefix(l[1], "https://") {
+				continue // the reader's page of the game (TestRender_pageLink)
+			}
 			addr, subj, body, err := doc.ParseMailto(html.UnescapeString(l[1]))
 			if err != nil {
 				t.Errorf("%s: link %q: %v", s.name, l[1], err)
@@ -135,6 +138,66 @@ func TestRender_commandLinks(t *testing.T) {
 	}
 	if checked < 30 {
 		t.Errorf("only %d mails with commands checked", checked)
+	}
+}
+
+// TestRender_pageLink: a state mail with the reader's web page (issue 25) links it
+// after the picture and before the commands, as a link in HTML and as its address
+// in the text part, in the reader's language; an address that is not a web page is
+// never a link; a finished game's mail says the replay file attached.
+func TestRender_pageLink(t *testing.T) {
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, s := range stateSamples(t) {
+		st := s.data.(State)
+		if st.Page == "" || st.Finished {
+			continue
+		}
+		text, page, err := set.Render(s.kind, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		label := set.words(st.Lang).t("See the whole board, and every move, on the web")
+		at := regexp.MustCompile(regexp.QuoteMeta(label) + `:\s+` + regexp.QuoteMeta(st.Page) + "\n").FindStringIndex(text)
+		commands := -1
+		if len(st.Legal) > 0 {
+			commands = strings.Index(text, "\n"+doc.CommandIndent+st.Legal[0])
+		}
+		if at == nil || commands >= 0 && commands < at[0] {
+			t.Errorf("%s: the page's line (at %d) is missing or after the commands (at %d):\n%s", s.name, at, commands, text)
+		}
+		if !strings.Contains(page, `<a href="`+html.EscapeString(st.Page)+`">`+html.EscapeString(label)+`</a>`) {
+			t.Errorf("%s: the HTML part does not link %s as %q", s.name, st.Page, label)
+		}
+		for _, bad := range []string{"javascript:alert(1)", "https://games.example/p/x\" onmouseover=\"x", "data:text/html,x"} {
+			st.Page = bad
+			_, page, err := set.Render(s.kind, st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(page, `href="`+html.EscapeString(bad)) || strings.Contains(page, "onmouseover=") {
+				t.Errorf("%s: %q is linked", s.name, bad)
+			}
+		}
+		checked++
+	}
+	if checked < 20 {
+		t.Errorf("only %d mails with a page checked", checked)
+	}
+	for _, lang := range []string{"en", "it"} {
+		st := State{Game: Game{ID: "sw-abcd", Kind: "smallworld", Title: "Small World"}, Lang: lang, Finished: true, Winners: []string{"ann"}, Replay: &Attachment{Name: "sw-abcd.html"}}
+		text, page, err := set.Render("state", st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := set.words(lang).t("The whole game, move by move, is attached as %s: open it in any browser.", "sw-abcd.html")
+		flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+		if !strings.Contains(flat(text), want) || !strings.Contains(flat(page), html.EscapeString(want)) {
+			t.Errorf("%s: the finished game's mail does not say %q:\n%s", lang, want, text)
+		}
 	}
 }
 
