@@ -17,19 +17,25 @@ type Outcomes map[string]json.RawMessage
 // number); outcomes dictated by an archive are used instead of drawing, and every
 // outcome, drawn or dictated, is recorded.
 type Rand struct {
-	src      *rand.Rand
-	dictated Outcomes
-	recorded Outcomes
-	uses     map[string]int
+	seed, seq uint64
+	src       *rand.Rand // made at the first draw: most events draw nothing
+	dictated  Outcomes
+	recorded  Outcomes
+	uses      map[string]int
 }
 
 // NewRand returns the random source for event seq of a game seeded with seed, using
 // dictated outcomes where given (dictated may be nil).
 func NewRand(seed int64, seq int, dictated Outcomes) *Rand {
-	return &Rand{
-		src:      rand.New(rand.NewPCG(uint64(seed), uint64(seq)*0x9E3779B97F4A7C15+1)),
-		dictated: dictated,
+	return &Rand{seed: uint64(seed), seq: uint64(seq)*0x9E3779B97F4A7C15 + 1, dictated: dictated}
+}
+
+// source is the seeded generator.
+func (r *Rand) source() *rand.Rand {
+	if r.src == nil {
+		r.src = rand.New(rand.NewPCG(r.seed, r.seq))
 	}
+	return r.src
 }
 
 // Recorded returns the outcomes drawn or dictated so far (nil when none).
@@ -81,7 +87,7 @@ func (r *Rand) Pick(name string, faces []int) (int, error) {
 		r.record(key, v)
 		return v, nil
 	}
-	v := faces[r.src.IntN(len(faces))]
+	v := faces[r.source().IntN(len(faces))]
 	r.record(key, v)
 	return v, nil
 }
@@ -91,7 +97,7 @@ func (r *Rand) Pick(name string, faces []int) (int, error) {
 func (r *Rand) Shuffle(name string, items []string) ([]string, error) {
 	key := r.next(name)
 	out := slices.Clone(items)
-	r.src.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	r.source().Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
 	if raw, ok := r.dictated[key]; ok {
 		var prefix []string
 		if err := json.Unmarshal(raw, &prefix); err != nil {

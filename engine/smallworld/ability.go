@@ -190,9 +190,14 @@ type abilityRegistry struct {
 	legacyVars   [6][]*varKind
 	legacyCounts []int        // pieceSet.Counts indexes summed into the count byte
 	legacyFlags  [4][256]byte // legacy flag bits by each byte of pieceSet.Flags
-	vars         []*varKind
-	verbs        []*verb // Legal order
-	verbIndex    map[string]*verb
+	// trailerFlags and trailerCounts give the place in pieces of the kinds encoded in
+	// the hash's trailer by their flag bit and count index (-1 for the others): see
+	// appendTrailer.
+	trailerFlags  [maxFlagKinds]int
+	trailerCounts [maxCountKinds]int
+	vars          []*varKind
+	verbs         []*verb // Legal order
+	verbIndex     map[string]*verb
 }
 
 var reg = &abilityRegistry{abilities: map[string]*ability{}, list: []*ability{nil}, number: map[string]uint8{}, verbIndex: map[string]*verb{}}

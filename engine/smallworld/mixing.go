@@ -171,9 +171,5 @@ func (b *board) withSymbols(add map[int]string, drop string) (*board, error) {
 			}
 		}
 	}
-	raw, err := json.Marshal(m)
-	if err != nil {
-		return nil, fmt.Errorf("map %s: %w", b.name, err)
-	}
-	return parseUndergroundBoard(raw)
+	return undergroundBoard(m)
 }

@@ -1,7 +1,9 @@
 package smallworld
 
 import (
+	"cmp"
 	"fmt"
+	"math/bits"
 	"slices"
 
 	"github.com/turnmail/turnmail/engine"
@@ -334,9 +336,19 @@ func appendRegionLegacy(buf []byte, g *region) []byte {
 func legacyTables() {
 	reg.legacyCounts = nil
 	reg.legacyFlags = [4][256]byte{}
-	for _, k := range reg.pieces {
+	for i := range reg.trailerFlags {
+		reg.trailerFlags[i] = -1
+	}
+	for i := range reg.trailerCounts {
+		reg.trailerCounts[i] = -1
+	}
+	for i, k := range reg.pieces {
 		switch {
 		case k.idx < 0:
+		case k.hash == hashTrailer && k.flag:
+			reg.trailerFlags[k.idx] = i
+		case k.hash == hashTrailer:
+			reg.trailerCounts[k.idx] = i
 		case k.hash == hashCountByte && !k.flag:
 			reg.legacyCounts = append(reg.legacyCounts, k.idx)
 		case k.hash > 0 && k.flag:
@@ -362,15 +374,30 @@ func (s *state) appendTrailer(buf []byte) []byte {
 		buf = append(buf, 0)
 		buf = appendInt(buf, n)
 	}
-	for _, k := range reg.pieces {
-		if k.idx < 0 || k.hash != hashTrailer {
-			continue
-		}
-		for r := range s.Regions {
-			if n := s.Regions[r].Pieces.get(k); n != 0 {
-				entry('r', r, k.name, n)
+	// The pieces of the trailer's kinds, region by region, then in the order of the
+	// kinds (reg.pieces) and of the regions: one pass over the regions.
+	type found struct{ pos, r, n int }
+	var list [64]found
+	pieces := list[:0]
+	for r := range s.Regions {
+		ps := &s.Regions[r].Pieces
+		for f := ps.Flags; f != 0; f &= f - 1 {
+			if pos := reg.trailerFlags[bits.TrailingZeros32(f)]; pos >= 0 {
+				pieces = append(pieces, found{pos, r, 1})
 			}
 		}
+		if ps.Counts == ([maxCountKinds]int8{}) {
+			continue
+		}
+		for i, n := range ps.Counts {
+			if pos := reg.trailerCounts[i]; pos >= 0 && n != 0 {
+				pieces = append(pieces, found{pos, r, int(n)})
+			}
+		}
+	}
+	slices.SortFunc(pieces, func(a, b found) int { return cmp.Or(a.pos-b.pos, a.r-b.r) })
+	for _, p := range pieces {
+		entry('r', p.r, reg.pieces[p.pos].name, p.n)
 	}
 	for _, v := range reg.vars {
 		if v.legacy != 0 {

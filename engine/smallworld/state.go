@@ -129,26 +129,57 @@ type state struct {
 	// Island), nil in the other games.
 	Scn scenario
 	// story is what the command that gave this state did, and actor the player who
-	// gave it (see Narrate); neither is hashed: a replay records them again.
+	// gave it (see Narrate); neither is hashed: a replay records them again. quiet
+	// turns the story off for the commands applied to this state (a replay that does
+	// not narrate: engine.Journaler).
 	story []tale
 	actor int
+	quiet bool
 }
 
 var _ engine.State = (*state)(nil)
 var _ engine.Skipper = (*state)(nil)
 
 // clone returns a copy that Apply may modify. Stacks are copy-on-write.
-func (s *state) clone() *state {
-	n := *s
-	n.Players = slices.Clone(s.Players)
-	n.Regions = slices.Clone(s.Regions)
-	n.Offer = slices.Clone(s.Offer)
-	n.Pending = slices.Clone(s.Pending)
-	n.T.Conquered = slices.Clone(s.T.Conquered)
-	n.T.Readied = slices.Clone(s.T.Readied)
+func (s *state) clone() *state { return s.cloneInto(new(state)) }
+
+// cloneInto is clone writing the copy over n, reusing its memory: n must be a state
+// that nothing refers to any more and that shares no memory with s.
+func (s *state) cloneInto(n *state) *state {
+	players, regions, offer, pending := n.Players[:0], n.Regions[:0], n.Offer[:0], n.Pending[:0]
+	conquered, readied := n.T.Conquered[:0], n.T.Readied[:0]
+	*n = *s
+	n.Players = append(players, s.Players...)
+	n.Regions = append(regions, s.Regions...)
+	n.Offer = cloneInto(offer, s.Offer)
+	n.Pending = cloneInto(pending, s.Pending)
+	n.T.Conquered = cloneInto(conquered, s.T.Conquered)
+	n.T.Readied = cloneInto(readied, s.T.Readied)
 	if s.Scn != nil {
 		n.Scn = s.Scn.copy()
 	}
+	return n
+}
+
+// cloneInto appends src to dst[:0], keeping nil as nil (the hash does not tell them
+// apart, but a round trip through a snapshot compares states deeply).
+func cloneInto[T any](dst, src []T) []T {
+	if src == nil {
+		return nil
+	}
+	if dst == nil {
+		dst = make([]T, 0, len(src))
+	}
+	return append(dst[:0], src...)
+}
+
+// WithJournal implements engine.Journaler.
+func (s *state) WithJournal(on bool) engine.State {
+	if s.quiet == !on {
+		return s
+	}
+	n := *s
+	n.quiet = !on
 	return &n
 }
 
@@ -291,7 +322,8 @@ func (s *state) ToAct() []string {
 // varKind.legacy), and later ones are encoded after them only when present, so a
 // base-game state hashes as it always did.
 func (s *state) Hash() string {
-	return engine.HashJSON(s.canon(make([]byte, 0, 512)))
+	var buf [1024]byte // a 5-player game's encoding is about 450 bytes
+	return engine.HashBytes(s.canon(buf[:0]))
 }
 
 func appendInt(buf []byte, v int) []byte { return binary.AppendVarint(buf, int64(v)) }
@@ -314,6 +346,15 @@ func (s *state) appendName(buf []byte, name string) []byte {
 	buf = append(buf, 255)
 	buf = appendInt(buf, len(name))
 	return append(buf, name...)
+}
+
+// appendArmyName is appendName for an army's race or power, whose ability number
+// (army.abs) gives its index without a lookup by name.
+func (s *state) appendArmyName(buf []byte, name string, ab uint8) []byte {
+	if i := s.cat.byAbility[ab]; i != 0 && name != "" {
+		return append(buf, i)
+	}
+	return s.appendName(buf, name)
 }
 
 func (s *state) appendNames(buf []byte, v []string) []byte {
@@ -343,8 +384,8 @@ func (s *state) canon(buf []byte) []byte {
 		buf = appendInt(buf, p.Scored)
 		buf = appendInt(buf, int(p.Ally))
 		for _, a := range p.Armies {
-			buf = s.appendName(buf, a.Race)
-			buf = s.appendName(buf, a.Power)
+			buf = s.appendArmyName(buf, a.Race, a.abs[0])
+			buf = s.appendArmyName(buf, a.Power, a.abs[1])
 			buf = appendInt(buf, a.Hand)
 			buf = appendInt(buf, a.Aside)
 			buf = appendLegacyVars(buf, false, encVarint, a.get)
@@ -396,7 +437,7 @@ func (s *state) canon(buf []byte) []byte {
 	}
 	buf = s.appendTrailer(buf)
 	if s.Scn != nil {
-		buf = s.Scn.canon(s, buf)
+		buf = append(buf, s.Scn.canon(s, nil)...) // not given buf, which then stays on Hash's stack
 	}
 	return buf
 }

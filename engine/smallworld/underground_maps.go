@@ -53,6 +53,25 @@ func parseUndergroundBoard(raw []byte) (*board, error) {
 	if err != nil {
 		return nil, err
 	}
+	return checkUndergroundBoard(b)
+}
+
+// undergroundBoard is parseUndergroundBoard for a board already decoded.
+func undergroundBoard(m MapData) (*board, error) {
+	terrains, err := builtinTerrains()
+	if err != nil {
+		return nil, err
+	}
+	b, err := newBoard(m, terrains, undergroundPacks)
+	if err != nil {
+		return nil, err
+	}
+	return checkUndergroundBoard(b)
+}
+
+// checkUndergroundBoard checks and completes a board of Small World Underground (see
+// parseUndergroundBoard).
+func checkUndergroundBoard(b *board) (*board, error) {
 	terrains, err := builtinTerrains()
 	if err != nil {
 		return nil, err

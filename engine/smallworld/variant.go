@@ -111,8 +111,12 @@ type catalogue struct {
 	powers     map[string]powerData
 	raceNames  []string // data order
 	powerNames []string
-	// nameIndex numbers races (1…) and powers (after the races) for the state hash.
+	// nameIndex numbers races (1…) and powers (after the races) for the state hash;
+	// byAbility is the same number by the registry's number of the race's or power's
+	// ability (army.abs), 0 for none.
 	nameIndex map[string]byte
+	byAbility [256]byte
+	byIndex   []string // the names by their number
 	// granting lists the piece kinds of the variant's packs that grant an ability.
 	granting []*pieceKind
 	// variant is the game the catalogue belongs to (its optional rules).
@@ -165,7 +169,7 @@ func (v *variant) loadCatalogue() (*catalogue, error) {
 	}
 	// The variant's own names first, the mixed ones after: mixing leaves the numbers
 	// (and so the hashes) of a game without it unchanged.
-	c.nameIndex = map[string]byte{}
+	c.nameIndex, c.byIndex = map[string]byte{}, []string{""}
 	all := append(slices.Clone(c.raceNames), c.powerNames...)
 	own := slices.DeleteFunc(slices.Clone(all), func(n string) bool { return c.mixed[n] })
 	mixed := slices.DeleteFunc(all, func(n string) bool { return !c.mixed[n] })
@@ -174,6 +178,10 @@ func (v *variant) loadCatalogue() (*catalogue, error) {
 			return nil, fmt.Errorf("%s is both a race and a power", n)
 		}
 		c.nameIndex[n] = byte(i + 1)
+		c.byIndex = append(c.byIndex, n)
+		if ab, ok := reg.number[n]; ok {
+			c.byAbility[ab] = byte(i + 1)
+		}
 	}
 	return c, nil
 }
