@@ -323,6 +323,11 @@ func (p preparedCommit) applyGame(ctx context.Context, tx *sql.Tx, at time.Time)
 	if err := commitExtras(ctx, tx, c, at); err != nil {
 		return err
 	}
+	if c.Snapshot != nil {
+		if err := writeSnapshot(ctx, tx, c.GameID, c.ExpectSeq+len(p.events), *c.Snapshot); err != nil {
+			return err
+		}
+	}
 	res, err := tx.ExecContext(ctx, `UPDATE games SET status = coalesce(?, status), updated_at = ? WHERE id = ?`,
 		nullString(c.GameStatus), fmtTime(at), c.GameID)
 	if err != nil {

@@ -239,6 +239,21 @@ FROM outbox o
 WHERE o.game_id IS NOT NULL AND o.kind = 'state' AND o.message_id != '' AND json_array_length(o.rcpt) = 1
 GROUP BY o.game_id, o.rcpt;
 `,
+	// 10: snapshots of game states (issue #24), an optimisation only: the state
+	// after event seq as the engine of format encodes it, checked against hash (the
+	// event's) when restored; extra is what the service derives from the log up to
+	// there. Only the newest few of a game are kept.
+	`
+CREATE TABLE snapshots (
+	game_id TEXT NOT NULL,
+	seq     INTEGER NOT NULL,
+	format  TEXT NOT NULL,
+	hash    TEXT NOT NULL,
+	state   BLOB NOT NULL,
+	extra   TEXT CHECK (extra IS NULL OR json_valid(extra)),
+	PRIMARY KEY (game_id, seq, format)
+);
+`,
 }
 
 // migrate applies the migrations the database has not seen yet, each in its own
