@@ -205,6 +205,9 @@ func (p preparedCommit) apply(ctx context.Context, tx *sql.Tx, at time.Time, new
 	if err := insertMails(ctx, tx, mails); err != nil {
 		return err
 	}
+	if err := markNoticed(ctx, tx, c.Noticed, p.now(at)); err != nil {
+		return err
+	}
 	inboxError := c.InboxError
 	if (c.InboxID != 0 || p.newInbox.DedupeKey != "") && len(*held) > 0 {
 		inboxError = strings.TrimPrefix(inboxError+"; "+strings.Join(*held, "; "), "; ")

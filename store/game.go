@@ -117,6 +117,9 @@ type Commit struct {
 	Limits *Limits
 	Now    time.Time
 	Held   *[]string
+	// Noticed are readers told that mail to them was held back (ClassHold): their
+	// held mails up to Now are marked as told (see HoldsToNotice).
+	Noticed []string
 	// Snapshot, when not nil, is a snapshot of the game's state stored with the
 	// events (its GameID is filled in; its Seq must not be after the last event).
 	Snapshot *Snapshot

@@ -112,7 +112,7 @@ func TestStore_readersMigration(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Back to schema version 8 (the later migrations undone too).
-	if _, err := s.DB().Exec(`DROP TABLE readers; DROP TABLE snapshots; DELETE FROM schema_version WHERE version >= 9`); err != nil {
+	if _, err := s.DB().Exec(`DROP TABLE readers; DROP TABLE snapshots; DROP TABLE held; DELETE FROM schema_version WHERE version >= 9`); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()

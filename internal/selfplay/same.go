@@ -3,13 +3,14 @@ package selfplay
 import (
 	"fmt"
 	"reflect"
+	"time"
 )
 
 // Differ returns where a and b first differ, field by field, unexported fields
 // included ("" when they do not): the check that a state restored from a snapshot
 // or kept in memory is the state a replay gives. A nil and an empty slice or map are
 // the same (JSON with omitempty, the hashes and len do not tell them apart); pointers
-// are compared by what they point to.
+// are compared by what they point to, and times by the instant they name.
 func Differ(a, b any) string {
 	return differ(reflect.ValueOf(a), reflect.ValueOf(b), "", map[[2]uintptr]bool{})
 }
@@ -23,6 +24,12 @@ func differ(a, b reflect.Value, path string, seen map[[2]uintptr]bool) string {
 	}
 	if a.Type() != b.Type() {
 		return fmt.Sprintf("%s: %s, want %s", path, a.Type(), b.Type())
+	}
+	if a.Type() == reflect.TypeFor[time.Time]() && a.CanInterface() {
+		if ta, tb := a.Interface().(time.Time), b.Interface().(time.Time); !ta.Equal(tb) {
+			return fmt.Sprintf("%s: %v, want %v", path, ta, tb)
+		}
+		return ""
 	}
 	switch a.Kind() {
 	case reflect.Pointer:

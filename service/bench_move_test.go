@@ -1,0 +1,149 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/engine/games"
+	"github.com/turnmail/turnmail/internal/selfplay"
+	"github.com/turnmail/turnmail/internal/testgame"
+	"github.com/turnmail/turnmail/store"
+)
+
+// BenchmarkMove measures the processing of one move mail (read, authenticate, apply,
+// render and commit the state mails) in games that have 10 and 700 events: the work
+// per mail must not grow with the game. Each iteration mails a move to one of
+// moveGames games in turn (the game to play in, its state kept between mails as in a
+// running service), so that the games grow by only a few events during the run; run
+// it with a fixed count, e.g. -benchtime 200x.
+func BenchmarkMove(b *testing.B) {
+	reg := games.Registry()
+	reg["tally"] = testgame.Tally{}
+	for _, kind := range []string{"tally", "dungeoneer"} {
+		for _, events := range []int{10, 700} {
+			b.Run(fmt.Sprintf("%s/events=%d", kind, events), func(b *testing.B) {
+				benchMove(b, reg, kind, events)
+			})
+		}
+	}
+}
+
+// moveGames is the number of games BenchmarkMove plays in turn.
+const moveGames = 8
+
+func benchMove(b *testing.B, reg engine.Registry, kind string, events int) {
+	svc := newKeptFixture(b, reg).service(Options{})
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(1, 2))
+	var ids []string
+	for seed := int64(1); len(ids) < moveGames && seed < 100; seed++ {
+		ng := NewGame{Kind: kind, Players: selfplay.Seats(2), Seed: seed}
+		if kind == "tally" {
+			ng.Options = map[string]json.RawMessage{"turns": json.RawMessage("true")}
+		}
+		id, err := svc.CreateGame(ctx, ng)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if benchPlayTo(b, svc, id, events, r) {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) < moveGames {
+		b.Skipf("fewer than %d games of %s last %d events", moveGames, kind, events)
+	}
+	move := func(i int) {
+		id := ids[i%len(ids)]
+		l, err := svc.Load(ctx, id)
+		if err != nil {
+			b.Fatal(err)
+		}
+		who := l.State.ToAct()[0]
+		cmd := benchCommand(l.State, who, r)
+		p, _ := l.playerByName(who)
+		raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: move\r\nMessage-ID: <bench%d.%s@client.example>\r\n\r\n%s\r\n", p.Email, svc.replyAddr(id, p), i, id, cmd)
+		b.StartTimer()
+		res, err := svc.Receive(ctx, store.InboxMsg{Mailbox: "INBOX", Raw: []byte(raw)})
+		b.StopTimer()
+		if err != nil || res.Status != StatusApplied {
+			b.Fatalf("move %q: %+v, %v", cmd, res, err)
+		}
+	}
+	b.StopTimer()
+	for i := range ids { // each game kept, as in a running service
+		move(i)
+	}
+	replayed := svc.replayed.Load()
+	b.ResetTimer()
+	for i := range b.N {
+		move(i)
+	}
+	b.ReportMetric(float64(svc.replayed.Load()-replayed)/float64(b.N), "replayed/op")
+}
+
+// benchPlayTo plays game id to its event n with random legal commands, committed to
+// the store as the service commits them, a few at a time with their snapshots but
+// without their mails; then each player asks for their state (status), so that the
+// next mail tells what happened since as in a game played by mail. It reports whether
+// the game is still going on there.
+func benchPlayTo(b *testing.B, svc *Service, id string, n int, r *rand.Rand) bool {
+	ctx := context.Background()
+	for events := 0; events < n; {
+		l, err := svc.Load(ctx, id)
+		if err != nil {
+			b.Fatal(err)
+		}
+		run := svc.newRun(ctx, l, "", "")
+		for range min(4, n-events) {
+			if run.state.Finished() {
+				return false
+			}
+			who := run.state.ToAct()[0]
+			if err := run.apply(who, benchCommand(run.state, who, r)); err != nil {
+				b.Fatal(err)
+			}
+			events++
+		}
+		run.c.Snapshot = run.snapshot(run.view())
+		if err := svc.store.Commit(ctx, run.c); err != nil {
+			b.Fatal(err)
+		}
+	}
+	l, err := svc.Load(ctx, id)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if l.State.Finished() {
+		return false
+	}
+	for _, p := range l.Seats() {
+		raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: move\r\nMessage-ID: <status.%s.%s@client.example>\r\n\r\nstatus\r\n", p.Email, svc.replyAddr(id, p), id, p.Name)
+		if _, err := svc.Receive(ctx, store.InboxMsg{Mailbox: "INBOX", Raw: []byte(raw)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return true
+}
+
+// benchCommand picks a concrete legal command of who, or their skip command.
+func benchCommand(st engine.State, who string, r *rand.Rand) string {
+	var cmds []string
+	for _, e := range st.Legal(who) {
+		if c := selfplay.Fill(e, r); c != "" {
+			cmds = append(cmds, c)
+		}
+	}
+	if len(cmds) == 0 {
+		if sk, ok := st.(engine.Skipper); ok {
+			cmds = sk.SkipCommands(who)
+		}
+	}
+	if len(cmds) == 0 {
+		return "pass"
+	}
+	return engine.Normalize(cmds[r.IntN(len(cmds))])
+}
