@@ -62,6 +62,7 @@ func (f *Fold) Run(upTo int) (State, error) {
 	cur := WithJournal(f.Base, journal)
 	var spare State // a state this fold made that nothing refers to any more
 	own := false    // cur is such a state, once superseded
+	rng := new(Rand)
 	for seq := f.BaseSeq + 1; seq <= upTo; seq++ {
 		e := f.Events[seq-1]
 		switch e.Kind {
@@ -89,7 +90,8 @@ func (f *Fold) Run(upTo int) (State, error) {
 			if want := f.Journal || seq == lastMove; want != journal {
 				cur, own, journal = WithJournal(cur, want), false, want
 			}
-			next, _, err := StepInto(spare, cur, f.Seed, seq, e.Player, e.Command, e.Outcomes)
+			rng.reset(f.Seed, seq, e.Outcomes)
+			next, err := stepWith(rng, spare, cur, e.Player, e.Command)
 			spare = nil
 			if err != nil {
 				return nil, &ReplayError{Index: seq, Player: e.Player, Command: e.Command, Err: err}

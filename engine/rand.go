@@ -18,22 +18,42 @@ type Outcomes map[string]json.RawMessage
 // outcome, drawn or dictated, is recorded.
 type Rand struct {
 	seed, seq uint64
-	src       *rand.Rand // made at the first draw: most events draw nothing
-	dictated  Outcomes
-	recorded  Outcomes
-	uses      map[string]int
+	// The generator is seeded at the first draw (most events draw nothing); a Rand
+	// reset for another event keeps its memory.
+	pcg      *rand.PCG
+	src      *rand.Rand
+	seeded   bool
+	dictated Outcomes
+	recorded Outcomes
+	uses     map[string]int
 }
 
 // NewRand returns the random source for event seq of a game seeded with seed, using
 // dictated outcomes where given (dictated may be nil).
 func NewRand(seed int64, seq int, dictated Outcomes) *Rand {
-	return &Rand{seed: uint64(seed), seq: uint64(seq)*0x9E3779B97F4A7C15 + 1, dictated: dictated}
+	r := &Rand{}
+	r.reset(seed, seq, dictated)
+	return r
+}
+
+// reset makes r the random source of event seq, as NewRand would (a replay reuses
+// one Rand for all its events).
+func (r *Rand) reset(seed int64, seq int, dictated Outcomes) {
+	r.seed, r.seq, r.seeded = uint64(seed), uint64(seq)*0x9E3779B97F4A7C15+1, false
+	r.dictated, r.recorded = dictated, nil
+	clear(r.uses)
 }
 
 // source is the seeded generator.
 func (r *Rand) source() *rand.Rand {
-	if r.src == nil {
-		r.src = rand.New(rand.NewPCG(r.seed, r.seq))
+	if !r.seeded {
+		if r.pcg == nil {
+			r.pcg = rand.NewPCG(r.seed, r.seq)
+			r.src = rand.New(r.pcg)
+		} else {
+			r.pcg.Seed(r.seed, r.seq)
+		}
+		r.seeded = true
 	}
 	return r.src
 }

@@ -61,19 +61,30 @@ func Step(s State, seed int64, seq int, player, command string, dictated Outcome
 // StepInto is Step building the new state over spare (see Reuser) when s can, and
 // spare is not nil; spare must not be used again.
 func StepInto(spare, s State, seed int64, seq int, player, command string, dictated Outcomes) (State, Outcomes, error) {
-	r, ok := s.(Reuser)
-	if !ok || spare == nil {
-		return Step(s, seed, seq, player, command, dictated)
-	}
 	rng := NewRand(seed, seq, dictated)
-	next, err := r.ApplyInto(spare, player, Normalize(command), rng)
+	next, err := stepWith(rng, spare, s, player, command)
 	if err != nil {
 		return nil, nil, err
 	}
-	if unused := rng.Unused(); len(unused) > 0 {
-		return nil, nil, fmt.Errorf("dictated outcomes not used: %v", unused)
-	}
 	return next, rng.Recorded(), nil
+}
+
+// stepWith is StepInto with rng, the event's random source.
+func stepWith(rng *Rand, spare, s State, player, command string) (State, error) {
+	var next State
+	var err error
+	if r, ok := s.(Reuser); ok && spare != nil {
+		next, err = r.ApplyInto(spare, player, Normalize(command), rng)
+	} else {
+		next, err = s.Apply(player, Normalize(command), rng)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if unused := rng.Unused(); len(unused) > 0 {
+		return nil, fmt.Errorf("dictated outcomes not used: %v", unused)
+	}
+	return next, nil
 }
 
 // Replay folds the archive's first upTo events (all of them when upTo < 0) through the

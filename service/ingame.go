@@ -262,9 +262,9 @@ func (r *run) finish(author string, applied []templates.Line, lineErr *templates
 			return err
 		}
 		r.c.Outbox = append(r.c.Outbox, play(mails, r.sender)...)
-		r.c.Snapshot = r.snapshot(v)
 	}
 	r.c.Outbox = append(r.c.Outbox, play(r.mails, r.sender)...)
+	r.c.Snapshot = r.snapshot()
 	return nil
 }
 

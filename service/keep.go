@@ -190,11 +190,12 @@ func (s *Service) snapshotDue(from, to int) bool {
 // snapshot returns the snapshot a run's commit stores with its events (nil when
 // none is due, or the state cannot be snapshotted): the state after the last event
 // and the turn starts after it.
-func (r *run) snapshot(v *Loaded) *store.Snapshot {
+func (r *run) snapshot() *store.Snapshot {
 	last := r.l.LastSeq() + len(r.c.Events)
 	if !r.s.snapshotDue(r.l.LastSeq(), last) || r.state == nil || r.l.hist == nil {
 		return nil
 	}
+	v := r.view()
 	data, err := engine.Snapshot(r.state)
 	if errors.Is(err, engine.ErrNoSnapshot) {
 		return nil

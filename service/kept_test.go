@@ -96,7 +96,7 @@ func (f *keptFixture) play(svc *Service, id string, n int, r *rand.Rand) bool {
 			}
 		}
 	}
-	run.c.Snapshot = run.snapshot(run.view())
+	run.c.Snapshot = run.snapshot()
 	if err := f.st.Commit(ctx, run.c); err != nil {
 		f.t.Fatal(err)
 	}
