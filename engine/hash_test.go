@@ -1,7 +1,9 @@
 package engine_test
 
 import (
+	"encoding/json"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/turnmail/turnmail/engine"
@@ -18,6 +20,52 @@ func TestHashBytes(t *testing.T) {
 		}
 		if got, want := engine.HashBytes(b), engine.HashJSON(b); got != want {
 			t.Errorf("%d bytes: HashBytes %s, HashJSON %s", n, got, want)
+		}
+	}
+}
+
+// TestOutcomeJSON: outcomes are recorded as encoding/json writes them, byte for byte.
+func TestOutcomeJSON(t *testing.T) {
+	for _, v := range []any{0, -3, 12345, []string{}, []string(nil), []string{"Ratmen", "Hill Elves", "Dragon Master", "it's"},
+		[]string{"a<b", "x&y", `q"uote`, "ü", "tab\tx"}, "other"} {
+		want, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := engine.OutcomeJSON(v); string(got) != string(want) {
+			t.Errorf("%#v: %s, want %s", v, got, want)
+		}
+	}
+}
+
+// TestPlainNames: the lists outcomeJSON writes read back without reflection; anything
+// else is left to encoding/json.
+func TestPlainNames(t *testing.T) {
+	for _, tt := range []struct {
+		raw  string
+		want []string
+		ok   bool
+	}{
+		{`[]`, []string{}, true},
+		{`["Ratmen","Hill Elves"]`, []string{"Ratmen", "Hill Elves"}, true},
+		{`["it's"]`, []string{"it's"}, true},
+		{`[ "a"]`, nil, false},
+		{`["a",]`, nil, false},
+		{`["a\"b"]`, nil, false},
+		{`["a","b"`, nil, false},
+		{`[1]`, nil, false},
+		{`["ü"]`, nil, false},
+		{`null`, nil, false},
+	} {
+		got, ok := engine.PlainNames([]byte(tt.raw))
+		if ok != tt.ok || ok && !slices.Equal(got, tt.want) {
+			t.Errorf("%s: %q %v, want %q %v", tt.raw, got, ok, tt.want, tt.ok)
+		}
+		if ok {
+			var std []string
+			if err := json.Unmarshal([]byte(tt.raw), &std); err != nil || !slices.Equal(std, got) {
+				t.Errorf("%s: encoding/json reads %q (%v)", tt.raw, std, err)
+			}
 		}
 	}
 }

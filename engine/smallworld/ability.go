@@ -184,6 +184,7 @@ type abilityRegistry struct {
 	pieces    []*pieceKind     // view order
 	defenders []*pieceKind     // the kinds that add to defence
 	guards    []*pieceKind     // the kinds that make a region immune
+	barren    []*pieceKind     // the kinds that make a region barren
 	// legacyPieces and legacyVars have a place in the base game's hash encoding
 	// (legacyVars by legacyKey, in legacy order).
 	legacyPieces []*pieceKind
@@ -278,6 +279,9 @@ func (s *state) acting(p, slot int) iter.Seq[*ability] {
 		for r := range s.Regions {
 			if !s.owns(r, p, slot) {
 				continue
+			}
+			if ps := &s.Regions[r].Pieces; !s.cat.grantingTerrain && ps.Flags == 0 && ps.Counts == ([maxCountKinds]int8{}) {
+				continue // no piece there: nothing granted (most regions)
 			}
 			for _, k := range s.cat.granting {
 				if s.pieces(r, k) == 0 {

@@ -61,6 +61,7 @@ func (s *state) apply(n *state, v *verb, p int, words []string, rng *engine.Rand
 	if err := n.refill(rng); err != nil {
 		return nil, err
 	}
+	n.keepStacks()
 	return n, nil
 }
 

@@ -1,7 +1,6 @@
 package smallworld
 
 import (
-	"cmp"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -152,6 +151,7 @@ func registerPieces(ks ...*pieceKind) {
 	legacyTables()
 	reg.defenders = slices.DeleteFunc(slices.Clone(reg.pieces), func(k *pieceKind) bool { return k.defense == 0 })
 	reg.guards = slices.DeleteFunc(slices.Clone(reg.pieces), func(k *pieceKind) bool { return k.immune.Key == "" })
+	reg.barren = slices.DeleteFunc(slices.Clone(reg.pieces), func(k *pieceKind) bool { return !k.barren })
 }
 
 func registerVar(v *varKind) {
@@ -191,8 +191,8 @@ func (s *state) pieces(r int, k *pieceKind) int {
 
 // barren reports whether region r gives no coin: it holds a barren piece.
 func (s *state) barren(r int) bool {
-	for _, k := range reg.pieces {
-		if k.barren && s.pieces(r, k) > 0 {
+	for _, k := range reg.barren {
+		if s.pieces(r, k) > 0 {
 			return true
 		}
 	}
@@ -303,6 +303,18 @@ func appendLegacyVars(buf []byte, turn bool, enc int, get func(*varKind) int) []
 	return buf
 }
 
+// appendArmyLegacyVars is appendLegacyVars for an army's variables, both encodings
+// (varint, then bool), read straight from its array.
+func appendArmyLegacyVars(buf []byte, a *army) []byte {
+	for _, v := range reg.legacyVars[legacyKey(false, encVarint)] {
+		buf = appendInt(buf, int(a.Vars[v.idx]))
+	}
+	for _, v := range reg.legacyVars[legacyKey(false, encBool)] {
+		buf = appendBool(buf, a.Vars[v.idx] != 0)
+	}
+	return buf
+}
+
 func legacyKey(turn bool, enc int) int {
 	if turn {
 		return 3 + enc
@@ -395,9 +407,25 @@ func (s *state) appendTrailer(buf []byte) []byte {
 			}
 		}
 	}
-	slices.SortFunc(pieces, func(a, b found) int { return cmp.Or(a.pos-b.pos, a.r-b.r) })
+	// By kind, the regions in order within a kind (they were found in region order):
+	// an insertion sort of the few found.
+	for i := 1; i < len(pieces); i++ {
+		for j := i; j > 0 && pieces[j-1].pos > pieces[j].pos; j-- {
+			pieces[j-1], pieces[j] = pieces[j], pieces[j-1]
+		}
+	}
 	for _, p := range pieces {
 		entry('r', p.r, reg.pieces[p.pos].name, p.n)
+	}
+	// The armies with a variable set (most have none), looked at for each variable.
+	var set [maxArmies]int
+	armies := set[:0]
+	for p := range s.Players {
+		for slot := range nSlots {
+			if s.Players[p].Armies[slot].Vars != ([maxArmyVars]int16{}) {
+				armies = append(armies, p*nSlots+slot)
+			}
+		}
 	}
 	for _, v := range reg.vars {
 		if v.legacy != 0 {
@@ -409,16 +437,18 @@ func (s *state) appendTrailer(buf []byte) []byte {
 			}
 			continue
 		}
-		for p := range s.Players {
-			for slot := range nSlots {
-				if n := s.army(p, slot).get(v); n != 0 {
-					entry('a', p*nSlots+slot, v.name, n)
-				}
+		for _, a := range armies {
+			if n := s.army(a/nSlots, a%nSlots).get(v); n != 0 {
+				entry('a', a, v.name, n)
 			}
 		}
 	}
 	return buf
 }
+
+// maxArmies bounds the armies of a game for appendTrailer's list (the list grows
+// beyond it if need be).
+const maxArmies = 8 * nSlots
 
 // mountain is the mountain piece of the base game: it stands on every mountain-class
 // region (Underground's black mountains too) and adds one to its defence.

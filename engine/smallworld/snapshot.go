@@ -16,7 +16,7 @@ var _ engine.Snapshotter = (*state)(nil)
 // each player's coins came from, the journal of the last command and its actor, and
 // whether the journal is kept. The board, the catalogue, the rules version and the
 // players' names come from the setup (the initial state Restore is called on);
-// army.abs is derived from the names.
+// army.abs and stacks are derived from the fields encoded.
 type snapshot struct {
 	State json.RawMessage `json:"state"`
 	Scn   json.RawMessage `json:"scn,omitempty"`
@@ -83,6 +83,7 @@ func (s *state) Restore(data []byte) (engine.State, error) {
 			a.abs = [2]uint8{reg.number[a.Race], reg.number[a.Power]}
 		}
 	}
+	n.keepStacks()
 	if sn.Story != nil {
 		n.story = make([]tale, len(*sn.Story))
 		for i, t := range *sn.Story {

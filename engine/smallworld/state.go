@@ -135,6 +135,74 @@ type state struct {
 	story []tale
 	actor int
 	quiet bool
+	// stacks is the encoding of the stacks in the hash, worked out by Apply (see
+	// stacksCode); nil until then.
+	stacks *stacksCode
+}
+
+// stacksCode is the canonical encoding (canon) of a state's stacks (Races, Powers,
+// Discard) kept with the slices it encodes. The stacks are never modified in place
+// (a change makes a new slice), so while a state's stacks are these slices — the
+// same first element, the same length — their encoding is this one, and Hash does not
+// look their names up again. It is made by Apply, never by Hash (a state is read by
+// several goroutines).
+type stacksCode struct {
+	races, powers, discard []string
+	code                   []byte
+	// offer is the encoding of the names of the combos of the offer when it was
+	// made, by position: still used while a combo has the same names.
+	offer []comboCode
+}
+
+// comboCode is the encoding of the names of a combo of the offer.
+type comboCode struct {
+	race, power string
+	code        []byte
+}
+
+// encodes reports whether m is the encoding of s's stacks.
+func (m *stacksCode) encodes(s *state) bool {
+	return m != nil && sameSlice(m.races, s.Races) && sameSlice(m.powers, s.Powers) && sameSlice(m.discard, s.Discard)
+}
+
+// sameSlice reports whether a and b are the same slice: the same length, and the
+// same first element when not empty.
+func sameSlice(a, b []string) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// appendStacks appends the encoding of the stacks.
+func (s *state) appendStacks(buf []byte) []byte {
+	buf = s.appendNames(buf, s.Races)
+	buf = s.appendNames(buf, s.Powers)
+	return s.appendNames(buf, s.Discard)
+}
+
+// keepStacks makes s.stacks the encoding of s's stacks when it is not (Apply calls
+// it on the state it makes).
+func (s *state) keepStacks() {
+	if s.stacks.encodes(s) && s.stacks.encodesOffer(s) {
+		return
+	}
+	m := &stacksCode{races: s.Races, powers: s.Powers, discard: s.Discard, code: s.appendStacks(nil)}
+	for _, c := range s.Offer {
+		m.offer = append(m.offer, comboCode{race: c.Race, power: c.Power, code: s.appendName(s.appendName(nil, c.Race), c.Power)})
+	}
+	s.stacks = m
+}
+
+// encodesOffer reports whether m has the encoding of the names of every combo of s's
+// offer.
+func (m *stacksCode) encodesOffer(s *state) bool {
+	if m == nil || len(m.offer) != len(s.Offer) {
+		return false
+	}
+	for i, c := range s.Offer {
+		if m.offer[i].race != c.Race || m.offer[i].power != c.Power {
+			return false
+		}
+	}
+	return true
 }
 
 var _ engine.State = (*state)(nil)
@@ -377,19 +445,20 @@ func (s *state) canon(buf []byte) []byte {
 		buf = append(buf, 0)
 	}
 	buf = appendInt(buf, len(s.Players))
-	for i, p := range s.Players {
+	for i := range s.Players {
+		p := &s.Players[i]
 		buf = append(buf, s.names[i]...)
 		buf = append(buf, 0)
 		buf = appendInt(buf, p.Coins)
 		buf = appendInt(buf, p.Scored)
 		buf = appendInt(buf, int(p.Ally))
-		for _, a := range p.Armies {
+		for j := range p.Armies {
+			a := &p.Armies[j]
 			buf = s.appendArmyName(buf, a.Race, a.abs[0])
 			buf = s.appendArmyName(buf, a.Power, a.abs[1])
 			buf = appendInt(buf, a.Hand)
 			buf = appendInt(buf, a.Aside)
-			buf = appendLegacyVars(buf, false, encVarint, a.get)
-			buf = appendLegacyVars(buf, false, encBool, a.get)
+			buf = appendArmyLegacyVars(buf, a)
 		}
 	}
 	buf = appendInt(buf, len(s.Regions))
@@ -400,14 +469,21 @@ func (s *state) canon(buf []byte) []byte {
 		buf = appendInt(buf, int(g.Tokens))
 	}
 	buf = appendInt(buf, len(s.Offer))
-	for _, c := range s.Offer {
-		buf = s.appendName(buf, c.Race)
-		buf = s.appendName(buf, c.Power)
+	for i := range s.Offer {
+		c := &s.Offer[i]
+		if m := s.stacks; m != nil && i < len(m.offer) && m.offer[i].race == c.Race && m.offer[i].power == c.Power {
+			buf = append(buf, m.offer[i].code...)
+		} else {
+			buf = s.appendName(buf, c.Race)
+			buf = s.appendName(buf, c.Power)
+		}
 		buf = appendInt(buf, c.Coins)
 	}
-	buf = s.appendNames(buf, s.Races)
-	buf = s.appendNames(buf, s.Powers)
-	buf = s.appendNames(buf, s.Discard)
+	if m := s.stacks; m.encodes(s) {
+		buf = append(buf, m.code...)
+	} else {
+		buf = s.appendStacks(buf)
+	}
 	t := &s.T
 	for _, f := range [...]bool{t.Acted, t.ActiveActed, t.Closed} {
 		buf = appendBool(buf, f)

@@ -117,8 +117,11 @@ type catalogue struct {
 	nameIndex map[string]byte
 	byAbility [256]byte
 	byIndex   []string // the names by their number
-	// granting lists the piece kinds of the variant's packs that grant an ability.
-	granting []*pieceKind
+	// granting lists the piece kinds of the variant's packs that grant an ability;
+	// grantingTerrain is set when one of them stands on a terrain (the others only
+	// where a region's pieces hold them).
+	granting        []*pieceKind
+	grantingTerrain bool
 	// variant is the game the catalogue belongs to (its optional rules).
 	variant *variant
 	// shields: an ability of the catalogue has a shield (Gnomes); without one the
@@ -157,6 +160,7 @@ func (v *variant) loadCatalogue() (*catalogue, error) {
 	for _, k := range reg.pieces {
 		if k.grants != nil && slices.Contains(v.packs, k.grants.packName()) {
 			c.granting = append(c.granting, k)
+			c.grantingTerrain = c.grantingTerrain || k.terrain != ""
 		}
 	}
 	for _, name := range append(slices.Clone(c.raceNames), c.powerNames...) {
