@@ -154,10 +154,12 @@ type stacksCode struct {
 	offer []comboCode
 }
 
-// comboCode is the encoding of the names of a combo of the offer.
+// comboCode is the encoding of the names of a combo of the offer: their numbers
+// (ok is false when one has none: then Hash encodes them in full).
 type comboCode struct {
 	race, power string
-	code        []byte
+	code        [2]byte
+	ok          bool
 }
 
 // encodes reports whether m is the encoding of s's stacks.
@@ -184,9 +186,12 @@ func (s *state) keepStacks() {
 	if s.stacks.encodes(s) && s.stacks.encodesOffer(s) {
 		return
 	}
-	m := &stacksCode{races: s.Races, powers: s.Powers, discard: s.Discard, code: s.appendStacks(nil)}
-	for _, c := range s.Offer {
-		m.offer = append(m.offer, comboCode{race: c.Race, power: c.Power, code: s.appendName(s.appendName(nil, c.Race), c.Power)})
+	m := &stacksCode{races: s.Races, powers: s.Powers, discard: s.Discard, code: s.appendStacks(make([]byte, 0, 64)),
+		offer: make([]comboCode, len(s.Offer))}
+	for i, c := range s.Offer {
+		r, okR := s.cat.nameIndex[c.Race]
+		p, okP := s.cat.nameIndex[c.Power]
+		m.offer[i] = comboCode{race: c.Race, power: c.Power, code: [2]byte{r, p}, ok: okR && okP && c.Race != "" && c.Power != ""}
 	}
 	s.stacks = m
 }
@@ -471,8 +476,8 @@ func (s *state) canon(buf []byte) []byte {
 	buf = appendInt(buf, len(s.Offer))
 	for i := range s.Offer {
 		c := &s.Offer[i]
-		if m := s.stacks; m != nil && i < len(m.offer) && m.offer[i].race == c.Race && m.offer[i].power == c.Power {
-			buf = append(buf, m.offer[i].code...)
+		if m := s.stacks; m != nil && i < len(m.offer) && m.offer[i].ok && m.offer[i].race == c.Race && m.offer[i].power == c.Power {
+			buf = append(buf, m.offer[i].code[:]...)
 		} else {
 			buf = s.appendName(buf, c.Race)
 			buf = s.appendName(buf, c.Power)
