@@ -154,3 +154,37 @@ func TestLimits_heldNotice(t *testing.T) {
 		})
 	}
 }
+
+// TestLimits_playNeverHeld: with caps of two answers and two notifications an hour,
+// every mail of play still goes out (the answer to each move and the state mail asking
+// the other player to move), while the caps still hold back what is not play (here
+// the answers to status).
+func TestLimits_playNeverHeld(t *testing.T) {
+	lim := store.DefaultLimits
+	lim.AnswersPerHour, lim.NotificationsPerHour, lim.IdleAnswersPerHour = 2, 2, 2
+	lf := newLimitsFixture(t)
+	lf.opts.Limits = &lim
+	lf.restart()
+	id := lf.turnsGame("en")
+	ann0, ben0 := lf.stateMailsTo(id, "ann@"+domain), lf.stateMailsTo(id, "ben@"+domain)
+	for i := range 10 {
+		lf.now = lf.now.Add(time.Minute)
+		res := lf.receive(lf.mail([]string{"ann", "ben"}[i%2]+"@"+domain, lf.svc.ReplyAddress(id, i%2), "add 3\n"))
+		if res.Status != service.StatusApplied || strings.Contains(res.Reason, "not sent") {
+			t.Fatalf("move %d: %+v", i+1, res)
+		}
+	}
+	if a, b := lf.stateMailsTo(id, "ann@"+domain)-ann0, lf.stateMailsTo(id, "ben@"+domain)-ben0; a != 10 || b != 10 {
+		t.Fatalf("state mails: ann %d, ben %d; want 10 each (5 answers and 5 asking to move)", a, b)
+	}
+	held := 0
+	for range 4 {
+		lf.now = lf.now.Add(time.Minute)
+		if res := lf.receive(lf.mail("ann@"+domain, lf.svc.ReplyAddress(id, 0), "status\n")); strings.Contains(res.Reason, "not sent") {
+			held++
+		}
+	}
+	if held != 2 {
+		t.Fatalf("%d of 4 status answers held, want 2 (the cap of 2 answers an hour)", held)
+	}
+}
