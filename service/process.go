@@ -67,9 +67,11 @@ func (s *Service) ReceiveAll(ctx context.Context, ins []store.InboxMsg) ([]Resul
 	var g group
 	defer g.unlock()
 	results := make([]Result, 0, len(ins))
+	heldAny := false
 	flush := func() error {
-		res, err := s.flushGroup(ctx, &g)
+		res, held, err := s.flushGroup(ctx, &g)
 		results = append(results, res...)
+		heldAny = heldAny || held
 		return err
 	}
 	for _, in := range ins {
@@ -128,7 +130,9 @@ func (s *Service) ReceiveAll(ctx context.Context, ins []store.InboxMsg) ([]Resul
 	if err := flush(); err != nil {
 		return results, err
 	}
-	s.tellHeldLogged(ctx)
+	if heldAny {
+		s.tellHeldLogged(ctx)
+	}
 	return results, nil
 }
 
@@ -256,33 +260,35 @@ func (g *group) unlock() {
 }
 
 // flushGroup decides the group's pending mails, commits the group and lets its games
-// go, leaving it empty.
-func (s *Service) flushGroup(ctx context.Context, g *group) ([]Result, error) {
-	err := s.decideAll(ctx, g)
-	var res []Result
+// go, leaving it empty. held reports whether the limits held back mail the group
+// caused (its readers are owed a notice: see tellHeld).
+func (s *Service) flushGroup(ctx context.Context, g *group) (res []Result, held bool, err error) {
+	err = s.decideAll(ctx, g)
 	var each []store.InboxMsg
 	if err == nil || len(g.mails) > 0 {
 		var cerr error
-		res, each, cerr = s.commitGroup(ctx, g)
+		res, each, held, cerr = s.commitGroup(ctx, g)
 		err = errors.Join(err, cerr)
 	}
 	g.unlock()
 	*g = group{}
 	if len(each) > 0 && err == nil {
 		// Another writer got in first, or one mail's outcome cannot be committed:
-		// each mail on its own (the one that cannot is quarantined there).
-		return s.receiveEach(ctx, each)
+		// each mail on its own (the one that cannot is quarantined there, and tells
+		// the readers of mail it held back).
+		res, err = s.receiveEach(ctx, each)
+		return res, false, err
 	}
-	return res, err
+	return res, held, err
 }
 
 // commitGroup commits g's decided mails in one transaction. When that fails because
 // another writer got in first (a stale sequence number, a mail stored meanwhile), or
 // one outcome cannot be committed, it returns the mails instead, to be processed
 // again one by one.
-func (s *Service) commitGroup(ctx context.Context, g *group) ([]Result, []store.InboxMsg, error) {
+func (s *Service) commitGroup(ctx context.Context, g *group) ([]Result, []store.InboxMsg, bool, error) {
 	if len(g.mails) == 0 {
-		return nil, nil, nil
+		return nil, nil, false, nil
 	}
 	var all store.Batch
 	held := make([]*[]string, len(g.mails))
@@ -294,17 +300,19 @@ func (s *Service) commitGroup(ctx context.Context, g *group) ([]Result, []store.
 	}
 	err := s.commit(ctx, all)
 	if errors.Is(err, store.ErrStaleSeq) || errors.Is(err, store.ErrDuplicate) || err != nil && !store.IsTransient(err) {
-		return nil, g.mails, nil
+		return nil, g.mails, false, nil
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("commit %d mails: %w", len(g.mails), err)
+		return nil, nil, false, fmt.Errorf("commit %d mails: %w", len(g.mails), err)
 	}
+	heldAny := false
 	for i := range g.results {
 		g.results[i].InboxID = g.mails[i].ID
 		g.results[i].Reason = withHeld(g.results[i].Reason, *held[i])
+		heldAny = heldAny || len(*held[i]) > 0
 		s.logResult(g.results[i])
 	}
-	return g.results, nil, nil
+	return g.results, nil, heldAny, nil
 }
 
 // receiveEach stores and processes mails one at a time, each in its own
@@ -407,7 +415,7 @@ func (s *Service) interpret(ctx context.Context, m store.InboxMsg) (Result, erro
 		}
 		s.forgetTransient(m.DedupeKey)
 		if len(*held) > 0 {
-			defer s.tellHeldLogged(ctx) // once the game is let go
+			defer s.tellHeldLogged(ctx)
 		}
 		res.InboxID = fresh.ID
 		res.Reason = withHeld(res.Reason, *held)
