@@ -28,6 +28,9 @@ var (
 // tell records a happening of the command being applied; only is the player who
 // alone may read it, or -1.
 func (s *state) tell(only int, kind string, hit int, key string, args ...any) {
+	if s.quiet {
+		return
+	}
 	h := engine.Happening{Kind: kind, Actor: s.names[s.actor], Text: engine.Textf(key, args...)}
 	if hit >= 0 && hit < len(s.names) {
 		h.Hit = []string{s.names[hit]}
@@ -110,6 +113,9 @@ type beaten struct {
 
 // tellConquest records the conquest of region r by army (p, slot) with n tokens.
 func (s *state) tellConquest(p, slot, r, n int, b beaten) {
+	if s.quiet {
+		return
+	}
 	id := s.b.id(r)
 	who, army := s.names[p], s.armyName(p, slot)
 	switch {
@@ -136,6 +142,9 @@ func backInHand(n int) engine.Text { return engine.Textf("%d back in hand", n) }
 // tellScore records player p's score at the end of their turn: the total and, for
 // p alone, its breakdown.
 func (s *state) tellScore(p, regions int, bonus []engine.Text, total int) {
+	if s.quiet {
+		return
+	}
 	s.tell(p, engine.HapScore, -1, "%s scored %s (%d in all)", s.names[p], nCoins(total), s.Players[p].Coins)
 	t := &s.story[len(s.story)-1]
 	t.Details = append([]engine.Text{engine.Textf("regions: %d", regions)}, bonus...)
@@ -143,5 +152,8 @@ func (s *state) tellScore(p, regions int, bonus []engine.Text, total int) {
 
 // tellRedeploy records a redeployment: the regions named with their tokens now.
 func (s *state) tellRedeploy(p int, args []string) {
+	if s.quiet {
+		return
+	}
 	s.tell(-1, engine.HapMove, -1, "%s redeployed: %s", s.names[p], strings.Join(args, " "))
 }
