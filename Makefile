@@ -22,14 +22,17 @@ test:
 race:
 	$(GO) test -race -count=1 -timeout 15m -skip 'TestLoad|TestCrashSafety|TestRealServers|TestBrowserLayout|TestBrowser_pages|TestSelfPlayRenders|TestDungeoneerTextArguments|TestSmallWorldNamesAreTerms|TestEmpireTextArguments|TestBotsByMailItalian|TestDungeonBot_finishes' $(PKGS)
 
-## bench: Go benchmarks plus the end-to-end load run; figures go to docs/benchmarks.md
+## bench: Go benchmarks plus the end-to-end load runs (a burst of moves; a restart on
+## 10,000 running games); figures go to docs/benchmarks.md
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
 	TURNMAIL_LOAD=1 $(GO) test -count=1 -run 'TestLoad' -v -timeout 20m ./e2e/
 
 ## soak: long self-play runs of every engine (many seeded games), every state rendered
-## as mail, then bots playing whole games by mail with 3 to 5 players (and through
-## Dovecot + Postfix when TURNMAIL_REAL_* is set, see .ci/run)
+## as mail, states restored from snapshots and kept by the service checked against
+## full replays over long games (TestSelfPlaySnapshots, TestSelfPlayFoldFromSnapshots,
+## TestSelfPlayKeptStates), then bots playing whole games by mail with 3 to 5 players
+## (and through Dovecot + Postfix when TURNMAIL_REAL_* is set, see .ci/run)
 soak:
 	TURNMAIL_SOAK=1 $(GO) test -count=1 -run 'SelfPlay' -timeout 60m -v ./engine/... ./service/
 	TURNMAIL_SOAK=1 $(GO) test -count=1 -run 'TestBotsByMail|TestRealServersBots' -timeout 60m -v ./e2e/

@@ -428,9 +428,14 @@ func (d *Daemon) Tick(ctx context.Context) (int, error) { return d.Service.Tick(
 func (d *Daemon) schedule(ctx context.Context) error {
 	t := time.NewTicker(d.tickEvery)
 	defer t.Stop()
-	for {
-		if _, err := d.Tick(ctx); err != nil && ctx.Err() == nil {
+	for first := true; ; first = false {
+		start := time.Now()
+		n, err := d.Tick(ctx)
+		if err != nil && ctx.Err() == nil {
 			d.log.Error("deadline scheduler", "err", err)
+		}
+		if first && err == nil {
+			d.log.Info("deadline scheduler started", "fired", n, "took", time.Since(start).Round(time.Millisecond))
 		}
 		select {
 		case <-ctx.Done():

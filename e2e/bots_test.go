@@ -36,17 +36,19 @@ var botNames = []string{"alice", "bob", "carol", "dave", "erin"}
 // TestBotsByMail plays a complete game of every engine, with two players or the
 // fewest it allows (three for Necromancer Island), by mail over the
 // embedded servers, then checks that the exported archive replays to the winners
-// the final mail announced; and the games of boardOptions.
+// the final mail announced; and the games of boardOptions. The bots play under the
+// default mail limits, hundreds of moves in minutes: the mails of play are never
+// held back, so no game stalls waiting for a player who was not told to move.
 func TestBotsByMail(t *testing.T) {
 	for i, kind := range games.Registry().Names() {
 		t.Run(kind, func(t *testing.T) {
-			h := newHarness(t, harnessOptions{quiet: true})
+			h := newHarness(t, harnessOptions{quiet: true, defaultLimits: true})
 			lo, _ := playerRange(kind)
 			playBots(t, h, kind, max(lo, 2), int64(100+i))
 		})
 		for j, opts := range boardOptions[kind] {
 			t.Run(kind+"-"+opts, func(t *testing.T) {
-				h := newHarness(t, harnessOptions{quiet: true})
+				h := newHarness(t, harnessOptions{quiet: true, defaultLimits: true})
 				lo, _ := playerRange(kind)
 				playBots(t, h, kind, max(lo, 2), int64(150+10*i+j), opts)
 			})

@@ -210,10 +210,31 @@ func Illegal(format string, args ...any) *RuleError {
 // Normalize returns the canonical text of a command: lower case, single spaces, and
 // no comment (a '#' starts one).
 func Normalize(command string) string {
+	if isNormal(command) {
+		return command // the common case (a stored command, a Legal entry): no copy
+	}
 	if i := strings.IndexByte(command, '#'); i >= 0 {
 		command = command[:i]
 	}
 	return strings.Join(strings.Fields(strings.ToLower(command)), " ")
+}
+
+// isNormal reports whether command is its own normal form: ASCII without upper case
+// letters, '#' or white space other than single spaces between words.
+func isNormal(command string) bool {
+	for i := 0; i < len(command); i++ {
+		switch c := command[i]; {
+		case c >= 0x80 || c == '#' || 'A' <= c && c <= 'Z':
+			return false
+		case c == ' ':
+			if i == 0 || i == len(command)-1 || command[i+1] == ' ' {
+				return false
+			}
+		case c < ' ' || c == 0x7f:
+			return false
+		}
+	}
+	return true
 }
 
 // IsPattern reports whether a Legal entry is a pattern rather than a concrete command.

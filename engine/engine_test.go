@@ -230,6 +230,15 @@ func TestNormalize(t *testing.T) {
 		"PICK 3 # cheap":   "pick 3",
 		"# only a comment": "",
 		"redeploy\t3=2":    "redeploy 3=2",
+		"conquer 12":       "conquer 12",
+		"conquer  12":      "conquer 12",
+		" conquer":         "conquer",
+		"conquer ":         "conquer",
+		"Conquista":        "conquista",
+		"ÉPOCA":            "época",
+		"a\u00a0b":         "a b",
+		"a\rb":             "a b",
+		"":                 "",
 	} {
 		if got := engine.Normalize(in); got != want {
 			t.Errorf("Normalize(%q) = %q, want %q", in, got, want)

@@ -58,19 +58,68 @@ func Step(s State, seed int64, seq int, player, command string, dictated Outcome
 	return next, rng.Recorded(), nil
 }
 
-// Replay folds the archive's first upTo events (all of them when upTo < 0) through the
-// game and returns the resulting state. Each move is validated by Apply; recorded hashes
-// are verified. The first failing event stops the replay with a *ReplayError.
-func Replay(reg Registry, a *Archive, upTo int) (State, error) {
-	states, err := ReplayAll(reg, a, upTo)
+// StepInto is Step building the new state over spare (see Reuser) when s can, and
+// spare is not nil; spare must not be used again.
+func StepInto(spare, s State, seed int64, seq int, player, command string, dictated Outcomes) (State, Outcomes, error) {
+	rng := NewRand(seed, seq, dictated)
+	next, err := stepWith(rng, spare, s, player, command)
+	if err != nil {
+		return nil, nil, err
+	}
+	return next, rng.Recorded(), nil
+}
+
+// stepWith is StepInto with rng, the event's random source.
+func stepWith(rng *Rand, spare, s State, player, command string) (State, error) {
+	var next State
+	var err error
+	if r, ok := s.(Reuser); ok && spare != nil {
+		next, err = r.ApplyInto(spare, player, Normalize(command), rng)
+	} else {
+		next, err = s.Apply(player, Normalize(command), rng)
+	}
 	if err != nil {
 		return nil, err
 	}
-	return states[len(states)-1], nil
+	if unused := rng.Unused(); len(unused) > 0 {
+		return nil, fmt.Errorf("dictated outcomes not used: %v", unused)
+	}
+	return next, nil
 }
 
-// ReplayAll is Replay returning the state after every event (index 0 is the setup).
+// Replay folds the archive's first upTo events (all of them when upTo < 0) through the
+// game and returns the resulting state. Each move is validated by Apply; recorded hashes
+// are verified. The first failing event stops the replay with a *ReplayError. Only the
+// last state is kept, and only the last command keeps its journal (see Journaler).
+func Replay(reg Registry, a *Archive, upTo int) (State, error) {
+	f, err := foldOf(reg, a)
+	if err != nil {
+		return nil, err
+	}
+	return f.Run(upTo)
+}
+
+// ReplayAll is Replay returning the state after every event (index 0 is the setup),
+// each with its journal.
 func ReplayAll(reg Registry, a *Archive, upTo int) ([]State, error) {
+	f, err := foldOf(reg, a)
+	if err != nil {
+		return nil, err
+	}
+	states := []State{f.Base}
+	f.Journal, f.Keep = true, true
+	f.Visit = func(_ int, s State) error {
+		states = append(states, s)
+		return nil
+	}
+	if _, err := f.Run(upTo); err != nil {
+		return nil, err
+	}
+	return states, nil
+}
+
+// foldOf starts the replay of a complete archive: its setup is the base.
+func foldOf(reg Registry, a *Archive) (*Fold, error) {
 	if len(a.Redacted) > 0 {
 		return nil, fmt.Errorf("%w: this copy leaves out %s; replay the host's complete export", ErrRedacted, strings.Join(a.Redacted, ", "))
 	}
@@ -86,37 +135,5 @@ func ReplayAll(reg Registry, a *Archive, upTo int) ([]State, error) {
 	if err != nil {
 		return nil, err
 	}
-	if upTo < 0 || upTo > len(a.Events) {
-		upTo = len(a.Events)
-	}
-	states := make([]State, 1, upTo+1)
-	states[0] = s
-	// standing holds the indexes (into states) of the moves that are not undone.
-	standing := []int{0}
-	for i := 0; i < upTo; i++ {
-		e := a.Events[i]
-		cur := states[len(states)-1]
-		switch e.Kind {
-		case KindAdmin:
-			states = append(states, cur)
-			continue
-		case KindUndo:
-			if len(standing) < 2 {
-				return nil, &ReplayError{Index: i + 1, Player: e.Player, Command: e.Command, Err: errors.New("nothing to undo")}
-			}
-			standing = standing[:len(standing)-1]
-			states = append(states, states[standing[len(standing)-1]])
-			continue
-		}
-		next, _, err := Step(cur, setup.Seed, i+1, e.Player, e.Command, e.Outcomes)
-		if err != nil {
-			return nil, &ReplayError{Index: i + 1, Player: e.Player, Command: e.Command, Err: err}
-		}
-		if e.Hash != "" && e.Hash != next.Hash() {
-			return nil, &ReplayError{Index: i + 1, Player: e.Player, Command: e.Command, Err: ErrHashMismatch}
-		}
-		states = append(states, next)
-		standing = append(standing, len(states)-1)
-	}
-	return states, nil
+	return &Fold{Seed: setup.Seed, Events: a.Events, Base: s}, nil
 }

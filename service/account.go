@@ -7,14 +7,36 @@ import (
 	"github.com/turnmail/turnmail/templates"
 )
 
-// stateAt returns the states before and after events[i] of the game (nil when the
-// game was not replayed event by event).
+// stateAt returns the states before and after event seq of the game, the one after
+// with its journal (nil when there is no such event or they cannot be replayed: the
+// account then shows the command).
 func (l *Loaded) stateAt(seq int) (before, after engine.State) {
-	i := seq - 1
-	if i < 0 || i >= len(l.Events) || l.Events[i].Seq != seq || i+1 >= len(l.States) {
+	if l.hist == nil || seq < 1 || seq > len(l.hist.events) {
 		return nil, nil
 	}
-	return l.States[i], l.States[i+1]
+	after, err := l.hist.at(seq)
+	if err == nil {
+		before, err = l.hist.at(seq - 1)
+	}
+	if err != nil {
+		l.hist.s.log.Warn("account of a move left out", "game", l.Game.ID, "seq", seq, "err", err)
+		return nil, nil
+	}
+	return before, after
+}
+
+// seenState returns the state after event seq, the last a reader's mail showed
+// (nil when it cannot be replayed).
+func (l *Loaded) seenState(seq int) engine.State {
+	if l.hist == nil || seq < 0 || seq > len(l.hist.events) {
+		return nil
+	}
+	st, err := l.hist.at(seq)
+	if err != nil {
+		l.hist.s.log.Warn("the board a reader saw left out", "game", l.Game.ID, "seq", seq, "err", err)
+		return nil
+	}
+	return st
 }
 
 // happened says what move e did, as viewer may learn it; reader is the name the

@@ -4,6 +4,8 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base32"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -59,21 +61,34 @@ type TurnStart struct {
 	At  time.Time
 }
 
-// analyse folds the event log (with the state after every event) into Facts.
-func analyse(l *Loaded, states []engine.State) Facts {
+// newFacts returns the facts of a game at its start: toAct must act, since started.
+func newFacts(toAct []string, started time.Time) Facts {
 	f := Facts{Resigned: map[string]bool{}, Vacations: map[string][]Interval{}, TurnStart: map[string]TurnStart{}}
-	started := l.startedAt()
-	for _, p := range states[0].ToAct() {
+	for _, p := range toAct {
 		f.TurnStart[p] = TurnStart{0, started}
 	}
-	for i, e := range l.Events {
-		f.observe(e)
-		if i+1 >= len(states) {
-			break
-		}
-		f.TurnStart = nextTurnStart(f.TurnStart, e, states[i], states[i+1], started)
-	}
 	return f
+}
+
+// step folds event e into the facts: it led from a state where the players was must
+// act to one where now must act.
+func (f *Facts) step(e store.Event, was, now []string, started time.Time) {
+	f.observe(e)
+	f.TurnStart = nextTurnStart(f.TurnStart, e, was, now, started)
+}
+
+// clone returns a copy that shares nothing the methods of Facts change.
+func (f Facts) clone() Facts {
+	c := Facts{Resigned: maps.Clone(f.Resigned), Vacations: make(map[string][]Interval, len(f.Vacations)), TurnStart: maps.Clone(f.TurnStart)}
+	for k, v := range f.Vacations {
+		c.Vacations[k] = slices.Clone(v)
+	}
+	if f.Undo != nil {
+		u := *f.Undo
+		u.Accepted = maps.Clone(f.Undo.Accepted)
+		c.Undo = &u
+	}
+	return c
 }
 
 // startedAt is when the game began.
@@ -84,14 +99,13 @@ func (l *Loaded) startedAt() time.Time {
 	return l.Game.CreatedAt
 }
 
-// nextTurnStart returns the turn starts after event e, which led from state before
-// to state after: a player who must act after it keeps their turn's start unless
-// their turn begins with e (it was not theirs before, it is their own move or
-// deadline, or e resumes the game).
-func nextTurnStart(cur map[string]TurnStart, e store.Event, before, after engine.State, started time.Time) map[string]TurnStart {
-	was := before.ToAct()
+// nextTurnStart returns the turn starts after event e, which led from a state where
+// the players was must act to one where now must act: a player who must act after it
+// keeps their turn's start unless their turn begins with e (it was not theirs before,
+// it is their own move or deadline, or e resumes the game).
+func nextTurnStart(cur map[string]TurnStart, e store.Event, was, now []string, started time.Time) map[string]TurnStart {
 	next := map[string]TurnStart{}
-	for _, p := range after.ToAct() {
+	for _, p := range now {
 		ts, had := cur[p]
 		own := strings.EqualFold(e.Player, p) && (e.Kind == engine.KindMove || strings.HasPrefix(e.Command, adminDeadline))
 		if !had || !contains(was, p) || own || (e.Kind == engine.KindAdmin && e.Command == adminResume) {

@@ -95,7 +95,7 @@ func (s *Service) CreateGame(ctx context.Context, ng NewGame) (string, error) {
 		game.Settings, _ = json.Marshal(st)
 		game.List = st.List
 		l := &Loaded{Game: game, Players: players, State: state, Settings: st}
-		l.Facts = analyse(l, []engine.State{state})
+		l.Facts = newFacts(state.ToAct(), l.startedAt())
 		mails, err := s.stateMails(l, nil, state, nil, "", nil, nil, nil, "")
 		if err != nil {
 			return "", err

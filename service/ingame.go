@@ -131,21 +131,27 @@ func (r *run) undo(why string, t undoTarget) error {
 		r.add(store.Event{Kind: engine.KindUndo, Command: fmt.Sprintf("taking back %s: %s (a resigned player's skipped turn) with %s: %s", e.Player, e.Command, t.move.Player, t.move.Command)})
 	}
 	r.add(store.Event{Kind: engine.KindUndo, Player: "", Command: why})
-	a := r.l.Archive()
-	for _, e := range r.c.Events {
-		a.Events = append(a.Events, engine.Event{Kind: e.Kind, Player: e.Player, Command: e.Command, Outcomes: decodeOutcomes(e.Outcomes), Hash: e.Hash})
+	// The undo events go back to the states they name, which the game's history
+	// gives (this run's own states are in view's).
+	h := r.view().hist
+	if h == nil {
+		return errors.New("replay the undo: the game has no history")
 	}
-	states, err := engine.ReplayAll(r.s.games, a, -1)
+	for i := range h.events[r.l.LastSeq()+first:] {
+		h.events[r.l.LastSeq()+first+i].Hash = "" // recorded by add as the state before: not to be checked
+	}
+	f := engine.Fold{Seed: r.l.Seed, Events: h.events, Base: r.state, BaseSeq: r.l.LastSeq() + first, StateAt: h.at, Journal: true, Keep: true,
+		Visit: func(seq int, st engine.State) error {
+			// Like every event, an undo records the state after it (add stored the one before).
+			i := seq - r.l.LastSeq() - 1
+			r.c.Events[i].Hash, r.after[i] = st.Hash(), st
+			return nil
+		}}
+	st, err := f.Run(-1)
 	if err != nil {
 		return fmt.Errorf("replay the undo: %w", err)
 	}
-	// Like every event, an undo records the state after it (add stored the one before).
-	for i := first; i < len(r.c.Events); i++ {
-		st := states[len(r.l.Events)+i+1]
-		r.c.Events[i].Hash, r.after[i] = st.Hash(), st
-	}
-	r.state = states[len(states)-1]
-	r.moved = true
+	r.state, r.moved = st, true
 	return nil
 }
 
@@ -156,19 +162,22 @@ func (r *run) view() *Loaded {
 	v := *r.l
 	v.Game.Status = r.status
 	v.State = r.state
-	v.Events = append(append([]store.Event{}, r.l.Events...), r.c.Events...)
+	v.Events = append(capped(r.l.Events), r.c.Events...)
 	if r.l.State == nil {
 		return &v
 	}
-	if len(r.l.States) == len(r.l.Events)+1 {
-		v.States = append(append([]engine.State{}, r.l.States...), r.after...)
-	} else {
-		v.States = nil
+	if r.l.hist != nil {
+		states := make(map[int]engine.State, len(r.after))
+		for i, st := range r.after {
+			states[r.l.LastSeq()+i+1] = st
+		}
+		v.hist = r.l.hist.with(append(capped(r.l.hist.events), engineEvents(r.c.Events)...), states)
 	}
-	before, started := r.l.State, r.l.startedAt()
+	was, started := r.l.State.ToAct(), r.l.startedAt()
 	for i, e := range r.c.Events {
-		v.Facts.TurnStart = nextTurnStart(v.Facts.TurnStart, e, before, r.after[i], started)
-		before = r.after[i]
+		now := r.after[i].ToAct()
+		v.Facts.TurnStart = nextTurnStart(v.Facts.TurnStart, e, was, now, started)
+		was = now
 	}
 	return &v
 }
@@ -247,14 +256,29 @@ func (r *run) finish(author string, applied []templates.Line, lineErr *templates
 		if author != "" {
 			notes, r.answers, r.wantState = r.answers, nil, false // the author's state mail says it all
 		}
-		mails, err := r.s.stateMails(r.view(), r.l.State, r.state, r.c.Events, author, applied, lineErr, notes, r.inReply)
+		v := r.view()
+		mails, err := r.s.stateMails(v, r.l.State, r.state, r.c.Events, author, applied, lineErr, notes, r.inReply)
 		if err != nil {
 			return err
 		}
-		r.c.Outbox = append(r.c.Outbox, mails...)
+		r.c.Outbox = append(r.c.Outbox, play(mails, r.sender)...)
 	}
-	r.c.Outbox = append(r.c.Outbox, r.mails...)
+	r.c.Outbox = append(r.c.Outbox, play(r.mails, r.sender)...)
+	r.c.Snapshot = r.snapshot()
 	return nil
+}
+
+// play marks the state mails among mails, those of a change to the game (a move, an
+// undo, a seat that changed hands), as mails of play caused by writer: no cap holds
+// them back (store.ClassPlay), so that nobody waits for a player who was not told it
+// is their move. Other mails (a message relayed, a notice) keep their class.
+func play(mails []store.OutMail, writer string) []store.OutMail {
+	for i := range mails {
+		if mails[i].Kind == "state" {
+			mails[i].Class, mails[i].Cause = store.ClassPlay, writer
+		}
+	}
+	return mails
 }
 
 // answer queues the one answer to a seat's mail that moved nothing (finish answered

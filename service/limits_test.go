@@ -52,10 +52,27 @@ func (lf *limitsFixture) autoReply(from, to string) []byte {
 	return []byte(fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: [turnmail] game\r\nMessage-ID: <auto%d@client.example>\r\n\r\nThank you for your mail. I will read it when I am back.\r\n", from, to, lf.n))
 }
 
+// heldNotice is the first words of the notice that mail was held back.
+const heldNotice = "Mail to you was held back"
+
+// answersTo splits the mails to addr into answers and notices of held mail.
+func (f *fixture) answersTo(addr string) (answers, notices int) {
+	for _, m := range f.mailsTo(addr) {
+		if strings.Contains(m.Body, heldNotice) {
+			notices++
+		} else {
+			answers++
+		}
+	}
+	return answers, notices
+}
+
 // TestLimits_autoResponderStops: an auto-responder at a host's and at an
 // observer's address, writing back to every mail it gets, gets at most
 // IdleAnswersPerHour answers in an hour and IdleAnswersPerDay in a day, although the
-// service restarts in between (the limits are in the database).
+// service restarts in between (the limits are in the database); beside them, one
+// notice per hold that mail is held back (a few a day: one per hourly hold, then one
+// for the daily one).
 func TestLimits_autoResponderStops(t *testing.T) {
 	lim := store.DefaultLimits
 	for _, who := range []string{"host", "observer"} {
@@ -67,9 +84,9 @@ func TestLimits_autoResponderStops(t *testing.T) {
 			} else if res := lf.confirmed(addr, "observe "+lf.game+"\n"); res.Status != service.StatusApplied {
 				t.Fatalf("observe: %+v", res)
 			}
-			before := len(lf.mailsTo(addr))
+			before, _ := lf.answersTo(addr)
 			start := lf.now
-			hour := 0
+			hour, hourNotices := 0, 0
 			// Every 2 minutes for a day.
 			for i := 1; lf.now.Before(start.Add(24 * time.Hour)); i++ {
 				lf.now = lf.now.Add(2 * time.Minute)
@@ -81,17 +98,19 @@ func TestLimits_autoResponderStops(t *testing.T) {
 					t.Fatalf("auto-reply %d applied something: %+v", i, res)
 				}
 				if i == 30 { // the first hour
-					hour = len(lf.mailsTo(addr)) - before
+					hour, hourNotices = lf.answersTo(addr)
+					hour -= before
 				}
 			}
-			day := len(lf.mailsTo(addr)) - before
-			if hour < 1 || hour > lim.IdleAnswersPerHour {
-				t.Errorf("%d answers in the first hour, want 1 to %d", hour, lim.IdleAnswersPerHour)
+			day, notices := lf.answersTo(addr)
+			day -= before
+			if hour < 1 || hour > lim.IdleAnswersPerHour || hourNotices != 1 {
+				t.Errorf("%d answers and %d notices in the first hour, want 1 to %d and 1", hour, hourNotices, lim.IdleAnswersPerHour)
 			}
-			if day > lim.IdleAnswersPerDay {
-				t.Errorf("%d answers in a day, want at most %d", day, lim.IdleAnswersPerDay)
+			if day > lim.IdleAnswersPerDay || notices < 1 || notices > lim.IdleAnswersPerDay/lim.IdleAnswersPerHour+1 {
+				t.Errorf("%d answers and %d notices in a day, want at most %d and 1 to %d", day, notices, lim.IdleAnswersPerDay, lim.IdleAnswersPerDay/lim.IdleAnswersPerHour+1)
 			}
-			t.Logf("%s: %d answers in the first hour, %d in a day, to 720 auto-replies", who, hour, day)
+			t.Logf("%s: %d answers in the first hour, %d in a day, to 720 auto-replies; %d notices of held mail", who, hour, day, notices)
 		})
 	}
 }
@@ -106,9 +125,9 @@ func TestLimits_forgedFromReflection(t *testing.T) {
 		lf.now = lf.now.Add(14 * time.Minute)
 		lf.receive(lf.mail(victim, svcAddr, strings.Repeat("games\n", 20)))
 	}
-	got := len(lf.mailsTo(victim))
-	if got < 1 || got > store.DefaultLimits.IdleAnswersPerDay {
-		t.Fatalf("the victim got %d mails in a day, want 1 to %d", got, store.DefaultLimits.IdleAnswersPerDay)
+	got, notices := lf.answersTo(victim)
+	if lim := store.DefaultLimits; got < 1 || got > lim.IdleAnswersPerDay || notices > lim.IdleAnswersPerDay/lim.IdleAnswersPerHour+1 {
+		t.Fatalf("the victim got %d answers and %d notices of held mail in a day, want 1 to %d and at most %d", got, notices, lim.IdleAnswersPerDay, lim.IdleAnswersPerDay/lim.IdleAnswersPerHour+1)
 	}
 	rows, err := lf.st.FailedInbox(context.Background()) // nothing failed on the way
 	if err != nil || len(rows) > 0 {

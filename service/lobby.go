@@ -891,14 +891,14 @@ func (s *Service) lobbyStart(tx *lobbyTx, l *Loaded, n templates.Notice) (templa
 	l.Settings.StartedAt = &now
 	l.Game.Status = store.GameRunning
 	l.State = state
-	l.Facts = analyse(l, []engine.State{state})
+	l.Facts = newFacts(state.ToAct(), l.startedAt())
 	outcomesJSON, _ := json.Marshal(outcomes)
 	settingsJSON, _ := json.Marshal(l.Settings)
 	mails, err := s.stateMails(l, nil, state, nil, "", nil, nil, nil, "")
 	if err != nil {
 		return n, err
 	}
-	tx.commit(store.Commit{GameID: id, ExpectSeq: l.LastSeq(), GameStatus: store.GameRunning, SetupOutcomes: outcomesJSON, Settings: settingsJSON, Outbox: mails})
+	tx.commit(store.Commit{GameID: id, ExpectSeq: l.LastSeq(), GameStatus: store.GameRunning, SetupOutcomes: outcomesJSON, Settings: settingsJSON, Outbox: play(mails, l.Game.Host)})
 	n.Kind = "started"
 	for _, p := range l.Seats() {
 		n.ToAct = append(n.ToAct, p.Name)

@@ -107,7 +107,7 @@ func (t *lobbyTx) load(ctx context.Context, id string) (*Loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	l, err := t.s.replay(r.game, slices.Clone(r.players), slices.Clone(r.events))
+	l, err := t.s.replay(ctx, r.game, slices.Clone(r.players), slices.Clone(r.events))
 	if err != nil {
 		return nil, err
 	}

@@ -218,12 +218,7 @@ func (l *Loaded) board(state engine.State, p store.Player, viewer string) (map[s
 	if !th.known || p.Email == "" {
 		return view, nil, nil
 	}
-	var seen engine.State
-	if th.seen == 0 && len(l.States) > 0 {
-		seen = l.States[0]
-	} else {
-		_, seen = l.stateAt(th.seen)
-	}
+	seen := l.seenState(th.seen)
 	if seen == nil {
 		return view, nil, nil
 	}

@@ -28,9 +28,11 @@ func BenchmarkStateMail(b *testing.B) {
 			state = s.State
 			if s.N > 0 {
 				e := store.Event{Seq: s.N, Kind: engine.KindMove, Player: s.Player, Command: s.Command}
-				l.Events, l.States = append(l.Events, e), append(l.States, s.State)
+				l.Events = append(l.Events, e)
+				l.hist.events = append(l.hist.events, engine.Event{Player: s.Player, Command: s.Command})
+				l.hist.known[s.N] = s.State
 			} else {
-				l.States = []engine.State{s.State}
+				l.hist = &history{gameID: l.Game.ID, known: map[int]engine.State{0: s.State}}
 			}
 			if s.N == 80 {
 				return stop
@@ -117,11 +119,15 @@ func BenchmarkStateMailGame(b *testing.B) {
 					svc.opts.NoPictures = mode == "none"
 					l := renderLoaded(tc.kind, cfg)
 					l.Settings.List = ""
-					l.States = []engine.State{moves[0].before}
+					l.hist = &history{gameID: l.Game.ID, known: map[int]engine.State{0: moves[0].before}}
 					c := cpuTime()
 					for _, m := range moves {
 						l.State = m.after
-						l.Events, l.States = append(l.Events, m.events...), append(l.States, m.after)
+						l.Events = append(l.Events, m.events...)
+						for _, e := range m.events {
+							l.hist.events = append(l.hist.events, engine.Event{Player: e.Player, Command: e.Command})
+						}
+						l.hist.known[len(l.Events)] = m.after
 						out, err := svc.stateMails(l, m.before, m.after, m.events, m.author, nil, nil, nil, "<move@example.org>")
 						if err != nil {
 							b.Fatal(err)

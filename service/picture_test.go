@@ -32,11 +32,12 @@ func loadedAt(t testing.TB, n int) *Loaded {
 	_, err := selfplay.Play(games.Registry()["smallworld"], cfg, func(s selfplay.Step) error {
 		l.State = s.State
 		if s.N == 0 {
-			l.States = []engine.State{s.State}
+			l.hist = &history{gameID: l.Game.ID, known: map[int]engine.State{0: s.State}}
 			return nil
 		}
 		l.Events = append(l.Events, store.Event{Seq: s.N, Kind: engine.KindMove, Player: s.Player, Command: s.Command})
-		l.States = append(l.States, s.State)
+		l.hist.events = append(l.hist.events, engine.Event{Player: s.Player, Command: s.Command})
+		l.hist.known[s.N] = s.State
 		if s.N == n {
 			return stop
 		}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/i18n"
@@ -55,18 +57,21 @@ func (s *Service) Receive(ctx context.Context, in store.InboxMsg) (Result, error
 // outcomes of consecutive mails that concern different games share one transaction
 // (one fsync for a burst of moves, not two per move): a mail is decided only after
 // everything it may read is committed — a game's mail after the earlier mails to
-// that game, a lobby mail or a bounce after all earlier mails.
+// that game, a lobby mail or a bounce after all earlier mails. The mails of such a
+// group are decided at the same time (one game, one mail at a time: see gameLocks),
+// each game kept by the group until it is committed.
 //
 // It returns the results of the mails it stored, in order; on an error that is a
 // prefix of ins, and the rest is stored nowhere: offer it again later.
 func (s *Service) ReceiveAll(ctx context.Context, ins []store.InboxMsg) ([]Result, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	var g group
+	defer g.unlock()
 	results := make([]Result, 0, len(ins))
+	heldAny := false
 	flush := func() error {
-		res, err := s.commitGroup(ctx, &g)
+		res, held, err := s.flushGroup(ctx, &g)
 		results = append(results, res...)
+		heldAny = heldAny || held
 		return err
 	}
 	for _, in := range ins {
@@ -81,7 +86,7 @@ func (s *Service) ReceiveAll(ctx context.Context, ins []store.InboxMsg) ([]Resul
 			if err := flush(); err != nil {
 				return results, err
 			}
-			res, err := s.processStored(ctx, old.ID)
+			res, err := s.Process(ctx, old.ID)
 			if err != nil {
 				return results, err
 			}
@@ -93,28 +98,90 @@ func (s *Service) ReceiveAll(ctx context.Context, ins []store.InboxMsg) ([]Resul
 			return results, errors.Join(fmt.Errorf("receive: %w", err), flushErr)
 		}
 		rt := s.routeGuarded(in)
-		if rt.reads == readsAll || rt.reads == readsGame && g.games[rt.gameID] {
+		switch {
+		case rt.reads == readsAll:
+			// Alone: after the mails before it are committed, before the next is read.
+			if err := flush(); err != nil {
+				return results, err
+			}
+			g.unlocks = append(g.unlocks, s.locks.lockAll())
+			g.pend(in, rt)
+			if err := flush(); err != nil {
+				return results, err
+			}
+			continue
+		case rt.reads == readsGame && g.games[rt.gameID]:
 			if err := flush(); err != nil {
 				return results, err
 			}
 		}
-		res, b, err := s.decideGuarded(ctx, in, rt)
-		if err != nil {
-			if !s.mustQuarantine(in.DedupeKey, err) {
-				flushErr := flush()
-				return results, errors.Join(fmt.Errorf("process mail: %w", err), flushErr)
+		if rt.reads == readsGame {
+			unlock, ok := s.locks.tryLock(rt.gameID)
+			if !ok { // another holds it: wait for it holding nothing
+				if err := flush(); err != nil {
+					return results, err
+				}
+				unlock = s.locks.lock(rt.gameID)
 			}
-			var c store.Commit
-			res, c = s.quarantine(ctx, in, rt, err)
-			b = store.Batch{Commits: []store.Commit{c}}
+			g.unlocks = append(g.unlocks, unlock)
 		}
-		delete(s.transient, in.DedupeKey)
-		g.add(in, rt.from, res, b)
+		g.pend(in, rt)
 	}
 	if err := flush(); err != nil {
 		return results, err
 	}
+	if heldAny {
+		s.tellHeldLogged(ctx)
+	}
 	return results, nil
+}
+
+// tellHeldLogged is tellHeld, its failure logged: the notices owed wait for the next
+// mail or tick.
+func (s *Service) tellHeldLogged(ctx context.Context) {
+	if err := s.tellHeld(ctx); err != nil {
+		s.log.Error("notices of held mail", "err", err)
+	}
+}
+
+// decideAll decides the mails the group waits with, at the same time (they concern
+// different games, each locked by the group), and adds their outcomes in order. A
+// failure that is not to be quarantined stops it: the mails decided before it are
+// added, and it returns the error.
+func (s *Service) decideAll(ctx context.Context, g *group) error {
+	type decided struct {
+		res Result
+		b   store.Batch
+		err error
+	}
+	out := make([]decided, len(g.pending))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, p := range g.pending {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			out[i].res, out[i].b, out[i].err = s.decideGuarded(ctx, p.in, p.rt)
+		}()
+	}
+	wg.Wait()
+	pending := g.pending
+	g.pending = nil
+	for i, p := range pending {
+		res, b, err := out[i].res, out[i].b, out[i].err
+		if err != nil {
+			if !s.mustQuarantine(p.in.DedupeKey, err) {
+				return fmt.Errorf("process mail: %w", err)
+			}
+			var c store.Commit
+			res, c = s.quarantine(ctx, p.in, p.rt, err)
+			b = store.Batch{Commits: []store.Commit{c}}
+		}
+		s.forgetTransient(p.in.DedupeKey)
+		g.add(p.in, p.rt.from, res, b)
+	}
+	return nil
 }
 
 // prepareInbox fills in a received mail's defaults.
@@ -132,20 +199,43 @@ func (s *Service) prepareInbox(in store.InboxMsg) store.InboxMsg {
 	return in
 }
 
-// group is the decided, not yet committed outcomes of new mails (see ReceiveAll).
+// group is the mails of ReceiveAll not committed yet: those waiting to be decided
+// (pending) and the decided outcomes, with the locks of the games they concern.
 type group struct {
-	mails   []store.InboxMsg // the mails, to be stored with their outcomes
+	pending []pendingMail
+	mails   []store.InboxMsg // the decided mails, to be stored with their outcomes
 	froms   []string         // their writers
 	results []Result
 	batches []store.Batch // what each mail decided
 	games   map[string]bool
 	keys    map[string]bool
+	unlocks []func()
 }
 
-func (g *group) add(in store.InboxMsg, from string, res Result, b store.Batch) {
+// pendingMail is a routed mail waiting to be decided.
+type pendingMail struct {
+	in store.InboxMsg
+	rt route
+}
+
+// pend adds a routed mail to decide with the group.
+func (g *group) pend(in store.InboxMsg, rt route) {
+	g.init()
+	g.pending = append(g.pending, pendingMail{in, rt})
+	g.keys[in.DedupeKey] = true
+	if rt.gameID != "" {
+		g.games[rt.gameID] = true
+	}
+}
+
+func (g *group) init() {
 	if g.games == nil {
 		g.games, g.keys = map[string]bool{}, map[string]bool{}
 	}
+}
+
+func (g *group) add(in store.InboxMsg, from string, res Result, b store.Batch) {
+	g.init()
 	g.mails = append(g.mails, in)
 	g.froms = append(g.froms, from)
 	g.results = append(g.results, res)
@@ -161,13 +251,44 @@ func (g *group) add(in store.InboxMsg, from string, res Result, b store.Batch) {
 	}
 }
 
-// commitGroup commits g in one transaction and empties it. When that fails because
-// another writer got in first (a stale sequence number, a mail stored meanwhile), it
-// processes g's mails again one by one.
-func (s *Service) commitGroup(ctx context.Context, g *group) ([]Result, error) {
-	defer func() { *g = group{} }()
+// unlock lets the group's games go.
+func (g *group) unlock() {
+	for _, u := range g.unlocks {
+		u()
+	}
+	g.unlocks = nil
+}
+
+// flushGroup decides the group's pending mails, commits the group and lets its games
+// go, leaving it empty. held reports whether the limits held back mail the group
+// caused (its readers are owed a notice: see tellHeld).
+func (s *Service) flushGroup(ctx context.Context, g *group) (res []Result, held bool, err error) {
+	err = s.decideAll(ctx, g)
+	var each []store.InboxMsg
+	if err == nil || len(g.mails) > 0 {
+		var cerr error
+		res, each, held, cerr = s.commitGroup(ctx, g)
+		err = errors.Join(err, cerr)
+	}
+	g.unlock()
+	*g = group{}
+	if len(each) > 0 && err == nil {
+		// Another writer got in first, or one mail's outcome cannot be committed:
+		// each mail on its own (the one that cannot is quarantined there, and tells
+		// the readers of mail it held back).
+		res, err = s.receiveEach(ctx, each)
+		return res, false, err
+	}
+	return res, held, err
+}
+
+// commitGroup commits g's decided mails in one transaction. When that fails because
+// another writer got in first (a stale sequence number, a mail stored meanwhile), or
+// one outcome cannot be committed, it returns the mails instead, to be processed
+// again one by one.
+func (s *Service) commitGroup(ctx context.Context, g *group) ([]Result, []store.InboxMsg, bool, error) {
 	if len(g.mails) == 0 {
-		return nil, nil
+		return nil, nil, false, nil
 	}
 	var all store.Batch
 	held := make([]*[]string, len(g.mails))
@@ -179,19 +300,19 @@ func (s *Service) commitGroup(ctx context.Context, g *group) ([]Result, error) {
 	}
 	err := s.commit(ctx, all)
 	if errors.Is(err, store.ErrStaleSeq) || errors.Is(err, store.ErrDuplicate) || err != nil && !store.IsTransient(err) {
-		// Another writer got in first, or one mail's outcome cannot be committed:
-		// each mail on its own (the one that cannot is quarantined there).
-		return s.receiveEach(ctx, g.mails)
+		return nil, g.mails, false, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("commit %d mails: %w", len(g.mails), err)
+		return nil, nil, false, fmt.Errorf("commit %d mails: %w", len(g.mails), err)
 	}
+	heldAny := false
 	for i := range g.results {
 		g.results[i].InboxID = g.mails[i].ID
 		g.results[i].Reason = withHeld(g.results[i].Reason, *held[i])
+		heldAny = heldAny || len(*held[i]) > 0
 		s.logResult(g.results[i])
 	}
-	return g.results, nil
+	return g.results, nil, heldAny, nil
 }
 
 // receiveEach stores and processes mails one at a time, each in its own
@@ -241,12 +362,10 @@ func (s *Service) ProcessPending(ctx context.Context) (int, error) {
 // commits the events, the mails reporting them and the mail's new status in one
 // transaction. Processing a mail that is no longer pending does nothing.
 func (s *Service) Process(ctx context.Context, id int64) (Result, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	return s.processStored(ctx, id)
 }
 
-// processStored is Process with s.mu held.
+// processStored is Process.
 func (s *Service) processStored(ctx context.Context, id int64) (Result, error) {
 	m, err := s.store.Inbox(ctx, id)
 	if err != nil {
@@ -266,6 +385,7 @@ func (s *Service) processStored(ctx context.Context, id int64) (Result, error) {
 // instead: it is settled as StatusFailed and the error returned is nil.
 func (s *Service) interpret(ctx context.Context, m store.InboxMsg) (Result, error) {
 	rt := s.routeGuarded(m)
+	defer s.lockFor(rt)()
 	for attempt := 0; ; attempt++ {
 		res, b, err := s.decideGuarded(ctx, m, rt)
 		if err != nil {
@@ -293,12 +413,27 @@ func (s *Service) interpret(ctx context.Context, m store.InboxMsg) (Result, erro
 		if err != nil {
 			return Result{}, fmt.Errorf("process mail %d: commit: %w", m.ID, err)
 		}
-		delete(s.transient, m.DedupeKey)
+		s.forgetTransient(m.DedupeKey)
+		if len(*held) > 0 {
+			defer s.tellHeldLogged(ctx)
+		}
 		res.InboxID = fresh.ID
 		res.Reason = withHeld(res.Reason, *held)
 		s.logResult(res)
 		return res, nil
 	}
+}
+
+// lockFor takes the locks a routed mail is decided and committed under (see
+// gameLocks) and returns their unlock.
+func (s *Service) lockFor(rt route) func() {
+	switch rt.reads {
+	case readsAll:
+		return s.locks.lockAll()
+	case readsGame:
+		return s.locks.lock(rt.gameID)
+	}
+	return func() {}
 }
 
 func (s *Service) logResult(res Result) {

@@ -66,7 +66,7 @@ func (s *Service) decideGuarded(ctx context.Context, in store.InboxMsg, rt route
 // mustQuarantine reports whether a mail whose processing failed with err is
 // quarantined now, rather than offered again later: always for an error that
 // repeats on a retry, and for a transient one once it happened transientTries
-// times to the same mail. Called with s.mu held.
+// times to the same mail.
 func (s *Service) mustQuarantine(key string, err error) bool {
 	if !store.IsTransient(err) {
 		return true
@@ -74,6 +74,8 @@ func (s *Service) mustQuarantine(key string, err error) bool {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return false // we are stopping: the mail waits for the next start
 	}
+	s.transientMu.Lock()
+	defer s.transientMu.Unlock()
 	if len(s.transient) > 1000 {
 		clear(s.transient) // bounded: only the mails failing right now matter
 	}
@@ -83,6 +85,13 @@ func (s *Service) mustQuarantine(key string, err error) bool {
 	}
 	delete(s.transient, key)
 	return true
+}
+
+// forgetTransient forgets the transient failures of a mail processed at last.
+func (s *Service) forgetTransient(key string) {
+	s.transientMu.Lock()
+	defer s.transientMu.Unlock()
+	delete(s.transient, key)
 }
 
 // quarantine decides the outcome of mail in, whose processing failed with cause:
@@ -192,8 +201,6 @@ func oneLine(s string) string {
 // pending and processed as when it arrived. It fails with an error wrapping
 // store.ErrNotFound when id is not quarantined.
 func (s *Service) Retry(ctx context.Context, id int64) (Result, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	if err := s.store.RequeueInbox(ctx, id); err != nil {
 		return Result{}, err
 	}

@@ -150,7 +150,9 @@ func (r *renderRun) step(s selfplay.Step) error {
 		e := store.Event{Seq: s.N, Kind: engine.KindMove, Player: s.Player, Command: s.Command}
 		events = []store.Event{e}
 		// The account of the move: the events with the states after each.
-		l.Events, l.States = append(l.Events, e), append(l.States, s.State)
+		l.Events = append(l.Events, e)
+		l.hist.events = append(l.hist.events, engine.Event{Player: s.Player, Command: s.Command})
+		l.hist.known[s.N] = s.State
 		applied = []templates.Line{{N: 1, Text: s.Command}}
 		if s.N%3 == 0 { // now and then a refused second line
 			// The verb just used, with an argument no game takes: the player writes
@@ -164,7 +166,7 @@ func (r *renderRun) step(s selfplay.Step) error {
 		}
 	}
 	if s.Player == "" {
-		l.States = []engine.State{s.State}
+		l.hist = &history{s: r.svc, gameID: l.Game.ID, known: map[int]engine.State{0: s.State}}
 	}
 	if r.limit > 0 && s.N >= r.limit && !s.State.Finished() {
 		return nil // recorded for the accounts of what follows, not rendered

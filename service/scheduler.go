@@ -22,20 +22,28 @@ func remindKind(d time.Duration) string { return "remind-" + fmtDuration(d) }
 // timer is marked in the same transaction as the mails and events it causes, so it
 // fires once, across restarts. It returns the number of timers fired.
 //
-// A tick replays only the running games whose next timer is due, or whose next
+// A tick looks only at the running games whose next timer is due, or whose next
 // due time is not known because they changed since it was computed (the store
 // forgets it in the transaction of every event, status or settings change; see
 // store.DueGames): its cost follows the games due or changed, not the games
-// stored. Having looked at a game, it stores the game's next due time. The first
-// tick of a Service looks at every running game, so that a restart recomputes
-// every stored time with the rules of the program now running.
+// stored. Having looked at a game, it stores the game's next due time. A restart
+// trusts the stored times when they were computed by the same deadline rules
+// (dueRules, stored in the database); the first tick of a program with other rules
+// looks at every running game once, to compute them again.
 func (s *Service) Tick(ctx context.Context) (int, error) {
 	s.tickMu.Lock()
 	defer s.tickMu.Unlock()
 	now := s.opts.Clock().UTC()
 	upTo := now
+	sweep := false
 	if !s.swept {
-		upTo = time.Time{} // every running game
+		rules, err := s.store.Meta(ctx, dueRulesKey)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return 0, fmt.Errorf("tick: %w", err)
+		}
+		if sweep = rules != dueRules; sweep {
+			upTo = time.Time{} // every running game
+		}
 	}
 	games, err := s.store.DueGames(ctx, upTo)
 	if err != nil {
@@ -56,9 +64,7 @@ func (s *Service) Tick(ctx context.Context) (int, error) {
 		fired += n
 		if err != nil {
 			s.log.Error("deadline timers", "game", g.ID, "err", err)
-			s.mu.Lock()
 			stalled := s.mustQuarantine("timers:"+g.ID, err)
-			s.mu.Unlock()
 			if !stalled {
 				continue // its due time stays: the next tick tries again
 			}
@@ -74,16 +80,30 @@ func (s *Service) Tick(ctx context.Context) (int, error) {
 	if _, err := s.store.SetDue(ctx, next); err != nil {
 		return fired, fmt.Errorf("tick: %w", err)
 	}
+	if sweep {
+		if err := s.store.SetMeta(ctx, dueRulesKey, dueRules); err != nil {
+			return fired, fmt.Errorf("tick: %w", err)
+		}
+	}
 	s.swept = true
+	s.tellHeldLogged(ctx)
 	return fired, nil
 }
+
+// dueRules names the rules by which the stored due times were computed (deadlines,
+// reminders, vacations, what a deadline that passed does): change it with them, and
+// the first tick after an upgrade computes every running game's due time again.
+const (
+	dueRules    = "1"
+	dueRulesKey = "due_rules"
+)
 
 // tickGame fires the timers of game id that are due at now. It returns how many
 // fired and when the game's next timer can fire (the zero time: none pending;
 // now: look again at the next tick).
 func (s *Service) tickGame(ctx context.Context, id string, now time.Time) (int, time.Time, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.locks.lock(id)()
+	s.tickLooks.Add(1)
 	l, err := s.Load(ctx, id)
 	if err != nil {
 		return 0, now, err
@@ -292,8 +312,7 @@ func (s *Service) expire(ctx context.Context, l *Loaded, d Deadline, t store.Tim
 // the players are told the game is paused and the host gets the error; resume, after
 // the fault is fixed or the deadline changed, starts the deadlines again.
 func (s *Service) pauseStalled(ctx context.Context, id string, cause error) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.locks.lock(id)()
 	l, err := s.Load(ctx, id)
 	if err != nil {
 		return fmt.Errorf("pause stalled game %s: %w", id, err)

@@ -102,34 +102,36 @@ func (f *schedFixture) host(verb string, i int, args string) {
 }
 
 // tick runs one scheduler tick and returns the timers it fired and the games it
-// replayed.
-func (f *schedFixture) tick() (fired int, replays int64) {
+// looked at.
+func (f *schedFixture) tick() (fired int, looks int64) {
 	f.tb.Helper()
-	before := service.Replays(f.svc)
+	before := service.TickLooks(f.svc)
 	fired, err := f.svc.Tick(context.Background())
 	if err != nil {
 		f.tb.Fatal(err)
 	}
-	return fired, service.Replays(f.svc) - before
+	return fired, service.TickLooks(f.svc) - before
 }
 
-// TestTick_replaysOnlyDueGames: a tick replays the games whose next timer is due
+// TestTick_looksOnlyAtDueGames: a tick looks at the games whose next timer is due
 // or that changed since the last tick (a move, set, pause, resume, a deadline that
-// passed), not the others; the first tick of a service replays every running game
-// once; timers fire once, at their time, whatever the clock does.
-func TestTick_replaysOnlyDueGames(t *testing.T) {
+// passed), not the others; the first tick looks at every running game whose due
+// time is not known, and a restart at none (unless the deadline rules changed: then
+// at every one once); timers fire once, at their time, whatever the clock does.
+func TestTick_looksOnlyAtDueGames(t *testing.T) {
 	const games = 20 // all begin at t0: deadline t0+24h, reminders t0+12h, t0+23h
 	steps := []struct {
 		name    string
 		advance time.Duration
 		do      func(f *schedFixture)
-		// wantFired and wantReplays are what the tick after the step fires and replays.
+		// wantFired and wantReplays are what the tick after the step fires and the
+		// games it looks at.
 		wantFired   int
 		wantReplays int64
 	}{
-		{name: "the first tick replays every running game", wantReplays: games},
-		{name: "none due: none replayed"},
-		{name: "6h later, none due: none replayed", advance: 6 * time.Hour},
+		{name: "the first tick looks at every running game", wantReplays: games},
+		{name: "none due: none looked at"},
+		{name: "6h later, none due: none looked at", advance: 6 * time.Hour},
 		{name: "a move: only its game (bob's deadline t0+30h)",
 			do: func(f *schedFixture) { f.move(0, "add 1") }, wantReplays: 1},
 		{name: "set shortens game 1's deadline to t0+8h (reminder t0+7h)",
@@ -143,9 +145,16 @@ func TestTick_replaysOnlyDueGames(t *testing.T) {
 		{name: "the clock goes back 2h: nothing is due", advance: -2 * time.Hour},
 		{name: "resume: game 2's turn starts again (deadline t0+34h)",
 			do: func(f *schedFixture) { f.host("resume", 2, "") }, wantReplays: 1},
-		{name: "a restart replays every running game once and fires nothing twice",
-			do: func(f *schedFixture) { f.restart() }, wantReplays: games},
-		{name: "after the restart none due: none replayed"},
+		{name: "a restart looks at no game: their due times are stored",
+			do: func(f *schedFixture) { f.restart() }},
+		{name: "a restart with other deadline rules looks at every running game once and fires nothing twice",
+			do: func(f *schedFixture) {
+				if err := f.st.SetMeta(context.Background(), "due_rules", "older"); err != nil {
+					f.tb.Fatal(err)
+				}
+				f.restart()
+			}, wantReplays: games},
+		{name: "after the restart none due: none looked at"},
 		{name: "t0+18h: game 0's 12h reminder", advance: 8 * time.Hour, wantFired: 1, wantReplays: 1},
 		{name: "t0+19h: game 1's 1h reminder to bob (deadline t0+20h)", advance: time.Hour, wantFired: 1, wantReplays: 1},
 		{name: "t0+20h: bob's deadline in game 1 passes", advance: time.Hour, wantFired: 1, wantReplays: 1},
@@ -160,7 +169,7 @@ func TestTick_replaysOnlyDueGames(t *testing.T) {
 		}
 		fired, replays := f.tick()
 		if fired != st.wantFired || replays != st.wantReplays {
-			t.Errorf("step %d (%s): fired %d and replayed %d games, want %d and %d", i+1, st.name, fired, replays, st.wantFired, st.wantReplays)
+			t.Errorf("step %d (%s): fired %d and looked at %d games, want %d and %d", i+1, st.name, fired, replays, st.wantFired, st.wantReplays)
 		}
 	}
 }
@@ -253,7 +262,7 @@ func BenchmarkTick(b *testing.B) {
 	f := newSchedFixture(b, 1000)
 	b.Run("none-due", func(b *testing.B) {
 		f.tick()
-		before := service.Replays(f.svc)
+		before, looks := service.Replays(f.svc), service.TickLooks(f.svc)
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
 			if n, _ := f.tick(); n != 0 {
@@ -261,14 +270,31 @@ func BenchmarkTick(b *testing.B) {
 			}
 		}
 		b.ReportMetric(float64(service.Replays(f.svc)-before)/float64(b.N), "replays/op")
+		b.ReportMetric(float64(service.TickLooks(f.svc)-looks)/float64(b.N), "games/op")
 	})
-	b.Run("after-start", func(b *testing.B) {
-		var replays int64
-		for i := 0; i < b.N; i++ {
-			f.restart()
-			_, r := f.tick()
-			replays += r
-		}
-		b.ReportMetric(float64(replays)/float64(b.N), "replays/op")
-	})
+	// after-start is the first tick of a new Service (a restart); after-upgrade the
+	// same when the deadline rules changed: every running game looked at once.
+	for _, tt := range []struct {
+		name    string
+		upgrade bool
+	}{{"after-start", false}, {"after-upgrade", true}} {
+		b.Run(tt.name, func(b *testing.B) {
+			var replays, looks int64
+			for i := 0; i < b.N; i++ {
+				b.StopTimer() // the new service's start (templates, catalogues) is not the tick's
+				if tt.upgrade {
+					if err := f.st.SetMeta(context.Background(), "due_rules", "older"); err != nil {
+						b.Fatal(err)
+					}
+				}
+				f.restart()
+				b.StartTimer()
+				r := service.Replays(f.svc)
+				_, n := f.tick()
+				looks, replays = looks+n, replays+service.Replays(f.svc)-r
+			}
+			b.ReportMetric(float64(replays)/float64(b.N), "replays/op")
+			b.ReportMetric(float64(looks)/float64(b.N), "games/op")
+		})
+	}
 }

@@ -56,10 +56,22 @@ type Options struct {
 	// PageURL is the base URL of the games' web pages (issue 25), ending in "/":
 	// state mails link each reader's page. Empty: no links.
 	PageURL string
+	// KeptGames is how many games' states are kept in memory between mails (default
+	// DefaultKeptGames; negative: none); SnapshotEvery how many events apart their
+	// snapshots are stored (default DefaultSnapshotEvery; negative: none). A mail to
+	// a game, a deadline or a restart replays at most about SnapshotEvery events.
+	KeptGames     int
+	SnapshotEvery int
 }
 
-// Service processes mail for all games. It is safe for concurrent use; games are
-// processed one at a time.
+// Defaults of Options.KeptGames and Options.SnapshotEvery.
+const (
+	DefaultKeptGames     = 256
+	DefaultSnapshotEvery = 32
+)
+
+// Service processes mail for all games. It is safe for concurrent use; each game is
+// processed one mail (or deadline) at a time, different games at the same time.
 type Service struct {
 	store  *store.Store
 	games  engine.Registry
@@ -71,15 +83,24 @@ type Service struct {
 	limits store.Limits // checked by the store in the transaction queueing a mail
 	log    *slog.Logger
 
-	mu sync.Mutex // serialises processing: one game, one mail at a time
+	// locks serialise the processing of each game (see gameLocks).
+	locks *gameLocks
 	// transient counts the transient failures of the mails failing now, by dedupe
-	// key (guarded by mu; see mustQuarantine).
-	transient map[string]int
+	// key (see mustQuarantine).
+	transientMu sync.Mutex
+	transient   map[string]int
 
 	tickMu sync.Mutex // serialises Tick
 	swept  bool       // a Tick looked at every running game (guarded by tickMu)
-	// replays counts the games replayed through their engine (read by tests).
-	replays atomic.Int64
+	// replays counts the replays through an engine, replayed the events they
+	// replayed (read by tests).
+	replays, replayed atomic.Int64
+	// tickLooks counts the games ticks looked at (read by tests).
+	tickLooks atomic.Int64
+	// kept are the games kept in memory; formats the snapshot format of each engine.
+	kept      *keptGames
+	formatsMu sync.Mutex
+	formats   map[string]string
 	// newGameID draws a random game id (store.NewGameID; tests replace it).
 	newGameID func(kind string) string
 	// pictures keeps the latest board pictures of the state mails (issue 22).
@@ -114,6 +135,12 @@ func New(st *store.Store, games engine.Registry, tmpl *templates.Set, opts Optio
 	if opts.Clock == nil {
 		opts.Clock = time.Now
 	}
+	if opts.KeptGames == 0 {
+		opts.KeptGames = DefaultKeptGames
+	}
+	if opts.SnapshotEvery == 0 {
+		opts.SnapshotEvery = DefaultSnapshotEvery
+	}
 	log := opts.Logger
 	if log == nil {
 		log = slog.Default()
@@ -138,6 +165,9 @@ func New(st *store.Store, games engine.Registry, tmpl *templates.Set, opts Optio
 		limits:    limitsOf(opts),
 		newGameID: store.NewGameID,
 		transient: map[string]int{},
+		kept:      newKeptGames(opts.KeptGames),
+		locks:     newGameLocks(),
+		formats:   map[string]string{},
 		log:       log,
 	}, nil
 }
@@ -164,10 +194,10 @@ type Loaded struct {
 	Events  []store.Event
 	// State is the current state; nil while the game is open (not started).
 	State engine.State
-	// States are the states after each event (States[0] is the setup's), for the
-	// account of what each move did; nil for a game not replayed event by event.
-	States []engine.State
-	Seed   int64
+	// hist gives the states after earlier events, for the account of what each move
+	// did and the board a reader saw last; nil while the game is open.
+	hist *history
+	Seed int64
 	// Settings are the game's service settings (deadlines, list …).
 	Settings Settings
 	// Facts are what the administrative events say (resignations, vacations, a
@@ -201,16 +231,7 @@ func (l *Loaded) LastSeq() int {
 
 // Archive returns the game as an archive document.
 func (l *Loaded) Archive() *engine.Archive {
-	a := &engine.Archive{Format: engine.ArchiveFormat, Game: l.Game.Kind, Setup: l.Game.Setup}
-	if len(l.Game.Options) > 0 {
-		_ = json.Unmarshal(l.Game.Options, &a.Options) // validated when the game was created
-	}
-	if len(l.Game.SetupOutcomes) > 0 {
-		_ = json.Unmarshal(l.Game.SetupOutcomes, &a.SetupOutcomes)
-	}
-	for _, p := range l.Seats() {
-		a.Players = append(a.Players, engine.Player{Name: p.Name, Email: p.Email})
-	}
+	a := l.archiveHead()
 	a.Events = make([]engine.Event, 0, len(l.Events))
 	for _, e := range l.Events {
 		ev := engine.Event{Kind: e.Kind, Player: e.Player, Command: e.Command, Hash: e.Hash, MessageID: e.MessageID}
@@ -226,13 +247,30 @@ func (l *Loaded) Archive() *engine.Archive {
 	return a
 }
 
-// Load reads a game and replays it, verifying the recorded state hashes.
+// archiveHead is the archive of the game without its events: what its setup needs.
+func (l *Loaded) archiveHead() *engine.Archive {
+	a := &engine.Archive{Format: engine.ArchiveFormat, Game: l.Game.Kind, Setup: l.Game.Setup}
+	if len(l.Game.Options) > 0 {
+		_ = json.Unmarshal(l.Game.Options, &a.Options) // validated when the game was created
+	}
+	if len(l.Game.SetupOutcomes) > 0 {
+		_ = json.Unmarshal(l.Game.SetupOutcomes, &a.SetupOutcomes)
+	}
+	for _, p := range l.Seats() {
+		a.Players = append(a.Players, engine.Player{Name: p.Name, Email: p.Email})
+	}
+	return a
+}
+
+// Load reads a game and gives its state: kept since an earlier mail (reading only
+// the events committed since), or restored from its newest snapshot, or replayed
+// from its setup; the recorded state hashes of the events replayed are verified.
 func (s *Service) Load(ctx context.Context, gameID string) (*Loaded, error) {
 	g, players, err := s.store.Game(ctx, gameID)
 	if err != nil {
 		return nil, fmt.Errorf("load game %s: %w", gameID, err)
 	}
-	events, err := s.store.Events(ctx, gameID)
+	events, err := s.events(ctx, gameID)
 	if err != nil {
 		return nil, fmt.Errorf("load game %s: %w", gameID, err)
 	}
@@ -240,7 +278,7 @@ func (s *Service) Load(ctx context.Context, gameID string) (*Loaded, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load game %s: %w", gameID, err)
 	}
-	l, err := s.replay(g, players, events)
+	l, err := s.replay(ctx, g, players, events)
 	if err != nil {
 		return nil, err
 	}
@@ -251,25 +289,46 @@ func (s *Service) Load(ctx context.Context, gameID string) (*Loaded, error) {
 	return l, nil
 }
 
+// events returns a game's log: the kept one with the events stored since, or the
+// stored one.
+func (s *Service) events(ctx context.Context, gameID string) ([]store.Event, error) {
+	k := s.kept.get(gameID)
+	if k == nil || k.seq() == 0 {
+		return s.store.Events(ctx, gameID)
+	}
+	// From the kept last event on, which tells whether the kept log is the stored one.
+	more, err := s.store.EventsAfter(ctx, gameID, k.seq()-1)
+	if err != nil {
+		return nil, err
+	}
+	if len(more) == 0 || !sameEvent(more[0], k.events[k.seq()-1]) {
+		s.kept.drop(gameID) // not the stored game any more (a database put back from a copy)
+		return s.store.Events(ctx, gameID)
+	}
+	if len(more) == 1 {
+		return capped(k.events), nil // nothing new: keep (checks the last event) takes it
+	}
+	return append(capped(k.events[:k.seq()-1]), more...), nil
+}
+
 // replay builds a Loaded from a game's rows: the settings with the changes its log
-// records, and the state replayed through the engine.
-func (s *Service) replay(g store.Game, players []store.Player, events []store.Event) (*Loaded, error) {
-	l := &Loaded{Game: g, Players: players, Events: events, Settings: settingsOf(g.Settings).withChanges(events)}
-	a := l.Archive()
+// records, and the state (see keep).
+func (s *Service) replay(ctx context.Context, g store.Game, players []store.Player, events []store.Event) (*Loaded, error) {
+	l := &Loaded{Game: g, Players: players, Events: events, Settings: settingsOf(g.Settings)}
 	var err error
-	if l.Seed, err = a.Seed(); err != nil {
+	if l.Seed, err = l.archiveHead().Seed(); err != nil {
 		return nil, err
 	}
 	if g.Status == store.GameOpen && len(events) == 0 {
+		l.Settings = l.Settings.withChanges(events)
 		return l, nil // not started: nothing to replay yet
 	}
-	s.replays.Add(1)
-	states, err := engine.ReplayAll(s.games, a, -1)
+	k, err := s.keep(ctx, l)
 	if err != nil {
-		return nil, fmt.Errorf("replay game %s: %w", g.ID, err)
+		return nil, err
 	}
-	l.State, l.States = states[len(states)-1], states
-	l.Facts = analyse(l, states)
+	l.State, l.Facts, l.Settings = k.state, k.facts.clone(), k.settings
+	l.hist = k.history(ctx, s, g.ID, l.Seed)
 	return l, nil
 }
 

@@ -283,8 +283,16 @@ func TestReceive_replyLimit(t *testing.T) {
 			t.Errorf("mail %d: reason %q", i, res.Reason)
 		}
 	}
-	if got := len(f.queued()) - opening; got != 2 {
-		t.Fatalf("%d refusals sent, want 2 (the limit)", got)
+	refusals, notices := 0, 0
+	for _, m := range f.queued()[opening:] {
+		if strings.Contains(m.Body, "Mail to you was held back") {
+			notices++
+		} else {
+			refusals++
+		}
+	}
+	if refusals != 2 || notices != 1 {
+		t.Fatalf("%d refusals and %d notices of held mail sent, want 2 (the limit) and 1", refusals, notices)
 	}
 }
 

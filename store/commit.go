@@ -205,6 +205,9 @@ func (p preparedCommit) apply(ctx context.Context, tx *sql.Tx, at time.Time, new
 	if err := insertMails(ctx, tx, mails); err != nil {
 		return err
 	}
+	if err := markNoticed(ctx, tx, c.Noticed, p.now(at)); err != nil {
+		return err
+	}
 	inboxError := c.InboxError
 	if (c.InboxID != 0 || p.newInbox.DedupeKey != "") && len(*held) > 0 {
 		inboxError = strings.TrimPrefix(inboxError+"; "+strings.Join(*held, "; "), "; ")
@@ -322,6 +325,11 @@ func (p preparedCommit) applyGame(ctx context.Context, tx *sql.Tx, at time.Time)
 	}
 	if err := commitExtras(ctx, tx, c, at); err != nil {
 		return err
+	}
+	if c.Snapshot != nil {
+		if err := writeSnapshot(ctx, tx, c.GameID, c.ExpectSeq+len(p.events), *c.Snapshot); err != nil {
+			return err
+		}
 	}
 	res, err := tx.ExecContext(ctx, `UPDATE games SET status = coalesce(?, status), updated_at = ? WHERE id = ?`,
 		nullString(c.GameStatus), fmtTime(at), c.GameID)

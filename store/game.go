@@ -117,6 +117,12 @@ type Commit struct {
 	Limits *Limits
 	Now    time.Time
 	Held   *[]string
+	// Noticed are readers told that mail to them was held back (ClassHold): their
+	// held mails up to Now are marked as told (see HoldsToNotice).
+	Noticed []string
+	// Snapshot, when not nil, is a snapshot of the game's state stored with the
+	// events (its GameID is filled in; its Seq must not be after the last event).
+	Snapshot *Snapshot
 	// Writer, when not "", is the address of the mail settled: it wrote to us (see
 	// ClassContact).
 	Writer string
@@ -332,10 +338,16 @@ func gameExists(ctx context.Context, q interface {
 
 // Events returns a game's event log ordered by seq.
 func (s *Store) Events(ctx context.Context, gameID string) ([]Event, error) {
+	return s.EventsAfter(ctx, gameID, 0)
+}
+
+// EventsAfter returns the events of a game after event seq, ordered by seq: the
+// events a copy of the log that ends at seq lacks.
+func (s *Store) EventsAfter(ctx context.Context, gameID string, seq int) ([]Event, error) {
 	var events []Event
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT game_id, seq, kind, player, command, outcomes, hash, at, message_id
-	FROM events WHERE game_id = ? ORDER BY seq`, gameID)
+	FROM events WHERE game_id = ? AND seq > ? ORDER BY seq`, gameID, seq)
 		if err != nil {
 			return err
 		}

@@ -24,6 +24,15 @@ const (
 	// ClassChat is a player's message relayed to other players of their game (say):
 	// capped per writer (ChatsPerHour), whose Cause it names.
 	ClassChat = "chat"
+	// ClassPlay is a mail an accepted move (or a deadline's) causes: the answer to
+	// its writer and the state mails to the other players, above all the one asking
+	// the next player to move. No cap holds it back: an authenticated player's move
+	// is neither a loop nor a forgery, and a game must never wait for a player who
+	// was not told it is their move.
+	ClassPlay = "play"
+	// ClassHold is the notice telling a reader that mail to them was held back and
+	// when it resumes: not capped, sent once per hold (see Store.HoldsToNotice).
+	ClassHold = "hold"
 )
 
 // Limits are the caps on queued mail, checked in the transaction that queues it
@@ -71,7 +80,8 @@ var DefaultLimits = Limits{
 const mailLogKeep = 48 * time.Hour
 
 // limitMail checks queued mail m against lim at now inside tx, and logs it when it
-// may go. It returns why it may not ("" when it may). A mail without a class, or a
+// may go. It returns why it may not ("" when it may), and records the mail held back
+// (table held) with when its reader's mail resumes. A mail without a class, or a
 // commit without limits, is logged and not checked.
 func limitMail(ctx context.Context, tx *sql.Tx, lim *Limits, now time.Time, m preparedMail) (string, error) {
 	if len(m.To) != 1 || m.Class == "" {
@@ -87,9 +97,19 @@ func limitMail(ctx context.Context, tx *sql.Tx, lim *Limits, now time.Time, m pr
 		first = n == 0
 	}
 	if lim != nil {
-		why, err := overLimit(ctx, tx, lim, now, m, rcpt, first)
-		if err != nil || why != "" {
-			return why, err
+		why, until, err := overLimit(ctx, tx, lim, now, m, rcpt, first)
+		if err != nil {
+			return "", err
+		}
+		if why != "" {
+			// A stranger whose contact mail is held back is not mailed about it either
+			// (that is what the cap prevents): the host sees it in their games.
+			_, err := tx.ExecContext(ctx, `INSERT INTO held (at, rcpt, game_id, kind, class, why, until, noticed) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+				now.UnixMilli(), rcpt, m.GameID, m.Kind, m.Class, why, until.UnixMilli(), m.Class == ClassContact)
+			if err != nil {
+				return "", fmt.Errorf("record held mail: %w", err)
+			}
+			return why, nil
 		}
 	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO mail_log (at, rcpt, class, idle, first, cause) VALUES (?, ?, ?, ?, ?, ?)`,
@@ -100,55 +120,70 @@ func limitMail(ctx context.Context, tx *sql.Tx, lim *Limits, now time.Time, m pr
 	return "", nil
 }
 
-// overLimit says which of lim's caps mail m to rcpt would exceed ("" when none).
-func overLimit(ctx context.Context, tx *sql.Tx, lim *Limits, now time.Time, m preparedMail, rcpt string, first bool) (string, error) {
+// limitCheck is one cap: at most max mails in window of the mail_log rows matching
+// where (with args).
+type limitCheck struct {
+	max    int
+	why    string
+	where  string
+	args   []any
+	window time.Duration
+}
+
+// overLimit says which of lim's caps mail m to rcpt would exceed ("" when none), and
+// when mail held back by it may go again: when the oldest of the mails it counts
+// leaves its window.
+func overLimit(ctx context.Context, tx *sql.Tx, lim *Limits, now time.Time, m preparedMail, rcpt string, first bool) (string, time.Time, error) {
 	hour, day := now.Add(-time.Hour).UnixMilli(), now.Add(-24*time.Hour).UnixMilli()
-	type check struct {
-		max   int
-		why   string
-		query string
-		args  []any
-	}
-	var checks []check
+	var checks []limitCheck
 	switch m.Class {
+	case ClassPlay, ClassHold:
+		return "", time.Time{}, nil
 	case ClassAnswer:
 		checks = append(checks,
-			check{lim.AnswersPerHour, "answers per hour", `SELECT count(*) FROM mail_log WHERE rcpt = ? AND class = 'answer' AND at > ?`, []any{rcpt, hour}},
-			check{lim.AnswersPerDay, "answers per day", `SELECT count(*) FROM mail_log WHERE rcpt = ? AND class = 'answer' AND at > ?`, []any{rcpt, day}})
+			limitCheck{lim.AnswersPerHour, "answers per hour", `rcpt = ? AND class = 'answer' AND at > ?`, []any{rcpt, hour}, time.Hour},
+			limitCheck{lim.AnswersPerDay, "answers per day", `rcpt = ? AND class = 'answer' AND at > ?`, []any{rcpt, day}, 24 * time.Hour})
 		if m.Idle {
+			// The loop guard counts from the last answer to a mail that changed
+			// something: a plain answer, or the answer to an accepted move.
 			checks = append(checks,
-				check{lim.IdleAnswersPerHour, "answers per hour to mails that changed nothing (loop guard)", `SELECT count(*) FROM mail_log
-	WHERE rcpt = ?1 AND class = 'answer' AND idle AND at > max(?2,
-		coalesce((SELECT max(at) FROM mail_log WHERE rcpt = ?1 AND class = 'answer' AND NOT idle), 0))`, []any{rcpt, hour}},
-				check{lim.IdleAnswersPerDay, "answers per day to mails that changed nothing", `SELECT count(*) FROM mail_log WHERE rcpt = ? AND class = 'answer' AND idle AND at > ?`, []any{rcpt, day}})
+				limitCheck{lim.IdleAnswersPerHour, "answers per hour to mails that changed nothing (loop guard)", `rcpt = ?1 AND class = 'answer' AND idle AND at > max(?2,
+		coalesce((SELECT max(at) FROM mail_log WHERE rcpt = ?1 AND (class = 'answer' AND NOT idle OR class = 'play' AND cause = ?1)), 0))`, []any{rcpt, hour}, time.Hour},
+				limitCheck{lim.IdleAnswersPerDay, "answers per day to mails that changed nothing", `rcpt = ? AND class = 'answer' AND idle AND at > ?`, []any{rcpt, day}, 24 * time.Hour})
 		}
 	case ClassNotification:
-		checks = append(checks, check{lim.NotificationsPerHour, "notifications per hour (loop guard)", `SELECT count(*) FROM mail_log WHERE rcpt = ? AND class = 'notification' AND at > ?`, []any{rcpt, hour}})
+		checks = append(checks, limitCheck{lim.NotificationsPerHour, "notifications per hour (loop guard)", `rcpt = ? AND class = 'notification' AND at > ?`, []any{rcpt, hour}, time.Hour})
 	case ClassContact:
-		checks = append(checks, check{lim.ContactsPerAddressPerDay, "mails per day to an address that did not ask for them", `SELECT count(*) FROM mail_log WHERE rcpt = ? AND class = 'contact' AND at > ?`, []any{rcpt, day}})
+		checks = append(checks, limitCheck{lim.ContactsPerAddressPerDay, "mails per day to an address that did not ask for them", `rcpt = ? AND class = 'contact' AND at > ?`, []any{rcpt, day}, 24 * time.Hour})
 		if first {
 			checks = append(checks,
-				check{lim.FirstContactsPerWriterPerDay, "first-contact mails per day caused by " + m.Cause, `SELECT count(*) FROM mail_log WHERE cause = ? AND first AND at > ?`, []any{strings.ToLower(m.Cause), day}},
-				check{lim.FirstContactsPerDay, "first-contact mails per day (all hosts)", `SELECT count(*) FROM mail_log WHERE first AND at > ?`, []any{day}})
+				limitCheck{lim.FirstContactsPerWriterPerDay, "first-contact mails per day caused by " + m.Cause, `cause = ? AND first AND at > ?`, []any{strings.ToLower(m.Cause), day}, 24 * time.Hour},
+				limitCheck{lim.FirstContactsPerDay, "first-contact mails per day (all hosts)", `first AND at > ?`, []any{day}, 24 * time.Hour})
 		}
 	case ClassChat:
-		checks = append(checks, check{lim.ChatsPerHour, "chat mails per hour caused by " + m.Cause, chatsQuery, []any{strings.ToLower(m.Cause), hour}})
+		checks = append(checks, limitCheck{lim.ChatsPerHour, "chat mails per hour caused by " + m.Cause, chatsWhere, []any{strings.ToLower(m.Cause), hour}, time.Hour})
 	default:
-		return "", fmt.Errorf("mail limits: unknown class %q", m.Class)
+		return "", time.Time{}, fmt.Errorf("mail limits: unknown class %q", m.Class)
 	}
 	for _, c := range checks {
 		if c.max <= 0 {
 			continue
 		}
 		var n int
-		if err := tx.QueryRowContext(ctx, c.query, c.args...).Scan(&n); err != nil {
-			return "", fmt.Errorf("mail limits: %w", err)
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM mail_log WHERE `+c.where, c.args...).Scan(&n); err != nil {
+			return "", time.Time{}, fmt.Errorf("mail limits: %w", err)
 		}
-		if n >= c.max {
-			return fmt.Sprintf("%s to %s not sent: limit of %d %s reached", m.Kind, rcpt, c.max, c.why), nil
+		if n < c.max {
+			continue
 		}
+		var oldest int64
+		err := tx.QueryRowContext(ctx, `SELECT at FROM mail_log WHERE `+c.where+` ORDER BY at DESC LIMIT 1 OFFSET `+fmt.Sprint(c.max-1), c.args...).Scan(&oldest)
+		if err != nil {
+			return "", time.Time{}, fmt.Errorf("mail limits: %w", err)
+		}
+		return fmt.Sprintf("%s to %s not sent: limit of %d %s reached", m.Kind, rcpt, c.max, c.why), time.UnixMilli(oldest).Add(c.window), nil
 	}
-	return "", nil
+	return "", time.Time{}, nil
 }
 
 // noteWriter records that addr wrote to us (the mail log's "never wrote" test), and
@@ -165,11 +200,17 @@ func noteWriter(ctx context.Context, tx *sql.Tx, addr string, now time.Time) err
 	if _, err := tx.ExecContext(ctx, `DELETE FROM mail_log WHERE at < ?`, now.Add(-mailLogKeep).UnixMilli()); err != nil {
 		return fmt.Errorf("prune mail log: %w", err)
 	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM held WHERE at < ? AND until < ?`, now.Add(-mailLogKeep).UnixMilli(), now.UnixMilli()); err != nil {
+		return fmt.Errorf("prune held mail: %w", err)
+	}
 	return nil
 }
 
-// chatsQuery counts the chat mails a writer caused since a time (see ChatsPerHour).
-const chatsQuery = `SELECT count(*) FROM mail_log WHERE class = 'chat' AND cause = ? AND at > ?`
+// chatsWhere selects the chat mails a writer caused since a time (see ChatsPerHour).
+const chatsWhere = `class = 'chat' AND cause = ? AND at > ?`
+
+// chatsQuery counts them.
+const chatsQuery = `SELECT count(*) FROM mail_log WHERE ` + chatsWhere
 
 // ChatsSince counts the chat mails writer caused since a time, as the ChatsPerHour
 // limit counts them: the service checks it to refuse a message in words before it

@@ -239,6 +239,37 @@ FROM outbox o
 WHERE o.game_id IS NOT NULL AND o.kind = 'state' AND o.message_id != '' AND json_array_length(o.rcpt) = 1
 GROUP BY o.game_id, o.rcpt;
 `,
+	// 10 (issue #24): snapshots of game states, an optimisation only: the state
+	// after event seq as the engine of format encodes it, checked against hash (the
+	// event's) when restored; extra is what the service derives from the log up to
+	// there. Only the newest few of a game are kept.
+	// held records each mail the limits held back (at and until in Unix
+	// milliseconds, as in mail_log): its reader is told once, and the host sees it.
+	`
+CREATE TABLE snapshots (
+	game_id TEXT NOT NULL,
+	seq     INTEGER NOT NULL,
+	format  TEXT NOT NULL,
+	hash    TEXT NOT NULL,
+	state   BLOB NOT NULL,
+	extra   TEXT CHECK (extra IS NULL OR json_valid(extra)),
+	PRIMARY KEY (game_id, seq, format)
+);
+CREATE TABLE held (
+	id      INTEGER PRIMARY KEY,
+	at      INTEGER NOT NULL,
+	rcpt    TEXT NOT NULL,
+	game_id TEXT NOT NULL DEFAULT '',
+	kind    TEXT NOT NULL DEFAULT '',
+	class   TEXT NOT NULL,
+	why     TEXT NOT NULL,
+	until   INTEGER NOT NULL,
+	noticed INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX held_rcpt ON held (rcpt, noticed, until);
+CREATE INDEX held_owed ON held (noticed, rcpt, at);
+CREATE INDEX held_game ON held (game_id, at);
+`,
 }
 
 // migrate applies the migrations the database has not seen yet, each in its own

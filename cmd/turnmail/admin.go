@@ -129,12 +129,12 @@ func newGamesCmd(a *app) *cobra.Command {
 					return err
 				}
 				w := tabwriter.NewWriter(a.out, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(w, "GAME\tKIND\tSTATUS\tTURN\tTO ACT\tNEXT DEADLINE\tLATE\tBOUNCED\tRESIGNED\tEVENTS\tPENDING MAIL\tFAILED MAIL\tUPDATED")
+				fmt.Fprintln(w, "GAME\tKIND\tSTATUS\tTURN\tTO ACT\tNEXT DEADLINE\tLATE\tBOUNCED\tRESIGNED\tEVENTS\tPENDING MAIL\tFAILED MAIL\tHELD MAIL (24H)\tUPDATED")
 				now := time.Now()
 				for _, g := range list {
 					l, err := svc.Load(cmd.Context(), g.ID)
 					if err != nil {
-						fmt.Fprintf(w, "%s\t%s\t%s\t-\t-\t-\t-\t-\t-\t-\t-\t-\t(cannot replay: %v)\n", g.ID, g.Kind, g.Status, err)
+						fmt.Fprintf(w, "%s\t%s\t%s\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t(cannot replay: %v)\n", g.ID, g.Kind, g.Status, err)
 						continue
 					}
 					mail, err := st.OutboxCounts(cmd.Context(), g.ID)
@@ -171,9 +171,13 @@ func newGamesCmd(a *app) *cobra.Command {
 							resigned = append(resigned, p.Name)
 						}
 					}
-					fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\n", g.ID, g.Kind, g.Status, turn, toAct, next,
+					held, err := st.HeldMail(cmd.Context(), g.ID, now.Add(-24*time.Hour))
+					if err != nil {
+						return err
+					}
+					fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\n", g.ID, g.Kind, g.Status, turn, toAct, next,
 						dash(strings.Join(late, ",")), dash(strings.Join(bounced, ",")), dash(strings.Join(resigned, ",")),
-						len(l.Events), mail[store.OutboxPending], mail[store.OutboxFailed], g.UpdatedAt.Format(time.RFC3339))
+						len(l.Events), mail[store.OutboxPending], mail[store.OutboxFailed], heldSummary(held, now), g.UpdatedAt.Format(time.RFC3339))
 				}
 				if err := w.Flush(); err != nil {
 					return err
@@ -387,4 +391,31 @@ func dash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// heldSummary sums up a game's mail held back by the limits for the host: how many,
+// and to whom until when mail resumes (the latest hold of each reader), "-" for none.
+func heldSummary(held []store.Held, now time.Time) string {
+	if len(held) == 0 {
+		return "-"
+	}
+	until := map[string]time.Time{}
+	var order []string
+	for _, h := range held {
+		if _, ok := until[h.Rcpt]; !ok {
+			order = append(order, h.Rcpt)
+		}
+		if h.Until.After(until[h.Rcpt]) {
+			until[h.Rcpt] = h.Until
+		}
+	}
+	parts := make([]string, len(order))
+	for i, r := range order {
+		if until[r].After(now) {
+			parts[i] = r + " until " + until[r].UTC().Format("15:04 UTC")
+		} else {
+			parts[i] = r + " (resumed)"
+		}
+	}
+	return fmt.Sprintf("%d: %s", len(held), strings.Join(parts, ", "))
 }

@@ -149,8 +149,8 @@ func columns(t *testing.T, out string) []map[string]string {
 }
 
 // TestHostView: turnmail games and show report each game's next deadline, who is
-// late, the unreachable (bounced) addresses, who resigned, and the pending and failed
-// mail of its outbox.
+// late, the unreachable (bounced) addresses, who resigned, the pending and failed
+// mail of its outbox, and the mail the limits held back in the last day.
 func TestHostView(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "t.db")
 	st, err := store.Open(context.Background(), db)
@@ -176,6 +176,13 @@ func TestHostView(t *testing.T) {
 		t.Fatal(err)
 	}
 	pending[ahead.id] = len(mails)
+	// The limits held back a reminder to dan in the last day: mail to him resumes in
+	// an hour.
+	heldAt := time.Now().Add(-time.Minute)
+	if _, err := st.DB().Exec(`INSERT INTO held (at, rcpt, game_id, kind, class, why, until) VALUES (?, 'dan@example.org', ?, 'notice', 'notification', 'limit', ?)`,
+		heldAt.UnixMilli(), ahead.id, heldAt.Add(time.Hour).UnixMilli()); err != nil {
+		t.Fatal(err)
+	}
 	st.Close()
 
 	out, err := run(t, "", "games", "--database", db)
@@ -184,9 +191,10 @@ func TestHostView(t *testing.T) {
 	}
 	want := map[string]map[string]string{
 		late.id: {"STATUS": "running", "TO ACT": "ann", "NEXT DEADLINE": "2001-03-06T10:00:00Z", "LATE": "ann",
-			"BOUNCED": "ben@example.org", "RESIGNED": "cy", "PENDING MAIL": fmt.Sprint(pending[late.id]), "FAILED MAIL": "1"},
+			"BOUNCED": "ben@example.org", "RESIGNED": "cy", "PENDING MAIL": fmt.Sprint(pending[late.id]), "FAILED MAIL": "1", "HELD MAIL (24H)": "-"},
 		ahead.id: {"STATUS": "running", "TO ACT": "dan", "NEXT DEADLINE": "2999-03-06T10:00:00Z", "LATE": "-",
-			"BOUNCED": "-", "RESIGNED": "-", "PENDING MAIL": fmt.Sprint(pending[ahead.id]), "FAILED MAIL": "0"},
+			"BOUNCED": "-", "RESIGNED": "-", "PENDING MAIL": fmt.Sprint(pending[ahead.id]), "FAILED MAIL": "0",
+			"HELD MAIL (24H)": "1: dan@example.org until " + heldAt.Add(time.Hour).UTC().Format("15:04 UTC")},
 	}
 	rows := columns(t, out)
 	if len(rows) != len(want) {

@@ -194,15 +194,21 @@ type abilityRegistry struct {
 	pieces    []*pieceKind     // view order
 	defenders []*pieceKind     // the kinds that add to defence
 	guards    []*pieceKind     // the kinds that make a region immune
+	barren    []*pieceKind     // the kinds that make a region barren
 	// legacyPieces and legacyVars have a place in the base game's hash encoding
 	// (legacyVars by legacyKey, in legacy order).
 	legacyPieces []*pieceKind
 	legacyVars   [6][]*varKind
 	legacyCounts []int        // pieceSet.Counts indexes summed into the count byte
 	legacyFlags  [4][256]byte // legacy flag bits by each byte of pieceSet.Flags
-	vars         []*varKind
-	verbs        []*verb // Legal order
-	verbIndex    map[string]*verb
+	// trailerFlags and trailerCounts give the place in pieces of the kinds encoded in
+	// the hash's trailer by their flag bit and count index (-1 for the others): see
+	// appendTrailer.
+	trailerFlags  [maxFlagKinds]int
+	trailerCounts [maxCountKinds]int
+	vars          []*varKind
+	verbs         []*verb // Legal order
+	verbIndex     map[string]*verb
 }
 
 var reg = &abilityRegistry{abilities: map[string]*ability{}, list: []*ability{nil}, number: map[string]uint8{}, verbIndex: map[string]*verb{}}
@@ -283,6 +289,9 @@ func (s *state) acting(p, slot int) iter.Seq[*ability] {
 		for r := range s.Regions {
 			if !s.owns(r, p, slot) {
 				continue
+			}
+			if ps := &s.Regions[r].Pieces; !s.cat.grantingTerrain && ps.Flags == 0 && ps.Counts == ([maxCountKinds]int8{}) {
+				continue // no piece there: nothing granted (most regions)
 			}
 			for _, k := range s.cat.granting {
 				if s.pieces(r, k) == 0 {

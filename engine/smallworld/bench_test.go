@@ -7,6 +7,7 @@ import (
 
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/internal/archivetest"
+	"github.com/turnmail/turnmail/internal/cputime"
 )
 
 var update = flag.Bool("update", false, "regenerate testdata/selfplay-5p.json")
@@ -45,11 +46,13 @@ func TestRecorded5p(t *testing.T) {
 func BenchmarkReplay5p(b *testing.B) {
 	a := load5p(b)
 	b.ReportAllocs()
+	cpu := cputime.Used()
 	for b.Loop() {
 		if _, err := engine.Replay(registry, a, -1); err != nil {
 			b.Fatal(err)
 		}
 	}
+	cputime.Report(b, cpu)
 	b.ReportMetric(float64(len(a.Events)), "events")
 }
 
@@ -95,11 +98,13 @@ func underground5p(b *testing.B) (*engine.Archive, engine.Registry) {
 func BenchmarkUndergroundReplay5p(b *testing.B) {
 	a, reg := underground5p(b)
 	b.ReportAllocs()
+	cpu := cputime.Used()
 	for b.Loop() {
 		if _, err := engine.Replay(reg, a, -1); err != nil {
 			b.Fatal(err)
 		}
 	}
+	cputime.Report(b, cpu)
 	b.ReportMetric(float64(len(a.Events)), "events")
 }
 

@@ -24,31 +24,28 @@ func init() {
 // Apply implements engine.State. The command is matched case-insensitively; the
 // receiver is never modified.
 func (s *state) Apply(player, command string, rng *engine.Rand) (engine.State, error) {
-	if s.Over {
-		return nil, engine.Illegal("the game is over")
-	}
-	p := s.playerIndex(player)
-	if p < 0 {
-		return nil, engine.Illegal("%q does not play in this game", player)
-	}
-	words := strings.Fields(engine.Normalize(command))
-	if len(words) == 0 {
-		return nil, illegalInstead(s.Legal(player), "empty command")
-	}
-	if err := s.mayAct(p); err != nil {
+	v, p, words, err := s.check(player, command)
+	if err != nil {
 		return nil, err
 	}
-	v, ok := reg.verbIndex[words[0]]
-	if !ok {
-		return nil, illegalInstead(s.Legal(player), "unknown command %q", words[0])
+	return s.apply(s.clone(), v, p, words, rng)
+}
+
+// ApplyInto implements engine.Reuser.
+func (s *state) ApplyInto(spare engine.State, player, command string, rng *engine.Rand) (engine.State, error) {
+	n, ok := spare.(*state)
+	if !ok || n == s {
+		return s.Apply(player, command, rng)
 	}
-	if v.owner != nil && !s.has(p, v.owner.name) {
-		return nil, illegalInstead(s.Legal(player), "only %s can use %q", engine.Term(v.owner.name), engine.Command(v.name))
+	v, p, words, err := s.check(player, command)
+	if err != nil {
+		return nil, err
 	}
-	if why := s.forbidden(p, words); why.Key != "" {
-		return nil, illegalInstead(s.instead(p, v.name), "%s", why)
-	}
-	n := s.clone()
+	return s.apply(s.cloneInto(n), v, p, words, rng)
+}
+
+// apply carries out verb v of player p on n, the copy of s that becomes the new state.
+func (s *state) apply(n *state, v *verb, p int, words []string, rng *engine.Rand) (engine.State, error) {
 	n.story, n.actor, n.told, n.toldKinds, n.via = nil, p, nil, nil, engine.Text{}
 	if err := v.apply(n, p, words[1:], rng); err != nil {
 		if re, ok := err.(*engine.RuleError); ok && re.Instead == nil {
@@ -65,7 +62,39 @@ func (s *state) Apply(player, command string, rng *engine.Rand) (engine.State, e
 		return nil, err
 	}
 	n.tellChanges(s)
+	n.told, n.toldKinds, n.via = nil, nil, engine.Text{} // what the story told, used while applying only
+	n.keepStacks()
 	return n, nil
+}
+
+// check finds what player's command asks for (the verb, the player's index, the
+// command's words) and whether the player may give it now.
+func (s *state) check(player, command string) (*verb, int, []string, error) {
+	if s.Over {
+		return nil, 0, nil, engine.Illegal("the game is over")
+	}
+	p := s.playerIndex(player)
+	if p < 0 {
+		return nil, 0, nil, engine.Illegal("%q does not play in this game", player)
+	}
+	words := strings.Fields(engine.Normalize(command))
+	if len(words) == 0 {
+		return nil, 0, nil, illegalInstead(s.Legal(player), "empty command")
+	}
+	if err := s.mayAct(p); err != nil {
+		return nil, 0, nil, err
+	}
+	v, ok := reg.verbIndex[words[0]]
+	if !ok {
+		return nil, 0, nil, illegalInstead(s.Legal(player), "unknown command %q", words[0])
+	}
+	if v.owner != nil && !s.has(p, v.owner.name) {
+		return nil, 0, nil, illegalInstead(s.Legal(player), "only %s can use %q", engine.Term(v.owner.name), engine.Command(v.name))
+	}
+	if why := s.forbidden(p, words); why.Key != "" {
+		return nil, 0, nil, illegalInstead(s.instead(p, v.name), "%s", why)
+	}
+	return v, p, words, nil
 }
 
 // reason is a rule's explanation of why something may not be done, built where the

@@ -260,9 +260,11 @@ func (s *state) occupy(p, slot, r, n int) {
 	b := s.defeat(p, r, 1)
 	s.tellConquest(p, slot, r, n, b)
 	// The conquest is told before what it caused (a declined race leaving the map).
-	last := s.story[len(s.story)-1]
-	copy(s.story[told+1:], s.story[told:len(s.story)-1])
-	s.story[told] = last
+	if len(s.story) > told {
+		last := s.story[len(s.story)-1]
+		copy(s.story[told+1:], s.story[told:len(s.story)-1])
+		s.story[told] = last
+	}
 	s.army(p, slot).Hand -= n
 	s.Regions[r] = region{Owner: int8(p), Slot: int8(slot), Tokens: int16(n), Pieces: s.keptPieces(r, onConquest)}
 	for ab := range s.acting(p, slot) {

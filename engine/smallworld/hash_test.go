@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/internal/selfplay"
 )
 
 var updateHashes = flag.Bool("update-hashes", false, "regenerate testdata/scenario-hashes.json")
@@ -73,6 +74,46 @@ func TestScenarioHashes(t *testing.T) {
 			}
 			if len(hs) != len(w) {
 				t.Errorf("%s: %d states, pinned %d", name, len(hs), len(w))
+			}
+		}
+	}
+}
+
+// TestHash_stacksKept: the encoding of the stacks kept by Apply (stacksCode) is the
+// one Hash would work out, at every state of self-played games of every variant, and
+// a kept encoding of other stacks is not used.
+func TestHash_stacksKept(t *testing.T) {
+	for _, g := range []engine.Game{Game{}, Underground{}, Necromancer{}} {
+		for _, cfg := range selfplay.Configs(g, 21, 2) {
+			_, err := selfplay.Play(g, cfg, func(st selfplay.Step) error {
+				s := st.State.(*state)
+				if !s.stacks.encodes(s) {
+					t.Fatalf("%s step %d: the stacks' encoding was not kept", g.Name(), st.N)
+				}
+				bare := *s
+				bare.stacks = nil
+				if got, want := s.Hash(), bare.Hash(); got != want {
+					t.Fatalf("%s step %d: hash %s with the kept encoding, %s without", g.Name(), st.N, got, want)
+				}
+				other := *s
+				other.Races = slices.Clone(s.Races) // the same names, another slice: not the kept one
+				if len(other.Races) > 0 && s.stacks.encodes(&other) {
+					t.Fatalf("%s step %d: the kept encoding taken for other stacks", g.Name(), st.N)
+				}
+				if len(s.Offer) > 1 {
+					swapped := *s // the offer's first two combos swapped: the kept names not used
+					swapped.Offer = slices.Clone(s.Offer)
+					swapped.Offer[0], swapped.Offer[1] = swapped.Offer[1], swapped.Offer[0]
+					bare := swapped
+					bare.stacks = nil
+					if swapped.Hash() != bare.Hash() {
+						t.Fatalf("%s step %d: the kept names of the offer used for other combos", g.Name(), st.N)
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
 			}
 		}
 	}

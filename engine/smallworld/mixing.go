@@ -157,23 +157,45 @@ func prepareSurface(b *board, players int, rng *engine.Rand) (*board, error) {
 }
 
 // withSymbols returns board b with symbol add[r] added to region r, and drop removed
-// from those regions.
+// from those regions: a copy sharing what the symbols do not change (the adjacency,
+// the terrains), checked as parseUndergroundBoard checks a board read from its data
+// (TestWithSymbols compares the two).
 func (b *board) withSymbols(add map[int]string, drop string) (*board, error) {
-	m := MapData{Map: b.name, Turns: b.turns, Regions: slices.Clone(b.regions)}
-	for r, sym := range add {
-		syms := slices.DeleteFunc(slices.Clone(m.Regions[r].Symbols), func(s string) bool { return s == drop })
-		m.Regions[r].Symbols = append(syms, sym)
+	terrains, err := builtinTerrains()
+	if err != nil {
+		return nil, err
 	}
-	for a := range b.adj {
-		for _, c := range b.adj[a] {
-			if a < c {
-				m.Adjacent = append(m.Adjacent, []int{b.id(a), b.id(c)})
+	n := *b
+	n.regions, n.sym, n.ford = slices.Clone(b.regions), slices.Clone(b.sym), slices.Clone(b.ford)
+	for r, sym := range add {
+		syms := slices.DeleteFunc(slices.Clone(n.regions[r].Symbols), func(s string) bool { return s == drop })
+		if slices.Contains(syms, sym) {
+			return nil, fmt.Errorf("map %s: region %d: symbol %q given twice", b.name, b.id(r), sym)
+		}
+		n.regions[r].Symbols = append(syms, sym)
+		n.sym[r] = 0
+		for _, s := range n.regions[r].Symbols {
+			k := terrains.symbol(s)
+			if k < 0 {
+				return nil, fmt.Errorf("map %s: region %d: unknown symbol %q", b.name, b.id(r), s)
+			}
+			n.sym[r] |= 1 << k
+		}
+		if td := terrains.terrain(b.terrain[r]); td != nil {
+			for _, s := range td.Symbols {
+				n.sym[r] |= 1 << terrains.symbol(s)
 			}
 		}
 	}
-	raw, err := json.Marshal(m)
-	if err != nil {
-		return nil, fmt.Errorf("map %s: %w", b.name, err)
+	n.caverns = nil
+	for r := range n.sym {
+		if n.sym[r]&symCavern != 0 {
+			n.caverns = append(n.caverns, r)
+		}
 	}
-	return parseUndergroundBoard(raw)
+	n.before = nil // the board a game plays: its rules' version is chosen already
+	if err := finishUnderground(&n); err != nil {
+		return nil, err
+	}
+	return &n, nil
 }

@@ -34,6 +34,9 @@ func (s *state) tell(only int, kind string, hit int, key string, args ...any) {
 
 // tellBut is tell for every reader but player except (-1: none).
 func (s *state) tellBut(except, only int, kind string, hit int, key string, args ...any) {
+	if s.quiet {
+		return
+	}
 	h := engine.Happening{Kind: kind, Actor: s.names[s.actor], Text: engine.Textf(key, args...)}
 	if hit >= 0 && hit < len(s.names) {
 		h.Hit = []string{s.names[hit]}
@@ -44,6 +47,9 @@ func (s *state) tellBut(except, only int, kind string, hit int, key string, args
 // mark records that the command's account tells what happened in regions rs: what
 // changed in the others is told by tellChanges.
 func (s *state) mark(rs ...int) {
+	if s.quiet {
+		return
+	}
 	for _, r := range rs {
 		if !slices.Contains(s.told, int16(r)) {
 			s.told = append(s.told, int16(r))
@@ -130,6 +136,9 @@ type beaten struct {
 // tellConquest records the conquest of region r by army (p, slot) with n tokens, and
 // what helped it (s.via: the dragon, a relic).
 func (s *state) tellConquest(p, slot, r, n int, b beaten) {
+	if s.quiet {
+		return
+	}
 	id := s.b.id(r)
 	who, army := s.names[p], s.armyName(p, slot)
 	if s.via.Key != "" {
@@ -160,6 +169,9 @@ func backInHand(n int) engine.Text { return engine.Textf("%d back in hand", n) }
 // tellScore records player p's score at the end of their turn: the total and, for
 // p alone, its breakdown.
 func (s *state) tellScore(p, regions int, bonus []engine.Text, total int) {
+	if s.quiet {
+		return
+	}
 	s.tell(p, engine.HapScore, -1, "%s scored %s (%d in all)", s.names[p], nCoins(total), s.Players[p].Coins)
 	t := &s.story[len(s.story)-1]
 	t.Details = append([]engine.Text{engine.Textf("regions: %d", regions)}, bonus...)
@@ -168,6 +180,9 @@ func (s *state) tellScore(p, regions int, bonus []engine.Text, total int) {
 // tellRedeploy records player p's redeployment: what each region of theirs got or
 // gave, against the regions as they were before it.
 func (s *state) tellRedeploy(p int, before []region) {
+	if s.quiet {
+		return
+	}
 	moves, rs := s.placements(p, before)
 	if len(rs) == 0 {
 		s.tell(-1, engine.HapMove, -1, "%s redeployed and left every region as it was", s.names[p])
@@ -268,6 +283,9 @@ func (s *state) tellDefenders() {
 // told: pieces put, moved or taken off (compared with before, the state the
 // command was applied to), and regions whose holder or tokens changed otherwise.
 func (s *state) tellChanges(before *state) {
+	if s.quiet {
+		return
+	}
 	for _, k := range reg.pieces {
 		if k.idx < 0 || k.hidden || (k.title.Key == "" && k.many == "") || slices.Contains(s.toldKinds, k) {
 			continue

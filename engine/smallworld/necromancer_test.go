@@ -331,7 +331,8 @@ func TestNecromancerHostileCommands(t *testing.T) {
 }
 
 // TestNecromancerPriceShown: the price the Necromancer's overview shows is the one
-// his buy commands say, before he keeps his power as after (the kept power counts).
+// his buy commands say, before he keeps his power as after (the kept power counts;
+// he keeps it during the setup since rules 2, when he buys nothing yet).
 func TestNecromancerPriceShown(t *testing.T) {
 	g := Necromancer{}
 	checked := 0
@@ -342,8 +343,8 @@ func TestNecromancerPriceShown(t *testing.T) {
 			n := s.Scn.(*necroState)
 			name := s.names[n.P]
 			v := s.View(engine.Observer).(*View)
-			if s.ownTurn(int(n.P)) && s.army(int(n.P), slotActive).Power == "" {
-				shown = v.Necromancer.Price // the overview before he keeps a power
+			if s.ownTurn(int(n.P)) && s.army(int(n.P), slotActive).Power == "" && !n.Choosing {
+				shown = v.Necromancer.Price // the overview in his turn before he keeps a power (rules before 2)
 			}
 			if note, ok := s.Notes(name)["buy ghost"]; ok {
 				price := note.Args[0].(engine.Text).Args[0].(int)

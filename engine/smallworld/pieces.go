@@ -2,6 +2,7 @@ package smallworld
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 
 	"github.com/turnmail/turnmail/engine"
@@ -158,6 +159,7 @@ func registerPieces(ks ...*pieceKind) {
 	legacyTables()
 	reg.defenders = slices.DeleteFunc(slices.Clone(reg.pieces), func(k *pieceKind) bool { return k.defense == 0 })
 	reg.guards = slices.DeleteFunc(slices.Clone(reg.pieces), func(k *pieceKind) bool { return k.immune.Key == "" })
+	reg.barren = slices.DeleteFunc(slices.Clone(reg.pieces), func(k *pieceKind) bool { return !k.barren })
 }
 
 func registerVar(v *varKind) {
@@ -197,8 +199,8 @@ func (s *state) pieces(r int, k *pieceKind) int {
 
 // barren reports whether region r gives no coin: it holds a barren piece.
 func (s *state) barren(r int) bool {
-	for _, k := range reg.pieces {
-		if k.barren && s.pieces(r, k) > 0 {
+	for _, k := range reg.barren {
+		if s.pieces(r, k) > 0 {
 			return true
 		}
 	}
@@ -309,6 +311,18 @@ func appendLegacyVars(buf []byte, turn bool, enc int, get func(*varKind) int) []
 	return buf
 }
 
+// appendArmyLegacyVars is appendLegacyVars for an army's variables, both encodings
+// (varint, then bool), read straight from its array.
+func appendArmyLegacyVars(buf []byte, a *army) []byte {
+	for _, v := range reg.legacyVars[legacyKey(false, encVarint)] {
+		buf = appendInt(buf, int(a.Vars[v.idx]))
+	}
+	for _, v := range reg.legacyVars[legacyKey(false, encBool)] {
+		buf = appendBool(buf, a.Vars[v.idx] != 0)
+	}
+	return buf
+}
+
 func legacyKey(turn bool, enc int) int {
 	if turn {
 		return 3 + enc
@@ -342,9 +356,19 @@ func appendRegionLegacy(buf []byte, g *region) []byte {
 func legacyTables() {
 	reg.legacyCounts = nil
 	reg.legacyFlags = [4][256]byte{}
-	for _, k := range reg.pieces {
+	for i := range reg.trailerFlags {
+		reg.trailerFlags[i] = -1
+	}
+	for i := range reg.trailerCounts {
+		reg.trailerCounts[i] = -1
+	}
+	for i, k := range reg.pieces {
 		switch {
 		case k.idx < 0:
+		case k.hash == hashTrailer && k.flag:
+			reg.trailerFlags[k.idx] = i
+		case k.hash == hashTrailer:
+			reg.trailerCounts[k.idx] = i
 		case k.hash == hashCountByte && !k.flag:
 			reg.legacyCounts = append(reg.legacyCounts, k.idx)
 		case k.hash > 0 && k.flag:
@@ -370,13 +394,44 @@ func (s *state) appendTrailer(buf []byte) []byte {
 		buf = append(buf, 0)
 		buf = appendInt(buf, n)
 	}
-	for _, k := range reg.pieces {
-		if k.idx < 0 || k.hash != hashTrailer {
+	// The pieces of the trailer's kinds, region by region, then in the order of the
+	// kinds (reg.pieces) and of the regions: one pass over the regions.
+	type found struct{ pos, r, n int }
+	var list [64]found
+	pieces := list[:0]
+	for r := range s.Regions {
+		ps := &s.Regions[r].Pieces
+		for f := ps.Flags; f != 0; f &= f - 1 {
+			if pos := reg.trailerFlags[bits.TrailingZeros32(f)]; pos >= 0 {
+				pieces = append(pieces, found{pos, r, 1})
+			}
+		}
+		if ps.Counts == ([maxCountKinds]int8{}) {
 			continue
 		}
-		for r := range s.Regions {
-			if n := s.Regions[r].Pieces.get(k); n != 0 {
-				entry('r', r, k.name, n)
+		for i, n := range ps.Counts {
+			if pos := reg.trailerCounts[i]; pos >= 0 && n != 0 {
+				pieces = append(pieces, found{pos, r, int(n)})
+			}
+		}
+	}
+	// By kind, the regions in order within a kind (they were found in region order):
+	// an insertion sort of the few found.
+	for i := 1; i < len(pieces); i++ {
+		for j := i; j > 0 && pieces[j-1].pos > pieces[j].pos; j-- {
+			pieces[j-1], pieces[j] = pieces[j], pieces[j-1]
+		}
+	}
+	for _, p := range pieces {
+		entry('r', p.r, reg.pieces[p.pos].name, p.n)
+	}
+	// The armies with a variable set (most have none), looked at for each variable.
+	var set [maxArmies]int
+	armies := set[:0]
+	for p := range s.Players {
+		for slot := range nSlots {
+			if s.Players[p].Armies[slot].Vars != ([maxArmyVars]int16{}) {
+				armies = append(armies, p*nSlots+slot)
 			}
 		}
 	}
@@ -390,16 +445,18 @@ func (s *state) appendTrailer(buf []byte) []byte {
 			}
 			continue
 		}
-		for p := range s.Players {
-			for slot := range nSlots {
-				if n := s.army(p, slot).get(v); n != 0 {
-					entry('a', p*nSlots+slot, v.name, n)
-				}
+		for _, a := range armies {
+			if n := s.army(a/nSlots, a%nSlots).get(v); n != 0 {
+				entry('a', a, v.name, n)
 			}
 		}
 	}
 	return buf
 }
+
+// maxArmies bounds the armies of a game for appendTrailer's list (the list grows
+// beyond it if need be).
+const maxArmies = 8 * nSlots
 
 // mountain is the mountain piece of the base game: it stands on every mountain-class
 // region (Underground's black mountains too) and adds one to its defence.

@@ -23,12 +23,10 @@ func stonehedgePower(s *state, r int) *ability {
 	if n <= 0 {
 		return nil
 	}
-	for name, i := range s.cat.nameIndex {
-		if int(i) == n {
-			return abilityOf(name)
-		}
+	if n >= len(s.cat.byIndex) {
+		return nil
 	}
-	return nil
+	return abilityOf(s.cat.byIndex[n])
 }
 
 // stonehedgeName is the name of the power drawn for the Stonehedge in region r, or

@@ -225,6 +225,7 @@ func (v *variant) newState(setup engine.Setup, rng *engine.Rand) (*state, error)
 		return nil, err
 	}
 	s.startTurn(0)
+	s.keepStacks()
 	return s, nil
 }
 

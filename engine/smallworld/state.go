@@ -142,29 +142,133 @@ type state struct {
 	// gave it (see Narrate); told are the regions and toldKinds the piece kinds the
 	// story tells of already (see tellChanges), via what helps the conquest being
 	// applied (the dragon, a relic). None is hashed: a replay records them again.
+	// quiet turns the story off for the commands applied to this state (a replay
+	// that does not narrate: engine.Journaler).
 	story     []tale
 	actor     int
 	told      []int16
 	toldKinds []*pieceKind
 	via       engine.Text
+	quiet     bool
+	// stacks is the encoding of the stacks in the hash, worked out by Apply (see
+	// stacksCode); nil until then.
+	stacks *stacksCode
+}
+
+// stacksCode is the canonical encoding (canon) of a state's stacks (Races, Powers,
+// Discard) kept with the slices it encodes. The stacks are never modified in place
+// (a change makes a new slice), so while a state's stacks are these slices — the
+// same first element, the same length — their encoding is this one, and Hash does not
+// look their names up again. It is made by Apply, never by Hash (a state is read by
+// several goroutines).
+type stacksCode struct {
+	races, powers, discard []string
+	code                   []byte
+	// offer is the encoding of the names of the combos of the offer when it was
+	// made, by position: still used while a combo has the same names.
+	offer []comboCode
+}
+
+// comboCode is the encoding of the names of a combo of the offer: their numbers
+// (ok is false when one has none: then Hash encodes them in full).
+type comboCode struct {
+	race, power string
+	code        [2]byte
+	ok          bool
+}
+
+// encodes reports whether m is the encoding of s's stacks.
+func (m *stacksCode) encodes(s *state) bool {
+	return m != nil && sameSlice(m.races, s.Races) && sameSlice(m.powers, s.Powers) && sameSlice(m.discard, s.Discard)
+}
+
+// sameSlice reports whether a and b are the same slice: the same length, and the
+// same first element when not empty.
+func sameSlice(a, b []string) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// appendStacks appends the encoding of the stacks.
+func (s *state) appendStacks(buf []byte) []byte {
+	buf = s.appendNames(buf, s.Races)
+	buf = s.appendNames(buf, s.Powers)
+	return s.appendNames(buf, s.Discard)
+}
+
+// keepStacks makes s.stacks the encoding of s's stacks when it is not (Apply calls
+// it on the state it makes).
+func (s *state) keepStacks() {
+	if s.stacks.encodes(s) && s.stacks.encodesOffer(s) {
+		return
+	}
+	m := &stacksCode{races: s.Races, powers: s.Powers, discard: s.Discard, code: s.appendStacks(make([]byte, 0, 64)),
+		offer: make([]comboCode, len(s.Offer))}
+	for i, c := range s.Offer {
+		r, okR := s.cat.nameIndex[c.Race]
+		p, okP := s.cat.nameIndex[c.Power]
+		m.offer[i] = comboCode{race: c.Race, power: c.Power, code: [2]byte{r, p}, ok: okR && okP && c.Race != "" && c.Power != ""}
+	}
+	s.stacks = m
+}
+
+// encodesOffer reports whether m has the encoding of the names of every combo of s's
+// offer.
+func (m *stacksCode) encodesOffer(s *state) bool {
+	if m == nil || len(m.offer) != len(s.Offer) {
+		return false
+	}
+	for i, c := range s.Offer {
+		if m.offer[i].race != c.Race || m.offer[i].power != c.Power {
+			return false
+		}
+	}
+	return true
 }
 
 var _ engine.State = (*state)(nil)
 var _ engine.Skipper = (*state)(nil)
 
 // clone returns a copy that Apply may modify. Stacks are copy-on-write.
-func (s *state) clone() *state {
-	n := *s
-	n.Players = slices.Clone(s.Players)
-	n.Regions = slices.Clone(s.Regions)
-	n.Offer = slices.Clone(s.Offer)
-	n.Pending = slices.Clone(s.Pending)
-	n.T.Conquered = slices.Clone(s.T.Conquered)
-	n.T.Readied = slices.Clone(s.T.Readied)
-	n.T.Taken = slices.Clone(s.T.Taken)
+func (s *state) clone() *state { return s.cloneInto(new(state)) }
+
+// cloneInto is clone writing the copy over n, reusing its memory: n must be a state
+// that nothing refers to any more and that shares no memory with s.
+func (s *state) cloneInto(n *state) *state {
+	players, regions, offer, pending := n.Players[:0], n.Regions[:0], n.Offer[:0], n.Pending[:0]
+	conquered, readied, taken := n.T.Conquered[:0], n.T.Readied[:0], n.T.Taken[:0]
+	*n = *s
+	n.Players = append(players, s.Players...)
+	n.Regions = append(regions, s.Regions...)
+	n.Offer = cloneInto(offer, s.Offer)
+	n.Pending = cloneInto(pending, s.Pending)
+	n.T.Conquered = cloneInto(conquered, s.T.Conquered)
+	n.T.Readied = cloneInto(readied, s.T.Readied)
+	n.T.Taken = cloneInto(taken, s.T.Taken)
 	if s.Scn != nil {
 		n.Scn = s.Scn.copy()
 	}
+	return n
+}
+
+// cloneInto appends src to dst[:0], keeping nil as nil (the hash does not tell them
+// apart, but a round trip through a snapshot compares states deeply).
+func cloneInto[T any](dst, src []T) []T {
+	if src == nil {
+		return nil
+	}
+	if dst == nil {
+		dst = make([]T, 0, len(src))
+	}
+	return append(dst[:0], src...)
+}
+
+// WithJournal implements engine.Journaler.
+func (s *state) WithJournal(on bool) engine.State {
+	if s.quiet == !on {
+		return s
+	}
+	n := *s
+	n.quiet = !on
 	return &n
 }
 
@@ -307,7 +411,8 @@ func (s *state) ToAct() []string {
 // varKind.legacy), and later ones are encoded after them only when present, so a
 // base-game state hashes as it always did.
 func (s *state) Hash() string {
-	return engine.HashJSON(s.canon(make([]byte, 0, 512)))
+	var buf [1024]byte // a 5-player game's encoding is about 450 bytes
+	return engine.HashBytes(s.canon(buf[:0]))
 }
 
 func appendInt(buf []byte, v int) []byte { return binary.AppendVarint(buf, int64(v)) }
@@ -332,6 +437,15 @@ func (s *state) appendName(buf []byte, name string) []byte {
 	return append(buf, name...)
 }
 
+// appendArmyName is appendName for an army's race or power, whose ability number
+// (army.abs) gives its index without a lookup by name.
+func (s *state) appendArmyName(buf []byte, name string, ab uint8) []byte {
+	if i := s.cat.byAbility[ab]; i != 0 && name != "" {
+		return append(buf, i)
+	}
+	return s.appendName(buf, name)
+}
+
 func (s *state) appendNames(buf []byte, v []string) []byte {
 	buf = appendInt(buf, len(v))
 	for _, x := range v {
@@ -352,19 +466,20 @@ func (s *state) canon(buf []byte) []byte {
 		buf = append(buf, 0)
 	}
 	buf = appendInt(buf, len(s.Players))
-	for i, p := range s.Players {
+	for i := range s.Players {
+		p := &s.Players[i]
 		buf = append(buf, s.names[i]...)
 		buf = append(buf, 0)
 		buf = appendInt(buf, p.Coins)
 		buf = appendInt(buf, p.Scored)
 		buf = appendInt(buf, int(p.Ally))
-		for _, a := range p.Armies {
-			buf = s.appendName(buf, a.Race)
-			buf = s.appendName(buf, a.Power)
+		for j := range p.Armies {
+			a := &p.Armies[j]
+			buf = s.appendArmyName(buf, a.Race, a.abs[0])
+			buf = s.appendArmyName(buf, a.Power, a.abs[1])
 			buf = appendInt(buf, a.Hand)
 			buf = appendInt(buf, a.Aside)
-			buf = appendLegacyVars(buf, false, encVarint, a.get)
-			buf = appendLegacyVars(buf, false, encBool, a.get)
+			buf = appendArmyLegacyVars(buf, a)
 		}
 	}
 	buf = appendInt(buf, len(s.Regions))
@@ -375,14 +490,21 @@ func (s *state) canon(buf []byte) []byte {
 		buf = appendInt(buf, int(g.Tokens))
 	}
 	buf = appendInt(buf, len(s.Offer))
-	for _, c := range s.Offer {
-		buf = s.appendName(buf, c.Race)
-		buf = s.appendName(buf, c.Power)
+	for i := range s.Offer {
+		c := &s.Offer[i]
+		if m := s.stacks; m != nil && i < len(m.offer) && m.offer[i].ok && m.offer[i].race == c.Race && m.offer[i].power == c.Power {
+			buf = append(buf, m.offer[i].code[:]...)
+		} else {
+			buf = s.appendName(buf, c.Race)
+			buf = s.appendName(buf, c.Power)
+		}
 		buf = appendInt(buf, c.Coins)
 	}
-	buf = s.appendNames(buf, s.Races)
-	buf = s.appendNames(buf, s.Powers)
-	buf = s.appendNames(buf, s.Discard)
+	if m := s.stacks; m.encodes(s) {
+		buf = append(buf, m.code...)
+	} else {
+		buf = s.appendStacks(buf)
+	}
 	t := &s.T
 	for _, f := range [...]bool{t.Acted, t.ActiveActed, t.Closed} {
 		buf = appendBool(buf, f)
@@ -412,7 +534,7 @@ func (s *state) canon(buf []byte) []byte {
 	}
 	buf = s.appendTrailer(buf)
 	if s.Scn != nil {
-		buf = s.Scn.canon(s, buf)
+		buf = append(buf, s.Scn.canon(s, nil)...) // not given buf, which then stays on Hash's stack
 	}
 	return buf
 }

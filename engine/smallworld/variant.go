@@ -111,10 +111,17 @@ type catalogue struct {
 	powers     map[string]powerData
 	raceNames  []string // data order
 	powerNames []string
-	// nameIndex numbers races (1…) and powers (after the races) for the state hash.
+	// nameIndex numbers races (1…) and powers (after the races) for the state hash;
+	// byAbility is the same number by the registry's number of the race's or power's
+	// ability (army.abs), 0 for none.
 	nameIndex map[string]byte
-	// granting lists the piece kinds of the variant's packs that grant an ability.
-	granting []*pieceKind
+	byAbility [256]byte
+	byIndex   []string // the names by their number
+	// granting lists the piece kinds of the variant's packs that grant an ability;
+	// grantingTerrain is set when one of them stands on a terrain (the others only
+	// where a region's pieces hold them).
+	granting        []*pieceKind
+	grantingTerrain bool
 	// variant is the game the catalogue belongs to (its optional rules).
 	variant *variant
 	// shields: an ability of the catalogue has a shield (Gnomes); without one the
@@ -153,6 +160,7 @@ func (v *variant) loadCatalogue() (*catalogue, error) {
 	for _, k := range reg.pieces {
 		if k.grants != nil && slices.Contains(v.packs, k.grants.packName()) {
 			c.granting = append(c.granting, k)
+			c.grantingTerrain = c.grantingTerrain || k.terrain != ""
 		}
 	}
 	for _, name := range append(slices.Clone(c.raceNames), c.powerNames...) {
@@ -165,7 +173,7 @@ func (v *variant) loadCatalogue() (*catalogue, error) {
 	}
 	// The variant's own names first, the mixed ones after: mixing leaves the numbers
 	// (and so the hashes) of a game without it unchanged.
-	c.nameIndex = map[string]byte{}
+	c.nameIndex, c.byIndex = map[string]byte{}, []string{""}
 	all := append(slices.Clone(c.raceNames), c.powerNames...)
 	own := slices.DeleteFunc(slices.Clone(all), func(n string) bool { return c.mixed[n] })
 	mixed := slices.DeleteFunc(all, func(n string) bool { return !c.mixed[n] })
@@ -174,6 +182,10 @@ func (v *variant) loadCatalogue() (*catalogue, error) {
 			return nil, fmt.Errorf("%s is both a race and a power", n)
 		}
 		c.nameIndex[n] = byte(i + 1)
+		c.byIndex = append(c.byIndex, n)
+		if ab, ok := reg.number[n]; ok {
+			c.byAbility[ab] = byte(i + 1)
+		}
 	}
 	return c, nil
 }

@@ -186,3 +186,17 @@ func (s State) Summary() []string {
 	}
 	return out
 }
+
+var _ engine.Snapshotter = State{}
+
+// Snapshot implements engine.Snapshotter.
+func (s State) Snapshot() ([]byte, error) { return json.Marshal(s) }
+
+// Restore implements engine.Snapshotter.
+func (s State) Restore(data []byte) (engine.State, error) {
+	var n State
+	if err := engine.DecodeStrict(data, &n); err != nil {
+		return nil, fmt.Errorf("tally: %w", err)
+	}
+	return n, nil
+}
