@@ -84,7 +84,7 @@ func TestResign(t *testing.T) {
 	}
 	h.send(ann, ra, "Re", code[0]+"\n")
 	h.waitMail(ben, "ann resigned")
-	h.waitMail(ben, "is over", "Winner: ben")
+	h.waitMail(ben, "Game over: ben won", "Winner: ben")
 }
 
 // TestListGame: public state goes once to the list with List-Id and Precedence: list;

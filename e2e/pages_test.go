@@ -63,12 +63,12 @@ func TestPages_byMail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ma := h.waitMail(ann, "It is your move")
+	ma := h.waitMail(ann, "Your move")
 	annLink := linkIn(t, ma.Body)
 	if code, body := fetch(t, annLink); code != http.StatusOK || !strings.Contains(body, "ann&#39;s view") {
 		t.Fatalf("ann's link %s: %d\n%s", annLink, code, body)
 	}
-	benLink := linkIn(t, h.waitMail(ben, "Waiting for: ann").Body)
+	benLink := linkIn(t, h.waitMail(ben, "It is ann's move").Body)
 	if code, _ := fetch(t, benLink); code != http.StatusOK || benLink == annLink {
 		t.Fatalf("ben's link %s: %d", benLink, code)
 	}

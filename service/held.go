@@ -59,7 +59,7 @@ func (s *Service) heldNotice(ctx context.Context, o store.HoldNotice, now time.T
 			}
 		}
 		lang := s.storedLang(ctx, o.Rcpt, store.Game{})
-		n := templates.Notice{Kind: "held"}
+		n := templates.Notice{Kind: templates.Held}
 		var player string
 		if l != nil {
 			lang = s.langAt(l, o.Rcpt)

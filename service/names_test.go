@@ -20,10 +20,10 @@ func TestLobby_reservedNames(t *testing.T) {
 		name, from, line, want string
 	}{
 		{"the service's name", "p1@" + domain, "join " + id + " turnmail", "The name turnmail is reserved for the service (or the host)"},
-		{"the service's name, upper case with a digit one", "p2@" + domain, "join " + id + " TURNMAI1", "The name turnmai1 is reserved"},
+		{"the service's name, upper case with a digit one", "p2@" + domain, "join " + id + " TURNMAI1", "The name TURNMAI1 is reserved"},
 		{"host with a zero", "p3@" + domain, "join " + id + " h0st", "The name h0st is reserved"},
 		{"another player's with a digit one", "p4@" + domain, "join " + id + " caro1", "The name caro1 reads too much like carol, who plays in game " + id},
-		{"another player's in capitals", "p5@" + domain, "join " + id + " CAROL", "The name carol is taken in game " + id},
+		{"another player's in capitals", "p5@" + domain, "join " + id + " CAROL", "The name CAROL is taken in game " + id},
 		{"Cyrillic letters", "p6@" + domain, "join " + id + " сarol", "A player name is one word of letters, digits, - or _."},
 		{"in Italian, taken", "zed@" + domain, "unisciti " + id + " carol", "Il nome carol è già preso nella partita " + id},
 		{"in Italian", "it1@" + domain, "unisciti " + id + " turnmail", "Il nome turnmail è riservato al servizio (o all'organizzatore); scegline un altro: unisciti " + id + " NOME."},

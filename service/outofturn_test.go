@@ -61,7 +61,10 @@ func TestOutOfTurn_dungeoneer(t *testing.T) {
 		t.Fatalf("%s saved %d; phase %s, to act %v", waiter, me.Saved, v.Phase, l.State.ToAct())
 	}
 	body := f.lastBody(waiter + "@" + domain)
-	_, anyTime, ok := strings.Cut(body, "Waiting for: "+cur+".\n\nAt any moment, even out of your turn, you may send:\n")
+	_, anyTime, ok := strings.Cut(body, "At any moment, even out of your turn, you may send:\n")
+	if !strings.HasPrefix(body, "It is "+cur+"'s move\n") {
+		t.Errorf("%s's mail does not start with %s's turn:\n%s", waiter, cur, body)
+	}
 	if anyTime, _, _ = strings.Cut(anyTime, "\n\n"); !ok || !strings.Contains(anyTime, "    challenge "+cur+" melee   # with the Movement you saved\n") {
 		t.Fatalf("%s's mail does not offer the challenge:\n%s", waiter, body)
 	}

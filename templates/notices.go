@@ -66,6 +66,9 @@ const (
 	Failed          NoticeKind = "failed"
 	TimersFailed    NoticeKind = "timers-failed"
 	FailedHost      NoticeKind = "failed-host"
+	// Held says that mail to the reader was held back by the limits, and when mail
+	// resumes (its Text, from the service).
+	Held NoticeKind = "held"
 )
 
 // noticeKind is what a kind of notice says.
@@ -92,6 +95,7 @@ var noticeKinds map[NoticeKind]noticeKind
 func init() {
 	noticeKinds = map[NoticeKind]noticeKind{
 		Text: {body: func(n notice) []doc.Block { return paras(n.Text) }},
+		Held: {topic: fixed("mail held back"), body: func(n notice) []doc.Block { return paras(n.Text) }},
 		Help: {topic: fixed("the commands"), body: func(n notice) []doc.Block { return n.help() }},
 		Error: {body: func(n notice) []doc.Block {
 			return append([]doc.Block{&doc.Para{Role: doc.Error, Lines: []doc.Line{doc.L(n.Text)}}}, n.help()...)

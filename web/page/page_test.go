@@ -377,20 +377,26 @@ func TestFile_bounded(t *testing.T) {
 			t.Error("a packed file without its package")
 		}
 	}
-	// Between the packed size with every picture and without any, some are left out.
-	packedSize := func(f Form) int {
+	// Just under the smallest bound that keeps every picture packed, the file keeps
+	// the pictures of the ends of turns only (a binary search for that bound).
+	formAt := func(max int) Form {
 		var b bytes.Buffer
-		for max := full.Len(); max > 100; max = max * 3 / 4 {
-			b.Reset()
-			got, err := w.File(&b, r, FileOptions{MaxBytes: max})
-			if err != nil || got == f {
-				return b.Len()
-			}
+		got, err := w.File(&b, r, FileOptions{MaxBytes: max})
+		if err != nil {
+			return Form{Pictures: -1}
 		}
-		return 0
+		return got
 	}
-	if n := packedSize(Form{Pictures: TurnPictures, Packed: true}); n == 0 {
-		t.Error("no bound keeps the pictures of the ends of turns only")
+	lo, hi := 1000, full.Len()-1 // formAt(hi) keeps every picture, packed
+	for lo+1 < hi {
+		if mid := (lo + hi) / 2; formAt(mid) == (Form{Packed: true}) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	if got := formAt(hi - 1); got != (Form{Pictures: TurnPictures, Packed: true}) {
+		t.Errorf("at %d bytes, one under the smallest bound with every picture: %+v, want the pictures of the ends of turns", hi-1, got)
 	}
 }
 
@@ -579,7 +585,7 @@ func TestNow(t *testing.T) {
 		want   string
 	}{
 		{"observer", func(r *Record) { r.Deadlines = map[string]time.Time{"ann": due} }, Reader{Viewer: engine.Observer}, "To move now: ann (by Tue 24 Nov 21:00 UTC)"},
-		{"the one to move", func(r *Record) { r.Deadlines = map[string]time.Time{"ann": due} }, Reader{Viewer: "ann", Lang: i18n.Italian, Zone: rome}, "Tocca a te, entro mar 24 nov, 22:00"},
+		{"the one to move", func(r *Record) { r.Deadlines = map[string]time.Time{"ann": due} }, Reader{Viewer: "ann", Lang: i18n.Italian, Zone: rome}, "Tocca a te, entro mar 24 nov 22:00 CET"},
 		{"no deadline", func(*Record) {}, Reader{Viewer: "ben"}, "To move now: ann"},
 		{"paused", func(r *Record) { r.Paused = true }, Reader{Viewer: engine.Observer}, "The game is paused by its host."},
 		{"resigned", func(r *Record) { r.Over, r.Winners, r.Resigned = true, []string{"ben"}, map[string]bool{"ann": true} }, Reader{Viewer: "ben", Lang: i18n.Italian}, "Partita finita: ha vinto ben"},
