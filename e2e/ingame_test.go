@@ -83,8 +83,8 @@ func TestResign(t *testing.T) {
 		t.Fatalf("asking to resign added %d events", n)
 	}
 	h.send(ann, ra, "Re", code[0]+"\n")
-	h.waitMail(ben, "ann resigned")
-	h.waitMail(ben, "Game over: ben won", "Winner: ben")
+	h.waitMail(ben, "Game over: ben won", "ann resigned", "Winner: ben") // the account tells why
+	h.waitMail(ben, "Hello ben", "ann resigned")
 }
 
 // TestListGame: public state goes once to the list with List-Id and Precedence: list;
