@@ -102,6 +102,9 @@ func htmlTextOf(h string) string { return html.UnescapeString(htmlMarkup.Replace
 // reader's language (settings, dates, commands, history, messages): an Italian reader's
 // notices carry them in Italian.
 var italianData = map[string]func(*Notice){
+	"held": func(n *Notice) {
+		n.Text = "Alcune mail per te sono state trattenute (risposte alle tue mail): turnmail ne invia solo un certo numero all'ora, perché la posta non giri mai all'infinito.\n\nLa posta riprende sab 28 nov 21:00 UTC. Le tue mosse ricevono sempre risposta; scrivi stato nella mail di una partita per riceverne lo stato."
+	},
 	"text":  func(n *Notice) { n.Text = "A cy@example.org è stato chiesto di confermare." },
 	"rule":  func(n *Notice) { n.Text = "Uomini Ratto (razza): nessuna abilità: la loro forza è il numero." },
 	"error": func(n *Notice) { n.Text = "Non esiste la partita zz-0000; scrivi partite per l'elenco." },

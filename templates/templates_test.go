@@ -150,6 +150,7 @@ var noticeSamples = map[string]Notice{
 	"text":             {Kind: "", Game: noticeGame, Text: "cy@example.org was asked to confirm."},
 	"unread":           {Kind: "unread", Count: 20, Limit: 20},
 	"timers-failed":    {Kind: "timers-failed", Game: playGame, To: "host", Text: "boom"},
+	"held":             {Kind: "held", Game: playGame, To: "ann", Text: "Mail to you was held back (answers to your mails): turnmail sends only so many in an hour, so that mail never loops.\n\nIt resumes Sat 28 Nov 21:00 UTC. Your moves are always answered; write status in a game's mail to get its state."},
 	"replaced-new":     {Kind: "replaced-new", Game: playGame, Player: "ben", Host: "ann@example.org"},
 	"rule":             {Kind: "rule", Game: Game{Kind: "smallworld", Title: "Small World"}, Text: "Ratmen (race): No ability: their strength is their many tokens."},
 	"map":              {Kind: "map", Game: swGameData, To: "ann", View: loadView("smallworld.view.json")},
@@ -272,7 +273,7 @@ func init() {
 }
 
 // noticeSampleKinds lists every notice kind in a stable order.
-var noticeSampleKinds = []string{"help", "error", "games", "games-empty", "rules", "created", "joined", "player-joined", "left", "player-left", "started", "observing", "unobserved", "invited", "confirm-invite", "confirm-self", "confirm-replace", "confirm-list", "confirm-approve", "pending", "approval-asked", "observer-joined", "replace-asked", "done", "settings", "settings-changed", "legal", "history", "resign-confirm", "resigned", "resigned-undo", "undo-request", "undo-asked", "undo-waiting", "paused", "resumed", "reminder", "deadline-skipped", "deadline-noskip", "deadline-paused", "deadline-replace", "vacation", "replaced-old", "replaced-host", "bounce", "failed", "failed-lobby", "failed-host", "chat", "said", "not-read", "repeat", "text", "unread", "timers-failed", "replaced-new", "rule", "map", "map-underground", "map-dungeoneer", "rules-game"}
+var noticeSampleKinds = []string{"help", "error", "games", "games-empty", "rules", "created", "joined", "player-joined", "left", "player-left", "started", "observing", "unobserved", "invited", "confirm-invite", "confirm-self", "confirm-replace", "confirm-list", "confirm-approve", "pending", "approval-asked", "observer-joined", "replace-asked", "done", "settings", "settings-changed", "legal", "history", "resign-confirm", "resigned", "resigned-undo", "undo-request", "undo-asked", "undo-waiting", "paused", "resumed", "reminder", "deadline-skipped", "deadline-noskip", "deadline-paused", "deadline-replace", "vacation", "replaced-old", "replaced-host", "bounce", "failed", "failed-lobby", "failed-host", "chat", "said", "not-read", "repeat", "text", "unread", "timers-failed", "replaced-new", "rule", "map", "map-underground", "map-dungeoneer", "rules-game", "held"}
 
 func TestRender_golden(t *testing.T) {
 	set, err := Load()
