@@ -81,4 +81,3 @@ func (t *loginThrottle) end(key string, waited, failed bool) {
 	f.n++
 	f.last = now
 }
-
