@@ -318,7 +318,7 @@ func TestSmallWorld_pixelsShowTheHolders(t *testing.T) {
 }
 
 // boardOf returns the layout a Small World view is drawn on and its fit.
-func boardOf(t *testing.T, v *smallworld.View) (*layout.Board, fit) {
+func boardOf(t testing.TB, v *smallworld.View) (*layout.Board, fit) {
 	t.Helper()
 	m := layout.Map{Name: v.Map}
 	for _, r := range v.Regions {

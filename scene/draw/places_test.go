@@ -81,3 +81,78 @@ func TestPlaces_labelsClear(t *testing.T) {
 }
 
 func fmtBox(b box) string { return fmt.Sprintf("%.0f,%.0f–%.0f,%.0f", b.x0, b.y0, b.x1, b.y1) }
+
+// BenchmarkPlaces places the labels of each Small World family board once (what a
+// board's first picture in a process costs before its layer is drawn), without the
+// cache; it also checks the places match those the cache keeps.
+func BenchmarkPlaces(b *testing.B) {
+	for _, tc := range []struct {
+		kind    string
+		players int
+	}{{"smallworld", 5}, {"underground", 5}, {"necromancer", 4}} {
+		var v *smallworld.View
+		_, err := selfplay.Play(games.Registry()[tc.kind], selfplay.Config{Seed: 1, Players: tc.players}, func(s selfplay.Step) error {
+			v = s.State.View("").(*smallworld.View)
+			return errStop
+		})
+		if err != nil && err != errStop {
+			b.Fatal(err)
+		}
+		b.Run(v.Map, func(b *testing.B) {
+			board, f := boardOf(b, v)
+			symbols := map[int]int{}
+			for _, r := range v.Regions {
+				symbols[r.ID] = len(r.Symbols)
+			}
+			count := func(id int) int { return symbols[id] }
+			cpu := cpuTime()
+			for b.Loop() {
+				computePlaces(board, f, count)
+			}
+			b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
+
+// TestEdgeField: an edgeField answers as signedDistance does, for points inside
+// every region of a board, near its edges and far outside it, above and below it.
+func TestEdgeField(t *testing.T) {
+	var v *smallworld.View
+	_, err := selfplay.Play(games.Registry()["underground"], selfplay.Config{Seed: 1, Players: 5}, func(s selfplay.Step) error {
+		v = s.State.View("").(*smallworld.View)
+		return errStop
+	})
+	if err != nil && err != errStop {
+		t.Fatal(err)
+	}
+	board, f := boardOf(t, v)
+	far, near := 0, 0
+	for _, r := range board.Regions {
+		rings := make([][]scene.Point, len(r.Rings))
+		for k, ring := range r.Rings {
+			rings[k] = f.ring(ring)
+		}
+		field := newEdgeField(rings, 1.5)
+		label := f.at(r.Label)
+		for dy := -90.0; dy <= 90; dy += 3.1 {
+			for dx := -90.0; dx <= 90; dx += 3.1 {
+				p := scene.Point{X: label.X + dx, Y: label.Y + dy}
+				want := signedDistance(p, rings)
+				got, isFar := field.distance(p)
+				switch {
+				case isFar && want < 1.5:
+					t.Fatalf("region %d, %v: far, but signedDistance is %g", r.ID, p, want)
+				case isFar:
+					far++
+				case got != want:
+					t.Fatalf("region %d, %v: distance %g, signedDistance %g", r.ID, p, got, want)
+				default:
+					near++
+				}
+			}
+		}
+	}
+	if far == 0 || near == 0 {
+		t.Errorf("%d points far inside, %d others: want both", far, near)
+	}
+}
