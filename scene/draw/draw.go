@@ -305,7 +305,8 @@ func fitBox(w, h, x, y, bw, maxH float64) fit {
 func clamp(v, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, v)) }
 
 // SwatchName names a seat's colour and marker shape in the reader's language ("blue
-// circles"), for the picture's alt text.
+// circles"), for the picture's alt text and the players' list of a game's page: the
+// one table of the seats' names (scene.Seat's colours, in order).
 func SwatchName(w Words, sw scene.Swatch) string {
 	switch sw.Name {
 	case "blue":
@@ -322,28 +323,6 @@ func SwatchName(w Words, sw scene.Swatch) string {
 		return w.Say("sky blue pentagons")
 	case "yellow":
 		return w.Say("yellow stars")
-	}
-	return sw.Name
-}
-
-// ColourName names a seat's colour in the reader's language ("blue"), for the
-// players' table of a mail.
-func ColourName(w Words, sw scene.Swatch) string {
-	switch sw.Name {
-	case "blue":
-		return w.Say("blue")
-	case "orange":
-		return w.Say("orange")
-	case "bluish green":
-		return w.Say("bluish green")
-	case "reddish purple":
-		return w.Say("reddish purple")
-	case "vermilion":
-		return w.Say("vermilion")
-	case "sky blue":
-		return w.Say("sky blue")
-	case "yellow":
-		return w.Say("yellow")
 	}
 	return sw.Name
 }

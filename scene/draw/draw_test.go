@@ -462,3 +462,29 @@ func TestClip(t *testing.T) {
 		}
 	}
 }
+
+// TestSwatchName: every seat's colour and shape has its own name, in English and
+// in Italian (translated, not the swatch's key).
+func TestSwatchName(t *testing.T) {
+	tr, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []Words{English{}, catalogueWords{tr: tr, lang: i18n.Italian}} {
+		seen := map[string]int{}
+		for i := range scene.Seats {
+			sw := scene.Seat(i)
+			name := SwatchName(w, sw)
+			if name == sw.Name || !strings.Contains(name, " ") {
+				t.Errorf("%s: seat %d (%s) is named %q: want its colour and shape", w.Lang(), i, sw.Name, name)
+			}
+			if j, ok := seen[name]; ok {
+				t.Errorf("%s: seats %d and %d are both %q", w.Lang(), j, i, name)
+			}
+			seen[name] = i
+		}
+		if w.Lang() == "it" && SwatchName(w, scene.Seat(0)) == SwatchName(English{}, scene.Seat(0)) {
+			t.Errorf("the Italian names the first seat in English")
+		}
+	}
+}
