@@ -19,9 +19,11 @@ type place struct {
 	num scene.Point // the number's centre
 	c   scene.Point // the marker's centre
 	mr  float64     // the marker's radius
-	// The row of symbols and pieces: its height, where its symbols start and end
-	// (the pieces follow them).
-	rowY, rowX, symbolEnd float64
+	// The row of symbols: its height and where it starts.
+	rowY, rowX float64
+	// Where the pieces' badges start (their left end, at their middle's height):
+	// after the symbols, or where there is room.
+	piece scene.Point
 }
 
 // box is an axis-aligned rectangle in CSS pixels.
@@ -63,10 +65,10 @@ func (p place) boxes(id, n int) []box {
 	return out
 }
 
-// pieceBox is the room of a piece's badge after the row of symbols (a fortress, a
-// relic: the pieces come and go, a place keeps room for one where it can).
+// pieceBox is the room of a piece's badge (a fortress, a relic: the pieces come and
+// go, a place keeps room for one where it can).
 func (p place) pieceBox() box {
-	return box{p.symbolEnd + 2, p.rowY - 10, p.symbolEnd + 2 + badgeWidth("Mm"), p.rowY + 10}
+	return box{p.piece.X, p.piece.Y - 10, p.piece.X + badgeWidth("Mm"), p.piece.Y + 10}
 }
 
 // placeKey names the places of a board drawn with a fit, for its regions' counts
@@ -126,6 +128,7 @@ func computePlaces(board *layout.Board, f fit, symbols func(id int) int) map[int
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(board.Regions[a].Room, board.Regions[b].Room) })
 	out := map[int]place{}
+	frame := box{f.ox, f.oy, f.ox + board.Width*f.k, f.oy + board.Height*f.k}
 	var taken []weighed
 	for _, i := range order {
 		r := &board.Regions[i]
@@ -137,40 +140,24 @@ func computePlaces(board *layout.Board, f fit, symbols func(id int) int) map[int
 		room := r.Room * f.k
 		mr := markerRadius(room)
 		n := symbols(r.ID)
-		field := newEdgeField(rings, 1.5)
+		field := newEdgeField(frame, rings, 1.5)
 		var best place
 		bestCost := math.Inf(1)
-		var boxes []box
-	candidates:
 		for pl := range candidates(label, room, mr, r.ID, n) {
 			// What it covers, then room for a piece after its symbols (less
-			// important). The costs only add up: a candidate is dropped as soon as
-			// it costs as much as the best so far.
-			boxes = append(pl.boxes(r.ID, n), pl.pieceBox())
+			// important).
+			boxes := append(pl.boxes(r.ID, n), pl.pieceBox())
 			if overlapCost(boxes, taken) >= bestCost {
 				continue // what overlaps alone costs too much
 			}
-			cost := 0.0
-			for k, b := range boxes {
-				weight := 1.0
-				if k == len(boxes)-1 {
-					weight = 0.1
+			if cost := placeCost(boxes, 0.1, field, taken, bestCost); cost < bestCost {
+				best, bestCost = pl, cost
+				if cost == 0 {
+					break
 				}
-				for _, c := range b.corners() {
-					if d, far := field.distance(c); !far && d < 1.5 {
-						cost += weight * (1 + 1.5 - d) // outside its region, the farther the worse
-					}
-				}
-				cost += weight * boxOverlap(b, taken)
-				if cost >= bestCost {
-					continue candidates
-				}
-			}
-			best, bestCost = pl, cost
-			if cost == 0 {
-				break
 			}
 		}
+		best = placeRow(best, r.ID, n, room, field, taken)
 		out[r.ID] = best
 		for _, b := range best.boxes(r.ID, n) {
 			taken = append(taken, weighed{b, 1})
@@ -178,6 +165,100 @@ func computePlaces(board *layout.Board, f fit, symbols func(id int) int) map[int
 		taken = append(taken, weighed{best.pieceBox(), 0.1})
 	}
 	return out
+}
+
+// placeCost is what a place's boxes cost (the last one weighs last: a tenth for
+// the room of a piece): their corners outside the region or near its edge, the
+// farther the worse, much more off the board, and their overlaps with the boxes
+// taken. The costs only add up: it stops
+// at bound, which a cost reaching it may as well be.
+func placeCost(boxes []box, last float64, field *edgeField, taken []weighed, bound float64) float64 {
+	cost := 0.0
+	for k, b := range boxes {
+		weight := 1.0
+		if k == len(boxes)-1 {
+			weight = last
+		}
+		for _, c := range b.corners() {
+			if d, far := field.distance(c); !far && d < 1.5 {
+				cost += weight * (1 + 1.5 - d)
+			}
+			if c.X < field.frame.x0 || c.X > field.frame.x1 || c.Y < field.frame.y0 || c.Y > field.frame.y1 {
+				cost += weight * 100 // off the board: over the legend, or cut off
+			}
+		}
+		cost += weight * boxOverlap(b, taken)
+		if cost >= bound {
+			return cost
+		}
+	}
+	return cost
+}
+
+// placeRow moves the row of symbols of place p (of region id with n symbols), then
+// the room of its pieces, each on its own, where the best arrangement of the number
+// and marker leaves it out of the region or over another's (moveBox).
+func placeRow(p place, id, n int, room float64, field *edgeField, taken []weighed) place {
+	// Moved on their own, they keep clear of all the others' boxes alike.
+	own := make([]weighed, 0, len(taken)+3)
+	for _, t := range taken {
+		own = append(own, weighed{t.b, 1})
+	}
+	own = append(own, weighed{numberBox(p.num, id), 1}, weighed{markerBox(p.c, p.mr), 1})
+	if n > 0 {
+		at := moveBox(rowBox(p.rowX, p.rowY, n), room, field, own)
+		p.piece.X += at.X - p.rowX
+		p.piece.Y += at.Y - p.rowY
+		p.rowX, p.rowY = at.X, at.Y
+		own = append(own, weighed{rowBox(p.rowX, p.rowY, n), 1})
+	}
+	p.piece = moveBox(p.pieceBox(), room, field, own)
+	return p
+}
+
+// moveBox returns where box b's left end and middle height should go: where it
+// stands when that costs nothing, else the nearest position within room of it that
+// costs least, within twice room (a move costs a little: the box keeps near where it
+// was).
+func moveBox(b box, room float64, field *edgeField, taken []weighed) scene.Point {
+	at := scene.Point{X: b.x0, Y: (b.y0 + b.y1) / 2}
+	cost := func(b box, bound float64) float64 {
+		c := 0.0
+		// A box whose middle is out of the region seems another region's.
+		if !field.inside(scene.Point{X: (b.x0 + b.x1) / 2, Y: (b.y0 + b.y1) / 2}) {
+			c = 100
+		}
+		if c+boxOverlap(b, taken) >= bound { // what it costs at least
+			return bound
+		}
+		return c + placeCost([]box{b}, 1, field, taken, bound-c)
+	}
+	bestCost := cost(b, math.Inf(1))
+	if bestCost == 0 {
+		return at
+	}
+	best := at
+	reach := math.Max(12, 2*room)
+	type move struct{ dx, dy, d float64 }
+	var moves []move
+	for dy := -reach; dy <= reach; dy += 2 {
+		for dx := -reach; dx <= reach; dx += 2 {
+			if d := math.Hypot(dx, dy); d <= reach && d > 0 {
+				moves = append(moves, move{dx, dy, d})
+			}
+		}
+	}
+	slices.SortStableFunc(moves, func(a, b move) int { return cmp.Compare(a.d, b.d) })
+	for _, m := range moves {
+		q := box{b.x0 + m.dx, b.y0 + m.dy, b.x1 + m.dx, b.y1 + m.dy}
+		if cost := cost(q, bestCost) + m.d/100; cost < bestCost {
+			best, bestCost = scene.Point{X: at.X + m.dx, Y: at.Y + m.dy}, cost
+			if cost < 0.5 {
+				break
+			}
+		}
+	}
+	return best
 }
 
 // weighed is a box a placed region covers, weighed by its importance.
@@ -237,7 +318,10 @@ func candidates(label scene.Point, room, mr float64, id, n int) iter.Seq[place] 
 			p.num = scene.Point{X: c.X - e - numW/2 - 5, Y: c.Y}
 			p.rowY, p.rowX = c.Y, c.X+e+3
 		}
-		p.symbolEnd = p.rowX + float64(n)*symbolStep
+		p.piece = scene.Point{X: p.rowX + float64(n)*symbolStep + 2, Y: p.rowY}
+		if n == 0 && kind < 3 { // a piece centred under the marker
+			p.piece.X = c.X - badgeWidth("Mm")/2
+		}
 		return p
 	}
 	type spot struct {
@@ -287,6 +371,7 @@ func candidates(label scene.Point, room, mr float64, id, n int) iter.Seq[place] 
 // its rows or come within near of them, so that a point inside needs only its band's
 // edges to tell that it is inside and how near an edge (when nearer than near).
 type edgeField struct {
+	frame box // the board's
 	rings [][]scene.Point
 	near  float64
 	y0    float64
@@ -296,8 +381,8 @@ type edgeField struct {
 // fieldBand is the height of an edgeField's bands in CSS pixels.
 const fieldBand = 4.0
 
-func newEdgeField(rings [][]scene.Point, near float64) *edgeField {
-	f := &edgeField{rings: rings, near: near, y0: math.Inf(1)}
+func newEdgeField(frame box, rings [][]scene.Point, near float64) *edgeField {
+	f := &edgeField{frame: frame, rings: rings, near: near, y0: math.Inf(1)}
 	y1 := math.Inf(-1)
 	for _, ring := range rings {
 		for _, p := range ring {
@@ -328,17 +413,12 @@ func (f *edgeField) distance(p scene.Point) (d float64, far bool) {
 	if len(f.bands) == 0 {
 		return signedDistance(p, f.rings), false
 	}
-	// Every edge across p's row is in its band: they tell inside from outside.
-	k := f.band(p.Y)
-	inside := false
+	inside := f.inside(p)
 	best := math.Inf(1)
+	k := f.band(p.Y)
 	if k >= 0 && k < len(f.bands) {
 		for _, e := range f.bands[k] {
-			a, b := e[0], e[1]
-			if (a.Y > p.Y) != (b.Y > p.Y) && p.X < (b.X-a.X)*(p.Y-a.Y)/(b.Y-a.Y)+a.X {
-				inside = !inside
-			}
-			best = min(best, segmentDistance2(p, a, b))
+			best = min(best, segmentDistance2(p, e[0], e[1]))
 		}
 		if inside && best >= f.near*f.near {
 			return 0, true
@@ -362,6 +442,23 @@ func (f *edgeField) distance(p scene.Point) (d float64, far bool) {
 		return -math.Sqrt(best), false
 	}
 	return math.Sqrt(best), false
+}
+
+// inside reports whether p lies inside the region: every edge across p's row is in
+// its band.
+func (f *edgeField) inside(p scene.Point) bool {
+	k := f.band(p.Y)
+	if k < 0 || k >= len(f.bands) {
+		return false
+	}
+	in := false
+	for _, e := range f.bands[k] {
+		a, b := e[0], e[1]
+		if (a.Y > p.Y) != (b.Y > p.Y) && p.X < (b.X-a.X)*(p.Y-a.Y)/(b.Y-a.Y)+a.X {
+			in = !in
+		}
+	}
+	return in
 }
 
 // gap is the squared distance from row y to band j.

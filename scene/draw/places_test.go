@@ -13,9 +13,10 @@ import (
 )
 
 // TestPlaces_labelsClear: on every Small World family board, no two regions'
-// numbers, markers (the widest shape, with a two-digit count) and rows of symbols
-// overlap at the size they are drawn (the numbers measured in the font), and each
-// region's number and marker stand in the region (their centres inside it).
+// numbers, markers (the widest shape, with a two-digit count), rows of symbols and
+// rooms for a piece's badge overlap at the size they are drawn (the numbers measured
+// in the font); each region's number and marker stand in the region (their centres
+// inside it), its row of symbols too, and its room for a piece in it or next to it.
 func TestPlaces_labelsClear(t *testing.T) {
 	seen := map[string]bool{}
 	for _, tc := range []struct {
@@ -58,6 +59,8 @@ func TestPlaces_labelsClear(t *testing.T) {
 					if n := symbols[r.ID]; n > 0 {
 						all = append(all, owned{r.ID, rowBox(pl.rowX, pl.rowY, n)})
 					}
+					pb := pl.pieceBox() // a badge's room, as wide as two letters
+					all = append(all, owned{r.ID, box{pb.x0 + 1, pb.y0 + 1, pb.x1 - 1, pb.y1 - 1}})
 					rings := make([][]scene.Point, len(r.Rings))
 					for k, ring := range r.Rings {
 						rings[k] = f.ring(ring)
@@ -66,6 +69,21 @@ func TestPlaces_labelsClear(t *testing.T) {
 						if signedDistance(c, rings) < 0 {
 							t.Errorf("region %d: its number or marker stands outside it (%v)", r.ID, c)
 						}
+					}
+					// Its row of symbols, and a piece after it, stand in it.
+					// Its row of symbols stands in it; the room of a piece's badge has its
+					// middle in it, or on the most cramped boards (Underground's bottom
+					// row) at most 8 px out of it.
+					if n := symbols[r.ID]; n > 0 {
+						row := rowBox(pl.rowX, pl.rowY, n)
+						for _, c := range row.corners() {
+							if d := signedDistance(c, rings); d < -4 {
+								t.Errorf("region %d: its row of symbols reaches %.0f px out of it (%s)", r.ID, -d, fmtBox(row))
+							}
+						}
+					}
+					if d := signedDistance(scene.Point{X: (pb.x0 + pb.x1) / 2, Y: (pb.y0 + pb.y1) / 2}, rings); d < -8 {
+						t.Errorf("region %d: the room of a piece has its middle %.0f px out of it (%s)", r.ID, -d, fmtBox(pb))
 					}
 				}
 				for i, a := range all {
@@ -132,7 +150,7 @@ func TestEdgeField(t *testing.T) {
 		for k, ring := range r.Rings {
 			rings[k] = f.ring(ring)
 		}
-		field := newEdgeField(rings, 1.5)
+		field := newEdgeField(box{}, rings, 1.5)
 		label := f.at(r.Label)
 		for dy := -90.0; dy <= 90; dy += 3.1 {
 			for dx := -90.0; dx <= 90; dx += 3.1 {

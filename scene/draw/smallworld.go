@@ -316,13 +316,10 @@ func smallWorld(v *smallworld.View, in Input) (*scene.Scene, error) {
 				total += badgeWidth(text) + 3
 			}
 		}
-		x := pl.symbolEnd + 2
-		if len(symbolsOf(r.ID)) == 0 {
-			x = c.X - total/2
-		}
+		x := pl.piece.X
 		for _, text := range texts {
 			wd := badgeWidth(text) + 3
-			s.Add(badge(scene.Point{X: x + wd/2, Y: pl.rowY}, text)...)
+			s.Add(badge(scene.Point{X: x + wd/2, Y: pl.piece.Y}, text)...)
 			x += wd
 		}
 	}
