@@ -13,6 +13,7 @@ import (
 	"github.com/turnmail/turnmail/internal/selfplay"
 	"github.com/turnmail/turnmail/scene"
 	"github.com/turnmail/turnmail/scene/draw"
+	"github.com/turnmail/turnmail/scene/raster"
 	"github.com/turnmail/turnmail/store"
 	"github.com/turnmail/turnmail/templates"
 )
@@ -186,4 +187,69 @@ func rawKey(tr *i18n.Bundle, keys map[string]bool, text string) bool {
 		}
 	}
 	return false
+}
+
+// TestPicture_textsFit: every text of a picture lies within its width (measured in
+// the font), in English and Italian, for every game and number of players, at
+// states of self-played games (the legend's longest lines, the Necromancer's, the
+// cards' and the players' names).
+func TestPicture_textsFit(t *testing.T) {
+	tr, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := errors.New("stop")
+	checked := 0
+	for _, tc := range []struct {
+		kind    string
+		players []int
+	}{{"smallworld", []int{2, 5}}, {"underground", []int{2, 5}}, {"necromancer", []int{3, 6}}, {"empire", []int{2, 4}}, {"dungeoneer", []int{2, 4}}} {
+		for _, n := range tc.players {
+			var views []any
+			_, err := selfplay.Play(games.Registry()[tc.kind], selfplay.Config{Seed: 3, Players: n}, func(s selfplay.Step) error {
+				if s.N%50 == 10 {
+					views = append(views, s.State.View(selfplay.Seats(n)[0].Name))
+				}
+				if s.N == 210 {
+					return stop
+				}
+				return nil
+			})
+			if err != nil && !errors.Is(err, stop) {
+				t.Fatal(err)
+			}
+			for _, lang := range []i18n.Lang{i18n.English, i18n.Italian} {
+				for _, v := range views {
+					sc, err := draw.Scene(draw.Input{View: v, Changed: []string{"1"}, Words: PictureWords(tr, lang, tc.kind)})
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, it := range sc.Items {
+						txt, ok := it.(*scene.Text)
+						if !ok {
+							continue
+						}
+						w, err := raster.Measure(txt)
+						if err != nil {
+							t.Fatal(err)
+						}
+						x0 := txt.At.X
+						switch txt.Anchor {
+						case scene.Middle:
+							x0 -= w / 2
+						case scene.End:
+							x0 -= w
+						}
+						if x0 < 0 || x0+w > sc.Width+0.5 {
+							t.Errorf("%s, %d players, %s: %q runs from x %.0f to %.0f, out of the picture's %.0f", tc.kind, n, lang, txt.Text, x0, x0+w, sc.Width)
+						}
+						checked++
+					}
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no text checked")
+	}
 }

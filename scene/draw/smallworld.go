@@ -389,9 +389,13 @@ func smallWorld(v *smallworld.View, in Input) (*scene.Scene, error) {
 	items, bottom := legend(entries, y)
 	s.Add(items...)
 	if n := v.Necromancer; n != nil {
-		s.Add(&scene.Text{At: scene.Point{X: 10, Y: bottom + 12}, Text: w.Say("Necromancer: Ghosts on the Island %d, in reserve %d, Soul Well %d+%d", n.OnIsland, n.Reserve, n.WellGhosts, n.WellSouls),
-			Size: sizeLegend, Anchor: scene.Start, Color: scene.Ink})
-		bottom += legendRow
+		for _, line := range []string{
+			w.Say("Necromancer: Ghosts on the Island: %d, in reserve: %d", n.OnIsland, n.Reserve),
+			w.Say("Soul Well: %d Ghosts, %d other tokens", n.WellGhosts, n.WellSouls),
+		} {
+			s.Add(&scene.Text{At: scene.Point{X: 10, Y: bottom + 12}, Text: line, Size: sizeLegend, Anchor: scene.Start, Color: scene.Ink})
+			bottom += legendRow
+		}
 	}
 	s.Height = bottom + 8
 	s.Alt = smallWorldAlt(v, w)
