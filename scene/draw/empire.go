@@ -157,6 +157,7 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 			kinds[layout.LinkSea] = true
 		}
 	}
+	var land []box // the regions' extents
 	for _, rv := range v.Regions {
 		ra := where[rv.ID]
 		rings := make([][]scene.Point, len(ra.reg.Rings))
@@ -167,13 +168,17 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 			}
 		}
 		s.Add(&scene.Polygon{Rings: rings, Fill: scene.Solid(empireLand), Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}})
+		lo, hi := s.Items[len(s.Items)-1].Bounds()
+		land = append(land, box{lo.X, lo.Y, hi.X, hi.Y})
 	}
 	// The regions' numbers and the start region: the same all game.
 	labelAt := map[int]scene.Point{}
+	var taken []box // the numbers, then the pieces in their regions, then the panels
 	for _, rv := range v.Regions {
 		ra := where[rv.ID]
 		c := at(ra.face, ra.reg.Label)
 		labelAt[rv.ID] = c
+		taken = append(taken, around(scene.Point{X: c.X, Y: c.Y - 18}, 12, 12))
 		if rv.ID == v.Start {
 			s.Add(&scene.Circle{Center: scene.Point{X: c.X, Y: c.Y - 18}, R: 11, Fill: scene.Solid(scene.White), Stroke: scene.Stroke{Color: scene.Ink, Width: 2.5}})
 		}
@@ -197,7 +202,11 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 		names = append(names, p.Name)
 	}
 	names = append(names, empire.Neutral)
-	var panels []scene.Item
+	type panel struct {
+		c      scene.Point
+		pieces []empirePiece
+	}
+	var panels []panel
 	for _, rv := range v.Regions {
 		ra := where[rv.ID]
 		c := labelAt[rv.ID]
@@ -226,23 +235,31 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 		room := ra.reg.Room * k
 		perRow := max(2, int((2*room+8)/(2*pieceR+2)))
 		if rowsOf := (len(pieces) + perRow - 1) / perRow; float64(rowsOf)*(2*pieceR+3) <= room+pieceR+2 {
-			s.Add(empirePieces(pieces, scene.Point{X: c.X, Y: c.Y + 6}, perRow)...)
+			top := scene.Point{X: c.X, Y: c.Y + 6}
+			s.Add(empirePieces(pieces, top, perRow)...)
+			rw := float64(min(perRow, len(pieces))) * (2*pieceR + 2)
+			taken = append(taken, box{top.X - rw/2, top.Y - pieceR - 2, top.X + rw/2, top.Y + float64(rowsOf-1)*(2*pieceR+3) + pieceR + 2})
 			continue
 		}
-		// A panel below the region (above when it would leave the board), joined to it.
-		const perPanel = 3
-		rowsOf := (len(pieces) + perPanel - 1) / perPanel
-		pw, ph := float64(min(len(pieces), perPanel))*(2*pieceR+2)+8, float64(rowsOf)*(2*pieceR+3)+6
-		py := c.Y + room + 6
-		if py+ph > top+float64(rows)*cellPx {
-			py = c.Y - 18 - 12 - 6 - ph
-		}
-		px := clamp(c.X-pw/2, 8, Width-8-pw)
-		panels = append(panels, &scene.Line{Points: []scene.Point{c, {X: px + pw/2, Y: py + ph/2}}, Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}},
-			&scene.Rect{Min: scene.Point{X: px, Y: py}, Max: scene.Point{X: px + pw, Y: py + ph}, Radius: 5, Fill: scene.Solid(scene.White), Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}})
-		panels = append(panels, empirePieces(pieces, scene.Point{X: px + pw/2, Y: py + 3 + pieceR + 1}, perPanel)...)
+		panels = append(panels, panel{c, pieces})
 	}
-	s.Add(panels...) // over the other regions
+	// Pieces that do not fit their region (the start region's) stand on a panel
+	// joined to it: at the nearest place on the sea clear of the numbers, the pieces
+	// and the other panels.
+	var panelItems []scene.Item
+	board := box{8, top, Width - 8, top + float64(rows)*cellPx}
+	for _, pn := range panels {
+		const perPanel = 3
+		rowsOf := (len(pn.pieces) + perPanel - 1) / perPanel
+		pw, ph := float64(min(len(pn.pieces), perPanel))*(2*pieceR+2)+8, float64(rowsOf)*(2*pieceR+3)+6
+		b := panelBox(pn.c, pw, ph, board, land, taken)
+		taken = append(taken, b)
+		mid := scene.Point{X: (b.x0 + b.x1) / 2, Y: (b.y0 + b.y1) / 2}
+		panelItems = append(panelItems, &scene.Line{Points: []scene.Point{pn.c, mid}, Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}},
+			&scene.Rect{Min: scene.Point{X: b.x0, Y: b.y0}, Max: scene.Point{X: b.x1, Y: b.y1}, Radius: 5, Fill: scene.Solid(scene.White), Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}})
+		panelItems = append(panelItems, empirePieces(pn.pieces, scene.Point{X: mid.X, Y: b.y0 + 3 + pieceR + 1}, perPanel)...)
+	}
+	s.Add(panelItems...)
 	y := top + float64(rows)*cellPx + 10
 
 	// The row of cards on offer.
@@ -350,6 +367,39 @@ func empirePieces(pieces []empirePiece, top scene.Point, perRow int) []scene.Ite
 		}
 	}
 	return items
+}
+
+// panelBox returns where a panel of w × h for the pieces of the region labelled at
+// c goes: within the board, the nearest place that overlaps none of the boxes taken
+// and least of the land, or else the one that overlaps them least.
+func panelBox(c scene.Point, w, h float64, board box, land, taken []box) box {
+	best, bestCost := box{}, math.Inf(1)
+	for r := 30.0; r <= 240; r += 6 {
+		for a := 0; a < 24; a++ {
+			ang := math.Pi/2 + 2*math.Pi*float64(a)/24 // below first
+			x := clamp(c.X+r*math.Cos(ang)-w/2, board.x0+2, board.x1-2-w)
+			y := clamp(c.Y+r*math.Sin(ang)-h/2, board.y0+2, board.y1-2-h)
+			b := box{x - 3, y - 3, x + w + 3, y + h + 3} // with a margin
+			cost := r / 10
+			for _, t := range taken {
+				if b.overlaps(t) {
+					cost += 1000
+				}
+			}
+			for _, l := range land {
+				if b.overlaps(l) {
+					cost += (min(b.x1, l.x1) - max(b.x0, l.x0)) * (min(b.y1, l.y1) - max(b.y0, l.y0)) / 20
+				}
+			}
+			if cost < bestCost {
+				best, bestCost = box{x, y, x + w, y + h}, cost
+			}
+		}
+		if bestCost <= (r+6)/10 { // nothing farther can do better
+			break
+		}
+	}
+	return best
 }
 
 // empireTokens are the printed names of the variant tokens, by the view's kind (its
