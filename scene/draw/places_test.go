@@ -3,6 +3,7 @@ package draw
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/turnmail/turnmail/engine/games"
@@ -172,5 +173,57 @@ func TestEdgeField(t *testing.T) {
 	}
 	if far == 0 || near == 0 {
 		t.Errorf("%d points far inside, %d others: want both", far, near)
+	}
+}
+
+// TestSmallWorld_everyPieceInTheLegend: every piece's badge on a Small World family
+// board (its code, with a count after it) is explained in the legend, also a piece
+// named as a symbol (Underground's Volcano), at every 20th state of self-played games.
+func TestSmallWorld_everyPieceInTheLegend(t *testing.T) {
+	badges := 0
+	for _, tc := range []struct {
+		kind    string
+		players int
+	}{{"smallworld", 4}, {"underground", 3}, {"underground", 5}, {"necromancer", 4}} {
+		_, err := selfplay.Play(games.Registry()[tc.kind], selfplay.Config{Seed: 5, Players: tc.players}, func(s selfplay.Step) error {
+			if s.N%20 != 0 {
+				return nil
+			}
+			sc, err := Scene(Input{View: s.State.View(selfplay.Seats(tc.players)[0].Name)})
+			if err != nil {
+				return err
+			}
+			bottom := 0.0 // the board's
+			for _, it := range sc.Items[:sc.Static] {
+				if _, ok := it.(*scene.Polygon); ok {
+					_, hi := it.Bounds()
+					bottom = max(bottom, hi.Y)
+				}
+			}
+			var onBoard []string
+			inLegend := map[string]bool{}
+			for _, it := range sc.Items {
+				if txt, ok := it.(*scene.Text); ok && txt.Size == sizeBadge && txt.Bold && txt.HaloWidth == 0 {
+					if txt.At.Y < bottom {
+						onBoard = append(onBoard, txt.Text)
+					} else {
+						inLegend[txt.Text] = true
+					}
+				}
+			}
+			for _, b := range onBoard {
+				badges++
+				if !inLegend[strings.TrimRight(b, "0123456789")] && !inLegend[b] {
+					t.Errorf("%s, after command %d: the badge %q is not in the legend (%v)", tc.kind, s.N, b, inLegend)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if badges == 0 {
+		t.Fatal("no badge on any board: the test checks nothing")
 	}
 }

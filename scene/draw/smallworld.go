@@ -379,7 +379,16 @@ func smallWorld(v *smallworld.View, in Input) (*scene.Scene, error) {
 	}
 	for _, k := range pieceKeys {
 		code := codes[k]
-		add(legendEntry{sample: func(c scene.Point) []scene.Item { return badge(c, code) }, text: caption(w, w.Name(k))})
+		e := legendEntry{sample: func(c scene.Point) []scene.Item { return badge(c, code) }, text: caption(w, w.Name(k))}
+		// A piece named as a symbol (Underground's Volcano): one entry shows both.
+		if i := slices.IndexFunc(entries, func(o legendEntry) bool { return strings.EqualFold(o.text, e.text) }); i >= 0 {
+			symbol := entries[i].sample
+			entries[i].sample = func(c scene.Point) []scene.Item {
+				return append(symbol(scene.Point{X: c.X - 10, Y: c.Y}), badge(scene.Point{X: c.X + 6, Y: c.Y}, code)...)
+			}
+			continue
+		}
+		add(e)
 	}
 	if len(board.Links) > 0 {
 		add(legendEntry{sample: func(c scene.Point) []scene.Item {
