@@ -227,3 +227,32 @@ func TestSmallWorld_everyPieceInTheLegend(t *testing.T) {
 		t.Fatal("no badge on any board: the test checks nothing")
 	}
 }
+
+// TestShortCodes: a piece's code is unique among the pieces shown, at most two
+// letters (a badge's room), by the rules shortCodes names.
+func TestShortCodes(t *testing.T) {
+	for _, tc := range []struct {
+		names []string
+		want  []string
+	}{
+		{[]string{"Balrog", "Great Ancient", "Stinky Troll's Socks", "Sword of the Killer Rabbit", "Wickedest Pentacle"}, []string{"B", "G", "ST", "SK", "W"}},
+		{[]string{"Calzini di Troll", "Corazza di fungo", "Cripta della cacciatrice di tesori"}, []string{"CT", "CF", "Cr"}},
+		{[]string{"Fonte della giovinezza", "Fortezza ancestrale"}, []string{"FG", "FA"}},
+		{[]string{"Magic Spring", "Magic Portal"}, []string{"MS", "MP"}},
+		{[]string{"Orb", "Orb"}, []string{"O1", "O2"}},
+	} {
+		keys := make([]string, len(tc.names))
+		for i := range keys {
+			keys[i] = strconv.Itoa(i)
+		}
+		codes := shortCodes(keys, func(k string) string { i, _ := strconv.Atoi(k); return tc.names[i] })
+		for i, k := range keys {
+			if codes[k] != tc.want[i] {
+				t.Errorf("%q among %q: code %q, want %q", tc.names[i], tc.names, codes[k], tc.want[i])
+			}
+			if letters := strings.TrimRight(codes[k], "0123456789"); len([]rune(letters)) > 2 {
+				t.Errorf("%q: code %q, more than two letters", tc.names[i], codes[k])
+			}
+		}
+	}
+}

@@ -95,8 +95,9 @@ func pieceCodes(keys []string, w Words) map[string]string {
 }
 
 // shortCodes gives each key a short code from its name, unique among the keys: the
-// name's first letter, else the initials of its words ("MS" Magic Spring, "MP" Magic
-// Portal), else those of its first and last word ("FG" Fonte della giovinezza),
+// name's first letter, else the initials of its first two capitalised words ("MS"
+// Magic Spring, "ST" Stinky Troll's Socks: a badge has room for two letters), else
+// those of its first and last word ("FG" Fonte della giovinezza),
 // else its first two letters, else its first letter and a number.
 func shortCodes(keys []string, name func(string) string) map[string]string {
 	letters := func(k string) []rune {
@@ -115,7 +116,7 @@ func shortCodes(keys []string, name func(string) string) map[string]string {
 				out = append(out, unicode.ToUpper(r))
 			}
 		}
-		return string(out[:min(len(out), 3)])
+		return string(out[:min(len(out), 2)])
 	}
 	ends := func(k string) string { // the first letters of the first and the last word
 		words := strings.FieldsFunc(name(k), func(r rune) bool { return !unicode.IsLetter(r) })
