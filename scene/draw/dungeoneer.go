@@ -183,7 +183,7 @@ func dungeon(v *dungeoneer.View, in Input) (*scene.Scene, error) {
 	var entries []legendEntry
 	for i, p := range v.Players {
 		sw := scene.Seat(i)
-		status := w.Say("%s — %s, life %d, Glory %d, Peril %d", clip(p.Name, 20), w.Term(pick(w, p.HeroName)), p.Life, p.Glory, p.Peril)
+		status := w.Say("%s — %s, Life %d, Glory %d, Peril %d", clip(p.Name, 20), w.Term(pick(w, p.HeroName)), p.Life, p.Glory, p.Peril)
 		if p.Out {
 			status = w.Say("%s — %s, out of the game", clip(p.Name, 20), w.Term(pick(w, p.HeroName)))
 		}
