@@ -190,7 +190,7 @@ func rawKey(tr *i18n.Bundle, keys map[string]bool, text string) bool {
 }
 
 // TestPicture_textsFit: every text of a picture lies within its width (measured in
-// the font), in English and Italian, for every game and number of players, at
+// the font), and a text on an Empire card or panel within it, in English and Italian, for every game and number of players, at
 // states of self-played games (the legend's longest lines, the Necromancer's, the
 // cards' and the players' names).
 func TestPicture_textsFit(t *testing.T) {
@@ -224,6 +224,12 @@ func TestPicture_textsFit(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
+					var cards []*scene.Rect // Empire's cards and panels
+					for _, it := range sc.Items {
+						if r, ok := it.(*scene.Rect); ok && r.Radius == 5 {
+							cards = append(cards, r)
+						}
+					}
 					for _, it := range sc.Items {
 						txt, ok := it.(*scene.Text)
 						if !ok {
@@ -242,6 +248,12 @@ func TestPicture_textsFit(t *testing.T) {
 						}
 						if x0 < 0 || x0+w > sc.Width+0.5 {
 							t.Errorf("%s, %d players, %s: %q runs from x %.0f to %.0f, out of the picture's %.0f", tc.kind, n, lang, txt.Text, x0, x0+w, sc.Width)
+						}
+						for _, c := range cards {
+							in := txt.At.X > c.Min.X && txt.At.X < c.Max.X && txt.At.Y > c.Min.Y && txt.At.Y < c.Max.Y
+							if in && (x0 < c.Min.X || x0+w > c.Max.X) {
+								t.Errorf("%s, %d players, %s: %q runs from x %.0f to %.0f, out of its card's %.0f–%.0f", tc.kind, n, lang, txt.Text, x0, x0+w, c.Min.X, c.Max.X)
+							}
 						}
 						checked++
 					}

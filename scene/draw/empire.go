@@ -203,6 +203,7 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 	}
 	names = append(names, empire.Neutral)
 	type panel struct {
+		id     int
 		c      scene.Point
 		pieces []empirePiece
 	}
@@ -241,23 +242,32 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 			taken = append(taken, box{top.X - rw/2, top.Y - pieceR - 2, top.X + rw/2, top.Y + float64(rowsOf-1)*(2*pieceR+3) + pieceR + 2})
 			continue
 		}
-		panels = append(panels, panel{c, pieces})
+		panels = append(panels, panel{rv.ID, c, pieces})
 	}
-	// Pieces that do not fit their region (the start region's) stand on a panel
-	// joined to it: at the nearest place on the sea clear of the numbers, the pieces
-	// and the other panels.
+	// Pieces that do not fit their region (the start region's) stand on a panel that
+	// names the region: at the nearest place on the sea clear of the numbers, the
+	// pieces and the other panels, joined to the region by a line where the line
+	// crosses none of them.
 	var panelItems []scene.Item
 	board := box{8, top, Width - 8, top + float64(rows)*cellPx}
 	for _, pn := range panels {
 		const perPanel = 3
 		rowsOf := (len(pn.pieces) + perPanel - 1) / perPanel
-		pw, ph := float64(min(len(pn.pieces), perPanel))*(2*pieceR+2)+8, float64(rowsOf)*(2*pieceR+3)+6
-		b := panelBox(pn.c, pw, ph, board, land, taken)
+		id := strconv.Itoa(pn.id)
+		numW := scene.EstimateWidth(id, sizeNumber, true) + 8
+		piecesW := float64(min(len(pn.pieces), perPanel)) * (2*pieceR + 2)
+		pw, ph := numW+piecesW+8, float64(rowsOf)*(2*pieceR+3)+6
+		b, clear := panelBox(pn.c, pw, ph, board, land, taken)
 		taken = append(taken, b)
 		mid := scene.Point{X: (b.x0 + b.x1) / 2, Y: (b.y0 + b.y1) / 2}
-		panelItems = append(panelItems, &scene.Line{Points: []scene.Point{pn.c, mid}, Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}},
-			&scene.Rect{Min: scene.Point{X: b.x0, Y: b.y0}, Max: scene.Point{X: b.x1, Y: b.y1}, Radius: 5, Fill: scene.Solid(scene.White), Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}})
-		panelItems = append(panelItems, empirePieces(pn.pieces, scene.Point{X: mid.X, Y: b.y0 + 3 + pieceR + 1}, perPanel)...)
+		if clear {
+			panelItems = append(panelItems, &scene.Line{Points: []scene.Point{pn.c, mid}, Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}})
+		}
+		row := b.y0 + 3 + pieceR + 1
+		panelItems = append(panelItems,
+			&scene.Rect{Min: scene.Point{X: b.x0, Y: b.y0}, Max: scene.Point{X: b.x1, Y: b.y1}, Radius: 5, Fill: scene.Solid(scene.White), Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}},
+			label(scene.Point{X: b.x0 + 4 + numW/2, Y: row}, id, sizeNumber, true, scene.Middle))
+		panelItems = append(panelItems, empirePieces(pn.pieces, scene.Point{X: b.x0 + numW + 4 + piecesW/2, Y: row}, perPanel)...)
 	}
 	s.Add(panelItems...)
 	y := top + float64(rows)*cellPx + 10
@@ -277,13 +287,13 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 			s.Add(&scene.Text{At: scene.Point{X: x0 + 8, Y: y0 + 13}, Text: strconv.Itoa(c.Position), Size: sizeNumber, Bold: true, Anchor: scene.Start, Color: scene.Ink})
 			s.Add(&scene.Circle{Center: scene.Point{X: x0 + cw - 14, Y: y0 + 13}, R: 10, Fill: scene.Solid(empireCoin), Stroke: scene.Stroke{Color: scene.Ink, Width: 1.2}},
 				&scene.Text{At: scene.Point{X: x0 + cw - 14, Y: y0 + 13}, Text: strconv.Itoa(c.Cost), Size: sizeBadge, Bold: true, Color: scene.Ink})
-			s.Add(&scene.Text{At: scene.Point{X: x0 + 26, Y: y0 + 13}, Text: clip(w.Term(c.Name), int((cw-58)/((sizeBadge+1)*0.6))), Size: sizeBadge + 1, Bold: true, Anchor: scene.Start, Color: scene.Ink})
+			s.Add(fitted(scene.Point{X: x0 + 26, Y: y0 + 13}, w.Term(c.Name), cw-54, true, scene.Ink)) // between the number and the cost
 			ability, action := c.Ability, c.Action
 			if ab, ac, ok := empire.CardTexts(c.ID); ok {
 				ability, action = w.Text(ab), w.Text(ac)
 			}
-			s.Add(&scene.Text{At: scene.Point{X: x0 + 8, Y: y0 + 33}, Text: clip(action, int((cw-12)/(sizeBadge*0.56))), Size: sizeBadge, Anchor: scene.Start, Color: scene.Ink},
-				&scene.Text{At: scene.Point{X: x0 + 8, Y: y0 + 50}, Text: clip(ability, int((cw-12)/(sizeBadge*0.56))), Size: sizeBadge, Anchor: scene.Start, Color: scene.RGB(0x555555)})
+			s.Add(fitted(scene.Point{X: x0 + 8, Y: y0 + 33}, action, cw-12, false, scene.Ink),
+				fitted(scene.Point{X: x0 + 8, Y: y0 + 50}, ability, cw-12, false, scene.RGB(0x555555)))
 		}
 		y += float64((len(v.Row)+perRow-1)/perRow)*(ch+gap) + 4
 	}
@@ -369,14 +379,33 @@ func empirePieces(pieces []empirePiece, top scene.Point, perRow int) []scene.Ite
 	return items
 }
 
+// fitted is a card's line of text from at, in room: a size smaller where it needs,
+// clipped where that is not enough (a name in bold, a size larger). The Go fonts'
+// letters are at most 0.9 of scene.EstimateWidth's (measured on the cards' texts and
+// the alphabet: 0.8–0.9).
+func fitted(at scene.Point, text string, room float64, bold bool, col scene.Color) *scene.Text {
+	const estimate = 0.9
+	size, adv := sizeBadge, 0.56
+	if bold {
+		size, adv = sizeBadge+1, 0.6
+	}
+	if estimate*scene.EstimateWidth(text, size, bold) > room {
+		size -= 2
+	}
+	return &scene.Text{At: at, Text: clip(text, int(room/(estimate*size*adv))), Size: size, Bold: bold, Anchor: scene.Start, Color: col}
+}
+
 // panelBox returns where a panel of w × h for the pieces of the region labelled at
 // c goes: within the board, the nearest place that overlaps none of the boxes taken
-// and least of the land, or else the one that overlaps them least.
-func panelBox(c scene.Point, w, h float64, board box, land, taken []box) box {
-	best, bestCost := box{}, math.Inf(1)
-	for r := 30.0; r <= 240; r += 6 {
-		for a := 0; a < 24; a++ {
-			ang := math.Pi/2 + 2*math.Pi*float64(a)/24 // below first
+// and least of the land, and whose line to c crosses none of them (but the region's
+// own number), or else the one that does so least; and whether its line to c crosses
+// nothing.
+func panelBox(c scene.Point, w, h float64, board box, land, taken []box) (box, bool) {
+	best, bestCost, bestClear := box{}, math.Inf(1), false
+	own := around(scene.Point{X: c.X, Y: c.Y - 18}, 11, 11) // the region's number
+	for r := 30.0; r <= 240; r += 10 {
+		for a := 0; a < 16; a++ {
+			ang := math.Pi/2 + 2*math.Pi*float64(a)/16 // below first
 			x := clamp(c.X+r*math.Cos(ang)-w/2, board.x0+2, board.x1-2-w)
 			y := clamp(c.Y+r*math.Sin(ang)-h/2, board.y0+2, board.y1-2-h)
 			b := box{x - 3, y - 3, x + w + 3, y + h + 3} // with a margin
@@ -391,15 +420,37 @@ func panelBox(c scene.Point, w, h float64, board box, land, taken []box) box {
 					cost += (min(b.x1, l.x1) - max(b.x0, l.x0)) * (min(b.y1, l.y1) - max(b.y0, l.y0)) / 20
 				}
 			}
+			clear := !crosses(c, scene.Point{X: x + w/2, Y: y + h/2}, own, taken)
+			if !clear {
+				cost += 50
+			}
 			if cost < bestCost {
-				best, bestCost = box{x, y, x + w, y + h}, cost
+				best, bestCost, bestClear = box{x, y, x + w, y + h}, cost, clear
 			}
 		}
-		if bestCost <= (r+6)/10 { // nothing farther can do better
+		if bestCost <= (r+10)/10 { // nothing farther can do better
 			break
 		}
 	}
-	return best
+	return best, bestClear
+}
+
+// crosses reports whether the line from a to b passes through one of the boxes
+// (but own).
+func crosses(a, b scene.Point, own box, boxes []box) bool {
+	n := math.Ceil(math.Hypot(b.X-a.X, b.Y-a.Y) / 4)
+	for _, t := range boxes {
+		if t.overlaps(own) {
+			continue
+		}
+		for i := 1.0; i < n; i++ {
+			p := scene.Point{X: a.X + (b.X-a.X)*i/n, Y: a.Y + (b.Y-a.Y)*i/n}
+			if p.X > t.x0 && p.X < t.x1 && p.Y > t.y0 && p.Y < t.y1 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // empireTokens are the printed names of the variant tokens, by the view's kind (its
