@@ -264,6 +264,21 @@ func clip(s string, n int) string {
 	return string([]rune(s)[:n-1]) + "…"
 }
 
+// textWidth is how wide text is at most in the Go fonts at size: 0.9 of
+// scene.EstimateWidth, which counts an average letter wider than theirs (measured on
+// the cards' texts and the alphabet, the fonts' letters are 0.8–0.9 of it).
+func textWidth(text string, size float64, bold bool) float64 {
+	return 0.9 * scene.EstimateWidth(text, size, bold)
+}
+
+// clipTo clips text to width at size (textWidth).
+func clipTo(text string, width, size float64, bold bool) string {
+	if textWidth(text, size, bold) <= width {
+		return clip(text, utf8.RuneCountInString(text))
+	}
+	return clip(text, max(1, int(width/textWidth("x", size, bold))))
+}
+
 // swatchSample draws a fill sample for a legend entry.
 func swatchSample(f scene.Fill) func(scene.Point) []scene.Item {
 	return func(c scene.Point) []scene.Item {

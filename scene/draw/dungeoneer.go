@@ -230,7 +230,7 @@ func dungeon(v *dungeoneer.View, in Input) (*scene.Scene, error) {
 	return s, nil
 }
 
-// wrap cuts text into at most n lines of at most width at size (estimated), at
+// wrap cuts text into at most n lines of at most width at size (textWidth), at
 // spaces; the last line is clipped when the text is longer.
 func wrap(text string, width, size float64, n int) []string {
 	var lines []string
@@ -240,19 +240,15 @@ func wrap(text string, width, size float64, n int) []string {
 		switch {
 		case line == "":
 			line = word
-		case scene.EstimateWidth(line+" "+word, size, false) <= width:
+		case textWidth(line+" "+word, size, false) <= width:
 			line += " " + word
 		case len(lines) < n-1:
 			lines, line = append(lines, line), word
 		default:
-			line = strings.Join(append([]string{line}, words[i:]...), " ")
-			return append(lines, clip(line, int(width/(size*0.56))))
+			return append(lines, clipTo(strings.Join(append([]string{line}, words[i:]...), " "), width, size, false))
 		}
 	}
-	if line != "" && scene.EstimateWidth(line, size, false) > width {
-		line = clip(line, int(width/(size*0.56)))
-	}
-	return append(lines, line)
+	return append(lines, clipTo(line, width, size, false))
 }
 
 // monsterText is what a small cell's monster marker says: M, and its wounds.

@@ -380,19 +380,16 @@ func empirePieces(pieces []empirePiece, top scene.Point, perRow int) []scene.Ite
 }
 
 // fitted is a card's line of text from at, in room: a size smaller where it needs,
-// clipped where that is not enough (a name in bold, a size larger). The Go fonts'
-// letters are at most 0.9 of scene.EstimateWidth's (measured on the cards' texts and
-// the alphabet: 0.8–0.9).
+// clipped where that is not enough (a name in bold, a size larger).
 func fitted(at scene.Point, text string, room float64, bold bool, col scene.Color) *scene.Text {
-	const estimate = 0.9
-	size, adv := sizeBadge, 0.56
+	size := sizeBadge
 	if bold {
-		size, adv = sizeBadge+1, 0.6
+		size++
 	}
-	if estimate*scene.EstimateWidth(text, size, bold) > room {
+	if textWidth(text, size, bold) > room {
 		size -= 2
 	}
-	return &scene.Text{At: at, Text: clip(text, int(room/(estimate*size*adv))), Size: size, Bold: bold, Anchor: scene.Start, Color: col}
+	return &scene.Text{At: at, Text: clipTo(text, room, size, bold), Size: size, Bold: bold, Anchor: scene.Start, Color: col}
 }
 
 // panelBox returns where a panel of w × h for the pieces of the region labelled at
