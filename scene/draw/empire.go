@@ -406,6 +406,8 @@ func panelBox(c scene.Point, w, h float64, board box, land, taken []box) (box, b
 			x := clamp(c.X+r*math.Cos(ang)-w/2, board.x0+2, board.x1-2-w)
 			y := clamp(c.Y+r*math.Sin(ang)-h/2, board.y0+2, board.y1-2-h)
 			b := box{x - 3, y - 3, x + w + 3, y + h + 3} // with a margin
+			// The costs only add up: a place is dropped as soon as it costs as much
+			// as the best so far.
 			cost := r / 10
 			for _, t := range taken {
 				if b.overlaps(t) {
@@ -416,6 +418,9 @@ func panelBox(c scene.Point, w, h float64, board box, land, taken []box) (box, b
 				if b.overlaps(l) {
 					cost += (min(b.x1, l.x1) - max(b.x0, l.x0)) * (min(b.y1, l.y1) - max(b.y0, l.y0)) / 20
 				}
+			}
+			if cost >= bestCost {
+				continue
 			}
 			clear := !crosses(c, scene.Point{X: x + w/2, Y: y + h/2}, own, taken)
 			if !clear {
@@ -436,8 +441,9 @@ func panelBox(c scene.Point, w, h float64, board box, land, taken []box) (box, b
 // (but own).
 func crosses(a, b scene.Point, own box, boxes []box) bool {
 	n := math.Ceil(math.Hypot(b.X-a.X, b.Y-a.Y) / 4)
+	span := box{min(a.X, b.X), min(a.Y, b.Y), max(a.X, b.X), max(a.Y, b.Y)}
 	for _, t := range boxes {
-		if t.overlaps(own) {
+		if t.overlaps(own) || !(t.x0 <= span.x1 && span.x0 <= t.x1 && t.y0 <= span.y1 && span.y0 <= t.y1) {
 			continue
 		}
 		for i := 1.0; i < n; i++ {
