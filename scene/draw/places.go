@@ -94,7 +94,9 @@ const maxPlaces = 32
 // in order of their room, the most cramped first: each at the first of a few
 // arrangements (the number above the marker, at its left, at its right) and
 // positions around its label point whose boxes keep inside the region and clear of
-// those placed before; where none does, the one that overlaps least.
+// those placed before; where none does, the one that overlaps least. Its row of
+// symbols and the room of its pieces then move on their own where that leaves them
+// out of the region (placeRow).
 func placeRegions(board *layout.Board, f fit, symbols func(id int) int) map[int]place {
 	counts := make([]byte, 0, len(board.Regions))
 	for _, r := range board.Regions {
