@@ -264,6 +264,21 @@ func clip(s string, n int) string {
 	return string([]rune(s)[:n-1]) + "…"
 }
 
+// textWidth is how wide text is at most in the Go fonts at size: 0.9 of
+// scene.EstimateWidth, which counts an average letter wider than theirs (measured on
+// the cards' texts and the alphabet, the fonts' letters are 0.8–0.9 of it).
+func textWidth(text string, size float64, bold bool) float64 {
+	return 0.9 * scene.EstimateWidth(text, size, bold)
+}
+
+// clipTo clips text to width at size (textWidth).
+func clipTo(text string, width, size float64, bold bool) string {
+	if textWidth(text, size, bold) <= width {
+		return clip(text, utf8.RuneCountInString(text))
+	}
+	return clip(text, max(1, int(width/textWidth("x", size, bold))))
+}
+
 // swatchSample draws a fill sample for a legend entry.
 func swatchSample(f scene.Fill) func(scene.Point) []scene.Item {
 	return func(c scene.Point) []scene.Item {
@@ -305,7 +320,8 @@ func fitBox(w, h, x, y, bw, maxH float64) fit {
 func clamp(v, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, v)) }
 
 // SwatchName names a seat's colour and marker shape in the reader's language ("blue
-// circles"), for the picture's alt text.
+// circles"), for the picture's alt text and the players' list of a game's page: the
+// one table of the seats' names (scene.Seat's colours, in order).
 func SwatchName(w Words, sw scene.Swatch) string {
 	switch sw.Name {
 	case "blue":
@@ -322,28 +338,6 @@ func SwatchName(w Words, sw scene.Swatch) string {
 		return w.Say("sky blue pentagons")
 	case "yellow":
 		return w.Say("yellow stars")
-	}
-	return sw.Name
-}
-
-// ColourName names a seat's colour in the reader's language ("blue"), for the
-// players' table of a mail.
-func ColourName(w Words, sw scene.Swatch) string {
-	switch sw.Name {
-	case "blue":
-		return w.Say("blue")
-	case "orange":
-		return w.Say("orange")
-	case "bluish green":
-		return w.Say("bluish green")
-	case "reddish purple":
-		return w.Say("reddish purple")
-	case "vermilion":
-		return w.Say("vermilion")
-	case "sky blue":
-		return w.Say("sky blue")
-	case "yellow":
-		return w.Say("yellow")
 	}
 	return sw.Name
 }
