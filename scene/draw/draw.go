@@ -319,27 +319,41 @@ func fitBox(w, h, x, y, bw, maxH float64) fit {
 // clamp returns v within [lo, hi].
 func clamp(v, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, v)) }
 
-// SwatchName names a seat's colour and marker shape in the reader's language ("blue
-// circles"), for the picture's alt text and the players' list of a game's page: the
-// one table of the seats' names (scene.Seat's colours, in order).
-func SwatchName(w Words, sw scene.Swatch) string {
+// seatNames names a seat's colour (scene.Seat's, by its key) in the reader's
+// language: the colour alone, and with the shape of the seat's marker. It is the
+// one table of the seats' names.
+func seatNames(w Words, sw scene.Swatch) (colour, marker string) {
 	switch sw.Name {
 	case "blue":
-		return w.Say("blue circles")
+		return w.Say("blue"), w.Say("blue circles")
 	case "orange":
-		return w.Say("orange squares")
+		return w.Say("orange"), w.Say("orange squares")
 	case "bluish green":
-		return w.Say("bluish green diamonds")
+		return w.Say("bluish green"), w.Say("bluish green diamonds")
 	case "reddish purple":
-		return w.Say("reddish purple triangles")
+		return w.Say("reddish purple"), w.Say("reddish purple triangles")
 	case "vermilion":
-		return w.Say("vermilion hexagons")
+		return w.Say("vermilion"), w.Say("vermilion hexagons")
 	case "sky blue":
-		return w.Say("sky blue pentagons")
+		return w.Say("sky blue"), w.Say("sky blue pentagons")
 	case "yellow":
-		return w.Say("yellow stars")
+		return w.Say("yellow"), w.Say("yellow stars")
 	}
-	return sw.Name
+	return sw.Name, sw.Name
+}
+
+// SwatchName names a seat's colour and marker shape in the reader's language ("blue
+// circles"), for the picture's alt text and the players' list of a game's page.
+func SwatchName(w Words, sw scene.Swatch) string {
+	_, marker := seatNames(w, sw)
+	return marker
+}
+
+// ColourName names a seat's colour alone in the reader's language ("blue"), for the
+// players' table of a mail (its text part's only cue of the colour).
+func ColourName(w Words, sw scene.Swatch) string {
+	colour, _ := seatNames(w, sw)
+	return colour
 }
 
 // Swatches returns the colour and marker of each player of a game's view, by name:
