@@ -122,15 +122,22 @@ func (r *run) apply(player, cmd string) error {
 	return nil
 }
 
+// undoneOf is the recorded move e as an undo's payload names it.
+func undoneOf(e store.Event) undoneMove {
+	return undoneMove{Seq: e.Seq, Player: e.Player, Command: e.Command}
+}
+
 // undo takes back the move t (see undoTarget): one undo event for each turn skipped
 // for a resigned player above it, then one for the move; it replays to learn the
 // state they leave.
-func (r *run) undo(why string, t undoTarget) error {
+func (r *run) undo(why undoPayload, t undoTarget) error {
 	first := len(r.c.Events)
+	with := undoneOf(t.move)
 	for _, e := range t.skipped {
-		r.add(store.Event{Kind: engine.KindUndo, Command: fmt.Sprintf("taking back %s: %s (a resigned player's skipped turn) with %s: %s", e.Player, e.Command, t.move.Player, t.move.Command)})
+		r.add(store.Event{Kind: engine.KindUndo, Command: undoPayload{How: undoSkipped, Move: undoneOf(e), With: &with}.encode()})
 	}
-	r.add(store.Event{Kind: engine.KindUndo, Player: "", Command: why})
+	why.Move = with
+	r.add(store.Event{Kind: engine.KindUndo, Player: "", Command: why.encode()})
 	// The undo events go back to the states they name, which the game's history
 	// gives (this run's own states are in view's).
 	h := r.view().hist
@@ -715,8 +722,7 @@ func (r *run) undoIfAgreed(u *UndoRequest, player string) string {
 	if !ok {
 		return ""
 	}
-	why := fmt.Sprintf("agreed by %s (%s resigned), taking back %s: %s", strings.Join(agreed, ", "), player, last.move.Player, last.move.Command)
-	if err := r.undo(why, last); err != nil {
+	if err := r.undo(undoPayload{How: undoAgreed, By: agreed, Resigned: player}, last); err != nil {
 		return r.t("The undo failed: %v", err)
 	}
 	return ""
@@ -785,12 +791,11 @@ func (r *run) cmdUndo(a actor, args []string) string {
 	if r.status == store.GameFinished {
 		return r.t("The game is over.")
 	}
-	what := fmt.Sprintf("%s: %s", last.move.Player, last.move.Command)
 	if len(args) == 1 && args[0] == "force" {
 		if !r.isHost(a) {
 			return r.notHost(r.t("force an undo"))
 		}
-		if err := r.undo("forced by the host, taking back "+what, last); err != nil {
+		if err := r.undo(undoPayload{How: undoForced}, last); err != nil {
 			return r.t("The undo failed: %v", err)
 		}
 		return ""
@@ -822,7 +827,7 @@ func (r *run) cmdUndo(a actor, args []string) string {
 		}
 	}
 	if len(others) == 0 {
-		if err := r.undo("taken back by "+a.Name+" (no other player), "+what, last); err != nil {
+		if err := r.undo(undoPayload{How: undoAlone, By: []string{a.Name}}, last); err != nil {
 			return r.t("The undo failed: %v", err)
 		}
 		return ""
@@ -867,7 +872,7 @@ func (r *run) cmdAccept(a actor, _ []string) string {
 		return ""
 	}
 	last, _ := lastStanding(append(append([]store.Event{}, r.l.Events...), r.c.Events...))
-	if err := r.undo(fmt.Sprintf("agreed by %s, taking back %s: %s", strings.Join(agreed, ", "), last.move.Player, last.move.Command), last); err != nil {
+	if err := r.undo(undoPayload{How: undoAgreed, By: agreed}, last); err != nil {
 		return r.t("The undo failed: %v", err)
 	}
 	return ""
