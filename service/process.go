@@ -10,7 +10,6 @@ import (
 
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/i18n"
-	"github.com/turnmail/turnmail/mail/auth"
 	"github.com/turnmail/turnmail/mail/compose"
 	"github.com/turnmail/turnmail/mail/parse"
 	"github.com/turnmail/turnmail/store"
@@ -512,107 +511,32 @@ func (s *Service) route(in store.InboxMsg) route {
 		// Nothing may be sent to it, so nothing it asks for is done: no answer.
 		return early(StatusRejected, "From cannot be answered: "+err.Error())
 	}
-	token, ok := s.tokenOf(msg)
-	if !ok {
-		if msg.ListID != "" || msg.Precedence == "list" {
-			// A post to a game's mailing list reaches us as a list member: moves come
-			// only through the players' own reply addresses, and the list gets no answer.
-			return early(StatusIgnored, "mailing-list post without a reply token")
-		}
-		if tooLarge {
-			return early(StatusRejected, "mail too large, without a reply token")
-		}
-		return route{reads: readsAll, msg: msg, from: from}
-	}
-	if auth.IsKinded(token) {
-		// A game's host reply address, or a one-time confirmation address.
-		kind, subject, err := auth.ParseKind(s.opts.Secret, token)
-		switch {
-		case err != nil:
-			return early(StatusRejected, "invalid reply token")
-		case tooLarge:
-			return early(StatusRejected, "mail too large, to a "+kind+" address")
-		case kind == auth.KindHost:
-			return route{reads: readsAll, msg: msg, from: from, hostGame: subject}
-		}
-		return route{reads: readsAll, msg: msg, from: from, code: subject}
-	}
-	gameID, seat, err := auth.Parse(s.opts.Secret, token)
-	if err != nil {
-		return early(StatusRejected, "invalid reply token")
-	}
-	return route{reads: readsGame, msg: msg, from: from, tooLarge: tooLarge, gameID: gameID, seat: seat}
+	return s.claimOf(msg, from, tooLarge)
 }
 
-// decideRoute is decide for a routed mail.
+// decideRoute is decide for a routed mail: it authenticates the mail and lets its
+// principal's path decide it.
 func (s *Service) decideRoute(ctx context.Context, in store.InboxMsg, rt route) (Result, store.Batch, error) {
-	switch {
-	case rt.reads == readsNothing:
-		return rt.early, store.Batch{}, nil
-	case rt.bounce:
-		return s.bounce(ctx, in, rt.msg)
-	case rt.code != "":
-		return s.confirmReply(ctx, rt.from, rt.msg, rt.code)
-	case rt.hostGame != "":
-		cred, why, err := s.hostCredential(ctx, rt.from, rt.hostGame)
-		if err != nil || why != "" {
-			// Like a seat token with another From: no answer.
-			return Result{Status: StatusRejected, Reason: why, GameID: rt.hostGame}, store.Batch{}, err
-		}
-		return s.lobby(ctx, rt.from, rt.msg, cred)
-	case rt.reads == readsAll:
-		return s.lobby(ctx, rt.from, rt.msg, credential{})
-	}
-	gameID, msg, from := rt.gameID, rt.msg, rt.from
-	l, err := s.Load(ctx, gameID)
-	if errors.Is(err, store.ErrNotFound) {
-		return Result{Status: StatusRejected, Reason: "reply token names an unknown game", GameID: gameID}, store.Batch{}, nil
-	}
+	p, err := s.authenticate(ctx, rt)
 	if err != nil {
 		return Result{}, store.Batch{}, err
 	}
-	if l.State == nil {
-		return Result{Status: StatusRejected, Reason: "the game has not started", GameID: gameID}, store.Batch{}, nil
-	}
-	player, ok := seatOf(l, rt.seat%epochStride)
-	if !ok {
-		return Result{Status: StatusRejected, Reason: "reply token names an unknown seat", GameID: gameID}, store.Batch{}, nil
-	}
-	if player.Epoch != rt.seat/epochStride {
-		// The seat was handed to another address: the old reply address is dead. No
-		// answer (the old player was told when it happened).
-		return Result{Status: StatusRejected, Reason: fmt.Sprintf("reply address no longer valid: the seat of %s was handed to another player", player.Name), GameID: gameID}, store.Batch{}, nil
-	}
-	if !strings.EqualFold(player.Email, from) {
-		// A valid token with another From is a forgery or a second address: no answer
-		// (that would be backscatter); the host sees the reason.
-		return Result{Status: StatusRejected, Reason: fmt.Sprintf("From %s is not the address of %s", from, player.Name), GameID: gameID}, store.Batch{}, nil
-	}
-	if rt.tooLarge {
-		return single(s.refuse(l, player, inReplyTo(msg), fmt.Sprintf(
-			"Your mail was too large to read (over %d KB; attachments count). Nothing was applied: reply again with just your commands.",
-			s.opts.MaxMessageBytes/1024), nil))
-	}
-	return single(s.play(ctx, l, player, msg))
-}
-
-// tokenOf finds a reply token among the addresses the mail was sent to.
-func (s *Service) tokenOf(msg *parse.Message) (string, bool) {
-	for _, addr := range msg.Recipients() {
-		if t, ok := auth.TokenFrom(addr, s.local, s.domain); ok && t != "" {
-			return t, true
+	switch p.kind {
+	case principalBounce:
+		return s.bounce(ctx, in, p.msg)
+	case principalConfirmation:
+		return s.confirmReply(ctx, p)
+	case principalHost, principalStranger:
+		return s.lobby(ctx, p.from, p.msg, p.credential())
+	case principalSeat:
+		if p.tooLarge {
+			return single(s.refuse(p.l, p.player, inReplyTo(p.msg), fmt.Sprintf(
+				"Your mail was too large to read (over %d KB; attachments count). Nothing was applied: reply again with just your commands.",
+				s.opts.MaxMessageBytes/1024), nil))
 		}
+		return single(s.play(ctx, p.l, p.player, p.msg))
 	}
-	return "", false
-}
-
-func seatOf(l *Loaded, seat int) (store.Player, bool) {
-	for _, p := range l.Seats() {
-		if p.Seat == seat {
-			return p, true
-		}
-	}
-	return store.Player{}, false
+	return p.refused, store.Batch{}, nil
 }
 
 // reasonOf turns an engine error into text a player can act on.
