@@ -58,3 +58,7 @@ func (r *run) toName(a actor) string {
 	}
 	return a.Name
 }
+
+func init() {
+	registerVerbs(&serviceVerb{name: "map", info: true, gameHelp: "the whole board: every region, card and piece", game: (*run).cmdMap})
+}

@@ -159,3 +159,7 @@ func chatVisible(e store.Event, viewer string) bool {
 	f := strings.Fields(e.Command)
 	return len(f) > 1 && (strings.EqualFold(viewer, e.Player) || strings.EqualFold(viewer, f[1]))
 }
+
+func init() {
+	registerVerbs(&serviceVerb{name: "say", gameHelp: "a message to every player, or to one", game: (*run).cmdSay})
+}

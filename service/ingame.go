@@ -330,27 +330,25 @@ func (r *run) isMove(player, verb string) bool {
 	return false
 }
 
-// inGame are the commands a player may mix with the moves.
-var inGame = map[string]func(r *run, a actor, args []string) string{
-	"status":   (*run).cmdStatus,
-	"legal":    (*run).cmdLegal,
-	"history":  (*run).cmdHistory,
-	"map":      (*run).cmdMap,
-	"rules":    (*run).cmdRules,
-	"resign":   (*run).cmdResign,
-	"undo":     (*run).cmdUndo,
-	"accept":   (*run).cmdAccept,
-	"pause":    (*run).cmdPause,
-	"resume":   (*run).cmdResume,
-	"vacation": (*run).cmdVacation,
-	"replace":  (*run).cmdReplace,
-	"set":      (*run).cmdSet,
-	"tz":       (*run).cmdTZ,
-	"notify":   (*run).cmdNotify,
-	"lang":     (*run).cmdLang,
-	"respond":  (*run).cmdRespond,
-	"help":     (*run).cmdHelp,
-	"say":      (*run).cmdSay,
+// The service verbs carried out in this file.
+func init() {
+	registerVerbs(
+		&serviceVerb{name: "status", info: true, gameHelp: "resend my current view", game: (*run).cmdStatus},
+		&serviceVerb{name: "legal", info: true, gameHelp: "what I can send now", game: (*run).cmdLegal},
+		&serviceVerb{name: "history", info: true, gameHelp: "the last N events (default 10)", game: (*run).cmdHistory},
+		&serviceVerb{name: "help", who: anyone, info: true, lobbyHelp: "this list", game: (*run).cmdHelp,
+			lobby: func(*Service, context.Context, lobbyCall) (templates.Notice, error) {
+				return templates.Notice{Kind: "help"}, nil
+			}},
+		&serviceVerb{name: "resign", gameHelp: "leave the game (you are asked to confirm)", game: (*run).cmdResign},
+		&serviceVerb{name: "undo", who: host, lobbyHelp: "(host) take back the last move", gameHelp: "ask to take back the last move; the others answer accept",
+			game: (*run).cmdUndo, lobby: hostInGame("undo")},
+		&serviceVerb{name: "accept", gameHelp: "agree to an undo", game: (*run).cmdAccept},
+		&serviceVerb{name: "pause", who: host, game: (*run).cmdPause, lobby: hostInGame("pause")},
+		&serviceVerb{name: "resume", who: host, game: (*run).cmdResume, lobby: hostInGame("resume")},
+		&serviceVerb{name: "vacation", gameHelp: "e.g. vacation 2026-12-24 2026-12-27: your deadlines stretch", game: (*run).cmdVacation},
+		&serviceVerb{name: "replace", who: host, lobbyHelp: "(host) hand a seat to another address", game: (*run).cmdReplace, lobby: hostInGame("replace")},
+	)
 }
 
 // play applies the mail's command lines in order: moves through the engine, the other
@@ -410,15 +408,15 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 		if alias, ok := standingAlias(f); ok {
 			f = alias
 		}
-		if h, ok := inGame[f[0]]; ok {
-			if infoVerbs[f[0]] {
+		if v := gameVerb(f[0]); v != nil {
+			if v.info {
 				if answered[f[0]] {
 					continue // answered once per mail
 				}
 				answered[f[0]] = true
 			}
 			r.line = line.Text
-			if why := h(r, a, f[1:]); why != "" {
+			if why := v.game(r, a, f[1:]); why != "" {
 				stop(why)
 				break
 			}
@@ -427,7 +425,7 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 		}
 		var why string
 		switch done, _ := r.over(); {
-		case lobbyVerbs[f[0]] && !r.isMove(player.Name, f[0]):
+		case lobbyVerb(f[0]) != nil && !r.isMove(player.Name, f[0]):
 			// A command of the service address (games, join, new …), written in a
 			// game's reply: say where it goes, in the reader's words.
 			why = r.t("%s is a command of the service address: write it to %s.", engine.Command(f[0]), s.address())

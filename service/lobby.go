@@ -18,15 +18,6 @@ import (
 	"github.com/turnmail/turnmail/templates"
 )
 
-// lobbyVerbs are the commands understood at the service address.
-var lobbyVerbs = map[string]bool{
-	"help": true, "games": true, "new": true, "join": true, "leave": true, "start": true,
-	"observe": true, "unobserve": true, "rules": true, "invite": true,
-	// host commands naming the game: pause GAME-ID, resume GAME-ID,
-	// replace GAME-ID PLAYER ADDRESS, undo GAME-ID force, set GAME-ID key=value …
-	"pause": true, "resume": true, "replace": true, "undo": true, "set": true,
-}
-
 // maxLobbyAnswers is the most commands of one mail to the service address that are
 // answered (each may open a game or mail someone).
 const maxLobbyAnswers = 20
@@ -42,7 +33,7 @@ const observerSeat = 1000
 func (s *Service) lobby(ctx context.Context, from string, msg *parse.Message, cred credential) (Result, store.Batch, error) {
 	tx := s.newLobbyTx()
 	// A greeting before the first command is skipped, as in a game's reply.
-	read, notRead := chatter(msg.Commands, lobbyVerbs, s.canonicalIn(""))
+	read, notRead := chatter(msg.Commands, lobbyVerbSet(), s.canonicalIn(""))
 	m := *msg
 	m.Commands = read
 	msg = &m
@@ -54,7 +45,7 @@ func (s *Service) lobby(ctx context.Context, from string, msg *parse.Message, cr
 		}
 	}
 	tx.lang = s.lobbyLang(ctx, from, msg)
-	if !lobbyVerbs[first] {
+	if lobbyVerb(first) == nil {
 		res, c, err := s.howTo(ctx, from, msg, tx.lang)
 		if err != nil || res.Status != StatusIgnored {
 			return single(res, c, err)
@@ -188,7 +179,7 @@ func (s *Service) lobbyLines(ctx context.Context, tx *lobbyTx, from string, line
 			continue
 		}
 		verb := strings.ToLower(f[0])
-		if infoVerbs[verb] {
+		if isInfo(verb) {
 			if answered[verb] {
 				continue // answered once per mail
 			}
@@ -327,15 +318,13 @@ func lobbyError(text string) templates.Notice { return templates.Notice{Kind: "e
 // only when the sender is the game's host: anyone else is told only that the host
 // must send it (the answer names no address).
 func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb string, args []string, msg *parse.Message, lineNo int, cred credential) (templates.Notice, error) {
-	switch verb {
-	case "help":
-		return templates.Notice{Kind: "help"}, nil
-	case "games":
-		return s.lobbyGames(ctx, tx)
-	case "rules":
-		return s.lobbyRules(tx, args), nil
-	case "new":
-		return s.lobbyNew(ctx, tx, from, args, msg, lineNo)
+	v := lobbyVerb(verb)
+	if v == nil {
+		return lobbyError(tx.t("unknown command %s", verb)), nil
+	}
+	c := lobbyCall{tx: tx, from: from, args: args, msg: msg, lineNo: lineNo, cred: cred}
+	if v.who == anyone {
+		return v.lobby(s, ctx, c)
 	}
 	if len(args) == 0 {
 		return lobbyError(tx.t("%s needs the game's id, e.g. %s sw-7k3p.", s.tr.Word(i18n.ServiceDomain, tx.lang, verb), s.tr.Word(i18n.ServiceDomain, tx.lang, verb))), nil
@@ -351,113 +340,157 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 	if err != nil {
 		return templates.Notice{}, err
 	}
-	n := templates.Notice{Game: s.gameData(l.Game, l.Players), Host: l.Game.Host}
-	if verb == "join" || verb == "leave" || verb == "observe" || verb == "unobserve" {
-		if !cred.proven {
-			return s.pendCommand(ctx, tx, l, from, verb, args, msg, lineNo)
-		}
-	} else if !cred.isHost(l, from) { // host commands
+	c.l, c.n = l, templates.Notice{Game: s.gameData(l.Game, l.Players), Host: l.Game.Host}
+	switch {
+	case v.who == self && !cred.proven:
+		return s.pendCommand(ctx, tx, l, from, v, args, msg, lineNo)
+	case v.who == host && !cred.isHost(l, from):
 		if l.Game.Host == "" || !strings.EqualFold(from, l.Game.Host) {
 			return lobbyError(tx.t("Only the host of game %s may send %s; the host sends host commands to the game's host address.", id, s.tr.Word(i18n.ServiceDomain, tx.lang, verb))), nil
 		}
-		return s.pendCommand(ctx, tx, l, from, verb, args, msg, lineNo)
+		return s.pendCommand(ctx, tx, l, from, v, args, msg, lineNo)
 	}
-	switch verb {
-	case "join":
-		if why := s.joinRefusal(tx.lang, l, from, args[1:], cred); why != "" {
-			return lobbyError(why), nil
+	return v.lobby(s, ctx, c)
+}
+
+// hostInGame runs a host command sent to the service address (pause GAME-ID …) in
+// the running game it names: see runInGame.
+func hostInGame(name string) func(s *Service, ctx context.Context, c lobbyCall) (templates.Notice, error) {
+	return func(s *Service, ctx context.Context, c lobbyCall) (templates.Notice, error) {
+		if c.l.State == nil {
+			return lobbyError(c.tx.t("Game %s has not started.", c.l.Game.ID)), nil
 		}
-		return s.lobbyJoin(tx, l, from, args[1:], n)
-	case "leave":
-		p, ok := l.playerByEmail(from)
-		switch {
-		case !ok:
-			return lobbyError(tx.t("You do not play in game %s.", id)), nil
-		case l.Game.Status != store.GameOpen:
-			return lobbyError(tx.t("Game %s has started; to stop playing, reply to a game mail with resign.", id)), nil
-		case strings.EqualFold(from, l.Game.Host):
-			return lobbyError(tx.t("The host cannot leave the game they opened.")), nil
-		}
-		c := store.Commit{GameID: id, ExpectSeq: l.LastSeq(), RemoveSeats: []int{p.Seat}}
-		if err := s.tellHost(&c, l, templates.Notice{Kind: "player-left", Game: n.Game, To: "host", Player: p.Name, Address: from}); err != nil {
-			return n, err
-		}
-		tx.commit(c)
-		n.Kind, n.Player = "left", p.Name
-		return n, nil
-	case "start":
-		return s.lobbyStart(tx, l, n)
-	case "observe":
-		return s.lobbyObserve(tx, l, from, n, cred)
-	case "unobserve":
-		for _, p := range l.Players {
-			if strings.EqualFold(p.Email, from) && p.Role == store.RoleObserver {
-				tx.commit(store.Commit{GameID: id, ExpectSeq: l.LastSeq(), RemoveSeats: []int{p.Seat}})
-				n.Kind = "unobserved"
-				return n, nil
-			}
-		}
-		return lobbyError(tx.t("You do not observe game %s.", id)), nil
-	case "invite":
-		return s.lobbyInvite(tx, l, from, args, n)
-	case "pause", "resume", "replace", "undo", "set":
-		if l.State == nil && verb != "set" {
-			return lobbyError(tx.t("Game %s has not started.", id)), nil
-		}
-		a := actor{Name: "host", Email: from}
-		if p, ok := l.playerByEmail(from); ok {
-			a.Name, a.Seat = p.Name, &p
-		}
-		rest := make([]string, len(args)-1)
-		for i, x := range args[1:] {
-			rest[i] = strings.ToLower(x)
-		}
-		r := s.newRun(ctx, l, msg.MessageID, "")
-		r.sender = from  // its notices to the sender join the lobby answer
-		r.lang = tx.lang // and are in the sender's language, not the game's
-		r.consented = cred.consented
-		if why := inGame[verb](r, a, rest); why != "" {
-			return lobbyError(why), nil
-		}
-		if err := r.finish("", nil, nil); err != nil {
-			return n, err
-		}
-		tx.answers = append(tx.answers, r.answers...)
-		tx.commit(r.c)
-		n.Kind, n.Text = "done", s.tr.Word(i18n.ServiceDomain, tx.lang, verb)
-		switch {
-		case r.asked:
-			n.Kind = "" // the answer is the notice that the new address was asked
-		case verb == "set":
-			n.Kind, n.Lines = "settings", l.Settings.Describe(s.tr, tx.lang)
-		}
-		return n, nil
+		return s.runInGame(ctx, c, name)
 	}
-	return lobbyError(tx.t("unknown command %s", verb)), nil
+}
+
+// runInGame runs the game verb name (serviceVerb.game) sent to the service address
+// in the game it names, answering in the sender's language.
+func (s *Service) runInGame(ctx context.Context, c lobbyCall, name string) (templates.Notice, error) {
+	l, n, tx, from := c.l, c.n, c.tx, c.from
+	a := actor{Name: "host", Email: from}
+	if p, ok := l.playerByEmail(from); ok {
+		a.Name, a.Seat = p.Name, &p
+	}
+	rest := make([]string, len(c.args)-1)
+	for i, x := range c.args[1:] {
+		rest[i] = strings.ToLower(x)
+	}
+	r := s.newRun(ctx, l, c.msg.MessageID, "")
+	r.sender = from  // its notices to the sender join the lobby answer
+	r.lang = tx.lang // and are in the sender's language, not the game's
+	r.consented = c.cred.consented
+	if why := verbs[name].game(r, a, rest); why != "" {
+		return lobbyError(why), nil
+	}
+	if err := r.finish("", nil, nil); err != nil {
+		return n, err
+	}
+	tx.answers = append(tx.answers, r.answers...)
+	tx.commit(r.c)
+	n.Kind, n.Text = "done", s.tr.Word(i18n.ServiceDomain, tx.lang, name)
+	if r.asked {
+		n.Kind = "" // the answer is the notice that the new address was asked
+	}
+	return n, nil
+}
+
+// lobbyLeave gives the sender's seat in an open game back.
+func lobbyLeave(s *Service, _ context.Context, c lobbyCall) (templates.Notice, error) {
+	l, n, tx, from, id := c.l, c.n, c.tx, c.from, c.l.Game.ID
+	p, ok := l.playerByEmail(from)
+	switch {
+	case !ok:
+		return lobbyError(tx.t("You do not play in game %s.", id)), nil
+	case l.Game.Status != store.GameOpen:
+		return lobbyError(tx.t("Game %s has started; to stop playing, reply to a game mail with resign.", id)), nil
+	case strings.EqualFold(from, l.Game.Host):
+		return lobbyError(tx.t("The host cannot leave the game they opened.")), nil
+	}
+	cm := store.Commit{GameID: id, ExpectSeq: l.LastSeq(), RemoveSeats: []int{p.Seat}}
+	if err := s.tellHost(&cm, l, templates.Notice{Kind: "player-left", Game: n.Game, To: "host", Player: p.Name, Address: from}); err != nil {
+		return n, err
+	}
+	tx.commit(cm)
+	n.Kind, n.Player = "left", p.Name
+	return n, nil
+}
+
+// lobbyUnobserve ends the sender's observing of a game.
+func lobbyUnobserve(_ *Service, _ context.Context, c lobbyCall) (templates.Notice, error) {
+	l, n := c.l, c.n
+	for _, p := range l.Players {
+		if strings.EqualFold(p.Email, c.from) && p.Role == store.RoleObserver {
+			c.tx.commit(store.Commit{GameID: l.Game.ID, ExpectSeq: l.LastSeq(), RemoveSeats: []int{p.Seat}})
+			n.Kind = "unobserved"
+			return n, nil
+		}
+	}
+	return lobbyError(c.tx.t("You do not observe game %s.", l.Game.ID)), nil
+}
+
+func init() {
+	registerVerbs(
+		&serviceVerb{name: "games", who: anyone, info: true, lobbyHelp: "the open games you can join",
+			lobby: func(s *Service, ctx context.Context, c lobbyCall) (templates.Notice, error) {
+				return s.lobbyGames(ctx, c.tx)
+			}},
+		&serviceVerb{name: "new", who: anyone, lobbyHelp: "open a game; you are its host and first player",
+			lobby: func(s *Service, ctx context.Context, c lobbyCall) (templates.Notice, error) {
+				return s.lobbyNew(ctx, c.tx, c.from, c.args, c.msg, c.lineNo)
+			}},
+		&serviceVerb{name: "join", who: self, lobbyHelp: "take a seat in an open game",
+			lobby: func(s *Service, _ context.Context, c lobbyCall) (templates.Notice, error) {
+				if why := s.joinRefusal(c.tx.lang, c.l, c.from, c.args[1:], c.cred); why != "" {
+					return lobbyError(why), nil
+				}
+				return s.lobbyJoin(c.tx, c.l, c.from, c.args[1:], c.n)
+			},
+			pending: func(id string, args []string) string {
+				if len(args) > 1 {
+					return "join " + id + " " + args[1] // checked: one word, kept as written
+				}
+				return "join " + id
+			}},
+		&serviceVerb{name: "leave", who: self, lobbyHelp: "give your seat back before the game starts", lobby: lobbyLeave},
+		&serviceVerb{name: "start", who: host, lobbyHelp: "(host) start the game; everyone gets the opening mail",
+			lobby: func(s *Service, _ context.Context, c lobbyCall) (templates.Notice, error) {
+				return s.lobbyStart(c.tx, c.l, c.n)
+			}},
+		&serviceVerb{name: "invite", who: host, lobbyHelp: "(host) invite someone; they reply to the invitation to join",
+			lobby: func(s *Service, _ context.Context, c lobbyCall) (templates.Notice, error) {
+				return s.lobbyInvite(c.tx, c.l, c.from, c.args, c.n)
+			}},
+		&serviceVerb{name: "observe", who: self, lobbyHelp: "get the public state after every move",
+			lobby: func(s *Service, _ context.Context, c lobbyCall) (templates.Notice, error) {
+				return s.lobbyObserve(c.tx, c.l, c.from, c.n, c.cred)
+			}},
+		&serviceVerb{name: "unobserve", who: self, lobbyHelp: "stop that", lobby: lobbyUnobserve},
+	)
 }
 
 // pendCommand holds a command that needs a proof the mail lacks until its sender
 // confirms it (pend). The command is tried first, with the proof, on a copy of the
 // transaction: a command that would fail is answered at once with why, and only
 // one that would succeed is held.
-func (s *Service) pendCommand(ctx context.Context, tx *lobbyTx, l *Loaded, from, verb string, args []string, msg *parse.Message, lineNo int) (templates.Notice, error) {
+func (s *Service) pendCommand(ctx context.Context, tx *lobbyTx, l *Loaded, from string, v *serviceVerb, args []string, msg *parse.Message, lineNo int) (templates.Notice, error) {
 	id := l.Game.ID
 	try := credential{proven: true}
 	if strings.EqualFold(from, l.Game.Host) {
 		try.game, try.grant = id, grantHost
 	}
-	n, err := s.lobbyCommand(ctx, tx.tryTx(), from, verb, args, msg, lineNo, try)
+	n, err := s.lobbyCommand(ctx, tx.tryTx(), from, v.name, args, msg, lineNo, try)
 	if err != nil || n.Kind == "error" {
 		return n, err
 	}
 	// What the request shows: ours for the commands that act for the sender (a
 	// forged one reaches a stranger); a host's own words for the host.
-	canonical := verb + " " + id
+	canonical := strings.Join(append([]string{v.name, id}, args[1:]...), " ")
 	switch {
-	case verb == "join" && len(args) > 1:
-		canonical += " " + args[1] // checked: one word, kept as written
-	case verb != "join" && verb != "leave" && verb != "observe" && verb != "unobserve":
-		canonical = strings.Join(append([]string{verb, id}, args[1:]...), " ")
+	case v.pending != nil:
+		canonical = v.pending(id, args)
+	case v.who == self:
+		canonical = v.name + " " + id
 	}
 	return s.pend(ctx, tx, l, from, canonical)
 }

@@ -183,3 +183,11 @@ func (r *run) setPref(a actor, command, done string) string {
 	r.notify(a.Email, templates.Notice{Kind: "done", To: a.Name, Text: done})
 	return ""
 }
+
+func init() {
+	registerVerbs(
+		&serviceVerb{name: "tz", gameHelp: "times in your zone, e.g. tz Europe/Rome", game: (*run).cmdTZ},
+		&serviceVerb{name: "notify", gameHelp: "while waiting: a mail per move, or per turn", game: (*run).cmdNotify},
+		&serviceVerb{name: "lang", gameHelp: "the language of your mails (lingua it: in italiano)", game: (*run).cmdLang},
+	)
+}

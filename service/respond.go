@@ -208,3 +208,7 @@ func orderCommand(order string, legal, decline []string) string {
 	}
 	return ""
 }
+
+func init() {
+	registerVerbs(&serviceVerb{name: "respond", game: (*run).cmdRespond})
+}

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"context"
 	"strings"
 
 	"github.com/turnmail/turnmail/engine"
@@ -50,4 +51,14 @@ func (s *Service) glossaryEntry(g engine.Game, name string) (engine.Entry, bool)
 		}
 	}
 	return engine.Entry{}, false
+}
+
+func init() {
+	registerVerbs(&serviceVerb{name: "rules", who: anyone, info: true,
+		lobbyHelp: "a game's rules in short, or what NAME does (a race, power, place, relic or card)",
+		gameHelp:  "the game's rules in short and what every piece in play does, or what NAME does",
+		game:      (*run).cmdRules,
+		lobby: func(s *Service, _ context.Context, c lobbyCall) (templates.Notice, error) {
+			return s.lobbyRules(c.tx, c.args), nil
+		}})
 }

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"context"
 	"encoding/json"
 
 	"github.com/turnmail/turnmail/i18n"
@@ -51,4 +52,20 @@ func (r *run) announceSettings(change string) {
 		n.Text = r.s.tr.Command("", lang, adminSet+" "+change)
 		n.Lines = r.l.Settings.Describe(r.s.tr, lang)
 	})
+}
+
+func init() {
+	registerVerbs(&serviceVerb{name: "set", who: host, lobbyHelp: "(host) change deadline=, remind=, expiry=, vacation=, tz=, lang=",
+		gameHelp: "(host) e.g. set deadline=48h remind=6h", game: (*run).cmdSet, lobby: lobbySet})
+}
+
+// lobbySet changes a game's settings from the service address, before it starts
+// too, and answers with them all.
+func lobbySet(s *Service, ctx context.Context, c lobbyCall) (templates.Notice, error) {
+	n, err := s.runInGame(ctx, c, "set")
+	if err != nil || n.Kind != "done" {
+		return n, err
+	}
+	n.Kind, n.Lines = "settings", c.l.Settings.Describe(s.tr, c.tx.lang)
+	return n, nil
 }
