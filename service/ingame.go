@@ -264,7 +264,8 @@ func (r *run) finish(author string, applied []templates.Line, lineErr *templates
 			notes, r.answers, r.wantState = r.answers, nil, false // the author's state mail says it all
 		}
 		v := r.view()
-		mails, err := r.s.stateMails(v, r.l.State, r.state, r.c.Events, author, applied, lineErr, notes, r.inReply)
+		mails, err := r.s.stateMails(v, change{before: r.l.State, after: r.state, events: r.c.Events, author: author,
+			reply: reply{applied: applied, lineErr: lineErr, notes: notes, inReply: r.inReply}})
 		if err != nil {
 			return err
 		}
@@ -302,7 +303,7 @@ func (r *run) answer(seat store.Player, applied []templates.Line, lineErr *templ
 		if lineErr == nil {
 			applied = nil // nothing to report beyond the answers
 		}
-		m, err = r.s.stateMail(r.view(), r.state, seat, nil, applied, lineErr, r.answers, r.inReply)
+		m, err = r.s.stateMail(r.view(), r.state, seat, nil, reply{applied: applied, lineErr: lineErr, notes: r.answers, inReply: r.inReply})
 	case lineErr != nil:
 		m, err = r.s.refusal(r.l, seat, lineErr.Reason, lineErr, r.inReply)
 	default:
@@ -986,7 +987,7 @@ func (r *run) cmdReplace(a actor, args []string) string {
 	r.notify(old, templates.Notice{Kind: "replaced-old", To: p.Name, Player: p.Name, ReplyTo: r.s.address()})
 	r.notify(r.l.Game.Host, templates.Notice{Kind: "replaced-host", To: "host", Player: p.Name, Address: to, ReplyTo: r.s.address()})
 	note := templates.Notice{Kind: "replaced-new", Player: p.Name, Host: r.l.Game.Host}
-	m, err := r.s.stateMail(r.view(), r.state, p, nil, nil, nil, []templates.Notice{note}, "")
+	m, err := r.s.stateMail(r.view(), r.state, p, nil, reply{notes: []templates.Notice{note}})
 	if err != nil {
 		return "internal error: " + err.Error()
 	}

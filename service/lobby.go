@@ -185,7 +185,7 @@ func (s *Service) lobbyLines(ctx context.Context, tx *lobbyTx, from string, line
 			}
 			answered[verb] = true
 		}
-		n, err := s.lobbyCommand(ctx, tx, from, verb, f[1:], msg, line.N, cred)
+		n, err := s.lobbyCommand(ctx, verb, lobbyCall{tx: tx, from: from, args: f[1:], msg: msg, lineNo: line.N, cred: cred})
 		if err != nil {
 			return nil, false, err
 		}
@@ -265,7 +265,7 @@ func (s *Service) lobbyAnswer(ctx context.Context, tx *lobbyTx, from string, msg
 		// About one game: in its thread, with its subject, like every other mail of it.
 		data.Game, gameID, th = g, g.ID, s.readerThread(ctx, g.ID, from)
 	}
-	m, err := s.mail("lobby", data, gameID, from, replyTo, inReplyTo(msg), th, nil, "auto-replied")
+	m, err := s.mail(outMail{kind: "lobby", data: data, game: gameID, to: from, replyTo: replyTo, inReplyTo: inReplyTo(msg), thread: th, auto: "auto-replied"})
 	if err != nil {
 		return res, store.Batch{}, err
 	}
@@ -309,20 +309,20 @@ func (s *Service) known(ctx context.Context, addr string) (bool, error) {
 
 func lobbyError(text string) templates.Notice { return templates.Notice{Kind: "error", Text: text} }
 
-// lobbyCommand runs one lobby command and returns its answer. What it changes goes
-// into tx, committed with the answer once every command of the mail has run.
+// lobbyCommand runs one lobby command, verb with c's arguments (c.l and c.n are
+// filled in here), and returns its answer. What it changes goes into c.tx, committed with the answer once every command of the mail has run.
 //
-// A command that acts for the sender (join, leave, observe, unobserve) needs cred
+// A command that acts for the sender (join, leave, observe, unobserve) needs c.cred
 // to prove the sender; a host command needs it to prove the host. Without that
 // proof the command waits for the sender's confirmation (pend) — a host command
 // only when the sender is the game's host: anyone else is told only that the host
 // must send it (the answer names no address).
-func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb string, args []string, msg *parse.Message, lineNo int, cred credential) (templates.Notice, error) {
+func (s *Service) lobbyCommand(ctx context.Context, verb string, c lobbyCall) (templates.Notice, error) {
+	tx, from, args, cred := c.tx, c.from, c.args, c.cred
 	v := lobbyVerb(verb)
 	if v == nil {
 		return lobbyError(tx.t("unknown command %s", verb)), nil
 	}
-	c := lobbyCall{tx: tx, from: from, args: args, msg: msg, lineNo: lineNo, cred: cred}
 	if v.who == anyone {
 		return v.lobby(s, ctx, c)
 	}
@@ -343,12 +343,12 @@ func (s *Service) lobbyCommand(ctx context.Context, tx *lobbyTx, from, verb stri
 	c.l, c.n = l, templates.Notice{Game: s.gameData(l.Game, l.Players), Host: l.Game.Host}
 	switch {
 	case v.who == self && !cred.proven:
-		return s.pendCommand(ctx, tx, l, from, v, args, msg, lineNo)
+		return s.pendCommand(ctx, v, c)
 	case v.who == host && !cred.isHost(l, from):
 		if l.Game.Host == "" || !strings.EqualFold(from, l.Game.Host) {
 			return lobbyError(tx.t("Only the host of game %s may send %s; the host sends host commands to the game's host address.", id, s.tr.Word(i18n.ServiceDomain, tx.lang, verb))), nil
 		}
-		return s.pendCommand(ctx, tx, l, from, v, args, msg, lineNo)
+		return s.pendCommand(ctx, v, c)
 	}
 	return v.lobby(s, ctx, c)
 }
@@ -473,13 +473,14 @@ func init() {
 // confirms it (pend). The command is tried first, with the proof, on a copy of the
 // transaction: a command that would fail is answered at once with why, and only
 // one that would succeed is held.
-func (s *Service) pendCommand(ctx context.Context, tx *lobbyTx, l *Loaded, from string, v *serviceVerb, args []string, msg *parse.Message, lineNo int) (templates.Notice, error) {
-	id := l.Game.ID
-	try := credential{proven: true}
+func (s *Service) pendCommand(ctx context.Context, v *serviceVerb, c lobbyCall) (templates.Notice, error) {
+	l, from, args, id := c.l, c.from, c.args, c.l.Game.ID
+	try := c
+	try.tx, try.cred = c.tx.tryTx(), credential{proven: true}
 	if strings.EqualFold(from, l.Game.Host) {
-		try.game, try.grant = id, grantHost
+		try.cred.game, try.cred.grant = id, grantHost
 	}
-	n, err := s.lobbyCommand(ctx, tx.tryTx(), from, v.name, args, msg, lineNo, try)
+	n, err := s.lobbyCommand(ctx, v.name, try)
 	if err != nil || n.Kind == "error" {
 		return n, err
 	}
@@ -492,7 +493,7 @@ func (s *Service) pendCommand(ctx context.Context, tx *lobbyTx, l *Loaded, from 
 	case v.who == self:
 		canonical = v.name + " " + id
 	}
-	return s.pend(ctx, tx, l, from, canonical)
+	return s.pend(ctx, c.tx, l, from, canonical)
 }
 
 // joinRefusal says why from cannot join game l ("" when they can, or play there
@@ -657,7 +658,7 @@ func (s *Service) lobbyObserve(tx *lobbyTx, l *Loaded, from string, n templates.
 		if err != nil {
 			return n, err
 		}
-		m, err := s.mail("state", data, id, from, s.address(), "", l.threadOf(from), nil, "auto-generated")
+		m, err := s.mail(outMail{kind: "state", data: data, game: id, to: from, replyTo: s.address(), thread: l.threadOf(from), auto: "auto-generated"})
 		if err != nil {
 			return n, err
 		}
@@ -927,7 +928,7 @@ func (s *Service) lobbyStart(tx *lobbyTx, l *Loaded, n templates.Notice) (templa
 	l.Facts = newFacts(state.ToAct(), l.startedAt())
 	outcomesJSON, _ := json.Marshal(outcomes)
 	settingsJSON, _ := json.Marshal(l.Settings)
-	mails, err := s.stateMails(l, nil, state, nil, "", nil, nil, nil, "")
+	mails, err := s.stateMails(l, change{after: state})
 	if err != nil {
 		return n, err
 	}

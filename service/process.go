@@ -612,7 +612,7 @@ func (s *Service) howTo(ctx context.Context, from string, msg *parse.Message, la
 		return Result{Status: StatusIgnored, Reason: "unknown sender without a reply token"}, store.Commit{}, nil
 	}
 	res := Result{Status: StatusRejected, Reason: "no reply token; told the player how to reply"}
-	out, err := s.mail("howto", data, "", from, "", inReplyTo(msg), thread{}, nil, "auto-replied")
+	out, err := s.mail(outMail{kind: "howto", data: data, to: from, inReplyTo: inReplyTo(msg), auto: "auto-replied"})
 	if err != nil {
 		return res, store.Commit{}, err
 	}
