@@ -4,18 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"log/slog"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/turnmail/turnmail/engine"
-	"github.com/turnmail/turnmail/internal/testgame"
 	"github.com/turnmail/turnmail/mail/auth"
 	"github.com/turnmail/turnmail/store"
-	"github.com/turnmail/turnmail/templates"
 )
 
 // TestAuthenticate: every kind of principal a received mail may prove, and the
@@ -23,24 +18,8 @@ import (
 func TestAuthenticate(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "t.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	tmpl, err := templates.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	now := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
-	secret := []byte("a secret of sixteen bytes or more")
-	s, err := New(db, engine.Registry{"tally": testgame.Tally{}}, tmpl, Options{
-		Address: "turnmail@games.example", Secret: secret,
-		Clock: func() time.Time { return now }, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, _ := pagesService(t, Settings{}) // its clock: 27 November 2026, 12:00 UTC
+	db, now := s.store, s.opts.Clock()
 	newGame := func() string {
 		id, err := s.CreateGame(ctx, NewGame{Kind: "tally", Host: "host@games.example",
 			Players: []engine.Player{{Name: "ann", Email: "ann@games.example"}, {Name: "ben", Email: "ben@games.example"}},

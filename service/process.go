@@ -143,10 +143,10 @@ func (s *Service) tellHeldLogged(ctx context.Context) {
 	}
 }
 
-// decideAll decides the mails the group waits with, at the same time (they concern
-// different games, each locked by the group), and adds their outcomes in order. A
-// failure that is not to be quarantined stops it: the mails decided before it are
-// added, and it returns the error.
+// decideAll decides the mails the group waits with (decide), at the same time (they
+// concern different games, each locked by the group), and adds their outcomes in
+// order. A failure that is not quarantined stops it: the mails decided before it
+// are added, and it returns the error.
 func (s *Service) decideAll(ctx context.Context, g *group) error {
 	type decided struct {
 		res Result
@@ -161,24 +161,18 @@ func (s *Service) decideAll(ctx context.Context, g *group) error {
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			out[i].res, out[i].b, out[i].err = s.decideGuarded(ctx, p.in, p.rt)
+			out[i].res, out[i].b, out[i].err = s.decide(ctx, p.in, p.rt)
 		}()
 	}
 	wg.Wait()
 	pending := g.pending
 	g.pending = nil
 	for i, p := range pending {
-		res, b, err := out[i].res, out[i].b, out[i].err
-		if err != nil {
-			if !s.mustQuarantine(p.in.DedupeKey, err) {
-				return fmt.Errorf("process mail: %w", err)
-			}
-			var c store.Commit
-			res, c = s.quarantine(ctx, p.in, p.rt, err)
-			b = store.Batch{Commits: []store.Commit{c}}
+		if err := out[i].err; err != nil {
+			return fmt.Errorf("process mail: %w", err)
 		}
 		s.forgetTransient(p.in.DedupeKey)
-		g.add(p.in, p.rt.from, res, b)
+		g.add(p.in, p.rt.from, out[i].res, out[i].b)
 	}
 	return nil
 }
@@ -376,24 +370,18 @@ func (s *Service) processStored(ctx context.Context, id int64) (Result, error) {
 	return s.interpret(ctx, m)
 }
 
-// interpret decides mail m and commits the outcome with the mail's new status: a
-// stored mail (m.ID != 0) is settled, a new one is stored with its outcome. When
-// another writer appended to the game first, it decides again against the new state.
-//
-// A failure that trying again cannot fix (see mustQuarantine) quarantines the mail
-// instead: it is settled as StatusFailed and the error returned is nil.
+// interpret decides mail m (decide) and commits the outcome with the mail's new
+// status: a stored mail (m.ID != 0) is settled, a new one is stored with its
+// outcome. When another writer appended to the game first, it decides again against
+// the new state. An outcome that cannot be committed is a failure of the mail too
+// (see fail): quarantined, the error returned is nil.
 func (s *Service) interpret(ctx context.Context, m store.InboxMsg) (Result, error) {
 	rt := s.routeGuarded(m)
 	defer s.lockFor(rt)()
 	for attempt := 0; ; attempt++ {
-		res, b, err := s.decideGuarded(ctx, m, rt)
+		res, b, err := s.decide(ctx, m, rt)
 		if err != nil {
-			if !s.mustQuarantine(m.DedupeKey, err) {
-				return Result{}, fmt.Errorf("process mail %d: %w", m.ID, err)
-			}
-			var c store.Commit
-			res, c = s.quarantine(ctx, m, rt, err)
-			b = store.Batch{Commits: []store.Commit{c}}
+			return Result{}, fmt.Errorf("process mail %d: %w", m.ID, err)
 		}
 		fresh := m
 		settled, held := s.settle(b, res, &fresh, rt.from)
@@ -401,13 +389,13 @@ func (s *Service) interpret(ctx context.Context, m store.InboxMsg) (Result, erro
 		if errors.Is(err, store.ErrStaleSeq) && attempt < 3 {
 			continue // another process appended first: re-check against the new state
 		}
-		if err != nil && res.Status != StatusFailed && !errors.Is(err, store.ErrDuplicate) && s.mustQuarantine(m.DedupeKey, err) {
+		if err != nil && res.Status != StatusFailed && !errors.Is(err, store.ErrDuplicate) {
 			// What the mail caused cannot be committed: quarantine it alone.
-			var c store.Commit
-			res, c = s.quarantine(ctx, m, rt, fmt.Errorf("commit: %w", err))
-			fresh = m
-			settled, held = s.settle(store.Batch{Commits: []store.Commit{c}}, res, &fresh, rt.from)
-			err = s.commit(ctx, settled)
+			if qres, qb, qerr := s.fail(ctx, m, rt, fmt.Errorf("commit: %w", err)); qerr == nil {
+				res, fresh = qres, m
+				settled, held = s.settle(qb, res, &fresh, rt.from)
+				err = s.commit(ctx, settled)
+			}
 		}
 		if err != nil {
 			return Result{}, fmt.Errorf("process mail %d: commit: %w", m.ID, err)
@@ -475,6 +463,8 @@ type route struct {
 	// hostGame is the game whose host reply address the mail came to; code the
 	// one-time code of the confirmation address it came to.
 	hostGame, code string
+	// failed is why reading the mail failed (a panic: see routeGuarded).
+	failed error
 }
 
 // route parses mail in and finds where it goes, without reading any state.
@@ -514,7 +504,22 @@ func (s *Service) route(in store.InboxMsg) route {
 	return s.claimOf(msg, from, tooLarge)
 }
 
-// decideRoute is decide for a routed mail: it authenticates the mail and lets its
+// decide is the one step that decides a routed mail, for ReceiveAll's groups and
+// for one mail alike: decideRoute, a panic recovered, and a failure that trying
+// again cannot fix quarantined (fail). err is a failure after which the mail is
+// offered again later (nothing was decided).
+func (s *Service) decide(ctx context.Context, in store.InboxMsg, rt route) (Result, store.Batch, error) {
+	if rt.failed != nil {
+		return s.fail(ctx, in, rt, rt.failed)
+	}
+	res, b, err := s.decideGuarded(ctx, in, rt)
+	if err != nil {
+		return s.fail(ctx, in, rt, err)
+	}
+	return res, b, nil
+}
+
+// decideRoute decides a routed mail: it authenticates the mail and lets its
 // principal's path decide it.
 func (s *Service) decideRoute(ctx context.Context, in store.InboxMsg, rt route) (Result, store.Batch, error) {
 	p, err := s.authenticate(ctx, rt)

@@ -41,16 +41,29 @@ func (s *Service) guard(what string, f func() error) (err error) {
 	return f()
 }
 
-// routeGuarded is route with a panic turned into a quarantined outcome.
+// routeGuarded is route with a panic kept as the route's failure (route.failed,
+// quarantined by decide).
 func (s *Service) routeGuarded(in store.InboxMsg) (rt route) {
 	err := s.guard("reading a mail", func() error {
 		rt = s.route(in)
 		return nil
 	})
 	if err != nil {
-		return route{early: Result{Status: StatusFailed, Reason: boundText(err.Error(), maxReasonBytes)}}
+		return route{failed: err}
 	}
 	return rt
+}
+
+// fail is the outcome of mail in, whose processing failed with cause: the only
+// place a mail is quarantined. A failure that trying again cannot fix, or a
+// transient one that repeated (mustQuarantine), quarantines it (quarantine);
+// another is returned, and the mail is offered again later.
+func (s *Service) fail(ctx context.Context, in store.InboxMsg, rt route, cause error) (Result, store.Batch, error) {
+	if !s.mustQuarantine(in.DedupeKey, cause) {
+		return Result{}, store.Batch{}, cause
+	}
+	res, c := s.quarantine(ctx, in, rt, cause)
+	return res, store.Batch{Commits: []store.Commit{c}}, nil
 }
 
 // decideGuarded is decideRoute with panics recovered.
