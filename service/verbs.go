@@ -10,8 +10,8 @@ import (
 )
 
 // The service's own commands (help, join, undo, vacation …), as opposed to a game's
-// moves. Each is registered, in the file that carries it out, by one serviceVerb
-// that says everything the service needs to know of it: where it is understood,
+// moves. Each is registered in its own file, verb_NAME.go, which carries it out,
+// by one serviceVerb that says everything the service needs to know of it: where it is understood,
 // who may send it, whether it only informs, its help line, and what runs it. The
 // Italian words of a verb are in the i18n catalogue (the "service" domain of
 // words.json), which turns them into the English name before the verb is looked up.
