@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/turnmail/turnmail/mail/auth"
@@ -168,31 +169,33 @@ func (s *Service) seatPrincipal(ctx context.Context, p principal, gameID string,
 	if l.State == nil {
 		return refusedBy(StatusRejected, "the game has not started", gameID), nil
 	}
-	player, ok := seatOf(l, tokenSeat%epochStride)
-	if !ok {
-		return refusedBy(StatusRejected, "reply token names an unknown seat", gameID), nil
-	}
-	if player.Epoch != tokenSeat/epochStride {
-		// The seat was handed to another address: the old reply address is dead (the
-		// old player was told when it happened).
-		return refusedBy(StatusRejected, fmt.Sprintf("reply address no longer valid: the seat of %s was handed to another player", player.Name), gameID), nil
-	}
-	if !strings.EqualFold(player.Email, p.from) {
-		// A valid token with another From is a forgery or a second address.
-		return refusedBy(StatusRejected, fmt.Sprintf("From %s is not the address of %s", p.from, player.Name), gameID), nil
+	player, why := seatClaim(l.Seats(), tokenSeat, p.from)
+	if why != "" {
+		return refusedBy(StatusRejected, why, gameID), nil
 	}
 	p.kind, p.l, p.player = principalSeat, l, player
 	return p, nil
 }
 
-// seatOf is the seat numbered seat of l.
-func seatOf(l *Loaded, seat int) (store.Player, bool) {
-	for _, p := range l.Seats() {
-		if p.Seat == seat {
-			return p, true
-		}
+// seatClaim checks mail from the address from to the reply address of token seat
+// tokenSeat against a game's seats: the seat it names, or why the claim fails (a
+// seat that does not exist, an epoch that is not the seat's, another From).
+func seatClaim(seats []store.Player, tokenSeat int, from string) (store.Player, string) {
+	i := slices.IndexFunc(seats, func(p store.Player) bool { return p.Seat == tokenSeat%epochStride })
+	if i < 0 {
+		return store.Player{}, "reply token names an unknown seat"
 	}
-	return store.Player{}, false
+	player := seats[i]
+	if player.Epoch != tokenSeat/epochStride {
+		// The seat was handed to another address: the old reply address is dead (the
+		// old player was told when it happened).
+		return store.Player{}, fmt.Sprintf("reply address no longer valid: the seat of %s was handed to another player", player.Name)
+	}
+	if !strings.EqualFold(player.Email, from) {
+		// A valid token with another From is a forgery or a second address.
+		return store.Player{}, fmt.Sprintf("From %s is not the address of %s", from, player.Name)
+	}
+	return player, ""
 }
 
 // hostPrincipal proves mail to the host reply address of game gameID: from the

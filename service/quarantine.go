@@ -150,7 +150,9 @@ func (s *Service) quarantine(ctx context.Context, in store.InboxMsg, rt route, c
 
 // mayTell reports whether the writer of a failed mail is told: the mail reached
 // the lobby (which answers anyone), or it came with a game's reply token from that
-// seat's own address. A forged From with someone's token gets nothing.
+// seat's own address (seatClaim, as authenticate checks it: the game itself is not
+// loaded again, which may be what failed). A forged From with someone's token gets
+// nothing.
 func (s *Service) mayTell(rt route, players []store.Player) bool {
 	if compose.CheckAddress(rt.from) != nil {
 		return false
@@ -158,12 +160,8 @@ func (s *Service) mayTell(rt route, players []store.Player) bool {
 	if rt.reads == readsAll {
 		return true
 	}
-	for _, p := range players {
-		if p.Seat == rt.seat%epochStride && strings.EqualFold(p.Email, rt.from) {
-			return true
-		}
-	}
-	return false
+	_, why := seatClaim((&Loaded{Players: players}).Seats(), rt.seat, rt.from)
+	return why == ""
 }
 
 // safeNotice is notice with panics and errors turned into a logged omission.
