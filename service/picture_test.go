@@ -60,7 +60,7 @@ func TestPicture_inStateMailsAndRefusals(t *testing.T) {
 	last := l.Events[len(l.Events)-1]
 	var pngs [][]byte
 	for _, p := range l.Seats() {
-		m, err := svc.stateMail(l, l.State, p, l.Events[len(l.Events)-1:], nil, nil, nil, "")
+		m, err := svc.stateMail(l, l.State, p, l.Events[len(l.Events)-1:], reply{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,7 +94,7 @@ func TestPicture_leftOutOfATooLargeMail(t *testing.T) {
 	svc := newRenderService(t)
 	svc.opts.MaxMailBytes = 64 << 10
 	l := loadedAt(t, 30)
-	m, err := svc.stateMail(l, l.State, l.Seats()[0], l.Events[len(l.Events)-1:], nil, nil, nil, "")
+	m, err := svc.stateMail(l, l.State, l.Seats()[0], l.Events[len(l.Events)-1:], reply{})
 	if err != nil {
 		t.Fatal(err)
 	}
