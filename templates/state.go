@@ -3,6 +3,7 @@ package templates
 import (
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/turnmail/turnmail/templates/doc"
@@ -118,16 +119,34 @@ func (w words) asked(st State) *doc.Para {
 	if a == nil || !st.YourTurn {
 		return nil
 	}
-	p := &doc.Para{Lines: []doc.Line{doc.L(a.Why)}}
+	p := &doc.Para{Lines: []doc.Line{doc.L(sentence(a.Why, st.Game.Players))}}
 	if st.Deadline != "" {
-		p.Lines = append(p.Lines, doc.L(w.t("If you do not answer by %s: %s.", st.Deadline, a.Otherwise)))
+		p.Lines = append(p.Lines, doc.L(w.t("If you do not answer by %s, %s.", st.Deadline, a.Otherwise)))
 	} else {
-		p.Lines = append(p.Lines, doc.L(w.t("If you do not answer: %s.", a.Otherwise)))
+		p.Lines = append(p.Lines, doc.L(w.t("If you do not answer, %s.", a.Otherwise)))
 	}
 	if a.Order != "" {
 		p.Lines = append(p.Lines, w.rich("To have it done so every time, send: %s", doc.C(a.Order)))
 	}
 	return p
+}
+
+// sentence makes a clause a sentence: its first letter a capital, unless it starts
+// with one of names (names keep the case their players wrote), and a full stop at
+// its end.
+func sentence(s string, names []string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return s
+	}
+	named := slices.ContainsFunc(names, func(n string) bool { return n != "" && strings.HasPrefix(s, n) })
+	if r, size := utf8.DecodeRuneInString(s); !named && unicode.IsLower(r) {
+		s = string(unicode.ToUpper(r)) + s[size:]
+	}
+	if !strings.ContainsRune(".!?", rune(s[len(s)-1])) {
+		s += "."
+	}
+	return s
 }
 
 // responding says by when the players asked out of turn answer at the latest, in
