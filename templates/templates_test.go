@@ -40,7 +40,7 @@ var samples = []struct {
 	}},
 	{"state-after-move", "state", State{
 		Game: Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World", Players: []string{"alice", "bob"}}, Player: "alice",
-		Moves: []Move{{Seq: 1, Player: "alice", Command: "pick 1", Happened: []Happening{{Kind: "combo", Text: "alice took Flying Ratmen (offer position 1) with 13 tokens: paid 0 coins, took the 0 coins on it"}}},
+		Moves: []Move{{Seq: 1, Player: "alice", Command: "pick 1", Happened: []Happening{{Kind: "combo", Text: "alice took Flying Ratmen (offer position 1) with 13 tokens"}}},
 			{Seq: 2, Player: "bob", Command: "conquer 4", Happened: []Happening{{Kind: "conquest", Text: "bob (Hill Elves) conquered region 4 from alice (Ratmen) with 3 tokens: alice lost 1 token, 1 back in hand", You: true}}},
 			{Seq: 3, Player: "bob", Command: "done", Happened: []Happening{{Kind: "score", Text: "bob scored 4 coins (9 in all)", Details: []string{"regions: 3", "Hill: 1"}}}},
 			{Seq: 4, Kind: "undo", Command: "bob took back conquer 4"}},
