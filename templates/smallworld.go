@@ -190,8 +190,8 @@ func (smallWorld) necromancer(w words, v map[string]any) []doc.Block {
 		return nil
 	}
 	lines := []doc.Line{
-		doc.L(w.t("Necromancer Island: %s is the %s (plays last; his %s count as a race in decline).", Str(n["player"]), w.term("Necromancer"), w.term("Ghosts"))),
-		doc.L(w.t("Island: region %s, %d Ghosts on it (in his hand during his turn).", Str(n["island"]), Num(n["on_island"]))),
+		doc.L(w.t("Necromancer Island: %s is the %s (plays last; the %s count as a race in decline).", Str(n["player"]), w.term("Necromancer"), w.term("Ghosts"))),
+		doc.L(w.t("Island: region %s, %d Ghosts on it (in the Necromancer's hand during their turn).", Str(n["island"]), Num(n["on_island"]))),
 	}
 	well := w.t("Soul Well: %d tokens; every 4 summon a Ghost after each turn.", Num(n["well_souls"]))
 	if Num(n["well_ghosts"]) > 0 {
@@ -209,9 +209,9 @@ func (smallWorld) necromancer(w words, v map[string]any) []doc.Block {
 	lines = append(lines, doc.L(powers+" "+spare+" "+w.t("A Ghost or a power costs %d coins.", Num(n["price"]))))
 	out := []doc.Block{&doc.Para{Lines: lines}}
 	if v["finished"] == true {
-		end := w.t("The %s brought all his Ghosts into play: he wins.", w.term("Necromancer"))
+		end := w.t("The %s brought all their Ghosts into play and wins.", w.term("Necromancer"))
 		if Num(n["reserve"]) > 0 || Num(n["well_ghosts"]) > 0 {
-			end = w.t("The %s did not bring all his Ghosts into play before the end: the other players compete on coins; his do not count.", w.term("Necromancer"))
+			end = w.t("The %s did not bring all their Ghosts into play before the end: the other players compete on coins; the Necromancer's do not count.", w.term("Necromancer"))
 		}
 		out = append(out, doc.P(doc.L(end)))
 	}

@@ -237,11 +237,11 @@ func TestRender_necromancerEnd(t *testing.T) {
 		wantEn, wantIt string
 		notEnd         bool
 	}{
-		{"ghosts left", 3, 0, "did not bring all his Ghosts into play before the end: the other players compete on coins",
+		{"ghosts left", 3, 0, "did not bring all their Ghosts into play before the end: the other players compete on coins",
 			"non ha messo in gioco tutti i suoi Fantasma prima della fine", false},
-		{"ghosts in the well", 0, 1, "did not bring all his Ghosts into play", "non ha messo in gioco tutti i suoi Fantasma", false},
-		{"all in play", 0, 0, "The Necromancer brought all his Ghosts into play: he wins.", "Il Necromante ha messo in gioco tutti i suoi Fantasma: vince.", false},
-		{"not over", 3, 0, "brought all his Ghosts", "messo in gioco tutti i suoi Fantasma", true},
+		{"ghosts in the well", 0, 1, "did not bring all their Ghosts into play", "non ha messo in gioco tutti i suoi Fantasma", false},
+		{"all in play", 0, 0, "The Necromancer brought all their Ghosts into play and wins.", "Il Necromante ha messo in gioco tutti i suoi Fantasma: vince.", false},
+		{"not over", 3, 0, "brought all their Ghosts", "messo in gioco tutti i suoi Fantasma", true},
 	} {
 		view := loadView("necromancer.view.json")
 		view["finished"] = !c.notEnd
