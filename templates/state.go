@@ -135,16 +135,21 @@ func (w words) asked(st State) *doc.Para {
 // with one of names (names keep the case their players wrote), and a full stop at
 // its end.
 func sentence(s string, names []string) string {
-	s = strings.TrimSpace(s)
-	if s == "" {
+	s = capitalised(strings.TrimSpace(s), names)
+	if s != "" && !strings.ContainsRune(".!?", rune(s[len(s)-1])) {
+		s += "."
+	}
+	return s
+}
+
+// capitalised is s with a capital first letter, unless it starts with one of names
+// (names keep the case their players wrote).
+func capitalised(s string, names []string) string {
+	if slices.ContainsFunc(names, func(n string) bool { return n != "" && strings.HasPrefix(s, n) }) {
 		return s
 	}
-	named := slices.ContainsFunc(names, func(n string) bool { return n != "" && strings.HasPrefix(s, n) })
-	if r, size := utf8.DecodeRuneInString(s); !named && unicode.IsLower(r) {
-		s = string(unicode.ToUpper(r)) + s[size:]
-	}
-	if !strings.ContainsRune(".!?", rune(s[len(s)-1])) {
-		s += "."
+	if r, size := utf8.DecodeRuneInString(s); unicode.IsLower(r) {
+		return string(unicode.ToUpper(r)) + s[size:]
 	}
 	return s
 }
@@ -373,7 +378,12 @@ func (s *Set) refusalDoc(r Refusal) *doc.Doc {
 	w := s.words(r.Lang)
 	subject := s.gameSubject(r.Game, r.Lang)
 	d := &doc.Doc{Lang: string(w.lang), Title: subject}
+	// Whose move it is comes first, as in a state mail (the refused line says what
+	// was not applied); a game where nobody is to move says that the move was not.
 	turn := w.t("Your move was not applied")
+	if r.YourTurn || len(r.ToAct) > 0 {
+		turn = w.turn(r.YourTurn, r.ToAct, r.Deadline, false, nil)
+	}
 	add := func(b ...doc.Block) { d.Blocks = append(d.Blocks, b...) }
 	add(&doc.Para{Role: doc.Turn, Lines: []doc.Line{doc.L(turn)}})
 	if p := w.applied(r.Applied, 0); p != nil {
@@ -394,13 +404,10 @@ func (s *Set) refusalDoc(r Refusal) *doc.Doc {
 	if r.View != nil {
 		add(g.board(w, b)...)
 	}
-	switch {
-	case len(r.Legal) > 0:
+	if len(r.Legal) > 0 {
 		add(commands(doc.L(w.t("What you can send now:")), r.Legal, r.LegalNotes, r.ReplyTo, replySubject(subject)))
 		add(g.help(w, b)...)
 		add(w.replyRules(true)...)
-	case len(r.ToAct) > 0:
-		add(doc.P(doc.L(w.t("It is not your move: waiting for %s.", strings.Join(r.ToAct, ", ")))))
 	}
 	d.Footer = w.gameFooter(r.Game.ID, r.ReplyTo, false)
 	why := ""

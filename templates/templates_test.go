@@ -69,6 +69,7 @@ var samples = []struct {
 		Game: Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World", Players: []string{"alice", "bob"}}, Player: "alice",
 		Error: &LineError{Line: Line{N: 1, Text: "conquer 99"}, Reason: "there is no region 99; possible: conquer 4, conquer 7"},
 		Legal: []string{"conquer 4", "conquer 7"}, ReplyTo: "turnmail+sw-ab12.0.xxxx@example.org",
+		ToAct: []string{"alice"}, YourTurn: true, Deadline: "Sat 28 Nov 17:00 UTC",
 		View: map[string]any{"turn": 2.0, "players": []any{
 			map[string]any{"name": "alice", "score": 7.0, "hand": 5.0, "active": map[string]any{"race": "Ratmen", "power": "Flying"}},
 			map[string]any{"name": "bob", "score": 9.0, "hand": 0.0, "active": map[string]any{"race": "Hill Elves", "power": "Diplomat"}}},

@@ -281,3 +281,49 @@ func TestRender_asked(t *testing.T) {
 		}
 	}
 }
+
+// TestRender_refusalTurnFirst: a refusal starts, as a state mail does, with whose
+// move it is and until when — the text's first line, the preheader and the first
+// paragraph — then the line refused; a game where nobody is to move says the move
+// was not applied.
+func TestRender_refusalTurnFirst(t *testing.T) {
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	preheader := regexp.MustCompile(`<body>\n<div style="display:none;[^"]*">([^<]*)</div>\n<p class="turn"><strong>([^<]*)</strong></p>`)
+	game := Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World", Players: []string{"alice", "bob"}}
+	refused := &LineError{Line: Line{N: 1, Text: "conqure 5"}, Reason: "unknown command"}
+	tests := []struct {
+		name string
+		r    Refusal
+		turn string
+	}{
+		{"yours", Refusal{Game: game, Player: "bob", Error: refused, ToAct: []string{"bob"}, YourTurn: true, Deadline: "Sat 28 Nov 17:11 UTC", Legal: []string{"pick 1"}},
+			"Your move — by Sat 28 Nov 17:11 UTC"},
+		{"yours, Italian", Refusal{Game: game, Player: "bob", Error: refused, ToAct: []string{"bob"}, YourTurn: true, Deadline: "sab 28 nov 17:11 UTC", Legal: []string{"prendi 1"}, Lang: "it"},
+			"Tocca a te — entro sab 28 nov 17:11 UTC"},
+		{"another's", Refusal{Game: game, Player: "bob", Reason: "It is not your move.", ToAct: []string{"alice"}, Lang: "it"}, "Tocca ad alice"},
+		{"nobody's", Refusal{Game: game, Player: "bob", Reason: "The game is over."}, "Your move was not applied"},
+	}
+	for _, tt := range tests {
+		text, page, err := set.Render("refusal", tt.r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first, _, _ := strings.Cut(text, "\n"); first != tt.turn {
+			t.Errorf("%s: the text starts with %q, want %q", tt.name, first, tt.turn)
+		}
+		m := preheader.FindStringSubmatch(page)
+		if m == nil || !strings.HasPrefix(html.UnescapeString(m[1]), tt.turn) || html.UnescapeString(m[2]) != tt.turn {
+			t.Errorf("%s: the HTML does not start with %q:\n%s", tt.name, tt.turn, page)
+		}
+		why := tt.r.Reason
+		if tt.r.Error != nil {
+			why = tt.r.Error.Reason
+		}
+		if at, turn := strings.Index(text, why), strings.Index(text, tt.turn); at < turn {
+			t.Errorf("%s: why (%q) is not after the turn:\n%s", tt.name, why, text)
+		}
+	}
+}
