@@ -21,7 +21,7 @@ const swGame = "smallworld"
 
 // board: the turn and the players, the offer when the reader may pick from it, the
 // reader's regions and those that changed since their last mail, and what the
-// reader's own combos do.
+// reader's own combos do while the game goes on.
 func (sw smallWorld) board(w words, b board) []doc.Block {
 	v := b.View
 	if len(v) == 0 {
@@ -34,7 +34,7 @@ func (sw smallWorld) board(w words, b board) []doc.Block {
 	if p := sw.regions(w, b); p != nil {
 		out = append(out, p)
 	}
-	if abouts := swAbout(w, b.Player, v, false); len(abouts) > 0 {
+	if abouts := swAbout(w, b.Player, v, false); len(abouts) > 0 && v["finished"] != true {
 		l := &doc.List{Title: doc.L(w.t("What your combos do:"))}
 		for _, a := range abouts {
 			l.Items = append(l.Items, doc.Item{Line: doc.L(a)})
@@ -44,12 +44,12 @@ func (sw smallWorld) board(w words, b board) []doc.Block {
 	return out
 }
 
-// details: the offer (when the board leaves it out), in short, and the places and
-// relics found.
+// details: the offer (when the board leaves it out, and the game goes on), in
+// short, and the places and relics found.
 func (sw smallWorld) details(w words, b board) []doc.Block {
 	v := b.View
 	var out []doc.Block
-	if offer := objs(v["offer"]); len(offer) > 0 && !hasVerb(w, swGame, b.Legal, "pick") && !hasVerb(w, swGame, b.Legal, "swap") {
+	if offer := objs(v["offer"]); len(offer) > 0 && v["finished"] != true && !hasVerb(w, swGame, b.Legal, "pick") && !hasVerb(w, swGame, b.Legal, "swap") {
 		var parts []string
 		for i, c := range offer {
 			parts = append(parts, fmt.Sprintf("%d. %s", i+1, sw.comboOnOffer(w, c)))

@@ -400,3 +400,31 @@ func mustSet(t *testing.T) *Set {
 	}
 	return set
 }
+
+// TestRender_smallWorldFinished: the last mail of a game does not say what the
+// reader's combos do nor what is on offer (nobody picks or plays again), which a
+// mail of the game going on does.
+func TestRender_smallWorldFinished(t *testing.T) {
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	game := Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World", Players: []string{"ann", "ben"}}
+	for _, finished := range []bool{false, true} {
+		v := loadView("smallworld.view.json")
+		v["finished"] = finished
+		st := State{Game: game, Player: "ann", ToAct: []string{"ben"}, View: v, Finished: finished, Lang: "it"}
+		if finished {
+			st.ToAct, st.Winners = nil, []string{"ann"}
+		}
+		text, _, err := set.Render("state", st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range []string{"Cosa fanno le tue combinazioni:", "In offerta:"} {
+			if strings.Contains(text, w) == finished {
+				t.Errorf("finished %v: %q shown %v:\n%s", finished, w, finished, text)
+			}
+		}
+	}
+}
