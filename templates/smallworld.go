@@ -257,6 +257,7 @@ func (smallWorld) found(w words, v map[string]any) *doc.List {
 // one of the reader's.
 func (sw smallWorld) regions(w words, b board) *doc.Para {
 	var own, declined, changed []string
+	ownMarked, declinedMarked := false, false
 	for _, r := range objs(b.View["regions"]) {
 		id := Str(r["id"])
 		mark := slices.Contains(b.Changed, id)
@@ -264,17 +265,26 @@ func (sw smallWorld) regions(w words, b board) *doc.Para {
 		switch {
 		case mine && r["declined"] == true:
 			declined = append(declined, sw.short(w, r, mark, false))
+			declinedMarked = declinedMarked || mark
 		case mine:
 			own = append(own, sw.short(w, r, mark, false))
+			ownMarked = ownMarked || mark
 		case mark:
 			changed = append(changed, sw.short(w, r, false, true))
 		}
 	}
+	// The first line with a region marked * says what the mark means.
 	var lines []doc.Line
-	if len(own) > 0 {
+	switch {
+	case ownMarked:
+		lines = append(lines, doc.L(w.t("Your regions (* changed since your last mail): %s.", strings.Join(own, ", "))))
+	case len(own) > 0:
 		lines = append(lines, doc.L(w.t("Your regions: %s.", strings.Join(own, ", "))))
 	}
-	if len(declined) > 0 {
+	switch {
+	case declinedMarked && !ownMarked:
+		lines = append(lines, doc.L(w.t("Your regions in decline (* changed since your last mail): %s.", strings.Join(declined, ", "))))
+	case len(declined) > 0:
 		lines = append(lines, doc.L(w.t("Your regions in decline: %s.", strings.Join(declined, ", "))))
 	}
 	if len(changed) > 0 {

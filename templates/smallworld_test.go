@@ -428,3 +428,33 @@ func TestRender_smallWorldFinished(t *testing.T) {
 		}
 	}
 }
+
+// TestRender_smallWorldMarks: the list of the reader's regions says what its mark
+// means when it marks one ("* changed since your last mail"), and is plain when it
+// marks none, in both languages.
+func TestRender_smallWorldMarks(t *testing.T) {
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	game := Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World", Players: []string{"ann", "ben"}}
+	for _, tt := range []struct {
+		lang    string
+		changed []string
+		want    string
+	}{
+		{"en", nil, "Your regions: 9 ×"},
+		{"en", []string{"11"}, "Your regions (* changed since your last mail): 9 ×"},
+		{"it", []string{"11"}, "Le tue regioni (* cambiate dalla tua ultima mail): 9 ×"},
+		{"it", []string{"6"}, "Le tue regioni: 9 ×"},
+	} {
+		st := State{Game: game, Player: "ann", ToAct: []string{"ben"}, View: loadView("smallworld.view.json"), Changed: tt.changed, Lang: tt.lang}
+		text, _, err := set.Render("state", st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(text, tt.want) || len(tt.changed) > 0 && tt.changed[0] == "11" && !strings.Contains(text, "11* ×") {
+			t.Errorf("%s, changed %v: no %q:\n%s", tt.lang, tt.changed, tt.want, text)
+		}
+	}
+}
