@@ -213,10 +213,10 @@ func (r *reading) opening() string {
 
 // swRegions are the starts of the list of the reader's regions in a Small World
 // mail ("Your regions: 4 ×2 [fortress], 7 ×1.", and with a region marked "Your
-// regions (* changed since your last mail): 4* ×2 …").
+// regions (* changed): 4* ×2 …").
 func (r *reading) swRegions() []string {
 	var out []string
-	for _, k := range []string{"Your regions: %s.", "Your regions (* changed since your last mail): %s."} {
+	for _, k := range []string{"Your regions: %s.", "Your regions (* changed): %s."} {
 		out = append(out, strings.SplitN(r.say(k, "\x00"), "\x00", 2)[0])
 	}
 	return out

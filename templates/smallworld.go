@@ -277,13 +277,13 @@ func (sw smallWorld) regions(w words, b board) *doc.Para {
 	var lines []doc.Line
 	switch {
 	case ownMarked:
-		lines = append(lines, doc.L(w.t("Your regions (* changed since your last mail): %s.", strings.Join(own, ", "))))
+		lines = append(lines, doc.L(w.t("Your regions (* changed): %s.", strings.Join(own, ", "))))
 	case len(own) > 0:
 		lines = append(lines, doc.L(w.t("Your regions: %s.", strings.Join(own, ", "))))
 	}
 	switch {
 	case declinedMarked && !ownMarked:
-		lines = append(lines, doc.L(w.t("Your regions in decline (* changed since your last mail): %s.", strings.Join(declined, ", "))))
+		lines = append(lines, doc.L(w.t("Your regions in decline (* changed): %s.", strings.Join(declined, ", "))))
 	case len(declined) > 0:
 		lines = append(lines, doc.L(w.t("Your regions in decline: %s.", strings.Join(declined, ", "))))
 	}

@@ -444,8 +444,8 @@ func TestRender_smallWorldMarks(t *testing.T) {
 		want    string
 	}{
 		{"en", nil, "Your regions: 9 ×"},
-		{"en", []string{"11"}, "Your regions (* changed since your last mail): 9 ×"},
-		{"it", []string{"11"}, "Le tue regioni (* cambiate dalla tua ultima mail): 9 ×"},
+		{"en", []string{"11"}, "Your regions (* changed): 9 ×"},
+		{"it", []string{"11"}, "Le tue regioni (* cambiate): 9 ×"},
 		{"it", []string{"6"}, "Le tue regioni: 9 ×"},
 	} {
 		st := State{Game: game, Player: "ann", ToAct: []string{"ben"}, View: loadView("smallworld.view.json"), Changed: tt.changed, Lang: tt.lang}
