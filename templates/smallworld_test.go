@@ -430,7 +430,7 @@ func TestRender_smallWorldFinished(t *testing.T) {
 }
 
 // TestRender_smallWorldMarks: the list of the reader's regions says what its mark
-// means when it marks one ("* changed since your last mail"), and is plain when it
+// means when it marks one ("* changed"), and is plain when it
 // marks none, in both languages.
 func TestRender_smallWorldMarks(t *testing.T) {
 	set, err := Load()
