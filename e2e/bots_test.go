@@ -565,7 +565,7 @@ func (b *bot) stateMail(game string) *parse.Message {
 func (b *bot) board(game string) string {
 	for i := len(b.mails) - 1; i >= 0; i-- {
 		rd := b.reading()
-		if body := b.mails[i].Body; strings.Contains(body, rd.footer(game)) && (slices.ContainsFunc(rd.swRegions(), func(h string) bool { return strings.Contains(body, "\n"+h) }) || strings.Contains(body, "\n"+rd.emRegions()) || strings.Contains(body, rd.dungeoneer().heroes)) {
+		if body := b.mails[i].Body; strings.Contains(body, rd.footer(game)) && (strings.Contains(body, "\n"+rd.swRegions()) || strings.Contains(body, "\n"+rd.emRegions()) || strings.Contains(body, rd.dungeoneer().heroes)) {
 			return body
 		}
 	}
@@ -1022,15 +1022,11 @@ func tableRows(lines []string) []string {
 }
 
 // parseRegions reads the regions a state mail shows in r's language: a Small World
-// reader's own ("Your regions: 4 ×2 [fortress], 7 ×1."), or the rows of an Empire
+// reader's own ("Your regions: 4* ×2 [fortress], 7 ×1."), or the rows of an Empire
 // mail's table of the reader's regions and those that changed.
 func parseRegions(r *reading, body, me string) map[string]region {
 	out := map[string]region{}
-	for _, head := range r.swRegions() {
-		_, list, ok := strings.Cut(strings.ReplaceAll(body, " \n", " "), "\n"+head)
-		if !ok {
-			continue
-		}
+	if _, list, ok := strings.Cut(strings.ReplaceAll(body, " \n", " "), "\n"+r.swRegions()); ok {
 		list, _, _ = strings.Cut(list, ".\n")
 		for _, item := range strings.Split(list, ", ") {
 			if g := swOwnRe.FindStringSubmatch(item); g != nil {

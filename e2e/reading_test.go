@@ -211,15 +211,10 @@ func (r *reading) opening() string {
 	return strings.SplitN(r.say("A new game of %s (%s) has started.", "\x00", "\x00"), "\x00", 2)[0]
 }
 
-// swRegions are the starts of the list of the reader's regions in a Small World
-// mail ("Your regions: 4 ×2 [fortress], 7 ×1.", and with a region marked "Your
-// regions (* changed): 4* ×2 …").
-func (r *reading) swRegions() []string {
-	var out []string
-	for _, k := range []string{"Your regions: %s.", "Your regions (* changed): %s."} {
-		out = append(out, strings.SplitN(r.say(k, "\x00"), "\x00", 2)[0])
-	}
-	return out
+// swRegions starts the list of the reader's regions in a Small World mail ("Your
+// regions: 4* ×2 [fortress], 7 ×1.").
+func (r *reading) swRegions() string {
+	return strings.SplitN(r.say("Your regions: %s.", "\x00"), "\x00", 2)[0]
 }
 
 // emRegions is the title of the table of the regions an Empire mail shows: the

@@ -52,7 +52,7 @@ func TestTableRows(t *testing.T) {
 		t.Errorf("a wrapped region row reads as %+v", got)
 	}
 	// A Small World reader's own regions, their line broken softly.
-	r = parseRegions(rd, "Game turn 3.\n\n"+rd.swRegions()[1]+"4* ×2 [encampment×2, fortress], 7 ×1, \n12 ×13.\nChanged since your last mail: 3 empty.\n", "ann")
+	r = parseRegions(rd, "Game turn 3.\n\n"+rd.swRegions()+"4* ×2 [encampment×2, fortress], 7 ×1, \n12 ×13.\nChanged since your last mail: 3 empty.\n", "ann")
 	if want := map[string]region{"4": {owner: "ann", tokens: 2}, "7": {owner: "ann", tokens: 1}, "12": {owner: "ann", tokens: 13}}; !reflect.DeepEqual(r, want) {
 		t.Errorf("a Small World reader's regions read as %+v, want %+v", r, want)
 	}

@@ -25,7 +25,7 @@ func TestBoard_changedAndOwnFirst(t *testing.T) {
 	f.play("bob", bob, "done")
 	after := f.regionOwners()
 	body := f.lastMailTo(alice)
-	own := regionList(body, "Your regions (* changed): ", ", ")
+	own := regionList(body, "Your regions: ", ", ")
 	if len(own) != countOwned(after, "alice") {
 		t.Fatalf("alice's mail lists %d regions of hers, she has %d:\n%s", len(own), countOwned(after, "alice"), body)
 	}

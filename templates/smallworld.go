@@ -59,7 +59,21 @@ func (sw smallWorld) details(w words, b board) []doc.Block {
 	if p := sw.found(w, v); p != nil {
 		out = append(out, p)
 	}
+	if sw.marksOwn(b) {
+		// The footnote of the mark on the reader's regions above.
+		out = append(out, doc.P(doc.L(w.t("* marks your regions that changed since your last mail."))))
+	}
 	return out
+}
+
+// marksOwn reports whether the list of the reader's regions marks one as changed.
+func (smallWorld) marksOwn(b board) bool {
+	for _, r := range objs(b.View["regions"]) {
+		if b.Player != "" && Str(r["owner"]) == b.Player && slices.Contains(b.Changed, Str(r["id"])) {
+			return true
+		}
+	}
+	return false
 }
 
 // full: the whole board — the players, the offer, the Necromancer, the places and
@@ -257,7 +271,6 @@ func (smallWorld) found(w words, v map[string]any) *doc.List {
 // one of the reader's.
 func (sw smallWorld) regions(w words, b board) *doc.Para {
 	var own, declined, changed []string
-	ownMarked, declinedMarked := false, false
 	for _, r := range objs(b.View["regions"]) {
 		id := Str(r["id"])
 		mark := slices.Contains(b.Changed, id)
@@ -265,26 +278,17 @@ func (sw smallWorld) regions(w words, b board) *doc.Para {
 		switch {
 		case mine && r["declined"] == true:
 			declined = append(declined, sw.short(w, r, mark, false))
-			declinedMarked = declinedMarked || mark
 		case mine:
 			own = append(own, sw.short(w, r, mark, false))
-			ownMarked = ownMarked || mark
 		case mark:
 			changed = append(changed, sw.short(w, r, false, true))
 		}
 	}
-	// The first line with a region marked * says what the mark means.
 	var lines []doc.Line
-	switch {
-	case ownMarked:
-		lines = append(lines, doc.L(w.t("Your regions (* changed): %s.", strings.Join(own, ", "))))
-	case len(own) > 0:
+	if len(own) > 0 {
 		lines = append(lines, doc.L(w.t("Your regions: %s.", strings.Join(own, ", "))))
 	}
-	switch {
-	case declinedMarked && !ownMarked:
-		lines = append(lines, doc.L(w.t("Your regions in decline (* changed): %s.", strings.Join(declined, ", "))))
-	case len(declined) > 0:
+	if len(declined) > 0 {
 		lines = append(lines, doc.L(w.t("Your regions in decline: %s.", strings.Join(declined, ", "))))
 	}
 	if len(changed) > 0 {

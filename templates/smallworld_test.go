@@ -429,9 +429,9 @@ func TestRender_smallWorldFinished(t *testing.T) {
 	}
 }
 
-// TestRender_smallWorldMarks: the list of the reader's regions says what its mark
-// means when it marks one ("* changed"), and is plain when it
-// marks none, in both languages.
+// TestRender_smallWorldMarks: when the list of the reader's regions marks one as
+// changed ("11* ×2"), the details end with what the mark means; a list that marks
+// none has no such footnote, in both languages.
 func TestRender_smallWorldMarks(t *testing.T) {
 	set, err := Load()
 	if err != nil {
@@ -439,22 +439,30 @@ func TestRender_smallWorldMarks(t *testing.T) {
 	}
 	game := Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World", Players: []string{"ann", "ben"}}
 	for _, tt := range []struct {
-		lang    string
-		changed []string
-		want    string
+		lang     string
+		changed  []string
+		list     string
+		footnote string
+		marked   bool
 	}{
-		{"en", nil, "Your regions: 9 ×"},
-		{"en", []string{"11"}, "Your regions (* changed): 9 ×"},
-		{"it", []string{"11"}, "Le tue regioni (* cambiate): 9 ×"},
-		{"it", []string{"6"}, "Le tue regioni: 9 ×"},
+		{"en", nil, "Your regions: 9 ×", "* marks your regions that changed since your last mail.", false},
+		{"en", []string{"11"}, "Your regions: 9 ×", "* marks your regions that changed since your last mail.", true},
+		{"it", []string{"11"}, "Le tue regioni: 9 ×", "* segna le tue regioni cambiate dalla tua ultima mail.", true},
+		{"it", []string{"6"}, "Le tue regioni: 9 ×", "* segna le tue regioni cambiate dalla tua ultima mail.", false},
 	} {
 		st := State{Game: game, Player: "ann", ToAct: []string{"ben"}, View: loadView("smallworld.view.json"), Changed: tt.changed, Lang: tt.lang}
 		text, _, err := set.Render("state", st)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(text, tt.want) || len(tt.changed) > 0 && tt.changed[0] == "11" && !strings.Contains(text, "11* ×") {
-			t.Errorf("%s, changed %v: no %q:\n%s", tt.lang, tt.changed, tt.want, text)
+		list, footnote := strings.Index(text, tt.list), strings.Index(text, tt.footnote)
+		switch {
+		case list < 0:
+			t.Errorf("%s, changed %v: no %q:\n%s", tt.lang, tt.changed, tt.list, text)
+		case tt.marked && (!strings.Contains(text, "11* ×") || footnote < list):
+			t.Errorf("%s, changed %v: no mark, or no footnote %q after the list:\n%s", tt.lang, tt.changed, tt.footnote, text)
+		case !tt.marked && footnote >= 0:
+			t.Errorf("%s, changed %v: a footnote without a mark:\n%s", tt.lang, tt.changed, text)
 		}
 	}
 }
