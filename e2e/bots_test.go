@@ -374,7 +374,7 @@ func playBots(t *testing.T, h *harness, kind string, n int, seed int64, options 
 	t.Logf("%s %v with %d players: %d events, winners %v; patterns chosen: %v; commands sent: %v", kind, options, n, len(arch.Events), want, filled, sent)
 	reportLength(t, kind, options, string(lang), n, measureMails(bots, game))
 	if dir := os.Getenv("TURNMAIL_BOTS_DUMP"); dir != "" {
-		dumpMails(t, dir, kind, bots)
+		dumpMails(t, h, dir, strings.Join(append([]string{string(lang), kind}, options...), "-"), bots)
 	}
 }
 
@@ -488,8 +488,9 @@ func languageProblems(b *bot, game string) []string {
 }
 
 // dumpMails writes every mail the bots read to dir, one file each
-// (KIND-BOT-NNN.txt), for a person to read what the players read.
-func dumpMails(t *testing.T, dir, kind string, bots []*bot) {
+// (LANG-KIND-BOT-NNN.txt, its text part, and LANG-KIND-BOT-NNN.eml, the mail as received with
+// its HTML part and picture), for a person to read what the players read.
+func dumpMails(t *testing.T, h *harness, dir, kind string, bots []*bot) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -499,6 +500,14 @@ func dumpMails(t *testing.T, dir, kind string, bots []*bot) {
 			text := "Subject: " + m.Subject + "\n\n" + m.Body
 			if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
 				t.Fatal(err)
+			}
+			h.mu.Lock()
+			raw := h.raw[m.MessageID]
+			h.mu.Unlock()
+			if raw != nil {
+				if err := os.WriteFile(strings.TrimSuffix(name, ".txt")+".eml", raw, 0o644); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
 	}

@@ -54,6 +54,9 @@ type harness struct {
 	// again a little below the highest.
 	fetched map[string]map[uint32]bool
 	unread  map[string][]*parse.Message // fetched but not yet matched by waitMail
+	// raw keeps each fetched mail as received, by Message-ID, when
+	// TURNMAIL_BOTS_DUMP is set (dumpMails writes it beside the text).
+	raw map[string][]byte
 }
 
 type harnessOptions struct {
@@ -325,6 +328,14 @@ func (h *harness) inbox(addr string) []*parse.Message {
 			p, err := parse.Parse(body.Bytes, nil)
 			if err != nil {
 				h.t.Fatalf("parse received mail: %v", err)
+			}
+			if os.Getenv("TURNMAIL_BOTS_DUMP") != "" {
+				h.mu.Lock()
+				if h.raw == nil {
+					h.raw = map[string][]byte{}
+				}
+				h.raw[p.MessageID] = body.Bytes
+				h.mu.Unlock()
 			}
 			out = append(out, p)
 		}

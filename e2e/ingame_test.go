@@ -33,7 +33,7 @@ func TestUndo(t *testing.T) {
 	h.send(ann, ra, "Re", "add 5\n")
 	h.waitMail(ben, "ann sent: add 5")
 	h.send(ann, ra, "Re", "undo\n")
-	h.waitMail(ann, "You asked to take back ann: add 5", "when ben accept")
+	h.waitMail(ann, "You asked to take back the move “ann: add 5”", "once accepted by: ben")
 	h.waitMail(ben, "ann asks to take back the last move (ann: add 5)", "    accept")
 	if s := score(t, h, game, "ann"); s != 5 {
 		t.Fatalf("before consent ann has %d, want 5", s)

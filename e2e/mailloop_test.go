@@ -78,7 +78,7 @@ func playOpening(t *testing.T, h *harness, allCases bool) {
 	// The answers: an error mail to alice naming the line, one to bob saying whose turn
 	// it is; nothing to the forger, the stranger or the auto-replier.
 	wait(alice, "line 1: conquer 999")
-	wait(bob, "waiting for alice")
+	wait(bob, "It is alice's move\n\nNot applied — line 1:")
 	if allCases {
 		h.waitMail(alice, ra, "not through a game's reply address") // the how-to mail lists her reply address
 		wait(alice, "No command was found")

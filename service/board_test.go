@@ -60,7 +60,7 @@ func TestBoard_changedAndOwnFirst(t *testing.T) {
 		t.Fatalf("conquer 99 was applied")
 	}
 	refusal := f.lastMailTo(alice)
-	if !strings.Contains(refusal, "not applied") {
+	if !strings.Contains(refusal, "Not applied — line 1: conquer 99") {
 		t.Fatalf("alice's last mail is not the refusal:\n%s", refusal)
 	}
 	// Nothing changed since the state mail: the same regions, none marked.

@@ -69,7 +69,7 @@ func TestDefender_askedBriefly(t *testing.T) {
 	mail := oneLine(f.lastMailTo("alice@" + domain))
 	for _, want := range []string{
 		"bob ha conquistato la tua regione " + region + ": rischiera i segnalini che hai in mano",
-		"Se non rispondi entro dom 22 nov 14:00 UTC: vengono piazzati automaticamente: +",
+		"Se non rispondi entro dom 22 nov 14:00 UTC, vengono piazzati automaticamente: +",
 		"Perché succeda così ogni volta, invia: rischiera sempre automatico",
 		"fatto # i tuoi segnalini in mano (",
 	} {
@@ -149,7 +149,7 @@ func TestBid_askedBriefly(t *testing.T) {
 	if d := l.Deadlines(); len(d) != 1 || d[0].Player != "alice" || d[0].Due.Sub(d[0].Start) != 2*time.Hour {
 		t.Errorf("deadlines %+v, want alice's 2h after the bid phase began", d)
 	}
-	if mail := oneLine(f.lastMailTo("alice@" + domain)); !strings.Contains(mail, "every player bids coins in secret for the first turn") || !strings.Contains(mail, ": you bid 0 coins.") {
+	if mail := oneLine(f.lastMailTo("alice@" + domain)); !strings.Contains(mail, "Every player bids coins in secret for the first turn") || !strings.Contains(mail, ", you bid 0 coins.") {
 		t.Errorf("alice's mail does not say why she bids and what is bid otherwise:\n%s", mail)
 	}
 }

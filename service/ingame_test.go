@@ -250,7 +250,7 @@ func TestUndo_consentAndForce(t *testing.T) {
 			steps: []step{
 				{from: "alice", body: "add 5\n", status: "applied"},
 				{from: "alice", body: "undo\n", status: "applied", mail: map[string]string{
-					"alice": "You asked to take back alice: add 5. It is taken back when bob, carol accept",
+					"alice": "You asked to take back the move “alice: add 5”. It is taken back once accepted by: bob, carol.",
 					"bob":   "alice asks to take back the last move (alice: add 5)",
 					"carol": "alice asks to take back the last move (alice: add 5)",
 				}},
@@ -393,7 +393,7 @@ func TestUndo_consentAndForce(t *testing.T) {
 				{from: "carol", body: "resign\n", status: "applied"},
 				{from: "carol", body: "{code:carol}\n", status: "applied"},
 				{from: "alice", body: "add 5\n", status: "applied"},
-				{from: "alice", body: "undo\n", status: "applied", mail: map[string]string{"alice": "It is taken back when bob accept"},
+				{from: "alice", body: "undo\n", status: "applied", mail: map[string]string{"alice": "It is taken back once accepted by: bob"},
 					noMail: map[string]string{"carol": "accept"}},
 				{from: "bob", body: "accept\n", status: "applied", mail: map[string]string{"alice": "taken back, as bob agreed: alice: add 5"}},
 			},
@@ -418,7 +418,7 @@ func TestUndo_consentAndForce(t *testing.T) {
 				{from: "bob", body: "{code:bob}\n", status: "applied"},
 				{from: "alice", body: "add 5\n", status: "applied", mail: map[string]string{"carol": "bob sent: pass"}},
 				{from: "alice", body: "undo\n", status: "applied", mail: map[string]string{
-					"alice": "You asked to take back alice: add 5. It is taken back when carol accept",
+					"alice": "You asked to take back the move “alice: add 5”. It is taken back once accepted by: carol.",
 					"carol": "alice asks to take back the last move (alice: add 5)",
 				}},
 				{from: "carol", body: "accept\n", status: "applied", mail: map[string]string{"alice": "taken back, as carol agreed: alice: add 5"}},

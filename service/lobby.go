@@ -328,10 +328,13 @@ func (s *Service) lobbyCommand(ctx context.Context, verb string, c lobbyCall) (t
 	id := strings.ToLower(args[0])
 	l, err := tx.load(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
+		// Each says what to send instead: no list of commands after it.
+		n := lobbyError(tx.t("There is no game %s; send games for the list.", boundText(id, maxSuggestLen)))
 		if near := s.nearestGame(ctx, from, id); near != "" {
-			return lobbyError(tx.t("There is no game %s: did you mean %s? (send games for the list)", boundText(id, maxSuggestLen), near)), nil
+			n = lobbyError(tx.t("There is no game %s: did you mean %s? (send games for the list)", boundText(id, maxSuggestLen), near))
 		}
-		return lobbyError(tx.t("There is no game %s; send games for the list.", boundText(id, maxSuggestLen))), nil
+		n.Brief = true
+		return n, nil
 	}
 	if err != nil {
 		return templates.Notice{}, err

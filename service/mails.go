@@ -159,18 +159,29 @@ func (s *Service) stateData(l *Loaded, state engine.State, p store.Player, event
 		data.Legal, data.AnyTime = splitAnyTime(data.Legal, state.Legal(p.Name), engine.AnyTime(state, p.Name))
 	}
 	data.ReplyTo = s.replyAddr(l.Game.ID, p)
-	if data.YourTurn && l.Game.Status == store.GameRunning {
-		for _, d := range l.Deadlines() {
-			if d.Player == p.Name {
-				data.Deadline = s.when(l, p.Name, d.Due)
-			}
-		}
+	if data.YourTurn {
+		data.Deadline = s.deadlineOf(l, p.Name)
 	}
 	if why, otherwise := engine.Asked(state, p.Name); data.YourTurn && why.Key != "" {
 		data.Asked = &templates.Asked{Why: s.tr.GameText(l.Game.Kind, lang, why), Otherwise: s.tr.GameText(l.Game.Kind, lang, otherwise),
 			Order: s.tr.Command(l.Game.Kind, lang, standingOrderFor(l.Game.Kind))}
 	}
 	return data, nil
+}
+
+// deadlineOf is when player's move is due in a running game, as player reads
+// times ("" when there is no deadline).
+func (s *Service) deadlineOf(l *Loaded, player string) string {
+	if l.Game.Status != store.GameRunning {
+		return ""
+	}
+	due := ""
+	for _, d := range l.Deadlines() {
+		if d.Player == player {
+			due = s.when(l, player, d.Due)
+		}
+	}
+	return due
 }
 
 // responding returns those of toAct whom state asks out of turn (engine.Responder),
@@ -522,6 +533,9 @@ func (s *Service) refusal(l *Loaded, p store.Player, reason string, lineErr *tem
 		ToAct:   l.State.ToAct(),
 		ReplyTo: s.replyAddr(l.Game.ID, p),
 		Lang:    string(s.langOf(l.Settings, p.Name)),
+	}
+	if data.YourTurn = contains(data.ToAct, p.Name) && !l.Facts.Resigned[p.Name]; data.YourTurn {
+		data.Deadline = s.deadlineOf(l, p.Name)
 	}
 	data.Legal, data.LegalNotes = s.legalIn(l, l.State, p.Name)
 	var err error

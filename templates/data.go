@@ -158,7 +158,12 @@ type Refusal struct {
 	// Reason explains a refusal not tied to a line (e.g. the game is finished).
 	Reason string
 	ToAct  []string
-	Legal  []string
+	// YourTurn is true when the reader is one of ToAct, and Deadline when their
+	// move is due ("" when none): the mail starts with whose move it is, as a
+	// state mail does.
+	YourTurn bool
+	Deadline string
+	Legal    []string
 	// LegalNotes explain some of Legal (see State.LegalNotes).
 	LegalNotes map[string]string
 	// View and Changed are the state as the reader may see it, rendered as in a state
@@ -236,6 +241,9 @@ type Notice struct {
 	Host string
 	// Text is a free argument: a reason, a command, a code, a list of settings.
 	Text string
+	// Brief is an error that says what to send instead ("did you mean sw-n9enj?"):
+	// it goes without the list of the service's commands.
+	Brief bool
 	// Why is what a player wrote to explain their request (an undo's reason).
 	Why string
 	// When and Due are formatted times.

@@ -54,6 +54,7 @@ var italianFrame = []struct {
 		Game: playGame, Player: "ann", Lang: "it", Applied: []Line{{N: 1, Text: "aggiungi 3"}},
 		Error: &LineError{Line: Line{N: 2, Text: "aggiungi 99"}, Reason: "99 non è tra 1 e 9"},
 		Legal: []string{"aggiungi <1-9>"}, ReplyTo: "turnmail+ta-k3p2.0.xxxx@example.org",
+		ToAct: []string{"ann"}, YourTurn: true, Deadline: "sab 28 nov 17:00 UTC",
 		View: map[string]any{"turn": 2.0, "players": []any{map[string]any{"name": "ann", "score": 3.0}}},
 	}},
 	{"refusal-it-waiting", "refusal", Refusal{
@@ -405,5 +406,25 @@ func TestRulesCommandsItalian(t *testing.T) {
 				t.Errorf("%s: %q reads back as %q, which the English summary does not list:\n%s", game, c, canon, en)
 			}
 		}
+	}
+}
+
+// TestRender_italianDative: a player's name after "to" takes the Italian
+// preposition its first letter asks for ("ad alice", "a ben"), in the turn and in
+// the notices that name whom something went to.
+func TestRender_italianDative(t *testing.T) {
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		s    sample
+		want string
+	}{
+		{sample{"said", "notice", Notice{Kind: "said", Game: playGame, To: "ben", Lang: "it", Moves: []Move{{Player: "alice", Command: "Ciao!"}}}}, "Inoltrato ad alice:"},
+		{sample{"said", "notice", Notice{Kind: "said", Game: playGame, To: "alice", Lang: "it", Moves: []Move{{Player: "ben", Command: "Ciao!"}}}}, "Inoltrato a ben:"},
+		{sample{"turn", "state", State{Game: playGame, Player: "ben", ToAct: []string{"Anna"}, Lang: "it", View: map[string]any{"turn": 1.0}}}, "Tocca ad Anna"},
+	} {
+		checkItalian(t, set, tt.s, nil, []string{tt.want})
 	}
 }

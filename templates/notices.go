@@ -98,7 +98,11 @@ func init() {
 		Held: {topic: fixed("mail held back"), body: func(n notice) []doc.Block { return paras(n.Text) }},
 		Help: {topic: fixed("the commands"), body: func(n notice) []doc.Block { return n.help() }},
 		Error: {body: func(n notice) []doc.Block {
-			return append([]doc.Block{&doc.Para{Role: doc.Error, Lines: []doc.Line{doc.L(n.Text)}}}, n.help()...)
+			why := []doc.Block{&doc.Para{Role: doc.Error, Lines: []doc.Line{doc.L(n.Text)}}}
+			if n.Brief {
+				return why
+			}
+			return append(why, n.help()...)
 		}},
 		Games: {topic: fixed("the games you can join"), body: func(n notice) []doc.Block { return n.games() }},
 		Rules: {topic: func(n notice) string { return n.w.t("the rules of %s", n.w.term(n.Game.Title)) }, body: func(n notice) []doc.Block { return n.rules() }},
@@ -240,7 +244,7 @@ func init() {
 				doc.P(doc.L(w.t("The move is taken back when every other player has accepted (or the host forces it).")))}
 		}},
 		UndoAsked: {topic: fixed("Your undo request"), body: func(n notice) []doc.Block {
-			return paras(n.w.t("You asked to take back %s. It is taken back when %s accept.", n.Text, strings.Join(n.ToAct, ", ")))
+			return paras(n.w.t("You asked to take back the move “%s”. It is taken back once accepted by: %s.", n.Text, strings.Join(n.ToAct, ", ")))
 		}},
 		UndoWaiting: {topic: fixed("Waiting for consent to undo"), body: func(n notice) []doc.Block {
 			return paras(n.w.t("You accepted %s's undo. Still waiting for: %s.", n.Player, strings.Join(n.ToAct, ", ")))
@@ -505,7 +509,8 @@ func (s *Set) noticeDoc(n Notice) (*doc.Doc, error) {
 	subject := s.noticeSubject(n)
 	d := &doc.Doc{Lang: string(w.lang), Title: subject}
 	if len(n.Game.Players) > 0 {
-		d.Title = s.noticeTopic(n)
+		// The topic heads the mail: a capital, but a name as its player wrote it.
+		d.Title = capitalised(s.noticeTopic(n), append([]string{n.Player}, n.Game.Players...))
 		d.Heading = d.Title
 	}
 	switch {

@@ -21,7 +21,7 @@ const swGame = "smallworld"
 
 // board: the turn and the players, the offer when the reader may pick from it, the
 // reader's regions and those that changed since their last mail, and what the
-// reader's own combos do.
+// reader's own combos do while the game goes on.
 func (sw smallWorld) board(w words, b board) []doc.Block {
 	v := b.View
 	if len(v) == 0 {
@@ -34,7 +34,7 @@ func (sw smallWorld) board(w words, b board) []doc.Block {
 	if p := sw.regions(w, b); p != nil {
 		out = append(out, p)
 	}
-	if abouts := swAbout(w, b.Player, v, false); len(abouts) > 0 {
+	if abouts := swAbout(w, b.Player, v, false); len(abouts) > 0 && v["finished"] != true {
 		l := &doc.List{Title: doc.L(w.t("What your combos do:"))}
 		for _, a := range abouts {
 			l.Items = append(l.Items, doc.Item{Line: doc.L(a)})
@@ -44,12 +44,12 @@ func (sw smallWorld) board(w words, b board) []doc.Block {
 	return out
 }
 
-// details: the offer (when the board leaves it out), in short, and the places and
-// relics found.
+// details: the offer (when the board leaves it out, and the game goes on), in
+// short, and the places and relics found.
 func (sw smallWorld) details(w words, b board) []doc.Block {
 	v := b.View
 	var out []doc.Block
-	if offer := objs(v["offer"]); len(offer) > 0 && !hasVerb(w, swGame, b.Legal, "pick") && !hasVerb(w, swGame, b.Legal, "swap") {
+	if offer := objs(v["offer"]); len(offer) > 0 && v["finished"] != true && !hasVerb(w, swGame, b.Legal, "pick") && !hasVerb(w, swGame, b.Legal, "swap") {
 		var parts []string
 		for i, c := range offer {
 			parts = append(parts, fmt.Sprintf("%d. %s", i+1, sw.comboOnOffer(w, c)))
@@ -59,7 +59,21 @@ func (sw smallWorld) details(w words, b board) []doc.Block {
 	if p := sw.found(w, v); p != nil {
 		out = append(out, p)
 	}
+	if sw.marksOwn(b) {
+		// The footnote of the mark on the reader's regions above.
+		out = append(out, doc.P(doc.L(w.t("* marks your regions that changed since your last mail."))))
+	}
 	return out
+}
+
+// marksOwn reports whether the list of the reader's regions marks one as changed.
+func (smallWorld) marksOwn(b board) bool {
+	for _, r := range objs(b.View["regions"]) {
+		if b.Player != "" && Str(r["owner"]) == b.Player && slices.Contains(b.Changed, Str(r["id"])) {
+			return true
+		}
+	}
+	return false
 }
 
 // full: the whole board — the players, the offer, the Necromancer, the places and
@@ -190,8 +204,8 @@ func (smallWorld) necromancer(w words, v map[string]any) []doc.Block {
 		return nil
 	}
 	lines := []doc.Line{
-		doc.L(w.t("Necromancer Island: %s is the %s (plays last; his %s count as a race in decline).", Str(n["player"]), w.term("Necromancer"), w.term("Ghosts"))),
-		doc.L(w.t("Island: region %s, %d Ghosts on it (in his hand during his turn).", Str(n["island"]), Num(n["on_island"]))),
+		doc.L(w.t("Necromancer Island: %s is the %s (plays last; the %s count as a race in decline).", Str(n["player"]), w.term("Necromancer"), w.term("Ghosts"))),
+		doc.L(w.t("Island: region %s, %d Ghosts on it (in the Necromancer's hand during their turn).", Str(n["island"]), Num(n["on_island"]))),
 	}
 	well := w.t("Soul Well: %d tokens; every 4 summon a Ghost after each turn.", Num(n["well_souls"]))
 	if Num(n["well_ghosts"]) > 0 {
@@ -209,9 +223,9 @@ func (smallWorld) necromancer(w words, v map[string]any) []doc.Block {
 	lines = append(lines, doc.L(powers+" "+spare+" "+w.t("A Ghost or a power costs %d coins.", Num(n["price"]))))
 	out := []doc.Block{&doc.Para{Lines: lines}}
 	if v["finished"] == true {
-		end := w.t("The %s brought all his Ghosts into play: he wins.", w.term("Necromancer"))
+		end := w.t("The %s brought all their Ghosts into play and wins.", w.term("Necromancer"))
 		if Num(n["reserve"]) > 0 || Num(n["well_ghosts"]) > 0 {
-			end = w.t("The %s did not bring all his Ghosts into play before the end: the other players compete on coins; his do not count.", w.term("Necromancer"))
+			end = w.t("The %s did not bring all their Ghosts into play before the end: the other players compete on coins; the Necromancer's do not count.", w.term("Necromancer"))
 		}
 		out = append(out, doc.P(doc.L(end)))
 	}

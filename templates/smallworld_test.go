@@ -237,11 +237,11 @@ func TestRender_necromancerEnd(t *testing.T) {
 		wantEn, wantIt string
 		notEnd         bool
 	}{
-		{"ghosts left", 3, 0, "did not bring all his Ghosts into play before the end: the other players compete on coins",
+		{"ghosts left", 3, 0, "did not bring all their Ghosts into play before the end: the other players compete on coins",
 			"non ha messo in gioco tutti i suoi Fantasma prima della fine", false},
-		{"ghosts in the well", 0, 1, "did not bring all his Ghosts into play", "non ha messo in gioco tutti i suoi Fantasma", false},
-		{"all in play", 0, 0, "The Necromancer brought all his Ghosts into play: he wins.", "Il Necromante ha messo in gioco tutti i suoi Fantasma: vince.", false},
-		{"not over", 3, 0, "brought all his Ghosts", "messo in gioco tutti i suoi Fantasma", true},
+		{"ghosts in the well", 0, 1, "did not bring all their Ghosts into play", "non ha messo in gioco tutti i suoi Fantasma", false},
+		{"all in play", 0, 0, "The Necromancer brought all their Ghosts into play and wins.", "Il Necromante ha messo in gioco tutti i suoi Fantasma: vince.", false},
+		{"not over", 3, 0, "brought all their Ghosts", "messo in gioco tutti i suoi Fantasma", true},
 	} {
 		view := loadView("necromancer.view.json")
 		view["finished"] = !c.notEnd
@@ -399,4 +399,70 @@ func mustSet(t *testing.T) *Set {
 		t.Fatal(err)
 	}
 	return set
+}
+
+// TestRender_smallWorldFinished: the last mail of a game does not say what the
+// reader's combos do nor what is on offer (nobody picks or plays again), which a
+// mail of the game going on does.
+func TestRender_smallWorldFinished(t *testing.T) {
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	game := Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World", Players: []string{"ann", "ben"}}
+	for _, finished := range []bool{false, true} {
+		v := loadView("smallworld.view.json")
+		v["finished"] = finished
+		st := State{Game: game, Player: "ann", ToAct: []string{"ben"}, View: v, Finished: finished, Lang: "it"}
+		if finished {
+			st.ToAct, st.Winners = nil, []string{"ann"}
+		}
+		text, _, err := set.Render("state", st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range []string{"Cosa fanno le tue combinazioni:", "In offerta:"} {
+			if strings.Contains(text, w) == finished {
+				t.Errorf("finished %v: %q shown %v:\n%s", finished, w, finished, text)
+			}
+		}
+	}
+}
+
+// TestRender_smallWorldMarks: when the list of the reader's regions marks one as
+// changed ("11* ×2"), the details end with what the mark means; a list that marks
+// none has no such footnote, in both languages.
+func TestRender_smallWorldMarks(t *testing.T) {
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	game := Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World", Players: []string{"ann", "ben"}}
+	for _, tt := range []struct {
+		lang     string
+		changed  []string
+		list     string
+		footnote string
+		marked   bool
+	}{
+		{"en", nil, "Your regions: 9 ×", "* marks your regions that changed since your last mail.", false},
+		{"en", []string{"11"}, "Your regions: 9 ×", "* marks your regions that changed since your last mail.", true},
+		{"it", []string{"11"}, "Le tue regioni: 9 ×", "* segna le tue regioni cambiate dalla tua ultima mail.", true},
+		{"it", []string{"6"}, "Le tue regioni: 9 ×", "* segna le tue regioni cambiate dalla tua ultima mail.", false},
+	} {
+		st := State{Game: game, Player: "ann", ToAct: []string{"ben"}, View: loadView("smallworld.view.json"), Changed: tt.changed, Lang: tt.lang}
+		text, _, err := set.Render("state", st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		list, footnote := strings.Index(text, tt.list), strings.Index(text, tt.footnote)
+		switch {
+		case list < 0:
+			t.Errorf("%s, changed %v: no %q:\n%s", tt.lang, tt.changed, tt.list, text)
+		case tt.marked && (!strings.Contains(text, "11* ×") || footnote < list):
+			t.Errorf("%s, changed %v: no mark, or no footnote %q after the list:\n%s", tt.lang, tt.changed, tt.footnote, text)
+		case !tt.marked && footnote >= 0:
+			t.Errorf("%s, changed %v: a footnote without a mark:\n%s", tt.lang, tt.changed, text)
+		}
+	}
 }

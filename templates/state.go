@@ -3,6 +3,7 @@ package templates
 import (
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/turnmail/turnmail/templates/doc"
@@ -118,16 +119,39 @@ func (w words) asked(st State) *doc.Para {
 	if a == nil || !st.YourTurn {
 		return nil
 	}
-	p := &doc.Para{Lines: []doc.Line{doc.L(a.Why)}}
+	p := &doc.Para{Lines: []doc.Line{doc.L(sentence(a.Why, st.Game.Players))}}
 	if st.Deadline != "" {
-		p.Lines = append(p.Lines, doc.L(w.t("If you do not answer by %s: %s.", st.Deadline, a.Otherwise)))
+		p.Lines = append(p.Lines, doc.L(w.t("If you do not answer by %s, %s.", st.Deadline, a.Otherwise)))
 	} else {
-		p.Lines = append(p.Lines, doc.L(w.t("If you do not answer: %s.", a.Otherwise)))
+		p.Lines = append(p.Lines, doc.L(w.t("If you do not answer, %s.", a.Otherwise)))
 	}
 	if a.Order != "" {
 		p.Lines = append(p.Lines, w.rich("To have it done so every time, send: %s", doc.C(a.Order)))
 	}
 	return p
+}
+
+// sentence makes a clause a sentence: its first letter a capital, unless it starts
+// with one of names (names keep the case their players wrote), and a full stop at
+// its end.
+func sentence(s string, names []string) string {
+	s = capitalised(strings.TrimSpace(s), names)
+	if s != "" && !strings.ContainsRune(".!?", rune(s[len(s)-1])) {
+		s += "."
+	}
+	return s
+}
+
+// capitalised is s with a capital first letter, unless it starts with one of names
+// (names keep the case their players wrote).
+func capitalised(s string, names []string) string {
+	if slices.ContainsFunc(names, func(n string) bool { return n != "" && strings.HasPrefix(s, n) }) {
+		return s
+	}
+	if r, size := utf8.DecodeRuneInString(s); unicode.IsLower(r) {
+		return string(unicode.ToUpper(r)) + s[size:]
+	}
+	return s
 }
 
 // responding says by when the players asked out of turn answer at the latest, in
@@ -354,7 +378,12 @@ func (s *Set) refusalDoc(r Refusal) *doc.Doc {
 	w := s.words(r.Lang)
 	subject := s.gameSubject(r.Game, r.Lang)
 	d := &doc.Doc{Lang: string(w.lang), Title: subject}
+	// Whose move it is comes first, as in a state mail (the refused line says what
+	// was not applied); a game where nobody is to move says that the move was not.
 	turn := w.t("Your move was not applied")
+	if r.YourTurn || len(r.ToAct) > 0 {
+		turn = w.turn(r.YourTurn, r.ToAct, r.Deadline, false, nil)
+	}
 	add := func(b ...doc.Block) { d.Blocks = append(d.Blocks, b...) }
 	add(&doc.Para{Role: doc.Turn, Lines: []doc.Line{doc.L(turn)}})
 	if p := w.applied(r.Applied, 0); p != nil {
@@ -375,13 +404,10 @@ func (s *Set) refusalDoc(r Refusal) *doc.Doc {
 	if r.View != nil {
 		add(g.board(w, b)...)
 	}
-	switch {
-	case len(r.Legal) > 0:
+	if len(r.Legal) > 0 {
 		add(commands(doc.L(w.t("What you can send now:")), r.Legal, r.LegalNotes, r.ReplyTo, replySubject(subject)))
 		add(g.help(w, b)...)
 		add(w.replyRules(true)...)
-	case len(r.ToAct) > 0:
-		add(doc.P(doc.L(w.t("It is not your move: waiting for %s.", strings.Join(r.ToAct, ", ")))))
 	}
 	d.Footer = w.gameFooter(r.Game.ID, r.ReplyTo, false)
 	why := ""

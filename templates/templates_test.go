@@ -40,7 +40,7 @@ var samples = []struct {
 	}},
 	{"state-after-move", "state", State{
 		Game: Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World", Players: []string{"alice", "bob"}}, Player: "alice",
-		Moves: []Move{{Seq: 1, Player: "alice", Command: "pick 1", Happened: []Happening{{Kind: "combo", Text: "alice took Flying Ratmen (offer position 1) with 13 tokens: paid 0 coins, took the 0 coins on it"}}},
+		Moves: []Move{{Seq: 1, Player: "alice", Command: "pick 1", Happened: []Happening{{Kind: "combo", Text: "alice took Flying Ratmen (offer position 1) with 13 tokens"}}},
 			{Seq: 2, Player: "bob", Command: "conquer 4", Happened: []Happening{{Kind: "conquest", Text: "bob (Hill Elves) conquered region 4 from alice (Ratmen) with 3 tokens: alice lost 1 token, 1 back in hand", You: true}}},
 			{Seq: 3, Player: "bob", Command: "done", Happened: []Happening{{Kind: "score", Text: "bob scored 4 coins (9 in all)", Details: []string{"regions: 3", "Hill: 1"}}}},
 			{Seq: 4, Kind: "undo", Command: "bob took back conquer 4"}},
@@ -69,6 +69,7 @@ var samples = []struct {
 		Game: Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World", Players: []string{"alice", "bob"}}, Player: "alice",
 		Error: &LineError{Line: Line{N: 1, Text: "conquer 99"}, Reason: "there is no region 99; possible: conquer 4, conquer 7"},
 		Legal: []string{"conquer 4", "conquer 7"}, ReplyTo: "turnmail+sw-ab12.0.xxxx@example.org",
+		ToAct: []string{"alice"}, YourTurn: true, Deadline: "Sat 28 Nov 17:00 UTC",
 		View: map[string]any{"turn": 2.0, "players": []any{
 			map[string]any{"name": "alice", "score": 7.0, "hand": 5.0, "active": map[string]any{"race": "Ratmen", "power": "Flying"}},
 			map[string]any{"name": "bob", "score": 9.0, "hand": 0.0, "active": map[string]any{"race": "Hill Elves", "power": "Diplomat"}}},

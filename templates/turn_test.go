@@ -242,3 +242,88 @@ func TestRender_refusalBoard(t *testing.T) {
 		}
 	}
 }
+
+// TestRender_asked: the paragraph that asks the reader out of turn is sentences in
+// both languages: why, with a capital (but a name as its player wrote it) and a full
+// stop, then what is done by the deadline without an answer, after a comma.
+func TestRender_asked(t *testing.T) {
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		lang, deadline string
+		asked          Asked
+		want           []string
+	}{
+		{"en", "Fri 27 Nov 18:53 UTC", Asked{Why: "every player bids coins in secret for the first turn: the highest bid pays and chooses who plays first", Otherwise: "you bid 0 coins", Order: "respond auto"},
+			[]string{"Every player bids coins in secret for the first turn: the highest bid pays and chooses who plays first.", "If you do not answer by Fri 27 Nov 18:53 UTC, you bid 0 coins.", "To have it done so every time, send: respond auto"}},
+		{"it", "ven 27 nov 18:53 UTC", Asked{Why: "le carte di bob possono colpirti: rispondi, o passa", Otherwise: "passi"},
+			[]string{"Le carte di bob possono colpirti: rispondi, o passa.", "Se non rispondi entro ven 27 nov 18:53 UTC, passi."}},
+		{"it", "", Asked{Why: "bob ha conquistato la tua regione 14: rischiera i segnalini che hai in mano (1 segnalino) sulle regioni che ti restano (18, 19, 20)", Otherwise: "vengono piazzati automaticamente: +1 nella regione 18 (ora 2)"},
+			[]string{"bob ha conquistato la tua regione 14: rischiera i segnalini che hai in mano (1 segnalino) sulle regioni che ti restano (18, 19, 20).", "Se non rispondi, vengono piazzati automaticamente: +1 nella regione 18 (ora 2)."}},
+		{"en", "", Asked{Why: "Éric's cards may strike you: respond, or pass!", Otherwise: "you pass"},
+			[]string{"Éric's cards may strike you: respond, or pass!\n", "If you do not answer, you pass."}},
+	}
+	for _, tt := range tests {
+		st := State{Game: Game{ID: "sw-ab12", Kind: "tally", Title: "tally", Players: []string{"alice", "bob", "Éric"}}, Player: "alice",
+			ToAct: []string{"alice"}, YourTurn: true, Deadline: tt.deadline, Asked: &tt.asked, Lang: tt.lang, Legal: []string{"pass"},
+			View: map[string]any{"turn": 1.0}}
+		text, _, err := set.Render("state", st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		oneLine := strings.Join(strings.Fields(text), " ")
+		for _, w := range tt.want {
+			if !strings.Contains(text, w) && !strings.Contains(oneLine, strings.Join(strings.Fields(w), " ")) {
+				t.Errorf("%s: no %q in:\n%s", tt.lang, w, text)
+			}
+		}
+	}
+}
+
+// TestRender_refusalTurnFirst: a refusal starts, as a state mail does, with whose
+// move it is and until when — the text's first line, the preheader and the first
+// paragraph — then the line refused; a game where nobody is to move says the move
+// was not applied.
+func TestRender_refusalTurnFirst(t *testing.T) {
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	preheader := regexp.MustCompile(`<body>\n<div style="display:none;[^"]*">([^<]*)</div>\n<p class="turn"><strong>([^<]*)</strong></p>`)
+	game := Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World", Players: []string{"alice", "bob"}}
+	refused := &LineError{Line: Line{N: 1, Text: "conqure 5"}, Reason: "unknown command"}
+	tests := []struct {
+		name string
+		r    Refusal
+		turn string
+	}{
+		{"yours", Refusal{Game: game, Player: "bob", Error: refused, ToAct: []string{"bob"}, YourTurn: true, Deadline: "Sat 28 Nov 17:11 UTC", Legal: []string{"pick 1"}},
+			"Your move — by Sat 28 Nov 17:11 UTC"},
+		{"yours, Italian", Refusal{Game: game, Player: "bob", Error: refused, ToAct: []string{"bob"}, YourTurn: true, Deadline: "sab 28 nov 17:11 UTC", Legal: []string{"prendi 1"}, Lang: "it"},
+			"Tocca a te — entro sab 28 nov 17:11 UTC"},
+		{"another's", Refusal{Game: game, Player: "bob", Reason: "It is not your move.", ToAct: []string{"alice"}, Lang: "it"}, "Tocca ad alice"},
+		{"nobody's", Refusal{Game: game, Player: "bob", Reason: "The game is over."}, "Your move was not applied"},
+	}
+	for _, tt := range tests {
+		text, page, err := set.Render("refusal", tt.r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first, _, _ := strings.Cut(text, "\n"); first != tt.turn {
+			t.Errorf("%s: the text starts with %q, want %q", tt.name, first, tt.turn)
+		}
+		m := preheader.FindStringSubmatch(page)
+		if m == nil || !strings.HasPrefix(html.UnescapeString(m[1]), tt.turn) || html.UnescapeString(m[2]) != tt.turn {
+			t.Errorf("%s: the HTML does not start with %q:\n%s", tt.name, tt.turn, page)
+		}
+		why := tt.r.Reason
+		if tt.r.Error != nil {
+			why = tt.r.Error.Reason
+		}
+		if at, turn := strings.Index(text, why), strings.Index(text, tt.turn); at < turn {
+			t.Errorf("%s: why (%q) is not after the turn:\n%s", tt.name, why, text)
+		}
+	}
+}

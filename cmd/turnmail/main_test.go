@@ -59,7 +59,7 @@ func TestReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"redeploy <region>=<tokens> …   # the region ends with that many; regions ", "   # 2 tokens: 2"} {
+	for _, want := range []string{"redeploy <region>=<tokens> …   # the region ends with that many; regions ", "   # 2 tokens\n"} {
 		if !strings.Contains(at, want) {
 			t.Errorf("replay --at 3 does not show %q:\n%s", want, at)
 		}

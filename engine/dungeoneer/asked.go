@@ -33,13 +33,25 @@ func (s *state) Asked(player string) (why, otherwise engine.Text) {
 	case 1:
 		why = text("%s plays %s against you: respond, or pass", lord, names[0])
 	default:
-		list := names[0]
-		for _, n := range names[1:] {
-			list = engine.Textf("%s, %s", list, n)
-		}
-		why = text("%s plays %s against you: respond, or pass", lord, list)
+		why = text("%s plays %s against you: respond, or pass", lord, andList(names))
 	}
 	return why, text("you pass")
+}
+
+// andList joins texts as a sentence lists them: "a, b and c" ("a, b e c").
+func andList(ts []engine.Text) engine.Text {
+	if len(ts) == 0 {
+		return engine.Text{}
+	}
+	list := ts[0]
+	for i, t := range ts[1:] {
+		if i == len(ts)-2 {
+			list = engine.Textf("%s and %s", list, t)
+		} else {
+			list = engine.Textf("%s, %s", list, t)
+		}
+	}
+	return list
 }
 
 // cardName names a quest or map card by its term.

@@ -184,8 +184,13 @@ func (s *state) enter(seat, j int, rng *engine.Rand) {
 	s.Visited = append(s.Visited, key)
 	h.Glory += c.Glory
 	h.Peril += c.Peril
-	if c.Glory > 0 || c.Peril > 0 {
+	switch {
+	case c.Glory > 0 && c.Peril > 0:
 		s.logf("%s gains %d Glory and %d Peril, first in this space this turn", h.Name, c.Glory, c.Peril)
+	case c.Glory > 0:
+		s.logf("%s gains %d Glory, first in this space this turn", h.Name, c.Glory)
+	case c.Peril > 0:
+		s.logf("%s gains %d Peril, first in this space this turn", h.Name, c.Peril)
 	}
 	if o := c.Obstacle; o != nil {
 		switch o.Kind {

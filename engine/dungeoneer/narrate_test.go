@@ -55,7 +55,7 @@ func TestNarrate(t *testing.T) {
 			"other: Alice rolls 1: speed 2 against 3, failure",
 			"loss: Alice takes 1 wounds, 5 life left [hit Alice]",
 			"move: Alice enters Crossing of Echoes at 1,-1",
-			"other: Alice gains 0 Glory and 1 Peril, first in this space this turn",
+			"other: Alice gains 1 Peril, first in this space this turn",
 		}},
 		{"monster hits", ogre(6, 4, 4), []string{
 			"other: Alice ends the lord phase",

@@ -52,3 +52,26 @@ func TestAsked(t *testing.T) {
 		t.Errorf("asked %v: want responses and guards", asked)
 	}
 }
+
+// TestAndList: the cards played against a hero are listed as a sentence lists them,
+// in both languages ("Ghoul, Ogre Jailer and Wisp"; "Ghoul, Orco Carceriere e …").
+func TestAndList(t *testing.T) {
+	tr, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []engine.Text{engine.Textf("%s", "a"), engine.Textf("%s", "b"), engine.Textf("%s", "c")}
+	for _, tt := range []struct {
+		n      int
+		en, it string
+	}{
+		{1, "a", "a"},
+		{2, "a and b", "a e b"},
+		{3, "a, b and c", "a, b e c"},
+	} {
+		l := andList(names[:tt.n])
+		if en, it := tr.GameText("dungeoneer", i18n.English, l), tr.GameText("dungeoneer", i18n.Italian, l); en != tt.en || it != tt.it {
+			t.Errorf("%d names: %q / %q, want %q / %q", tt.n, en, it, tt.en, tt.it)
+		}
+	}
+}

@@ -113,40 +113,71 @@ func (rt routes) path(dst int) []int {
 // move: "move R>S [N]" along the cheapest path, or "move R>T>…>S [N]" along the path
 // given; N armies (default 1), each paying the path's cost.
 func (s *state) move(seat int, arg string) error {
+	m, err := s.planMove(seat, arg)
+	if err != nil {
+		return err
+	}
+	if m.count*m.cost > s.Pending.Left {
+		return engine.Illegal("moving %d armies from %d to %d costs %d movement points and you have %d", m.count, m.path[0]+1, m.path[len(m.path)-1]+1, m.count*m.cost, s.Pending.Left)
+	}
+	src, dst, count := m.path[0], m.path[len(m.path)-1], m.count
+	s.Armies[src][seat] -= count
+	s.Armies[dst][seat] += count
+	s.Pending.Left -= count * m.cost
+	bandits := s.banditRegion()
+	for _, r := range m.path[1:] {
+		if r == bandits {
+			s.Coins[seat] = max(0, s.Coins[seat]-count)
+		}
+	}
+	s.slayDragon(dst, seat)
+	return nil
+}
+
+// plannedMove is a move read from its command: the path the armies take (the one
+// given, or the cheapest), how many armies and what each pays.
+type plannedMove struct {
+	path        []int
+	count, cost int
+}
+
+// planMove reads the arguments of a move of seat's armies (see move) and finds its
+// path and cost, without the check of the movement points left.
+func (s *state) planMove(seat int, arg string) (plannedMove, error) {
 	for strings.Contains(arg, " >") || strings.Contains(arg, "> ") {
 		arg = strings.ReplaceAll(strings.ReplaceAll(arg, " >", ">"), "> ", ">")
 	}
 	fields := strings.Fields(arg)
 	if len(fields) == 0 || len(fields) > 2 || !strings.Contains(fields[0], ">") {
-		return engine.Illegal("say from where to where: move FROM>TO [ARMIES], for example move %d>%d", s.Start+1, s.cfg.board.Adj[s.Start][0].To+1)
+		return plannedMove{}, engine.Illegal("say from where to where: move FROM>TO [ARMIES], for example move %d>%d", s.Start+1, s.cfg.board.Adj[s.Start][0].To+1)
 	}
 	count := 1
 	if len(fields) == 2 {
 		var ok bool
 		if count, ok = parseCount(fields[1]); !ok || count == 0 {
-			return engine.Illegal("%q: move at least 1 army", fields[1])
+			return plannedMove{}, engine.Illegal("%q: move at least 1 army", fields[1])
 		}
 	}
 	var path []int
 	for _, t := range strings.Split(fields[0], ">") {
 		r, err := s.parseRegion(t)
 		if err != nil {
-			return err
+			return plannedMove{}, err
 		}
 		path = append(path, r)
 	}
 	src, dst := path[0], path[len(path)-1]
 	if src == dst {
-		return engine.Illegal("the armies would end where they start (region %d)", src+1)
+		return plannedMove{}, engine.Illegal("the armies would end where they start (region %d)", src+1)
 	}
 	if s.Armies[src][seat] < count {
-		return engine.Illegal("you have %d armies in region %d", s.Armies[src][seat], src+1)
+		return plannedMove{}, engine.Illegal("you have %d armies in region %d", s.Armies[src][seat], src+1)
 	}
 	cost := 0
 	if len(path) == 2 {
 		rt := s.routesFrom(seat, src)
 		if rt.cost[dst] < 0 {
-			return engine.Illegal("region %d cannot be reached from region %d", dst+1, src+1)
+			return plannedMove{}, engine.Illegal("region %d cannot be reached from region %d", dst+1, src+1)
 		}
 		cost, path = rt.cost[dst], rt.path(dst)
 	} else {
@@ -158,23 +189,10 @@ func (s *state) move(seat int, arg string) error {
 				}
 			}
 			if c < 0 {
-				return engine.Illegal("regions %d and %d are not joined", path[i-1]+1, path[i]+1)
+				return plannedMove{}, engine.Illegal("regions %d and %d are not joined", path[i-1]+1, path[i]+1)
 			}
 			cost += c
 		}
 	}
-	if count*cost > s.Pending.Left {
-		return engine.Illegal("moving %d armies from %d to %d costs %d movement points and you have %d", count, src+1, dst+1, count*cost, s.Pending.Left)
-	}
-	s.Armies[src][seat] -= count
-	s.Armies[dst][seat] += count
-	s.Pending.Left -= count * cost
-	bandits := s.banditRegion()
-	for _, r := range path[1:] {
-		if r == bandits {
-			s.Coins[seat] = max(0, s.Coins[seat]-count)
-		}
-	}
-	s.slayDragon(dst, seat)
-	return nil
+	return plannedMove{path: path, count: count, cost: cost}, nil
 }

@@ -109,10 +109,42 @@ func (s *state) placed(a *state, seat int) engine.Happening {
 			h.Details = append(h.Details, engine.Textf("%s paid %s to %s for placing in their city", s.name(seat), nCoins(d), s.name(q)))
 		}
 	}
-	if a.Pending != nil && a.Pending.Left > 0 && a.Current == seat {
-		h.Details = append(h.Details, engine.Textf("%s left to place", nArmies(a.Pending.Left)))
+	if left := a.partLeft(seat, acPlace); left > 0 {
+		h.Details = append(h.Details, engine.Textf("%s left to place", nArmies(left)))
 	}
 	return h
+}
+
+// partLeft is what seat has left of the part of kind of the card's action under way:
+// the armies to place or the movement points (0 when that part is not the current
+// one, or seat is not acting).
+func (s *state) partLeft(seat int, kind string) int {
+	p := s.Pending
+	if p == nil || s.Current != seat || p.Choose || len(p.Parts) == 0 || p.Parts[0].Kind != kind {
+		return 0
+	}
+	return p.Left
+}
+
+// partGives is what seat may use of the part of kind of the card's action under way
+// before using it: what is left of it when it is the current part, all it gives when
+// it is still to come (an undecided "or" card, a later part of an "and" card), and
+// false when the card has no such part.
+func (s *state) partGives(seat int, kind string) (int, bool) {
+	p := s.Pending
+	if p == nil || s.Current != seat {
+		return 0, false
+	}
+	for i, part := range p.Parts {
+		switch {
+		case part.Kind != kind:
+		case i == 0 && !p.Choose:
+			return p.Left, true
+		default:
+			return s.amount(seat, part), true
+		}
+	}
+	return 0, false
 }
 
 // moved is the happening of seat's move (rest is the command's arguments: the path
@@ -130,8 +162,11 @@ func (s *state) moved(a *state, seat int, rest string) engine.Happening {
 	if len(regions) > 2 {
 		h.Text = engine.Textf("%s moved %s from region %s to region %s through %s", s.name(seat), nArmies(n), from, to, strings.Join(regions[1:len(regions)-1], ", "))
 	}
-	if s.Pending != nil && a.Pending != nil {
-		h.Details = append(h.Details, engine.Textf("%d movement points spent, %d left", s.Pending.Left-a.Pending.Left, a.Pending.Left))
+	if before, ok := s.partGives(seat, acMove); ok {
+		if m, err := s.planMove(seat, rest); err == nil && m.count*m.cost <= before {
+			spent := m.count * m.cost
+			h.Details = append(h.Details, engine.Textf("%d movement points spent, %d left", spent, before-spent))
+		}
 	}
 	if d := s.Coins[seat] - a.Coins[seat]; d > 0 {
 		h.Details = append(h.Details, engine.Textf("the bandits on the way took %s", nCoins(d)))

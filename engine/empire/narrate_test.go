@@ -1,6 +1,7 @@
 package empire
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -49,5 +50,60 @@ func TestNarrate(t *testing.T) {
 				t.Errorf("no %s happening %q in:\n%s", tc.kind, tc.want, strings.Join(all, "\n"))
 			}
 		})
+	}
+}
+
+// TestNarrate_actionLeft: over random games, a move tells the movement points it
+// spent (at least one) and those left of the card's move, and a placement the armies
+// left to place only while the card's placement goes on, as many as are left (a
+// move's first step of an "or" card told -1 spent, and a placement followed by
+// another part told that part's count as armies to place).
+func TestNarrate_actionLeft(t *testing.T) {
+	moves, places := 0, 0
+	for g := range 6 {
+		a := playRandom(t, g, 0)
+		setup, err := a.SetupOf()
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, _, err := engine.Start(Game{}, setup, a.SetupOutcomes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, e := range a.Events {
+			next, _, err := engine.Step(st, setup.Seed, i+1, e.Player, e.Command, e.Outcomes)
+			if err != nil {
+				t.Fatalf("game %d event %d: %v", g, i+1, err)
+			}
+			s, after := st.(*state), next.(*state)
+			seat := s.seat(e.Player)
+			for _, h := range engine.Narrate(st, e.Player, e.Command, next, "") {
+				for _, d := range h.Details {
+					where := fmt.Sprintf("game %d event %d %q: %s", g, i+1, e.Command, d)
+					switch d.Key {
+					case "%d movement points spent, %d left":
+						moves++
+						spent, left := d.Args[0].(int), d.Args[1].(int)
+						gives, _ := s.partGives(seat, acMove)
+						if spent < 1 || left < 0 || spent+left != gives {
+							t.Errorf("%s: the card's move gave %d", where, gives)
+						}
+						if now := after.partLeft(seat, acMove); now > 0 && now != left {
+							t.Errorf("%s: %d are left", where, now)
+						}
+					case "%s left to place":
+						places++
+						n := d.Args[0].(engine.Text).Args[0].(int)
+						if p := after.Pending; p == nil || p.Choose || p.Parts[0].Kind != acPlace || p.Left != n {
+							t.Errorf("%s: the card's action under way is %+v", where, p)
+						}
+					}
+				}
+			}
+			st = next
+		}
+	}
+	if moves == 0 || places == 0 {
+		t.Fatalf("the games told %d moves and %d placements with what is left", moves, places)
 	}
 }

@@ -259,7 +259,17 @@ func applyPick(s *state, p int, args []string, _ *engine.Rand) error {
 	s.Offer = slices.Delete(s.Offer, i, i+1)
 	pl.Armies[slotActive] = newArmy(c.Race, c.Power, s.comboTokens(c.Race, c.Power))
 	pl.tally.Combos += c.Coins - i
-	s.tell(-1, engine.HapCombo, -1, "%s took %s (offer position %d) with %s: paid %s, took the %s on it", s.names[p], comboName(c.Power, c.Race), i+1, nTokens(pl.Armies[slotActive].Hand), nCoins(i), nCoins(c.Coins))
+	took := []any{s.names[p], comboName(c.Power, c.Race), i + 1, nTokens(pl.Armies[slotActive].Hand)}
+	switch {
+	case i > 0 && c.Coins > 0:
+		s.tell(-1, engine.HapCombo, -1, "%s took %s (offer position %d) with %s: paid %s, took the %s on it", append(took, nCoins(i), nCoins(c.Coins))...)
+	case i > 0:
+		s.tell(-1, engine.HapCombo, -1, "%s took %s (offer position %d) with %s: paid %s", append(took, nCoins(i))...)
+	case c.Coins > 0:
+		s.tell(-1, engine.HapCombo, -1, "%s took %s (offer position %d) with %s and the %s on it", append(took, nCoins(c.Coins))...)
+	default:
+		s.tell(-1, engine.HapCombo, -1, "%s took %s (offer position %d) with %s", took...)
+	}
 	s.T.Acted = true
 	for ab := range s.acting(p, slotActive) {
 		if ab.onPick != nil {

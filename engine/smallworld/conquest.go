@@ -420,7 +420,9 @@ func notesConquer(s *state, p int, notes map[string]engine.Text) {
 // plural forms, so that it reads right in every language.
 func (s *state) costNote(p, slot, r int, roll bool) engine.Text {
 	breakdown := engine.Textf("%d", 2)
+	base := true // nothing but the 2 tokens every conquest costs
 	add := func(d int, part func(n int) engine.Text) {
+		base = false
 		if d < 0 {
 			breakdown = engine.Textf("%s - %s", breakdown, part(-d))
 		} else {
@@ -451,6 +453,9 @@ func (s *state) costNote(p, slot, r int, roll bool) engine.Text {
 	}
 	if roll {
 		return engine.Textf("%s: %s; you have %d, the die adds 0 to 3", cost, breakdown, s.army(p, slot).Hand)
+	}
+	if base {
+		return cost // "2 tokens", not "2 tokens: 2"
 	}
 	return engine.Textf("%s: %s", cost, breakdown)
 }

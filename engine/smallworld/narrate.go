@@ -149,10 +149,10 @@ func (s *state) tellConquest(p, slot, r, n int, b beaten) {
 	case b.owner >= 0:
 		race := engine.Term(b.race)
 		if b.declined {
-			s.tell(-1, engine.HapConquest, int(b.owner), "%s (%s) conquered region %d from %s (declined %s) with %s: %s lost %s, %s", who, army, id, s.names[b.owner], race, nTokens(n), s.names[b.owner], nTokens(b.lost), backInHand(b.back))
+			s.tell(-1, engine.HapConquest, int(b.owner), "%s (%s) conquered region %d from %s (declined %s) with %s: %s", who, army, id, s.names[b.owner], race, nTokens(n), lostTokens(s.names[b.owner], b.lost, b.back))
 			return
 		}
-		s.tell(-1, engine.HapConquest, int(b.owner), "%s (%s) conquered region %d from %s (%s) with %s: %s lost %s, %s", who, army, id, s.names[b.owner], race, nTokens(n), s.names[b.owner], nTokens(b.lost), backInHand(b.back))
+		s.tell(-1, engine.HapConquest, int(b.owner), "%s (%s) conquered region %d from %s (%s) with %s: %s", who, army, id, s.names[b.owner], race, nTokens(n), lostTokens(s.names[b.owner], b.lost, b.back))
 	case b.owner == ownerLostTribe:
 		s.tell(-1, engine.HapConquest, -1, "%s (%s) conquered region %d from the lost tribe (%s) with %s", who, army, id, nTokens(b.tokens), nTokens(n))
 	case b.owner == ownerMonster:
@@ -162,9 +162,15 @@ func (s *state) tellConquest(p, slot, r, n int, b beaten) {
 	}
 }
 
-// backInHand is the tokens a player whose region was conquered takes back into
-// their hand, as a text argument with its plural forms.
-func backInHand(n int) engine.Text { return engine.Textf("%d back in hand", n) }
+// lostTokens is what a player whose region was conquered lost there and took back
+// into their hand ("alice lost 1 token, 2 back in hand"; nothing said of a hand when
+// none went back), as a text argument with its plural forms.
+func lostTokens(name any, lost, back int) engine.Text {
+	if back == 0 {
+		return engine.Textf("%s lost %s", name, nTokens(lost))
+	}
+	return engine.Textf("%s lost %s, %s", name, nTokens(lost), engine.Textf("%d back in hand", back))
+}
 
 // tellScore records player p's score at the end of their turn: the total and, for
 // p alone, its breakdown.

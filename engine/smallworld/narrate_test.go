@@ -29,10 +29,14 @@ func TestNarrate(t *testing.T) {
 		absent string // in no happening
 	}{
 		{"combo", nil, "alice: pick 1", "bob", engine.HapCombo, nil,
-			"alice took Hill Elves (offer position 1) with 10 tokens: paid 0 coins, took the 0 coins on it",
-			"alice ha preso Elfi/Collinari (posizione 1 dell'offerta) con 10 segnalini: ha pagato 0 monete e raccolto 0 monete dalla combinazione", ""},
+			"alice took Hill Elves (offer position 1) with 10 tokens",
+			"alice ha preso Elfi/Collinari (posizione 1 dell'offerta) con 10 segnalini", "coin"},
 		{"combo paid", opening[:3], "bob: pick 2", "alice", engine.HapCombo, nil,
-			"with 9 tokens: paid 1 coin, took the 0 coins on it", "con 9 segnalini: ha pagato 1 moneta e raccolto 0 monete", ""},
+			"with 9 tokens: paid 1 coin", "con 9 segnalini: ha pagato 1 moneta", "took the"},
+		{"combo with coins on it", []string{"alice: pick 2", "alice: done"}, "bob: pick 1", "alice", engine.HapCombo, nil,
+			"bob took Hill Elves (offer position 1) with 10 tokens and the 1 coin on it", "bob ha preso Elfi/Collinari (posizione 1 dell'offerta) con 10 segnalini, raccogliendo 1 moneta dalla combinazione", "paid"},
+		{"combo paid, with coins on it", []string{"alice: pick 3", "alice: done"}, "bob: pick 2", "alice", engine.HapCombo, nil,
+			"tokens: paid 1 coin, took the 1 coin on it", "segnalini: ha pagato 1 moneta e raccolto 1 moneta dalla combinazione", ""},
 		{"empty region", opening[:1], "alice: conquer 5", "bob", engine.HapConquest, nil,
 			"alice (Hill Elves) conquered region 5 (empty) with 2 tokens", "alice (Elfi/Collinari) ha conquistato la regione 5 (vuota) con 2 segnalini", ""},
 		{"score, own", opening[:2], "alice: done", "alice", engine.HapScore, nil, "alice scored 2 coins (7 in all) | regions: 1", "alice ha guadagnato 2 monete (7 in tutto) | regioni: 1", ""},
@@ -42,8 +46,8 @@ func TestNarrate(t *testing.T) {
 		{"turn ended, for the others", opening[:2], "alice: done", "bob", engine.HapOther, nil, "alice ended the turn", "alice ha finito il turno", ""},
 		{"turn ended, not twice for the player", opening[:2], "alice: done", "alice", engine.HapScore, nil, "alice scored", "", "ended the turn"},
 		{"conquest of a declined race", append(opening, "alice: decline"), "bob: conquer 5", "alice", engine.HapConquest, []string{"alice"},
-			"from alice (declined Elves) with 3 tokens: alice lost 1 token, 0 back in hand",
-			"di alice (Elfi in Declino) con 3 segnalini: alice ha perso 1 segnalino, 0 tornano in mano", ""},
+			"from alice (declined Elves) with 3 tokens: alice lost 1 token",
+			"di alice (Elfi in Declino) con 3 segnalini: alice ha perso 1 segnalino", "back in hand"},
 		{"declined race leaves the map", append(opening, "alice: decline"), "bob: conquer 5", "alice", engine.HapDecline, []string{"alice"}, "alice's declined Elves left the map", "gli Elfi in Declino di alice hanno lasciato la mappa", ""},
 		{"abandon", opening[:2], "alice: abandon 5", "bob", engine.HapMove, nil, "alice abandoned region 5", "alice ha abbandonato la regione 5", ""},
 	}

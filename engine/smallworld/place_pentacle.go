@@ -87,7 +87,7 @@ func applyBalrog(s *state, p int, args []string, _ *engine.Rand) error {
 	}
 	s.mark(r)
 	if b := s.defeat(p, r, 2); b.owner >= 0 {
-		s.tell(-1, engine.HapLoss, int(b.owner), "%s's Balrog struck region %d: %s (%s) lost %s, %s", s.names[p], s.b.id(r), s.names[b.owner], engine.Term(b.race), nTokens(b.lost), backInHand(b.back))
+		s.tell(-1, engine.HapLoss, int(b.owner), "%s's Balrog struck region %d: %s", s.names[p], s.b.id(r), lostTokens(engine.Textf("%s (%s)", s.names[b.owner], engine.Term(b.race)), b.lost, b.back))
 	}
 	s.Regions[r] = region{Owner: ownerNone, Pieces: s.keptPieces(r, onConquest)}
 	s.moveFlag(balrog, r)
