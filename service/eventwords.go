@@ -51,39 +51,16 @@ func (s *Service) account(l *Loaded, events []store.Event, i int, viewer, reader
 	case engine.KindMove:
 		return l.happened(e, viewer, reader, words)
 	case engine.KindUndo:
-		what := s.takenBack(l, events[:i], viewer, lang)
-		for _, u := range undoWords {
-			if m := u.re.FindStringSubmatch(e.Command); m != nil {
-				args := make([]any, 0, len(m))
-				for _, a := range m[1:] {
-					args = append(args, a)
-				}
-				return said(u.say(t, append(args, what)...))
-			}
-		}
-		return said(t("taken back: %s", what))
+		return said(undoSentence(t, e.Command, s.takenBack(l, events[:i], viewer, lang)))
 	case engine.KindAdmin:
 		return said(s.adminSentence(e, lang))
 	}
 	return nil
 }
 
-// EventWords says a recorded event of kind (engine.KindMove …) whose command, as the
-// reader may see it, is cmd, in lang, without the game's states (the web pages and
-// replay files): a move or an administrative command in lang's command words, an
-// undo as the service tells it, with the move taken back in lang's command words.
-func EventWords(tr *i18n.Bundle, lang i18n.Lang, game, kind, cmd string) string {
-	if kind != engine.KindUndo {
-		return tr.Command(game, lang, cmd)
-	}
-	t := func(format string, args ...any) string { return tr.Sprintf(lang, format, args...) }
-	what := t("the last move")
-	if _, m, ok := cutAny(cmd, "taking back ", "(no other player), "); ok {
-		m, _, _ = strings.Cut(m, " (a resigned player's skipped turn)")
-		if p, c, ok := strings.Cut(m, ": "); ok {
-			what = p + ": " + tr.Command(game, lang, c)
-		}
-	}
+// undoSentence tells the undo event cmd (see undoWords) with t, what being the move it
+// took back as the reader may read it.
+func undoSentence(t sprintf, cmd, what string) string {
 	for _, u := range undoWords {
 		if m := u.re.FindStringSubmatch(cmd); m != nil {
 			args := make([]any, 0, len(m))
@@ -94,16 +71,6 @@ func EventWords(tr *i18n.Bundle, lang i18n.Lang, game, kind, cmd string) string 
 		}
 	}
 	return t("taken back: %s", what)
-}
-
-// cutAny cuts s around the first of seps found in it.
-func cutAny(s string, seps ...string) (before, after string, found bool) {
-	for _, sep := range seps {
-		if b, a, ok := strings.Cut(s, sep); ok {
-			return b, a, true
-		}
-	}
-	return s, "", false
 }
 
 // accountLines tells the events of l from index first on to seat p in lang, a line

@@ -153,12 +153,8 @@ func (w *Writer) moveList(r *Replay, mode string, href func(int) string) (string
 			groups = append(groups, group{Title: r.w.turn(st.Turn)})
 			turn = st.Turn
 		}
-		text := st.Sent
-		if st.Actor != "" {
-			text = st.Actor + ": " + st.Sent
-		}
 		g := &groups[len(groups)-1]
-		g.Moves = append(g.Moves, move{N: st.N, Text: text, Href: href(i)})
+		g.Moves = append(g.Moves, move{N: st.N, Text: st.Said, Href: href(i)})
 	}
 	var b strings.Builder
 	if err := w.tmpl.ExecuteTemplate(&b, "movelist", groups); err != nil {

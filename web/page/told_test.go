@@ -1,0 +1,187 @@
+package page
+
+import (
+	"bytes"
+	"html"
+	"strings"
+	"testing"
+
+	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/i18n"
+)
+
+// withUndo is a copy of archive a with, after its fourth event, a message, a
+// resignation's stand-in and an undo of that event, as the service records them; the
+// hashes after them are left out (the undo shifts the draws' sequence numbers).
+func withUndo(a *engine.Archive) *engine.Archive {
+	c := *a
+	e := a.Events[3]
+	c.Events = append(append(append([]engine.Event{}, a.Events[:4]...),
+		engine.Event{Kind: engine.KindAdmin, Player: "ann", Command: "say hello"},
+		engine.Event{Kind: engine.KindAdmin, Player: "ben", Command: "tz Europe/Rome"},
+		engine.Event{Kind: engine.KindUndo, Command: "agreed by ben, taking back " + e.Player + ": " + e.Command}),
+		a.Events[3:]...)
+	for i := 7; i < len(c.Events); i++ {
+		c.Events[i].Hash = ""
+	}
+	return &c
+}
+
+// fakeTell tells as a service would, in a form a test recognises: an undo with the
+// move it took back, a message to everyone, nothing else.
+func fakeTell(lang i18n.Lang, viewer string, e engine.Event, takenBack string) string {
+	switch {
+	case e.Kind == engine.KindUndo:
+		return "[" + string(lang) + " " + viewer + "] taken back: " + takenBack
+	case strings.HasPrefix(e.Command, "say "):
+		return "[" + string(lang) + " " + viewer + "] " + e.Player + " says: " + strings.TrimPrefix(e.Command, "say ")
+	}
+	return ""
+}
+
+// TestBuild_told: every step of a whole game of every kind, in both languages, for
+// the public, a player and the complete record, says what it did in the game's
+// sentences — never the command sent, where the game narrates it: the step's
+// sentence is the first of the game's account, the list of moves and the page carry
+// no command as sent; an undo tells, through Record.Tell, the sentence of the move it
+// took back; an event that is no step is told under the step before it, unless Tell
+// leaves it out.
+func TestBuild_told(t *testing.T) {
+	as, err := archives()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, w := tools(t)
+	for _, name := range []string{"smallworld/2", "underground/3", "necromancer/3", "empire/2", "dungeoneer/3"} {
+		a := as[name]
+		if a == nil {
+			t.Fatalf("no game %s", name)
+		}
+		rec := record(t, withUndo(a), -1)
+		rec.Tell = fakeTell
+		for _, lang := range i18n.Langs {
+			for _, viewer := range []string{engine.Observer, "ann", ""} {
+				r, err := Build(rec, Reader{Viewer: viewer, Lang: lang}, tr)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var raw []string // the commands as sent, in the reader's words, with their senders
+				narrated := 0
+				for _, st := range r.Steps()[1:] {
+					e := rec.Events[st.N-1]
+					if st.Undo {
+						want := fakeTell(lang, viewer, e, r.Steps()[4].Said)
+						if st.Said != want || len(st.told) != 1 {
+							t.Errorf("%s %s %q: the undo says %q, want %q", name, lang, viewer, st.Said, want)
+						}
+						continue
+					}
+					cmd := tr.Command(rec.Kind, lang, engine.MaskCommand(rec.Last(), e.Player, e.Command, viewer))
+					raw = append(raw, e.Player+": "+cmd)
+					hs := engine.Narrate(rec.States[st.N-1], e.Player, e.Command, rec.States[st.N], viewer)
+					if len(hs) == 0 {
+						t.Errorf("%s event %d (%s): the game does not narrate it", name, st.N, e.Command)
+						continue
+					}
+					narrated++
+					if want := tr.GameText(rec.Kind, lang, hs[0].Text); st.Said != want || st.told[0].Text != want {
+						t.Errorf("%s %s %q event %d: says %q, want the account's %q", name, lang, viewer, st.N, st.Said, want)
+					}
+					if st.Said == cmd || strings.Contains(st.Said, e.Player+": "+cmd) || strings.Contains(st.Said, " sent: ") || strings.Contains(st.Said, " ha inviato: ") {
+						t.Errorf("%s %s event %d shows the command: %q", name, lang, st.N, st.Said)
+					}
+				}
+				if narrated < len(a.Events)-1 {
+					t.Errorf("%s: %d of %d moves narrated", name, narrated, len(a.Events))
+				}
+				// The message after event 4 is told with event 4's step; the settings
+				// that Tell leaves out are not.
+				asides := r.Steps()[4].told
+				if got := asides[len(asides)-1]; !got.Aside || got.Text != fakeTell(lang, viewer, rec.Events[4], "") {
+					t.Errorf("%s: the message after event 4: %+v", name, got)
+				}
+				var b bytes.Buffer
+				if err := w.Page(&b, r, len(r.Steps())-1); err != nil {
+					t.Fatal(err)
+				}
+				page := html.UnescapeString(b.String())
+				for _, c := range raw {
+					if strings.Contains(page, c) || strings.Contains(page, ">"+c[strings.Index(c, ": ")+2:]+"<") {
+						t.Errorf("%s %s %q: the page shows the command %q", name, lang, viewer, c)
+						break
+					}
+				}
+				for _, st := range r.Steps() {
+					if !strings.Contains(page, st.Said) {
+						t.Errorf("%s: the list of moves lacks %q", name, st.Said)
+						break
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestHidden_sentences compares the sentences the game tells each reader, as the
+// engine narrates them: what a player reads and the public does not (their own
+// score, their sealed bid) is on no page of the public nor of another player —
+// neither in the list of moves nor in the account of the step — while it is on
+// their own page.
+func TestHidden_sentences(t *testing.T) {
+	as, err := archives()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, w := tools(t)
+	for _, name := range []string{"smallworld/2", "underground/3", "necromancer/3", "empire/2", "dungeoneer/3"} {
+		a := as[name]
+		rec := record(t, a, min(len(a.Events), 120))
+		viewers := append([]string{engine.Observer}, rec.Players...)
+		told := func(i int, viewer string) map[string]bool {
+			e := rec.Events[i]
+			out := map[string]bool{}
+			for _, h := range engine.Narrate(rec.States[i], e.Player, e.Command, rec.States[i+1], viewer) {
+				out[tr.GameText(rec.Kind, i18n.English, h.Text)] = true
+			}
+			return out
+		}
+		replays := map[string]*Replay{}
+		for _, v := range viewers {
+			if replays[v], err = Build(rec, Reader{Viewer: v}, tr); err != nil {
+				t.Fatal(err)
+			}
+		}
+		checked := 0
+		for i := range rec.Events {
+			public := told(i, engine.Observer)
+			for _, p := range rec.Players {
+				var secret []string
+				for s := range told(i, p) {
+					if !public[s] {
+						secret = append(secret, s)
+					}
+				}
+				if len(secret) == 0 || checked >= 12 {
+					continue
+				}
+				checked++
+				for _, v := range viewers {
+					r := replays[v]
+					var b bytes.Buffer
+					if err := w.Page(&b, r, r.byN[i+1]); err != nil {
+						t.Fatal(err)
+					}
+					page := html.UnescapeString(b.String())
+					for _, s := range secret {
+						if got := strings.Contains(page, s); got != (v == p) {
+							t.Errorf("%s event %d: %s's page shows %q (told to %s alone): %v", name, i+1, v, s, p, got)
+						}
+					}
+				}
+			}
+		}
+		if checked == 0 && name != "dungeoneer/3" {
+			t.Errorf("%s: no sentence told to a player alone", name)
+		}
+	}
+}
