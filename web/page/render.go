@@ -87,19 +87,6 @@ type data struct {
 	href   func(i int) string
 }
 
-// group is the moves of one game turn in the list of moves.
-type group struct {
-	Title string
-	Moves []move
-}
-
-// move is one entry of the list of moves.
-type move struct {
-	N    int
-	Text string
-	Href string
-}
-
 // T renders a text of the catalogues in the reader's language.
 func (d *data) T(format string, args ...any) string { return d.w.say(format, args...) }
 
@@ -137,34 +124,38 @@ func (w *Writer) base(r *Replay, href func(int) string) *data {
 
 // moveList returns the list of every move of r, grouped by turn, each linked by href;
 // it is written once per replay and kind of links (mode), and shared by its pages.
-func (w *Writer) moveList(r *Replay, mode string, href func(int) string) (string, error) {
+// It is written here rather than by a template: a long game has hundreds of moves,
+// which the template's escaping made the slowest part of a page.
+func (w *Writer) moveList(r *Replay, mode string, href func(int) string) string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if l, ok := r.lists[mode]; ok {
-		return l, nil
-	}
-	var groups []group
-	turn := -1
-	for i, st := range r.steps {
-		switch {
-		case i == 0:
-			groups = append(groups, group{Title: r.w.say("Start")})
-		case st.Turn != turn:
-			groups = append(groups, group{Title: r.w.turn(st.Turn)})
-			turn = st.Turn
-		}
-		g := &groups[len(groups)-1]
-		g.Moves = append(g.Moves, move{N: st.N, Text: st.Said, Href: href(i)})
+		return l
 	}
 	var b strings.Builder
-	if err := w.tmpl.ExecuteTemplate(&b, "movelist", groups); err != nil {
-		return "", fmt.Errorf("page: %w", err)
+	turn := -1
+	for i, st := range r.steps {
+		title := ""
+		switch {
+		case i == 0:
+			title = r.w.say("Start")
+		case st.Turn != turn:
+			title, turn = r.w.turn(st.Turn), st.Turn
+		}
+		if title != "" {
+			if i > 0 {
+				b.WriteString("</ol>")
+			}
+			fmt.Fprintf(&b, "\n<h3>%s</h3>\n<ol>", template.HTMLEscapeString(title))
+		}
+		fmt.Fprintf(&b, `<li value="%d"><a href="%s" data-i="%d">%s</a></li>`, st.N, template.HTMLEscapeString(href(i)), st.N, template.HTMLEscapeString(st.Said))
 	}
+	b.WriteString("</ol>")
 	if r.lists == nil {
 		r.lists = map[string]string{}
 	}
 	r.lists[mode] = b.String()
-	return b.String(), nil
+	return b.String()
 }
 
 // Page writes the page of step i of a replay for the web server: its links to other
@@ -180,12 +171,9 @@ func (w *Writer) Page(out io.Writer, r *Replay, i int) error {
 	if v.N > 0 {
 		d.Title += " — " + d.T("Move %d of %d", v.N, d.LastN)
 	}
-	list, err := w.moveList(r, "page", href)
-	if err != nil {
-		return err
-	}
+	list := w.moveList(r, "page", href)
 	at := fmt.Sprintf(` data-i="%d">`, v.N)
-	d.MoveList = template.HTML(strings.Replace(list, at, at[:len(at)-1]+` aria-current="step">`, 1)) // written by the template: escaped
+	d.MoveList = template.HTML(strings.Replace(list, at, at[:len(at)-1]+` aria-current="step">`, 1)) // escaped by moveList
 	return w.exec(out, "page", d)
 }
 
@@ -229,11 +217,7 @@ func (w *Writer) File(out io.Writer, r *Replay, opts FileOptions) (Form, error) 
 	href := func(j int) string { return "#s" + strconv.Itoa(r.steps[j].N) }
 	d := w.base(r, href)
 	d.File = true
-	list, err := w.moveList(r, "file", href)
-	if err != nil {
-		return Form{}, err
-	}
-	d.MoveList = template.HTML(list) // written by the template: escaped
+	d.MoveList = template.HTML(w.moveList(r, "file", href)) // escaped by moveList
 	docs := make([]string, len(r.steps))
 	for i := range r.steps {
 		v, err := r.View(i)

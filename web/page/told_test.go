@@ -185,3 +185,27 @@ func TestHidden_sentences(t *testing.T) {
 		}
 	}
 }
+
+// TestMoveList_escaped: the list of moves, written without a template, escapes what
+// its sentences hold.
+func TestMoveList_escaped(t *testing.T) {
+	as, err := archives()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, w := tools(t)
+	rec := record(t, withUndo(as["smallworld/2"]), 10)
+	rec.Tell = func(i18n.Lang, string, engine.Event, string) string { return `<b onclick="x">&amp;</b>` }
+	r, err := Build(rec, Reader{Viewer: engine.Observer}, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := w.Page(&b, r, 0); err != nil {
+		t.Fatal(err)
+	}
+	list := b.String()[strings.Index(b.String(), `<section class="moves">`):]
+	if strings.Contains(list, "<b") || !strings.Contains(list, `&lt;b onclick=&#34;x&#34;&gt;&amp;amp;&lt;/b&gt;`) {
+		t.Errorf("the list of moves: %s", list)
+	}
+}
