@@ -122,7 +122,8 @@ func (w *Writer) base(r *Replay, href func(int) string) *data {
 	return d
 }
 
-// moveList returns the list of every move of r, grouped by turn, each linked by href;
+// moveList returns the list of every move of r, grouped by turn (each turn a
+// <details> a reader opens: see openAt), each linked by href;
 // it is written once per replay and kind of links (mode), and shared by its pages.
 // It is written here rather than by a template: a long game has hundreds of moves,
 // which the template's escaping made the slowest part of a page.
@@ -144,13 +145,13 @@ func (w *Writer) moveList(r *Replay, mode string, href func(int) string) string 
 		}
 		if title != "" {
 			if i > 0 {
-				b.WriteString("</ol>")
+				b.WriteString("</ol></details>")
 			}
-			fmt.Fprintf(&b, "\n<h3>%s</h3>\n<ol>", template.HTMLEscapeString(title))
+			fmt.Fprintf(&b, "\n<details><summary>%s</summary>\n<ol>", template.HTMLEscapeString(title))
 		}
 		fmt.Fprintf(&b, `<li value="%d"><a href="%s" data-i="%d">%s</a></li>`, st.N, template.HTMLEscapeString(href(i)), st.N, template.HTMLEscapeString(st.Said))
 	}
-	b.WriteString("</ol>")
+	b.WriteString("</ol></details>")
 	if r.lists == nil {
 		r.lists = map[string]string{}
 	}
@@ -172,9 +173,20 @@ func (w *Writer) Page(out io.Writer, r *Replay, i int) error {
 		d.Title += " — " + d.T("Move %d of %d", v.N, d.LastN)
 	}
 	list := w.moveList(r, "page", href)
-	at := fmt.Sprintf(` data-i="%d">`, v.N)
-	d.MoveList = template.HTML(strings.Replace(list, at, at[:len(at)-1]+` aria-current="step">`, 1)) // escaped by moveList
+	d.MoveList = template.HTML(openAt(list, v.N)) // escaped by moveList
 	return w.exec(out, "page", d)
+}
+
+// openAt returns a list of moves (see moveList) with the move of event n marked as
+// the current step and its turn open.
+func openAt(list string, n int) string {
+	at := fmt.Sprintf(` data-i="%d">`, n)
+	i := strings.Index(list, at)
+	if i < 0 {
+		return list
+	}
+	d := strings.LastIndex(list[:i], "<details>") + len("<details")
+	return list[:d] + " open" + list[d:i] + at[:len(at)-1] + ` aria-current="step">` + list[i+len(at):]
 }
 
 // FileOptions bound a replay file.
@@ -217,7 +229,7 @@ func (w *Writer) File(out io.Writer, r *Replay, opts FileOptions) (Form, error) 
 	href := func(j int) string { return "#s" + strconv.Itoa(r.steps[j].N) }
 	d := w.base(r, href)
 	d.File = true
-	d.MoveList = template.HTML(w.moveList(r, "file", href)) // escaped by moveList
+	d.MoveList = template.HTML(openAt(w.moveList(r, "file", href), r.steps[len(r.steps)-1].N)) // escaped by moveList
 	docs := make([]string, len(r.steps))
 	for i := range r.steps {
 		v, err := r.View(i)

@@ -2,6 +2,7 @@ package page
 
 import (
 	"bytes"
+	"fmt"
 	"html"
 	"strings"
 	"testing"
@@ -207,5 +208,45 @@ func TestMoveList_escaped(t *testing.T) {
 	list := b.String()[strings.Index(b.String(), `<section class="moves">`):]
 	if strings.Contains(list, "<b") || !strings.Contains(list, `&lt;b onclick=&#34;x&#34;&gt;&amp;amp;&lt;/b&gt;`) {
 		t.Errorf("the list of moves: %s", list)
+	}
+}
+
+// TestMoveList_open: the list of moves folds each turn; a page opens the turn of its
+// step alone and marks the step in it, a replay file the last turn.
+func TestMoveList_open(t *testing.T) {
+	as, err := archives()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, w := tools(t)
+	r, err := Build(record(t, as["smallworld/2"], 60), Reader{Viewer: engine.Observer}, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range []int{0, 30, len(r.Steps()) - 1} {
+		var b bytes.Buffer
+		if err := w.Page(&b, r, i); err != nil {
+			t.Fatal(err)
+		}
+		list := b.String()[strings.Index(b.String(), `<div class="list">`):]
+		list = list[:strings.Index(list, "</div>")]
+		groups := strings.Split(list, "<details")[1:]
+		if len(groups) < 3 {
+			t.Fatalf("%d turns in the list", len(groups))
+		}
+		for _, g := range groups {
+			open := strings.HasPrefix(g, " open>")
+			current := strings.Contains(g, fmt.Sprintf(`data-i="%d" aria-current="step">`, r.Steps()[i].N))
+			if open != current || strings.Contains(g, "aria-current") != current {
+				t.Errorf("step %d: a turn open %v, holding the step %v: %.80s", i, open, current, g)
+			}
+		}
+	}
+	var b bytes.Buffer
+	if _, err := w.File(&b, r, FileOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(b.String(), "<details open>"); n != 1 || !strings.Contains(b.String()[strings.LastIndex(b.String(), "<details"):], `<details open>`) {
+		t.Errorf("the file opens %d turns, or not the last", n)
 	}
 }
