@@ -229,6 +229,9 @@ func (w *Writer) File(out io.Writer, r *Replay, opts FileOptions) (Form, error) 
 	href := func(j int) string { return "#s" + strconv.Itoa(r.steps[j].N) }
 	d := w.base(r, href)
 	d.File = true
+	if d.Private { // a file is no link: whoever has it sees what the player saw
+		d.Who = d.T("The game as %s saw it.", r.rd.Viewer)
+	}
 	d.MoveList = template.HTML(openAt(w.moveList(r, "file", href), r.steps[len(r.steps)-1].N)) // escaped by moveList
 	docs := make([]string, len(r.steps))
 	for i := range r.steps {

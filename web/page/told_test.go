@@ -250,3 +250,19 @@ func TestMoveList_open(t *testing.T) {
 		t.Errorf("the file opens %d turns, or not the last", n)
 	}
 }
+
+// TestFile_who: a player's replay file, which is no link, says whose view it is
+// without calling itself their link; their page does.
+func TestFile_who(t *testing.T) {
+	as, err := archives()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, file := outputs(t, record(t, as["empire/2"], 6), Reader{Viewer: "ann", Lang: i18n.Italian})
+	if i := strings.Index(file, `<p class="who">`); i < 0 || !strings.HasPrefix(file[i+15:], "La partita come l&#39;ha vista ann.") || strings.Contains(file, "Questo link") {
+		t.Error("the file does not say whose view it is, or calls itself a link")
+	}
+	if !strings.Contains(pages[0], "Questo link è tuo") {
+		t.Error("the page does not say the link is the reader's")
+	}
+}

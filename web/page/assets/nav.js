@@ -57,7 +57,7 @@
     }
   }
   // A step is shown under the page's heading, as the server's pages show it, not
-  // scrolled to its top.
+  // scrolled to its top (see also the steps' scroll-margin-top).
   window.addEventListener("hashchange", function () { show(); window.scrollTo(0, 0); });
   show();
   if (location.hash) window.scrollTo(0, 0);
