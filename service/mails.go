@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/mail"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/turnmail/turnmail/mail/compose"
 	"github.com/turnmail/turnmail/store"
 	"github.com/turnmail/turnmail/templates"
+	"github.com/turnmail/turnmail/web/page"
 )
 
 // ReplyAddress is the personal reply address of a seat.
@@ -226,32 +226,7 @@ func (l *Loaded) board(state engine.State, p store.Player, viewer string) (map[s
 	if err != nil {
 		return nil, nil, err
 	}
-	return view, changedRegions(old, view), nil
-}
-
-// changedRegions returns the ids of the regions of view (the "regions" list of a map
-// game's view, each with an "id") that are not the same in old, in view's order.
-func changedRegions(old, view map[string]any) []string {
-	before := map[string]any{}
-	regions, _ := old["regions"].([]any)
-	for _, r := range regions {
-		if m, ok := r.(map[string]any); ok {
-			before[templates.Str(m["id"])] = m
-		}
-	}
-	var out []string
-	regions, _ = view["regions"].([]any)
-	for _, r := range regions {
-		m, ok := r.(map[string]any)
-		if !ok {
-			continue
-		}
-		id := templates.Str(m["id"])
-		if b, ok := before[id]; !ok || !reflect.DeepEqual(b, m) {
-			out = append(out, id)
-		}
-	}
-	return out
+	return view, page.ChangedRegions(old, view), nil
 }
 
 // stateMail renders one seat's state mail. When it answers the seat's mail (inReply),

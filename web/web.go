@@ -31,6 +31,7 @@ import (
 
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/i18n"
+	"github.com/turnmail/turnmail/internal/ratelimit"
 	"github.com/turnmail/turnmail/mail/auth"
 	"github.com/turnmail/turnmail/store"
 	"github.com/turnmail/turnmail/web/page"
@@ -91,10 +92,13 @@ type Server struct {
 	log    *slog.Logger
 	games  *gameCache
 	pages  *pageCache
-	limit  *limiter
-	render chan struct{} // bounds the pages written at once
+	limit  *ratelimit.Buckets // each client's requests
+	render chan struct{}      // bounds the pages written at once
 	csp    string
 }
+
+// maxClients bounds the clients whose request rates are remembered.
+const maxClients = 10000
 
 // New returns a Server reading src. It does no I/O.
 func New(src Source, tr *i18n.Bundle, opts Options) (*Server, error) {
@@ -131,7 +135,7 @@ func New(src Source, tr *i18n.Bundle, opts Options) (*Server, error) {
 		src: src, w: w, opts: opts, log: log,
 		games:  newGameCache(opts.Games, opts.States),
 		pages:  newPageCache(opts.PageBytes),
-		limit:  newLimiter(opts.Rate, opts.Burst, opts.Clock),
+		limit:  ratelimit.New(opts.Rate, opts.Burst, maxClients, opts.Clock),
 		render: make(chan struct{}, 4),
 		csp:    contentPolicy(),
 	}, nil
@@ -167,7 +171,7 @@ func (s *Server) Handler() http.Handler {
 			http.Error(w, "only GET and HEAD: pages only read", http.StatusMethodNotAllowed)
 			return
 		}
-		if !s.limit.allow(clientOf(r)) {
+		if !s.limit.Allow(clientOf(r)) {
 			w.Header().Set("Retry-After", "1")
 			http.Error(w, "too many requests", http.StatusTooManyRequests)
 			return

@@ -314,10 +314,12 @@ func applyDecline(s *state, p int, args []string, _ *engine.Rand) error {
 // conquerArgs parses "R [RACE] [roll]": RACE names a declined race that plays in
 // decline (conquer R ghouls).
 func (s *state) conquerArgs(p int, args []string) (r, slot int, roll bool, err error) {
-	usage := reason("%s, %s (final conquest with the reinforcement die), %s (declined Ghouls)",
-		engine.Command("conquer R"), engine.Command("conquer R roll"), engine.Command("conquer R ghouls [roll]"))
+	usage := func() engine.Text { // built only for an error: a replay applies many conquests
+		return reason("%s, %s (final conquest with the reinforcement die), %s (declined Ghouls)",
+			engine.Command("conquer R"), engine.Command("conquer R roll"), engine.Command("conquer R ghouls [roll]"))
+	}
 	if len(args) == 0 || len(args) > 3 {
-		return 0, 0, false, engine.Illegal("usage: %s", usage)
+		return 0, 0, false, engine.Illegal("usage: %s", usage())
 	}
 	r, err = s.regionIndex(args[0])
 	if err != nil {
@@ -334,7 +336,7 @@ func (s *state) conquerArgs(p int, args []string) (r, slot int, roll bool, err e
 				return 0, 0, false, engine.Illegal("you have no declined %s", playsInDecline(w))
 			}
 		default:
-			return 0, 0, false, engine.Illegal("usage: %s", usage)
+			return 0, 0, false, engine.Illegal("usage: %s", usage())
 		}
 	}
 	return r, slot, roll, nil
@@ -662,15 +664,15 @@ func idsOf(s *state, rs []int) []string {
 }
 
 // pairArgs parses "R=N" arguments into region indexes and numbers.
-func (s *state) pairArgs(args []string, usage engine.Text) ([]int, []int, error) {
+func (s *state) pairArgs(args []string, usage func() engine.Text) ([]int, []int, error) {
 	if len(args) == 0 {
-		return nil, nil, engine.Illegal("usage: %s", usage)
+		return nil, nil, engine.Illegal("usage: %s", usage())
 	}
 	var rs, ns []int
 	for _, arg := range args {
 		k, v, ok := strings.Cut(arg, "=")
 		if !ok {
-			return nil, nil, engine.Illegal("%q is not REGION=NUMBER; usage: %s", arg, usage)
+			return nil, nil, engine.Illegal("%q is not REGION=NUMBER; usage: %s", arg, usage())
 		}
 		r, err := s.regionIndex(k)
 		if err != nil {
@@ -696,11 +698,14 @@ func applyRedeploy(s *state, p int, args []string, _ *engine.Rand) error {
 		}
 		s.closeConquests()
 	}
-	rs, ns, err := s.pairArgs(args, syntax("redeploy R=N [R=N …]", reason("region R ends with N tokens")))
+	rs, ns, err := s.pairArgs(args, func() engine.Text { return syntax("redeploy R=N [R=N …]", reason("region R ends with N tokens")) })
 	if err != nil {
 		return err
 	}
-	before := slices.Clone(s.Regions)
+	var before []region // the regions before, for the account (none when quiet)
+	if !s.quiet {
+		before = slices.Clone(s.Regions)
+	}
 	var delta [nSlots]int
 	for i, r := range rs {
 		g := &s.Regions[r]

@@ -219,6 +219,9 @@ func (s *state) placements(p int, before []region) (engine.Text, []int) {
 // tellPlaced records the tokens of player p's army that autoPlace placed (or took
 // back into hand, Amazons) without asking, against the regions before.
 func (s *state) tellPlaced(p int, before []region, back bool) {
+	if s.quiet {
+		return
+	}
 	moves, rs := s.placements(p, before)
 	if len(rs) == 0 {
 		return
@@ -244,6 +247,9 @@ func (s *state) handNow(p int) int {
 // tellTurnStart records the start of player p's turn: the tokens taken back into
 // hand from their regions (one stays in each), and the hand it makes.
 func (s *state) tellTurnStart(p int) {
+	if s.quiet {
+		return
+	}
 	readied := 0
 	for _, e := range s.T.Readied {
 		readied += int(e.N)

@@ -240,7 +240,7 @@ func applyCamp(s *state, p int, args []string, _ *engine.Rand) error {
 	if own {
 		s.closeConquests()
 	}
-	rs, ns, err := s.pairArgs(args, syntax("camp R=N [R=N …]", reason("region R ends with N encampments")))
+	rs, ns, err := s.pairArgs(args, func() engine.Text { return syntax("camp R=N [R=N …]", reason("region R ends with N encampments")) })
 	if err != nil {
 		return err
 	}

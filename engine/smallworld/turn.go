@@ -104,8 +104,10 @@ func (s *state) autoPlace(p, slot, target int) {
 	if len(held) == 0 || a.Hand == target {
 		return
 	}
-	before, back := slices.Clone(s.Regions), a.Hand < target
-	defer func() { s.tellPlaced(p, before, back) }()
+	if !s.quiet { // what was placed is told against the regions before
+		before, back := slices.Clone(s.Regions), a.Hand < target
+		defer func() { s.tellPlaced(p, before, back) }()
+	}
 	if p == s.Cur && len(s.Pending) == 0 {
 		for _, e := range s.T.Readied {
 			if a.Hand <= target {
@@ -406,7 +408,9 @@ func (s *state) score(p int) {
 			default:
 				t.Places += n
 			}
-			parts = append(parts, engine.Textf("%s: %d", engine.Term(ab.name), n))
+			if !s.quiet {
+				parts = append(parts, engine.Textf("%s: %d", engine.Term(ab.name), n))
+			}
 		}
 	}
 	s.Players[p].Coins += total

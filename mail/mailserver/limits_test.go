@@ -210,7 +210,9 @@ func TestLimits_connectionsPerMailbox(t *testing.T) {
 // timeout; a client that keeps talking stays.
 func TestLimits_timeouts(t *testing.T) {
 	t.Parallel()
-	srv := newTestServer(t, &Options{Limits: Limits{LoginTimeout: 300 * time.Millisecond, IMAPIdleTimeout: 300 * time.Millisecond, SMTPIdleTimeout: 300 * time.Millisecond}})
+	// The idle timeout is ten times the talking client's pause, so that a busy machine
+	// does not make a talking client look silent.
+	srv := newTestServer(t, &Options{Limits: Limits{LoginTimeout: 300 * time.Millisecond, IMAPIdleTimeout: time.Second, SMTPIdleTimeout: 300 * time.Millisecond}})
 
 	// IMAP without login, sending NOOPs: closed at the login timeout.
 	c := dialAttacker(t, srv.IMAPAddr())
@@ -235,8 +237,8 @@ func TestLimits_timeouts(t *testing.T) {
 			t.Fatalf("login: %q", got)
 		}
 	}
-	for i := 0; i < 12; i++ { // 600 ms: twice the idle timeout
-		time.Sleep(50 * time.Millisecond)
+	for i := 0; i < 25; i++ { // 2.5 s: more than twice the idle timeout
+		time.Sleep(100 * time.Millisecond)
 		if got := talking.tagged("NOOP"); !strings.HasPrefix(got, "a OK") {
 			t.Fatalf("a talking client was cut off: %q", got)
 		}
@@ -358,41 +360,12 @@ func TestLoginThrottle(t *testing.T) {
 		th.end(fmt.Sprintf("10.0.%d.%d", i/256, i%256), false, true)
 		now = now.Add(time.Millisecond)
 	}
-	if n := th.m.len(); n > defaultTrackedAddresses {
+	if n := th.m.Len(); n > defaultTrackedAddresses {
 		t.Errorf("%d addresses remembered, want at most %d", n, defaultTrackedAddresses)
 	}
 	last := fmt.Sprintf("10.0.%d.%d", (3*defaultTrackedAddresses-1)/256, (3*defaultTrackedAddresses-1)%256)
 	if w, _ := th.begin(last); w == 0 {
 		t.Errorf("the latest failing address was forgotten")
-	}
-}
-
-// TestRateLimiter: a sender has perHour messages, refilled over the hour; the
-// memory of senders stays bounded.
-func TestRateLimiter(t *testing.T) {
-	t.Parallel()
-	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	r := newRateLimiter(6)
-	r.now = func() time.Time { return now }
-	n := 0
-	for r.take("a") {
-		n++
-	}
-	if n != 6 {
-		t.Errorf("a burst of %d, want 6", n)
-	}
-	if !r.take("b") {
-		t.Errorf("another sender is limited too")
-	}
-	now = now.Add(10 * time.Minute) // one more message
-	if !r.take("a") || r.take("a") {
-		t.Errorf("after 10 minutes, want exactly one more message")
-	}
-	for i := 0; i < 3*defaultTrackedAddresses; i++ {
-		r.take(fmt.Sprint("s", i))
-	}
-	if r.m.len() > defaultTrackedAddresses {
-		t.Errorf("%d senders remembered, want at most %d", r.m.len(), defaultTrackedAddresses)
 	}
 }
 

@@ -47,6 +47,7 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapserver"
 	"github.com/emersion/go-smtp"
+	"github.com/turnmail/turnmail/internal/ratelimit"
 )
 
 // Defaults for Options fields left zero.
@@ -133,7 +134,7 @@ type Server struct {
 	store    *store
 	backend  *backend
 	throttle *loginThrottle
-	rate     *rateLimiter
+	rate     *ratelimit.Buckets // each sender's messages an hour (a token bucket)
 	refusals *rareLog
 	// imapConns and smtpConns count the connections of each server.
 	imapConns, smtpConns *connLimiter
@@ -184,7 +185,7 @@ func New(db *sql.DB, opts *Options) (*Server, error) {
 		store:     st,
 		backend:   &backend{store: st, quota: q, accounts: make(map[string]*account)},
 		throttle:  newLoginThrottle(o.Limits),
-		rate:      newRateLimiter(o.Limits.MessagesPerHour),
+		rate:      ratelimit.PerHour(o.Limits.MessagesPerHour, defaultTrackedAddresses, nil),
 		refusals:  refusals,
 		imapConns: newConnLimiter(o.Limits, o.Limits.IMAPIdleTimeout, imapFarewells, newRareLog(logger.With("proto", "imap"))),
 		smtpConns: newConnLimiter(o.Limits, o.Limits.SMTPIdleTimeout, smtpFarewells, newRareLog(logger.With("proto", "smtp"))),

@@ -100,7 +100,7 @@ func (s *smtpSession) Rcpt(to string, opts *smtp.RcptOptions) error {
 	if err := s.srv.backend.room(s.srv.ctx, addr); err != nil {
 		return s.refuse(err)
 	}
-	if !service && !s.srv.rate.take(s.sender()) {
+	if !service && !s.srv.rate.Allow(s.sender()) {
 		s.srv.refusals.log("smtp sending rate exceeded", "sender", s.sender())
 		return smtpRateLimited
 	}

@@ -1,52 +1,11 @@
 package mailserver
 
 import (
-	"container/list"
 	"sync"
 	"time"
+
+	"github.com/turnmail/turnmail/internal/lru"
 )
-
-// lru is a bounded map of the most recently touched keys: adding a key beyond
-// max forgets the one touched longest ago. It is not safe for concurrent use.
-type lru[V any] struct {
-	max   int
-	m     map[string]*list.Element
-	order list.List // of *lruEntry[V], least recently touched first
-}
-
-type lruEntry[V any] struct {
-	key string
-	val V
-}
-
-func newLRU[V any](max int) *lru[V] { return &lru[V]{max: max, m: make(map[string]*list.Element)} }
-
-// get returns key's value, or nil.
-func (c *lru[V]) get(key string) *V {
-	if e := c.m[key]; e != nil {
-		return &e.Value.(*lruEntry[V]).val
-	}
-	return nil
-}
-
-// touch returns key's value, added (as the zero V) if missing, and makes it the
-// most recently touched.
-func (c *lru[V]) touch(key string) *V {
-	if e := c.m[key]; e != nil {
-		c.order.MoveToBack(e)
-		return &e.Value.(*lruEntry[V]).val
-	}
-	if len(c.m) >= c.max {
-		oldest := c.order.Front()
-		c.order.Remove(oldest)
-		delete(c.m, oldest.Value.(*lruEntry[V]).key)
-	}
-	e := c.order.PushBack(&lruEntry[V]{key: key})
-	c.m[key] = e
-	return &e.Value.(*lruEntry[V]).val
-}
-
-func (c *lru[V]) len() int { return len(c.m) }
 
 // loginThrottle remembers the recent failed logins of each client address, in
 // bounded memory (the addresses that failed most recently), and says how long a
@@ -59,7 +18,7 @@ type loginThrottle struct {
 	now        func() time.Time
 
 	mu sync.Mutex
-	m  *lru[failures]
+	m  *lru.Cache[failures]
 }
 
 // failures is what the throttle remembers of one address.
@@ -72,7 +31,7 @@ type failures struct {
 func newLoginThrottle(l Limits) *loginThrottle {
 	return &loginThrottle{
 		base: l.FailureDelay, max: l.MaxFailureDelay, window: defaultFailureWindow,
-		maxPending: defaultPendingLogins, now: time.Now, m: newLRU[failures](defaultTrackedAddresses),
+		maxPending: defaultPendingLogins, now: time.Now, m: lru.New[failures](defaultTrackedAddresses),
 	}
 }
 
@@ -83,7 +42,7 @@ func newLoginThrottle(l Limits) *loginThrottle {
 func (t *loginThrottle) begin(key string) (wait time.Duration, ok bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	f := t.m.get(key)
+	f := t.m.Get(key)
 	if f == nil || f.n == 0 || t.now().Sub(f.last) > t.window {
 		return 0, true
 	}
@@ -108,56 +67,17 @@ func (t *loginThrottle) delay(n int) time.Duration {
 func (t *loginThrottle) end(key string, waited, failed bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if f := t.m.get(key); waited && f != nil && f.pending > 0 {
+	if f := t.m.Get(key); waited && f != nil && f.pending > 0 {
 		f.pending--
 	}
 	if !failed {
 		return
 	}
 	now := t.now()
-	f := t.m.touch(key)
+	f := t.m.Touch(key)
 	if now.Sub(f.last) > t.window {
 		f.n = 0
 	}
 	f.n++
 	f.last = now
-}
-
-// rateLimiter is a token bucket per sender, in bounded memory (the senders seen
-// most recently; one forgotten has its whole allowance again): perHour messages an
-// hour, in bursts of as many. It is safe for concurrent use.
-type rateLimiter struct {
-	perHour float64
-	now     func() time.Time
-
-	mu sync.Mutex
-	m  *lru[bucket]
-}
-
-type bucket struct {
-	tokens float64
-	at     time.Time // zero: a new bucket, full
-}
-
-func newRateLimiter(perHour int) *rateLimiter {
-	return &rateLimiter{perHour: float64(perHour), now: time.Now, m: newLRU[bucket](defaultTrackedAddresses)}
-}
-
-// take spends one message of key's allowance; false when there is none left.
-func (r *rateLimiter) take(key string) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	now := r.now()
-	b := r.m.touch(key)
-	if b.at.IsZero() {
-		b.tokens = r.perHour
-	} else {
-		b.tokens = min(r.perHour, b.tokens+now.Sub(b.at).Hours()*r.perHour)
-	}
-	b.at = now
-	if b.tokens < 1 {
-		return false
-	}
-	b.tokens--
-	return true
 }
