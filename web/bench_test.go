@@ -100,25 +100,12 @@ func benchmarkPage(b *testing.B, a *engine.Archive, events int) {
 		}
 	}
 	path := "/g/" + id + "/"
-	b.Run("restart", func(b *testing.B) {
-		cpu := cputime.Used()
-		for b.Loop() {
-			get(newServer(newService()), path)
-		}
-		cputime.Report(b, cpu)
-	})
-	b.Run("cold", func(b *testing.B) {
-		cpu := cputime.Used()
-		for b.Loop() {
-			get(newServer(svc), path)
-		}
-		cputime.Report(b, cpu)
-	})
+	b.Run("restart", func(b *testing.B) { loop(b, func() { get(newServer(newService()), path) }) })
+	b.Run("cold", func(b *testing.B) { loop(b, func() { get(newServer(svc), path) }) })
 	b.Run("move", func(b *testing.B) {
 		s := newServer(svc)
 		get(s, path)
-		cpu := cputime.Used()
-		for b.Loop() {
+		loop(b, func() {
 			b.StopTimer()
 			seq := events + 1
 			if seq > len(a.Events) {
@@ -137,27 +124,29 @@ func benchmarkPage(b *testing.B, a *engine.Archive, events int) {
 			events++
 			b.StartTimer()
 			get(s, path)
-		}
-		cputime.Report(b, cpu)
+		})
 	})
 	b.Run("step", func(b *testing.B) {
 		s := newServer(svc)
 		get(s, path) // the game replayed and kept
 		n := 0
-		cpu := cputime.Used()
-		for b.Loop() {
+		loop(b, func() {
 			n = n%events + 1 // a step not written yet
 			get(s, path+strconv.Itoa(n))
-		}
-		cputime.Report(b, cpu)
+		})
 	})
 	b.Run("kept", func(b *testing.B) {
 		s := newServer(svc)
 		get(s, path)
-		cpu := cputime.Used()
-		for b.Loop() {
-			get(s, path)
-		}
-		cputime.Report(b, cpu)
+		loop(b, func() { get(s, path) })
 	})
+}
+
+// loop runs op as the benchmark's operation and reports its processor time.
+func loop(b *testing.B, op func()) {
+	cpu := cputime.Used()
+	for b.Loop() {
+		op()
+	}
+	cputime.Report(b, cpu)
 }

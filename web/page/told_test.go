@@ -28,6 +28,24 @@ func withUndo(a *engine.Archive) *engine.Archive {
 	return &c
 }
 
+// kinds name a self-played game of each kind (see archives).
+var kinds = []string{"smallworld/2", "underground/3", "necromancer/3", "empire/2", "dungeoneer/3"}
+
+// oneOfEach returns the archives, each of kinds among them.
+func oneOfEach(t *testing.T) map[string]*engine.Archive {
+	t.Helper()
+	as, err := archives()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range kinds {
+		if as[name] == nil {
+			t.Fatalf("no game %s", name)
+		}
+	}
+	return as
+}
+
 // fakeTell tells as a service would, in a form a test recognises: an undo with the
 // move it took back, a message to everyone, nothing else.
 func fakeTell(lang i18n.Lang, viewer string, e engine.Event, takenBack string) string {
@@ -48,16 +66,10 @@ func fakeTell(lang i18n.Lang, viewer string, e engine.Event, takenBack string) s
 // took back; an event that is no step is told under the step before it, unless Tell
 // leaves it out.
 func TestBuild_told(t *testing.T) {
-	as, err := archives()
-	if err != nil {
-		t.Fatal(err)
-	}
+	as := oneOfEach(t)
 	tr, w := tools(t)
-	for _, name := range []string{"smallworld/2", "underground/3", "necromancer/3", "empire/2", "dungeoneer/3"} {
+	for _, name := range kinds {
 		a := as[name]
-		if a == nil {
-			t.Fatalf("no game %s", name)
-		}
 		rec := record(t, withUndo(a), -1)
 		rec.Tell = fakeTell
 		for _, lang := range i18n.Langs {
@@ -129,12 +141,9 @@ func TestBuild_told(t *testing.T) {
 // neither in the list of moves nor in the account of the step — while it is on
 // their own page.
 func TestHidden_sentences(t *testing.T) {
-	as, err := archives()
-	if err != nil {
-		t.Fatal(err)
-	}
+	as := oneOfEach(t)
 	tr, w := tools(t)
-	for _, name := range []string{"smallworld/2", "underground/3", "necromancer/3", "empire/2", "dungeoneer/3"} {
+	for _, name := range kinds {
 		a := as[name]
 		rec := record(t, a, min(len(a.Events), 120))
 		viewers := append([]string{engine.Observer}, rec.Players...)
@@ -148,9 +157,11 @@ func TestHidden_sentences(t *testing.T) {
 		}
 		replays := map[string]*Replay{}
 		for _, v := range viewers {
-			if replays[v], err = Build(rec, Reader{Viewer: v}, tr); err != nil {
+			r, err := Build(rec, Reader{Viewer: v}, tr)
+			if err != nil {
 				t.Fatal(err)
 			}
+			replays[v] = r
 		}
 		checked := 0
 		for i := range rec.Events {
@@ -187,20 +198,30 @@ func TestHidden_sentences(t *testing.T) {
 	}
 }
 
-// TestMoveList_escaped: the list of moves, written without a template, escapes what
-// its sentences hold.
-func TestMoveList_escaped(t *testing.T) {
+// publicReplay is the public replay of the first n events of a two-player game of
+// Small World with an undo (see withUndo), its record set by set.
+func publicReplay(t *testing.T, n int, set func(*Record)) (*Replay, *Writer) {
+	t.Helper()
 	as, err := archives()
 	if err != nil {
 		t.Fatal(err)
 	}
 	tr, w := tools(t)
-	rec := record(t, withUndo(as["smallworld/2"]), 10)
-	rec.Tell = func(i18n.Lang, string, engine.Event, string) string { return `<b onclick="x">&amp;</b>` }
+	rec := record(t, withUndo(as["smallworld/2"]), n)
+	set(rec)
 	r, err := Build(rec, Reader{Viewer: engine.Observer}, tr)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return r, w
+}
+
+// TestMoveList_escaped: the list of moves, written without a template, escapes what
+// its sentences hold.
+func TestMoveList_escaped(t *testing.T) {
+	r, w := publicReplay(t, 10, func(rec *Record) {
+		rec.Tell = func(i18n.Lang, string, engine.Event, string) string { return `<b onclick="x">&amp;</b>` }
+	})
 	var b bytes.Buffer
 	if err := w.Page(&b, r, 0); err != nil {
 		t.Fatal(err)
@@ -214,15 +235,7 @@ func TestMoveList_escaped(t *testing.T) {
 // TestMoveList_open: the list of moves folds each turn; a page opens the turn of its
 // step alone and marks the step in it, a replay file the last turn.
 func TestMoveList_open(t *testing.T) {
-	as, err := archives()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, w := tools(t)
-	r, err := Build(record(t, as["smallworld/2"], 60), Reader{Viewer: engine.Observer}, tr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, w := publicReplay(t, 60, func(*Record) {})
 	for _, i := range []int{0, 30, len(r.Steps()) - 1} {
 		var b bytes.Buffer
 		if err := w.Page(&b, r, i); err != nil {
