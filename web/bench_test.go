@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/engine/games"
@@ -25,20 +26,20 @@ import (
 // self-played two-player game of Dungeoneer, and the first 150 of a self-played
 // five-player game of Small World (the largest board):
 //
-//   - restart: nothing kept (a new service and a new server each time, as after a
+//   - restart: nothing kept (a new service and a new server, not timed, as after a
 //     restart): the game's head and log read from the store and replayed by the
 //     service (an imported game has no snapshot: every event), every step's state
 //     replayed for the pages, told and the page written;
-//   - cold: the pages keep nothing (a new server each time, as for a game not shown
+//   - cold: the pages keep nothing (a new server, not timed, as for a game not shown
 //     lately), the service keeps the game's state;
-//   - move: the game kept replayed when the next event is committed (not timed, but
-//     its processor time is in cpu-ns/op): the new event replayed from the kept
-//     record, the steps told, the page written (what the first reader after a move
-//     waits);
+//   - move: the game kept replayed when the next event is committed (not timed): the
+//     new event replayed from the kept record, the steps told, the page written
+//     (what the first reader after a move waits);
 //   - step: the game kept replayed, a step whose page was not written yet;
 //   - kept: a page already written (the next reader of the same step).
 //
-// cpu-ns/op is the processor time per page.
+// cpu-ns/op is the processor time per page (of the whole process: the collector's
+// included).
 func BenchmarkPage(b *testing.B) {
 	for _, g := range []struct {
 		name, kind string
@@ -100,13 +101,15 @@ func benchmarkPage(b *testing.B, a *engine.Archive, events int) {
 		}
 	}
 	path := "/g/" + id + "/"
-	b.Run("restart", func(b *testing.B) { loop(b, func() { get(newServer(newService()), path) }) })
-	b.Run("cold", func(b *testing.B) { loop(b, func() { get(newServer(svc), path) }) })
+	var s *web.Server
+	b.Run("restart", func(b *testing.B) {
+		loop(b, func() { s = newServer(newService()) }, func() { get(s, path) })
+	})
+	b.Run("cold", func(b *testing.B) { loop(b, func() { s = newServer(svc) }, func() { get(s, path) }) })
 	b.Run("move", func(b *testing.B) {
 		s := newServer(svc)
 		get(s, path)
 		loop(b, func() {
-			b.StopTimer()
 			seq := events + 1
 			if seq > len(a.Events) {
 				b.Fatalf("no event left to commit after %d", events)
@@ -122,31 +125,32 @@ func benchmarkPage(b *testing.B, a *engine.Archive, events int) {
 				b.Fatal(err)
 			}
 			events++
-			b.StartTimer()
-			get(s, path)
-		})
+		}, func() { get(s, path) })
 	})
 	b.Run("step", func(b *testing.B) {
 		s := newServer(svc)
 		get(s, path) // the game replayed and kept
 		n := 0
-		loop(b, func() {
-			n = n%events + 1 // a step not written yet
-			get(s, path+strconv.Itoa(n))
-		})
+		loop(b, func() { n = n%events + 1 }, func() { get(s, path+strconv.Itoa(n)) }) // a step not written yet
 	})
 	b.Run("kept", func(b *testing.B) {
 		s := newServer(svc)
 		get(s, path)
-		loop(b, func() { get(s, path) })
+		loop(b, func() {}, func() { get(s, path) })
 	})
 }
 
-// loop runs op as the benchmark's operation and reports its processor time.
-func loop(b *testing.B, op func()) {
-	cpu := cputime.Used()
+// loop runs op as the benchmark's operation, each time after setup (not timed), and
+// reports op's processor time.
+func loop(b *testing.B, setup, op func()) {
+	var cpu time.Duration
 	for b.Loop() {
+		b.StopTimer()
+		setup()
+		b.StartTimer()
+		start := cputime.Used()
 		op()
+		cpu += cputime.Used() - start
 	}
-	cputime.Report(b, cpu)
+	b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
 }
