@@ -106,10 +106,8 @@ func (s *Service) pageRecord(l *Loaded, prev *page.Record) (*page.Record, error)
 	switch {
 	case kept > 0:
 		states = append(states, prev.States[:kept]...)
-	case l.hist != nil:
-		states = append(states, l.hist.initial)
-	default: // a game loaded without its history (an import's)
-		initial, err := s.setupOf(a)
+	default:
+		initial, err := s.setupOf(l, a)
 		if err != nil {
 			return nil, fmt.Errorf("game %s: %w", l.Game.ID, err)
 		}
@@ -149,8 +147,12 @@ func (s *Service) pageRecord(l *Loaded, prev *page.Record) (*page.Record, error)
 	return rec, nil
 }
 
-// setupOf returns the setup's state of archive a.
-func (s *Service) setupOf(a *engine.Archive) (engine.State, error) {
+// setupOf returns the setup's state of l, whose archive is a: its history's, or,
+// for a game loaded without one (an import's), started anew.
+func (s *Service) setupOf(l *Loaded, a *engine.Archive) (engine.State, error) {
+	if l.hist != nil {
+		return l.hist.at(0)
+	}
 	g, err := s.games.Lookup(a.Game)
 	if err != nil {
 		return nil, err
