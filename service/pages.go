@@ -101,12 +101,11 @@ func (s *Service) pageRecord(l *Loaded, prev *page.Record) (*page.Record, error)
 	for i := range unhashed {
 		unhashed[i].Hash = ""
 	}
-	kept := sharedStates(prev, l.Game.ID, a)
+	shared := sharedStates(prev, l.Game.ID, a)
 	states := make([]engine.State, 0, len(a.Events)+1)
-	switch {
-	case kept > 0:
-		states = append(states, prev.States[:kept]...)
-	default:
+	if shared > 0 {
+		states = append(states, prev.States[:shared]...)
+	} else {
 		initial, err := s.setupOf(l, a)
 		if err != nil {
 			return nil, fmt.Errorf("game %s: %w", l.Game.ID, err)
@@ -123,7 +122,7 @@ func (s *Service) pageRecord(l *Loaded, prev *page.Record) (*page.Record, error)
 		return nil, fmt.Errorf("replay game %s: %w", l.Game.ID, err)
 	}
 	s.replays.Add(1)
-	s.replayed.Add(int64(len(a.Events) + 1 - max(kept, 1)))
+	s.replayed.Add(int64(len(a.Events) + 1 - max(shared, 1)))
 	rec := &page.Record{ID: l.Game.ID, Kind: l.Game.Kind, Events: a.Events, States: states,
 		Paused: l.Game.Status == store.GamePaused, Resigned: l.Facts.Resigned,
 		Lang: s.langOf(l.Settings, ""), Zone: l.Settings.location(""),

@@ -7,7 +7,8 @@
 // A page is written for one reader: an engine viewer (engine.Observer for the public
 // page, a player's name for their private page) in a language. Everything it shows is
 // drawn from that viewer's views and accounts (engine.State.View, engine.Narrate,
-// engine.MaskCommand), so what the viewer may not see cannot reach it.
+// engine.MaskCommand, and the service's sentences of its own events through
+// Record.Tell), so what the viewer may not see cannot reach it.
 package page
 
 import (

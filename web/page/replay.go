@@ -183,7 +183,8 @@ type StepView struct {
 	Step
 	// Of counts the steps after the start.
 	Of int
-	// Happened is what the step did, in sentences.
+	// Happened is what the step did, in sentences (Said first), then the events
+	// after it that are no steps (Aside).
 	Happened []Happening
 	// Then says whose move it was after the step, or that the game was over.
 	Then string
