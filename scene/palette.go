@@ -83,7 +83,7 @@ func ShapePoints(s Shape, c Point, r float64) []Point {
 	}
 	switch s {
 	case ShapeSquare:
-		return poly(4, math.Pi/4, r)
+		return poly(4, math.Pi/4, r*1.2) // as large to the eye as a circle of r
 	case ShapeDiamond:
 		return poly(4, -math.Pi/2, r*1.12)
 	case ShapeTriangle:

@@ -38,10 +38,6 @@ const (
 // Options.MaxMailBytes.
 var ErrMailTooLarge = errors.New("mail larger than the outgoing size limit")
 
-// infoVerbs are the service commands answered once per mail however often they
-// appear: a repetition adds nothing.
-var infoVerbs = map[string]bool{"status": true, "legal": true, "history": true, "help": true, "games": true, "rules": true, "map": true}
-
 // readLines returns the command lines that are read, at most limit, and the note
 // saying where reading stopped (nil when every line is read).
 func readLines(lines []parse.Line, limit int) ([]parse.Line, *templates.Notice) {

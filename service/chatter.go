@@ -44,7 +44,7 @@ func wordsOf(g engine.Game) map[string]bool {
 	for _, v := range w.Words() {
 		words[v] = true
 	}
-	for v := range inGame {
+	for _, v := range verbNames(true) {
 		words[v] = true
 	}
 	return words

@@ -2,8 +2,6 @@ package service
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -206,19 +204,10 @@ var declineWords = map[string]bool{
 // confirmReply handles a reply to a one-time confirmation address: from the address
 // asked (or anyone, for a mailing list), it runs the stored commands with the proof
 // the confirmation gives, or records that the address declined. The code is used up
-// either way. Anything else — an unknown, used or expired code, another From — is
-// refused without an answer.
-func (s *Service) confirmReply(ctx context.Context, from string, msg *parse.Message, code string) (Result, store.Batch, error) {
-	k, err := s.store.ConfirmationOf(ctx, code, s.opts.Clock())
-	if errors.Is(err, store.ErrNotFound) {
-		return Result{Status: StatusRejected, Reason: "confirmation address unknown, used or expired"}, store.Batch{}, nil
-	}
-	if err != nil {
-		return Result{}, store.Batch{}, err
-	}
-	if !k.AnyFrom && !strings.EqualFold(from, k.Address) {
-		return Result{Status: StatusRejected, Reason: "confirmation from another address than the one asked", GameID: k.GameID}, store.Batch{}, nil
-	}
+// either way. Anything else — an unknown, used or expired code, another From — was
+// refused by authenticate.
+func (s *Service) confirmReply(ctx context.Context, p principal) (Result, store.Batch, error) {
+	k, msg := p.conf, p.msg
 	tx := s.newLobbyTx()
 	tx.lang = s.replyLang(ctx, k.Actor, msg)
 	c := store.Commit{Confirmed: []string{k.Code}}
@@ -255,29 +244,11 @@ func (s *Service) confirmReply(ctx context.Context, from string, msg *parse.Mess
 	for i, cmd := range k.Commands {
 		lines[i] = parse.Line{N: i + 1, Text: cmd}
 	}
-	cred := credential{proven: true, game: k.GameID, grant: k.Grant, consented: k.Address}
-	answers, ok, err := s.lobbyLines(ctx, tx, k.Actor, lines, msg, cred)
+	answers, ok, err := s.lobbyLines(ctx, tx, k.Actor, lines, msg, p.credential())
 	if err != nil {
 		return Result{}, store.Batch{}, err
 	}
 	return s.lobbyAnswer(ctx, tx, k.Actor, msg, answers, ok)
-}
-
-// hostCredential checks mail to a game's host reply address: from the host's
-// address it proves the host; from any other it is refused without an answer
-// (why is the reason).
-func (s *Service) hostCredential(ctx context.Context, from, gameID string) (cred credential, why string, err error) {
-	g, _, err := s.store.Game(ctx, gameID)
-	if errors.Is(err, store.ErrNotFound) {
-		return cred, "host reply address of an unknown game", nil
-	}
-	if err != nil {
-		return cred, "", fmt.Errorf("host address of %s: %w", gameID, err)
-	}
-	if g.Host == "" || !strings.EqualFold(g.Host, from) {
-		return cred, fmt.Sprintf("From %s is not the host of %s", from, gameID), nil
-	}
-	return credential{proven: true, game: gameID, grant: grantHost}, "", nil
 }
 
 // expiresIn formats when a confirmation request expires for a reader of lang: in

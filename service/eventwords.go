@@ -1,7 +1,6 @@
 package service
 
 import (
-	"regexp"
 	"strings"
 	"time"
 
@@ -14,25 +13,6 @@ import (
 // sprintf renders a service sentence (an English fmt format) in a reader's language.
 type sprintf func(format string, args ...any) string
 
-// undoWords are the undo events the log records (engine.KindUndo, see run.undo),
-// each with the sentence that tells it in a reader's language; its last argument is
-// the move taken back, told as the game tells it. The log keeps the English words.
-var undoWords = []struct {
-	re  *regexp.Regexp
-	say func(t sprintf, args ...any) string
-}{
-	{regexp.MustCompile(`^agreed by (.+) \((.+) resigned\), taking back .+$`),
-		func(t sprintf, a ...any) string { return t("taken back, as %s agreed (%s resigned): %s", a...) }},
-	{regexp.MustCompile(`^agreed by (.+), taking back .+$`),
-		func(t sprintf, a ...any) string { return t("taken back, as %s agreed: %s", a...) }},
-	{regexp.MustCompile(`^forced by the host, taking back .+$`),
-		func(t sprintf, a ...any) string { return t("taken back by the host: %s", a...) }},
-	{regexp.MustCompile(`^taken back by (.+) \(no other player\), .+$`),
-		func(t sprintf, a ...any) string { return t("taken back by %s (no other player): %s", a...) }},
-	{regexp.MustCompile(`^taking back .+ \(a resigned player's skipped turn\) with .+$`),
-		func(t sprintf, a ...any) string { return t("taken back, a resigned player's skipped turn: %s", a...) }},
-}
-
 // account is what recorded event i of events (the game's log) says to a reader of
 // lang, in sentences: the game's account of a move (engine.Narrator), the service's
 // sentence for its own events (a message, a pause, an undo, a deadline that
@@ -43,7 +23,6 @@ var undoWords = []struct {
 func (s *Service) account(l *Loaded, events []store.Event, i int, viewer, reader string, lang i18n.Lang) []templates.Happening {
 	e := events[i]
 	words := func(t engine.Text) string { return s.tr.GameText(l.Game.Kind, lang, t) }
-	t := func(format string, args ...any) string { return s.tr.Sprintf(lang, format, args...) }
 	said := func(text string) []templates.Happening {
 		return []templates.Happening{{Kind: engine.HapOther, Text: text}}
 	}
@@ -51,26 +30,13 @@ func (s *Service) account(l *Loaded, events []store.Event, i int, viewer, reader
 	case engine.KindMove:
 		return l.happened(e, viewer, reader, words)
 	case engine.KindUndo:
-		return said(undoSentence(t, e.Command, s.takenBack(l, events[:i], viewer, lang)))
+		what := s.takenBack(l, events[:i], viewer, lang)
+		u, _ := readUndo(e.Command)
+		return said(u.sentence(s.tr, lang, what))
 	case engine.KindAdmin:
 		return said(s.adminSentence(e, lang))
 	}
 	return nil
-}
-
-// undoSentence tells the undo event cmd (see undoWords) with t, what being the move it
-// took back as the reader may read it.
-func undoSentence(t sprintf, cmd, what string) string {
-	for _, u := range undoWords {
-		if m := u.re.FindStringSubmatch(cmd); m != nil {
-			args := make([]any, 0, len(m))
-			for _, a := range m[1:] {
-				args = append(args, a)
-			}
-			return u.say(t, append(args, what)...)
-		}
-	}
-	return t("taken back: %s", what)
 }
 
 // accountLines tells the events of l from index first on to seat p in lang, a line

@@ -96,7 +96,7 @@ func (s *Service) CreateGame(ctx context.Context, ng NewGame) (string, error) {
 		game.List = st.List
 		l := &Loaded{Game: game, Players: players, State: state, Settings: st}
 		l.Facts = newFacts(state.ToAct(), l.startedAt())
-		mails, err := s.stateMails(l, nil, state, nil, "", nil, nil, nil, "")
+		mails, err := s.stateMails(l, change{after: state})
 		if err != nil {
 			return "", err
 		}
@@ -175,7 +175,7 @@ func (s *Service) importOnce(ctx context.Context, a *engine.Archive, states []en
 		game.Status = "finished"
 	}
 	l := &Loaded{Game: game, Players: players, State: final, Settings: settingsOf(game.Settings)}
-	mails, err := s.stateMails(l, nil, final, nil, "", nil, nil, nil, "")
+	mails, err := s.stateMails(l, change{after: final})
 	if err != nil {
 		return "", err
 	}

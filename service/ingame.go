@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -122,39 +120,6 @@ func (r *run) apply(player, cmd string) error {
 	return nil
 }
 
-// undo takes back the move t (see undoTarget): one undo event for each turn skipped
-// for a resigned player above it, then one for the move; it replays to learn the
-// state they leave.
-func (r *run) undo(why string, t undoTarget) error {
-	first := len(r.c.Events)
-	for _, e := range t.skipped {
-		r.add(store.Event{Kind: engine.KindUndo, Command: fmt.Sprintf("taking back %s: %s (a resigned player's skipped turn) with %s: %s", e.Player, e.Command, t.move.Player, t.move.Command)})
-	}
-	r.add(store.Event{Kind: engine.KindUndo, Player: "", Command: why})
-	// The undo events go back to the states they name, which the game's history
-	// gives (this run's own states are in view's).
-	h := r.view().hist
-	if h == nil {
-		return errors.New("replay the undo: the game has no history")
-	}
-	for i := range h.events[r.l.LastSeq()+first:] {
-		h.events[r.l.LastSeq()+first+i].Hash = "" // recorded by add as the state before: not to be checked
-	}
-	f := engine.Fold{Seed: r.l.Seed, Events: h.events, Base: r.state, BaseSeq: r.l.LastSeq() + first, StateAt: h.at, Journal: true, Keep: true,
-		Visit: func(seq int, st engine.State) error {
-			// Like every event, an undo records the state after it (add stored the one before).
-			i := seq - r.l.LastSeq() - 1
-			r.c.Events[i].Hash, r.after[i] = st.Hash(), st
-			return nil
-		}}
-	st, err := f.Run(-1)
-	if err != nil {
-		return fmt.Errorf("replay the undo: %w", err)
-	}
-	r.state, r.moved = st, true
-	return nil
-}
-
 // view is the game as the run leaves it: its events appended, its status and state,
 // and the turn starts they give, so that the mails show the deadlines that count
 // from this run's events (r.l keeps the game as it was loaded).
@@ -257,7 +222,8 @@ func (r *run) finish(author string, applied []templates.Line, lineErr *templates
 			notes, r.answers, r.wantState = r.answers, nil, false // the author's state mail says it all
 		}
 		v := r.view()
-		mails, err := r.s.stateMails(v, r.l.State, r.state, r.c.Events, author, applied, lineErr, notes, r.inReply)
+		mails, err := r.s.stateMails(v, change{before: r.l.State, after: r.state, events: r.c.Events, author: author,
+			reply: reply{applied: applied, lineErr: lineErr, notes: notes, inReply: r.inReply}})
 		if err != nil {
 			return err
 		}
@@ -295,7 +261,7 @@ func (r *run) answer(seat store.Player, applied []templates.Line, lineErr *templ
 		if lineErr == nil {
 			applied = nil // nothing to report beyond the answers
 		}
-		m, err = r.s.stateMail(r.view(), r.state, seat, nil, applied, lineErr, r.answers, r.inReply)
+		m, err = r.s.stateMail(r.view(), r.state, seat, nil, reply{applied: applied, lineErr: lineErr, notes: r.answers, inReply: r.inReply})
 	case lineErr != nil:
 		m, err = r.s.refusal(r.l, seat, lineErr.Reason, lineErr, r.inReply)
 	default:
@@ -323,32 +289,6 @@ func (r *run) isMove(player, verb string) bool {
 	return false
 }
 
-// inGame are the commands a player may mix with the moves.
-var inGame = map[string]func(r *run, a actor, args []string) string{
-	"status":   (*run).cmdStatus,
-	"legal":    (*run).cmdLegal,
-	"history":  (*run).cmdHistory,
-	"map":      (*run).cmdMap,
-	"rules":    (*run).cmdRules,
-	"resign":   (*run).cmdResign,
-	"undo":     (*run).cmdUndo,
-	"accept":   (*run).cmdAccept,
-	"pause":    (*run).cmdPause,
-	"resume":   (*run).cmdResume,
-	"vacation": (*run).cmdVacation,
-	"replace":  (*run).cmdReplace,
-	"set":      (*run).cmdSet,
-	"tz":       (*run).cmdTZ,
-	"notify":   (*run).cmdNotify,
-	"lang":     (*run).cmdLang,
-	"respond":  (*run).cmdRespond,
-	"help":     (*run).cmdHelp,
-	"say":      (*run).cmdSay,
-}
-
-// play applies the mail's command lines in order: moves through the engine, the other
-// commands (status, undo, pause …) by the service; it stops at the first line that
-// cannot be applied.
 // refuse answers a player's mail from which nothing is applied and settles it as
 // rejected (the answer within the limits: see settle).
 func (s *Service) refuse(l *Loaded, player store.Player, inReply, reason string, lineErr *templates.LineError) (Result, store.Commit, error) {
@@ -362,6 +302,9 @@ func (s *Service) refuse(l *Loaded, player store.Player, inReply, reason string,
 	return res, c, nil
 }
 
+// play applies the mail's command lines in order: moves through the engine, the other
+// commands (status, undo, pause …) by the service; it stops at the first line that
+// cannot be applied.
 func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg *parse.Message) (Result, store.Commit, error) {
 	res := Result{GameID: l.Game.ID}
 	r := s.newRun(ctx, l, msg.MessageID, inReplyTo(msg))
@@ -403,15 +346,15 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 		if alias, ok := standingAlias(f); ok {
 			f = alias
 		}
-		if h, ok := inGame[f[0]]; ok {
-			if infoVerbs[f[0]] {
+		if v := gameVerb(f[0]); v != nil {
+			if v.info {
 				if answered[f[0]] {
 					continue // answered once per mail
 				}
 				answered[f[0]] = true
 			}
 			r.line = line.Text
-			if why := h(r, a, f[1:]); why != "" {
+			if why := v.game(r, a, f[1:]); why != "" {
 				stop(why)
 				break
 			}
@@ -420,7 +363,7 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 		}
 		var why string
 		switch done, _ := r.over(); {
-		case lobbyVerbs[f[0]] && !r.isMove(player.Name, f[0]):
+		case lobbyVerb(f[0]) != nil && !r.isMove(player.Name, f[0]):
 			// A command of the service address (games, join, new …), written in a
 			// game's reply: say where it goes, in the reader's words.
 			why = r.t("%s is a command of the service address: write it to %s.", engine.Command(f[0]), s.address())
@@ -582,28 +525,6 @@ func (r *run) notHost(what string) string {
 	return r.t("Only the host of game %s (%s) may %s.", r.l.Game.ID, r.l.Game.Host, what)
 }
 
-func (r *run) cmdStatus(a actor, _ []string) string {
-	if a.Seat == nil {
-		return r.t("status is for players: reply to a game mail.")
-	}
-	r.wantState = true // answered by the state mail (see answer)
-	return ""
-}
-
-func (r *run) cmdLegal(a actor, _ []string) string {
-	if a.Seat == nil {
-		return r.t("legal is for players: reply to a game mail.")
-	}
-	legal, notes := r.s.legalIn(r.l, r.state, a.Name)
-	r.notify(a.Email, templates.Notice{Kind: "legal", To: a.Name, ToAct: r.state.ToAct(), Legal: legal, LegalNotes: notes, Due: r.dueOf(a.Name)})
-	return ""
-}
-
-func (r *run) cmdHelp(a actor, _ []string) string {
-	r.notify(a.Email, templates.Notice{Kind: "help", To: a.Name, Service: r.s.address()})
-	return ""
-}
-
 // dueOf formats a player's current deadline ("" when none).
 func (r *run) dueOf(name string) string {
 	for _, d := range r.view().Deadlines() {
@@ -617,376 +538,3 @@ func (r *run) dueOf(name string) string {
 // fmtTime formats a time for the host and the logs (players read times through
 // Loaded.when, in their time zone).
 func fmtTime(t time.Time) string { return t.UTC().Format("Mon 2 Jan 2006 15:04 UTC") }
-
-func (r *run) cmdHistory(a actor, args []string) string {
-	n := 10
-	if len(args) > 0 {
-		v, err := strconv.Atoi(args[0])
-		if err != nil || v < 1 {
-			return r.t("history takes a number of events, e.g. history 20")
-		}
-		n = min(v, maxHistory)
-	}
-	v := r.view()
-	first := max(0, len(v.Events)-n)
-	var moves []templates.Move
-	lang := r.langTo(a.Email)
-	viewer := a.Name
-	if a.Seat == nil {
-		viewer = engine.Observer // the host without a seat reads the public account
-	}
-	for i := first; i < len(v.Events); i++ {
-		e := v.Events[i]
-		if isPref(e) && e.Player != a.Name || !chatVisible(e, a.Name) {
-			continue // another player's own settings, a message to someone else
-		}
-		// Sealed commands (bids) stay sealed in the history as long as the game hides them.
-		cmd := engine.MaskCommand(r.state, e.Player, e.Command, viewer)
-		m := templates.Move{Seq: e.Seq, Player: e.Player, Command: r.s.tr.Command(r.l.Game.Kind, lang, cmd), Kind: e.Kind,
-			Happened: r.s.account(v, v.Events, i, viewer, a.Name, lang)}
-		if !e.At.IsZero() {
-			m.At = r.s.when(r.l, a.Name, e.At)
-		}
-		moves = append(moves, m)
-	}
-	r.notify(a.Email, templates.Notice{Kind: "history", To: a.Name, Moves: moves, Count: len(moves)})
-	return ""
-}
-
-func (r *run) cmdResign(a actor, args []string) string {
-	if a.Seat == nil {
-		return r.t("resign is for players: reply to a game mail.")
-	}
-	if r.l.Facts.Resigned[a.Name] {
-		return r.t("You have resigned from this game already.")
-	}
-	if done, _ := r.over(); done {
-		return r.t("The game is over.")
-	}
-	code := r.s.confirmCode(r.l.Game.ID, *a.Seat)
-	if len(args) == 0 {
-		line := r.s.tr.Command("", r.langTo(a.Email), "resign confirm "+code) // the line to send back, in the reader's words
-		r.notify(a.Email, templates.Notice{Kind: "resign-confirm", To: a.Name, Text: line})
-		return ""
-	}
-	if len(args) != 2 || args[0] != "confirm" || args[1] != code {
-		return r.t("To resign, send the exact line from the confirmation mail (%s); send %s to get it.", engine.Command("resign confirm CODE"), engine.Command("resign"))
-	}
-	pending := r.l.Facts.Undo
-	r.admin(a.Name, adminResign) // withdraws the player's own undo request (Facts.observe)
-	var withdrawn func(i18n.Lang, *templates.Notice)
-	if pending != nil && pending.By == a.Name {
-		withdrawn = func(lang i18n.Lang, n *templates.Notice) { n.Text = r.undoWhat(lang) }
-	}
-	r.notifyEach(templates.Notice{Kind: "resigned", Player: a.Name}, false, withdrawn)
-	r.moved = true // the others see the new situation (and the end, when it is one)
-	if pending != nil && pending.By != a.Name {
-		return r.undoIfAgreed(pending, a.Name)
-	}
-	return ""
-}
-
-// undoWhat names the move an undo would take back now, for a reader of lang ("" when
-// none), as the public account tells it.
-func (r *run) undoWhat(lang i18n.Lang) string {
-	last, ok := lastStanding(append(append([]store.Event{}, r.l.Events...), r.c.Events...))
-	if !ok {
-		return ""
-	}
-	return r.moveIn(lang, engine.Observer, last.move)
-}
-
-// moveIn tells a recorded move to viewer in lang (see Service.moveWords).
-func (r *run) moveIn(lang i18n.Lang, viewer string, e store.Event) string {
-	return r.s.moveWords(r.view(), e, viewer, lang)
-}
-
-// undoIfAgreed applies the pending undo u when player's resignation left no one
-// to wait for (every other active player had accepted), unless it ended the game.
-func (r *run) undoIfAgreed(u *UndoRequest, player string) string {
-	if done, _ := r.over(); done {
-		return ""
-	}
-	waiting, agreed := r.undoConsent(u)
-	if len(waiting) > 0 {
-		return ""
-	}
-	last, ok := lastStanding(append(append([]store.Event{}, r.l.Events...), r.c.Events...))
-	if !ok {
-		return ""
-	}
-	why := fmt.Sprintf("agreed by %s (%s resigned), taking back %s: %s", strings.Join(agreed, ", "), player, last.move.Player, last.move.Command)
-	if err := r.undo(why, last); err != nil {
-		return r.t("The undo failed: %v", err)
-	}
-	return ""
-}
-
-// undoConsent splits the active players other than the asker of u into those
-// still to accept and those who accepted (sorted).
-func (r *run) undoConsent(u *UndoRequest) (waiting, agreed []string) {
-	for _, p := range r.l.active() {
-		switch {
-		case p.Name == u.By:
-		case u.Accepted[p.Name]:
-			agreed = append(agreed, p.Name)
-		default:
-			waiting = append(waiting, p.Name)
-		}
-	}
-	sort.Strings(agreed)
-	return waiting, agreed
-}
-
-// undoTarget is the move an undo takes back, with the turns skipped for resigned
-// players that stand above it (latest first): autoSkip would play those again at
-// once, so an undo that took back only them would change nothing.
-type undoTarget struct {
-	move    store.Event
-	skipped []store.Event
-}
-
-// lastStanding returns the move an undo would take back.
-func lastStanding(events []store.Event) (undoTarget, bool) {
-	var stack []store.Event
-	resigned := map[string]int{} // player → the seq of their resignation
-	for _, e := range events {
-		switch e.Kind {
-		case engine.KindMove:
-			stack = append(stack, e)
-		case engine.KindUndo:
-			if len(stack) > 0 {
-				stack = stack[:len(stack)-1]
-			}
-		case engine.KindAdmin:
-			if _, ok := resigned[e.Player]; !ok && e.Command == adminResign {
-				resigned[e.Player] = e.Seq
-			}
-		}
-	}
-	var t undoTarget
-	for i := len(stack) - 1; i >= 0; i-- {
-		e := stack[i]
-		if at, ok := resigned[e.Player]; ok && at < e.Seq {
-			t.skipped = append(t.skipped, e)
-			continue
-		}
-		t.move = e
-		return t, true
-	}
-	return undoTarget{}, false
-}
-
-func (r *run) cmdUndo(a actor, args []string) string {
-	last, ok := lastStanding(append(append([]store.Event{}, r.l.Events...), r.c.Events...))
-	if !ok {
-		return r.t("There is no move to take back.")
-	}
-	if r.status == store.GameFinished {
-		return r.t("The game is over.")
-	}
-	what := fmt.Sprintf("%s: %s", last.move.Player, last.move.Command)
-	if len(args) == 1 && args[0] == "force" {
-		if !r.isHost(a) {
-			return r.notHost(r.t("force an undo"))
-		}
-		if err := r.undo("forced by the host, taking back "+what, last); err != nil {
-			return r.t("The undo failed: %v", err)
-		}
-		return ""
-	}
-	why := ""
-	if len(args) != 0 {
-		// The reason, as the player wrote it (the line less its verb).
-		words := strings.Fields(cleanChat(r.line))
-		if len(words) > 1 {
-			why = strings.Join(words[1:], " ")
-		}
-		if len(why) > maxSayBytes {
-			return r.t("Your reason is longer than %d characters; nothing was asked. Send a shorter one.", maxSayBytes)
-		}
-	}
-	if a.Seat == nil {
-		return r.t("As the host, write undo force (without a seat you cannot ask the players).")
-	}
-	if r.l.Facts.Resigned[a.Name] {
-		return r.t(resignedReason)
-	}
-	if u := r.l.Facts.Undo; u != nil {
-		return r.t("%s has asked for an undo already; the others answer with accept.", u.By)
-	}
-	var others []string
-	for _, p := range r.l.active() {
-		if p.Name != a.Name {
-			others = append(others, p.Name)
-		}
-	}
-	if len(others) == 0 {
-		if err := r.undo("taken back by "+a.Name+" (no other player), "+what, last); err != nil {
-			return r.t("The undo failed: %v", err)
-		}
-		return ""
-	}
-	if why == "" {
-		r.admin(a.Name, adminUndoRequest)
-	} else {
-		r.admin(a.Name, adminUndoRequest+": "+why)
-	}
-	for _, p := range r.l.active() {
-		what := r.moveIn(r.langTo(p.Email), engine.Observer, last.move) // the public account: what every reader may know
-		if p.Name == a.Name {
-			r.notify(p.Email, templates.Notice{Kind: "undo-asked", To: p.Name, Text: what, ToAct: others})
-			continue
-		}
-		r.notify(p.Email, templates.Notice{Kind: "undo-request", To: p.Name, Player: a.Name, Text: what, Why: why})
-	}
-	return ""
-}
-
-func (r *run) cmdAccept(a actor, _ []string) string {
-	u := r.l.Facts.Undo
-	if u == nil {
-		return r.t("There is no undo request to accept.")
-	}
-	if a.Seat == nil {
-		return r.t("accept is for players.")
-	}
-	if r.l.Facts.Resigned[a.Name] {
-		return r.t(resignedReason)
-	}
-	if u.By == a.Name {
-		return r.t("You asked for the undo; the other players accept it.")
-	}
-	if u.Accepted[a.Name] {
-		return r.t("You have accepted already.")
-	}
-	r.admin(a.Name, adminAccept)
-	waiting, agreed := r.undoConsent(u)
-	if len(waiting) > 0 {
-		r.notify(a.Email, templates.Notice{Kind: "undo-waiting", To: a.Name, Player: u.By, ToAct: waiting})
-		return ""
-	}
-	last, _ := lastStanding(append(append([]store.Event{}, r.l.Events...), r.c.Events...))
-	if err := r.undo(fmt.Sprintf("agreed by %s, taking back %s: %s", strings.Join(agreed, ", "), last.move.Player, last.move.Command), last); err != nil {
-		return r.t("The undo failed: %v", err)
-	}
-	return ""
-}
-
-func (r *run) cmdPause(a actor, _ []string) string {
-	if !r.isHost(a) {
-		return r.notHost(r.t("pause the game"))
-	}
-	switch r.status {
-	case store.GamePaused:
-		return r.t("The game is paused already; resume it with resume.")
-	case store.GameRunning:
-	default:
-		return r.t("Only a running game can be paused.")
-	}
-	r.admin(a.Name, adminPause)
-	r.status = store.GamePaused
-	r.notifyAll(templates.Notice{Kind: "paused", Actor: "the host"})
-	return ""
-}
-
-func (r *run) cmdResume(a actor, _ []string) string {
-	if !r.isHost(a) {
-		return r.notHost(r.t("resume the game"))
-	}
-	if r.status != store.GamePaused {
-		return r.t("The game is not paused.")
-	}
-	r.admin(a.Name, adminResume)
-	r.status = store.GameRunning
-	r.notifyAll(templates.Notice{Kind: "resumed", ToAct: r.state.ToAct()})
-	return ""
-}
-
-func (r *run) cmdVacation(a actor, args []string) string {
-	if a.Seat == nil {
-		return r.t("vacation is for players: reply to a game mail.")
-	}
-	if r.l.Facts.Resigned[a.Name] {
-		return r.t(resignedReason)
-	}
-	syntax := r.t("Write vacation FROM TO with dates as YYYY-MM-DD, e.g. vacation 2026-12-24 2026-12-27 (both days included).")
-	if len(args) != 2 {
-		return syntax
-	}
-	iv, ok := parseVacation(args[0] + " " + args[1])
-	if !ok {
-		return syntax
-	}
-	if !iv.To.After(r.now) {
-		return r.t("That vacation is over already.")
-	}
-	used := 0
-	for _, v := range r.l.Facts.Vacations[a.Name] {
-		used += v.days()
-	}
-	limit := r.l.Settings.vacationDays()
-	if used+iv.days() > limit {
-		return r.t("That is %d days; you have used %d of the %d days of vacation this game allows.", iv.days(), used, limit)
-	}
-	r.admin(a.Name, adminVacation+" "+args[0]+" "+args[1])
-	r.notify(a.Email, templates.Notice{Kind: "vacation", To: a.Name, Text: r.s.vacationWords(r.langTo(a.Email), args[0], args[1]), Count: used + iv.days(), Limit: limit, Due: r.dueOf(a.Name)})
-	return ""
-}
-
-func (r *run) cmdReplace(a actor, args []string) string {
-	if !r.isHost(a) {
-		return r.notHost(r.t("hand a seat to another player"))
-	}
-	if len(args) != 2 {
-		return r.t("Write replace PLAYER ADDRESS, e.g. replace bob carol@example.org.")
-	}
-	p, ok := r.l.playerByName(args[0])
-	if !ok {
-		return r.t("There is no player %q in this game.", args[0])
-	}
-	to, err := recipient(args[1])
-	if err != nil {
-		return r.s.reasonIn(r.lang, "", err) + "."
-	}
-	if _, taken := r.l.playerByEmail(to); taken {
-		return r.t("%s plays in this game already.", to)
-	}
-	if r.status == store.GameFinished {
-		return r.t("The game is over.")
-	}
-	if !strings.EqualFold(to, r.consented) {
-		// The new address gets the seat only once it confirms from its own mailbox.
-		if !mayAsk(r.l, to) {
-			return r.t("%s was asked about this game before and did not accept; nothing was sent.", to)
-		}
-		k := store.Confirmation{Address: to, Actor: a.Email, GameID: r.l.Game.ID, Grant: grantHost,
-			Commands: []string{"replace " + r.l.Game.ID + " " + p.Name + " " + to}}
-		// The new address is asked in the game's language.
-		ask := templates.Notice{Game: r.s.gameData(r.l.Game, r.l.Players), Text: "replace", Actor: a.Email, Player: p.Name, Lang: string(r.s.langOf(r.l.Settings, ""))}
-		if err := r.s.ask(&r.c, k, ask, true, a.Email); err != nil {
-			return "internal error: " + err.Error()
-		}
-		r.asked = true
-		r.notify(a.Email, templates.Notice{Kind: "replace-asked", Player: p.Name, Address: to})
-		return ""
-	}
-	old := p.Email
-	r.admin(a.Name, adminReplace+" "+p.Name+" "+to)
-	p.Email, p.Epoch, p.Unreachable = to, p.Epoch+1, ""
-	r.c.Players = append(r.c.Players, p)
-	for i := range r.l.Players {
-		if r.l.Players[i].Seat == p.Seat {
-			r.l.Players[i] = p
-		}
-	}
-	r.notify(old, templates.Notice{Kind: "replaced-old", To: p.Name, Player: p.Name, ReplyTo: r.s.address()})
-	r.notify(r.l.Game.Host, templates.Notice{Kind: "replaced-host", To: "host", Player: p.Name, Address: to, ReplyTo: r.s.address()})
-	note := templates.Notice{Kind: "replaced-new", Player: p.Name, Host: r.l.Game.Host}
-	m, err := r.s.stateMail(r.view(), r.state, p, nil, nil, nil, []templates.Notice{note}, "")
-	if err != nil {
-		return "internal error: " + err.Error()
-	}
-	r.mails = append(r.mails, m)
-	return ""
-}

@@ -263,7 +263,7 @@ func TestUndo_consentAndForce(t *testing.T) {
 			},
 			wantScores: map[string]int{"alice": 0}, wantToAct: "alice",
 			wantLog: []string{"move alice: add 5", "admin alice: undo request", "admin bob: accept", "admin carol: accept",
-				"undo : agreed by bob, carol, taking back alice: add 5"},
+				`undo : {"undo":"agreed","by":["bob","carol"],"move":{"seq":1,"player":"alice","command":"add 5"}}`},
 		},
 		{
 			name: "the accepts come in any order",
@@ -319,7 +319,7 @@ func TestUndo_consentAndForce(t *testing.T) {
 				}},
 			},
 			wantScores: map[string]int{"alice": 5, "bob": 0}, wantToAct: "bob",
-			wantLog: []string{"move alice: add 5", "move bob: add 3", "undo : forced by the host, taking back bob: add 3"},
+			wantLog: []string{"move alice: add 5", "move bob: add 3", `undo : {"undo":"forced","move":{"seq":2,"player":"bob","command":"add 3"}}`},
 		},
 		{
 			name: "a host who plays forces an undo in the game",
@@ -440,7 +440,7 @@ func TestUndo_consentAndForce(t *testing.T) {
 			},
 			wantScores: map[string]int{"alice": 0}, wantToAct: "alice",
 			wantLog: []string{"move alice: add 5", "admin alice: undo request", "admin bob: accept", "admin carol: resign",
-				"undo : agreed by bob (carol resigned), taking back alice: add 5"},
+				`undo : {"undo":"agreed","by":["bob"],"resigned":"carol","move":{"seq":1,"player":"alice","command":"add 5"}}`},
 		},
 		{
 			name: "the last player still needed resigns on their turn: the undo applies before the turn is skipped",
@@ -456,7 +456,7 @@ func TestUndo_consentAndForce(t *testing.T) {
 			},
 			wantScores: map[string]int{"alice": 5, "bob": 0}, wantToAct: "bob",
 			wantLog: []string{"move alice: add 5", "move bob: add 2", "admin bob: undo request", "admin alice: accept", "admin carol: resign",
-				"undo : agreed by alice (carol resigned), taking back bob: add 2"},
+				`undo : {"undo":"agreed","by":["alice"],"resigned":"carol","move":{"seq":2,"player":"bob","command":"add 2"}}`},
 		},
 		{
 			name: "a player who accepted resigns: the others are still asked",

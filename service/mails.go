@@ -229,17 +229,27 @@ func (l *Loaded) board(state engine.State, p store.Player, viewer string) (map[s
 	return view, page.ChangedRegions(old, view), nil
 }
 
-// stateMail renders one seat's state mail. When it answers the seat's mail (inReply),
-// it reports what was applied, the refused line and the other answers (notes).
-func (s *Service) stateMail(l *Loaded, state engine.State, p store.Player, events []store.Event, applied []templates.Line, lineErr *templates.LineError, notes []templates.Notice, inReply string) (store.OutMail, error) {
+// reply is what a state mail that answers its reader's own mail reports: the lines
+// applied, the line refused, the other answers to the mail (notes), and the mail's
+// Message-ID (inReply; "" for a state mail that answers nothing).
+type reply struct {
+	applied []templates.Line
+	lineErr *templates.LineError
+	notes   []templates.Notice
+	inReply string
+}
+
+// stateMail renders one seat's state mail after events, with what it says to the
+// seat's own mail when it answers one (re).
+func (s *Service) stateMail(l *Loaded, state engine.State, p store.Player, events []store.Event, re reply) (store.OutMail, error) {
 	data, err := s.stateData(l, state, p, events)
 	if err != nil {
 		return store.OutMail{}, err
 	}
-	data.Applied, data.AppliedCut = lastOf(applied)
-	data.Error, data.Notes = lineErr, notes
+	data.Applied, data.AppliedCut = lastOf(re.applied)
+	data.Error, data.Notes = re.lineErr, re.notes
 	auto := "auto-generated"
-	if inReply != "" {
+	if re.inReply != "" {
 		auto = "auto-replied"
 	}
 	var files []compose.Attachment
@@ -251,7 +261,8 @@ func (s *Service) stateMail(l *Loaded, state engine.State, p store.Player, event
 	}
 	files = append(files, s.withReplay(l, &data)...)
 	inline := s.withPicture(l, state, viewerOf(p), &data)
-	m, err := s.mailInline("state", data, l.Game.ID, p.Email, data.ReplyTo, inReply, l.threadOf(p.Email), nil, auto, inline, files...)
+	m, err := s.mail(outMail{kind: "state", data: data, game: l.Game.ID, to: p.Email, replyTo: data.ReplyTo, inReplyTo: re.inReply,
+		thread: l.threadOf(p.Email), auto: auto, inline: inline, files: files})
 	m.Seen = l.LastSeq()
 	return m, err
 }
@@ -308,18 +319,29 @@ func eventsAfter(events []store.Event, seq int) []store.Event {
 	return nil
 }
 
-// stateMails renders the state mail for every seat after events were appended. The
-// player whose mail caused them also sees what was applied, any refused line and
-// the other answers to their mail (notes).
+// change is a change of a game that its readers are mailed about (stateMails): the
+// state before (nil when everyone is to be mailed, as at the start) and after the
+// events appended, and the seat whose mail caused them (author, "" for none) with
+// what its state mail answers to that mail.
+type change struct {
+	before, after engine.State
+	events        []store.Event
+	author        string
+	reply         reply
+}
+
+// stateMails renders the state mail for every seat after a change (c.events were
+// appended). The player whose mail caused them also sees what was applied, any
+// refused line and the other answers to their mail (c.reply).
 // Observers get the public view. In a mailing-list game the public view goes once to
 // the list; a player gets a personal mail only when they must act, wrote the mail,
 // or see more than the public view.
 //
-// before is the state the events started from (nil when everyone is to be mailed,
-// as at the start). While a turn goes on, a player who did not write the mail gets
+// While a turn goes on, a player who did not write the mail gets
 // none unless they asked for every one (notify=every), and observers and the list
 // get none: see turnEnded.
-func (s *Service) stateMails(l *Loaded, before, state engine.State, events []store.Event, author string, applied []templates.Line, lineErr *templates.LineError, notes []templates.Notice, replyTo string) ([]store.OutMail, error) {
+func (s *Service) stateMails(l *Loaded, c change) ([]store.OutMail, error) {
+	before, state, events, author := c.before, c.after, c.events, c.author
 	var out []store.OutMail
 	list := l.Game.List
 	if list == "" {
@@ -354,13 +376,11 @@ func (s *Service) stateMails(l *Loaded, before, state engine.State, events []sto
 				continue // nothing private: the list mail says it all
 			}
 		}
-		var m store.OutMail
-		var err error
+		var re reply
 		if p.Name == author {
-			m, err = s.stateMail(l, state, p, events, applied, lineErr, notes, replyTo)
-		} else {
-			m, err = s.stateMail(l, state, p, events, nil, nil, nil, "")
+			re = c.reply
 		}
+		m, err := s.stateMail(l, state, p, events, re)
 		if err != nil {
 			return nil, err
 		}
@@ -376,7 +396,8 @@ func (s *Service) stateMails(l *Loaded, before, state engine.State, events []sto
 		}
 		inline := s.withPicture(l, state, engine.Observer, &data)
 		files := s.withReplay(l, &data)
-		m, err := s.mailInline("state", data, l.Game.ID, o.Email, s.address(), "", l.threadOf(o.Email), map[string]string{"List-Unsubscribe": s.unsubscribe(l.Game.ID)}, "auto-generated", inline, files...)
+		m, err := s.mail(outMail{kind: "state", data: data, game: l.Game.ID, to: o.Email, replyTo: s.address(), thread: l.threadOf(o.Email),
+			headers: map[string]string{"List-Unsubscribe": s.unsubscribe(l.Game.ID)}, auto: "auto-generated", inline: inline, files: files})
 		if err != nil {
 			return nil, err
 		}
@@ -391,7 +412,8 @@ func (s *Service) stateMails(l *Loaded, before, state engine.State, events []sto
 		headers := map[string]string{"List-Id": "<" + l.Game.ID + "." + s.domain + ">", "Precedence": "list", "List-Unsubscribe": s.unsubscribe(l.Game.ID)}
 		inline := s.withPicture(l, state, engine.Observer, &data)
 		files := s.withReplay(l, &data)
-		m, err := s.mailInline("state", data, l.Game.ID, list, s.address(), "", l.threadOf(list), headers, "auto-generated", inline, files...)
+		m, err := s.mail(outMail{kind: "state", data: data, game: l.Game.ID, to: list, replyTo: s.address(), thread: l.threadOf(list),
+			headers: headers, auto: "auto-generated", inline: inline, files: files})
 		if err != nil {
 			return nil, err
 		}
@@ -488,7 +510,7 @@ func (s *Service) notice(n templates.Notice, th thread, gameID, to, inReply stri
 	if inReply != "" {
 		auto = "auto-replied"
 	}
-	return s.mail("notice", n, gameID, to, n.ReplyTo, inReply, th, nil, auto)
+	return s.mail(outMail{kind: "notice", data: n, game: gameID, to: to, replyTo: n.ReplyTo, inReplyTo: inReply, thread: th, auto: auto})
 }
 
 // refusal renders the answer to a mail from which nothing was applied.
@@ -513,26 +535,46 @@ func (s *Service) refusal(l *Loaded, p store.Player, reason string, lineErr *tem
 	if in, pic := s.picture(l, l.State, viewerOf(p), data.Changed, i18n.Lang(data.Lang), ""); in != nil {
 		data.Picture, inline = pic, []compose.Inline{*in}
 	}
-	return s.mailInline("refusal", data, l.Game.ID, p.Email, data.ReplyTo, replyTo, l.threadOf(p.Email), nil, "auto-replied", inline)
+	return s.mail(outMail{kind: "refusal", data: data, game: l.Game.ID, to: p.Email, replyTo: data.ReplyTo, inReplyTo: replyTo,
+		thread: l.threadOf(p.Email), auto: "auto-replied", inline: inline})
 }
 
-// mail renders a mail kind and builds the outbox row. A mail of a game stands in its
-// reader's thread th: In-Reply-To names its parent (the mail it answers, else the
+// outMail is a mail to render and send (Service.mail).
+type outMail struct {
+	// kind is the template (state, notice, refusal, lobby, howto) and data its data.
+	kind string
+	data any
+	// game is the id of the game the mail is about ("" for none).
+	game string
+	// to is the recipient; replyTo, when not "", the Reply-To address.
+	to, replyTo string
+	// inReplyTo is the Message-ID of the mail it answers ("" for none) and thread
+	// where it stands in its reader's thread of the game.
+	inReplyTo string
+	thread    thread
+	// headers are more header fields; auto the Auto-Submitted value
+	// ("auto-generated", "auto-replied").
+	headers map[string]string
+	auto    string
+	// inline are pictures that the HTML shows (a state mail's board), files the
+	// attachments.
+	inline []compose.Inline
+	files  []compose.Attachment
+}
+
+// mail renders a mail and builds the outbox row. A mail of a game stands in its
+// reader's thread: In-Reply-To names its parent (the mail it answers, else the
 // reader's previous mail of the game) and References the root and the parent, which
 // Gmail, Outlook and Thunderbird follow (with the game's one subject) to keep the game
-// in one conversation; a mail without a root starts the thread. files are attached. Its header inputs are made
+// in one conversation; a mail without a root starts the thread. Its header inputs are made
 // safe before compose sees them: an In-Reply-To that compose.ValidMessageID refuses
 // is dropped (the subject is one line, see templates.Set.Subject, and compose encodes
 // what is not plain ASCII), and a recipient that compose.CheckAddress refuses is an error naming it (addresses are
 // checked where they enter, so that is a bug or a row stored before the check).
-func (s *Service) mail(kind string, data any, gameID, to, replyTo, inReplyTo string, th thread, headers map[string]string, auto string, files ...compose.Attachment) (store.OutMail, error) {
-	return s.mailInline(kind, data, gameID, to, replyTo, inReplyTo, th, headers, auto, nil, files...)
-}
-
-// mailInline is mail with inline pictures that the HTML shows (a state mail's board).
-// A mail that the picture would make larger than MaxMailBytes goes without it (its
-// data's Picture dropped), before build cuts its text.
-func (s *Service) mailInline(kind string, data any, gameID, to, replyTo, inReplyTo string, th thread, headers map[string]string, auto string, inline []compose.Inline, files ...compose.Attachment) (store.OutMail, error) {
+// A mail that its inline pictures would make larger than MaxMailBytes goes without
+// them (its data's Picture dropped), before build cuts its text.
+func (s *Service) mail(o outMail) (store.OutMail, error) {
+	kind, data, gameID, to, inReplyTo, headers := o.kind, o.data, o.game, o.to, o.inReplyTo, o.headers
 	if err := compose.CheckAddress(to); err != nil {
 		return store.OutMail{}, fmt.Errorf("%s mail: %w", kind, err)
 	}
@@ -555,18 +597,18 @@ func (s *Service) mailInline(kind string, data any, gameID, to, replyTo, inReply
 		Subject:       subject,
 		MessageID:     s.newMessageID(gameID),
 		Date:          s.opts.Clock(),
-		AutoSubmitted: auto,
+		AutoSubmitted: o.auto,
 		Headers:       headers,
 		Text:          text,
 		Flowed:        true, // the templates break long lines softly
 		HTML:          html,
-		Attachments:   files,
+		Attachments:   o.files,
 	}
-	if replyTo != "" {
-		m.ReplyTo = mail.Address{Name: s.opts.Name, Address: replyTo}
+	if o.replyTo != "" {
+		m.ReplyTo = mail.Address{Name: s.opts.Name, Address: o.replyTo}
 	}
-	m.InReplyTo, m.References = threadHeaders(th, inReplyTo)
-	if m.Inline = inline; len(inline) > 0 {
+	m.InReplyTo, m.References = threadHeaders(o.thread, inReplyTo)
+	if m.Inline = o.inline; len(o.inline) > 0 {
 		if raw, err := compose.Build(m); err == nil && int64(len(raw)) > s.opts.MaxMailBytes {
 			var without any
 			switch d := data.(type) {

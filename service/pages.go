@@ -194,7 +194,8 @@ func (s *Service) tell(lang i18n.Lang, viewer string, e engine.Event, takenBack 
 	se := store.Event{Kind: e.Kind, Player: e.Player, Command: e.Command}
 	switch e.Kind {
 	case engine.KindUndo:
-		return undoSentence(func(format string, args ...any) string { return s.tr.Sprintf(lang, format, args...) }, e.Command, takenBack)
+		u, _ := readUndo(e.Command) // one that does not read says "taken back"
+		return u.sentence(s.tr, lang, takenBack)
 	case engine.KindAdmin:
 		verb, _, _ := strings.Cut(e.Command, " ")
 		chat := verb == adminSay || verb == adminTell

@@ -155,7 +155,7 @@ func TestReplayFile(t *testing.T) {
 	if !state.Finished() {
 		t.Fatal("the game goes on")
 	}
-	mails, err := s.stateMails(l, nil, state, l.Events, "ann", nil, nil, nil, "")
+	mails, err := s.stateMails(l, change{after: state, events: l.Events, author: "ann"})
 	if err != nil {
 		t.Fatal(err)
 	}

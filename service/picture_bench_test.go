@@ -55,7 +55,7 @@ func BenchmarkStateMail(b *testing.B) {
 					if mode == "drawn" {
 						svc.pictures = pictureCache{}
 					}
-					m, err := svc.stateMail(l, state, seat, events, nil, nil, nil, "")
+					m, err := svc.stateMail(l, state, seat, events, reply{})
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -128,7 +128,7 @@ func BenchmarkStateMailGame(b *testing.B) {
 							l.hist.events = append(l.hist.events, engine.Event{Player: e.Player, Command: e.Command})
 						}
 						l.hist.known[len(l.Events)] = m.after
-						out, err := svc.stateMails(l, m.before, m.after, m.events, m.author, nil, nil, nil, "<move@example.org>")
+						out, err := svc.stateMails(l, change{before: m.before, after: m.after, events: m.events, author: m.author, reply: reply{inReply: "<move@example.org>"}})
 						if err != nil {
 							b.Fatal(err)
 						}

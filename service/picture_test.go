@@ -2,6 +2,7 @@ package service
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/turnmail/turnmail/internal/selfplay"
 	"github.com/turnmail/turnmail/scene"
 	"github.com/turnmail/turnmail/scene/draw"
+	"github.com/turnmail/turnmail/scene/raster"
 	"github.com/turnmail/turnmail/store"
 	"github.com/turnmail/turnmail/templates"
 )
@@ -58,7 +60,7 @@ func TestPicture_inStateMailsAndRefusals(t *testing.T) {
 	last := l.Events[len(l.Events)-1]
 	var pngs [][]byte
 	for _, p := range l.Seats() {
-		m, err := svc.stateMail(l, l.State, p, l.Events[len(l.Events)-1:], nil, nil, nil, "")
+		m, err := svc.stateMail(l, l.State, p, l.Events[len(l.Events)-1:], reply{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,7 +94,7 @@ func TestPicture_leftOutOfATooLargeMail(t *testing.T) {
 	svc := newRenderService(t)
 	svc.opts.MaxMailBytes = 64 << 10
 	l := loadedAt(t, 30)
-	m, err := svc.stateMail(l, l.State, l.Seats()[0], l.Events[len(l.Events)-1:], nil, nil, nil, "")
+	m, err := svc.stateMail(l, l.State, l.Seats()[0], l.Events[len(l.Events)-1:], reply{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,34 +116,71 @@ func TestPicture_leftOutOfATooLargeMail(t *testing.T) {
 // number of players, at states of self-played games: the legend shows the printed
 // names.
 func TestPicture_namesFromTheCatalogues(t *testing.T) {
+	checked := 0
+	games := []pictureGame{{"smallworld", []int{2, 3, 4, 5}}, {"underground", []int{2, 3, 4, 5}}, {"necromancer", []int{3, 6}}}
+	eachPictureScene(t, games, 9, 60, 240, true, func(tr *i18n.Bundle, c pictureCase, view any, sc *scene.Scene) {
+		keys := map[string]bool{}
+		for _, r := range view.(*smallworld.View).Regions {
+			keys[r.Terrain] = true
+			for _, sym := range r.Symbols {
+				keys[sym], keys[sym+" symbol"] = true, true
+			}
+			for k := range r.Pieces {
+				keys[k] = true
+			}
+		}
+		for _, it := range sc.Items {
+			if txt, ok := it.(*scene.Text); ok {
+				if rawKey(tr, keys, txt.Text) {
+					t.Errorf("%s: the picture shows %q, a key of the game's data", c, txt.Text)
+				}
+				checked++
+			}
+		}
+	})
+	if checked == 0 {
+		t.Fatal("no text checked")
+	}
+}
+
+// pictureGame is a game and its numbers of players, for eachPictureScene.
+type pictureGame struct {
+	kind    string
+	players []int
+}
+
+// pictureCase is one picture of eachPictureScene: its game, number of players and
+// language.
+type pictureCase struct {
+	kind string
+	n    int
+	lang i18n.Lang
+}
+
+func (c pictureCase) String() string { return fmt.Sprintf("%s, %d players, %s", c.kind, c.n, c.lang) }
+
+// eachPictureScene plays a self-played game (seed) of each kind and number of
+// players and calls f with the scene of the picture of the view (an observer's, or
+// the first seat's) every every commands to command last, in English and in Italian.
+func eachPictureScene(t *testing.T, list []pictureGame, seed int64, every, last int, observer bool, f func(tr *i18n.Bundle, c pictureCase, view any, sc *scene.Scene)) {
+	t.Helper()
 	tr, err := i18n.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
 	stop := errors.New("stop")
-	checked := 0
-	for _, tc := range []struct {
-		kind    string
-		players []int
-	}{{"smallworld", []int{2, 3, 4, 5}}, {"underground", []int{2, 3, 4, 5}}, {"necromancer", []int{3, 6}}} {
-		for _, n := range tc.players {
-			keys := map[string]bool{}
+	for _, g := range list {
+		for _, n := range g.players {
+			reader := selfplay.Seats(n)[0].Name
+			if observer {
+				reader = engine.Observer
+			}
 			var views []any
-			_, err := selfplay.Play(games.Registry()[tc.kind], selfplay.Config{Seed: 9, Players: n}, func(s selfplay.Step) error {
-				v := s.State.View(engine.Observer).(*smallworld.View)
-				for _, r := range v.Regions {
-					keys[r.Terrain] = true
-					for _, sym := range r.Symbols {
-						keys[sym], keys[sym+" symbol"] = true, true
-					}
-					for k := range r.Pieces {
-						keys[k] = true
-					}
+			_, err := selfplay.Play(games.Registry()[g.kind], selfplay.Config{Seed: seed, Players: n}, func(s selfplay.Step) error {
+				if s.N%every == 0 {
+					views = append(views, s.State.View(reader))
 				}
-				if s.N%60 == 0 {
-					views = append(views, v)
-				}
-				if s.N == 240 {
+				if s.N == last {
 					return stop
 				}
 				return nil
@@ -151,26 +190,14 @@ func TestPicture_namesFromTheCatalogues(t *testing.T) {
 			}
 			for _, lang := range []i18n.Lang{i18n.English, i18n.Italian} {
 				for _, v := range views {
-					sc, err := draw.Scene(draw.Input{View: v, Changed: []string{"1"}, Words: PictureWords(tr, lang, tc.kind)})
+					sc, err := draw.Scene(draw.Input{View: v, Changed: []string{"1"}, Words: PictureWords(tr, lang, g.kind)})
 					if err != nil {
 						t.Fatal(err)
 					}
-					for _, it := range sc.Items {
-						txt, ok := it.(*scene.Text)
-						if !ok {
-							continue
-						}
-						if rawKey(tr, keys, txt.Text) {
-							t.Errorf("%s, %d players, %s: the picture shows %q, a key of the game's data", tc.kind, n, lang, txt.Text)
-						}
-						checked++
-					}
+					f(tr, pictureCase{g.kind, n, lang}, v, sc)
 				}
 			}
 		}
-	}
-	if checked == 0 {
-		t.Fatal("no text checked")
 	}
 }
 
@@ -187,4 +214,51 @@ func rawKey(tr *i18n.Bundle, keys map[string]bool, text string) bool {
 		}
 	}
 	return false
+}
+
+// TestPicture_textsFit: every text of a picture lies within its width (measured in
+// the font), and a text on an Empire card or panel within it, in English and
+// Italian, for every game and number of players, at states of self-played games (the
+// legend's longest lines, the Necromancer's, the cards' and the players' names).
+func TestPicture_textsFit(t *testing.T) {
+	checked := 0
+	games := []pictureGame{{"smallworld", []int{2, 5}}, {"underground", []int{2, 5}}, {"necromancer", []int{3, 6}}, {"empire", []int{2, 4}}, {"dungeoneer", []int{2, 4}}}
+	eachPictureScene(t, games, 3, 50, 200, false, func(_ *i18n.Bundle, c pictureCase, _ any, sc *scene.Scene) {
+		var cards []*scene.Rect // Empire's cards and panels
+		for _, it := range sc.Items {
+			if r, ok := it.(*scene.Rect); ok && r.Radius == 5 {
+				cards = append(cards, r)
+			}
+		}
+		for _, it := range sc.Items {
+			txt, ok := it.(*scene.Text)
+			if !ok {
+				continue
+			}
+			w, err := raster.Measure(txt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x0 := txt.At.X
+			switch txt.Anchor {
+			case scene.Middle:
+				x0 -= w / 2
+			case scene.End:
+				x0 -= w
+			}
+			if x0 < 0 || x0+w > sc.Width+0.5 {
+				t.Errorf("%s: %q runs from x %.0f to %.0f, out of the picture's %.0f", c, txt.Text, x0, x0+w, sc.Width)
+			}
+			for _, r := range cards {
+				in := txt.At.X > r.Min.X && txt.At.X < r.Max.X && txt.At.Y > r.Min.Y && txt.At.Y < r.Max.Y
+				if in && (x0 < r.Min.X || x0+w > r.Max.X) {
+					t.Errorf("%s: %q runs from x %.0f to %.0f, out of its card's %.0f–%.0f", c, txt.Text, x0, x0+w, r.Min.X, r.Max.X)
+				}
+			}
+			checked++
+		}
+	})
+	if checked == 0 {
+		t.Fatal("no text checked")
+	}
 }

@@ -118,46 +118,6 @@ func zoneNamed(name string) (*time.Location, error) {
 	return loc, nil
 }
 
-// cmdTZ sets the time zone the player reads times in: tz ZONE.
-func (r *run) cmdTZ(a actor, args []string) string {
-	if a.Seat == nil {
-		return r.t("tz is for players: reply to a game mail.")
-	}
-	if len(args) != 1 {
-		return r.t("Write tz ZONE, e.g. tz Europe/Rome (or tz UTC).")
-	}
-	loc, err := zoneNamed(args[0])
-	if err != nil {
-		return r.s.reasonIn(r.lang, r.l.Game.Kind, err) + "." // a settings error in the reader's words
-	}
-	return r.setPref(a, adminTZ+" "+loc.String(), r.t("times are now shown in %s", loc.String()))
-}
-
-// cmdNotify sets when a waiting player gets mail: notify every|turn.
-func (r *run) cmdNotify(a actor, args []string) string {
-	if a.Seat == nil {
-		return r.t("notify is for players: reply to a game mail.")
-	}
-	if len(args) != 1 || (strings.ToLower(args[0]) != NotifyEvery && strings.ToLower(args[0]) != NotifyTurn) {
-		return r.t("Write notify turn (one mail when a turn ends) or notify every (a mail after every move).")
-	}
-	v := strings.ToLower(args[0])
-	return r.setPref(a, adminNotify+" "+v, r.s.tr.Command("", r.lang, adminNotify+" "+v))
-}
-
-// cmdLang sets the language a player reads: lang it|en (lingua it).
-func (r *run) cmdLang(a actor, args []string) string {
-	if a.Seat == nil {
-		return r.t("lang is for players: reply to a game mail.")
-	}
-	lang, ok := i18n.ParseLang(strings.Join(args, " "))
-	if len(args) != 1 || !ok {
-		return r.t("Write lang it (italiano) or lang en (English).")
-	}
-	r.lang = lang // the answer is in the new language
-	return r.setPref(a, adminLang+" "+string(lang), r.t("your mails are now in English"))
-}
-
 // langAt is the language of the reader at an address of game l: a player's own (see
 // langOf), else the game's.
 func (s *Service) langAt(l *Loaded, addr string) i18n.Lang {

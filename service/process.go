@@ -10,7 +10,6 @@ import (
 
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/i18n"
-	"github.com/turnmail/turnmail/mail/auth"
 	"github.com/turnmail/turnmail/mail/compose"
 	"github.com/turnmail/turnmail/mail/parse"
 	"github.com/turnmail/turnmail/store"
@@ -144,10 +143,10 @@ func (s *Service) tellHeldLogged(ctx context.Context) {
 	}
 }
 
-// decideAll decides the mails the group waits with, at the same time (they concern
-// different games, each locked by the group), and adds their outcomes in order. A
-// failure that is not to be quarantined stops it: the mails decided before it are
-// added, and it returns the error.
+// decideAll decides the mails the group waits with (decide), at the same time (they
+// concern different games, each locked by the group), and adds their outcomes in
+// order. A failure that is not quarantined stops it: the mails decided before it
+// are added, and it returns the error.
 func (s *Service) decideAll(ctx context.Context, g *group) error {
 	type decided struct {
 		res Result
@@ -162,24 +161,18 @@ func (s *Service) decideAll(ctx context.Context, g *group) error {
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			out[i].res, out[i].b, out[i].err = s.decideGuarded(ctx, p.in, p.rt)
+			out[i].res, out[i].b, out[i].err = s.decide(ctx, p.in, p.rt)
 		}()
 	}
 	wg.Wait()
 	pending := g.pending
 	g.pending = nil
 	for i, p := range pending {
-		res, b, err := out[i].res, out[i].b, out[i].err
-		if err != nil {
-			if !s.mustQuarantine(p.in.DedupeKey, err) {
-				return fmt.Errorf("process mail: %w", err)
-			}
-			var c store.Commit
-			res, c = s.quarantine(ctx, p.in, p.rt, err)
-			b = store.Batch{Commits: []store.Commit{c}}
+		if err := out[i].err; err != nil {
+			return fmt.Errorf("process mail: %w", err)
 		}
 		s.forgetTransient(p.in.DedupeKey)
-		g.add(p.in, p.rt.from, res, b)
+		g.add(p.in, p.rt.from, out[i].res, out[i].b)
 	}
 	return nil
 }
@@ -377,24 +370,18 @@ func (s *Service) processStored(ctx context.Context, id int64) (Result, error) {
 	return s.interpret(ctx, m)
 }
 
-// interpret decides mail m and commits the outcome with the mail's new status: a
-// stored mail (m.ID != 0) is settled, a new one is stored with its outcome. When
-// another writer appended to the game first, it decides again against the new state.
-//
-// A failure that trying again cannot fix (see mustQuarantine) quarantines the mail
-// instead: it is settled as StatusFailed and the error returned is nil.
+// interpret decides mail m (decide) and commits the outcome with the mail's new
+// status: a stored mail (m.ID != 0) is settled, a new one is stored with its
+// outcome. When another writer appended to the game first, it decides again against
+// the new state. An outcome that cannot be committed is a failure of the mail too
+// (see fail): quarantined, the error returned is nil.
 func (s *Service) interpret(ctx context.Context, m store.InboxMsg) (Result, error) {
 	rt := s.routeGuarded(m)
 	defer s.lockFor(rt)()
 	for attempt := 0; ; attempt++ {
-		res, b, err := s.decideGuarded(ctx, m, rt)
+		res, b, err := s.decide(ctx, m, rt)
 		if err != nil {
-			if !s.mustQuarantine(m.DedupeKey, err) {
-				return Result{}, fmt.Errorf("process mail %d: %w", m.ID, err)
-			}
-			var c store.Commit
-			res, c = s.quarantine(ctx, m, rt, err)
-			b = store.Batch{Commits: []store.Commit{c}}
+			return Result{}, fmt.Errorf("process mail %d: %w", m.ID, err)
 		}
 		fresh := m
 		settled, held := s.settle(b, res, &fresh, rt.from)
@@ -402,13 +389,13 @@ func (s *Service) interpret(ctx context.Context, m store.InboxMsg) (Result, erro
 		if errors.Is(err, store.ErrStaleSeq) && attempt < 3 {
 			continue // another process appended first: re-check against the new state
 		}
-		if err != nil && res.Status != StatusFailed && !errors.Is(err, store.ErrDuplicate) && s.mustQuarantine(m.DedupeKey, err) {
+		if err != nil && res.Status != StatusFailed && !errors.Is(err, store.ErrDuplicate) {
 			// What the mail caused cannot be committed: quarantine it alone.
-			var c store.Commit
-			res, c = s.quarantine(ctx, m, rt, fmt.Errorf("commit: %w", err))
-			fresh = m
-			settled, held = s.settle(store.Batch{Commits: []store.Commit{c}}, res, &fresh, rt.from)
-			err = s.commit(ctx, settled)
+			if qres, qb, qerr := s.fail(ctx, m, rt, fmt.Errorf("commit: %w", err)); qerr == nil {
+				res, fresh = qres, m
+				settled, held = s.settle(qb, res, &fresh, rt.from)
+				err = s.commit(ctx, settled)
+			}
 		}
 		if err != nil {
 			return Result{}, fmt.Errorf("process mail %d: commit: %w", m.ID, err)
@@ -476,6 +463,8 @@ type route struct {
 	// hostGame is the game whose host reply address the mail came to; code the
 	// one-time code of the confirmation address it came to.
 	hostGame, code string
+	// failed is why reading the mail failed (a panic: see routeGuarded).
+	failed error
 }
 
 // route parses mail in and finds where it goes, without reading any state.
@@ -512,107 +501,47 @@ func (s *Service) route(in store.InboxMsg) route {
 		// Nothing may be sent to it, so nothing it asks for is done: no answer.
 		return early(StatusRejected, "From cannot be answered: "+err.Error())
 	}
-	token, ok := s.tokenOf(msg)
-	if !ok {
-		if msg.ListID != "" || msg.Precedence == "list" {
-			// A post to a game's mailing list reaches us as a list member: moves come
-			// only through the players' own reply addresses, and the list gets no answer.
-			return early(StatusIgnored, "mailing-list post without a reply token")
-		}
-		if tooLarge {
-			return early(StatusRejected, "mail too large, without a reply token")
-		}
-		return route{reads: readsAll, msg: msg, from: from}
-	}
-	if auth.IsKinded(token) {
-		// A game's host reply address, or a one-time confirmation address.
-		kind, subject, err := auth.ParseKind(s.opts.Secret, token)
-		switch {
-		case err != nil:
-			return early(StatusRejected, "invalid reply token")
-		case tooLarge:
-			return early(StatusRejected, "mail too large, to a "+kind+" address")
-		case kind == auth.KindHost:
-			return route{reads: readsAll, msg: msg, from: from, hostGame: subject}
-		}
-		return route{reads: readsAll, msg: msg, from: from, code: subject}
-	}
-	gameID, seat, err := auth.Parse(s.opts.Secret, token)
-	if err != nil {
-		return early(StatusRejected, "invalid reply token")
-	}
-	return route{reads: readsGame, msg: msg, from: from, tooLarge: tooLarge, gameID: gameID, seat: seat}
+	return s.claimOf(msg, from, tooLarge)
 }
 
-// decideRoute is decide for a routed mail.
+// decide is the one step that decides a routed mail, for ReceiveAll's groups and
+// for one mail alike: decideRoute, a panic recovered, and a failure that trying
+// again cannot fix quarantined (fail). err is a failure after which the mail is
+// offered again later (nothing was decided).
+func (s *Service) decide(ctx context.Context, in store.InboxMsg, rt route) (Result, store.Batch, error) {
+	if rt.failed != nil {
+		return s.fail(ctx, in, rt, rt.failed)
+	}
+	res, b, err := s.decideGuarded(ctx, in, rt)
+	if err != nil {
+		return s.fail(ctx, in, rt, err)
+	}
+	return res, b, nil
+}
+
+// decideRoute decides a routed mail: it authenticates the mail and lets its
+// principal's path decide it.
 func (s *Service) decideRoute(ctx context.Context, in store.InboxMsg, rt route) (Result, store.Batch, error) {
-	switch {
-	case rt.reads == readsNothing:
-		return rt.early, store.Batch{}, nil
-	case rt.bounce:
-		return s.bounce(ctx, in, rt.msg)
-	case rt.code != "":
-		return s.confirmReply(ctx, rt.from, rt.msg, rt.code)
-	case rt.hostGame != "":
-		cred, why, err := s.hostCredential(ctx, rt.from, rt.hostGame)
-		if err != nil || why != "" {
-			// Like a seat token with another From: no answer.
-			return Result{Status: StatusRejected, Reason: why, GameID: rt.hostGame}, store.Batch{}, err
-		}
-		return s.lobby(ctx, rt.from, rt.msg, cred)
-	case rt.reads == readsAll:
-		return s.lobby(ctx, rt.from, rt.msg, credential{})
-	}
-	gameID, msg, from := rt.gameID, rt.msg, rt.from
-	l, err := s.Load(ctx, gameID)
-	if errors.Is(err, store.ErrNotFound) {
-		return Result{Status: StatusRejected, Reason: "reply token names an unknown game", GameID: gameID}, store.Batch{}, nil
-	}
+	p, err := s.authenticate(ctx, rt)
 	if err != nil {
 		return Result{}, store.Batch{}, err
 	}
-	if l.State == nil {
-		return Result{Status: StatusRejected, Reason: "the game has not started", GameID: gameID}, store.Batch{}, nil
-	}
-	player, ok := seatOf(l, rt.seat%epochStride)
-	if !ok {
-		return Result{Status: StatusRejected, Reason: "reply token names an unknown seat", GameID: gameID}, store.Batch{}, nil
-	}
-	if player.Epoch != rt.seat/epochStride {
-		// The seat was handed to another address: the old reply address is dead. No
-		// answer (the old player was told when it happened).
-		return Result{Status: StatusRejected, Reason: fmt.Sprintf("reply address no longer valid: the seat of %s was handed to another player", player.Name), GameID: gameID}, store.Batch{}, nil
-	}
-	if !strings.EqualFold(player.Email, from) {
-		// A valid token with another From is a forgery or a second address: no answer
-		// (that would be backscatter); the host sees the reason.
-		return Result{Status: StatusRejected, Reason: fmt.Sprintf("From %s is not the address of %s", from, player.Name), GameID: gameID}, store.Batch{}, nil
-	}
-	if rt.tooLarge {
-		return single(s.refuse(l, player, inReplyTo(msg), fmt.Sprintf(
-			"Your mail was too large to read (over %d KB; attachments count). Nothing was applied: reply again with just your commands.",
-			s.opts.MaxMessageBytes/1024), nil))
-	}
-	return single(s.play(ctx, l, player, msg))
-}
-
-// tokenOf finds a reply token among the addresses the mail was sent to.
-func (s *Service) tokenOf(msg *parse.Message) (string, bool) {
-	for _, addr := range msg.Recipients() {
-		if t, ok := auth.TokenFrom(addr, s.local, s.domain); ok && t != "" {
-			return t, true
+	switch p.kind {
+	case principalBounce:
+		return s.bounce(ctx, in, p.msg)
+	case principalConfirmation:
+		return s.confirmReply(ctx, p)
+	case principalHost, principalStranger:
+		return s.lobby(ctx, p.from, p.msg, p.credential())
+	case principalSeat:
+		if p.tooLarge {
+			return single(s.refuse(p.l, p.player, inReplyTo(p.msg), fmt.Sprintf(
+				"Your mail was too large to read (over %d KB; attachments count). Nothing was applied: reply again with just your commands.",
+				s.opts.MaxMessageBytes/1024), nil))
 		}
+		return single(s.play(ctx, p.l, p.player, p.msg))
 	}
-	return "", false
-}
-
-func seatOf(l *Loaded, seat int) (store.Player, bool) {
-	for _, p := range l.Seats() {
-		if p.Seat == seat {
-			return p, true
-		}
-	}
-	return store.Player{}, false
+	return p.refused, store.Batch{}, nil
 }
 
 // reasonOf turns an engine error into text a player can act on.
@@ -688,7 +617,7 @@ func (s *Service) howTo(ctx context.Context, from string, msg *parse.Message, la
 		return Result{Status: StatusIgnored, Reason: "unknown sender without a reply token"}, store.Commit{}, nil
 	}
 	res := Result{Status: StatusRejected, Reason: "no reply token; told the player how to reply"}
-	out, err := s.mail("howto", data, "", from, "", inReplyTo(msg), thread{}, nil, "auto-replied")
+	out, err := s.mail(outMail{kind: "howto", data: data, to: from, inReplyTo: inReplyTo(msg), auto: "auto-replied"})
 	if err != nil {
 		return res, store.Commit{}, err
 	}

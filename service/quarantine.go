@@ -41,16 +41,29 @@ func (s *Service) guard(what string, f func() error) (err error) {
 	return f()
 }
 
-// routeGuarded is route with a panic turned into a quarantined outcome.
+// routeGuarded is route with a panic kept as the route's failure (route.failed,
+// quarantined by decide).
 func (s *Service) routeGuarded(in store.InboxMsg) (rt route) {
 	err := s.guard("reading a mail", func() error {
 		rt = s.route(in)
 		return nil
 	})
 	if err != nil {
-		return route{early: Result{Status: StatusFailed, Reason: boundText(err.Error(), maxReasonBytes)}}
+		return route{failed: err}
 	}
 	return rt
+}
+
+// fail is the outcome of mail in, whose processing failed with cause: the only
+// place a mail is quarantined. A failure that trying again cannot fix, or a
+// transient one that repeated (mustQuarantine), quarantines it (quarantine);
+// another is returned, and the mail is offered again later.
+func (s *Service) fail(ctx context.Context, in store.InboxMsg, rt route, cause error) (Result, store.Batch, error) {
+	if !s.mustQuarantine(in.DedupeKey, cause) {
+		return Result{}, store.Batch{}, cause
+	}
+	res, c := s.quarantine(ctx, in, rt, cause)
+	return res, store.Batch{Commits: []store.Commit{c}}, nil
 }
 
 // decideGuarded is decideRoute with panics recovered.
@@ -137,7 +150,9 @@ func (s *Service) quarantine(ctx context.Context, in store.InboxMsg, rt route, c
 
 // mayTell reports whether the writer of a failed mail is told: the mail reached
 // the lobby (which answers anyone), or it came with a game's reply token from that
-// seat's own address. A forged From with someone's token gets nothing.
+// seat's own address (seatClaim, as authenticate checks it: the game itself is not
+// loaded again, which may be what failed). A forged From with someone's token gets
+// nothing.
 func (s *Service) mayTell(rt route, players []store.Player) bool {
 	if compose.CheckAddress(rt.from) != nil {
 		return false
@@ -145,12 +160,8 @@ func (s *Service) mayTell(rt route, players []store.Player) bool {
 	if rt.reads == readsAll {
 		return true
 	}
-	for _, p := range players {
-		if p.Seat == rt.seat%epochStride && strings.EqualFold(p.Email, rt.from) {
-			return true
-		}
-	}
-	return false
+	_, why := seatClaim((&Loaded{Players: players}).Seats(), rt.seat, rt.from)
+	return why == ""
 }
 
 // safeNotice is notice with panics and errors turned into a logged omission.

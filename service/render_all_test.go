@@ -189,7 +189,7 @@ func (r *renderRun) step(s selfplay.Step) error {
 			e.Reason = r.svc.tr.GameText(l.Game.Kind, lang, refused.Text)
 			lineErrIn = &e
 		}
-		out, err := r.svc.stateMails(l, nil, s.State, events, s.Player, appliedIn, lineErrIn, nil, "<move@example.org>")
+		out, err := r.svc.stateMails(l, change{after: s.State, events: events, author: s.Player, reply: reply{applied: appliedIn, lineErr: lineErrIn, inReply: "<move@example.org>"}})
 		if err != nil {
 			return fmt.Errorf("%s: state mails: %w", where, err)
 		}

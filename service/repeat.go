@@ -92,7 +92,7 @@ func (s *Service) firstMoveApplies(l *Loaded, player store.Player, msg *parse.Me
 	}
 	cmd, _ := s.tr.Canonical(l.Game.Kind, lines[0])
 	verb, _, _ := strings.Cut(cmd, " ")
-	if words := s.commandWords(l.Game.Kind); words == nil || !words[verb] || inGame[verb] != nil {
+	if words := s.commandWords(l.Game.Kind); words == nil || !words[verb] || gameVerb(verb) != nil {
 		return false
 	}
 	_, _, err := engine.Step(l.State, l.Seed, l.LastSeq()+1, player.Name, cmd, nil)
@@ -116,7 +116,7 @@ func (s *Service) onlyInfo(kind string, lines []string) bool {
 	for _, l := range lines {
 		c, _ := s.tr.Canonical(kind, l)
 		verb, _, _ := strings.Cut(c, " ")
-		if !infoVerbs[verb] {
+		if !isInfo(verb) {
 			return false
 		}
 	}

@@ -221,6 +221,16 @@ func (l *Loaded) Seats() []store.Player {
 	return out
 }
 
+// seatOf is the seat numbered seat of l.
+func seatOf(l *Loaded, seat int) (store.Player, bool) {
+	for _, p := range l.Seats() {
+		if p.Seat == seat {
+			return p, true
+		}
+	}
+	return store.Player{}, false
+}
+
 // LastSeq is the sequence number of the last event (0 when none).
 func (l *Loaded) LastSeq() int {
 	if len(l.Events) == 0 {

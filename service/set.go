@@ -1,10 +1,7 @@
 package service
 
 import (
-	"encoding/json"
-
 	"github.com/turnmail/turnmail/i18n"
-	"github.com/turnmail/turnmail/store"
 	"github.com/turnmail/turnmail/templates"
 )
 
@@ -16,33 +13,6 @@ const adminSet = "set"
 
 // setSyntax is the answer to a set command without settings.
 const setSyntax = "Write set deadline=48h (or remind=6h, expiry=skip|pause|replace, vacation=DAYS, tz=ZONE, lang=it|en; several at once)."
-
-// cmdSet changes the game's deadline settings (host only). In a running or paused
-// game the change is an admin event; before the start it is part of the setup and
-// changes the stored settings. Every player and the host are told.
-func (r *run) cmdSet(a actor, args []string) string {
-	if !r.isHost(a) {
-		return r.notHost(r.t("change the game's settings"))
-	}
-	if r.status == store.GameFinished {
-		return r.t("The game is over.")
-	}
-	if len(args) == 0 {
-		return r.t(setSyntax)
-	}
-	st, change, err := r.l.Settings.change(args)
-	if err != nil {
-		return r.s.reasonIn(r.lang, r.l.Game.Kind, err) + "." // a settings error in the reader's words
-	}
-	if r.l.State == nil {
-		r.c.Settings, _ = json.Marshal(st) // plain values: encoding cannot fail
-	} else {
-		r.admin(a.Name, adminSet+" "+change)
-	}
-	r.l.Settings = st
-	r.announceSettings(change)
-	return ""
-}
 
 // announceSettings tells every player (with their current deadline) and the host the
 // game's settings after a change.

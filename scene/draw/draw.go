@@ -264,6 +264,21 @@ func clip(s string, n int) string {
 	return string([]rune(s)[:n-1]) + "…"
 }
 
+// textWidth is how wide text is at most in the Go fonts at size: 0.9 of
+// scene.EstimateWidth, which counts an average letter wider than theirs (measured on
+// the cards' texts and the alphabet, the fonts' letters are 0.8–0.9 of it).
+func textWidth(text string, size float64, bold bool) float64 {
+	return 0.9 * scene.EstimateWidth(text, size, bold)
+}
+
+// clipTo clips text to width at size (textWidth).
+func clipTo(text string, width, size float64, bold bool) string {
+	if textWidth(text, size, bold) <= width {
+		return clip(text, utf8.RuneCountInString(text))
+	}
+	return clip(text, max(1, int(width/textWidth("x", size, bold))))
+}
+
 // swatchSample draws a fill sample for a legend entry.
 func swatchSample(f scene.Fill) func(scene.Point) []scene.Item {
 	return func(c scene.Point) []scene.Item {
@@ -304,48 +319,41 @@ func fitBox(w, h, x, y, bw, maxH float64) fit {
 // clamp returns v within [lo, hi].
 func clamp(v, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, v)) }
 
-// SwatchName names a seat's colour and marker shape in the reader's language ("blue
-// circles"), for the picture's alt text.
-func SwatchName(w Words, sw scene.Swatch) string {
+// seatNames names a seat's colour (scene.Seat's, by its key) in the reader's
+// language: the colour alone, and with the shape of the seat's marker. It is the
+// one table of the seats' names.
+func seatNames(w Words, sw scene.Swatch) (colour, marker string) {
 	switch sw.Name {
 	case "blue":
-		return w.Say("blue circles")
+		return w.Say("blue"), w.Say("blue circles")
 	case "orange":
-		return w.Say("orange squares")
+		return w.Say("orange"), w.Say("orange squares")
 	case "bluish green":
-		return w.Say("bluish green diamonds")
+		return w.Say("bluish green"), w.Say("bluish green diamonds")
 	case "reddish purple":
-		return w.Say("reddish purple triangles")
+		return w.Say("reddish purple"), w.Say("reddish purple triangles")
 	case "vermilion":
-		return w.Say("vermilion hexagons")
+		return w.Say("vermilion"), w.Say("vermilion hexagons")
 	case "sky blue":
-		return w.Say("sky blue pentagons")
+		return w.Say("sky blue"), w.Say("sky blue pentagons")
 	case "yellow":
-		return w.Say("yellow stars")
+		return w.Say("yellow"), w.Say("yellow stars")
 	}
-	return sw.Name
+	return sw.Name, sw.Name
 }
 
-// ColourName names a seat's colour in the reader's language ("blue"), for the
-// players' table of a mail.
+// SwatchName names a seat's colour and marker shape in the reader's language ("blue
+// circles"), for the picture's alt text and the players' list of a game's page.
+func SwatchName(w Words, sw scene.Swatch) string {
+	_, marker := seatNames(w, sw)
+	return marker
+}
+
+// ColourName names a seat's colour alone in the reader's language ("blue"), for the
+// players' table of a mail (its text part's only cue of the colour).
 func ColourName(w Words, sw scene.Swatch) string {
-	switch sw.Name {
-	case "blue":
-		return w.Say("blue")
-	case "orange":
-		return w.Say("orange")
-	case "bluish green":
-		return w.Say("bluish green")
-	case "reddish purple":
-		return w.Say("reddish purple")
-	case "vermilion":
-		return w.Say("vermilion")
-	case "sky blue":
-		return w.Say("sky blue")
-	case "yellow":
-		return w.Say("yellow")
-	}
-	return sw.Name
+	colour, _ := seatNames(w, sw)
+	return colour
 }
 
 // Swatches returns the colour and marker of each player of a game's view, by name:

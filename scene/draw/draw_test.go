@@ -318,7 +318,7 @@ func TestSmallWorld_pixelsShowTheHolders(t *testing.T) {
 }
 
 // boardOf returns the layout a Small World view is drawn on and its fit.
-func boardOf(t *testing.T, v *smallworld.View) (*layout.Board, fit) {
+func boardOf(t testing.TB, v *smallworld.View) (*layout.Board, fit) {
 	t.Helper()
 	m := layout.Map{Name: v.Map}
 	for _, r := range v.Regions {
@@ -459,6 +459,32 @@ func TestClip(t *testing.T) {
 	} {
 		if got := clip(tc.in, tc.n); got != tc.want {
 			t.Errorf("clip(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
+		}
+	}
+}
+
+// TestSwatchName: every seat's colour and shape has its own name, in English and
+// in Italian (translated, not the swatch's key).
+func TestSwatchName(t *testing.T) {
+	tr, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []Words{English{}, catalogueWords{tr: tr, lang: i18n.Italian}} {
+		seen := map[string]int{}
+		for i := range scene.Seats {
+			sw := scene.Seat(i)
+			name := SwatchName(w, sw)
+			if name == sw.Name || !strings.Contains(name, " ") {
+				t.Errorf("%s: seat %d (%s) is named %q: want its colour and shape", w.Lang(), i, sw.Name, name)
+			}
+			if j, ok := seen[name]; ok {
+				t.Errorf("%s: seats %d and %d are both %q", w.Lang(), j, i, name)
+			}
+			seen[name] = i
+		}
+		if w.Lang() == "it" && SwatchName(w, scene.Seat(0)) == SwatchName(English{}, scene.Seat(0)) {
+			t.Errorf("the Italian names the first seat in English")
 		}
 	}
 }

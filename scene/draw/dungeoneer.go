@@ -3,6 +3,7 @@ package draw
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -96,7 +97,7 @@ func dungeon(v *dungeoneer.View, in Input) (*scene.Scene, error) {
 	}
 	// Floors first, then walls and doors over them, then what is in the rooms: a
 	// card's side is drawn over its neighbour's floor.
-	var floors, walls []scene.Item
+	var floors, walls, bars, values []scene.Item
 	floorAt := len(s.Items)
 	for _, mc := range v.Map {
 		p := corner(cell{mc.X, mc.Y})
@@ -108,20 +109,34 @@ func dungeon(v *dungeoneer.View, in Input) (*scene.Scene, error) {
 			floor = dungeonEntrance
 		}
 		floors = append(floors, &scene.Rect{Min: p, Max: scene.Point{X: p.X + size, Y: p.Y + size}, Fill: scene.Solid(floor)})
-		walls = append(walls, doorItems(mc.Doors, p, size)...)
+		var facing [4]bool
+		for side := range mc.Doors {
+			if n, ok := placed[cell{mc.X + dx[side], mc.Y + dy[side]}]; ok {
+				facing[side] = strings.HasPrefix(n.Doors[(side+2)%4], "wall")
+			}
+		}
+		lines, bs, vs := doorItems(mc.Doors, p, size, facing)
+		walls, bars, values = append(walls, lines...), append(bars, bs...), append(values, vs...)
 		s.Add(label(scene.Point{X: p.X + 9, Y: p.Y + 15}, fmt.Sprintf("%d,%d", mc.X, mc.Y), sizeBadge, true, scene.Start))
 		name := pick(w, mc.Name)
+		nameLines := 1
 		if small { // the card's number, as the mail's map lists it: a name would not read
 			s.Add(label(scene.Point{X: p.X + size/2, Y: p.Y + size - 12}, mc.ID, sizeBadge, true, scene.Middle))
-		} else {
-			s.Add(label(scene.Point{X: p.X + size/2, Y: p.Y + size - 14}, clip(name, int(size/7)), sizeBadge-1, false, scene.Middle))
+		} else { // on two lines where it needs them
+			lines := wrap(name, size-10, sizeBadge-1, 2)
+			for i, line := range lines {
+				s.Add(label(scene.Point{X: p.X + size/2, Y: p.Y + size - 17 - float64(len(lines)-1-i)*12}, line, sizeBadge-1, false, scene.Middle))
+			}
+			nameLines = len(lines)
 		}
 		// Obstacle and monster texts, the monster as a dark red shield with its wounds.
 		var notes []string
 		for _, t := range dungeoneer.CellTexts(mc) {
 			notes = append(notes, w.Text(t))
 		}
-		mid := scene.Point{X: p.X + size/2, Y: p.Y + size/2 - 4}
+		// The notes above the name; the heroes between them and the coordinates.
+		notesY := p.Y + size - 21 - 12*float64(nameLines)
+		mid := scene.Point{X: p.X + size/2, Y: (p.Y + 15 + notesY) / 2}
 		mr, step := 10.0, 24.0
 		if small { // between the coordinates and the number
 			mid.Y, mr, step = p.Y+(24+size-20)/2, 8, 19
@@ -135,7 +150,7 @@ func dungeon(v *dungeoneer.View, in Input) (*scene.Scene, error) {
 			}
 		}
 		if len(notes) > 0 && !small {
-			s.Add(label(scene.Point{X: mid.X, Y: p.Y + size - 30}, clip(strings.Join(notes, ", "), int(size/7)), sizeBadge-1, false, scene.Middle))
+			s.Add(label(scene.Point{X: mid.X, Y: notesY}, clip(strings.Join(notes, ", "), int(size/7)), sizeBadge-1, false, scene.Middle))
 		}
 		// Heroes and quest markers in the middle (the monster first in a small cell).
 		var row []scene.Item
@@ -161,13 +176,14 @@ func dungeon(v *dungeoneer.View, in Input) (*scene.Scene, error) {
 		}
 		s.Add(row...)
 	}
-	s.Items = append(s.Items[:floorAt], append(append(floors, walls...), s.Items[floorAt:]...)...)
+	under := slices.Concat(floors, walls, bars, values)
+	s.Items = append(s.Items[:floorAt], append(under, s.Items[floorAt:]...)...)
 	y := top + float64(rows)*size + 10
 
 	var entries []legendEntry
 	for i, p := range v.Players {
 		sw := scene.Seat(i)
-		status := w.Say("%s — %s, life %d, Glory %d, Peril %d", clip(p.Name, 20), w.Term(pick(w, p.HeroName)), p.Life, p.Glory, p.Peril)
+		status := w.Say("%s — %s, Life %d, Glory %d, Peril %d", clip(p.Name, 20), w.Term(pick(w, p.HeroName)), p.Life, p.Glory, p.Peril)
 		if p.Out {
 			status = w.Say("%s — %s, out of the game", clip(p.Name, 20), w.Term(pick(w, p.HeroName)))
 		}
@@ -177,18 +193,18 @@ func dungeon(v *dungeoneer.View, in Input) (*scene.Scene, error) {
 		}, text: status, wide: true})
 	}
 	entries = append(entries,
-		legendEntry{sample: doorSample("wall"), text: w.Say("wall")},
-		legendEntry{sample: doorSample("open"), text: w.Say("open door")},
-		legendEntry{sample: doorSample("locked 3"), text: w.Say("locked door")},
-		legendEntry{sample: doorSample("trapped 3"), text: w.Say("trapped door")},
+		legendEntry{sample: doorSample("wall"), text: upperFirst(w.Say("wall"))},
+		legendEntry{sample: doorSample("open"), text: upperFirst(w.Say("open door"))},
+		legendEntry{sample: doorSample("locked 3"), text: upperFirst(w.Say("locked door"))},
+		legendEntry{sample: doorSample("trapped 3"), text: upperFirst(w.Say("trapped door"))},
 		legendEntry{sample: func(c scene.Point) []scene.Item {
 			return []scene.Item{&scene.Polygon{Rings: [][]scene.Point{scene.ShapePoints(scene.ShapePentagon, c, 9)}, Fill: scene.Solid(dungeonMonster), Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}}}
-		}, text: w.Say("monster (×wounds)")},
+		}, text: upperFirst(w.Say("monster (×wounds)"))},
 	)
 	for _, mc := range v.Map {
 		if len(mc.Items) > 0 {
 			entries = append(entries, legendEntry{sample: func(c scene.Point) []scene.Item { return badge(c, "q") },
-				text: w.Say("a quest's component to escort")})
+				text: upperFirst(w.Say("a quest's component to escort"))})
 			break
 		}
 	}
@@ -201,7 +217,7 @@ func dungeon(v *dungeoneer.View, in Input) (*scene.Scene, error) {
 	if len(frontier) > 0 {
 		entries = append(entries, legendEntry{sample: func(c scene.Point) []scene.Item {
 			return []scene.Item{&scene.Rect{Min: scene.Point{X: c.X - 9, Y: c.Y - 9}, Max: scene.Point{X: c.X + 9, Y: c.Y + 9}, Stroke: scene.Stroke{Color: scene.RGB(0x888888), Width: 1.2, Dash: []float64{4, 3}}}}
-		}, text: w.Say("room to build")})
+		}, text: upperFirst(w.Say("room to build"))})
 	}
 	if l := v.Layout; l != nil && len(l.Maps) > 0 {
 		entries = append(entries, legendEntry{sample: func(scene.Point) []scene.Item { return nil },
@@ -212,6 +228,27 @@ func dungeon(v *dungeoneer.View, in Input) (*scene.Scene, error) {
 	s.Height = bottom + 8
 	s.Alt = dungeonAlt(v, w)
 	return s, nil
+}
+
+// wrap cuts text into at most n lines of at most width at size (textWidth), at
+// spaces; the last line is clipped when the text is longer.
+func wrap(text string, width, size float64, n int) []string {
+	var lines []string
+	line := ""
+	words := strings.Fields(text)
+	for i, word := range words {
+		switch {
+		case line == "":
+			line = word
+		case textWidth(line+" "+word, size, false) <= width:
+			line += " " + word
+		case len(lines) < n-1:
+			lines, line = append(lines, line), word
+		default:
+			return append(lines, clipTo(strings.Join(append([]string{line}, words[i:]...), " "), width, size, false))
+		}
+	}
+	return append(lines, clipTo(line, width, size, false))
 }
 
 // monsterText is what a small cell's monster marker says: M, and its wounds.
@@ -245,47 +282,65 @@ func heroInitial(v *dungeoneer.View, seat int) string {
 	return strconv.Itoa(seat)
 }
 
-// doorItems draws a card's four sides (north, east, south, west).
-func doorItems(doors [4]string, p scene.Point, size float64) []scene.Item {
-	var items []scene.Item
+// doorItems draws a card's four sides (north, east, south, west): the walls and
+// gaps, and apart the bars and the values of its locked and trapped doors (drawn over
+// every card's walls, the values over every bar); facing[side] tells whether the card
+// beyond that side has a wall there, which closes the side both ways.
+func doorItems(doors [4]string, p scene.Point, size float64, facing [4]bool) (lines, bars, values []scene.Item) {
 	corners := []scene.Point{p, {X: p.X + size, Y: p.Y}, {X: p.X + size, Y: p.Y + size}, {X: p.X, Y: p.Y + size}}
 	for side, d := range doors {
-		items = append(items, sideItems(d, corners[side], corners[(side+1)%4])...)
+		l, b, v := sideItems(d, corners[side], corners[(side+1)%4])
+		lines = append(lines, l...)
+		if !facing[side] {
+			bars, values = append(bars, b...), append(values, v...)
+		}
 	}
-	return items
+	return lines, bars, values
 }
 
-// sideItems draws one side from a to b: a wall is a thick line, an open door a gap in
-// it, a locked door a brown bar with its value, a trapped one a red bar with "!" and
-// its value.
-func sideItems(door string, a, b scene.Point) []scene.Item {
+// sideItems draws one side from a to b, the card on its right going from a to b
+// (inside, clockwise): a wall is a thick line, an open door a gap in it; a locked door
+// is marked by a brown bar with its value, a trapped one by a red bar with "!" and its
+// value, the bar along the card's own half of the side and the value before its
+// middle (the card beyond may have another door there, its value after the middle: a
+// hero meets the door of the card they leave).
+func sideItems(door string, a, b scene.Point) (lines, bars, values []scene.Item) {
 	const wall, gap = 5.0, 0.32
 	along := func(t float64) scene.Point { return scene.Point{X: a.X + (b.X-a.X)*t, Y: a.Y + (b.Y-a.Y)*t} }
 	t0, t1 := 0.5-gap/2, 0.5+gap/2
 	kind, value, _ := strings.Cut(door, " ")
 	st := scene.Stroke{Color: dungeonWall, Width: wall}
 	if kind == "wall" {
-		return []scene.Item{&scene.Line{Points: []scene.Point{a, b}, Stroke: st}}
+		return []scene.Item{&scene.Line{Points: []scene.Point{a, b}, Stroke: st}}, nil, nil
 	}
-	items := []scene.Item{&scene.Line{Points: []scene.Point{a, along(t0)}, Stroke: st}, &scene.Line{Points: []scene.Point{along(t1), b}, Stroke: st}}
+	lines = []scene.Item{&scene.Line{Points: []scene.Point{a, along(t0)}, Stroke: st}, &scene.Line{Points: []scene.Point{along(t1), b}, Stroke: st}}
 	if kind != "locked" && kind != "trapped" {
-		return items
+		return lines, nil, nil
 	}
 	col, txt := dungeonLocked, value
 	if kind == "trapped" {
 		col, txt = dungeonTrapped, "!"+value
 	}
-	items = append(items, &scene.Line{Points: []scene.Point{along(t0), along(t1)}, Stroke: scene.Stroke{Color: col, Width: wall + 5}})
-	if value != "" {
-		items = append(items, &scene.Text{At: along(0.5), Text: txt, Size: sizeBadge - 2, Bold: true, Color: scene.White})
+	// Inwards: the side's direction turned a quarter clockwise on the screen.
+	l := math.Hypot(b.X-a.X, b.Y-a.Y)
+	in := func(p scene.Point, d float64) scene.Point {
+		return scene.Point{X: p.X - (b.Y-a.Y)/l*d, Y: p.Y + (b.X-a.X)/l*d}
 	}
-	return items
+	bars = []scene.Item{&scene.Line{Points: []scene.Point{in(along(t0), 3.5), in(along(t1), 3.5)}, Stroke: scene.Stroke{Color: col, Width: 7}}}
+	if value != "" {
+		c := in(along(0.5-gap/4), 3.5)
+		hw := scene.EstimateWidth(txt, sizeBadge-2, true)/2 + 3
+		values = []scene.Item{&scene.Rect{Min: scene.Point{X: c.X - hw, Y: c.Y - 7}, Max: scene.Point{X: c.X + hw, Y: c.Y + 7}, Radius: 4, Fill: scene.Solid(col), Stroke: scene.Stroke{Color: scene.White, Width: 1}},
+			&scene.Text{At: c, Text: txt, Size: sizeBadge - 2, Bold: true, Color: scene.White}}
+	}
+	return lines, bars, values
 }
 
 // doorSample draws a door kind for the legend: one side with the door in its middle.
 func doorSample(door string) func(scene.Point) []scene.Item {
 	return func(c scene.Point) []scene.Item {
-		return sideItems(door, scene.Point{X: c.X - 12, Y: c.Y}, scene.Point{X: c.X + 12, Y: c.Y})
+		lines, bars, values := sideItems(door, scene.Point{X: c.X - 12, Y: c.Y - 3}, scene.Point{X: c.X + 12, Y: c.Y - 3})
+		return append(append(lines, bars...), values...)
 	}
 }
 

@@ -157,6 +157,7 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 			kinds[layout.LinkSea] = true
 		}
 	}
+	var land []box // the regions' extents
 	for _, rv := range v.Regions {
 		ra := where[rv.ID]
 		rings := make([][]scene.Point, len(ra.reg.Rings))
@@ -167,13 +168,17 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 			}
 		}
 		s.Add(&scene.Polygon{Rings: rings, Fill: scene.Solid(empireLand), Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}})
+		lo, hi := s.Items[len(s.Items)-1].Bounds()
+		land = append(land, box{lo.X, lo.Y, hi.X, hi.Y})
 	}
 	// The regions' numbers and the start region: the same all game.
 	labelAt := map[int]scene.Point{}
+	var taken []box // the numbers, then the pieces in their regions, then the panels
 	for _, rv := range v.Regions {
 		ra := where[rv.ID]
 		c := at(ra.face, ra.reg.Label)
 		labelAt[rv.ID] = c
+		taken = append(taken, around(scene.Point{X: c.X, Y: c.Y - 18}, 12, 12))
 		if rv.ID == v.Start {
 			s.Add(&scene.Circle{Center: scene.Point{X: c.X, Y: c.Y - 18}, R: 11, Fill: scene.Solid(scene.White), Stroke: scene.Stroke{Color: scene.Ink, Width: 2.5}})
 		}
@@ -197,7 +202,12 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 		names = append(names, p.Name)
 	}
 	names = append(names, empire.Neutral)
-	var panels []scene.Item
+	type panel struct {
+		id     int
+		c      scene.Point
+		pieces []empirePiece
+	}
+	var panels []panel
 	for _, rv := range v.Regions {
 		ra := where[rv.ID]
 		c := labelAt[rv.ID]
@@ -226,23 +236,40 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 		room := ra.reg.Room * k
 		perRow := max(2, int((2*room+8)/(2*pieceR+2)))
 		if rowsOf := (len(pieces) + perRow - 1) / perRow; float64(rowsOf)*(2*pieceR+3) <= room+pieceR+2 {
-			s.Add(empirePieces(pieces, scene.Point{X: c.X, Y: c.Y + 6}, perRow)...)
+			top := scene.Point{X: c.X, Y: c.Y + 6}
+			s.Add(empirePieces(pieces, top, perRow)...)
+			rw := float64(min(perRow, len(pieces))) * (2*pieceR + 2)
+			taken = append(taken, box{top.X - rw/2, top.Y - pieceR - 2, top.X + rw/2, top.Y + float64(rowsOf-1)*(2*pieceR+3) + pieceR + 2})
 			continue
 		}
-		// A panel below the region (above when it would leave the board), joined to it.
-		const perPanel = 3
-		rowsOf := (len(pieces) + perPanel - 1) / perPanel
-		pw, ph := float64(min(len(pieces), perPanel))*(2*pieceR+2)+8, float64(rowsOf)*(2*pieceR+3)+6
-		py := c.Y + room + 6
-		if py+ph > top+float64(rows)*cellPx {
-			py = c.Y - 18 - 12 - 6 - ph
-		}
-		px := clamp(c.X-pw/2, 8, Width-8-pw)
-		panels = append(panels, &scene.Line{Points: []scene.Point{c, {X: px + pw/2, Y: py + ph/2}}, Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}},
-			&scene.Rect{Min: scene.Point{X: px, Y: py}, Max: scene.Point{X: px + pw, Y: py + ph}, Radius: 5, Fill: scene.Solid(scene.White), Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}})
-		panels = append(panels, empirePieces(pieces, scene.Point{X: px + pw/2, Y: py + 3 + pieceR + 1}, perPanel)...)
+		panels = append(panels, panel{rv.ID, c, pieces})
 	}
-	s.Add(panels...) // over the other regions
+	// Pieces that do not fit their region (the start region's) stand on a panel that
+	// names the region: at the nearest place on the sea clear of the numbers, the
+	// pieces and the other panels, joined to the region by a line where the line
+	// crosses none of them.
+	var panelItems []scene.Item
+	board := box{8, top, Width - 8, top + float64(rows)*cellPx}
+	for _, pn := range panels {
+		const perPanel = 3
+		rowsOf := (len(pn.pieces) + perPanel - 1) / perPanel
+		id := strconv.Itoa(pn.id)
+		numW := scene.EstimateWidth(id, sizeNumber, true) + 8
+		piecesW := float64(min(len(pn.pieces), perPanel)) * (2*pieceR + 2)
+		pw, ph := numW+piecesW+8, float64(rowsOf)*(2*pieceR+3)+6
+		b, clear := panelBox(pn.c, pw, ph, board, land, taken)
+		taken = append(taken, b)
+		mid := scene.Point{X: (b.x0 + b.x1) / 2, Y: (b.y0 + b.y1) / 2}
+		if clear {
+			panelItems = append(panelItems, &scene.Line{Points: []scene.Point{pn.c, mid}, Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}})
+		}
+		row := b.y0 + 3 + pieceR + 1
+		panelItems = append(panelItems,
+			&scene.Rect{Min: scene.Point{X: b.x0, Y: b.y0}, Max: scene.Point{X: b.x1, Y: b.y1}, Radius: 5, Fill: scene.Solid(scene.White), Stroke: scene.Stroke{Color: scene.Ink, Width: 1.5}},
+			label(scene.Point{X: b.x0 + 4 + numW/2, Y: row}, id, sizeNumber, true, scene.Middle))
+		panelItems = append(panelItems, empirePieces(pn.pieces, scene.Point{X: b.x0 + numW + 4 + piecesW/2, Y: row}, perPanel)...)
+	}
+	s.Add(panelItems...)
 	y := top + float64(rows)*cellPx + 10
 
 	// The row of cards on offer.
@@ -260,13 +287,13 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 			s.Add(&scene.Text{At: scene.Point{X: x0 + 8, Y: y0 + 13}, Text: strconv.Itoa(c.Position), Size: sizeNumber, Bold: true, Anchor: scene.Start, Color: scene.Ink})
 			s.Add(&scene.Circle{Center: scene.Point{X: x0 + cw - 14, Y: y0 + 13}, R: 10, Fill: scene.Solid(empireCoin), Stroke: scene.Stroke{Color: scene.Ink, Width: 1.2}},
 				&scene.Text{At: scene.Point{X: x0 + cw - 14, Y: y0 + 13}, Text: strconv.Itoa(c.Cost), Size: sizeBadge, Bold: true, Color: scene.Ink})
-			s.Add(&scene.Text{At: scene.Point{X: x0 + 26, Y: y0 + 13}, Text: clip(w.Term(c.Name), int((cw-58)/((sizeBadge+1)*0.6))), Size: sizeBadge + 1, Bold: true, Anchor: scene.Start, Color: scene.Ink})
+			s.Add(fitted(scene.Point{X: x0 + 26, Y: y0 + 13}, w.Term(c.Name), cw-54, true, scene.Ink)) // between the number and the cost
 			ability, action := c.Ability, c.Action
 			if ab, ac, ok := empire.CardTexts(c.ID); ok {
 				ability, action = w.Text(ab), w.Text(ac)
 			}
-			s.Add(&scene.Text{At: scene.Point{X: x0 + 8, Y: y0 + 33}, Text: clip(action, int((cw-12)/(sizeBadge*0.56))), Size: sizeBadge, Anchor: scene.Start, Color: scene.Ink},
-				&scene.Text{At: scene.Point{X: x0 + 8, Y: y0 + 50}, Text: clip(ability, int((cw-12)/(sizeBadge*0.56))), Size: sizeBadge, Anchor: scene.Start, Color: scene.RGB(0x555555)})
+			s.Add(fitted(scene.Point{X: x0 + 8, Y: y0 + 33}, action, cw-12, false, scene.Ink),
+				fitted(scene.Point{X: x0 + 8, Y: y0 + 50}, ability, cw-12, false, scene.RGB(0x555555)))
 		}
 		y += float64((len(v.Row)+perRow-1)/perRow)*(ch+gap) + 4
 	}
@@ -350,6 +377,83 @@ func empirePieces(pieces []empirePiece, top scene.Point, perRow int) []scene.Ite
 		}
 	}
 	return items
+}
+
+// fitted is a card's line of text from at, in room: a size smaller where it needs,
+// clipped where that is not enough (a name in bold, a size larger).
+func fitted(at scene.Point, text string, room float64, bold bool, col scene.Color) *scene.Text {
+	size := sizeBadge
+	if bold {
+		size++
+	}
+	if textWidth(text, size, bold) > room {
+		size -= 2
+	}
+	return &scene.Text{At: at, Text: clipTo(text, room, size, bold), Size: size, Bold: bold, Anchor: scene.Start, Color: col}
+}
+
+// panelBox returns where a panel of w × h for the pieces of the region labelled at
+// c goes: within the board, the nearest place that overlaps none of the boxes taken
+// and least of the land, and whose line to c crosses none of them (but the region's
+// own number), or else the one that does so least; and whether its line to c crosses
+// nothing.
+func panelBox(c scene.Point, w, h float64, board box, land, taken []box) (box, bool) {
+	best, bestCost, bestClear := box{}, math.Inf(1), false
+	own := around(scene.Point{X: c.X, Y: c.Y - 18}, 11, 11) // the region's number
+	for r := 30.0; r <= 240; r += 10 {
+		for a := 0; a < 16; a++ {
+			ang := math.Pi/2 + 2*math.Pi*float64(a)/16 // below first
+			x := clamp(c.X+r*math.Cos(ang)-w/2, board.x0+2, board.x1-2-w)
+			y := clamp(c.Y+r*math.Sin(ang)-h/2, board.y0+2, board.y1-2-h)
+			b := box{x - 3, y - 3, x + w + 3, y + h + 3} // with a margin
+			// The costs only add up: a place is dropped as soon as it costs as much
+			// as the best so far.
+			cost := r / 10
+			for _, t := range taken {
+				if b.overlaps(t) {
+					cost += 1000
+				}
+			}
+			for _, l := range land {
+				if b.overlaps(l) {
+					cost += (min(b.x1, l.x1) - max(b.x0, l.x0)) * (min(b.y1, l.y1) - max(b.y0, l.y0)) / 20
+				}
+			}
+			if cost >= bestCost {
+				continue
+			}
+			clear := !crosses(c, scene.Point{X: x + w/2, Y: y + h/2}, own, taken)
+			if !clear {
+				cost += 50
+			}
+			if cost < bestCost {
+				best, bestCost, bestClear = box{x, y, x + w, y + h}, cost, clear
+			}
+		}
+		if bestCost <= (r+10)/10 { // nothing farther can do better
+			break
+		}
+	}
+	return best, bestClear
+}
+
+// crosses reports whether the line from a to b passes through one of the boxes
+// (but own).
+func crosses(a, b scene.Point, own box, boxes []box) bool {
+	n := math.Ceil(math.Hypot(b.X-a.X, b.Y-a.Y) / 4)
+	span := box{min(a.X, b.X), min(a.Y, b.Y), max(a.X, b.X), max(a.Y, b.Y)}
+	for _, t := range boxes {
+		if t.overlaps(own) || !(t.x0 <= span.x1 && span.x0 <= t.x1 && t.y0 <= span.y1 && span.y0 <= t.y1) {
+			continue
+		}
+		for i := 1.0; i < n; i++ {
+			p := scene.Point{X: a.X + (b.X-a.X)*i/n, Y: a.Y + (b.Y-a.Y)*i/n}
+			if p.X > t.x0 && p.X < t.x1 && p.Y > t.y0 && p.Y < t.y1 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // empireTokens are the printed names of the variant tokens, by the view's kind (its

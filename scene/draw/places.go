@@ -2,6 +2,7 @@ package draw
 
 import (
 	"cmp"
+	"iter"
 	"math"
 	"slices"
 	"strconv"
@@ -18,9 +19,11 @@ type place struct {
 	num scene.Point // the number's centre
 	c   scene.Point // the marker's centre
 	mr  float64     // the marker's radius
-	// The row of symbols and pieces: its height, where its symbols start and end
-	// (the pieces follow them).
-	rowY, rowX, symbolEnd float64
+	// The row of symbols: its height and where it starts.
+	rowY, rowX float64
+	// Where the pieces' badges start (their left end, at their middle's height):
+	// after the symbols, or where there is room.
+	piece scene.Point
 }
 
 // box is an axis-aligned rectangle in CSS pixels.
@@ -62,43 +65,72 @@ func (p place) boxes(id, n int) []box {
 	return out
 }
 
-// pieceBox is the room of a piece's badge after the row of symbols (a fortress, a
-// relic: the pieces come and go, a place keeps room for one where it can).
+// pieceBox is the room of a piece's badge (a fortress, a relic: the pieces come and
+// go, a place keeps room for one where it can).
 func (p place) pieceBox() box {
-	return box{p.symbolEnd + 2, p.rowY - 10, p.symbolEnd + 2 + badgeWidth("Mm"), p.rowY + 10}
+	return box{p.piece.X, p.piece.Y - 10, p.piece.X + badgeWidth("Mm"), p.piece.Y + 10}
 }
 
-// placeKey names the places of a board drawn with a fit.
+// placeKey names the places of a board drawn with a fit, for its regions' counts
+// of symbols (in the board's order: two maps may share a board's drawing).
 type placeKey struct {
-	board *layout.Board
-	f     fit
+	board   *layout.Board
+	f       fit
+	symbols string
 }
 
-// placeCache keeps the places of the boards drawn (a few boards, each computed once:
-// boards are shared, as layout.ForMap keeps them).
-var placeCache sync.Map // placeKey → map[int]place
+// placeCache keeps the places of the latest boards drawn (each computed once: boards
+// are shared, as layout.ForMap keeps them). Safe for concurrent use.
+var placeCache = struct {
+	sync.Mutex
+	m map[placeKey]map[int]place
+}{m: map[placeKey]map[int]place{}}
+
+// maxPlaces bounds the boards whose places are kept.
+const maxPlaces = 32
 
 // placeRegions returns where each region's number, marker and symbols stand on
 // board drawn with f (symbols gives a region's count of symbols). Regions are placed
 // in order of their room, the most cramped first: each at the first of a few
 // arrangements (the number above the marker, at its left, at its right) and
 // positions around its label point whose boxes keep inside the region and clear of
-// those placed before; where none does, the one that overlaps least.
+// those placed before; where none does, the one that overlaps least. Its row of
+// symbols and the room of its pieces then move on their own where that leaves them
+// out of the region (placeRow).
 func placeRegions(board *layout.Board, f fit, symbols func(id int) int) map[int]place {
-	key := placeKey{board, f}
-	if p, ok := placeCache.Load(key); ok {
-		return p.(map[int]place)
+	counts := make([]byte, 0, len(board.Regions))
+	for _, r := range board.Regions {
+		counts = append(counts, byte(min(symbols(r.ID), 255)))
 	}
+	key := placeKey{board, f, string(counts)}
+	placeCache.Lock()
+	p, ok := placeCache.m[key]
+	placeCache.Unlock()
+	if ok {
+		return p
+	}
+	p = computePlaces(board, f, symbols)
+	placeCache.Lock()
+	defer placeCache.Unlock()
+	if len(placeCache.m) >= maxPlaces {
+		for k := range placeCache.m { // drop one: any will do
+			delete(placeCache.m, k)
+			break
+		}
+	}
+	placeCache.m[key] = p
+	return p
+}
+
+// computePlaces is placeRegions without the cache.
+func computePlaces(board *layout.Board, f fit, symbols func(id int) int) map[int]place {
 	order := make([]int, len(board.Regions))
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(board.Regions[a].Room, board.Regions[b].Room) })
 	out := map[int]place{}
-	type weighed struct {
-		b box
-		w float64
-	}
+	frame := box{f.ox, f.oy, f.ox + board.Width*f.k, f.oy + board.Height*f.k}
 	var taken []weighed
 	for _, i := range order {
 		r := &board.Regions[i]
@@ -110,48 +142,162 @@ func placeRegions(board *layout.Board, f fit, symbols func(id int) int) map[int]
 		room := r.Room * f.k
 		mr := markerRadius(room)
 		n := symbols(r.ID)
+		field := newEdgeField(frame, rings, 1.5)
 		var best place
 		bestCost := math.Inf(1)
-		for _, pl := range candidates(label, room, mr, r.ID, n) {
-			cost := 0.0
-			// What it covers, then room for a piece after its symbols (less important).
-			for k, b := range append(pl.boxes(r.ID, n), pl.pieceBox()) {
-				weight := 1.0
-				if k == len(pl.boxes(r.ID, n)) {
-					weight = 0.1
-				}
-				for _, c := range b.corners() {
-					if d := signedDistance(c, rings); d < 1.5 {
-						cost += weight * (1 + 1.5 - d) // outside its region, the farther the worse
-					}
-				}
-				for _, t := range taken {
-					if b.overlaps(t.b) {
-						cost += weight * t.w * (100 + (min(b.x1, t.b.x1)-max(b.x0, t.b.x0))*(min(b.y1, t.b.y1)-max(b.y0, t.b.y0)))
-					}
-				}
+		for pl := range candidates(label, room, mr, r.ID, n) {
+			// What it covers, then room for a piece after its symbols (less
+			// important).
+			boxes := append(pl.boxes(r.ID, n), pl.pieceBox())
+			if overlapCost(boxes, taken) >= bestCost {
+				continue // what overlaps alone costs too much
 			}
-			if cost < bestCost {
+			if cost := placeCost(boxes, 0.1, field, taken, bestCost); cost < bestCost {
 				best, bestCost = pl, cost
-			}
-			if cost == 0 {
-				break
+				if cost == 0 {
+					break
+				}
 			}
 		}
+		best = placeRow(best, r.ID, n, room, field, taken)
 		out[r.ID] = best
 		for _, b := range best.boxes(r.ID, n) {
 			taken = append(taken, weighed{b, 1})
 		}
 		taken = append(taken, weighed{best.pieceBox(), 0.1})
 	}
-	placeCache.Store(key, out)
 	return out
+}
+
+// placeCost is what a place's boxes cost (the last one weighs last: a tenth for
+// the room of a piece): their corners outside the region or near its edge, the
+// farther the worse, much more off the board, and their overlaps with the boxes
+// taken. The costs only add up: it stops
+// at bound, which a cost reaching it may as well be.
+func placeCost(boxes []box, last float64, field *edgeField, taken []weighed, bound float64) float64 {
+	cost := 0.0
+	for k, b := range boxes {
+		weight := 1.0
+		if k == len(boxes)-1 {
+			weight = last
+		}
+		for _, c := range b.corners() {
+			if d, far := field.distance(c); !far && d < 1.5 {
+				cost += weight * (1 + 1.5 - d)
+			}
+			if c.X < field.frame.x0 || c.X > field.frame.x1 || c.Y < field.frame.y0 || c.Y > field.frame.y1 {
+				cost += weight * 100 // off the board: over the legend, or cut off
+			}
+		}
+		cost += weight * boxOverlap(b, taken)
+		if cost >= bound {
+			return cost
+		}
+	}
+	return cost
+}
+
+// placeRow moves the row of symbols of place p (of region id with n symbols), then
+// the room of its pieces, each on its own, where the best arrangement of the number
+// and marker leaves it out of the region or over another's (moveBox).
+func placeRow(p place, id, n int, room float64, field *edgeField, taken []weighed) place {
+	// Moved on their own, they keep clear of all the others' boxes alike.
+	own := make([]weighed, 0, len(taken)+3)
+	for _, t := range taken {
+		own = append(own, weighed{t.b, 1})
+	}
+	own = append(own, weighed{numberBox(p.num, id), 1}, weighed{markerBox(p.c, p.mr), 1})
+	if n > 0 {
+		at := moveBox(rowBox(p.rowX, p.rowY, n), room, field, own)
+		p.piece.X += at.X - p.rowX
+		p.piece.Y += at.Y - p.rowY
+		p.rowX, p.rowY = at.X, at.Y
+		own = append(own, weighed{rowBox(p.rowX, p.rowY, n), 1})
+	}
+	p.piece = moveBox(p.pieceBox(), room, field, own)
+	return p
+}
+
+// moveBox returns where box b's left end and middle height should go: where it
+// stands when that costs nothing, else the nearest position within room of it that
+// costs least, within twice room (a move costs a little: the box keeps near where it
+// was).
+func moveBox(b box, room float64, field *edgeField, taken []weighed) scene.Point {
+	at := scene.Point{X: b.x0, Y: (b.y0 + b.y1) / 2}
+	cost := func(b box, bound float64) float64 {
+		c := 0.0
+		// A box whose middle is out of the region seems another region's.
+		if !field.inside(scene.Point{X: (b.x0 + b.x1) / 2, Y: (b.y0 + b.y1) / 2}) {
+			c = 100
+		}
+		if c+boxOverlap(b, taken) >= bound { // what it costs at least
+			return bound
+		}
+		return c + placeCost([]box{b}, 1, field, taken, bound-c)
+	}
+	bestCost := cost(b, math.Inf(1))
+	if bestCost == 0 {
+		return at
+	}
+	best := at
+	reach := math.Max(12, 2*room)
+	type move struct{ dx, dy, d float64 }
+	var moves []move
+	for dy := -reach; dy <= reach; dy += 2 {
+		for dx := -reach; dx <= reach; dx += 2 {
+			if d := math.Hypot(dx, dy); d <= reach && d > 0 {
+				moves = append(moves, move{dx, dy, d})
+			}
+		}
+	}
+	slices.SortStableFunc(moves, func(a, b move) int { return cmp.Compare(a.d, b.d) })
+	for _, m := range moves {
+		q := box{b.x0 + m.dx, b.y0 + m.dy, b.x1 + m.dx, b.y1 + m.dy}
+		if cost := cost(q, bestCost) + m.d/100; cost < bestCost {
+			best, bestCost = scene.Point{X: at.X + m.dx, Y: at.Y + m.dy}, cost
+			if cost < 0.5 {
+				break
+			}
+		}
+	}
+	return best
+}
+
+// weighed is a box a placed region covers, weighed by its importance.
+type weighed struct {
+	b box
+	w float64
+}
+
+// boxOverlap is what b costs by overlapping the boxes taken (unweighed).
+func boxOverlap(b box, taken []weighed) float64 {
+	cost := 0.0
+	for _, t := range taken {
+		if b.overlaps(t.b) {
+			cost += t.w * (100 + (min(b.x1, t.b.x1)-max(b.x0, t.b.x0))*(min(b.y1, t.b.y1)-max(b.y0, t.b.y0)))
+		}
+	}
+	return cost
+}
+
+// overlapCost is what a candidate's boxes (the last one, the piece's, weighs a
+// tenth) cost by overlapping those taken: a lower bound of its cost.
+func overlapCost(boxes []box, taken []weighed) float64 {
+	cost := 0.0
+	for k, b := range boxes {
+		weight := 1.0
+		if k == len(boxes)-1 {
+			weight = 0.1
+		}
+		cost += weight * boxOverlap(b, taken)
+	}
+	return cost
 }
 
 // candidates lists a region's arrangements, nearest its label point first: the
 // number above the marker, at its left or right (the symbols below), or all in a
 // line (number, marker, symbols), the group moved by a few pixels at a time.
-func candidates(label scene.Point, room, mr float64, id, n int) []place {
+func candidates(label scene.Point, room, mr float64, id, n int) iter.Seq[place] {
 	e := markerExtent(mr)
 	numW := scene.EstimateWidth(strconv.Itoa(id), sizeNumber, true)
 	rowOff := e + 9
@@ -174,14 +320,19 @@ func candidates(label scene.Point, room, mr float64, id, n int) []place {
 			p.num = scene.Point{X: c.X - e - numW/2 - 5, Y: c.Y}
 			p.rowY, p.rowX = c.Y, c.X+e+3
 		}
-		p.symbolEnd = p.rowX + float64(n)*symbolStep
+		p.piece = scene.Point{X: p.rowX + float64(n)*symbolStep + 2, Y: p.rowY}
+		if n == 0 && kind < 3 { // a piece centred under the marker
+			p.piece.X = c.X - badgeWidth("Mm")/2
+		}
 		return p
 	}
-	type cand struct {
-		p    place
+	type spot struct {
 		dist float64
+		i    int32 // the order made: ties keep it
+		kind int32
+		c    scene.Point
 	}
-	var out []cand
+	var out []spot
 	reach := math.Max(8, room)
 	for kind := range 4 {
 		// The group's centre on the label point.
@@ -203,44 +354,149 @@ func candidates(label scene.Point, room, mr float64, id, n int) []place {
 				if d > reach {
 					continue
 				}
-				out = append(out, cand{arrange(kind, scene.Point{X: c.X + dx, Y: c.Y + dy}), d + float64(kind)*6})
+				out = append(out, spot{d + float64(kind)*6, int32(len(out)), int32(kind), scene.Point{X: c.X + dx, Y: c.Y + dy}})
 			}
 		}
 	}
-	slices.SortStableFunc(out, func(a, b cand) int { return cmp.Compare(a.dist, b.dist) })
-	places := make([]place, len(out))
-	for i, c := range out {
-		places[i] = c.p
+	slices.SortFunc(out, func(a, b spot) int { return cmp.Or(cmp.Compare(a.dist, b.dist), cmp.Compare(a.i, b.i)) })
+	return func(yield func(place) bool) {
+		for _, s := range out {
+			if !yield(arrange(int(s.kind), s.c)) {
+				return
+			}
+		}
 	}
-	return places
+}
+
+// edgeField answers signedDistance for many points of a region, most of them inside
+// it: the region's edges are kept in bands of rows, each with the edges that cross
+// its rows or come within near of them, so that a point inside needs only its band's
+// edges to tell that it is inside and how near an edge (when nearer than near).
+type edgeField struct {
+	frame box // the board's
+	rings [][]scene.Point
+	near  float64
+	y0    float64
+	bands [][][2]scene.Point
+}
+
+// fieldBand is the height of an edgeField's bands in CSS pixels.
+const fieldBand = 4.0
+
+func newEdgeField(frame box, rings [][]scene.Point, near float64) *edgeField {
+	f := &edgeField{frame: frame, rings: rings, near: near, y0: math.Inf(1)}
+	y1 := math.Inf(-1)
+	for _, ring := range rings {
+		for _, p := range ring {
+			f.y0, y1 = math.Min(f.y0, p.Y), math.Max(y1, p.Y)
+		}
+	}
+	if f.y0 > y1 {
+		return f
+	}
+	f.bands = make([][][2]scene.Point, int((y1-f.y0)/fieldBand)+1)
+	for _, ring := range rings {
+		for i, a := range ring {
+			b := ring[(i+1)%len(ring)]
+			lo, hi := f.band(math.Min(a.Y, b.Y)-near), f.band(math.Max(a.Y, b.Y)+near)
+			for k := max(lo, 0); k <= min(hi, len(f.bands)-1); k++ {
+				f.bands[k] = append(f.bands[k], [2]scene.Point{a, b})
+			}
+		}
+	}
+	return f
+}
+
+func (f *edgeField) band(y float64) int { return int(math.Floor((y - f.y0) / fieldBand)) }
+
+// distance returns signedDistance(p, f.rings), or far when p lies at least f.near
+// inside the region (the distance not computed).
+func (f *edgeField) distance(p scene.Point) (d float64, far bool) {
+	if len(f.bands) == 0 {
+		return signedDistance(p, f.rings), false
+	}
+	inside := f.inside(p)
+	best := math.Inf(1)
+	k := f.band(p.Y)
+	if k >= 0 && k < len(f.bands) {
+		for _, e := range f.bands[k] {
+			best = min(best, segmentDistance2(p, e[0], e[1]))
+		}
+		if inside && best >= f.near*f.near {
+			return 0, true
+		}
+	}
+	// The nearest edge: the bands outwards from p's, while they may hold a nearer one.
+	scan := func(j int) bool {
+		if f.gap(p.Y, j) >= best {
+			return false
+		}
+		for _, e := range f.bands[j] {
+			best = min(best, segmentDistance2(p, e[0], e[1]))
+		}
+		return true
+	}
+	for j := min(k-1, len(f.bands)-1); j >= 0 && scan(j); j-- {
+	}
+	for j := max(k+1, 0); j < len(f.bands) && scan(j); j++ {
+	}
+	if !inside {
+		return -math.Sqrt(best), false
+	}
+	return math.Sqrt(best), false
+}
+
+// inside reports whether p lies inside the region: every edge across p's row is in
+// its band.
+func (f *edgeField) inside(p scene.Point) bool {
+	k := f.band(p.Y)
+	if k < 0 || k >= len(f.bands) {
+		return false
+	}
+	in := false
+	for _, e := range f.bands[k] {
+		a, b := e[0], e[1]
+		if (a.Y > p.Y) != (b.Y > p.Y) && p.X < (b.X-a.X)*(p.Y-a.Y)/(b.Y-a.Y)+a.X {
+			in = !in
+		}
+	}
+	return in
+}
+
+// gap is the squared distance from row y to band j.
+func (f *edgeField) gap(y float64, j int) float64 {
+	g := math.Max(0, math.Max(f.y0+float64(j)*fieldBand-y, y-(f.y0+float64(j+1)*fieldBand)))
+	return g * g
 }
 
 // signedDistance returns the distance from p to the nearest edge of rings, negative
 // when p lies outside the region (outside its outer ring or inside a hole).
 func signedDistance(p scene.Point, rings [][]scene.Point) float64 {
 	inside := false
-	best := math.Inf(1)
+	best := math.Inf(1) // the least squared distance
 	for _, ring := range rings {
 		for i, a := range ring {
 			b := ring[(i+1)%len(ring)]
 			if (a.Y > p.Y) != (b.Y > p.Y) && p.X < (b.X-a.X)*(p.Y-a.Y)/(b.Y-a.Y)+a.X {
 				inside = !inside
 			}
-			best = math.Min(best, segmentDistance(p, a, b))
+			best = min(best, segmentDistance2(p, a, b))
 		}
 	}
+	d := math.Sqrt(best)
 	if !inside {
-		return -best
+		return -d
 	}
-	return best
+	return d
 }
 
-// segmentDistance returns the distance from p to the segment a–b.
-func segmentDistance(p, a, b scene.Point) float64 {
+// segmentDistance2 returns the squared distance from p to the segment a–b.
+func segmentDistance2(p, a, b scene.Point) float64 {
 	dx, dy := b.X-a.X, b.Y-a.Y
 	t := 0.0
 	if l := dx*dx + dy*dy; l > 0 {
-		t = math.Max(0, math.Min(1, ((p.X-a.X)*dx+(p.Y-a.Y)*dy)/l))
+		t = max(0, min(1, ((p.X-a.X)*dx+(p.Y-a.Y)*dy)/l))
 	}
-	return math.Hypot(p.X-a.X-t*dx, p.Y-a.Y-t*dy)
+	ex, ey := p.X-a.X-t*dx, p.Y-a.Y-t*dy
+	return ex*ex + ey*ey
 }

@@ -95,8 +95,9 @@ func pieceCodes(keys []string, w Words) map[string]string {
 }
 
 // shortCodes gives each key a short code from its name, unique among the keys: the
-// name's first letter, else the initials of its words ("MS" Magic Spring, "MP" Magic
-// Portal), else those of its first and last word ("FG" Fonte della giovinezza),
+// name's first letter, else the initials of its first two capitalised words ("MS"
+// Magic Spring, "ST" Stinky Troll's Socks: a badge has room for two letters), else
+// those of its first and last word ("FG" Fonte della giovinezza),
 // else its first two letters, else its first letter and a number.
 func shortCodes(keys []string, name func(string) string) map[string]string {
 	letters := func(k string) []rune {
@@ -115,7 +116,7 @@ func shortCodes(keys []string, name func(string) string) map[string]string {
 				out = append(out, unicode.ToUpper(r))
 			}
 		}
-		return string(out[:min(len(out), 3)])
+		return string(out[:min(len(out), 2)])
 	}
 	ends := func(k string) string { // the first letters of the first and the last word
 		words := strings.FieldsFunc(name(k), func(r rune) bool { return !unicode.IsLetter(r) })
@@ -316,13 +317,10 @@ func smallWorld(v *smallworld.View, in Input) (*scene.Scene, error) {
 				total += badgeWidth(text) + 3
 			}
 		}
-		x := pl.symbolEnd + 2
-		if len(symbolsOf(r.ID)) == 0 {
-			x = c.X - total/2
-		}
+		x := pl.piece.X
 		for _, text := range texts {
 			wd := badgeWidth(text) + 3
-			s.Add(badge(scene.Point{X: x + wd/2, Y: pl.rowY}, text)...)
+			s.Add(badge(scene.Point{X: x + wd/2, Y: pl.piece.Y}, text)...)
 			x += wd
 		}
 	}
@@ -382,7 +380,16 @@ func smallWorld(v *smallworld.View, in Input) (*scene.Scene, error) {
 	}
 	for _, k := range pieceKeys {
 		code := codes[k]
-		add(legendEntry{sample: func(c scene.Point) []scene.Item { return badge(c, code) }, text: caption(w, w.Name(k))})
+		e := legendEntry{sample: func(c scene.Point) []scene.Item { return badge(c, code) }, text: caption(w, w.Name(k))}
+		// A piece named as a symbol (Underground's Volcano): one entry shows both.
+		if i := slices.IndexFunc(entries, func(o legendEntry) bool { return strings.EqualFold(o.text, e.text) }); i >= 0 {
+			symbol := entries[i].sample
+			entries[i].sample = func(c scene.Point) []scene.Item {
+				return append(symbol(scene.Point{X: c.X - 10, Y: c.Y}), badge(scene.Point{X: c.X + 6, Y: c.Y}, code)...)
+			}
+			continue
+		}
+		add(e)
 	}
 	if len(board.Links) > 0 {
 		add(legendEntry{sample: func(c scene.Point) []scene.Item {
@@ -392,9 +399,13 @@ func smallWorld(v *smallworld.View, in Input) (*scene.Scene, error) {
 	items, bottom := legend(entries, y)
 	s.Add(items...)
 	if n := v.Necromancer; n != nil {
-		s.Add(&scene.Text{At: scene.Point{X: 10, Y: bottom + 12}, Text: w.Say("Necromancer: Ghosts on the Island %d, in reserve %d, Soul Well %d+%d", n.OnIsland, n.Reserve, n.WellGhosts, n.WellSouls),
-			Size: sizeLegend, Anchor: scene.Start, Color: scene.Ink})
-		bottom += legendRow
+		for _, line := range []string{
+			w.Say("Necromancer: Ghosts on the Island: %d, in reserve: %d", n.OnIsland, n.Reserve),
+			w.Say("Soul Well: %d Ghosts, %d other tokens", n.WellGhosts, n.WellSouls),
+		} {
+			s.Add(&scene.Text{At: scene.Point{X: 10, Y: bottom + 12}, Text: line, Size: sizeLegend, Anchor: scene.Start, Color: scene.Ink})
+			bottom += legendRow
+		}
 	}
 	s.Height = bottom + 8
 	s.Alt = smallWorldAlt(v, w)

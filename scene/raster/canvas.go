@@ -25,6 +25,19 @@ var sharp = func() (l [256]uint8) {
 	return l
 }()
 
+// fullWord is eight mask bytes of full coverage.
+const fullWord = full * 0x0101010101010101
+
+// fullRun holds eight pixels of each palette index.
+var fullRun = func() (r [256][8]uint8) {
+	for i := range r {
+		for j := range r[i] {
+			r[i][j] = uint8(i)
+		}
+	}
+	return r
+}()
+
 // level maps a coverage (0–255) to its level.
 var level = func() (l [256]uint8) {
 	for i := range l {
@@ -114,10 +127,21 @@ func (c *canvas) paint(x0, y0, w, h int, m []uint8, col scene.Color) {
 		drow := c.pix[y*c.stride+1+xa : y*c.stride+1+xb]
 		first, last := -1, -1
 		for x := 0; x < len(mrow); x++ {
-			// Eight pixels out of the mask at once.
-			if x+8 <= len(mrow) && binary.LittleEndian.Uint64(mrow[x:]) == 0 {
-				x += 7
-				continue
+			// Eight pixels out of the mask, or all in it, at once.
+			if x+8 <= len(mrow) {
+				switch binary.LittleEndian.Uint64(mrow[x:]) {
+				case 0:
+					x += 7
+					continue
+				case fullWord:
+					copy(drow[x:x+8], fullRun[ci][:])
+					if first < 0 {
+						first = x
+					}
+					last = x + 7
+					x += 7
+					continue
+				}
 			}
 			switch mrow[x] {
 			case none:
