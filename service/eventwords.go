@@ -39,21 +39,6 @@ func (s *Service) account(l *Loaded, events []store.Event, i int, viewer, reader
 	return nil
 }
 
-// EventWords says a recorded event of kind (engine.KindMove …) whose command, as the
-// reader may see it, is cmd, in lang, without the game's states (the web pages and
-// replay files): a move or an administrative command in lang's command words, an
-// undo as the service tells it, with the move taken back in lang's command words.
-func EventWords(tr *i18n.Bundle, lang i18n.Lang, game, kind, cmd string) string {
-	if kind != engine.KindUndo {
-		return tr.Command(game, lang, cmd)
-	}
-	u, ok := readUndo(cmd)
-	if !ok {
-		return tr.Sprintf(lang, "taken back: %s", tr.Sprintf(lang, "the last move"))
-	}
-	return u.sentence(tr, lang, u.Move.Player+": "+tr.Command(game, lang, u.Move.Command))
-}
-
 // accountLines tells the events of l from index first on to seat p in lang, a line
 // per happening (the command in lang's words for a move the game does not tell).
 func (s *Service) accountLines(l *Loaded, first int, p store.Player, lang i18n.Lang) []string {

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/turnmail/turnmail/mail/compose"
 	"github.com/turnmail/turnmail/scene/draw"
 	"github.com/turnmail/turnmail/store"
+	"github.com/turnmail/turnmail/templates"
 	"github.com/turnmail/turnmail/web/page"
 )
 
@@ -74,8 +76,11 @@ func (s *Service) PageHead(ctx context.Context, id string) (page.Head, error) {
 	return head, nil
 }
 
-// PageRecord returns a game replayed, as its pages show it.
-func (s *Service) PageRecord(ctx context.Context, id string) (*page.Record, error) {
+// PageRecord returns a game replayed, as its pages show it. prev, when not nil, is
+// a record of the game the pages hold from an earlier version: the states after
+// the events the log still has as prev has them are taken from it, and only the
+// events after them are replayed.
+func (s *Service) PageRecord(ctx context.Context, id string, prev *page.Record) (*page.Record, error) {
 	l, err := s.Load(ctx, id)
 	if err != nil {
 		return nil, err
@@ -83,23 +88,41 @@ func (s *Service) PageRecord(ctx context.Context, id string) (*page.Record, erro
 	if l.State == nil {
 		return nil, fmt.Errorf("game %s has not started: %w", id, store.ErrNotFound)
 	}
-	return s.pageRecord(l)
+	return s.pageRecord(l, prev)
 }
 
-// pageRecord is a loaded game as its pages show it: its log replayed, the state
-// after every event kept (the pages show any of them; a Loaded holds only what a
-// mail needs). Load verified the log's hashes: this replay does not again.
-func (s *Service) pageRecord(l *Loaded) (*page.Record, error) {
+// pageRecord is a loaded game as its pages show it: the state after every event
+// (the pages show any of them; a Loaded holds only what a mail needs), those after
+// the events it shares with prev (nil: none) taken from prev, the others replayed
+// from the last of them. Load verified the log's hashes: this replay does not again.
+func (s *Service) pageRecord(l *Loaded, prev *page.Record) (*page.Record, error) {
 	a := l.Archive()
-	unhashed := *a
-	unhashed.Events = slices.Clone(a.Events)
-	for i := range unhashed.Events {
-		unhashed.Events[i].Hash = ""
+	unhashed := slices.Clone(a.Events)
+	for i := range unhashed {
+		unhashed[i].Hash = ""
 	}
-	states, err := engine.ReplayAll(s.games, &unhashed, -1)
-	if err != nil {
+	shared := sharedStates(prev, l.Game.ID, a)
+	states := make([]engine.State, 0, len(a.Events)+1)
+	if shared > 0 {
+		states = append(states, prev.States[:shared]...)
+	} else {
+		initial, err := s.setupOf(l, a)
+		if err != nil {
+			return nil, fmt.Errorf("game %s: %w", l.Game.ID, err)
+		}
+		states = append(states, initial)
+	}
+	f := engine.Fold{Seed: l.Seed, Events: unhashed, Base: states[len(states)-1], BaseSeq: len(states) - 1, Journal: true, Keep: true,
+		StateAt: func(seq int) (engine.State, error) { return states[seq], nil },
+		Visit: func(_ int, st engine.State) error {
+			states = append(states, st)
+			return nil
+		}}
+	if _, err := f.Run(-1); err != nil {
 		return nil, fmt.Errorf("replay game %s: %w", l.Game.ID, err)
 	}
+	s.replays.Add(1)
+	s.replayed.Add(int64(len(a.Events) + 1 - max(shared, 1)))
 	rec := &page.Record{ID: l.Game.ID, Kind: l.Game.Kind, Events: a.Events, States: states,
 		Paused: l.Game.Status == store.GamePaused, Resigned: l.Facts.Resigned,
 		Lang: s.langOf(l.Settings, ""), Zone: l.Settings.location(""),
@@ -118,9 +141,78 @@ func (s *Service) pageRecord(l *Loaded) (*page.Record, error) {
 		rec.Deadlines[d.Player] = d.Due
 	}
 	kind := l.Game.Kind
-	rec.EventWords = func(lang i18n.Lang, e engine.Event) string { return EventWords(s.tr, lang, kind, e.Kind, e.Command) }
+	rec.Tell = s.tell
 	rec.PictureWords = func(lang i18n.Lang) draw.Words { return PictureWords(s.tr, lang, kind) }
 	return rec, nil
+}
+
+// setupOf returns the setup's state of l, whose archive is a: its history's, or,
+// for a game loaded without one (an import's), started anew.
+func (s *Service) setupOf(l *Loaded, a *engine.Archive) (engine.State, error) {
+	if l.hist != nil {
+		return l.hist.at(0)
+	}
+	g, err := s.games.Lookup(a.Game)
+	if err != nil {
+		return nil, err
+	}
+	es, err := a.SetupOf()
+	if err != nil {
+		return nil, err
+	}
+	initial, _, err := engine.Start(g, es, a.SetupOutcomes)
+	return initial, err
+}
+
+// sharedStates counts the states of prev (a record of game id) that stand as they
+// are for the archive a of the game now: the setup's and those after the events a
+// begins with as prev has them (0 when prev is nil or of another game).
+func sharedStates(prev *page.Record, id string, a *engine.Archive) int {
+	if prev == nil || prev.ID != id || prev.Kind != a.Game || len(prev.Players) != len(a.Players) ||
+		len(prev.Events) > len(a.Events) || len(prev.States) != len(prev.Events)+1 {
+		return 0
+	}
+	for i, p := range a.Players {
+		if prev.Players[i] != p.Name {
+			return 0
+		}
+	}
+	for i, e := range prev.Events {
+		n := a.Events[i]
+		if e.Kind != n.Kind || e.Player != n.Player || e.Command != n.Command || e.Hash != n.Hash {
+			return 0
+		}
+	}
+	return len(prev.States)
+}
+
+// tell says an event that is not a move on a game's page (page.Record.Tell) as the
+// mails tell it: an undo with the move it took back, an administrative event but a
+// player's own settings (theirs only) and messages (on a player's own pages only,
+// those they could read: never on the public page, which anyone may read).
+func (s *Service) tell(lang i18n.Lang, viewer string, e engine.Event, takenBack string) string {
+	se := store.Event{Kind: e.Kind, Player: e.Player, Command: e.Command}
+	switch e.Kind {
+	case engine.KindUndo:
+		u, _ := readUndo(e.Command) // one that does not read says "taken back"
+		return u.sentence(s.tr, lang, takenBack)
+	case engine.KindAdmin:
+		verb, _, _ := strings.Cut(e.Command, " ")
+		chat := verb == adminSay || verb == adminTell
+		if isPref(se) && e.Player != viewer || chat && (viewer == engine.Observer || !chatVisible(se, viewer)) {
+			return ""
+		}
+		return s.adminSentence(se, lang)
+	}
+	return ""
+}
+
+// Teller returns what tells the events of a game that are not moves on its pages and
+// in its replay files (page.Record.Tell) as the service does, without a service
+// (turnmail replay --html).
+func Teller(tr *i18n.Bundle, tmpl *templates.Set) func(lang i18n.Lang, viewer string, e engine.Event, takenBack string) string {
+	s := &Service{tr: tr, tmpl: tmpl, opts: Options{Clock: time.Now}}
+	return s.tell
 }
 
 // pageLink is the address of the web page a state mail to p links: a player's own
@@ -188,7 +280,7 @@ func (s *Service) writeReplay(l *Loaded, lang i18n.Lang) (compose.Attachment, er
 	if len(l.Events) > MaxReplaySteps {
 		return compose.Attachment{}, fmt.Errorf("%d events, more than %d", len(l.Events), MaxReplaySteps)
 	}
-	rec, err := s.pageRecord(l)
+	rec, err := s.pageRecord(l, nil)
 	if err != nil {
 		return compose.Attachment{}, err
 	}

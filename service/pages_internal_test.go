@@ -4,18 +4,24 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/turnmail/turnmail/engine"
+	"github.com/turnmail/turnmail/engine/games"
+	"github.com/turnmail/turnmail/i18n"
+	"github.com/turnmail/turnmail/internal/selfplay"
 	"github.com/turnmail/turnmail/internal/testgame"
 	"github.com/turnmail/turnmail/mail/auth"
 	"github.com/turnmail/turnmail/store"
 	"github.com/turnmail/turnmail/templates"
+	"github.com/turnmail/turnmail/web/page"
 )
 
 // pagesService is a service whose mails link pages at https://games.example/tm/, with
@@ -114,14 +120,14 @@ func TestPageHead(t *testing.T) {
 	if h3.Version == h1.Version {
 		t.Error("the version did not change with an event")
 	}
-	rec, err := s.PageRecord(ctx, id)
+	rec, err := s.PageRecord(ctx, id, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(rec.States) != 2 || len(rec.Events) != 1 || rec.Players[0] != "ann" || rec.Lang != "en" {
 		t.Errorf("record: %d states, %d events, players %q, lang %q", len(rec.States), len(rec.Events), rec.Players, rec.Lang)
 	}
-	if got := rec.EventWords("it", engine.Event{Kind: engine.KindUndo, Command: "forced by the host, taking back ann: add 2"}); !strings.Contains(got, "organizzatore") {
+	if got := rec.Tell("it", engine.Observer, engine.Event{Kind: engine.KindUndo, Command: "forced by the host, taking back ann: add 2"}, "ann ha aggiunto 2"); got != "annullata dall'organizzatore: ann ha aggiunto 2" {
 		t.Errorf("an undo in Italian: %q", got)
 	}
 }
@@ -178,5 +184,129 @@ func TestReplayFile(t *testing.T) {
 	s.opts.NoPictures = true
 	if _, ok := s.replayFile(l, "it"); ok {
 		t.Error("a replay file while pictures are off")
+	}
+}
+
+// TestTell: a page tells the events that are not moves as the mails do — an undo
+// with the move it took back, an administrative event in its sentence — but leaves
+// out a player's own settings for everyone else and the messages on the public page
+// and for whom they were not written; Teller, without a service, says the same.
+func TestTell(t *testing.T) {
+	s, _ := pagesService(t, Settings{})
+	teller := Teller(s.tr, s.tmpl)
+	admin := func(player, cmd string) engine.Event {
+		return engine.Event{Kind: engine.KindAdmin, Player: player, Command: cmd}
+	}
+	for _, tc := range []struct {
+		e      engine.Event
+		viewer string
+		told   bool
+	}{
+		{admin("ann", "say see you tomorrow"), "ben", true},
+		{admin("ann", "say see you tomorrow"), engine.Observer, false},
+		{admin("ann", "tell ben the left flank"), "ben", true},
+		{admin("ann", "tell ben the left flank"), "ann", true},
+		{admin("ann", "tell ben the left flank"), "cy", false},
+		{admin("ann", "tz Europe/Rome"), "ann", true},
+		{admin("ann", "tz Europe/Rome"), "ben", false},
+		{admin("ann", "lang it"), engine.Observer, false},
+		{admin("ann", "pause"), engine.Observer, true},
+		{admin("", "pause"), engine.Observer, true},
+		{admin("ben", "resign"), engine.Observer, true},
+		{admin("ann", "undo request: I misclicked"), engine.Observer, true},
+		{admin("host", "deadline passed ben: skip"), engine.Observer, true},
+		{admin("ann", "vacation 2026-12-24 2026-12-28"), engine.Observer, true},
+		{admin("host", "replace ben ben2@games.example"), engine.Observer, true},
+	} {
+		for _, lang := range []i18n.Lang{i18n.English, i18n.Italian} {
+			got := s.tell(lang, tc.viewer, tc.e, "")
+			want := ""
+			if tc.told {
+				want = s.adminSentence(store.Event{Kind: tc.e.Kind, Player: tc.e.Player, Command: tc.e.Command}, lang)
+			}
+			if got != want || tc.told && (got == "" || strings.Contains(got, ": "+tc.e.Command)) {
+				t.Errorf("%q to %s in %s: %q, want %q", tc.e.Command, tc.viewer, lang, got, want)
+			}
+			if alone := teller(lang, tc.viewer, tc.e, ""); alone != got {
+				t.Errorf("%q to %s in %s: Teller says %q, the service %q", tc.e.Command, tc.viewer, lang, alone, got)
+			}
+		}
+	}
+	undo := engine.Event{Kind: engine.KindUndo, Command: "agreed by ben, taking back ann: add 2"}
+	if got := s.tell(i18n.English, engine.Observer, undo, "ann added 2"); got != "taken back, as ben agreed: ann added 2" {
+		t.Errorf("an undo: %q", got)
+	}
+}
+
+// TestPageRecord_fromPrev: a record built from the record of an earlier version
+// replays only the events after those it shares, keeps their states, and is the same
+// as a record built anew — also when an undo after the shared events takes back a
+// move among them; a record of another game, or whose log differs, is not used.
+func TestPageRecord_fromPrev(t *testing.T) {
+	ctx := context.Background()
+	s, _ := pagesService(t, Settings{})
+	s.games = games.Registry()
+	a, err := selfplay.Play(s.games["smallworld"], selfplay.Config{Seed: 4, Players: 2}, func(selfplay.Step) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Event 12 takes back event 11, going back to the state after event 10.
+	a.Events = append(append(a.Events[:11:11], engine.Event{Kind: engine.KindUndo, Command: "agreed by ben, taking back " + a.Events[10].Player + ": " + a.Events[10].Command},
+		engine.Event{Kind: engine.KindAdmin, Player: "ann", Command: "say sorry"}), a.Events[10:40]...)
+	id, err := s.Import(ctx, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := s.PageRecord(ctx, id, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := func(rec *page.Record, n int) *page.Record {
+		c := *rec
+		c.Events, c.States = rec.Events[:n], rec.States[:n+1]
+		return &c
+	}
+	for _, tc := range []struct {
+		name     string
+		prev     *page.Record
+		replayed int
+	}{
+		{"the first 11 events", cut(fresh, 11), len(a.Events) - 11},
+		{"the first 10 events", cut(fresh, 10), len(a.Events) - 10},
+		{"every event", fresh, 0},
+		{"none", nil, len(a.Events)},
+		{"another game", func() *page.Record { c := cut(fresh, 10); c.ID = "sw-other"; return c }(), len(a.Events)},
+		{"another log", func() *page.Record {
+			c := cut(fresh, 10)
+			c.Events = slices.Clone(c.Events)
+			c.Events[3].Command = "conquer 1"
+			return c
+		}(), len(a.Events)},
+	} {
+		before := s.replayed.Load()
+		rec, err := s.PageRecord(ctx, id, tc.prev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := int(s.replayed.Load() - before); got != tc.replayed {
+			t.Errorf("%s: %d events replayed, want %d", tc.name, got, tc.replayed)
+		}
+		if len(rec.States) != len(fresh.States) {
+			t.Fatalf("%s: %d states, want %d", tc.name, len(rec.States), len(fresh.States))
+		}
+		for i := range rec.States {
+			if rec.States[i].Hash() != fresh.States[i].Hash() {
+				t.Fatalf("%s: state %d differs", tc.name, i)
+			}
+			if i == 0 || rec.Events[i-1].Kind != engine.KindMove {
+				continue
+			}
+			e := rec.Events[i-1]
+			got := engine.Narrate(rec.States[i-1], e.Player, e.Command, rec.States[i], "ann")
+			want := engine.Narrate(fresh.States[i-1], e.Player, e.Command, fresh.States[i], "ann")
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("%s: event %d is told %v, anew %v", tc.name, i, got, want)
+			}
+		}
 	}
 }

@@ -279,8 +279,13 @@ func mailParts(raw []byte) (map[string]string, error) {
 	return out, entityParts(e, out)
 }
 
+// entityParts collects the text parts of e by content type, leaving out
+// attachments.
 func entityParts(e *message.Entity, out map[string]string) error {
 	mr := e.MultipartReader()
+	if d, _, _ := e.Header.ContentDisposition(); d == "attachment" {
+		return nil // a file (the replay of a finished game) is no part of the mail's text
+	}
 	if mr == nil {
 		t, _, _ := e.Header.ContentType()
 		b, err := io.ReadAll(e.Body)

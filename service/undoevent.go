@@ -19,7 +19,7 @@ const (
 
 // undoPayload is what an undo event (engine.KindUndo) records in its Command: how
 // the move was taken back, by whom, and the move itself. The sentences that tell the
-// undo are built from it in the reader's language (account, EventWords), so a
+// undo are built from it in the reader's language (account, and tell for the web pages), so a
 // change of their words never touches the log. The log of games older than it holds
 // English sentences instead, which readUndo reads into the same form.
 type undoPayload struct {

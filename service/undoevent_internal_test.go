@@ -14,11 +14,20 @@ import (
 func TestUndoEvents_oldAndNew(t *testing.T) {
 	t.Parallel()
 	tr := mustBundle(t)
+	// said tells undo event cmd in lang as a page does, the move taken back (the
+	// page's sentence of it) in lang's command words.
+	said := func(lang i18n.Lang, cmd string) string {
+		what := tr.Sprintf(lang, "the last move")
+		if u, ok := readUndo(cmd); ok {
+			what = u.Move.Player + ": " + tr.Command("smallworld", lang, u.Move.Command)
+		}
+		return (&Service{tr: tr}).tell(lang, engine.Observer, engine.Event{Kind: engine.KindUndo, Command: cmd}, what)
+	}
 	tests := []struct {
 		name   string
 		old    string      // as recorded before the payload
 		now    undoPayload // as recorded now (the move's Seq is not in old texts)
-		en, it string      // EventWords, for either
+		en, it string      // as the pages tell it (tell), for either
 	}{
 		{"agreed", "agreed by bob, carol, taking back alice: conquer 5",
 			undoPayload{How: undoAgreed, By: []string{"bob", "carol"}, Move: undoneMove{Player: "alice", Command: "conquer 5"}},
@@ -49,7 +58,7 @@ func TestUndoEvents_oldAndNew(t *testing.T) {
 		}
 		for _, cmd := range []string{tc.old, recorded.encode()} {
 			for lang, want := range map[i18n.Lang]string{i18n.English: tc.en, i18n.Italian: tc.it} {
-				if got := EventWords(tr, lang, "smallworld", engine.KindUndo, cmd); got != want {
+				if got := said(lang, cmd); got != want {
 					t.Errorf("%s %s: %q says %q, want %q", tc.name, lang, cmd, got, want)
 				}
 			}
@@ -60,7 +69,7 @@ func TestUndoEvents_oldAndNew(t *testing.T) {
 		if _, ok := readUndo(cmd); ok {
 			t.Errorf("%q reads as an undo", cmd)
 		}
-		if got := EventWords(tr, i18n.Italian, "smallworld", engine.KindUndo, cmd); got != "annullata: l'ultima mossa" {
+		if got := said(i18n.Italian, cmd); got != "annullata: l'ultima mossa" {
 			t.Errorf("%q says %q", cmd, got)
 		}
 	}

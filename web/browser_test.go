@@ -248,6 +248,20 @@ func TestBrowser_pages(t *testing.T) {
 		if err != nil || svgs != 1 {
 			t.Errorf("%s: %d pictures shown, want 1 (%v)", where, svgs, err)
 		}
+		// Opened at a step (a link to #sN), the file shows it under its heading, with
+		// the step's turn open in the list of moves.
+		mid := steps[len(steps)/2]
+		if err := open(ctx, width, scheme, "file://"+file+"#s"+strconv.Itoa(mid)); err != nil {
+			t.Fatal(err)
+		}
+		state := `(() => { const a = document.querySelector(".moves a[aria-current]");
+			return [document.readyState, window.scrollY, a ? a.getAttribute("data-i") : "none", !!a && a.closest("details").open].join(" "); })()`
+		want := fmt.Sprintf("complete 0 %d true", mid)
+		_, err = chromedp.Run(ctx, chromedp.Poll[bool](state+` === "`+want+`"`, chromedp.WithPollingTimeout(5*time.Second)))
+		if err != nil {
+			at, _ := chromedp.Run(ctx, chromedp.Evaluate[string](state))
+			t.Errorf("%s, opened at step %d: loaded, scrolled, current and open %q, want %q (%v)", where, mid, at, want, err)
+		}
 	}
 	for _, u := range outside() {
 		t.Errorf("a page asked for %s", u)

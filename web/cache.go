@@ -63,7 +63,7 @@ func (c *gameCache) replay(ctx context.Context, src Source, w *page.Writer, id, 
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.rec == nil || e.version != version {
-		rec, err := src.PageRecord(ctx, id)
+		rec, err := src.PageRecord(ctx, id, e.rec)
 		if err != nil {
 			return nil, err
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/turnmail/turnmail/internal/selfplay"
 	"github.com/turnmail/turnmail/scene/draw"
 	"github.com/turnmail/turnmail/service"
+	"github.com/turnmail/turnmail/templates"
 	"github.com/turnmail/turnmail/web/page"
 )
 
@@ -32,6 +33,10 @@ func TestLook(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	tmpl, err := templates.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
 	reg := games.Registry()
 	for _, kind := range reg.Names() {
 		a, err := selfplay.Play(reg[kind], selfplay.Config{Seed: 3, Players: 3}, func(selfplay.Step) error { return nil })
@@ -44,9 +49,7 @@ func TestLook(t *testing.T) {
 			t.Fatal(err)
 		}
 		rec.ID = kind[:2] + "-7k3p"
-		rec.EventWords = func(lang i18n.Lang, e engine.Event) string {
-			return service.EventWords(tr, lang, a.Game, e.Kind, e.Command)
-		}
+		rec.Tell = service.Teller(tr, tmpl)
 		rec.PictureWords = func(lang i18n.Lang) draw.Words { return service.PictureWords(tr, lang, a.Game) }
 		for _, lang := range i18n.Langs {
 			for _, viewer := range []string{engine.Observer, "ann"} {

@@ -44,8 +44,9 @@ type Source interface {
 	// PageHead returns what the pages need to know of a game before replaying it;
 	// an unknown game is an error wrapping store.ErrNotFound.
 	PageHead(ctx context.Context, id string) (page.Head, error)
-	// PageRecord returns the game replayed.
-	PageRecord(ctx context.Context, id string) (*page.Record, error)
+	// PageRecord returns the game replayed; prev, when not nil, is the record the
+	// pages hold of an earlier version, whose states the new one may share.
+	PageRecord(ctx context.Context, id string, prev *page.Record) (*page.Record, error)
 }
 
 // Options configure a Server. Zero fields take the defaults.

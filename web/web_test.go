@@ -22,7 +22,9 @@ import (
 	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/internal/selfplay"
 	"github.com/turnmail/turnmail/mail/auth"
+	"github.com/turnmail/turnmail/service"
 	"github.com/turnmail/turnmail/store"
+	"github.com/turnmail/turnmail/templates"
 	"github.com/turnmail/turnmail/web/page"
 )
 
@@ -34,12 +36,14 @@ type fakeGame struct {
 	rec  *page.Record
 }
 
-// fakeSource serves games played by selfplay, counting the records it builds.
+// fakeSource serves games played by selfplay, counting the records it builds and
+// keeping the last earlier record it was given.
 type fakeSource struct {
 	mu      sync.Mutex
 	games   map[string]*fakeGame
 	order   []string
 	records int
+	prev    *page.Record
 }
 
 func (f *fakeSource) PageGames(context.Context) ([]page.Summary, error) {
@@ -66,7 +70,7 @@ func (f *fakeSource) PageHead(_ context.Context, id string) (page.Head, error) {
 	return g.head, nil
 }
 
-func (f *fakeSource) PageRecord(_ context.Context, id string) (*page.Record, error) {
+func (f *fakeSource) PageRecord(_ context.Context, id string, prev *page.Record) (*page.Record, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	g, ok := f.games[id]
@@ -74,11 +78,20 @@ func (f *fakeSource) PageRecord(_ context.Context, id string) (*page.Record, err
 		return nil, fmt.Errorf("game %s: %w", id, store.ErrNotFound)
 	}
 	f.records++
+	f.prev = prev
 	return g.rec, nil
 }
 
 // played are the self-played games of every engine, played once for the package.
 var played = sync.OnceValues(func() (map[string]*page.Record, error) {
+	tr, err := i18n.Load()
+	if err != nil {
+		return nil, err
+	}
+	tmpl, err := templates.Load()
+	if err != nil {
+		return nil, err
+	}
 	reg := games.Registry()
 	out := map[string]*page.Record{}
 	for _, kind := range reg.Names() {
@@ -97,6 +110,7 @@ var played = sync.OnceValues(func() (map[string]*page.Record, error) {
 			return nil, fmt.Errorf("%s: %w", kind, err)
 		}
 		rec.ID = strings.ReplaceAll(kind[:2], "n", "x") + "-" + strconv.Itoa(len(out)) + "abc"
+		rec.Tell = service.Teller(tr, tmpl)
 		out[kind] = rec
 	}
 	return out, nil
@@ -294,7 +308,8 @@ func TestServer_methods(t *testing.T) {
 }
 
 // TestServer_cache: a page is replayed once per version of its game, answers 304 to
-// its ETag, compresses for who accepts it; a new version replays the game again.
+// its ETag, compresses for who accepts it; a new version replays the game again,
+// from the record of the version before.
 func TestServer_cache(t *testing.T) {
 	s, src, recs := newTestServer(t, Options{Rate: 1e6, Burst: 1e6})
 	h := s.Handler()
@@ -305,8 +320,8 @@ func TestServer_cache(t *testing.T) {
 		get(h, "GET", path)
 		get(h, "GET", path+"0")
 	}
-	if src.records != 1 {
-		t.Errorf("%d records built, want 1", src.records)
+	if src.records != 1 || src.prev != nil {
+		t.Errorf("%d records built (from %p), want 1 from none", src.records, src.prev)
 	}
 	etag := first.Header().Get("ETag")
 	if res := get(h, "GET", path, "If-None-Match", etag); res.Code != http.StatusNotModified {
@@ -330,8 +345,8 @@ func TestServer_cache(t *testing.T) {
 	if res := get(h, "GET", path, "If-None-Match", etag); res.Code != http.StatusOK {
 		t.Errorf("after a new event, If-None-Match: %d", res.Code)
 	}
-	if src.records != 2 {
-		t.Errorf("%d records built after a new version, want 2", src.records)
+	if src.records != 2 || src.prev != src.games[rec.ID].rec {
+		t.Errorf("%d records built after a new version (from %p), want 2 from the first", src.records, src.prev)
 	}
 }
 

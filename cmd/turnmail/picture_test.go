@@ -5,6 +5,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -68,7 +69,8 @@ func TestShow_png(t *testing.T) {
 }
 
 // TestReplay_html: replay --html writes the whole game as one self-contained page,
-// as observers or --player sees it, in English or Italian; it refuses an unknown
+// as observers or --player sees it, in English or Italian, every move told in the
+// game's sentences (no command as sent); it refuses an unknown
 // player, an unknown language and --at beside --html.
 func TestReplay_html(t *testing.T) {
 	dir := t.TempDir()
@@ -76,8 +78,8 @@ func TestReplay_html(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{nil, []string{`<html lang="en">`, "The public view", `id="s0"`, "Move 159 of 159"}},
-		{[]string{"--player", "ALICE", "--lang", "it"}, []string{`<html lang="it">`, "La partita come la vede alice", "Mossa 159 di 159"}},
+		{nil, []string{`<html lang="en">`, "The public view", `id="s0"`, "Move 159 of 159", ") conquered region "}},
+		{[]string{"--player", "ALICE", "--lang", "it"}, []string{`<html lang="it">`, "La partita come l&#39;ha vista alice", "Mossa 159 di 159", ") ha conquistato la regione "}},
 	} {
 		file := filepath.Join(dir, "game"+strings.Join(tc.args, "")+".html")
 		out, err := run(t, "", append([]string{"replay", game5p, "--html", file}, tc.args...)...)
@@ -95,6 +97,9 @@ func TestReplay_html(t *testing.T) {
 			if !strings.Contains(string(b), w) {
 				t.Errorf("%v: the file lacks %q", tc.args, w)
 			}
+		}
+		if raw := regexp.MustCompile(`\b(alice|bob|carol|dave|erin): (conquer|conquista) `).FindString(string(b)); raw != "" {
+			t.Errorf("%v: the file shows a command as sent: %q", tc.args, raw)
 		}
 		if strings.Contains(string(b), "https://") || strings.Contains(string(b), " src=") {
 			t.Errorf("%v: the file refers outside itself", tc.args)

@@ -130,9 +130,11 @@ func writeReplayHTML(a *app, file, path string, arch *engine.Archive, viewer str
 		rec.ID = id
 	}
 	rec.Lang = lang
-	rec.EventWords = func(lang i18n.Lang, e engine.Event) string {
-		return service.EventWords(tr, lang, arch.Game, e.Kind, e.Command)
+	tmpl, err := templates.Load()
+	if err != nil {
+		return err
 	}
+	rec.Tell = service.Teller(tr, tmpl)
 	rec.PictureWords = func(lang i18n.Lang) draw.Words { return service.PictureWords(tr, lang, arch.Game) }
 	r, err := page.Build(rec, rec.ReaderOf(viewer, ""), tr)
 	if err != nil {

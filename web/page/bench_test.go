@@ -6,6 +6,7 @@ import (
 
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/engine/games"
+	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/internal/selfplay"
 )
 
@@ -41,5 +42,24 @@ func BenchmarkFile(b *testing.B) {
 			b.ReportMetric(float64(len(rec.Events)), "events")
 			b.Logf("%+v", form)
 		})
+	}
+}
+
+// BenchmarkBuild builds the public replay of the first 700 events of a self-played
+// two-player game of Dungeoneer: every step told in sentences, for one reader.
+func BenchmarkBuild(b *testing.B) {
+	a, err := selfplay.Play(games.Registry()["dungeoneer"], selfplay.Config{Seed: 2, Players: 2}, func(selfplay.Step) error { return nil })
+	if err != nil {
+		b.Fatal(err)
+	}
+	if len(a.Events) < 700 {
+		b.Fatalf("the game has %d events", len(a.Events))
+	}
+	tr, _ := tools(b)
+	rec := record(b, a, 700)
+	for b.Loop() {
+		if _, err := Build(rec, Reader{Viewer: engine.Observer, Lang: i18n.Italian}, tr); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

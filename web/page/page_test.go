@@ -212,7 +212,8 @@ func TestHidden_smallWorld(t *testing.T) {
 }
 
 // TestHidden_empireBids: while the bids are sealed, no page and no file but the
-// bidder's own shows their bid, in the list of moves or the account.
+// bidder's own shows their bid, in the list of moves or the account (as a command
+// or as a sentence); the others read that a secret bid was made.
 func TestHidden_empireBids(t *testing.T) {
 	as, err := archives()
 	if err != nil {
@@ -236,12 +237,15 @@ func TestHidden_empireBids(t *testing.T) {
 	for _, viewer := range []string{engine.Observer, "ann", "ben"} {
 		pages, file := outputs(t, rec, Reader{Viewer: viewer})
 		for i, out := range append(pages, file) {
-			own := strings.Contains(out, bidder+": "+bid)
+			own := strings.Contains(out, bidder+" bid "+amount+" coin")
 			if viewer == bidder {
 				if !own && i == len(pages)-1 {
 					t.Errorf("%s's own page lacks their bid", viewer)
 				}
 				continue
+			}
+			if i == len(pages)-1 && !strings.Contains(out, bidder+" made a secret bid") {
+				t.Errorf("%s's page does not say that %s made a secret bid", viewer, bidder)
 			}
 			for _, l := range leaks {
 				if strings.Contains(out, l) {

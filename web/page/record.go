@@ -7,7 +7,8 @@
 // A page is written for one reader: an engine viewer (engine.Observer for the public
 // page, a player's name for their private page) in a language. Everything it shows is
 // drawn from that viewer's views and accounts (engine.State.View, engine.Narrate,
-// engine.MaskCommand), so what the viewer may not see cannot reach it.
+// engine.MaskCommand, and the service's sentences of its own events through
+// Record.Tell), so what the viewer may not see cannot reach it.
 package page
 
 import (
@@ -49,9 +50,13 @@ type Record struct {
 	// Langs and Zones are those a seat chose for itself, by name.
 	Langs map[string]i18n.Lang
 	Zones map[string]*time.Location
-	// EventWords says an undo or an administrative event in lang, as the service's
-	// mails do (nil: the log's own words).
-	EventWords func(lang i18n.Lang, e engine.Event) string
+	// Tell says an event of the log that is not a move, in lang, as viewer may read
+	// it and as the service's mails tell it: an undo (takenBack is the page's sentence
+	// of the move it takes back) or an administrative event (a message, a pause, a
+	// resignation, a deadline that passed). "" leaves the event out: what viewer may
+	// not read, or what the pages do not tell. nil: an undo says what it took back in
+	// the pages' own words, and administrative events are left out.
+	Tell func(lang i18n.Lang, viewer string, e engine.Event, takenBack string) string
 	// PictureWords gives a picture its words in lang (nil: English without
 	// catalogues).
 	PictureWords func(lang i18n.Lang) draw.Words
@@ -108,8 +113,7 @@ func (rd Reader) you(name string) bool {
 }
 
 // FromArchive replays a complete archive into a Record (a redacted copy cannot be
-// replayed: engine.ErrRedacted). Its words are the log's own; set EventWords and
-// PictureWords for a reader's language.
+// replayed: engine.ErrRedacted). Set Tell and PictureWords for the service's words.
 func FromArchive(reg engine.Registry, a *engine.Archive) (*Record, error) {
 	states, err := engine.ReplayAll(reg, a, -1)
 	if err != nil {

@@ -87,19 +87,6 @@ type data struct {
 	href   func(i int) string
 }
 
-// group is the moves of one game turn in the list of moves.
-type group struct {
-	Title string
-	Moves []move
-}
-
-// move is one entry of the list of moves.
-type move struct {
-	N    int
-	Text string
-	Href string
-}
-
 // T renders a text of the catalogues in the reader's language.
 func (d *data) T(format string, args ...any) string { return d.w.say(format, args...) }
 
@@ -135,40 +122,41 @@ func (w *Writer) base(r *Replay, href func(int) string) *data {
 	return d
 }
 
-// moveList returns the list of every move of r, grouped by turn, each linked by href;
+// moveList returns the list of every move of r, grouped by turn (each turn a
+// <details> a reader opens: see openAt), each linked by href;
 // it is written once per replay and kind of links (mode), and shared by its pages.
-func (w *Writer) moveList(r *Replay, mode string, href func(int) string) (string, error) {
+// It is written here rather than by a template: a long game has hundreds of moves,
+// which the template's escaping made the slowest part of a page.
+func (w *Writer) moveList(r *Replay, mode string, href func(int) string) string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if l, ok := r.lists[mode]; ok {
-		return l, nil
-	}
-	var groups []group
-	turn := -1
-	for i, st := range r.steps {
-		switch {
-		case i == 0:
-			groups = append(groups, group{Title: r.w.say("Start")})
-		case st.Turn != turn:
-			groups = append(groups, group{Title: r.w.turn(st.Turn)})
-			turn = st.Turn
-		}
-		text := st.Sent
-		if st.Actor != "" {
-			text = st.Actor + ": " + st.Sent
-		}
-		g := &groups[len(groups)-1]
-		g.Moves = append(g.Moves, move{N: st.N, Text: text, Href: href(i)})
+		return l
 	}
 	var b strings.Builder
-	if err := w.tmpl.ExecuteTemplate(&b, "movelist", groups); err != nil {
-		return "", fmt.Errorf("page: %w", err)
+	turn := -1
+	for i, st := range r.steps {
+		title := ""
+		switch {
+		case i == 0:
+			title = r.w.say("Start")
+		case st.Turn != turn:
+			title, turn = r.w.turn(st.Turn), st.Turn
+		}
+		if title != "" {
+			if i > 0 {
+				b.WriteString("</ol></details>")
+			}
+			fmt.Fprintf(&b, "\n<details><summary>%s</summary>\n<ol>", template.HTMLEscapeString(title))
+		}
+		fmt.Fprintf(&b, `<li value="%d"><a href="%s" data-i="%d">%s</a></li>`, st.N, template.HTMLEscapeString(href(i)), st.N, template.HTMLEscapeString(st.Said))
 	}
+	b.WriteString("</ol></details>")
 	if r.lists == nil {
 		r.lists = map[string]string{}
 	}
 	r.lists[mode] = b.String()
-	return b.String(), nil
+	return b.String()
 }
 
 // Page writes the page of step i of a replay for the web server: its links to other
@@ -184,13 +172,21 @@ func (w *Writer) Page(out io.Writer, r *Replay, i int) error {
 	if v.N > 0 {
 		d.Title += " — " + d.T("Move %d of %d", v.N, d.LastN)
 	}
-	list, err := w.moveList(r, "page", href)
-	if err != nil {
-		return err
-	}
-	at := fmt.Sprintf(` data-i="%d">`, v.N)
-	d.MoveList = template.HTML(strings.Replace(list, at, at[:len(at)-1]+` aria-current="step">`, 1)) // written by the template: escaped
+	list := w.moveList(r, "page", href)
+	d.MoveList = template.HTML(openAt(list, v.N)) // escaped by moveList
 	return w.exec(out, "page", d)
+}
+
+// openAt returns a list of moves (see moveList) with the move of event n marked as
+// the current step and its turn open.
+func openAt(list string, n int) string {
+	at := fmt.Sprintf(` data-i="%d">`, n)
+	i := strings.Index(list, at)
+	if i < 0 {
+		return list
+	}
+	d := strings.LastIndex(list[:i], "<details>") + len("<details")
+	return list[:d] + " open" + list[d:i] + at[:len(at)-1] + ` aria-current="step">` + list[i+len(at):]
 }
 
 // FileOptions bound a replay file.
@@ -233,11 +229,10 @@ func (w *Writer) File(out io.Writer, r *Replay, opts FileOptions) (Form, error) 
 	href := func(j int) string { return "#s" + strconv.Itoa(r.steps[j].N) }
 	d := w.base(r, href)
 	d.File = true
-	list, err := w.moveList(r, "file", href)
-	if err != nil {
-		return Form{}, err
+	if d.Private { // a file is no link: whoever has it sees what the player saw
+		d.Who = d.T("The game as %s saw it.", r.rd.Viewer)
 	}
-	d.MoveList = template.HTML(list) // written by the template: escaped
+	d.MoveList = template.HTML(openAt(w.moveList(r, "file", href), r.steps[len(r.steps)-1].N)) // escaped by moveList
 	docs := make([]string, len(r.steps))
 	for i := range r.steps {
 		v, err := r.View(i)

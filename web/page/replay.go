@@ -19,8 +19,9 @@ import (
 )
 
 // Replay is a Record as one reader reads it: the steps of the game, each a move or an
-// undo (administrative events change no state and are no steps), the start first.
-// Build it once per reader and version of the record; it is safe for concurrent use.
+// undo (administrative events change no state and are no steps: they are told with
+// the step before them), the start first, each told in sentences. Build it once per
+// reader and version of the record; it is safe for concurrent use.
 type Replay struct {
 	rec   *Record
 	rd    Reader
@@ -41,15 +42,20 @@ type Step struct {
 	Index int
 	// Turn is the game turn the step was made in.
 	Turn int
-	// Actor is the player who sent it ("" for the start).
+	// Actor is the player who sent it ("" for the start and an undo).
 	Actor string
-	// Sent is what was sent, as the reader may see it (a sealed bid masked), in the
-	// reader's command words; an undo says what it took back.
-	Sent string
+	// Said is what the step did in one sentence, as the list of moves says it: the
+	// first sentence of the game's account of a move, the service's sentence of an
+	// undo. Only a game that does not narrate says what was sent (a sealed bid
+	// masked), in the reader's command words.
+	Said string
 	// Undo is true for an undo.
 	Undo bool
 	// state is the index of the state after the step in Record.States.
 	state int
+	// told is what the step did (Said first), then the events after it that are no
+	// steps.
+	told []Happening
 }
 
 // Build returns the replay of rec for rd. It fails on a record whose states do not
@@ -60,32 +66,64 @@ func Build(rec *Record, rd Reader, tr *i18n.Bundle) (*Replay, error) {
 	}
 	rd.Lang = rd.Lang.Or(i18n.English)
 	r := &Replay{rec: rec, rd: rd, w: words{tr: tr, lang: rd.Lang, kind: rec.Kind}, byN: map[int]int{0: 0}}
-	r.steps = append(r.steps, Step{Turn: rec.States[0].Turn(), Sent: r.w.say("The game begins")})
-	last := rec.Last()
+	r.steps = append(r.steps, Step{Turn: rec.States[0].Turn(), Said: r.w.say("The game begins")})
+	var standing []int // the steps of the moves an undo may take back, the last last
 	for i, e := range rec.Events {
-		if e.Kind != engine.KindMove && e.Kind != engine.KindUndo {
+		st := Step{N: i + 1, Index: len(r.steps), Turn: rec.States[i].Turn(), Actor: e.Player, state: i + 1}
+		switch e.Kind {
+		case engine.KindMove:
+			st.told = r.narrate(i)
+			standing = append(standing, st.Index)
+		case engine.KindUndo:
+			what := r.w.say("the last move")
+			if k := len(standing) - 1; k >= 0 {
+				what, standing = r.steps[standing[k]].Said, standing[:k]
+			}
+			st.Undo, st.Actor = true, ""
+			st.told = []Happening{{Text: r.tell(e, what)}}
+			if st.told[0].Text == "" {
+				st.told[0].Text = r.w.say("Undo: %s", what)
+			}
+		default:
+			if text := r.tell(e, ""); text != "" {
+				prev := &r.steps[len(r.steps)-1]
+				prev.told = append(prev.told, Happening{Text: text, Aside: true})
+			}
 			continue
 		}
-		st := Step{N: i + 1, Index: len(r.steps), Turn: rec.States[i].Turn(), Actor: e.Player, state: i + 1}
-		if e.Kind == engine.KindUndo {
-			st.Undo, st.Actor = true, ""
-			st.Sent = r.w.say("Undo: %s", r.eventWords(e))
-		} else {
-			cmd := engine.MaskCommand(last, e.Player, e.Command, rd.Viewer)
-			st.Sent = tr.Command(rec.Kind, rd.Lang, cmd)
-		}
+		st.Said = st.told[0].Text
 		r.byN[st.N] = st.Index
 		r.steps = append(r.steps, st)
 	}
 	return r, nil
 }
 
-// eventWords says an undo or an administrative event in the reader's language.
-func (r *Replay) eventWords(e engine.Event) string {
-	if r.rec.EventWords != nil {
-		return r.rec.EventWords(r.rd.Lang, e)
+// narrate tells move i of the log as the game narrates it to the reader, or, for a
+// game that does not narrate, what was sent.
+func (r *Replay) narrate(i int) []Happening {
+	e := r.rec.Events[i]
+	hs := engine.Narrate(r.rec.States[i], e.Player, e.Command, r.rec.States[i+1], r.rd.Viewer)
+	out := make([]Happening, 0, len(hs))
+	for _, h := range hs {
+		x := Happening{Text: r.w.text(h.Text), You: r.rd.Viewer != "" && slices.Contains(h.Hit, r.rd.Viewer)}
+		for _, d := range h.Details {
+			x.Details = append(x.Details, r.w.text(d))
+		}
+		out = append(out, x)
 	}
-	return e.Command
+	if len(out) == 0 {
+		cmd := engine.MaskCommand(r.rec.Last(), e.Player, e.Command, r.rd.Viewer)
+		out = append(out, Happening{Text: r.w.say("%s sent: %s", e.Player, r.w.tr.Command(r.rec.Kind, r.rd.Lang, cmd))})
+	}
+	return out
+}
+
+// tell says an event that is not a move in the reader's language (see Record.Tell).
+func (r *Replay) tell(e engine.Event, takenBack string) string {
+	if r.rec.Tell == nil {
+		return ""
+	}
+	return r.rec.Tell(r.rd.Lang, r.rd.Viewer, e, takenBack)
 }
 
 // Steps returns the steps, the start first.
@@ -107,6 +145,9 @@ type Happening struct {
 	Details []string
 	// You is true when it hit the reader.
 	You bool
+	// Aside is true for an event after the step that is not one (a message, a
+	// pause, a resignation).
+	Aside bool
 }
 
 // PlayerRow is one player as the table of a step shows them.
@@ -142,7 +183,8 @@ type StepView struct {
 	Step
 	// Of counts the steps after the start.
 	Of int
-	// Happened is what the step did, in sentences.
+	// Happened is what the step did, in sentences (Said first), then the events
+	// after it that are no steps (Aside).
 	Happened []Happening
 	// Then says whose move it was after the step, or that the game was over.
 	Then string
@@ -180,7 +222,7 @@ func (r *Replay) View(i int) (*StepView, error) {
 	if i < len(r.steps)-1 {
 		v.Next, v.Last = i+1, len(r.steps)-1
 	}
-	v.Happened = r.happened(st)
+	v.Happened = st.told
 	last := i == len(r.steps)-1
 	v.Then = r.then(state, last)
 	view, err := viewMap(state.View(r.rd.Viewer))
@@ -204,30 +246,6 @@ func (r *Replay) View(i int) (*StepView, error) {
 		v.Scores = r.scores(r.rec.Last())
 	}
 	return v, nil
-}
-
-// happened says what step st did.
-func (r *Replay) happened(st Step) []Happening {
-	if st.N == 0 {
-		return nil
-	}
-	if st.Undo {
-		return []Happening{{Text: st.Sent}}
-	}
-	e := r.rec.Events[st.N-1]
-	hs := engine.Narrate(r.rec.States[st.N-1], e.Player, e.Command, r.rec.States[st.N], r.rd.Viewer)
-	out := make([]Happening, 0, len(hs))
-	for _, h := range hs {
-		x := Happening{Text: r.w.text(h.Text), You: r.rd.Viewer != "" && slices.Contains(h.Hit, r.rd.Viewer)}
-		for _, d := range h.Details {
-			x.Details = append(x.Details, r.w.text(d))
-		}
-		out = append(out, x)
-	}
-	if len(out) == 0 {
-		out = append(out, Happening{Text: r.w.say("%s sent: %s", st.Actor, st.Sent)})
-	}
-	return out
 }
 
 // then says whose move it is after a step, or how the game ended after the last.

@@ -50,10 +50,14 @@
     if (f && !f.firstChild) f.innerHTML = picture(f.getAttribute("data-n"));
     document.querySelectorAll(".moves a[aria-current]").forEach(function (a) { a.removeAttribute("aria-current"); });
     var m = document.querySelector('.moves a[data-i="' + s.getAttribute("data-n") + '"]');
-    if (m) m.setAttribute("aria-current", "step");
+    if (m) {
+      m.setAttribute("aria-current", "step");
+      var d = m.closest("details");
+      if (d) d.open = true;
+    }
   }
   // A step is shown under the page's heading, as the server's pages show it, not
-  // scrolled to its top.
+  // scrolled to its top (see also the steps' scroll-margin-top).
   window.addEventListener("hashchange", function () { show(); window.scrollTo(0, 0); });
   show();
   if (location.hash) window.scrollTo(0, 0);
