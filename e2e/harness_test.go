@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -303,24 +305,39 @@ func (h *harness) inbox(addr string) []*parse.Message {
 		h.fetched[addr] = map[uint32]bool{}
 	}
 	h.mu.Unlock()
+	// First the UIDs only, then the bodies of the mails not fetched before: the
+	// window below the highest UID is looked at again on every call, and its
+	// mails (pictures attached) are not downloaded again each time.
 	var set imap.UIDSet
 	set.AddRange(imap.UID(from), 0)
-	msgs, err := c.Fetch(set, &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{{Peek: true}}}).Collect()
+	uids, err := c.Fetch(set, &imap.FetchOptions{UID: true}).Collect()
 	if err != nil {
 		h.t.Fatalf("fetch: %v", err)
 	}
-	var out []*parse.Message
-	for _, m := range msgs {
-		h.mu.Lock()
+	var fresh imap.UIDSet
+	h.mu.Lock()
+	for _, m := range uids {
 		done := uint32(m.UID) < from || h.fetched[addr][uint32(m.UID)] // "N:*" matches the last message even below N
 		h.fetched[addr][uint32(m.UID)] = true
 		if uint32(m.UID) > h.seen[addr] {
 			h.seen[addr] = uint32(m.UID)
 		}
-		h.mu.Unlock()
-		if done {
-			continue
+		if !done {
+			fresh.AddNum(m.UID)
 		}
+	}
+	h.mu.Unlock()
+	if len(fresh) == 0 {
+		_ = c.Logout().Wait()
+		return nil
+	}
+	msgs, err := c.Fetch(fresh, &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{{Peek: true}}}).Collect()
+	if err != nil {
+		h.t.Fatalf("fetch: %v", err)
+	}
+	slices.SortFunc(msgs, func(a, b *imapclient.FetchMessageBuffer) int { return cmp.Compare(a.UID, b.UID) })
+	var out []*parse.Message
+	for _, m := range msgs {
 		for _, body := range m.BodySection {
 			p, err := parse.Parse(body.Bytes, nil)
 			if err != nil {

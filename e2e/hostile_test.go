@@ -47,6 +47,7 @@ type hostileMail struct {
 // players; /healthz stays ok. How long each hostile mail took to settle is logged
 // (-v), not asserted.
 func TestHostileMail(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("hostile mail end to end: not in -short")
 	}
@@ -466,6 +467,7 @@ func longestLine(raw []byte) int {
 // How long the move waited is logged (-v), not asserted: mail is handled in order,
 // so it waits for the flood to be parsed.
 func TestHostileFlood(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("hostile flood end to end: not in -short")
 	}
