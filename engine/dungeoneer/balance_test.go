@@ -38,6 +38,7 @@ func balanceReport(t *testing.T, games int, options map[string]json.RawMessage) 
 // wins more than twice as often as another. TURNMAIL_BALANCE=n plays n games of each
 // and prints the tables of docs/dungeoneer.md.
 func TestBalance(t *testing.T) {
+	t.Parallel()
 	games := 150
 	if v, err := strconv.Atoi(os.Getenv("TURNMAIL_BALANCE")); err == nil {
 		games = v
@@ -46,7 +47,10 @@ func TestBalance(t *testing.T) {
 		name    string
 		options map[string]json.RawMessage
 	}{{"explore", nil}, {"view", inView}} {
-		t.Run(c.name, func(t *testing.T) { balance(t, games, c.options) })
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			balance(t, games, c.options)
+		})
 	}
 }
 

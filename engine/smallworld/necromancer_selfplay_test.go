@@ -42,6 +42,7 @@ func checkGhosts(before, after *state, n *necroState, fail func(string, ...any))
 // invariants (checkInvariants, checkGhosts) hold after every command, and the
 // archive replays to the same hash.
 func TestNecromancerSelfPlay(t *testing.T) {
+	t.Parallel()
 	games := 24
 	if *soak || os.Getenv("TURNMAIL_SOAK") == "1" {
 		games = 600

@@ -26,6 +26,7 @@ var boardNames = []string{"smallworld-2p", "smallworld-3p", "smallworld-4p", "sm
 // the invariants after every command and replay determinism at the end; games
 // alternate between the original rules and the current ones.
 func TestSelfPlay(t *testing.T) {
+	t.Parallel()
 	games := 40
 	if *soak || os.Getenv("TURNMAIL_SOAK") == "1" {
 		games = 1500

@@ -264,6 +264,7 @@ func TestUndergroundCore(t *testing.T) {
 // commands (the provisional pool), checking Legal/Apply agreement both ways, the
 // invariants (box limits, monsters, the pool) and replay determinism.
 func TestUndergroundSelfPlay(t *testing.T) {
+	t.Parallel()
 	games := 16
 	if *soak {
 		games = 400
@@ -299,6 +300,7 @@ func TestUndergroundSelfPlay(t *testing.T) {
 // Legal/Apply agreement both ways, the invariants (box limits, monsters, the pool, no
 // ability in play that makes no sense on the board) and replay determinism.
 func TestUndergroundMixedSelfPlay(t *testing.T) {
+	t.Parallel()
 	games := 12
 	if *soak {
 		games = 300
