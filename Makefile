@@ -32,7 +32,8 @@ bench:
 ## as mail, states restored from snapshots and kept by the service checked against
 ## full replays over long games (TestSelfPlaySnapshots, TestSelfPlayFoldFromSnapshots,
 ## TestSelfPlayKeptStates), then bots playing whole games by mail with 3 to 5 players
-## (and through Dovecot + Postfix when TURNMAIL_REAL_* is set, see .ci/run)
+## (and through Dovecot + Postfix when TURNMAIL_REAL_* is set, see .ci/run), and the
+## hostile flood of 20 mails (6 in make test)
 soak:
 	TURNMAIL_SOAK=1 $(GO) test -count=1 -run 'SelfPlay' -timeout 60m -v ./engine/... ./service/
 	TURNMAIL_SOAK=1 $(GO) test -count=1 -run 'TestBotsByMail|TestRealServersBots' -timeout 60m -v ./e2e/
