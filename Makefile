@@ -18,9 +18,11 @@ test:
 ## race: the tests under the race detector (CI runs it after make test; the load,
 ## crash, real-server, browser (mails and game pages), render-every-state and engine-text tests and the bots'
 ## Italian games and Dungeoneer simulations, which run no concurrency the English bot
-## games do not, and are slow under the detector, are left to make test)
+## games do not, and are slow under the detector, are left to make test; with -short,
+## the hostile-mail end-to-end tests and Dungeoneer's balance are left to it too, and
+## Dungeoneer's self-play plays a third of its games)
 race:
-	$(GO) test -race -count=1 -timeout 15m -skip 'TestLoad|TestCrashSafety|TestRealServers|TestBrowserLayout|TestBrowser_pages|TestSelfPlayRenders|TestDungeoneerTextArguments|TestSmallWorldNamesAreTerms|TestEmpireTextArguments|TestBotsByMailItalian|TestDungeonBot_finishes' $(PKGS)
+	$(GO) test -race -short -count=1 -timeout 15m -skip 'TestLoad|TestCrashSafety|TestRealServers|TestBrowserLayout|TestBrowser_pages|TestSelfPlayRenders|TestDungeoneerTextArguments|TestSmallWorldNamesAreTerms|TestEmpireTextArguments|TestBotsByMailItalian|TestDungeonBot_finishes' $(PKGS)
 
 ## bench: Go benchmarks plus the end-to-end load runs (a burst of moves; a restart on
 ## 10,000 running games); figures go to docs/benchmarks.md

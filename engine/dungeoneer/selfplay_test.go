@@ -325,13 +325,16 @@ func replay(t testing.TB, a *engine.Archive) {
 // TestSelfPlay plays random legal games of 2 to 4 players, probing Legal/Apply
 // agreement both ways — out of turn too: a player who is not to act now and then
 // sends one of the commands listed for it (commands of any moment, special actions) —
-// and replays each (TURNMAIL_SOAK=1 for many more). Its four sets of games run in
-// parallel.
+// and replays each (TURNMAIL_SOAK=1 for many more; -short, as make race runs it,
+// for a third). Its four sets of games run in parallel.
 func TestSelfPlay(t *testing.T) {
 	t.Parallel()
 	games, probes := 9, 3
-	if os.Getenv("TURNMAIL_SOAK") == "1" {
+	switch {
+	case os.Getenv("TURNMAIL_SOAK") == "1":
 		games, probes = 300, 8
+	case testing.Short():
+		games = 3
 	}
 	t.Run("bots", func(t *testing.T) {
 		t.Parallel()
