@@ -516,6 +516,7 @@ func dumpMails(t *testing.T, dir, kind string, bots []*bot) {
 func botWait(t *testing.T, h *harness, b *bot, ok func(*parse.Message) bool) *parse.Message {
 	t.Helper()
 	deadline := time.Now().Add(waitLimit)
+	var poll poller
 	for time.Now().Before(deadline) {
 		var found *parse.Message
 		for _, m := range h.inbox(b.addr) {
@@ -527,7 +528,7 @@ func botWait(t *testing.T, h *harness, b *bot, ok func(*parse.Message) bool) *pa
 		if found != nil {
 			return found
 		}
-		time.Sleep(20 * time.Millisecond)
+		poll.wait()
 	}
 	t.Fatalf("no awaited mail to %s:\n%s", b.name, b.lastMails(3))
 	return nil

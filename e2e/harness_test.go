@@ -32,6 +32,17 @@ import (
 // a performance assertion.
 const waitLimit = 60 * time.Second
 
+// poller spaces the polls of a wait: 20 ms at first, growing by half up to 250 ms, so
+// that a long wait (a loaded machine, a slow step) does not spend the processor on
+// polls (each a login to the mailbox, or a query).
+type poller struct{ d time.Duration }
+
+// wait sleeps before the next poll.
+func (p *poller) wait() {
+	p.d = min(max(p.d*3/2, 20*time.Millisecond), 250*time.Millisecond)
+	time.Sleep(p.d)
+}
+
 // harness runs a complete turnmail daemon against a mail server and plays the players'
 // side with real IMAP and SMTP clients.
 type harness struct {
@@ -360,6 +371,7 @@ const lateWindow = 32
 func (h *harness) waitMail(addr string, want ...string) *parse.Message {
 	h.t.Helper()
 	deadline := time.Now().Add(waitLimit)
+	var poll poller
 	for time.Now().Before(deadline) {
 		h.unread[addr] = append(h.unread[addr], h.inbox(addr)...)
 		for i, m := range h.unread[addr] {
@@ -372,7 +384,7 @@ func (h *harness) waitMail(addr string, want ...string) *parse.Message {
 				return m
 			}
 		}
-		time.Sleep(20 * time.Millisecond)
+		poll.wait()
 	}
 	var got []string
 	for _, m := range h.unread[addr] {
@@ -393,6 +405,7 @@ func (h *harness) unexpected(addr string) []*parse.Message {
 func (h *harness) settled(id string) (status, reason string) {
 	h.t.Helper()
 	deadline := time.Now().Add(waitLimit)
+	var poll poller
 	for time.Now().Before(deadline) {
 		var errText sql.NullString
 		err := h.d.Store.DB().QueryRow(`SELECT status, error FROM inbox WHERE message_id = ?`, id).Scan(&status, &errText)
@@ -402,7 +415,7 @@ func (h *harness) settled(id string) (status, reason string) {
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			h.t.Fatalf("inbox: %v", err)
 		}
-		time.Sleep(20 * time.Millisecond)
+		poll.wait()
 	}
 	h.t.Fatalf("mail %s was never processed", id)
 	return "", ""
@@ -423,11 +436,12 @@ func (h *harness) events(gameID string) int {
 func (h *harness) quietOutbox() {
 	h.t.Helper()
 	deadline := time.Now().Add(waitLimit)
+	var poll poller
 	for time.Now().Before(deadline) {
 		if pendingMails(h.t, h.d.Store) == 0 {
 			return
 		}
-		time.Sleep(20 * time.Millisecond)
+		poll.wait()
 	}
 	h.t.Fatal("outbox never drained")
 }
@@ -508,11 +522,12 @@ func (h *harness) serviceLogin(addr string) (user, password string) {
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(waitLimit)
+	var poll poller
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
-		time.Sleep(50 * time.Millisecond)
+		poll.wait()
 	}
 }
 
