@@ -266,8 +266,11 @@ func TestUndergroundCore(t *testing.T) {
 func TestUndergroundSelfPlay(t *testing.T) {
 	t.Parallel()
 	games := 16
-	if *soak {
+	switch {
+	case *soak:
 		games = 400
+	case testing.Short(): // make race
+		games = 8
 	}
 	for i := range games {
 		players := 2 + i%4
@@ -302,8 +305,11 @@ func TestUndergroundSelfPlay(t *testing.T) {
 func TestUndergroundMixedSelfPlay(t *testing.T) {
 	t.Parallel()
 	games := 12
-	if *soak {
+	switch {
+	case *soak:
 		games = 300
+	case testing.Short(): // make race
+		games = 6
 	}
 	reg := engine.Registry{"underground": Underground{}}
 	pools := []string{racesUnderground, racesSurface, racesAll}
