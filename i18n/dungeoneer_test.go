@@ -94,7 +94,7 @@ func TestDungeoneerTextArguments(t *testing.T) {
 	}
 	errs := 0
 	italian := map[string]string{} // an error's key → the first of its Italian texts
-	var english langcheck.Checker // the errors repeat: each text is read once
+	var english langcheck.Checker  // the errors repeat: each text is read once
 	// The current rules, and those of the games recorded before them (the counter step).
 	configs := selfplay.Configs(g, 3, 2)
 	configs = append(configs, selfplay.Config{Seed: 5, Players: 2, Fixed: map[string]json.RawMessage{"rules": json.RawMessage("0")}})
