@@ -40,14 +40,17 @@ var botNames = []string{"alice", "bob", "carol", "dave", "erin"}
 // default mail limits, hundreds of moves in minutes: the mails of play are never
 // held back, so no game stalls waiting for a player who was not told to move.
 func TestBotsByMail(t *testing.T) {
+	t.Parallel()
 	for i, kind := range games.Registry().Names() {
 		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
 			h := newHarness(t, harnessOptions{quiet: true, defaultLimits: true})
 			lo, _ := playerRange(kind)
 			playBots(t, h, kind, max(lo, 2), int64(100+i))
 		})
 		for j, opts := range boardOptions[kind] {
 			t.Run(kind+"-"+opts, func(t *testing.T) {
+				t.Parallel()
 				h := newHarness(t, harnessOptions{quiet: true, defaultLimits: true})
 				lo, _ := playerRange(kind)
 				playBots(t, h, kind, max(lo, 2), int64(150+10*i+j), opts)
@@ -68,8 +71,10 @@ var boardOptions = map[string][]string{
 // an Italian game), read only the Italian mails and copy the Italian commands they
 // list; no English may be read, no English command written (checkLanguage).
 func TestBotsByMailItalian(t *testing.T) {
+	t.Parallel()
 	for i, kind := range games.Registry().Names() {
 		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
 			h := newHarness(t, harnessOptions{quiet: true})
 			lo, _ := playerRange(kind)
 			playBots(t, h, kind, max(lo, 2), int64(170+i), "lang=it")
@@ -80,6 +85,7 @@ func TestBotsByMailItalian(t *testing.T) {
 // TestBotsByMail_soak plays games of every engine with every player count from 3
 // up to the engine's maximum (at most 5) (TURNMAIL_SOAK=1, make soak).
 func TestBotsByMail_soak(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("TURNMAIL_SOAK") == "" {
 		t.Skip("soak: set TURNMAIL_SOAK=1 (make soak)")
 	}
@@ -88,6 +94,7 @@ func TestBotsByMail_soak(t *testing.T) {
 		for n := max(lo, 3); n <= min(hi, len(botNames)); n++ {
 			for j, opts := range append([]string{""}, variantOptions[kind]...) {
 				t.Run(fmt.Sprintf("%s-%dp-%d", kind, n, j), func(t *testing.T) {
+					t.Parallel()
 					h := newHarness(t, harnessOptions{quiet: true})
 					playBots(t, h, kind, n, int64(1000+100*i+10*n+j), opts)
 				})
@@ -465,11 +472,12 @@ func checkLanguage(t *testing.T, b *bot, game string) {
 func languageProblems(b *bot, game string) []string {
 	var out []string
 	found := map[string]bool{}
+	var english langcheck.Checker // the mails repeat most of their lines
 	for _, m := range b.mails {
 		if !strings.Contains(m.Body, b.reading().footer(game)) {
 			continue
 		}
-		for _, w := range langcheck.English(m.Subject+"\n"+m.Body, langcheck.Rulebook(b.kind)) {
+		for _, w := range english.English(m.Subject+"\n"+m.Body, langcheck.Rulebook(b.kind)) {
 			if !found[w] {
 				found[w] = true
 				out = append(out, fmt.Sprintf("%s read English in a mail of %s: %s", b.name, game, w))
@@ -517,6 +525,7 @@ func dumpMails(t *testing.T, h *harness, dir, kind string, bots []*bot) {
 func botWait(t *testing.T, h *harness, b *bot, ok func(*parse.Message) bool) *parse.Message {
 	t.Helper()
 	deadline := time.Now().Add(waitLimit)
+	var poll poller
 	for time.Now().Before(deadline) {
 		var found *parse.Message
 		for _, m := range h.inbox(b.addr) {
@@ -528,7 +537,7 @@ func botWait(t *testing.T, h *harness, b *bot, ok func(*parse.Message) bool) *pa
 		if found != nil {
 			return found
 		}
-		time.Sleep(20 * time.Millisecond)
+		poll.wait()
 	}
 	t.Fatalf("no awaited mail to %s:\n%s", b.name, b.lastMails(3))
 	return nil

@@ -11,6 +11,7 @@ import (
 // game's subject and thread, ann is told it was relayed, the game does not move
 // (still ann's turn), and a greeting around it is quoted as not read.
 func TestSay(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOptions{games: testRegistry()})
 	ann, ben := h.addr("ann"), h.addr("ben")
 	game := turnGame(t, h, h.addr("host"), service.Settings{})

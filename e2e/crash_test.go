@@ -81,6 +81,16 @@ func runChild(db, imapAddr, smtpAddr string) int {
 	return 0
 }
 
+// listening reports whether a server accepts connections at addr.
+func listening(addr string) bool {
+	c, err := net.DialTimeout("tcp", addr, time.Second)
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
+}
+
 func freeAddr(t *testing.T) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -160,13 +170,22 @@ func TestCrashSafety(t *testing.T) {
 	start()
 	mu.Unlock()
 
-	// The killer: SIGKILL at random moments, restart at once.
+	// The killer: SIGKILL at random moments once the daemon accepts mail, restart at
+	// once. (Counted from when it listens, not from its start: on a loaded machine a
+	// start can take longer than the moments drawn, and no move would get through.)
 	rng := rand.New(rand.NewPCG(1, 2))
 	stopKiller := make(chan struct{})
 	killerDone := make(chan struct{})
 	go func() {
 		defer close(killerDone)
 		for {
+			for !listening(smtpAddr) {
+				select {
+				case <-stopKiller:
+					return
+				case <-time.After(20 * time.Millisecond):
+				}
+			}
 			select {
 			case <-stopKiller:
 				return

@@ -29,6 +29,7 @@ func turnGame(t *testing.T, h *harness, host string, st service.Settings) string
 // TestDeadline_skipAndRemindersAcrossRestart: reminders 12h and 1h before a 24h
 // deadline, each sent once even across a restart, then the skip policy.
 func TestDeadline_skipAndRemindersAcrossRestart(t *testing.T) {
+	t.Parallel()
 	clock := newFakeClock()
 	opts := harnessOptions{games: testRegistry(), clock: clock}
 	h := newHarness(t, opts)
@@ -77,6 +78,7 @@ func TestDeadline_skipAndRemindersAcrossRestart(t *testing.T) {
 
 // TestDeadline_pause: the pause policy stops the game until the host resumes it.
 func TestDeadline_pause(t *testing.T) {
+	t.Parallel()
 	clock := newFakeClock()
 	h := newHarness(t, harnessOptions{games: testRegistry(), clock: clock})
 	ann, ben, host := h.addr("ann"), h.addr("ben"), h.addr("host")
@@ -107,6 +109,7 @@ func TestDeadline_pause(t *testing.T) {
 // TestDeadline_replaceAndSubstitute: the replace policy asks the host, who hands the
 // seat to a substitute; the old address is refused from then on.
 func TestDeadline_replaceAndSubstitute(t *testing.T) {
+	t.Parallel()
 	clock := newFakeClock()
 	h := newHarness(t, harnessOptions{games: testRegistry(), clock: clock})
 	ann, ben, host, cy := h.addr("ann"), h.addr("ben"), h.addr("host"), h.addr("cy")
@@ -144,6 +147,7 @@ func TestDeadline_replaceAndSubstitute(t *testing.T) {
 
 // TestDeadline_vacation: a vacation stretches the player's deadline.
 func TestDeadline_vacation(t *testing.T) {
+	t.Parallel()
 	clock := newFakeClock() // Mon 23 Nov 09:00 UTC; deadline Tue 09:00
 	h := newHarness(t, harnessOptions{games: testRegistry(), clock: clock})
 	ann := h.addr("ann")

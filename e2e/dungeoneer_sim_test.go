@@ -24,6 +24,7 @@ import (
 // checked to read as the view it shows (dungeonReadingProblem), and an Italian bot
 // writes every command in Italian words.
 func TestDungeonBot_finishes(t *testing.T) {
+	t.Parallel()
 	const maxDungeonCommands = 400
 	set, err := templates.Load()
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 // the setup placement, then the secret simultaneous bid, checking that no player's
 // mail shows another's bid before all bids are in.
 func TestEmpireSecretBidByMail(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOptions{})
 	players := []string{"alice", "bob", "carol"}
 	game := h.newGame("empire", 11, "", players...)

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -29,6 +31,17 @@ import (
 // waitLimit bounds every wait so a broken build fails instead of hanging; it is not
 // a performance assertion.
 const waitLimit = 60 * time.Second
+
+// poller spaces the polls of a wait: 20 ms at first, growing by half up to 250 ms, so
+// that a long wait (a loaded machine, a slow step) does not spend the processor on
+// polls (each a login to the mailbox, or a query).
+type poller struct{ d time.Duration }
+
+// wait sleeps before the next poll.
+func (p *poller) wait() {
+	p.d = min(max(p.d*3/2, 20*time.Millisecond), 250*time.Millisecond)
+	time.Sleep(p.d)
+}
 
 // harness runs a complete turnmail daemon against a mail server and plays the players'
 // side with real IMAP and SMTP clients.
@@ -306,24 +319,39 @@ func (h *harness) inbox(addr string) []*parse.Message {
 		h.fetched[addr] = map[uint32]bool{}
 	}
 	h.mu.Unlock()
+	// First the UIDs only, then the bodies of the mails not fetched before: the
+	// window below the highest UID is looked at again on every call, and its
+	// mails (pictures attached) are not downloaded again each time.
 	var set imap.UIDSet
 	set.AddRange(imap.UID(from), 0)
-	msgs, err := c.Fetch(set, &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{{Peek: true}}}).Collect()
+	uids, err := c.Fetch(set, &imap.FetchOptions{UID: true}).Collect()
 	if err != nil {
 		h.t.Fatalf("fetch: %v", err)
 	}
-	var out []*parse.Message
-	for _, m := range msgs {
-		h.mu.Lock()
+	var fresh imap.UIDSet
+	h.mu.Lock()
+	for _, m := range uids {
 		done := uint32(m.UID) < from || h.fetched[addr][uint32(m.UID)] // "N:*" matches the last message even below N
 		h.fetched[addr][uint32(m.UID)] = true
 		if uint32(m.UID) > h.seen[addr] {
 			h.seen[addr] = uint32(m.UID)
 		}
-		h.mu.Unlock()
-		if done {
-			continue
+		if !done {
+			fresh.AddNum(m.UID)
 		}
+	}
+	h.mu.Unlock()
+	if len(fresh) == 0 {
+		_ = c.Logout().Wait()
+		return nil
+	}
+	msgs, err := c.Fetch(fresh, &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{{Peek: true}}}).Collect()
+	if err != nil {
+		h.t.Fatalf("fetch: %v", err)
+	}
+	slices.SortFunc(msgs, func(a, b *imapclient.FetchMessageBuffer) int { return cmp.Compare(a.UID, b.UID) })
+	var out []*parse.Message
+	for _, m := range msgs {
 		for _, body := range m.BodySection {
 			p, err := parse.Parse(body.Bytes, nil)
 			if err != nil {
@@ -354,6 +382,7 @@ const lateWindow = 32
 func (h *harness) waitMail(addr string, want ...string) *parse.Message {
 	h.t.Helper()
 	deadline := time.Now().Add(waitLimit)
+	var poll poller
 	for time.Now().Before(deadline) {
 		h.unread[addr] = append(h.unread[addr], h.inbox(addr)...)
 		for i, m := range h.unread[addr] {
@@ -366,7 +395,7 @@ func (h *harness) waitMail(addr string, want ...string) *parse.Message {
 				return m
 			}
 		}
-		time.Sleep(20 * time.Millisecond)
+		poll.wait()
 	}
 	var got []string
 	for _, m := range h.unread[addr] {
@@ -387,6 +416,7 @@ func (h *harness) unexpected(addr string) []*parse.Message {
 func (h *harness) settled(id string) (status, reason string) {
 	h.t.Helper()
 	deadline := time.Now().Add(waitLimit)
+	var poll poller
 	for time.Now().Before(deadline) {
 		var errText sql.NullString
 		err := h.d.Store.DB().QueryRow(`SELECT status, error FROM inbox WHERE message_id = ?`, id).Scan(&status, &errText)
@@ -396,7 +426,7 @@ func (h *harness) settled(id string) (status, reason string) {
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			h.t.Fatalf("inbox: %v", err)
 		}
-		time.Sleep(20 * time.Millisecond)
+		poll.wait()
 	}
 	h.t.Fatalf("mail %s was never processed", id)
 	return "", ""
@@ -417,11 +447,12 @@ func (h *harness) events(gameID string) int {
 func (h *harness) quietOutbox() {
 	h.t.Helper()
 	deadline := time.Now().Add(waitLimit)
+	var poll poller
 	for time.Now().Before(deadline) {
 		if pendingMails(h.t, h.d.Store) == 0 {
 			return
 		}
-		time.Sleep(20 * time.Millisecond)
+		poll.wait()
 	}
 	h.t.Fatal("outbox never drained")
 }
@@ -502,11 +533,12 @@ func (h *harness) serviceLogin(addr string) (user, password string) {
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(waitLimit)
+	var poll poller
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
-		time.Sleep(50 * time.Millisecond)
+		poll.wait()
 	}
 }
 

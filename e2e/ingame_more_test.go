@@ -36,6 +36,7 @@ func settledAs(t *testing.T, h *harness, id, status, reason string) {
 // and no deadline fires; after the resume the deadlines count from it, and each
 // state mail shows the deadline of its reader's new turn.
 func TestInGame_pauseResume(t *testing.T) {
+	t.Parallel()
 	clock := newFakeClock() // Mon 23 Nov 09:00 UTC
 	h := newHarness(t, harnessOptions{games: testRegistry(), clock: clock})
 	ann, ben := h.addr("ann"), h.addr("ben")
@@ -96,6 +97,7 @@ func TestInGame_pauseResume(t *testing.T) {
 // TestInGame_replaceByHost: the host (who plays) hands a seat to another address by
 // replying to a game mail; a non-host cannot; the old address is refused from then on.
 func TestInGame_replaceByHost(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOptions{games: testRegistry()})
 	ann, ben, cy, dan := h.addr("ann"), h.addr("ben"), h.addr("cy"), h.addr("dan")
 	game := turnGame(t, h, ann, service.Settings{})
@@ -137,6 +139,7 @@ func TestInGame_replaceByHost(t *testing.T) {
 // TestInGame_resignedTurnsSkipped: in a three-player game a resigned player's turns
 // are skipped and the others play on; when one player is left, they win.
 func TestInGame_resignedTurnsSkipped(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOptions{games: testRegistry()})
 	ann, ben, cy := h.addr("ann"), h.addr("ben"), h.addr("cy")
 	game, err := h.d.Service.CreateGame(context.Background(), service.NewGame{

@@ -24,6 +24,7 @@ func score(t *testing.T, h *harness, game, player string) int {
 // TestUndo: an undo waits for the other player's accept; the host forces one; a
 // non-host cannot pause.
 func TestUndo(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOptions{games: testRegistry()})
 	ann, ben, host := h.addr("ann"), h.addr("ben"), h.addr("host")
 	game := turnGame(t, h, host, service.Settings{})
@@ -67,6 +68,7 @@ var codeRe = regexp.MustCompile(`resign confirm ([a-z0-9]+)`)
 // TestResign: resigning needs the code from the confirmation mail; the other player
 // then wins.
 func TestResign(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOptions{games: testRegistry()})
 	ann, ben := h.addr("ann"), h.addr("ben")
 	game := turnGame(t, h, h.addr("host"), service.Settings{})
@@ -90,6 +92,7 @@ func TestResign(t *testing.T) {
 // TestListGame: public state goes once to the list with List-Id and Precedence: list;
 // a non-player's post to the list and the list's copy of our own mail are ignored.
 func TestListGame(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOptions{games: testRegistry()})
 	ann, ben, club, svc := h.addr("ann"), h.addr("ben"), h.addr("club"), h.addr("turnmail")
 	game, err := h.d.Service.CreateGame(context.Background(), service.NewGame{
@@ -145,6 +148,7 @@ func TestListGame(t *testing.T) {
 // game; forged reports (no proof, or another player's mail as proof) change nothing
 // and mail nobody.
 func TestBounce(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOptions{games: testRegistry()})
 	host, ann, ben, svc := h.addr("host"), h.addr("ann"), h.addr("ben"), h.addr("turnmail")
 	game := turnGame(t, h, host, service.Settings{})

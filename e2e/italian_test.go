@@ -44,6 +44,7 @@ var formatVerb = regexp.MustCompile(`%(\[\d+\])?[-+# 0]*[\d.]*[a-zA-Z%]`)
 // conquista, fatto …) and the moves apply; the log keeps the canonical commands; a
 // refused Italian line is answered in Italian; a player may switch to English.
 func TestItalianGameByMail(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOptions{})
 	ann, ben := h.addr("ann"), h.addr("ben")
 	ng := service.NewGame{Kind: "smallworld", Seed: 11, Settings: service.Settings{Lang: i18n.Italian}}

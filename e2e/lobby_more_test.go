@@ -36,6 +36,7 @@ func seatNames(t *testing.T, h *harness, game string) []string {
 // games shows it, the seat can be taken again); a non-player, the host and anyone
 // after the start are refused with the reason.
 func TestLobbyLeave(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOptions{games: testRegistry()})
 	ann, ben, cy, dan, svc := h.addr("ann"), h.addr("ben"), h.addr("cy"), h.addr("dan"), h.addr("turnmail")
 	game := openGame(t, h, ann, "new tally turns=true players=2")
@@ -89,6 +90,7 @@ func TestLobbyLeave(t *testing.T) {
 // TestLobbyUnobserve: an observer who unobserves gets no more public mails; only an
 // observer can unobserve.
 func TestLobbyUnobserve(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOptions{games: testRegistry()})
 	ann, ben, dan, svc := h.addr("ann"), h.addr("ben"), h.addr("dan"), h.addr("turnmail")
 	game := turnGame(t, h, h.addr("host"), service.Settings{})
@@ -129,6 +131,7 @@ func TestLobbyUnobserve(t *testing.T) {
 // yes to the invitation (a confirmation request); anyone else's invitation, a bad
 // address and an invitation after the start are refused.
 func TestLobbyInvite(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOptions{games: testRegistry()})
 	ann, ben, cy, dan, svc := h.addr("ann"), h.addr("ben"), h.addr("cy"), h.addr("dan"), h.addr("turnmail")
 	game := openGame(t, h, ann, "new tally turns=true players=3")

@@ -15,6 +15,7 @@ var openedRe = regexp.MustCompile(`Game (ta-[0-9a-z]+) \(tally\) is open`)
 // with an observer, the in-game commands status/legal/history, and the refusals for
 // bad lobby mail.
 func TestLobbyGameByMail(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOptions{games: testRegistry()})
 	ann, ben, cy, svc := h.addr("ann"), h.addr("ben"), h.addr("cy"), h.addr("turnmail")
 

@@ -69,6 +69,7 @@ func gameRow(t *testing.T, h *harness, id string) (store.Game, []store.Player, i
 // the attacker no host address to forge in the first place. When the host declines,
 // nothing happens; when the host confirms, the command is done.
 func TestLobbyAuth_forgedHostCommands(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOptions{games: testRegistry()})
 	host, ann, ben, mallory, svc := h.addr("host"), h.addr("ann"), h.addr("ben"), h.addr("mallory"), h.addr("turnmail")
 	running := turnGame(t, h, host, service.Settings{})
@@ -153,6 +154,7 @@ func TestLobbyAuth_forgedHostCommands(t *testing.T) {
 // it is invited — until it answers; an address that declines is never invited to
 // that game again, and one that accepts takes the seat.
 func TestLobbyAuth_inviteSpamRelay(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOptions{games: testRegistry()})
 	spammer := h.addr("win-a-prize.visit-evil.test.claim")
 	const n = 19
@@ -203,6 +205,7 @@ func TestLobbyAuth_inviteSpamRelay(t *testing.T) {
 // the game, once), the players hear of no observer, and a move sends the victim
 // nothing. A victim who declines is not asked about the game again.
 func TestLobbyAuth_forgedSubscriptions(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOptions{games: testRegistry()})
 	host, ann, ben, mallory, svc := h.addr("host"), h.addr("ann"), h.addr("ben"), h.addr("mallory"), h.addr("turnmail")
 	victim, victim2 := h.addr("victim"), h.addr("victim2")
@@ -254,6 +257,7 @@ func TestLobbyAuth_forgedSubscriptions(t *testing.T) {
 // a private game takes players by invitation only, and observers with the host's
 // approval (asked at most once per address); players are told who observes.
 func TestLobbyAuth_privateGames(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOptions{games: testRegistry()})
 	ann, bob, cy, dan, eve, svc := h.addr("ann"), h.addr("bob"), h.addr("cy"), h.addr("dan"), h.addr("eve"), h.addr("turnmail")
 	private, hostAddr := openHosted(t, h, ann, "new tally turns=true players=3 private=true")
@@ -310,6 +314,7 @@ func TestLobbyAuth_privateGames(t *testing.T) {
 // TestLobbyAuth_listConsent: new … list= mails the list one confirmation request;
 // the list gets the game's mail only once someone on it replies to that request.
 func TestLobbyAuth_listConsent(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOptions{games: testRegistry()})
 	ann, ben, club, member, svc := h.addr("ann"), h.addr("ben"), h.addr("club"), h.addr("member"), h.addr("turnmail")
 	game, hostAddr := openHosted(t, h, ann, "new tally turns=true players=2 list="+club)

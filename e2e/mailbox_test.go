@@ -13,6 +13,7 @@ import (
 // the service's mailbox (where reply tokens arrive) nor another player's, and the
 // service's password is kept across a restart (the watcher logs in with it).
 func TestEmbeddedMailboxes_ownPasswords(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOptions{games: testRegistry()})
 	ann, ben, svc := h.addr("ann"), h.addr("ben"), h.addr("turnmail")
 	pw := map[string]string{ann: h.password(ann), ben: h.password(ben), svc: h.password(svc)}

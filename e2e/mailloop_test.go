@@ -10,6 +10,7 @@ import (
 // TestMailLoop plays the opening of a Small World game over the embedded IMAP and
 // SMTP servers and checks the documented outcome of every kind of bad mail.
 func TestMailLoop(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOptions{})
 	playOpening(t, h, true)
 }

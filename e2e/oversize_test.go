@@ -9,6 +9,7 @@ import (
 // (beyond twice the limit the watcher fetches only its header), rejected, and its
 // authenticated writer told why, however large it is. Neither changes the game.
 func TestOversizeMail(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOptions{})
 	alice := h.addr("alice")
 	game := h.newGame("smallworld", 7, "", "alice", "bob")

@@ -53,6 +53,7 @@ func linkIn(t *testing.T, body string) string {
 // end-of-game mail attaches the replay of the whole game; a private game has no
 // public page, but its players' links work.
 func TestPages_byMail(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOptions{games: testRegistry()})
 	ann, ben, cy := h.addr("ann"), h.addr("ben"), h.addr("cy")
 	game, err := h.d.Service.CreateGame(context.Background(), service.NewGame{

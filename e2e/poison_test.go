@@ -10,6 +10,7 @@ import (
 // quoted address — is settled (answered without the bad id, or refused), and the
 // valid move after it is applied and answered.
 func TestPoisonHeaders(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOptions{})
 	alice, service := h.addr("alice"), h.addr("turnmail")
 	game := h.newGame("smallworld", 7, "", "alice", "bob")

@@ -17,6 +17,7 @@ import (
 // quarantined — moved to the Failed folder, its writer told — and the moves sent
 // after it, by both players, are applied and answered; /healthz stays ok.
 func TestPoisonMail(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, harnessOptions{games: engine.Registry{"tally": testgame.Faulty{}}})
 	alice, bob := h.addr("alice"), h.addr("bob")
 	game := h.newGame("tally", 1, "", "alice", "bob")

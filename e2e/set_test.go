@@ -11,6 +11,7 @@ import (
 // mail; the players are told, the old deadline passes without firing (also after a
 // restart: the change is in the game's log), and the new one fires once.
 func TestSet_deadlineTakesEffect(t *testing.T) {
+	t.Parallel()
 	clock := newFakeClock() // Mon 23 Nov 09:00 UTC
 	opts := harnessOptions{games: testRegistry(), clock: clock}
 	h := newHarness(t, opts)

@@ -40,15 +40,15 @@ var templateErrors = []string{"<no value>", "&lt;no value&gt;", "%!", "map[", "<
 // (stateData, the templates, compose) and must render, in text and HTML, without a
 // template's error markers, and list the commands legal for its reader; an Italian
 // mail must hold no English word (langcheck). Short in make test: two games per
-// engine, each rendered for its first renderStates states and its end (a random game
-// can run to thousands of states: their phases repeat); TURNMAIL_SOAK=1 (make soak)
-// plays many more games and renders every state.
+// engine, each rendered for its first renderStates states, then every renderEvery-th
+// and its end (a random game can run to thousands of states: their phases repeat);
+// TURNMAIL_SOAK=1 (make soak) plays many more games and renders every state. The
+// games are rendered in parallel, each by a service of its own.
 func TestSelfPlayRenders(t *testing.T) {
-	perEngine, limit := 2, renderStates
+	perEngine, every := 2, renderEvery
 	if os.Getenv("TURNMAIL_SOAK") == "1" {
-		perEngine, limit = 60, 0
+		perEngine, every = 60, 1
 	}
-	svc := newRenderService(t)
 	reg := games.Registry()
 	for _, kind := range reg.Names() {
 		g := reg[kind]
@@ -56,7 +56,8 @@ func TestSelfPlayRenders(t *testing.T) {
 			cfg.OutOfTurn = true // the states special actions out of turn reach, too
 			name := fmt.Sprintf("%s/%dp-seed%d", kind, cfg.Players, cfg.Seed)
 			t.Run(name, func(t *testing.T) {
-				r := &renderRun{t: t, svc: svc, l: renderLoaded(kind, cfg), english: map[string]int{}, limit: limit}
+				t.Parallel()
+				r := &renderRun{t: t, svc: newRenderService(t), l: renderLoaded(kind, cfg), english: map[string]int{}, every: every}
 				states := 0
 				_, err := selfplay.Play(g, cfg, func(s selfplay.Step) error {
 					states++
@@ -118,8 +119,11 @@ type renderRun struct {
 	// english counts the English words found in Italian mails, by word, for the
 	// report of a failure.
 	english map[string]int
-	// limit is how many states are rendered before only the end is (0: all).
-	limit int
+	// italian finds English in the Italian mails, remembering the lines it read.
+	italian langcheck.Checker
+	// every: after the first renderStates states, every every-th state and the
+	// end are rendered (1: all).
+	every int
 	// pictures: the state's mails are drawn with their picture.
 	pictures bool
 }
@@ -131,8 +135,9 @@ const pictureEvery = 40
 func pictureStates(kind string) bool { return kind != "tally" }
 
 // renderStates is how many states of a self-play game make test renders before it
-// renders only the game's end.
-const renderStates = 600
+// renders only every renderEvery-th (prime to the refused line's 3; pictureEvery is
+// a multiple of it) and the game's end.
+const renderStates, renderEvery = 60, 5
 
 // step renders every mail about the state s reached.
 func (r *renderRun) step(s selfplay.Step) error {
@@ -168,7 +173,7 @@ func (r *renderRun) step(s selfplay.Step) error {
 	if s.Player == "" {
 		l.hist = &history{s: r.svc, gameID: l.Game.ID, known: map[int]engine.State{0: s.State}}
 	}
-	if r.limit > 0 && s.N >= r.limit && !s.State.Finished() {
+	if s.N >= renderStates && s.N%r.every != 0 && !s.State.Finished() {
 		return nil // recorded for the accounts of what follows, not rendered
 	}
 	// Pictures are drawn for a sample of the states (every picture of every state is
@@ -229,7 +234,7 @@ func (r *renderRun) check(m store.OutMail, lang i18n.Lang) error {
 	if lang == i18n.Italian {
 		subject := mailSubject(m.Raw)
 		for _, part := range []string{subject, text, htmlText(html)} {
-			for _, w := range langcheck.English(part, langcheck.Rulebook(r.l.Game.Kind)) {
+			for _, w := range r.italian.English(part, langcheck.Rulebook(r.l.Game.Kind)) {
 				if r.english[w] == 0 {
 					r.t.Logf("English in an Italian %s mail to %s: %s", m.Kind, m.To[0], w)
 				}

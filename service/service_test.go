@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -22,6 +23,10 @@ const (
 	domain = "games.example"
 	secret = "0123456789abcdef0123"
 )
+
+// loadTemplates loads the templates once for the fixtures (a *templates.Set is only
+// read).
+var loadTemplates = sync.OnceValues(templates.Load)
 
 type fixture struct {
 	t    *testing.T
@@ -53,7 +58,7 @@ func newFixtureOptions(t *testing.T, reg engine.Registry, opts func(*service.Opt
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	tmpl, err := templates.Load()
+	tmpl, err := loadTemplates()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -51,8 +52,26 @@ func chromium() string {
 // events since the reader's last mail in the game's words, the legal commands with
 // their notes, the board's picture; the mid-game mails in Italian too, the late
 // ones answering a mail with a refused line; and the refusals of the mid-game
-// boards.
+// boards. They are built once for the package's tests (self-play and pictures
+// are the costly part); a test reads them and does not change them.
 func realSamples(t *testing.T) []sample {
+	t.Helper()
+	realSamplesOnce.Do(func() {
+		realSamplesBuilt = buildRealSamples(t)
+	})
+	if realSamplesBuilt == nil {
+		t.Fatal("the real samples could not be built (see the first test that asked for them)")
+	}
+	return realSamplesBuilt
+}
+
+var (
+	realSamplesOnce  sync.Once
+	realSamplesBuilt []sample
+)
+
+// buildRealSamples builds realSamples.
+func buildRealSamples(t *testing.T) []sample {
 	t.Helper()
 	tr, err := i18n.Load()
 	if err != nil {
@@ -248,16 +267,21 @@ func TestBrowserLayout(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, w := range browserWidths {
-			for _, scheme := range []string{"light", "dark"} {
-				err := chromedp.Do(ctx,
+			for i, scheme := range []string{"light", "dark"} {
+				steps := []chromedp.Action[chromedp.Void]{
 					chromedp.EmulateViewport(w, 800, chromedp.EmulateMobile, chromedp.EmulateScale(1)),
 					chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 						_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
 							Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
 						return err
 					}),
-					chromedp.Navigate("file://"+file))
-				if err != nil {
+				}
+				if i == 0 {
+					// The page is loaded once per width; the colour scheme, a media
+					// feature, applies to the loaded page as it changes.
+					steps = append(steps, chromedp.Navigate("file://"+file))
+				}
+				if err := chromedp.Do(ctx, steps...); err != nil {
 					t.Fatalf("%s at %d px: %v", s.name, w, err)
 				}
 				problems, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](layoutCheck))

@@ -325,32 +325,49 @@ func replay(t testing.TB, a *engine.Archive) {
 // TestSelfPlay plays random legal games of 2 to 4 players, probing Legal/Apply
 // agreement both ways — out of turn too: a player who is not to act now and then
 // sends one of the commands listed for it (commands of any moment, special actions) —
-// and replays each (TURNMAIL_SOAK=1 for many more).
+// and replays each (TURNMAIL_SOAK=1 for many more; -short, as make race runs it,
+// for a third). Its four sets of games run in parallel.
 func TestSelfPlay(t *testing.T) {
+	t.Parallel()
 	games, probes := 9, 3
-	if os.Getenv("TURNMAIL_SOAK") == "1" {
+	switch {
+	case os.Getenv("TURNMAIL_SOAK") == "1":
 		games, probes = 300, 8
+	case testing.Short():
+		games = 3
 	}
-	for g := range games {
-		a, _ := play(t, 2+g%3, int64(100+g), probes, botPick)
-		replay(t, a)
-	}
-	for g := range games / 3 {
-		a, _ := play(t, 2+g%3, int64(500+g), probes, randomPick)
-		replay(t, a)
-	}
-	// The rules of the games recorded before rulesText (the counter step) still play.
-	for g := range games / 3 {
-		a, _ := playRules(t, 2+g%3, int64(600+g), nil, rulesOriginal, probes, botPick)
-		replay(t, a)
-	}
-	// The map in view (map=view): the placement round, then turns without a build phase.
-	for g := range games {
-		pick := botPick
-		if g%3 == 2 {
-			pick = randomPick
+	t.Run("bots", func(t *testing.T) {
+		t.Parallel()
+		for g := range games {
+			a, _ := play(t, 2+g%3, int64(100+g), probes, botPick)
+			replay(t, a)
 		}
-		a, _ := playWith(t, 2+g%3, int64(700+g), inView, probes, pick)
-		replay(t, a)
-	}
+	})
+	t.Run("random", func(t *testing.T) {
+		t.Parallel()
+		for g := range games / 3 {
+			a, _ := play(t, 2+g%3, int64(500+g), probes, randomPick)
+			replay(t, a)
+		}
+	})
+	// The rules of the games recorded before rulesText (the counter step) still play.
+	t.Run("rulesOriginal", func(t *testing.T) {
+		t.Parallel()
+		for g := range games / 3 {
+			a, _ := playRules(t, 2+g%3, int64(600+g), nil, rulesOriginal, probes, botPick)
+			replay(t, a)
+		}
+	})
+	// The map in view (map=view): the placement round, then turns without a build phase.
+	t.Run("view", func(t *testing.T) {
+		t.Parallel()
+		for g := range games {
+			pick := botPick
+			if g%3 == 2 {
+				pick = randomPick
+			}
+			a, _ := playWith(t, 2+g%3, int64(700+g), inView, probes, pick)
+			replay(t, a)
+		}
+	})
 }

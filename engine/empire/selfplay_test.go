@@ -220,6 +220,7 @@ func mustJSON(v any) []byte {
 // TestSelfPlay plays random legal games (short; TURNMAIL_SOAK=1 for many more) and
 // replays each from its recorded events.
 func TestSelfPlay(t *testing.T) {
+	t.Parallel()
 	games, probes := 12, 4
 	if os.Getenv("TURNMAIL_SOAK") == "1" {
 		games, probes = 400, 8

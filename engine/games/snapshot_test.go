@@ -49,8 +49,10 @@ func playAll(t *testing.T, g engine.Game, n int) (archives []*engine.Archive, st
 // a value), so it has the same Hash, Legal for every player, View for every viewer and
 // account of its command, and the next command gives the same state.
 func TestSelfPlaySnapshots(t *testing.T) {
+	t.Parallel()
 	for name, g := range everyGame() {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			archives, states := playAll(t, g, selfPlays())
 			r := rand.New(rand.NewPCG(1, 2))
 			for gi, a := range archives {
@@ -144,9 +146,11 @@ func mustSeed(t *testing.T, a *engine.Archive) int64 {
 // snapshot before a point reaches is the state the full replay reaches there, and so
 // is the account of each command it replays with the journal.
 func TestSelfPlayFoldFromSnapshots(t *testing.T) {
+	t.Parallel()
 	const every = 7
 	for name, g := range everyGame() {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			archives, _ := playAll(t, g, selfPlays())
 			r := rand.New(rand.NewPCG(3, 4))
 			for gi, a := range archives {
@@ -191,6 +195,7 @@ func TestSelfPlayFoldFromSnapshots(t *testing.T) {
 func TestSnapshot_damaged(t *testing.T) {
 	for name, g := range everyGame() {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			archives, states := playAll(t, g, 2)
 			ss, other := states[0], states[1]
 			mid := ss[len(ss)/2]

@@ -55,6 +55,7 @@ var verbGames = map[string]verbGame{
 // must be told to every reader in sentences, in English and Italian, none by the
 // generic line of a region change (narratecheck).
 func TestEveryVerbNarrates(t *testing.T) {
+	t.Parallel()
 	tr, err := i18n.Load()
 	if err != nil {
 		t.Fatal(err)

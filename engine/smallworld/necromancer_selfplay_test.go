@@ -42,9 +42,13 @@ func checkGhosts(before, after *state, n *necroState, fail func(string, ...any))
 // invariants (checkInvariants, checkGhosts) hold after every command, and the
 // archive replays to the same hash.
 func TestNecromancerSelfPlay(t *testing.T) {
+	t.Parallel()
 	games := 24
-	if *soak || os.Getenv("TURNMAIL_SOAK") == "1" {
+	switch {
+	case *soak || os.Getenv("TURNMAIL_SOAK") == "1":
 		games = 600
+	case testing.Short(): // make race
+		games = 8
 	}
 	necroWins := 0
 	for i := range games {

@@ -26,9 +26,13 @@ var boardNames = []string{"smallworld-2p", "smallworld-3p", "smallworld-4p", "sm
 // the invariants after every command and replay determinism at the end; games
 // alternate between the original rules and the current ones.
 func TestSelfPlay(t *testing.T) {
+	t.Parallel()
 	games := 40
-	if *soak || os.Getenv("TURNMAIL_SOAK") == "1" {
+	switch {
+	case *soak || os.Getenv("TURNMAIL_SOAK") == "1":
 		games = 1500
+	case testing.Short(): // make race: every number of players on every board once
+		games = 16
 	}
 	for i := range games {
 		players := 2 + i%4

@@ -264,9 +264,13 @@ func TestUndergroundCore(t *testing.T) {
 // commands (the provisional pool), checking Legal/Apply agreement both ways, the
 // invariants (box limits, monsters, the pool) and replay determinism.
 func TestUndergroundSelfPlay(t *testing.T) {
+	t.Parallel()
 	games := 16
-	if *soak {
+	switch {
+	case *soak:
 		games = 400
+	case testing.Short(): // make race
+		games = 8
 	}
 	for i := range games {
 		players := 2 + i%4
@@ -299,9 +303,13 @@ func TestUndergroundSelfPlay(t *testing.T) {
 // Legal/Apply agreement both ways, the invariants (box limits, monsters, the pool, no
 // ability in play that makes no sense on the board) and replay determinism.
 func TestUndergroundMixedSelfPlay(t *testing.T) {
+	t.Parallel()
 	games := 12
-	if *soak {
+	switch {
+	case *soak:
 		games = 300
+	case testing.Short(): // make race
+		games = 6
 	}
 	reg := engine.Registry{"underground": Underground{}}
 	pools := []string{racesUnderground, racesSurface, racesAll}

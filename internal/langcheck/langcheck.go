@@ -71,19 +71,56 @@ func Rulebook(game string) Allowed {
 // English returns the English words found in text, each once, in the order they
 // first appear, each with its line ("next: «4 foresta — anna ×2; next to 3»"),
 // leaving out the words of allow (lower case).
-func English(text string, allow Allowed) []string {
+func English(text string, allow Allowed) []string { return english(text, allow, nil) }
+
+// A Checker is English with a memory of the lines it has read, for a test that
+// checks many mails of one game: they repeat most of their lines (the board, the
+// commands) from one state to the next. Its zero value is ready; it is not safe for
+// concurrent use.
+type Checker struct {
+	lines map[string][]string // a line → its English words, lower case, in order
+}
+
+// English is the package's English, remembering each line's words.
+func (c *Checker) English(text string, allow Allowed) []string {
+	if c.lines == nil {
+		c.lines = map[string][]string{}
+	}
+	return english(text, allow, c.lines)
+}
+
+// english is English; memo, when not nil, keeps each line's English words.
+func english(text string, allow Allowed, memo map[string][]string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, line := range strings.Split(text, "\n") {
-		clean := notText.ReplaceAllString(line, " ")
-		words := strings.FieldsFunc(clean, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
-		for _, w := range words {
-			lw := strings.ToLower(strings.Trim(w, "'"))
-			if !englishWords[lw] || allow[lw] || seen[lw] {
+		words, ok := memo[line]
+		if !ok {
+			words = lineWords(line)
+			if memo != nil {
+				memo[line] = words
+			}
+		}
+		for _, lw := range words {
+			if allow[lw] || seen[lw] {
 				continue
 			}
 			seen[lw] = true
 			out = append(out, lw+": «"+strings.TrimSpace(line)+"»")
+		}
+	}
+	return out
+}
+
+// lineWords returns the English words of one line, lower case, in the order they
+// appear (repeated when the line repeats them).
+func lineWords(line string) []string {
+	var out []string
+	clean := notText.ReplaceAllString(line, " ")
+	words := strings.FieldsFunc(clean, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
+	for _, w := range words {
+		if lw := strings.ToLower(strings.Trim(w, "'")); englishWords[lw] {
+			out = append(out, lw)
 		}
 	}
 	return out
