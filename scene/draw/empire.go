@@ -78,7 +78,7 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 
 	s := scene.New(Width, 0)
 	const top = 30.0
-	title := w.Say("Round %d", v.Turn)
+	title := w.Say("Turn %d", v.Turn)
 	if v.Finished {
 		title = w.Say("Game over")
 	}
