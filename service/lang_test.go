@@ -108,7 +108,7 @@ func TestSay_italian(t *testing.T) {
 			{from: "alice", body: "Dì bob alleati?\n", status: "applied", mail: map[string]string{
 				"bob": "alice says (to you only):\n    alleati?",
 			}, noMail: map[string]string{"carol": "alleati"}},
-			{from: "alice", body: "di\n", status: "rejected", reason: "di vuole un messaggio"},
+			{from: "alice", body: "di\n", status: "rejected", reason: "dì vuole un messaggio"},
 			{from: "alice", body: "di alice io?\n", status: "rejected", reason: "Non puoi dire qualcosa a te stesso"},
 		},
 		wantToAct: "alice",
