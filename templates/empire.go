@@ -131,10 +131,17 @@ func (empire) turn(w words, v map[string]any) *doc.Para {
 	return p
 }
 
-// players is the table of the players: coins, armies, cities, elixirs, points, bid;
+// players is the table of the players: coins, armies, cities, elixirs, points, and
+// the bid while the bids decide the first player;
 // under each, their leader and cards.
 func (empire) players(w words, b board) *doc.Table {
-	t := &doc.Table{Head: []string{w.t("Player"), w.t("Coins"), w.t("Armies (supply)"), w.t("Cities"), w.t("Elixirs"), w.t("VP"), w.t("Bid")}}
+	t := &doc.Table{Head: []string{w.t("Player"), w.t("Coins"), w.t("Armies (supply)"), w.t("Cities"), w.t("Elixirs"), w.t("VP")}}
+	// The bids matter until the first player is chosen; later the column is only
+	// width on a phone.
+	bids := Str(b.View["phase"]) == "bid" || Str(b.View["phase"]) == "first"
+	if bids {
+		t.Head = append(t.Head, w.t("Bid"))
+	}
 	for _, p := range objs(b.View["players"]) {
 		name := Str(p["name"])
 		bid := ""
@@ -145,7 +152,10 @@ func (empire) players(w words, b board) *doc.Table {
 			}
 		}
 		row := doc.Row{Cells: []doc.Line{playerCell(w, b, name), doc.L(Str(p["coins"])), doc.L(Str(p["armies"]) + " (" + Str(p["supply"]) + ")"),
-			doc.L(Str(p["cities"])), doc.L(Str(p["elixirs"])), doc.L(Str(p["score"])), doc.L(bid)}}
+			doc.L(Str(p["cities"])), doc.L(Str(p["elixirs"])), doc.L(Str(p["score"]))}}
+		if bids {
+			row.Cells = append(row.Cells, doc.L(bid))
+		}
 		var sub []string
 		if p["leader"] != nil {
 			sub = append(sub, w.t("leader: %s", w.term(p["leader"])))

@@ -121,10 +121,10 @@ func TestRender_empireItalian(t *testing.T) {
 	}
 	want := map[string][]string{
 		"state-empire-play-it": {"Turno 1 — fase di gioco.", "ann sta eseguendo l'azione di Saggio antico: 3 punti movimento (ne restano 3).",
-			"  Giocatore        Monete  Armate (riserva)  Città  Elisir  PV  Puntata\n  ann (blu)        12      5 (13)            0      0       1   0\n    carte: Saggio antico\n",
+			"  Giocatore        Monete  Armate (riserva)  Città  Elisir  PV\n  ann (blu)        12      5 (13)            0      0       1\n    carte: Saggio antico\n", // no bid column once the first player is chosen
 			"  5  armate ann×4 ben×4 — terra 3, 4; mare 22", "La fila: 1. Idra notturna (costo 0); 2. Drago spaventoso (costo 1);",
 			"    salta   # rinunci al resto di questa azione", "Come leggere gli schemi qui sopra:", "  1>5, 1>2>5      da 1 a 5: per la via più economica", "ne restano 3"},
-		"state-empire-bid-it": {"Turno 1 — fase della puntata.", "  ann (blu)        12      5 (13)            0      0       0   0", "ann ha puntato 0 monete"},
+		"state-empire-bid-it": {"Turno 1 — fase della puntata.", "Elisir  PV  Puntata\n", "  ann (blu)        12      5 (13)            0      0       0   0", "ann ha puntato 0 monete"},
 	}
 	n := 0
 	for _, s := range empireSamples() {
