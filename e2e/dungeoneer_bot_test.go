@@ -331,6 +331,8 @@ type dgWords struct {
 	// mark starts the drawn map; heroes and onMap are the headings after it, global
 	// the global quest's and anyTime the list of the commands of any moment.
 	mark, heroes, onMap, global, anyTime string
+	// globalRe reads the global quest told in short on one line.
+	globalRe *regexp.Regexp
 	// roundRe reads the phase and whose turn it is; phases map a phase's text to the
 	// phase.
 	roundRe *regexp.Regexp
@@ -394,15 +396,16 @@ func (r *reading) dungeoneer() *dgWords {
 func newDgWords(r *reading) *dgWords {
 	legend := r.say("The dungeon (x grows east, y south; @n is the hero of seat n; a gap is an open door, Ln/Tn a locked/trapped door of value n; qNN marks an escort component):")
 	w := &dgWords{
-		mark:    "\n" + legend[:strings.Index(legend, "(")+1],
-		heroes:  "\n" + r.say("Heroes:"),
-		onMap:   "\n" + r.say("On the map:"),
-		global:  r.say("Global quest:"),
-		anyTime: r.say("At any moment, even out of your turn, you may send:"),
-		phases:  map[string]string{},
-		kinds:   map[string]string{},
-		scores:  map[string]*regexp.Regexp{},
-		tests:   map[string]*regexp.Regexp{},
+		mark:     "\n" + legend[:strings.Index(legend, "(")+1],
+		heroes:   "\n" + r.say("Heroes:"),
+		onMap:    "\n" + r.say("On the map:"),
+		global:   r.say("Global quest:"),
+		globalRe: regexp.MustCompile(`^` + r.shape("Global quest: %s", `(q\d\d) `)),
+		anyTime:  r.say("At any moment, even out of your turn, you may send:"),
+		phases:   map[string]string{},
+		kinds:    map[string]string{},
+		scores:   map[string]*regexp.Regexp{},
+		tests:    map[string]*regexp.Regexp{},
 		guard: []fact{
 			r.fact("%s, to the left, chooses how the monster of this card strikes %s first (then %s attacks with %s):"),
 			r.fact("%s, to the left, chooses how the monster of this card strikes %s first:"),
@@ -543,9 +546,12 @@ func (w *dgWords) read(board string) dgMail {
 		if i+1 < len(lines) {
 			next = lines[i+1]
 		}
+		if g := w.globalRe.FindStringSubmatch(l); g != nil {
+			m.global = g[1] // in short, on one line
+		}
 		if g := dgCardID.FindStringSubmatch(next); g != nil {
 			if l == w.global {
-				m.global = g[1]
+				m.global = g[1] // in full, under its title
 			}
 			for _, f := range w.guard {
 				if who := f.find(l); who != nil {

@@ -93,8 +93,9 @@ func TestDungeonRead(t *testing.T) {
 // TestDungeonReading: the bot reads the lines of a Dungeoneer mail in either
 // language through the catalogues — a card with its monster's attacks or its trap's
 // test, a hero sheet whose first line is wrapped with the quest it escorts, the
-// global quest, the guard step broken softly over two lines — as the templates
-// write them.
+// global quest in full (the map's answer) and in short on one line (a state mail's
+// details), the guard step broken softly over two lines — as the templates write
+// them.
 func TestDungeonReading(t *testing.T) {
 	orm := dgHero{stats: map[string]int{"level": 1, "life": 3, "melee": 2, "magic": 2, "speed": 3}, life: 3, x: 0, y: -1,
 		quests: []string{"q13", "q03"}, carrying: "q13"}
@@ -166,8 +167,36 @@ Missione Globale:
 				"q03": {kind: "kill", attacks: map[string]int{"magic": 2}, at: "m18", text: ": Sconfiggi la Regina dei Funghi."},
 				"q01": {kind: "kill", attacks: map[string]int{"melee": 3}, at: "m12", text: ": Sconfiggi il Cavaliere Annegato nella Cripta Allagata."},
 			}}},
-		{"guard", i18n.English, `Round 2 — guard phase, bob's turn.
-Adventure deck: 47 cards; map deck: 11 cards.
+		{"short", i18n.English, `Round 3 — hero phase, alice's turn. Movement left: 2. Decks: adventure 45, 
+map 8.
+
+Heroes:
+  Hero      Lvl  Life  Glory  Peril  Me/Ma/Sp  At
+  1. alice (blue)  1    3     1      1      2/2/3     0,-1
+    Orm the Gravewarden
+    quest: q03 Burn the Fungus Queen (kill, at m18)
+
+Details
+
+Global quest: q01 Slay the Drowned Knight (kill, at m12) (2 wounds)
+`, dgMail{phase: "hero", turn: "alice", global: "q01", heroes: map[string]dgHero{"alice": {stats: orm.stats, life: 3, x: 0, y: -1, quests: []string{"q03"}}},
+			cards: map[string]dgCard{"q03": {kind: "kill", at: "m18"}, "q01": {kind: "kill", at: "m12"}}}},
+		{"short", i18n.Italian, `Round 3 — fase dell'Eroe, turno di alice. Movimento rimasto: 2.
+Mazzi: Avventura 45, Mappe 8.
+
+Eroi:
+  Eroe      Liv.  Vita  Gloria  Pericolo  Mi/Ma/Ve  Dove
+  1. alice  1     3     1       1         2/2/3     0,-1
+    Orm il Custode delle Tombe
+    Missione: q03 Brucia la Regina dei Funghi (Elimina, in m18)
+
+Dettagli
+
+Missione Globale: q01 Uccidi il Cavaliere Annegato (Elimina, in m12) (2 
+ferite)
+`, dgMail{phase: "hero", turn: "alice", global: "q01", heroes: map[string]dgHero{"alice": {stats: orm.stats, life: 3, x: 0, y: -1, quests: []string{"q03"}}},
+			cards: map[string]dgCard{"q03": {kind: "kill", at: "m18"}, "q01": {kind: "kill", at: "m12"}}}},
+		{"guard", i18n.English, `Round 2 — guard phase, bob's turn. Decks: adventure 47, map 11.
 alice, to the left, chooses how the monster of this card strikes bob first 
 (then bob attacks with melee):
   - m09 Collapsed Gallery (passage; life 2, attacks Melee 2, Speed 2, defends
@@ -175,8 +204,7 @@ alice, to the left, chooses how the monster of this card strikes bob first
 `, dgMail{phase: "guard", turn: "bob", guard: "m09", guarded: "bob", cards: map[string]dgCard{
 			"m09": {kind: "passage", attacks: map[string]int{"melee": 2, "speed": 2}, text: ": A Rubble Crawler lairs here."},
 		}}},
-		{"guard", i18n.Italian, `Round 2 — fase della Guardia, turno di bob.
-Mazzo Avventura: 47 carte; mazzo delle Mappe: 11 carte.
+		{"guard", i18n.Italian, `Round 2 — fase della Guardia, turno di bob. Mazzi: Avventura 47, Mappe 11.
 alice, alla sinistra, sceglie con quale attacco il mostro di questa carta 
 colpisce per primo l'Eroe di bob (poi bob attacca in mischia):
   - m09 Galleria Crollata (Passaggio; Vita 2, attacca con Mischia 2,

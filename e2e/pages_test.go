@@ -111,7 +111,7 @@ func TestPages_byMail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pa := h.waitMail(ann, "("+private+") has started", "on the web")
+	pa := h.waitMail(ann, "("+private+") has started", "On the web:")
 	if code, _ := fetch(t, linkIn(t, pa.Body)); code != http.StatusOK {
 		t.Errorf("ann's link to the private game: %d", code)
 	}

@@ -69,7 +69,8 @@ func TestDefender_askedBriefly(t *testing.T) {
 	mail := oneLine(f.lastMailTo("alice@" + domain))
 	for _, want := range []string{
 		"bob ha conquistato la tua regione " + region + ": rischiera i segnalini che hai in mano",
-		"Se non rispondi entro dom 22 nov 14:00 UTC, vengono piazzati automaticamente: +",
+		"Tocca a te — entro dom 22 nov 14:00 UTC",
+		"Se non rispondi in tempo, vengono piazzati automaticamente: +",
 		"Perché succeda così ogni volta, invia: rischiera sempre automatico",
 		"fatto # i tuoi segnalini in mano (",
 	} {

@@ -173,11 +173,11 @@ func TestRender_dungeoneerItalian(t *testing.T) {
 	}
 	want := map[string][]string{
 		"state-dungeoneer-it": {"Tocca a ben\n", "Round 9 — fase dell'Eroe, turno di ben. Movimento rimasto: 3.",
-			"Mazzo Avventura: 33 carte; mazzo delle Mappe: 0 carte.",
+			"Mazzi: Avventura 33, Mappe 0.",
 			"  Eroe                 Liv.  Vita  Gloria  Pericolo  Mi/Ma/Ve  Dove\n  1. ann (blu)         2     2     11      5         2/3/2     -1,-1\n    Tamsin Borsadoro\n",
 			"    abilità: +1 Movimento ogni turno.", "    1 Movimento messo da parte", "    Missioni completate: q11",
 			"(1 ferita)", "  2. ben (arancione)   1     5     6       1         2/1/5     1,-2\n    Sefa Passolesto\n",
-			"Missione Globale:\n  - q01 Uccidi il Cavaliere Annegato (Elimina, in m12) (2 ferite)\n",
+			"Missione Globale: q01 Uccidi il Cavaliere Annegato (Elimina, in m12) (2 \nferite)\n",
 			"La tua mano:\n  - a36 Ombre Afferranti (Sventura, Sempre, costo 3):", "    gioca a36 su ben"},
 		"state-dungeoneer-guard-it": {"fase della Guardia", ", alla sinistra, sceglie con quale attacco il mostro di questa carta",
 			"  - m09 Galleria Crollata (Passaggio; Vita 2, attacca con Mischia 2,", "    attacca   # sceglie il gioco:", "    attacca mischia"},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/turnmail/turnmail/engine/dungeoneer"
 	"github.com/turnmail/turnmail/templates/doc"
@@ -44,7 +45,7 @@ func (d dungeon) details(w words, b board) []doc.Block {
 		return nil
 	}
 	x := dw(w)
-	return []doc.Block{&doc.List{Title: doc.L(w.t("Global quest:")), Items: []doc.Item{{Line: doc.L(x.short(v["global"]) + x.wounds(v, v["global"]))}}}}
+	return []doc.Block{doc.P(doc.L(w.t("Global quest: %s", x.short(v["global"])+x.wounds(v, v["global"]))))}
 }
 
 // full: the round, the dungeon and what lies on it, every hero's sheet in full,
@@ -119,7 +120,13 @@ func (dungeon) round(w words, v map[string]any) []doc.Block {
 	if Str(v["phase"]) == "hero" {
 		s += " " + w.t("Movement left: %s.", Str(v["movement"]))
 	}
-	lines := []doc.Line{doc.L(s), doc.L(w.t("Adventure deck: %d cards;", Num(v["deck"])) + " " + w.t("map deck: %d cards.", Num(v["map_deck"])))}
+	lines := []doc.Line{doc.L(s)}
+	decks := w.t("Decks: adventure %d, map %d.", Num(v["deck"]), Num(v["map_deck"]))
+	if utf8.RuneCountInString(s+" "+decks) <= doc.MaxLine {
+		lines[0] = doc.L(s + " " + decks) // on the round's line when it fits
+	} else {
+		lines = append(lines, doc.L(decks))
+	}
 	if l := obj(v["layout"]); l != nil {
 		lines = append(lines, doc.L(w.t("Map in View: before the first turn every map card is placed, one at a time, clockwise. %s received the Entrance, placed it at 0,0 and begins the game.", Str(l["first"]))))
 	}
@@ -251,7 +258,7 @@ func (x dungeonWords) sheet(v, p map[string]any, full bool) []doc.Line {
 	}
 	add := func(s string) { lines = append(lines, doc.L(s)) }
 	for _, q := range Strs(p["quests"]) {
-		add(x.tr.Sprintf(x.lang, "quest: %s", x.card(q)) + x.wounds(v, q))
+		add(x.tr.Sprintf(x.lang, "quest: %s", card(q)) + x.wounds(v, q))
 	}
 	if done := Strs(p["done"]); len(done) > 0 {
 		add(x.tr.Sprintf(x.lang, "quests done: %s", strings.Join(done, ", ")))

@@ -52,8 +52,16 @@ func (s *Set) stateDoc(st State) *doc.Doc {
 	if st.Picture != nil {
 		add(&doc.Picture{CID: st.Picture.CID, Width: st.Picture.Width, Height: st.Picture.Height, Alt: st.Picture.Alt})
 	}
+	// The page's link sits beside the picture in HTML; in the text part, whose
+	// address takes a line of its own, it goes with the other ways to see more at
+	// the end of the details when the mail has them.
+	pageInDetails := st.Page != "" && !st.Finished && !st.Observer
 	if st.Page != "" {
-		add(doc.P(doc.Line{doc.A(w.t("See the whole board, and every move, on the web"), st.Page)}))
+		p := doc.P(doc.Line{doc.A(w.t("See the whole board, and every move, on the web"), st.Page)})
+		if pageInDetails {
+			p.Only = doc.HTMLPart
+		}
+		add(p)
 	}
 	b := boardOf(st.Game, st.View, st.Player, st.Changed, st.Legal, st.Lang)
 	b.AnyTime, b.Pictured = st.AnyTime, st.Picture != nil
@@ -74,7 +82,7 @@ func (s *Set) stateDoc(st State) *doc.Doc {
 	}
 	details := g.details(w, b)
 	if !st.Finished && !st.Observer {
-		details = append(details, w.replyRules(st.Opening)...)
+		details = append(details, w.replyRules(st.Opening, st.Page)...)
 	}
 	if len(details) > 0 {
 		add(&doc.Section{Title: w.t("Details"), Blocks: details})
@@ -121,7 +129,8 @@ func (w words) asked(st State) *doc.Para {
 	}
 	p := &doc.Para{Lines: []doc.Line{doc.L(sentence(a.Why, st.Game.Players))}}
 	if st.Deadline != "" {
-		p.Lines = append(p.Lines, doc.L(w.t("If you do not answer by %s, %s.", st.Deadline, a.Otherwise)))
+		// the turn's line above says until when
+		p.Lines = append(p.Lines, doc.L(w.t("If you do not answer in time, %s.", a.Otherwise)))
 	} else {
 		p.Lines = append(p.Lines, doc.L(w.t("If you do not answer, %s.", a.Otherwise)))
 	}
@@ -310,14 +319,21 @@ func (w words) anyTime(legal []string, notes map[string]string, replyTo, subject
 }
 
 // replyRules are the details every player's mail ends with: the commands beside
-// the moves (map and rules first: what the mail leaves out), and in the first mail
-// of a game how a reply is read.
-func (w words) replyRules(first bool) []doc.Block {
+// the moves (map and rules first: what the mail leaves out), in the text part the
+// reader's web page (page, when there is one), and in the first mail of a game how
+// a reply is read.
+func (w words) replyRules(first bool, page string) []doc.Block {
 	var out []doc.Block
 	if first {
 		out = append(out, doc.P(doc.L(w.t("Lines are applied in order; reading stops at the first line that is not legal (you get a mail saying why) or at a line \"end\"."))))
 	}
-	return append(out, doc.P(w.rich("Also: %s (the whole board), %s, %s, %s.", w.code("map"), w.code("rules"), w.code("history"), w.code("help"))))
+	also := w.rich("Also: %s (the whole board), %s, %s, %s.", w.code("map"), w.code("rules"), w.code("history"), w.code("help"))
+	if page == "" {
+		return append(out, doc.P(also))
+	}
+	return append(out,
+		&doc.Para{Only: doc.HTMLPart, Lines: []doc.Line{also}},
+		&doc.Para{Only: doc.TextPart, Lines: []doc.Line{also, {doc.A(w.t("On the web"), page)}}})
 }
 
 // gameFooter is the signature line of a game's mail.
@@ -407,7 +423,7 @@ func (s *Set) refusalDoc(r Refusal) *doc.Doc {
 	if len(r.Legal) > 0 {
 		add(commands(doc.L(w.t("What you can send now:")), r.Legal, r.LegalNotes, r.ReplyTo, replySubject(subject)))
 		add(g.help(w, b)...)
-		add(w.replyRules(true)...)
+		add(w.replyRules(true, "")...)
 	}
 	d.Footer = w.gameFooter(r.Game.ID, r.ReplyTo, false)
 	why := ""

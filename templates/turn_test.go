@@ -142,8 +142,9 @@ func TestRender_commandLinks(t *testing.T) {
 }
 
 // TestRender_pageLink: a state mail with the reader's web page (issue 25) links it
-// after the picture and before the commands, as a link in HTML and as its address
-// in the text part, in the reader's language; an address that is not a web page is
+// after the picture and before the commands in HTML, and gives its address at the
+// end of the text part's details (where it costs no line at the top), in the
+// reader's language; an address that is not a web page is
 // never a link; a finished game's mail says the replay file attached.
 func TestRender_pageLink(t *testing.T) {
 	set, err := Load()
@@ -160,17 +161,24 @@ func TestRender_pageLink(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		label := set.words(st.Lang).t("See the whole board, and every move, on the web")
-		at := regexp.MustCompile(regexp.QuoteMeta(label) + `:\s+` + regexp.QuoteMeta(st.Page) + "\n").FindStringIndex(text)
-		commands := -1
-		if len(st.Legal) > 0 {
-			commands = strings.Index(text, "\n"+doc.CommandIndent+st.Legal[0])
+		w := set.words(st.Lang)
+		label := w.t("See the whole board, and every move, on the web")
+		// The text part: the address on the line after "Also: map, rules, …", the
+		// last of the details (for an observer, who has no details, after the
+		// picture's place).
+		also := regexp.QuoteMeta(strings.SplitN(w.t("Also: %s (the whole board), %s, %s, %s.", "", "", "", ""), " ", 2)[0])
+		want := also + `[^\n]*\n` + regexp.QuoteMeta(w.t("On the web")) + `:\s+` + regexp.QuoteMeta(st.Page) + "\n"
+		if st.Observer {
+			want = regexp.QuoteMeta(label) + `:\s+` + regexp.QuoteMeta(st.Page) + "\n"
 		}
-		if at == nil || commands >= 0 && commands < at[0] {
-			t.Errorf("%s: the page's line (at %d) is missing or after the commands (at %d):\n%s", s.name, at, commands, text)
+		if !regexp.MustCompile(want).MatchString(text) {
+			t.Errorf("%s: the text part has no page's line %q:\n%s", s.name, want, text)
 		}
-		if !strings.Contains(page, `<a href="`+html.EscapeString(st.Page)+`">`+html.EscapeString(label)+`</a>`) {
-			t.Errorf("%s: the HTML part does not link %s as %q", s.name, st.Page, label)
+		// The HTML part: the link after the picture, before the commands.
+		link := strings.Index(page, `<a href="`+html.EscapeString(st.Page)+`">`+html.EscapeString(label)+`</a>`)
+		commands := strings.Index(page, `href="mailto:`) // the first command's link
+		if link < 0 || commands >= 0 && commands < link || strings.Count(page, html.EscapeString(st.Page)) != 1 {
+			t.Errorf("%s: the HTML part does not link %s as %q once before the commands (link at %d, commands at %d)", s.name, st.Page, label, link, commands)
 		}
 		for _, bad := range []string{"javascript:alert(1)", "https://games.example/p/x\" onmouseover=\"x", "data:text/html,x"} {
 			st.Page = bad
@@ -257,9 +265,9 @@ func TestRender_asked(t *testing.T) {
 		want           []string
 	}{
 		{"en", "Fri 27 Nov 18:53 UTC", Asked{Why: "every player bids coins in secret for the first turn: the highest bid pays and chooses who plays first", Otherwise: "you bid 0 coins", Order: "respond auto"},
-			[]string{"Every player bids coins in secret for the first turn: the highest bid pays and chooses who plays first.", "If you do not answer by Fri 27 Nov 18:53 UTC, you bid 0 coins.", "To have it done so every time, send: respond auto"}},
+			[]string{"Every player bids coins in secret for the first turn: the highest bid pays and chooses who plays first.", "Your move — by Fri 27 Nov 18:53 UTC\n", "If you do not answer in time, you bid 0 coins.", "To have it done so every time, send: respond auto"}},
 		{"it", "ven 27 nov 18:53 UTC", Asked{Why: "le carte di bob possono colpirti: rispondi, o passa", Otherwise: "passi"},
-			[]string{"Le carte di bob possono colpirti: rispondi, o passa.", "Se non rispondi entro ven 27 nov 18:53 UTC, passi."}},
+			[]string{"Le carte di bob possono colpirti: rispondi, o passa.", "Tocca a te — entro ven 27 nov 18:53 UTC\n", "Se non rispondi in tempo, passi."}},
 		{"it", "", Asked{Why: "bob ha conquistato la tua regione 14: rischiera i segnalini che hai in mano (1 segnalino) sulle regioni che ti restano (18, 19, 20)", Otherwise: "vengono piazzati automaticamente: +1 nella regione 18 (ora 2)"},
 			[]string{"bob ha conquistato la tua regione 14: rischiera i segnalini che hai in mano (1 segnalino) sulle regioni che ti restano (18, 19, 20).", "Se non rispondi, vengono piazzati automaticamente: +1 nella regione 18 (ora 2)."}},
 		{"en", "", Asked{Why: "Éric's cards may strike you: respond, or pass!", Otherwise: "you pass"},

@@ -130,7 +130,21 @@ const (
 type Para struct {
 	Role  Role
 	Lines []Line
+	// Only, when set, shows the paragraph in one part alone (a web link that sits
+	// beside the picture in HTML and with the other commands at the end of the text
+	// part, where its address does not cost lines at the top).
+	Only Part
 }
+
+// Part is a part of a mail: Only of a Para.
+type Part uint8
+
+// The parts of a mail; BothParts is the zero value.
+const (
+	BothParts Part = iota
+	TextPart
+	HTMLPart
+)
 
 // P returns a paragraph of one line.
 func P(l Line) *Para { return &Para{Lines: []Line{l}} }

@@ -187,3 +187,21 @@ func TestHTML_commandLinks(t *testing.T) {
 		}
 	}
 }
+
+// TestPara_onlyOnePart: a paragraph for one part is in that part alone, and leaves
+// no blank line where it is not.
+func TestPara_onlyOnePart(t *testing.T) {
+	d := &Doc{Blocks: []Block{
+		P(L("first")),
+		&Para{Only: HTMLPart, Lines: []Line{{A("the page", "https://example.org/p/x")}}},
+		&Para{Only: TextPart, Lines: []Line{L("also"), {A("On the web", "https://example.org/p/x")}}},
+		P(L("last")),
+	}}
+	if got, want := Text(d), "first\n\nalso\nOn the web: https://example.org/p/x\n\nlast\n"; got != want {
+		t.Errorf("text part:\n%s\nwant:\n%s", got, want)
+	}
+	h := HTML(d)
+	if strings.Count(h, `href="https://example.org/p/x"`) != 1 || !strings.Contains(h, ">the page</a>") || strings.Contains(h, "also") || strings.Contains(h, "On the web") {
+		t.Errorf("HTML part shows the text part's paragraph or misses its own:\n%s", h)
+	}
+}

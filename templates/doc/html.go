@@ -91,6 +91,9 @@ var roleClass = map[Role]string{Turn: "turn", Error: "err", Note: "note"}
 func htmlBlock(b *strings.Builder, bl Block) {
 	switch x := bl.(type) {
 	case *Para:
+		if x.Only == TextPart {
+			return
+		}
 		if c := roleClass[x.Role]; c != "" {
 			fmt.Fprintf(b, `<p class="%s">`, c)
 		} else {

@@ -61,6 +61,9 @@ func (w *textWriter) blocks(bs []Block) {
 func (w *textWriter) block(b Block) {
 	switch b := b.(type) {
 	case *Para:
+		if b.Only == HTMLPart {
+			return
+		}
 		for _, l := range b.Lines {
 			w.para(l.Text())
 		}
