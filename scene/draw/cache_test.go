@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"image"
-	"image/png"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/turnmail/turnmail/engine/games"
 	"github.com/turnmail/turnmail/i18n"
+	"github.com/turnmail/turnmail/scene/internal/pngtest"
 	"github.com/turnmail/turnmail/scene/raster"
 )
 
@@ -56,7 +56,7 @@ func TestPicture_cacheDrawsTheSamePixels(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					got := decodeRGBA(t, b)
+					got := pngtest.Decode(t, b)
 					if got.Rect != want.Rect {
 						t.Fatalf("picture %d: %v, drawn whole %v", i, got.Rect, want.Rect)
 					}
@@ -80,22 +80,4 @@ func TestPicture_cacheDrawsTheSamePixels(t *testing.T) {
 			})
 		}
 	}
-}
-
-// decodeRGBA decodes a PNG into RGBA pixels.
-func decodeRGBA(t *testing.T, b []byte) *image.RGBA {
-	t.Helper()
-	img, err := png.Decode(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := image.NewRGBA(img.Bounds())
-	for y := range out.Rect.Dy() {
-		for x := range out.Rect.Dx() {
-			r, g, b, a := img.At(x, y).RGBA()
-			i := out.PixOffset(x, y)
-			out.Pix[i], out.Pix[i+1], out.Pix[i+2], out.Pix[i+3] = uint8(r>>8), uint8(g>>8), uint8(b>>8), uint8(a>>8)
-		}
-	}
-	return out
 }

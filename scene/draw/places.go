@@ -409,18 +409,18 @@ func newEdgeField(frame box, rings [][]scene.Point, near float64) *edgeField {
 
 func (f *edgeField) band(y float64) int { return int(math.Floor((y - f.y0) / fieldBand)) }
 
-// distance returns signedDistance(p, f.rings), or far when p lies at least f.near
+// distance returns scene.SignedDistance(p, f.rings), or far when p lies at least f.near
 // inside the region (the distance not computed).
 func (f *edgeField) distance(p scene.Point) (d float64, far bool) {
 	if len(f.bands) == 0 {
-		return signedDistance(p, f.rings), false
+		return scene.SignedDistance(p, f.rings), false
 	}
 	inside := f.inside(p)
 	best := math.Inf(1)
 	k := f.band(p.Y)
 	if k >= 0 && k < len(f.bands) {
 		for _, e := range f.bands[k] {
-			best = min(best, segmentDistance2(p, e[0], e[1]))
+			best = min(best, scene.SquaredSegmentDistance(p, e[0], e[1]))
 		}
 		if inside && best >= f.near*f.near {
 			return 0, true
@@ -432,7 +432,7 @@ func (f *edgeField) distance(p scene.Point) (d float64, far bool) {
 			return false
 		}
 		for _, e := range f.bands[j] {
-			best = min(best, segmentDistance2(p, e[0], e[1]))
+			best = min(best, scene.SquaredSegmentDistance(p, e[0], e[1]))
 		}
 		return true
 	}
@@ -467,36 +467,4 @@ func (f *edgeField) inside(p scene.Point) bool {
 func (f *edgeField) gap(y float64, j int) float64 {
 	g := math.Max(0, math.Max(f.y0+float64(j)*fieldBand-y, y-(f.y0+float64(j+1)*fieldBand)))
 	return g * g
-}
-
-// signedDistance returns the distance from p to the nearest edge of rings, negative
-// when p lies outside the region (outside its outer ring or inside a hole).
-func signedDistance(p scene.Point, rings [][]scene.Point) float64 {
-	inside := false
-	best := math.Inf(1) // the least squared distance
-	for _, ring := range rings {
-		for i, a := range ring {
-			b := ring[(i+1)%len(ring)]
-			if (a.Y > p.Y) != (b.Y > p.Y) && p.X < (b.X-a.X)*(p.Y-a.Y)/(b.Y-a.Y)+a.X {
-				inside = !inside
-			}
-			best = min(best, segmentDistance2(p, a, b))
-		}
-	}
-	d := math.Sqrt(best)
-	if !inside {
-		return -d
-	}
-	return d
-}
-
-// segmentDistance2 returns the squared distance from p to the segment a–b.
-func segmentDistance2(p, a, b scene.Point) float64 {
-	dx, dy := b.X-a.X, b.Y-a.Y
-	t := 0.0
-	if l := dx*dx + dy*dy; l > 0 {
-		t = max(0, min(1, ((p.X-a.X)*dx+(p.Y-a.Y)*dy)/l))
-	}
-	ex, ey := p.X-a.X-t*dx, p.Y-a.Y-t*dy
-	return ex*ex + ey*ey
 }

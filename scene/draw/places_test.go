@@ -67,7 +67,7 @@ func TestPlaces_labelsClear(t *testing.T) {
 						rings[k] = f.ring(ring)
 					}
 					for _, c := range []scene.Point{pl.num, pl.c} {
-						if signedDistance(c, rings) < 0 {
+						if scene.SignedDistance(c, rings) < 0 {
 							t.Errorf("region %d: its number or marker stands outside it (%v)", r.ID, c)
 						}
 					}
@@ -78,12 +78,12 @@ func TestPlaces_labelsClear(t *testing.T) {
 					if n := symbols[r.ID]; n > 0 {
 						row := rowBox(pl.rowX, pl.rowY, n)
 						for _, c := range row.corners() {
-							if d := signedDistance(c, rings); d < -4 {
+							if d := scene.SignedDistance(c, rings); d < -4 {
 								t.Errorf("region %d: its row of symbols reaches %.0f px out of it (%s)", r.ID, -d, fmtBox(row))
 							}
 						}
 					}
-					if d := signedDistance(scene.Point{X: (pb.x0 + pb.x1) / 2, Y: (pb.y0 + pb.y1) / 2}, rings); d < -8 {
+					if d := scene.SignedDistance(scene.Point{X: (pb.x0 + pb.x1) / 2, Y: (pb.y0 + pb.y1) / 2}, rings); d < -8 {
 						t.Errorf("region %d: the room of a piece has its middle %.0f px out of it (%s)", r.ID, -d, fmtBox(pb))
 					}
 				}
@@ -133,7 +133,7 @@ func BenchmarkPlaces(b *testing.B) {
 	}
 }
 
-// TestEdgeField: an edgeField answers as signedDistance does, for points inside
+// TestEdgeField: an edgeField answers as scene.SignedDistance does, for points inside
 // every region of a board, near its edges and far outside it, above and below it.
 func TestEdgeField(t *testing.T) {
 	var v *smallworld.View
@@ -156,15 +156,15 @@ func TestEdgeField(t *testing.T) {
 		for dy := -90.0; dy <= 90; dy += 3.1 {
 			for dx := -90.0; dx <= 90; dx += 3.1 {
 				p := scene.Point{X: label.X + dx, Y: label.Y + dy}
-				want := signedDistance(p, rings)
+				want := scene.SignedDistance(p, rings)
 				got, isFar := field.distance(p)
 				switch {
 				case isFar && want < 1.5:
-					t.Fatalf("region %d, %v: far, but signedDistance is %g", r.ID, p, want)
+					t.Fatalf("region %d, %v: far, but SignedDistance is %g", r.ID, p, want)
 				case isFar:
 					far++
 				case got != want:
-					t.Fatalf("region %d, %v: distance %g, signedDistance %g", r.ID, p, got, want)
+					t.Fatalf("region %d, %v: distance %g, SignedDistance %g", r.ID, p, got, want)
 				default:
 					near++
 				}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/turnmail/turnmail/scene"
 	"github.com/turnmail/turnmail/scene/layout/internal/hexgrid"
 )
 
@@ -200,7 +201,7 @@ func geometryProblems(b *Board, widthPx float64) []string {
 		if a := hexgrid.Area(toHex(r.Rings[:1])[0]); a <= 0 {
 			out = append(out, fmt.Sprintf("region %d: outer ring not clockwise (area %g)", r.ID, a))
 		}
-		d := hexgrid.SignedDistance(hexgrid.Point{X: r.Label.X, Y: r.Label.Y}, toHex(r.Rings))
+		d := scene.SignedDistance(hexgrid.Point{X: r.Label.X, Y: r.Label.Y}, toHex(r.Rings))
 		if d <= 0 || math.Abs(d-r.Room) > 1e-6*b.Width {
 			out = append(out, fmt.Sprintf("region %d: label %v at distance %g from the outline, room %g", r.ID, r.Label, d, r.Room))
 		}
@@ -243,7 +244,7 @@ func landCrossed(b *Board, path []Point, except ...int) []int {
 			for k := 0; k <= steps && !hit; k++ {
 				t := float64(k) / float64(steps)
 				p := hexgrid.Point{X: a.X + t*(c.X-a.X), Y: a.Y + t*(c.Y-a.Y)}
-				hit = hexgrid.SignedDistance(p, rings) > 0
+				hit = scene.SignedDistance(p, rings) > 0
 			}
 			if hit {
 				out = append(out, r.ID)

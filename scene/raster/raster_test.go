@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/turnmail/turnmail/scene"
+	"github.com/turnmail/turnmail/scene/internal/pngtest"
 )
 
 // sample is a scene with one item of each kind, at known places.
@@ -127,22 +128,6 @@ func pts(xy ...float64) []scene.Point {
 	return out
 }
 
-// decode returns the pixels of a PNG.
-func decode(t *testing.T, b []byte) *image.RGBA {
-	t.Helper()
-	img, err := png.Decode(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := image.NewRGBA(img.Bounds())
-	for y := range out.Rect.Dy() {
-		for x := range out.Rect.Dx() {
-			out.Set(x, y, img.At(x, y))
-		}
-	}
-	return out
-}
-
 // TestCache_samePixels: a scene drawn over its static layer from a Cache is the same
 // picture as one drawn whole, on a miss and on a hit, and when what stands on the
 // board moves; another board gets its own layer.
@@ -162,7 +147,7 @@ func TestCache_samePixels(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := decode(t, b); !bytes.Equal(got.Pix, whole.Pix) {
+		if got := pngtest.Decode(t, b); !bytes.Equal(got.Pix, whole.Pix) {
 			t.Fatalf("picture %d through the cache differs from the whole drawing", i)
 		}
 	}
@@ -176,7 +161,7 @@ func TestCache_samePixels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := decode(t, b).RGBAAt(60, 60); got.R != 0x12 || got.G != 0x34 {
+	if got := pngtest.Decode(t, b).RGBAAt(60, 60); got.R != 0x12 || got.G != 0x34 {
 		t.Errorf("another board drawn with the first one's layer: %v", got)
 	}
 	if n := c.layers.len(); n != 2 {
@@ -219,7 +204,7 @@ func TestCache_keepsBands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(decode(t, b).Pix, whole.Pix) {
+	if !bytes.Equal(pngtest.Decode(t, b).Pix, whole.Pix) {
 		t.Error("the picture with the marker moved differs from the whole drawing")
 	}
 }

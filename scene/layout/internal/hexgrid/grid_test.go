@@ -3,6 +3,8 @@ package hexgrid
 import (
 	"math"
 	"testing"
+
+	"github.com/turnmail/turnmail/scene"
 )
 
 // stripes returns a grid of cols×rows cells split into k vertical stripes.
@@ -98,12 +100,12 @@ func TestTrace_sharedBordersHaveTheSamePoints(t *testing.T) {
 }
 
 func TestLabel_insideWithRoom(t *testing.T) {
-	sq := [][]Point{{{0, 0}, {10, 0}, {10, 4}, {0, 4}}}
+	sq := [][]Point{{{X: 0, Y: 0}, {X: 10, Y: 0}, {X: 10, Y: 4}, {X: 0, Y: 4}}}
 	p, d := Label(sq, 0.01)
 	if math.Abs(d-2) > 0.02 || p.Y < 1.9 || p.Y > 2.1 {
 		t.Errorf("label %v room %g, want y≈2 room≈2", p, d)
 	}
-	if d := SignedDistance(Point{-1, 1}, sq); d >= 0 {
+	if d := scene.SignedDistance(Point{X: -1, Y: 1}, sq); d >= 0 {
 		t.Errorf("outside point at distance %g", d)
 	}
 }

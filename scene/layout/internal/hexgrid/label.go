@@ -3,6 +3,8 @@ package hexgrid
 import (
 	"container/heap"
 	"math"
+
+	"github.com/turnmail/turnmail/scene"
 )
 
 // Label returns the pole of inaccessibility of a region given by its rings (outer
@@ -44,7 +46,7 @@ func Label(rings [][]Point, precision float64) (Point, float64) {
 			heap.Push(q, newCell(c.x+o[0]*h, c.y+o[1]*h, h, rings))
 		}
 	}
-	return Point{best.x, best.y}, best.d
+	return Point{X: best.x, Y: best.y}, best.d
 }
 
 // cell is a square of the search: its centre, half size, signed distance from the
@@ -54,7 +56,7 @@ type cell struct {
 }
 
 func newCell(x, y, h float64, rings [][]Point) cell {
-	d := SignedDistance(Point{x, y}, rings)
+	d := scene.SignedDistance(Point{X: x, Y: y}, rings)
 	return cell{x, y, h, d, d + h*math.Sqrt2}
 }
 
@@ -85,41 +87,4 @@ func (q *cellQueue) Pop() any {
 	c := old[len(old)-1]
 	*q = old[:len(old)-1]
 	return c
-}
-
-// SignedDistance returns the distance from p to the nearest ring edge, negative when
-// p lies outside the region (outside the outer ring or inside a hole).
-func SignedDistance(p Point, rings [][]Point) float64 {
-	inside := false
-	best := math.Inf(1)
-	for _, ring := range rings {
-		for i, a := range ring {
-			b := ring[(i+1)%len(ring)]
-			if (a.Y > p.Y) != (b.Y > p.Y) && p.X < (b.X-a.X)*(p.Y-a.Y)/(b.Y-a.Y)+a.X {
-				inside = !inside
-			}
-			best = min(best, segDist2(p, a, b))
-		}
-	}
-	d := math.Sqrt(best)
-	if !inside {
-		return -d
-	}
-	return d
-}
-
-func segDist2(p, a, b Point) float64 {
-	x, y := a.X, a.Y
-	dx, dy := b.X-x, b.Y-y
-	if dx != 0 || dy != 0 {
-		t := ((p.X-x)*dx + (p.Y-y)*dy) / (dx*dx + dy*dy)
-		if t > 1 {
-			x, y = b.X, b.Y
-		} else if t > 0 {
-			x += dx * t
-			y += dy * t
-		}
-	}
-	dx, dy = p.X-x, p.Y-y
-	return dx*dx + dy*dy
 }

@@ -3,10 +3,13 @@ package hexgrid
 import (
 	"fmt"
 	"math"
+
+	"github.com/turnmail/turnmail/scene"
 )
 
-// Point is a board position in cell radii; y grows downwards.
-type Point struct{ X, Y float64 }
+// Point is a board position in cell radii; y grows downwards (a scene.Point, in
+// other units).
+type Point = scene.Point
 
 // Outline is the traced geometry of a grid.
 type Outline struct {
@@ -41,7 +44,7 @@ func (t *tracer) vid(v Vertex) int { return (v.Y+2)*t.lw + v.X + 1 }
 func (t *tracer) clamp(id int) Point {
 	x, y := id%t.lw-1, id/t.lw-2
 	x, y = min(max(x, 0), t.w), min(max(y, 0), t.h)
-	return Point{float64(x) * ScaleX, float64(y) * ScaleY}
+	return Point{X: float64(x) * ScaleX, Y: float64(y) * ScaleY}
 }
 
 // junction reports a vertex where three owners meet (the outside counts as one).
@@ -306,7 +309,7 @@ func simplify(pts []Point, closed bool, tol float64) []Point {
 		a, b := pts[i], pts[j]
 		far, best := -1, tol*tol
 		for k := i + 1; k < j; k++ {
-			if d := segDist2(pts[k], a, b); d > best {
+			if d := scene.SquaredSegmentDistance(pts[k], a, b); d > best {
 				far, best = k, d
 			}
 		}
@@ -352,7 +355,7 @@ func relax(pts []Point, closed bool, rounds int) []Point {
 				continue
 			}
 			a, b := cur[(i+n-1)%n], cur[(i+1)%n]
-			next[i] = Point{0.5*cur[i].X + 0.25*(a.X+b.X), 0.5*cur[i].Y + 0.25*(a.Y+b.Y)}
+			next[i] = Point{X: 0.5*cur[i].X + 0.25*(a.X+b.X), Y: 0.5*cur[i].Y + 0.25*(a.Y+b.Y)}
 		}
 		cur, next = next, cur
 	}
@@ -376,8 +379,8 @@ func chaikin(pts []Point, closed bool, rounds int) []Point {
 		}
 		for k := range segs {
 			a, b := pts[k], pts[(k+1)%n]
-			q := Point{0.75*a.X + 0.25*b.X, 0.75*a.Y + 0.25*b.Y}
-			r := Point{0.25*a.X + 0.75*b.X, 0.25*a.Y + 0.75*b.Y}
+			q := Point{X: 0.75*a.X + 0.25*b.X, Y: 0.75*a.Y + 0.25*b.Y}
+			r := Point{X: 0.25*a.X + 0.75*b.X, Y: 0.25*a.Y + 0.75*b.Y}
 			switch {
 			case !closed && k == 0:
 				next = append(next, r)
