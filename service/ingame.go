@@ -83,8 +83,9 @@ func (r *run) add(e store.Event) {
 	r.l.Facts.observe(e)
 }
 
-func (r *run) admin(player, command string) {
-	r.add(store.Event{Kind: engine.KindAdmin, Player: player, Command: command})
+// admin appends an administrative event: player's act a (player "" for the service).
+func (r *run) admin(player string, a adminPayload) {
+	r.add(store.Event{Kind: engine.KindAdmin, Player: player, Command: a.encode()})
 }
 
 // choice matches a choice of a Legal entry ("<0,180>"), which a player who copies the
