@@ -231,7 +231,7 @@ func (r *run) finish(author string, applied []templates.Line, lineErr *templates
 		r.c.Outbox = append(r.c.Outbox, play(mails, r.sender)...)
 	}
 	r.c.Outbox = append(r.c.Outbox, play(r.mails, r.sender)...)
-	r.c.Snapshot = r.snapshot()
+	r.c.Snapshots = r.snapshot()
 	return nil
 }
 
