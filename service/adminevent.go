@@ -1,8 +1,6 @@
 package service
 
 import (
-	"bytes"
-	"encoding/json"
 	"strings"
 
 	"github.com/turnmail/turnmail/engine"
@@ -39,24 +37,14 @@ type adminPayload struct {
 }
 
 // encode is the Command the admin event records: the payload as compact JSON.
-func (a adminPayload) encode() string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false) // a message's < > & stay legible in the log
-	_ = enc.Encode(a)        // strings only: cannot fail
-	return strings.TrimSuffix(b.String(), "\n")
-}
+func (a adminPayload) encode() string { return compactJSON(a) }
 
 // readAdmin reads the Command of an admin event: the payload new events carry, or
 // the command text of an older one (legacyAdmin). ok is false for a text neither
 // reads.
 func readAdmin(cmd string) (adminPayload, bool) {
 	if strings.HasPrefix(cmd, "{") {
-		var a adminPayload
-		if err := json.Unmarshal([]byte(cmd), &a); err != nil || a.Act == "" {
-			return adminPayload{}, false
-		}
-		return a, true
+		return readPayload(cmd, func(a adminPayload) bool { return a.Act != "" })
 	}
 	return legacyAdmin(cmd)
 }

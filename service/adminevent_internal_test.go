@@ -10,9 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/turnmail/turnmail/engine"
-	"github.com/turnmail/turnmail/engine/games"
 	"github.com/turnmail/turnmail/i18n"
-	"github.com/turnmail/turnmail/internal/selfplay"
 	"github.com/turnmail/turnmail/store"
 	"github.com/turnmail/turnmail/templates"
 )
@@ -320,12 +318,7 @@ func TestAdminEvents_hostileText(t *testing.T) {
 // languages, as the same log in the new form.
 func TestAdminEvents_importOldAndNew(t *testing.T) {
 	ctx := context.Background()
-	s, _ := pagesService(t, Settings{})
-	s.games = games.Registry()
-	a, err := selfplay.Play(s.games["smallworld"], selfplay.Config{Seed: 4, Players: 2}, func(selfplay.Step) error { return nil })
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, a := selfPlayedService(t)
 	olds := []engine.Event{
 		{Kind: engine.KindAdmin, Player: "ann", Command: "vacation 2026-12-24 2026-12-27"},
 		{Kind: engine.KindAdmin, Player: "host", Command: "set deadline=48h expiry=pause"},
