@@ -130,7 +130,7 @@ func benchPlayTo(b *testing.B, svc *Service, id string, n int, r *rand.Rand) boo
 			}
 			events++
 		}
-		run.c.Snapshot = run.snapshot()
+		run.c.Snapshots = run.snapshot()
 		if err := svc.store.Commit(ctx, run.c); err != nil {
 			b.Fatal(err)
 		}

@@ -5,7 +5,6 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/store"
 	"github.com/turnmail/turnmail/templates"
 )
@@ -13,8 +12,8 @@ import (
 // Chat: "say TEXT" relays a message to every other player of the game, "say PLAYER
 // TEXT" to one. Each recipient gets it in a short mail of its own in the game's
 // thread (notice "chat"); the writer gets an acknowledgement ("said"). A message
-// never changes the game: it is an admin event ("say TEXT", or "tell PLAYER TEXT"
-// for one recipient, whom alone besides the writer the history shows it to). The
+// never changes the game: it is an admin event (adminSay, or adminTell for one
+// recipient, whom alone besides the writer the history shows it to). The
 // text goes in the body only (the subject is the game's), is cut of control and
 // direction-override characters, and is at most maxSayBytes long; '#' starts a
 // comment as on every command line. Chat mails have their own class in the
@@ -22,7 +21,8 @@ import (
 const (
 	// maxSayBytes is the longest message relayed.
 	maxSayBytes = 500
-	// adminSay and adminTell are the admin events of a message to all and to one.
+	// adminSay and adminTell are the admin acts of a message to all (Text) and to one
+	// (Player, Text).
 	adminSay  = "say"
 	adminTell = "tell"
 )
@@ -101,9 +101,15 @@ func cleanChat(s string) string {
 // (adminTell) is seen by its writer and its recipient only; every other event by
 // all.
 func chatVisible(e store.Event, viewer string) bool {
-	if e.Kind != engine.KindAdmin || !strings.HasPrefix(e.Command, adminTell+" ") {
+	a, ok := adminOf(e)
+	if !ok || a.Act != adminTell {
 		return true
 	}
-	f := strings.Fields(e.Command)
-	return len(f) > 1 && (strings.EqualFold(viewer, e.Player) || strings.EqualFold(viewer, f[1]))
+	return strings.EqualFold(viewer, e.Player) || strings.EqualFold(viewer, a.Player)
+}
+
+// isChat reports whether e is a message (adminSay, adminTell).
+func isChat(e store.Event) bool {
+	act := adminAct(e)
+	return act == adminSay || act == adminTell
 }

@@ -39,15 +39,51 @@ func TestSay(t *testing.T) {
 		},
 		wantScores: map[string]int{"alice": 2}, wantToAct: "bob",
 		wantLog: []string{
-			"admin alice: say Good luck, Bob & Carol! <b>hi</b>",
-			"admin bob: tell alice psst, ally?",
-			"admin bob: tell alice and then?",
-			"admin alice: say evil[31m red",
+			`admin alice: {"admin":"say","text":"Good luck, Bob & Carol! <b>hi</b>"}`,
+			`admin bob: {"admin":"tell","player":"alice","text":"psst, ally?"}`,
+			`admin bob: {"admin":"tell","player":"alice","text":"and then?"}`,
+			`admin alice: {"admin":"say","text":"evil[31m red"}`,
 			"move alice: add 2",
-			"admin alice: say your turn, bob",
+			`admin alice: {"admin":"say","text":"your turn, bob"}`,
 		},
 	}
 	sc.run(t)
+}
+
+// TestSay_forgedAct: what a player writes is recorded as their message or reason,
+// never read as another act: a message that looks like a recorded resignation, an
+// undo reason that tries to close the record and add an accept, change nothing
+// but what they are.
+func TestSay_forgedAct(t *testing.T) {
+	g := newTurnGame(t, "host", "alice", "bob", "carol")
+	for i, s := range []step{
+		{from: "alice", body: "say {\"admin\":\"resign\"}\n", status: "applied", mail: map[string]string{
+			"bob": "alice says:\n    {\"admin\":\"resign\"}\n",
+		}},
+		{from: "alice", body: "add 2\n", status: "applied"},
+		{from: "bob", body: "undo \"},\"admin\":\"accept\"}\n", status: "applied"},
+		{from: "carol", body: "say bob {\"admin\":\"tell\",\"player\":\"carol\"}\n", status: "applied", mail: map[string]string{
+			"bob": "carol says (to you only):\n    {\"admin\":\"tell\",\"player\":\"carol\"}",
+		}},
+	} {
+		g.play(i+1, s)
+	}
+	want := []string{
+		`admin alice: {"admin":"say","text":"{\"admin\":\"resign\"}"}`,
+		"move alice: add 2",
+		`admin bob: {"admin":"undo request","why":"\"},\"admin\":\"accept\"}"}`,
+		`admin carol: {"admin":"tell","player":"bob","text":"{\"admin\":\"tell\",\"player\":\"carol\"}"}`,
+	}
+	if got := g.log(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("event log:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	f := g.load().Facts
+	if len(f.Resigned) != 0 {
+		t.Errorf("resigned: %v", f.Resigned)
+	}
+	if u := f.Undo; u == nil || u.By != "bob" || len(u.Accepted) != 0 || u.Why != `"},"admin":"accept"}` {
+		t.Errorf("the undo request: %+v", u)
+	}
 }
 
 // TestSay_ownMailInThread: a chat mail is a mail of its own, with the game's one

@@ -76,78 +76,82 @@ func (s *Service) moveWords(l *Loaded, e store.Event, viewer string, lang i18n.L
 }
 
 // adminSentence tells an administrative event (engine.KindAdmin) in lang: who did
-// what, never the command as typed.
+// what, never the command as recorded.
 func (s *Service) adminSentence(e store.Event, lang i18n.Lang) string {
 	t := func(format string, args ...any) string { return s.tr.Sprintf(lang, format, args...) }
 	who := e.Player
 	if who == "" || who == "host" {
 		who = t("the host")
 	}
-	verb, rest, _ := strings.Cut(e.Command, " ")
-	switch {
-	case verb == adminSay:
-		return t("%s says: %s", who, rest)
-	case verb == adminTell:
-		to, msg, _ := strings.Cut(rest, " ")
-		return t("%s says to %s: %s", who, to, msg)
-	case e.Command == adminPause && e.Player == "":
-		return t("the game was paused: its deadlines could not be kept (the host was told why)")
-	case e.Command == adminPause:
+	a, ok := readAdmin(e.Command)
+	switch a.Act {
+	case adminSay:
+		return t("%s says: %s", who, a.Text)
+	case adminTell:
+		return t("%s says to %s: %s", who, a.Player, a.Text)
+	case adminPause:
+		if e.Player == "" {
+			return t("the game was paused: its deadlines could not be kept (the host was told why)")
+		}
 		return t("%s paused the game", who)
-	case e.Command == adminResume:
+	case adminResume:
 		return t("%s resumed the game", who)
-	case e.Command == adminResign:
+	case adminResign:
 		return t("%s resigned", who)
-	case e.Command == adminUndoRequest:
-		return t("%s asked to take back the last move", who)
-	case strings.HasPrefix(e.Command, adminUndoRequest+": "):
-		return t("%s asked to take back the last move: %s", who, strings.TrimPrefix(e.Command, adminUndoRequest+": "))
-	case e.Command == adminAccept:
+	case adminUndoRequest:
+		if a.Why == "" {
+			return t("%s asked to take back the last move", who)
+		}
+		return t("%s asked to take back the last move: %s", who, a.Why)
+	case adminAccept:
 		return t("%s agreed to take back the move", who)
-	case verb == adminVacation:
-		if iv, ok := parseVacation(rest); ok {
+	case adminVacation:
+		if iv, ok := parseVacation(a.From, a.To); ok {
 			now := s.opts.Clock()
 			return t("%s is on vacation from %s to %s", who, s.tmpl.Day(string(lang), iv.From, now), s.tmpl.Day(string(lang), iv.To.AddDate(0, 0, -1), now))
 		}
-	case verb == adminReplace:
-		if p, _, ok := strings.Cut(rest, " "); ok {
-			return t("%s's seat went to a new address", p)
+	case adminReplace:
+		return t("%s's seat went to a new address", a.Player)
+	case adminDeadline:
+		return s.deadlineSentence(a, lang)
+	case adminSet:
+		return t("%s changed the game's settings: %s", who, s.tr.Command("", lang, adminSet+" "+a.Value))
+	case adminTZ:
+		return t("%s reads times in the zone %s", who, a.Value)
+	case adminNotify:
+		if a.Value == NotifyEvery {
+			return t("%s gets a mail after every move", who)
 		}
-	case strings.HasPrefix(e.Command, adminDeadline+" "):
-		return s.deadlineSentence(strings.TrimPrefix(e.Command, adminDeadline+" "), lang)
-	case verb == adminSet:
-		return t("%s changed the game's settings: %s", who, s.tr.Command("", lang, rest))
-	case verb == adminTZ:
-		return t("%s reads times in the zone %s", who, rest)
-	case verb == adminNotify && rest == NotifyEvery:
-		return t("%s gets a mail after every move", who)
-	case verb == adminNotify:
 		return t("%s gets a mail when the turn ends", who)
-	case verb == adminLang:
-		return t("%s reads the mails in %s", who, langName(s.tr, lang, rest))
-	case verb == adminRespond:
-		return s.orderSentence(who, rest, lang)
+	case adminLang:
+		return t("%s reads the mails in %s", who, langName(s.tr, lang, a.Value))
+	case adminRespond:
+		return s.orderSentence(who, a.Value, lang)
 	}
-	return t("%s: %s", who, s.tr.Command("", lang, e.Command))
+	// An act this service does not tell, or a text that does not read: who and what
+	// (the act, or the text as recorded).
+	what := e.Command
+	if ok && strings.HasPrefix(e.Command, "{") {
+		what = a.Act
+	}
+	return t("%s: %s", who, s.tr.Command("", lang, what))
 }
 
-// deadlineSentence tells a deadline that passed ("PLAYER: POLICY", the rest of the
-// admin event) in lang.
-func (s *Service) deadlineSentence(rest string, lang i18n.Lang) string {
+// deadlineSentence tells a deadline that passed (adminDeadline) in lang.
+func (s *Service) deadlineSentence(a adminPayload, lang i18n.Lang) string {
 	t := func(format string, args ...any) string { return s.tr.Sprintf(lang, format, args...) }
-	i := strings.LastIndex(rest, ": ")
-	if i < 0 {
+	if a.Player == "" {
 		return t("a deadline passed")
 	}
-	switch player, policy := rest[:i], rest[i+2:]; policy {
+	switch a.Policy {
 	case ExpirySkip:
-		return t("%s's deadline passed: turnmail moved for them", player)
+		return t("%s's deadline passed: turnmail moved for them", a.Player)
 	case ExpiryPause:
-		return t("%s's deadline passed: the game is paused", player)
+		return t("%s's deadline passed: the game is paused", a.Player)
 	case ExpiryReplace:
-		return t("%s's deadline passed: the host may hand the seat to someone else", player)
+		return t("%s's deadline passed: the host may hand the seat to someone else", a.Player)
 	default:
-		return t("%s's deadline passed", player)
+		return t("%s's deadline passed", a.Player)
 	}
 }
 
@@ -165,7 +169,7 @@ func langName(tr *i18n.Bundle, lang i18n.Lang, code string) string {
 // vacationWords are a vacation's days for a reader of lang ("Thu 24 December to Sun
 // 27 December").
 func (s *Service) vacationWords(lang i18n.Lang, from, to string) string {
-	iv, ok := parseVacation(from + " " + to)
+	iv, ok := parseVacation(from, to)
 	if !ok {
 		return s.tr.Sprintf(lang, "%s to %s", from, to)
 	}

@@ -15,30 +15,30 @@ import (
 	"github.com/turnmail/turnmail/templates"
 )
 
-// adminSamples are an example of each administrative event the log records, by the
-// constant that starts it.
-var adminSamples = map[string][]string{
-	"adminSay":         {"say bob, where now?"},
-	"adminTell":        {"tell bob where now?"},
-	"adminResign":      {"resign"},
-	"adminUndoRequest": {"undo request", "undo request: I misread the map"},
-	"adminAccept":      {"accept"},
-	"adminPause":       {"pause"},
-	"adminResume":      {"resume"},
-	"adminVacation":    {"vacation 2026-12-24 2026-12-27"},
-	"adminReplace":     {"replace bob carol@example.org"},
-	"adminDeadline":    {"deadline passed bob: skip", "deadline passed bob: pause", "deadline passed bob: replace", "deadline passed bob: nothing to skip"},
-	"adminSet":         {"set deadline=48h remind=6h"},
-	"adminTZ":          {"tz Europe/Rome"},
-	"adminNotify":      {"notify every", "notify turn"},
-	"adminLang":        {"lang it"},
-	"adminRespond":     {"respond never", "respond with a12", "respond auto"},
+// adminSamples are an example of each administrative act the log records, by the
+// constant that names it.
+var adminSamples = map[string][]adminPayload{
+	"adminSay":         {{Act: adminSay, Text: "bob, where now?"}},
+	"adminTell":        {{Act: adminTell, Player: "bob", Text: "where now?"}},
+	"adminResign":      {{Act: adminResign}},
+	"adminUndoRequest": {{Act: adminUndoRequest}, {Act: adminUndoRequest, Why: "I misread the map"}},
+	"adminAccept":      {{Act: adminAccept}},
+	"adminPause":       {{Act: adminPause}},
+	"adminResume":      {{Act: adminResume}},
+	"adminVacation":    {{Act: adminVacation, From: "2026-12-24", To: "2026-12-27"}},
+	"adminReplace":     {{Act: adminReplace, Player: "bob", Address: "carol@example.org"}},
+	"adminDeadline": {{Act: adminDeadline, Player: "bob", Policy: ExpirySkip}, {Act: adminDeadline, Player: "bob", Policy: ExpiryPause},
+		{Act: adminDeadline, Player: "bob", Policy: ExpiryReplace}, {Act: adminDeadline, Player: "bob", Policy: nothingToSkip}},
+	"adminSet":     {{Act: adminSet, Value: "deadline=48h remind=6h"}},
+	"adminTZ":      {{Act: adminTZ, Value: "Europe/Rome"}},
+	"adminNotify":  {{Act: adminNotify, Value: NotifyEvery}, {Act: adminNotify, Value: NotifyTurn}},
+	"adminLang":    {{Act: adminLang, Value: "it"}},
+	"adminRespond": {{Act: adminRespond, Value: OrderNever}, {Act: adminRespond, Value: "with a12"}, {Act: adminRespond, Value: OrderAuto}},
 }
 
-// TestAdminSentences: every administrative event the service records (found in its
-// source: each call of run.admin, and setPref's commands) is told in a sentence in
-// both languages, which names who did it and never shows the command as recorded
-// (nor an English sentence to an Italian reader).
+// TestAdminSentences: every administrative act the service records (found in its
+// source: each call of run.admin, and setPref's acts) is told in a sentence in both
+// languages, which names who did it and never shows the command as recorded (nor an English sentence to an Italian reader).
 func TestAdminSentences(t *testing.T) {
 	tmpl, err := templates.Load()
 	if err != nil {
@@ -51,12 +51,13 @@ func TestAdminSentences(t *testing.T) {
 			t.Errorf("the service records %s events: add a sample to adminSamples (and a sentence to adminSentence)", name)
 			continue
 		}
-		for _, cmd := range samples {
+		for _, sample := range samples {
+			cmd := sample.encode()
 			for _, lang := range i18n.Langs {
 				got := s.adminSentence(store.Event{Kind: engine.KindAdmin, Player: "alice", Command: cmd}, lang)
 				en := s.adminSentence(store.Event{Kind: engine.KindAdmin, Player: "alice", Command: cmd}, i18n.English)
 				switch {
-				case strings.Contains(cmd, " ") && strings.Contains(got, cmd):
+				case strings.Contains(got, "{") || strings.Contains(got, `"`):
 					t.Errorf("%s %q: %q shows the command", lang, cmd, got)
 				case !strings.Contains(got, "alice") && !strings.Contains(got, "bob"):
 					t.Errorf("%s %q: %q names nobody", lang, cmd, got)
@@ -70,15 +71,15 @@ func TestAdminSentences(t *testing.T) {
 			}
 		}
 	}
-	if got := s.adminSentence(store.Event{Kind: engine.KindAdmin, Player: "carol", Command: "say ciao a tutti"}, i18n.Italian); got != "carol dice: ciao a tutti" {
+	if got := s.adminSentence(store.Event{Kind: engine.KindAdmin, Player: "carol", Command: adminPayload{Act: adminSay, Text: "ciao a tutti"}.encode()}, i18n.Italian); got != "carol dice: ciao a tutti" {
 		t.Errorf("say in Italian: %q, want %q", got, "carol dice: ciao a tutti")
 	}
-	if got := s.adminSentence(store.Event{Kind: engine.KindAdmin, Player: "carol", Command: "tell alice ciao"}, i18n.Italian); got != "carol dice ad alice: ciao" {
+	if got := s.adminSentence(store.Event{Kind: engine.KindAdmin, Player: "carol", Command: adminPayload{Act: adminTell, Player: "alice", Text: "ciao"}.encode()}, i18n.Italian); got != "carol dice ad alice: ciao" {
 		t.Errorf("tell in Italian: %q, want %q", got, "carol dice ad alice: ciao")
 	}
 }
 
-// adminConstantsInSource lists the admin... constants whose value starts an event
+// adminConstantsInSource lists the admin... constants that name the act of an event
 // recorded by run.admin or setPref in the service's source.
 func adminConstantsInSource(t *testing.T) []string {
 	t.Helper()
@@ -107,7 +108,7 @@ func adminConstantsInSource(t *testing.T) []string {
 				return true
 			}
 			ast.Inspect(call.Args[1], func(n ast.Node) bool {
-				if id, ok := n.(*ast.Ident); ok && strings.HasPrefix(id.Name, "admin") && !seen[id.Name] {
+				if id, ok := n.(*ast.Ident); ok && strings.HasPrefix(id.Name, "admin") && id.Name != "adminPayload" && !seen[id.Name] {
 					seen[id.Name] = true
 					out = append(out, id.Name)
 				}

@@ -15,17 +15,17 @@ import (
 	"github.com/turnmail/turnmail/store"
 )
 
-// Administrative event commands (engine.KindAdmin), as stored in the log.
+// Administrative acts (adminPayload.Act of an engine.KindAdmin event).
 const (
 	adminPause       = "pause"
 	adminResume      = "resume"
 	adminResign      = "resign"
-	adminUndoRequest = "undo request"
+	adminUndoRequest = "undo request" // Why: the asker's reason
 	adminAccept      = "accept"
-	adminVacation    = "vacation"        // vacation FROM TO
-	adminReplace     = "replace"         // replace PLAYER ADDRESS
-	adminDeadline    = "deadline passed" // deadline passed PLAYER: POLICY
-	// nothingToSkip is the POLICY of a deadline that passed with no move to make.
+	adminVacation    = "vacation"        // From, To
+	adminReplace     = "replace"         // Player, Address
+	adminDeadline    = "deadline passed" // Player, Policy
+	// nothingToSkip is the Policy of a deadline that passed with no move to make.
 	nothingToSkip = "nothing to skip"
 )
 
@@ -105,10 +105,11 @@ func (l *Loaded) startedAt() time.Time {
 // it is their own move or deadline, or e resumes the game).
 func nextTurnStart(cur map[string]TurnStart, e store.Event, was, now []string, started time.Time) map[string]TurnStart {
 	next := map[string]TurnStart{}
+	act := adminAct(e)
 	for _, p := range now {
 		ts, had := cur[p]
-		own := strings.EqualFold(e.Player, p) && (e.Kind == engine.KindMove || strings.HasPrefix(e.Command, adminDeadline))
-		if !had || !contains(was, p) || own || (e.Kind == engine.KindAdmin && e.Command == adminResume) {
+		own := strings.EqualFold(e.Player, p) && (e.Kind == engine.KindMove || act == adminDeadline)
+		if !had || !contains(was, p) || own || act == adminResume {
 			at := e.At
 			if at.IsZero() {
 				at = started // imported events may have no time
@@ -127,46 +128,38 @@ func (f *Facts) observe(e store.Event) {
 		f.Undo = nil
 		return
 	}
-	verb, arg := e.Command, ""
-	if i := strings.IndexByte(e.Command, ' '); i > 0 && !strings.HasPrefix(e.Command, adminUndoRequest) && !strings.HasPrefix(e.Command, adminDeadline) {
-		verb, arg = e.Command[:i], e.Command[i+1:]
+	a, ok := adminOf(e)
+	if !ok {
+		return
 	}
-	switch verb {
+	switch a.Act {
 	case adminResign:
 		f.Resigned[e.Player] = true
 		if f.Undo != nil && f.Undo.By == e.Player {
 			f.Undo = nil // the asker left: the request is withdrawn
 		}
 	case adminUndoRequest:
-		f.Undo = &UndoRequest{Seq: e.Seq, By: e.Player, Accepted: map[string]bool{}}
+		f.Undo = &UndoRequest{Seq: e.Seq, By: e.Player, Accepted: map[string]bool{}, Why: a.Why}
 	case adminAccept:
 		if f.Undo != nil {
 			f.Undo.Accepted[e.Player] = true
 		}
 	case adminVacation:
-		if iv, ok := parseVacation(arg); ok {
+		if iv, ok := parseVacation(a.From, a.To); ok {
 			f.Vacations[e.Player] = append(f.Vacations[e.Player], iv)
-		}
-	default:
-		if why, ok := strings.CutPrefix(e.Command, adminUndoRequest+": "); ok {
-			f.Undo = &UndoRequest{Seq: e.Seq, By: e.Player, Accepted: map[string]bool{}, Why: why}
 		}
 	}
 }
 
-// parseVacation reads "2026-12-01 2026-12-05": from the start of the first day to
-// the end of the last, UTC.
-func parseVacation(arg string) (Interval, bool) {
-	f := strings.Fields(arg)
-	if len(f) != 2 {
+// parseVacation reads a vacation's first and last days ("2026-12-01",
+// "2026-12-05"): from the start of the first day to the end of the last, UTC.
+func parseVacation(from, to string) (Interval, bool) {
+	first, err1 := time.Parse("2006-01-02", from)
+	last, err2 := time.Parse("2006-01-02", to)
+	if err1 != nil || err2 != nil || last.Before(first) {
 		return Interval{}, false
 	}
-	from, err1 := time.Parse("2006-01-02", f[0])
-	to, err2 := time.Parse("2006-01-02", f[1])
-	if err1 != nil || err2 != nil || to.Before(from) {
-		return Interval{}, false
-	}
-	return Interval{From: from, To: to.AddDate(0, 0, 1)}, true
+	return Interval{From: first, To: last.AddDate(0, 0, 1)}, true
 }
 
 // days is the number of calendar days an interval covers.

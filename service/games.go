@@ -118,7 +118,8 @@ func (s *Service) CreateGame(ctx context.Context, ng NewGame) (string, error) {
 const maxIDDraws = 5
 
 // Import creates a game from an archive: the archive's events are replayed (and so
-// validated), stored with their recorded outcomes and hashes, and every player is
+// validated), stored with their recorded outcomes and hashes and with the snapshots a
+// game played through the service would have (importSnapshots), and every player is
 // mailed the resulting state. Every player needs a mail address.
 func (s *Service) Import(ctx context.Context, a *engine.Archive) (string, error) {
 	states, err := engine.ReplayAll(s.games, a, -1)
@@ -179,9 +180,13 @@ func (s *Service) importOnce(ctx context.Context, a *engine.Archive, states []en
 	if err != nil {
 		return "", err
 	}
+	snapshots, err := s.importSnapshots(l, events, states)
+	if err != nil {
+		return "", err
+	}
 	err = s.store.CommitBatch(ctx, store.Batch{
 		Games:   []store.NewGame{{Game: game, Players: players}},
-		Commits: []store.Commit{{GameID: id, Events: events, Outbox: mails}},
+		Commits: []store.Commit{{GameID: id, Events: events, Outbox: mails, Snapshots: snapshots}},
 	})
 	if err != nil {
 		return "", fmt.Errorf("import: %w", err)

@@ -83,8 +83,9 @@ func (r *run) add(e store.Event) {
 	r.l.Facts.observe(e)
 }
 
-func (r *run) admin(player, command string) {
-	r.add(store.Event{Kind: engine.KindAdmin, Player: player, Command: command})
+// admin appends an administrative event: player's act a (player "" for the service).
+func (r *run) admin(player string, a adminPayload) {
+	r.add(store.Event{Kind: engine.KindAdmin, Player: player, Command: a.encode()})
 }
 
 // choice matches a choice of a Legal entry ("<0,180>"), which a player who copies the
@@ -230,7 +231,7 @@ func (r *run) finish(author string, applied []templates.Line, lineErr *templates
 		r.c.Outbox = append(r.c.Outbox, play(mails, r.sender)...)
 	}
 	r.c.Outbox = append(r.c.Outbox, play(r.mails, r.sender)...)
-	r.c.Snapshot = r.snapshot()
+	r.c.Snapshots = r.snapshot()
 	return nil
 }
 

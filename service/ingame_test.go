@@ -262,7 +262,7 @@ func TestUndo_consentAndForce(t *testing.T) {
 				}},
 			},
 			wantScores: map[string]int{"alice": 0}, wantToAct: "alice",
-			wantLog: []string{"move alice: add 5", "admin alice: undo request", "admin bob: accept", "admin carol: accept",
+			wantLog: []string{"move alice: add 5", `admin alice: {"admin":"undo request"}`, `admin bob: {"admin":"accept"}`, `admin carol: {"admin":"accept"}`,
 				`undo : {"undo":"agreed","by":["bob","carol"],"move":{"seq":1,"player":"alice","command":"add 5"}}`},
 		},
 		{
@@ -287,7 +287,7 @@ func TestUndo_consentAndForce(t *testing.T) {
 				{from: "alice", body: "undo again, please\n", status: "rejected", reason: "alice has asked for an undo already"},
 			},
 			wantScores: map[string]int{"alice": 5}, wantToAct: "bob",
-			wantLog: []string{"move alice: add 5", "admin alice: undo request"},
+			wantLog: []string{"move alice: add 5", `admin alice: {"admin":"undo request"}`},
 		},
 		{
 			name: "nothing to undo at the start",
@@ -439,7 +439,7 @@ func TestUndo_consentAndForce(t *testing.T) {
 				{from: "bob", body: "accept\n", status: "rejected", reason: "There is no undo request to accept."},
 			},
 			wantScores: map[string]int{"alice": 0}, wantToAct: "alice",
-			wantLog: []string{"move alice: add 5", "admin alice: undo request", "admin bob: accept", "admin carol: resign",
+			wantLog: []string{"move alice: add 5", `admin alice: {"admin":"undo request"}`, `admin bob: {"admin":"accept"}`, `admin carol: {"admin":"resign"}`,
 				`undo : {"undo":"agreed","by":["bob"],"resigned":"carol","move":{"seq":1,"player":"alice","command":"add 5"}}`},
 		},
 		{
@@ -455,7 +455,7 @@ func TestUndo_consentAndForce(t *testing.T) {
 				}},
 			},
 			wantScores: map[string]int{"alice": 5, "bob": 0}, wantToAct: "bob",
-			wantLog: []string{"move alice: add 5", "move bob: add 2", "admin bob: undo request", "admin alice: accept", "admin carol: resign",
+			wantLog: []string{"move alice: add 5", "move bob: add 2", `admin bob: {"admin":"undo request"}`, `admin alice: {"admin":"accept"}`, `admin carol: {"admin":"resign"}`,
 				`undo : {"undo":"agreed","by":["alice"],"resigned":"carol","move":{"seq":2,"player":"bob","command":"add 2"}}`},
 		},
 		{
@@ -484,7 +484,7 @@ func TestUndo_consentAndForce(t *testing.T) {
 				{from: "carol", body: "accept\n", status: "rejected", reason: "There is no undo request to accept."},
 			},
 			wantScores: map[string]int{"alice": 5}, wantToAct: "bob",
-			wantLog: []string{"move alice: add 5", "admin alice: undo request", "admin bob: accept", "admin alice: resign"},
+			wantLog: []string{"move alice: add 5", `admin alice: {"admin":"undo request"}`, `admin bob: {"admin":"accept"}`, `admin alice: {"admin":"resign"}`},
 		},
 		{
 			name: "a resignation that ends the game leaves the move",
@@ -497,7 +497,7 @@ func TestUndo_consentAndForce(t *testing.T) {
 				{from: "bob", body: "{code:bob}\n", status: "applied", mail: map[string]string{"alice": "Winner: alice"}, noMail: map[string]string{"alice": "undo:"}},
 			},
 			wantScores: map[string]int{"alice": 5}, wantStatus: store.GameFinished,
-			wantLog: []string{"admin carol: resign", "move alice: add 5", "admin alice: undo request", "admin bob: resign"},
+			wantLog: []string{`admin carol: {"admin":"resign"}`, "move alice: add 5", `admin alice: {"admin":"undo request"}`, `admin bob: {"admin":"resign"}`},
 		},
 	}
 	for _, tt := range tests {
@@ -543,7 +543,7 @@ func TestResign_confirmation(t *testing.T) {
 				}},
 				{from: "bob", body: "resign\n", status: "rejected", reason: "You have resigned from this game already."},
 			},
-			wantToAct: "alice", wantLog: []string{"admin bob: resign"},
+			wantToAct: "alice", wantLog: []string{`admin bob: {"admin":"resign"}`},
 		},
 		{
 			name: "a player who resigns on their turn is skipped at once, and may not move",
@@ -555,7 +555,7 @@ func TestResign_confirmation(t *testing.T) {
 				{from: "carol", body: "add 2\n", status: "applied", mail: map[string]string{"bob": "Your move"}},
 			},
 			wantScores: map[string]int{"alice": 0, "bob": 1, "carol": 2}, wantToAct: "bob",
-			wantLog: []string{"admin alice: resign", "move alice: pass", "move bob: add 1", "move carol: add 2", "move alice: pass"},
+			wantLog: []string{`admin alice: {"admin":"resign"}`, "move alice: pass", "move bob: add 1", "move carol: add 2", "move alice: pass"},
 		},
 		{
 			name: "the resignation of the last but one player ends the game",
@@ -569,7 +569,7 @@ func TestResign_confirmation(t *testing.T) {
 				{from: "alice", body: "add 1\n", status: "rejected", reason: "The game is over"},
 			},
 			wantStatus: store.GameFinished,
-			wantLog:    []string{"admin bob: resign", "admin carol: resign"},
+			wantLog:    []string{`admin bob: {"admin":"resign"}`, `admin carol: {"admin":"resign"}`},
 		},
 		{
 			name: "a resigned player may send status, history and legal, nothing else",
@@ -584,7 +584,7 @@ func TestResign_confirmation(t *testing.T) {
 				{from: "carol", body: "resign\n", status: "rejected", reason: "You have resigned from this game already."},
 			},
 			wantScores: map[string]int{"alice": 5}, wantToAct: "bob",
-			wantLog: []string{"admin carol: resign", "move alice: add 5"},
+			wantLog: []string{`admin carol: {"admin":"resign"}`, "move alice: add 5"},
 		},
 		{
 			name:    "in a two-player game one resignation ends it",

@@ -187,28 +187,61 @@ func (s *Service) snapshotDue(from, to int) bool {
 	return k > 0 && to/k > from/k
 }
 
-// snapshot returns the snapshot a run's commit stores with its events (nil when
+// snapshot returns the snapshots a run's commit stores with its events (none when
 // none is due, or the state cannot be snapshotted): the state after the last event
 // and the turn starts after it.
-func (r *run) snapshot() *store.Snapshot {
+func (r *run) snapshot() []store.Snapshot {
 	last := r.l.LastSeq() + len(r.c.Events)
 	if !r.s.snapshotDue(r.l.LastSeq(), last) || r.state == nil || r.l.hist == nil {
 		return nil
 	}
-	v := r.view()
-	data, err := engine.Snapshot(r.state)
+	return r.s.snapshotAt(nil, r.l.Game.ID, r.l.hist.format, last, r.state, r.view().Facts.TurnStart)
+}
+
+// snapshotAt appends to sns the snapshot of game id's state st after event seq, with
+// the turn starts ts after it; sns as it was when st cannot be snapshotted.
+func (s *Service) snapshotAt(sns []store.Snapshot, id, format string, seq int, st engine.State, ts map[string]TurnStart) []store.Snapshot {
+	data, err := engine.Snapshot(st)
 	if errors.Is(err, engine.ErrNoSnapshot) {
-		return nil
+		return sns
 	}
 	if err != nil {
-		r.s.log.Warn("no snapshot", "game", r.l.Game.ID, "err", err)
-		return nil
+		s.log.Warn("no snapshot", "game", id, "err", err)
+		return sns
 	}
-	extra, err := json.Marshal(snapshotExtra{TurnStart: v.Facts.TurnStart})
+	extra, err := json.Marshal(snapshotExtra{TurnStart: ts})
 	if err != nil {
-		return nil
+		return sns
 	}
-	return &store.Snapshot{Seq: last, Format: r.l.hist.format, Hash: r.state.Hash(), State: data, Extra: extra}
+	return append(sns, store.Snapshot{Seq: seq, Format: format, Hash: st.Hash(), State: data, Extra: extra})
+}
+
+// importSnapshots returns the snapshots an imported game stores with its events, as
+// if it had been played through the service: its states after the last
+// store.KeepSnapshots multiples of Options.SnapshotEvery among its events (states[i]
+// is the state after event i, states[0] the setup's), with the turn starts after
+// them.
+func (s *Service) importSnapshots(l *Loaded, events []store.Event, states []engine.State) ([]store.Snapshot, error) {
+	k := s.opts.SnapshotEvery
+	if k <= 0 || len(events) < k {
+		return nil, nil
+	}
+	g, err := s.games.Lookup(l.Game.Kind)
+	if err != nil {
+		return nil, err
+	}
+	format := s.snapshotFormat(g, states[0])
+	first := max(k, (len(events)/k-store.KeepSnapshots+1)*k)
+	started := l.startedAt()
+	f := newFacts(states[0].ToAct(), started)
+	var sns []store.Snapshot
+	for i, e := range events {
+		f.step(e, states[i].ToAct(), states[i+1].ToAct(), started)
+		if seq := i + 1; seq >= first && seq%k == 0 {
+			sns = s.snapshotAt(sns, l.Game.ID, format, seq, states[seq], maps.Clone(f.TurnStart))
+		}
+	}
+	return sns, nil
 }
 
 // engineEvents returns events as the engine reads them.

@@ -96,7 +96,7 @@ func (f *keptFixture) play(svc *Service, id string, n int, r *rand.Rand) bool {
 			}
 		}
 	}
-	run.c.Snapshot = run.snapshot()
+	run.c.Snapshots = run.snapshot()
 	if err := f.st.Commit(ctx, run.c); err != nil {
 		f.t.Fatal(err)
 	}
@@ -211,6 +211,60 @@ func TestSelfPlayKeptStates(t *testing.T) {
 					}
 				}
 			}
+		})
+	}
+}
+
+// TestImport_snapshots: an imported game gets the snapshots a game played through
+// the service would have (its newest multiples of SnapshotEvery), so that loading it
+// after a restart, and a move in it, replay at most SnapshotEvery events however long
+// it is; what they load is the game a full replay gives.
+func TestImport_snapshots(t *testing.T) {
+	const every = 16
+	ctx := context.Background()
+	for _, kind := range []string{"smallworld", "dungeoneer"} {
+		t.Run(kind, func(t *testing.T) {
+			f := newKeptFixture(t, games.Registry())
+			a, err := selfplay.Play(f.reg[kind], selfplay.Config{Seed: 5, Players: 2}, func(selfplay.Step) error { return nil })
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := min(len(a.Events)-1, 10*every+5) // a game still running
+			if n < 6*every {
+				t.Fatalf("a game of %d events: too short to tell", len(a.Events))
+			}
+			a.Events = a.Events[:n]
+			id, err := f.service(Options{SnapshotEvery: every}).Import(ctx, a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			svc := f.service(Options{SnapshotEvery: every}) // a restart
+			l, err := svc.Load(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := svc.replayed.Load(); got > every {
+				t.Errorf("loading the imported game of %d events replayed %d", n, got)
+			}
+			sn, err := f.st.LatestSnapshot(ctx, id, l.hist.format, n)
+			if err != nil || sn.Seq != n/every*every {
+				t.Errorf("the newest snapshot: after event %d (%v), want %d", sn.Seq, err, n/every*every)
+			}
+			f.checkLoaded("imported, restored", l)
+			for i := range 3 { // moves, each by a new service (nothing kept)
+				svc := f.service(Options{SnapshotEvery: every})
+				if !f.play(svc, id, 1, rand.New(rand.NewPCG(uint64(i), 7))) {
+					break
+				}
+				if got := svc.replayed.Load(); got > every {
+					t.Errorf("move %d in the imported game replayed %d events", i+1, got)
+				}
+			}
+			l, err = f.service(Options{}).Load(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.checkLoaded("imported, after moves", l)
 		})
 	}
 }

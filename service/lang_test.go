@@ -113,9 +113,9 @@ func TestSay_italian(t *testing.T) {
 		},
 		wantToAct: "alice",
 		wantLog: []string{
-			"admin alice: lang it",
-			"admin alice: say ciao a tutti",
-			"admin alice: tell bob alleati?",
+			`admin alice: {"admin":"lang","value":"it"}`,
+			`admin alice: {"admin":"say","text":"ciao a tutti"}`,
+			`admin alice: {"admin":"tell","player":"bob","text":"alleati?"}`,
 		},
 	}
 	sc.run(t)

@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -197,9 +196,7 @@ func (s *Service) tell(lang i18n.Lang, viewer string, e engine.Event, takenBack 
 		u, _ := readUndo(e.Command) // one that does not read says "taken back"
 		return u.sentence(s.tr, lang, takenBack)
 	case engine.KindAdmin:
-		verb, _, _ := strings.Cut(e.Command, " ")
-		chat := verb == adminSay || verb == adminTell
-		if isPref(se) && e.Player != viewer || chat && (viewer == engine.Observer || !chatVisible(se, viewer)) {
+		if isPref(se) && e.Player != viewer || isChat(se) && (viewer == engine.Observer || !chatVisible(se, viewer)) {
 			return ""
 		}
 		return s.adminSentence(se, lang)

@@ -238,18 +238,26 @@ func TestTell(t *testing.T) {
 	}
 }
 
-// TestPageRecord_fromPrev: a record built from the record of an earlier version
-// replays only the events after those it shares, keeps their states, and is the same
-// as a record built anew — also when an undo after the shared events takes back a
-// move among them; a record of another game, or whose log differs, is not used.
-func TestPageRecord_fromPrev(t *testing.T) {
-	ctx := context.Background()
+// selfPlayedService returns a service of pagesService that plays every game, and a
+// whole Small World game of ann and ben, self-played, to import into it.
+func selfPlayedService(t *testing.T) (*Service, *engine.Archive) {
+	t.Helper()
 	s, _ := pagesService(t, Settings{})
 	s.games = games.Registry()
 	a, err := selfplay.Play(s.games["smallworld"], selfplay.Config{Seed: 4, Players: 2}, func(selfplay.Step) error { return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s, a
+}
+
+// TestPageRecord_fromPrev: a record built from the record of an earlier version
+// replays only the events after those it shares, keeps their states, and is the same
+// as a record built anew — also when an undo after the shared events takes back a
+// move among them; a record of another game, or whose log differs, is not used.
+func TestPageRecord_fromPrev(t *testing.T) {
+	ctx := context.Background()
+	s, a := selfPlayedService(t)
 	// Event 12 takes back event 11, going back to the state after event 10.
 	a.Events = append(append(a.Events[:11:11], engine.Event{Kind: engine.KindUndo, Command: "agreed by ben, taking back " + a.Events[10].Player + ": " + a.Events[10].Command},
 		engine.Event{Kind: engine.KindAdmin, Player: "ann", Command: "say sorry"}), a.Events[10:40]...)

@@ -10,13 +10,14 @@ import (
 	"github.com/turnmail/turnmail/templates"
 )
 
-// Per-player settings, each an administrative event of the player's ("tz ZONE",
-// "notify every|turn"), so that they survive restarts and travel with the archive.
+// Per-player settings, each an administrative event of the player's (the act, with
+// the setting's value: adminTZ ZONE, adminNotify every|turn, adminLang CODE), so that
+// they survive restarts and travel with the archive.
 const (
 	adminTZ     = "tz"
 	adminNotify = "notify"
 	adminLang   = "lang"
-	// adminRespond records a standing order: "respond never|always|ask|with CARD".
+	// adminRespond records a standing order: never|always|ask|auto|with CARD.
 	adminRespond = "respond"
 )
 
@@ -40,11 +41,8 @@ type Prefs struct {
 // withPref returns st with a recorded per-player setting applied, and whether e
 // was one.
 func (st Settings) withPref(e store.Event) (Settings, bool) {
-	if e.Kind != engine.KindAdmin || e.Player == "" {
-		return st, false
-	}
-	verb, arg, _ := strings.Cut(e.Command, " ")
-	if verb != adminTZ && verb != adminNotify && verb != adminLang && verb != adminRespond {
+	a, ok := adminOf(e)
+	if !ok || e.Player == "" || a.Act != adminTZ && a.Act != adminNotify && a.Act != adminLang && a.Act != adminRespond {
 		return st, false
 	}
 	prefs := make(map[string]Prefs, len(st.Prefs)+1)
@@ -52,15 +50,15 @@ func (st Settings) withPref(e store.Event) (Settings, bool) {
 		prefs[k] = v
 	}
 	p := prefs[e.Player]
-	switch verb {
+	switch a.Act {
 	case adminTZ:
-		p.TZ = arg
+		p.TZ = a.Value
 	case adminNotify:
-		p.Notify = arg
+		p.Notify = a.Value
 	case adminLang:
-		p.Lang = i18n.Lang(arg)
+		p.Lang = i18n.Lang(a.Value)
 	default:
-		p.Respond = arg
+		p.Respond = a.Value
 	}
 	prefs[e.Player] = p
 	st.Prefs = prefs
@@ -136,10 +134,12 @@ func (s *Service) langOf(st Settings, player string) i18n.Lang {
 	return st.Lang.Or(s.opts.Language)
 }
 
-// setPref records a per-player setting and confirms it to the player.
-func (r *run) setPref(a actor, command, done string) string {
-	r.admin(a.Name, command)
-	r.l.Settings, _ = r.l.Settings.withPref(store.Event{Kind: engine.KindAdmin, Player: a.Name, Command: command})
+// setPref records a per-player setting (act, its value) and confirms it to the
+// player.
+func (r *run) setPref(a actor, act, value, done string) string {
+	pref := adminPayload{Act: act, Value: value}
+	r.admin(a.Name, pref)
+	r.l.Settings, _ = r.l.Settings.withPref(store.Event{Kind: engine.KindAdmin, Player: a.Name, Command: pref.encode()})
 	r.notify(a.Email, templates.Notice{Kind: "done", To: a.Name, Text: done})
 	return ""
 }

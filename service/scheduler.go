@@ -264,13 +264,13 @@ func (s *Service) expire(ctx context.Context, l *Loaded, d Deadline, t store.Tim
 			cmds = sk.SkipCommands(p.Name)
 		}
 		if len(cmds) == 0 {
-			r.admin(p.Name, adminDeadline+" "+p.Name+": "+nothingToSkip)
+			r.admin(p.Name, adminPayload{Act: adminDeadline, Player: p.Name, Policy: nothingToSkip})
 			n := base
 			n.Kind, n.Due = "deadline-noskip", due(r.langTo(l.Game.Host))
 			r.notify(l.Game.Host, n)
 			break
 		}
-		r.admin(p.Name, adminDeadline+" "+p.Name+": skip")
+		r.admin(p.Name, adminPayload{Act: adminDeadline, Player: p.Name, Policy: ExpirySkip})
 		first := len(l.Events) + len(r.c.Events)
 		for _, c := range cmds {
 			if err := r.move(p.Name, engine.Normalize(c)); err != nil {
@@ -281,13 +281,13 @@ func (s *Service) expire(ctx context.Context, l *Loaded, d Deadline, t store.Tim
 		n.Kind, n.Due, n.Lines = "deadline-skipped", due(r.langTo(p.Email)), s.accountLines(r.view(), first, p, r.langTo(p.Email))
 		r.notify(p.Email, n)
 	case ExpiryPause:
-		r.admin(p.Name, adminDeadline+" "+p.Name+": pause")
+		r.admin(p.Name, adminPayload{Act: adminDeadline, Player: p.Name, Policy: ExpiryPause})
 		r.status = store.GamePaused
 		n := base
 		n.Kind = "deadline-paused"
 		r.notifyEach(n, false, func(lang i18n.Lang, n *templates.Notice) { n.Due = due(lang) })
 	case ExpiryReplace:
-		r.admin(p.Name, adminDeadline+" "+p.Name+": replace")
+		r.admin(p.Name, adminPayload{Act: adminDeadline, Player: p.Name, Policy: ExpiryReplace})
 		n := base
 		n.Kind, n.Address, n.Due = "deadline-replace", p.Email, due(r.langTo(l.Game.Host))
 		n.ReplyTo = s.HostAddress(l.Game.ID) // replace GAME PLAYER ADDRESS works there at once
@@ -321,7 +321,7 @@ func (s *Service) pauseStalled(ctx context.Context, id string, cause error) erro
 		return nil
 	}
 	r := s.newRun(ctx, l, "", "")
-	r.admin("", adminPause)
+	r.admin("", adminPayload{Act: adminPause})
 	r.status = store.GamePaused
 	r.notifyAll(templates.Notice{Kind: "paused", Actor: "the service"})
 	if l.Game.Host != "" {

@@ -52,7 +52,7 @@ func TestSet_lobby(t *testing.T) {
 		t.Fatalf("%+v", res)
 	}
 	l := f.load(g)
-	if n := len(l.Events); n != 1 || l.Events[0].Kind != engine.KindAdmin || l.Events[0].Command != "set deadline=48h expiry=pause remind=6h" || l.Events[0].Player != "host" {
+	if n := len(l.Events); n != 1 || l.Events[0].Kind != engine.KindAdmin || l.Events[0].Command != `{"admin":"set","value":"deadline=48h expiry=pause remind=6h"}` || l.Events[0].Player != "host" {
 		t.Fatalf("events %+v, want one admin event", l.Events)
 	}
 	if st := l.Settings; st.Deadline != "48h" || st.Expiry != service.ExpiryPause || len(st.Remind) != 1 {

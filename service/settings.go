@@ -154,7 +154,7 @@ func (st Settings) change(words []string) (Settings, string, error) {
 }
 
 // withChanges returns st with the changes recorded in the log (admin events
-// "set key=value …") applied in order.
+// adminSet "key=value …", and the players' own settings) applied in order.
 func (st Settings) withChanges(events []store.Event) Settings {
 	for _, e := range events {
 		if next, ok := st.withPref(e); ok {
@@ -172,11 +172,11 @@ func (st Settings) withChanges(events []store.Event) Settings {
 
 // settingChange returns the option words of a recorded set command.
 func settingChange(e store.Event) ([]string, bool) {
-	rest, ok := strings.CutPrefix(e.Command, adminSet+" ")
-	if e.Kind != engine.KindAdmin || !ok {
+	a, ok := adminOf(e)
+	if !ok || a.Act != adminSet {
 		return nil, false
 	}
-	return strings.Fields(rest), true
+	return strings.Fields(a.Value), true
 }
 
 // value is the canonical text of one setting, as set accepts it.

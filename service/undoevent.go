@@ -43,11 +43,16 @@ type undoneMove struct {
 }
 
 // encode is the Command the undo event records: the payload as compact JSON.
-func (u undoPayload) encode() string {
+func (u undoPayload) encode() string { return compactJSON(u) }
+
+// compactJSON encodes an event's payload v (strings, ints, slices and pointers of
+// them: it cannot fail) as compact JSON on one line, its < > & as they are, legible
+// in the log.
+func compactJSON(v any) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false) // a command's < > & stay legible in the log
-	_ = enc.Encode(u)        // strings, ints and a pointer: cannot fail
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
@@ -56,13 +61,19 @@ func (u undoPayload) encode() string {
 // reads.
 func readUndo(cmd string) (undoPayload, bool) {
 	if strings.HasPrefix(cmd, "{") {
-		var u undoPayload
-		if err := json.Unmarshal([]byte(cmd), &u); err != nil || u.How == "" {
-			return undoPayload{}, false
-		}
-		return u, true
+		return readPayload(cmd, func(u undoPayload) bool { return u.How != "" })
 	}
 	return legacyUndo(cmd)
+}
+
+// readPayload decodes an event's JSON payload cmd; ok is false when it does not
+// decode, or does not say what it records (named).
+func readPayload[T any](cmd string, named func(T) bool) (T, bool) {
+	var v, none T
+	if err := json.Unmarshal([]byte(cmd), &v); err != nil || !named(v) {
+		return none, false
+	}
+	return v, true
 }
 
 // legacyUndoSentences are the English sentences undo events recorded before they

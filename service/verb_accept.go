@@ -28,7 +28,7 @@ func (r *run) cmdAccept(a actor, _ []string) string {
 	if u.Accepted[a.Name] {
 		return r.t("You have accepted already.")
 	}
-	r.admin(a.Name, adminAccept)
+	r.admin(a.Name, adminPayload{Act: adminAccept})
 	waiting, agreed := r.undoConsent(u)
 	if len(waiting) > 0 {
 		r.notify(a.Email, templates.Notice{Kind: "undo-waiting", To: a.Name, Player: u.By, ToAct: waiting})

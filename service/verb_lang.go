@@ -21,5 +21,5 @@ func (r *run) cmdLang(a actor, args []string) string {
 		return r.t("Write lang it (italiano) or lang en (English).")
 	}
 	r.lang = lang // the answer is in the new language
-	return r.setPref(a, adminLang+" "+string(lang), r.t("your mails are now in English"))
+	return r.setPref(a, adminLang, string(lang), r.t("your mails are now in English"))
 }

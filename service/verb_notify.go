@@ -16,5 +16,5 @@ func (r *run) cmdNotify(a actor, args []string) string {
 		return r.t("Write notify turn (one mail when a turn ends) or notify every (a mail after every move).")
 	}
 	v := strings.ToLower(args[0])
-	return r.setPref(a, adminNotify+" "+v, r.s.tr.Command("", r.lang, adminNotify+" "+v))
+	return r.setPref(a, adminNotify, v, r.s.tr.Command("", r.lang, adminNotify+" "+v))
 }

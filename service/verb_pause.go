@@ -22,7 +22,7 @@ func (r *run) cmdPause(a actor, _ []string) string {
 	default:
 		return r.t("Only a running game can be paused.")
 	}
-	r.admin(a.Name, adminPause)
+	r.admin(a.Name, adminPayload{Act: adminPause})
 	r.status = store.GamePaused
 	r.notifyAll(templates.Notice{Kind: "paused", Actor: "the host"})
 	return ""

@@ -51,7 +51,7 @@ func (r *run) cmdReplace(a actor, args []string) string {
 		return ""
 	}
 	old := p.Email
-	r.admin(a.Name, adminReplace+" "+p.Name+" "+to)
+	r.admin(a.Name, adminPayload{Act: adminReplace, Player: p.Name, Address: to})
 	p.Email, p.Epoch, p.Unreachable = to, p.Epoch+1, ""
 	r.c.Players = append(r.c.Players, p)
 	for i := range r.l.Players {

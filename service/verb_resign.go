@@ -32,7 +32,7 @@ func (r *run) cmdResign(a actor, args []string) string {
 		return r.t("To resign, send the exact line from the confirmation mail (%s); send %s to get it.", engine.Command("resign confirm CODE"), engine.Command("resign"))
 	}
 	pending := r.l.Facts.Undo
-	r.admin(a.Name, adminResign) // withdraws the player's own undo request (Facts.observe)
+	r.admin(a.Name, adminPayload{Act: adminResign}) // withdraws the player's own undo request (Facts.observe)
 	var withdrawn func(i18n.Lang, *templates.Notice)
 	if pending != nil && pending.By == a.Name {
 		withdrawn = func(lang i18n.Lang, n *templates.Notice) { n.Text = r.undoWhat(lang) }

@@ -25,7 +25,7 @@ func (r *run) cmdRespond(a actor, args []string) string {
 		return r.t("Write %s (what the deadline would do, at once), %s (always decline), %s (play your first possible response), %s (play that card when you can, else ask) or %s (a mail each time).",
 			engine.Command("respond auto"), engine.Command("respond never"), engine.Command("respond always"), engine.Command("respond with CARD"), engine.Command("respond ask"))
 	}
-	if err := r.setPref(a, adminRespond+" "+order, "respond "+order); err != "" {
+	if err := r.setPref(a, adminRespond, order, "respond "+order); err != "" {
 		return err
 	}
 	return r.standingErr(r.standingOrders())

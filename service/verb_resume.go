@@ -18,7 +18,7 @@ func (r *run) cmdResume(a actor, _ []string) string {
 	if r.status != store.GamePaused {
 		return r.t("The game is not paused.")
 	}
-	r.admin(a.Name, adminResume)
+	r.admin(a.Name, adminPayload{Act: adminResume})
 	r.status = store.GameRunning
 	r.notifyAll(templates.Notice{Kind: "resumed", ToAct: r.state.ToAct()})
 	return ""

@@ -57,9 +57,9 @@ func (r *run) cmdSay(a actor, args []string) string {
 		r.relay(a, p, templates.Move{Player: a.Name, Command: text, Kind: chatKind(private)})
 	}
 	if private {
-		r.admin(a.Name, adminTell+" "+to[0].Name+" "+text)
+		r.admin(a.Name, adminPayload{Act: adminTell, Player: to[0].Name, Text: text})
 	} else {
-		r.admin(a.Name, adminSay+" "+text)
+		r.admin(a.Name, adminPayload{Act: adminSay, Text: text})
 	}
 	r.relay(a, *a.Seat, templates.Move{Player: strings.Join(names, ", "), Command: text, Kind: chatKind(private)})
 	return ""

@@ -34,7 +34,7 @@ func (r *run) cmdSet(a actor, args []string) string {
 	if r.l.State == nil {
 		r.c.Settings, _ = json.Marshal(st) // plain values: encoding cannot fail
 	} else {
-		r.admin(a.Name, adminSet+" "+change)
+		r.admin(a.Name, adminPayload{Act: adminSet, Value: change})
 	}
 	r.l.Settings = st
 	r.announceSettings(change)

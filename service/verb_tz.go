@@ -17,5 +17,5 @@ func (r *run) cmdTZ(a actor, args []string) string {
 	if err != nil {
 		return r.s.reasonIn(r.lang, r.l.Game.Kind, err) + "." // a settings error in the reader's words
 	}
-	return r.setPref(a, adminTZ+" "+loc.String(), r.t("times are now shown in %s", loc.String()))
+	return r.setPref(a, adminTZ, loc.String(), r.t("times are now shown in %s", loc.String()))
 }

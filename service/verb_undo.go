@@ -130,7 +130,7 @@ func lastStanding(events []store.Event) (undoTarget, bool) {
 				stack = stack[:len(stack)-1]
 			}
 		case engine.KindAdmin:
-			if _, ok := resigned[e.Player]; !ok && e.Command == adminResign {
+			if _, ok := resigned[e.Player]; !ok && adminAct(e) == adminResign {
 				resigned[e.Player] = e.Seq
 			}
 		}
@@ -198,11 +198,7 @@ func (r *run) cmdUndo(a actor, args []string) string {
 		}
 		return ""
 	}
-	if why == "" {
-		r.admin(a.Name, adminUndoRequest)
-	} else {
-		r.admin(a.Name, adminUndoRequest+": "+why)
-	}
+	r.admin(a.Name, adminPayload{Act: adminUndoRequest, Why: why})
 	for _, p := range r.l.active() {
 		what := r.moveIn(r.langTo(p.Email), engine.Observer, last.move) // the public account: what every reader may know
 		if p.Name == a.Name {

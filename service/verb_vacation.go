@@ -19,7 +19,7 @@ func (r *run) cmdVacation(a actor, args []string) string {
 	if len(args) != 2 {
 		return syntax
 	}
-	iv, ok := parseVacation(args[0] + " " + args[1])
+	iv, ok := parseVacation(args[0], args[1])
 	if !ok {
 		return syntax
 	}
@@ -34,7 +34,7 @@ func (r *run) cmdVacation(a actor, args []string) string {
 	if used+iv.days() > limit {
 		return r.t("That is %d days; you have used %d of the %d days of vacation this game allows.", iv.days(), used, limit)
 	}
-	r.admin(a.Name, adminVacation+" "+args[0]+" "+args[1])
+	r.admin(a.Name, adminPayload{Act: adminVacation, From: args[0], To: args[1]})
 	r.notify(a.Email, templates.Notice{Kind: "vacation", To: a.Name, Text: r.s.vacationWords(r.langTo(a.Email), args[0], args[1]), Count: used + iv.days(), Limit: limit, Due: r.dueOf(a.Name)})
 	return ""
 }

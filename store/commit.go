@@ -326,8 +326,8 @@ func (p preparedCommit) applyGame(ctx context.Context, tx *sql.Tx, at time.Time)
 	if err := commitExtras(ctx, tx, c, at); err != nil {
 		return err
 	}
-	if c.Snapshot != nil {
-		if err := writeSnapshot(ctx, tx, c.GameID, c.ExpectSeq+len(p.events), *c.Snapshot); err != nil {
+	for _, sn := range c.Snapshots {
+		if err := writeSnapshot(ctx, tx, c.GameID, c.ExpectSeq+len(p.events), sn); err != nil {
 			return err
 		}
 	}

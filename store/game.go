@@ -120,9 +120,10 @@ type Commit struct {
 	// Noticed are readers told that mail to them was held back (ClassHold): their
 	// held mails up to Now are marked as told (see HoldsToNotice).
 	Noticed []string
-	// Snapshot, when not nil, is a snapshot of the game's state stored with the
-	// events (its GameID is filled in; its Seq must not be after the last event).
-	Snapshot *Snapshot
+	// Snapshots are snapshots of the game's states stored with the events, in the
+	// order of their Seq (their GameID is filled in; no Seq may be after the last
+	// event); the game keeps its KeepSnapshots newest.
+	Snapshots []Snapshot
 	// Writer, when not "", is the address of the mail settled: it wrote to us (see
 	// ClassContact).
 	Writer string

@@ -20,7 +20,11 @@ func TestStore_Snapshots(t *testing.T) {
 	}
 	seq := 0
 	commit := func(sn *Snapshot) error {
-		err := s.Commit(ctx, Commit{GameID: "sw-s001", ExpectSeq: seq, Events: []Event{{Player: "alice", Command: "pass", Hash: fmt.Sprint("h", seq+1)}}, Snapshot: sn})
+		c := Commit{GameID: "sw-s001", ExpectSeq: seq, Events: []Event{{Player: "alice", Command: "pass", Hash: fmt.Sprint("h", seq+1)}}}
+		if sn != nil {
+			c.Snapshots = []Snapshot{*sn}
+		}
+		err := s.Commit(ctx, c)
 		if err == nil {
 			seq++
 		}
@@ -72,6 +76,38 @@ func TestStore_Snapshots(t *testing.T) {
 		if last, _ := s.LastSeq(ctx, "sw-s001"); last != before {
 			t.Errorf("snapshot %+v: the commit's event was written", bad)
 		}
+	}
+}
+
+// TestStore_SnapshotsOfOneCommit: a commit of many events (an imported game) may
+// store several snapshots; the newest KeepSnapshots stay, and one of them after the
+// last event fails the whole commit.
+func TestStore_SnapshotsOfOneCommit(t *testing.T) {
+	ctx := context.Background()
+	s := mustOpen(t)
+	mustCreateGame(t, s, "sw-s002")
+	var events []Event
+	for i := 1; i <= 10; i++ {
+		events = append(events, Event{Player: "alice", Command: "pass", Hash: fmt.Sprint("h", i)})
+	}
+	var sns []Snapshot
+	for i := 2; i <= 10; i += 2 {
+		sns = append(sns, Snapshot{Seq: i, Format: "f1", Hash: fmt.Sprint("h", i), State: []byte(fmt.Sprint("state", i))})
+	}
+	if err := s.Commit(ctx, Commit{GameID: "sw-s002", Events: events, Snapshots: append(sns, Snapshot{Seq: 11, Format: "f1", State: []byte("x")})}); err == nil {
+		t.Fatal("a snapshot after the last event: committed")
+	}
+	if err := s.Commit(ctx, Commit{GameID: "sw-s002", Events: events, Snapshots: sns}); err != nil {
+		t.Fatal(err)
+	}
+	for upTo, want := range map[int]int{10: 10, 9: 8, 7: 6, 5: 0} {
+		sn, err := s.LatestSnapshot(ctx, "sw-s002", "f1", upTo)
+		if got := sn.Seq; want == 0 && !errors.Is(err, ErrNotFound) || want != 0 && (err != nil || got != want || string(sn.State) != fmt.Sprint("state", want)) {
+			t.Errorf("up to %d: %+v, %v; want the snapshot after event %d", upTo, sn, err, want)
+		}
+	}
+	if n := count(t, s, `SELECT count(*) FROM snapshots WHERE game_id = 'sw-s002'`); n != KeepSnapshots {
+		t.Errorf("%d snapshots kept, want %d", n, KeepSnapshots)
 	}
 }
 
