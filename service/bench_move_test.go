@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -73,22 +74,37 @@ func moveGames(b *testing.B, f *keptFixture, kind string, events int) (*Service,
 func benchMove(b *testing.B, svc *Service, ids []string) {
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(3, 4))
+	live := slices.Clone(ids) // the games not over yet
 	move := func(i int, cpu *time.Duration) {
-		id := ids[i%len(ids)]
-		l, err := svc.Load(ctx, id)
-		if err != nil {
-			b.Fatal(err)
+		var l *Loaded
+		for l == nil {
+			if len(live) == 0 {
+				b.Fatalf("every game is over after %d moves", i)
+			}
+			id := live[i%len(live)]
+			got, err := svc.Load(ctx, id)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if got.State.Finished() || len(got.State.ToAct()) == 0 {
+				live = slices.DeleteFunc(live, func(x string) bool { return x == id })
+				continue
+			}
+			l = got
 		}
+		id := l.Game.ID
 		who := l.State.ToAct()[0]
 		cmd := benchCommand(l.State, who, r)
 		p, _ := l.playerByName(who)
-		raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: move\r\nMessage-ID: <bench%d.%s@client.example>\r\n\r\n%s\r\n", p.Email, svc.replyAddr(id, p), i, id, cmd)
+		// A Message-ID of its own in every run of the benchmark (-count): a repeated
+		// one would be answered as a mail seen already, not applied.
+		raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: Re: move\r\nMessage-ID: <bench%d.%d.%s@client.example>\r\n\r\n%s\r\n", p.Email, svc.replyAddr(id, p), time.Now().UnixNano(), i, id, cmd)
 		b.StartTimer()
 		used := cputime.Used()
 		res, err := svc.Receive(ctx, store.InboxMsg{Mailbox: "INBOX", Raw: []byte(raw)})
 		*cpu += cputime.Used() - used
 		b.StopTimer()
-		if err != nil || res.Status != StatusApplied {
+		if err != nil || res.Status != StatusApplied || res.Duplicate {
 			b.Fatalf("move %q: %+v, %v", cmd, res, err)
 		}
 	}
