@@ -19,8 +19,10 @@ type Move struct {
 	Command string
 	// Kind is "" for a move, "undo" or "admin" (history mails).
 	Kind string
-	// At is when it happened, formatted ("" when unknown).
-	At string
+	// Day and Time are when it happened, formatted for the reader (Set.DayTime): the
+	// day with its time zone ("Fri 27 November (UTC)") and the time of day ("18:55");
+	// both "" when unknown. A history says a day once, as the heading of its events.
+	Day, Time string
 	// Happened says what the move did, in words (the account); empty when the game
 	// does not say, and the command speaks for itself.
 	Happened []Happening

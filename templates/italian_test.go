@@ -124,9 +124,9 @@ var italianData = map[string]func(*Notice){
 		n.Lines = []string{"scadenza: 2 giorni dopo l'inizio del turno", "alla scadenza: pause (la partita va in pausa)"}
 	},
 	"history": func(n *Notice) {
-		n.Moves = []Move{{Seq: 1, Player: "ann", Command: "add 3", At: "dom 22 nov 12:00 UTC"},
-			{Seq: 2, Player: "ann", Command: "chiede di annullare l'ultima mossa", Kind: "admin"},
-			{Seq: 3, Command: "con il consenso di ben si annulla ann: add 3", Kind: "undo"}}
+		n.Moves = []Move{{Seq: 1, Player: "ann", Command: "add 3", Day: "dom 22 novembre (UTC)", Time: "12:00"},
+			{Seq: 2, Player: "ann", Command: "chiede di annullare l'ultima mossa", Kind: "admin", Day: "dom 22 novembre (UTC)", Time: "12:00"},
+			{Seq: 3, Command: "con il consenso di ben si annulla ann: add 3", Kind: "undo", Day: "lun 23 novembre (UTC)", Time: "09:30"}}
 	},
 	"resign-confirm": func(n *Notice) { n.Text = "abbandona la partita conferma abcdefgh" },
 	"reminder":       func(n *Notice) { n.Text = "12 ore" },
