@@ -451,11 +451,12 @@ func (s *Service) nameFree(players []store.Player) func(string) bool {
 }
 
 // tellHost queues a notice to the host of game l (when it has one) in c, with the
-// host reply address.
+// host reply address, greeting them as hostTo does.
 func (s *Service) tellHost(c *store.Commit, l *Loaded, n templates.Notice) error {
 	if l.Game.Host == "" || !s.mayMail(l, l.Game.Host) {
 		return nil
 	}
+	n.To = hostTo(l.Game.Host, l.Players)
 	n.ReplyTo = s.HostAddress(l.Game.ID)
 	n.HostReply = n.ReplyTo
 	n.Lang = string(s.langAt(l, l.Game.Host))
@@ -465,6 +466,18 @@ func (s *Service) tellHost(c *store.Commit, l *Loaded, n templates.Notice) error
 	}
 	c.Outbox = append(c.Outbox, m)
 	return nil
+}
+
+// hostTo is whom a notice to the host at address host greets: the name of the
+// host's seat among players when the host plays (as the others know them), else
+// "host", which a notice greets without a name.
+func hostTo(host string, players []store.Player) string {
+	for _, p := range players {
+		if (p.Role == "" || p.Role == "player") && strings.EqualFold(p.Email, host) {
+			return p.Name
+		}
+	}
+	return "host"
 }
 
 // unknownGame says, in lang, that there is no game called kind, and which there are.

@@ -514,8 +514,8 @@ func (s *Set) noticeDoc(n Notice) (*doc.Doc, error) {
 		d.Heading = d.Title
 	}
 	switch {
-	case n.To == "host":
-		d.Blocks = append(d.Blocks, doc.P(doc.L(w.t("Hello host,"))))
+	case n.To == "host": // a host who does not play: no name the players know
+		d.Blocks = append(d.Blocks, doc.P(doc.L(w.t("Hello,"))))
 	case n.To != "":
 		d.Blocks = append(d.Blocks, doc.P(doc.L(w.t("Hello %s,", n.To))))
 	}
