@@ -331,7 +331,14 @@ func (s *Service) lobbyCommand(ctx context.Context, verb string, c lobbyCall) (t
 		// Each says what to send instead: no list of commands after it.
 		n := lobbyError(tx.t("There is no game %s; send games for the list.", boundText(id, maxSuggestLen)))
 		if near := s.nearestGame(ctx, from, id); near != "" {
-			n = lobbyError(tx.t("There is no game %s: did you mean %s? (send games for the list)", boundText(id, maxSuggestLen), near))
+			// The command as sent with the game's id mended, to send with one tap.
+			word := s.tr.Word(i18n.ServiceDomain, tx.lang, verb)
+			sug := strings.Join(append([]string{word, near}, args[1:]...), " ")
+			if len(sug) > 2*maxSuggestLen {
+				sug = word + " " + near
+			}
+			n = lobbyError(tx.t("There is no game %s: did you mean %s? (send games for the list)", boundText(id, maxSuggestLen), sug))
+			n.Suggest, n.ReplyTo = sug, s.address()
 		}
 		n.Brief = true
 		return n, nil

@@ -10,6 +10,10 @@ type Line struct {
 type LineError struct {
 	Line
 	Reason string
+	// Suggest is the command Reason suggests instead (a mistyped word's nearest
+	// command: "did you mean conquista 22?"), which the HTML part links as a reply
+	// that sends it; "" when none.
+	Suggest string
 }
 
 // Move is one accepted event, in words.
@@ -243,9 +247,12 @@ type Notice struct {
 	Host string
 	// Text is a free argument: a reason, a command, a code, a list of settings.
 	Text string
-	// Brief is an error that says what to send instead ("did you mean sw-n9enj?"):
-	// it goes without the list of the service's commands.
+	// Brief is an error that says what to send instead ("did you mean join
+	// sw-n9enj?"): it goes without the list of the service's commands.
 	Brief bool
+	// Suggest is the command Text suggests sending instead, which the HTML part
+	// links as a reply to ReplyTo that sends it; "" when none.
+	Suggest string
 	// Why is what a player wrote to explain their request (an undo's reason).
 	Why string
 	// When and Due are formatted times.

@@ -229,7 +229,9 @@ func (s *Set) lobbyDoc(l Lobby) (*doc.Doc, error) {
 		if a.Command != "" {
 			d.Blocks = append(d.Blocks, doc.P(doc.Line{doc.T("> "), doc.C(a.Command)}))
 		}
-		d.Blocks = append(d.Blocks, def.body(s.noticeOf(a))...)
+		n := s.noticeOf(a)
+		n.reply = replySubject(subject) // a command it links replies to this mail
+		d.Blocks = append(d.Blocks, def.body(n)...)
 	}
 	d.Footer = w.rich("turnmail · %s · write help for the commands", doc.C(l.Service))
 	d.Preheader = cutRunes(subject, preheaderLen)

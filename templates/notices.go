@@ -98,7 +98,7 @@ func init() {
 		Held: {topic: fixed("mail held back"), body: func(n notice) []doc.Block { return paras(n.Text) }},
 		Help: {topic: fixed("the commands"), body: func(n notice) []doc.Block { return n.help() }},
 		Error: {body: func(n notice) []doc.Block {
-			why := []doc.Block{&doc.Para{Role: doc.Error, Lines: []doc.Line{doc.L(n.Text)}}}
+			why := []doc.Block{&doc.Para{Role: doc.Error, Lines: []doc.Line{suggesting(n.Text, n.Suggest, n.ReplyTo, n.reply)}}}
 			if n.Brief {
 				return why
 			}

@@ -81,6 +81,12 @@ var samples = []struct {
 			}},
 		Changed: []string{"4"},
 	}},
+	{"refusal-typo", "refusal", Refusal{
+		Game: Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World", Players: []string{"alice", "bob"}}, Player: "alice",
+		Error: &LineError{Line: Line{N: 1, Text: "conqeur 4"}, Reason: `"conqeur" is not a command: did you mean conquer 4?`, Suggest: "conquer 4"},
+		Legal: []string{"conquer 4", "conquer 7"}, ReplyTo: "turnmail+sw-ab12.0.xxxx@example.org",
+		ToAct: []string{"alice"}, YourTurn: true, Deadline: "Sat 28 Nov 17:00 UTC",
+	}},
 	{"refusal-not-your-turn", "refusal", Refusal{
 		Game: Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World", Players: []string{"alice", "bob"}}, Player: "bob",
 		Reason: "The game is paused by its host.", ToAct: []string{"alice"},
@@ -256,6 +262,8 @@ func init() {
 		{Kind: "created", Command: "new tally deadline=2d", Game: noticeGame, Player: "ann", Lines: []string{"deadline: 2d after the turn begins"}, Service: "turnmail@example.org"},
 		{Kind: "invited", Command: "invite ta-k3p2 ben@example.org", Game: noticeGame, Address: "ben@example.org", Service: "turnmail@example.org"},
 		{Kind: "error", Command: "strat ta-k3p2", Text: "This is not a command turnmail knows.", Service: "turnmail@example.org"},
+		{Kind: "error", Command: "join ta-k3pq", Text: "There is no game ta-k3pq: did you mean join ta-k3p2? (send games for the list)", Brief: true,
+			Suggest: "join ta-k3p2", ReplyTo: "turnmail@example.org", Service: "turnmail@example.org"},
 	}}})
 	samples = append(samples, struct {
 		name, kind string
