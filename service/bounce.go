@@ -172,7 +172,7 @@ func (s *Service) bounce(ctx context.Context, in store.InboxMsg, msg *parse.Mess
 			p.Unreachable = stamp(pb.reason)
 			c.Players = append(c.Players, p)
 			if g.Host != "" && !strings.EqualFold(g.Host, pb.addr) {
-				n := templates.Notice{Kind: "bounce", Game: s.gameData(g, players), To: "host", Player: p.Name, Address: pb.addr, Text: pb.reason,
+				n := templates.Notice{Kind: "bounce", Game: s.gameData(g, players), To: hostTo(g.Host, players), Player: p.Name, Address: pb.addr, Text: pb.reason,
 					Lang: string(s.storedLang(ctx, g.Host, g))}
 				m, err := s.notice(n, s.readerThread(ctx, g.ID, g.Host), g.ID, g.Host, "")
 				if err != nil {

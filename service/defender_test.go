@@ -52,8 +52,8 @@ func defenderGame(t *testing.T, lang i18n.Lang, now *time.Time, before ...string
 
 // TestDefender_askedBriefly: a defender who must redeploy is asked out of turn with
 // the response deadline (2 hours), and their mail says who took which region, what
-// is done if they do not answer and by when, and the standing order that says it
-// once; `done` says where the tokens go; the player who waits is told by when; when
+// is done if they do not answer and by when, and the standing order, once (their
+// account does not end with the ask again, as the others' does); `done` says where the tokens go; the player who waits is told by when; when
 // the deadline passes the tokens are placed and the game goes on.
 func TestDefender_askedBriefly(t *testing.T) {
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
@@ -77,6 +77,9 @@ func TestDefender_askedBriefly(t *testing.T) {
 		if !strings.Contains(mail, want) {
 			t.Errorf("alice's mail lacks %q:\n%s", want, mail)
 		}
+	}
+	if strings.Contains(mail, "segnalini persi negli attacchi") { // the ask, said again at the end of her account
+		t.Errorf("alice's mail says twice that she must redeploy:\n%s", mail)
 	}
 	waiting := oneLine(f.lastMailTo("bob@" + domain))
 	for _, want := range []string{"In attesa di alice", "alice ha tempo fino a dom 22 nov 14:00 UTC per rispondere.",

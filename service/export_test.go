@@ -23,3 +23,6 @@ func DrawGameIDs(s *Service, ids ...string) {
 		return id
 	}
 }
+
+// MailParts returns the decoded text parts of a composed mail by media type.
+func MailParts(raw []byte) (map[string]string, error) { return mailParts(raw) }

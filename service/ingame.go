@@ -362,7 +362,7 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 			applied = append(applied, templates.Line{N: line.N, Text: line.Text})
 			continue
 		}
-		var why string
+		var why, suggest string
 		switch done, _ := r.over(); {
 		case lobbyVerb(f[0]) != nil && !r.isMove(player.Name, f[0]):
 			// A command of the service address (games, join, new …), written in a
@@ -378,7 +378,7 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 			// A mistyped command word: the nearest command instead of the whole list.
 			typed := strings.Fields(engine.Normalize(line.Text))[0]
 			if sug := s.commandSuggestion(l.Game.Kind, r.lang, r.state, player.Name, typed, f[1:]); sug != "" {
-				why = r.t("%q is not a command: did you mean %s?", boundText(typed, maxSuggestLen), sug)
+				why, suggest = r.t("%q is not a command: did you mean %s?", boundText(typed, maxSuggestLen), sug), sug
 			}
 		}
 		if why == "" {
@@ -391,6 +391,7 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 		}
 		if why != "" {
 			stop(why)
+			lineErr.Suggest = suggest
 			break
 		}
 		applied = append(applied, templates.Line{N: line.N, Text: line.Text})

@@ -81,16 +81,23 @@ func TestSetLang(t *testing.T) {
 }
 
 // TestWhen_serviceLanguage: with the service's default language Italian, dates in a
-// game that names no language (and a player who chose none) are Italian.
+// game that names no language (and a player who chose none) are Italian; the
+// history says the day once, over its events, and a time once for the events of
+// the same minute.
 func TestWhen_serviceLanguage(t *testing.T) {
 	f := newFixtureOptions(t, engine.Registry{"tally": testgame.Tally{}}, func(o *service.Options) {
 		o.RepliesPerHour, o.Language = 100, "it"
 	})
-	alice := "Alice@" + domain
+	alice, bob := "Alice@"+domain, "Bob@"+domain
 	f.receive(f.mail(alice, f.reply["alice"], "add 2\n"))
+	f.receive(f.mail(bob, f.reply["bob"], "add 3\n"))
 	f.receive(f.mail(alice, f.reply["alice"], "history\n"))
-	if got := f.lastBody(alice); !strings.Contains(got, "dom 22 nov") {
-		t.Errorf("history with the service's default Italian has no Italian date:\n%s", got)
+	got := f.lastBody(alice)
+	if !strings.Contains(got, "dom 22 novembre (UTC)\n  1. ") {
+		t.Errorf("history with the service's default Italian has no Italian day over its events:\n%s", got)
+	}
+	if strings.Count(got, "22 nov") != 1 || strings.Count(got, "12:00") != 1 {
+		t.Errorf("the history repeats the day or the time:\n%s", got)
 	}
 }
 

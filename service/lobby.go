@@ -331,7 +331,14 @@ func (s *Service) lobbyCommand(ctx context.Context, verb string, c lobbyCall) (t
 		// Each says what to send instead: no list of commands after it.
 		n := lobbyError(tx.t("There is no game %s; send games for the list.", boundText(id, maxSuggestLen)))
 		if near := s.nearestGame(ctx, from, id); near != "" {
-			n = lobbyError(tx.t("There is no game %s: did you mean %s? (send games for the list)", boundText(id, maxSuggestLen), near))
+			// The command as sent with the game's id mended, to send with one tap.
+			word := s.tr.Word(i18n.ServiceDomain, tx.lang, verb)
+			sug := strings.Join(append([]string{word, near}, args[1:]...), " ")
+			if len(sug) > 2*maxSuggestLen {
+				sug = word + " " + near
+			}
+			n = lobbyError(tx.t("There is no game %s: did you mean %s? (send games for the list)", boundText(id, maxSuggestLen), sug))
+			n.Suggest, n.ReplyTo = sug, s.address()
 		}
 		n.Brief = true
 		return n, nil
@@ -451,11 +458,12 @@ func (s *Service) nameFree(players []store.Player) func(string) bool {
 }
 
 // tellHost queues a notice to the host of game l (when it has one) in c, with the
-// host reply address.
+// host reply address, greeting them as hostTo does.
 func (s *Service) tellHost(c *store.Commit, l *Loaded, n templates.Notice) error {
 	if l.Game.Host == "" || !s.mayMail(l, l.Game.Host) {
 		return nil
 	}
+	n.To = hostTo(l.Game.Host, l.Players)
 	n.ReplyTo = s.HostAddress(l.Game.ID)
 	n.HostReply = n.ReplyTo
 	n.Lang = string(s.langAt(l, l.Game.Host))
@@ -465,6 +473,18 @@ func (s *Service) tellHost(c *store.Commit, l *Loaded, n templates.Notice) error
 	}
 	c.Outbox = append(c.Outbox, m)
 	return nil
+}
+
+// hostTo is whom a notice to the host at address host greets: the name of the
+// host's seat among players when the host plays (as the others know them), else
+// "host", which a notice greets without a name.
+func hostTo(host string, players []store.Player) string {
+	for _, p := range players {
+		if (p.Role == "" || p.Role == "player") && strings.EqualFold(p.Email, host) {
+			return p.Name
+		}
+	}
+	return "host"
 }
 
 // unknownGame says, in lang, that there is no game called kind, and which there are.

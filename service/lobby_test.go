@@ -8,6 +8,7 @@ import (
 
 	"github.com/turnmail/turnmail/engine"
 	"github.com/turnmail/turnmail/engine/games"
+	"github.com/turnmail/turnmail/i18n"
 	"github.com/turnmail/turnmail/internal/testgame"
 	"github.com/turnmail/turnmail/mail/parse"
 	"github.com/turnmail/turnmail/service"
@@ -319,5 +320,28 @@ func newFixtureWith(t *testing.T, reg engine.Registry) *fixture {
 func dumpMails(f *fixture, addr string) {
 	for _, m := range f.mailsTo(addr) {
 		f.t.Logf("--- %s reply-to %v\n%s", m.Subject, m.ReplyTo, m.Body)
+	}
+}
+
+// TestLobbyJoin_greetsHost: the notice that a player joined greets the host who
+// plays by the name the players know them by (not "Hello host,"), in the host's
+// language.
+func TestLobbyJoin_greetsHost(t *testing.T) {
+	for lang, want := range map[string]string{"en": "Hello p0,", "it": "Ciao p0,"} {
+		t.Run(lang, func(t *testing.T) {
+			f := newFixtureOptions(t, engine.Registry{"tally": testgame.Tally{}}, func(o *service.Options) { o.Language = i18n.Lang(lang) })
+			host := "p0@" + domain
+			id := f.lobbyGame(host, "")
+			f.confirmed("p1@"+domain, "join "+id+"\n")
+			var joined string
+			for _, m := range f.mailsTo(host) {
+				if strings.Contains(m.Body, "p1@"+domain) {
+					joined = m.Body
+				}
+			}
+			if !strings.Contains(joined, "\n"+want+"\n") || strings.Contains(joined, "host,") {
+				t.Errorf("the join notice does not greet the host as %q:\n%s", want, joined)
+			}
+		})
 	}
 }

@@ -3,6 +3,7 @@ package service
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -219,16 +220,26 @@ func rawKey(tr *i18n.Bundle, keys map[string]bool, text string) bool {
 // TestPicture_textsFit: every text of a picture lies within its width (measured in
 // the font), and a text on an Empire card or panel within it, in English and
 // Italian, for every game and number of players, at states of self-played games (the
-// legend's longest lines, the Necromancer's, the cards' and the players' names).
+// legend's longest lines, the Necromancer's, the cards' and the players' names);
+// only a text in a box (a card, a map cell) may be cut short to fit it: the legend's
+// long lines are wrapped whole (Dungeoneer's "the card's number, as the mail's map
+// lists it (m01: The Sunken Gate)" was cut to 70 characters, "… (m01: La Po…", and
+// fitted the width so).
 func TestPicture_textsFit(t *testing.T) {
 	checked := 0
 	games := []pictureGame{{"smallworld", []int{2, 5}}, {"underground", []int{2, 5}}, {"necromancer", []int{3, 6}}, {"empire", []int{2, 4}}, {"dungeoneer", []int{2, 4}}}
 	eachPictureScene(t, games, 3, 50, 200, false, func(_ *i18n.Bundle, c pictureCase, _ any, sc *scene.Scene) {
-		var cards []*scene.Rect // Empire's cards and panels
+		var cards, boxes []*scene.Rect // Empire's cards and panels; every box (a card, a map cell)
 		for _, it := range sc.Items {
-			if r, ok := it.(*scene.Rect); ok && r.Radius == 5 {
-				cards = append(cards, r)
+			if r, ok := it.(*scene.Rect); ok {
+				boxes = append(boxes, r)
+				if r.Radius == 5 {
+					cards = append(cards, r)
+				}
 			}
+		}
+		inBox := func(p scene.Point) bool {
+			return slices.ContainsFunc(boxes, func(r *scene.Rect) bool { return p.X > r.Min.X && p.X < r.Max.X && p.Y > r.Min.Y && p.Y < r.Max.Y })
 		}
 		for _, it := range sc.Items {
 			txt, ok := it.(*scene.Text)
@@ -248,6 +259,10 @@ func TestPicture_textsFit(t *testing.T) {
 			}
 			if x0 < 0 || x0+w > sc.Width+0.5 {
 				t.Errorf("%s: %q runs from x %.0f to %.0f, out of the picture's %.0f", c, txt.Text, x0, x0+w, sc.Width)
+			}
+			if strings.HasSuffix(txt.Text, "…") && !inBox(txt.At) {
+				// Only a box's text is fitted to it; the legend wraps its lines.
+				t.Errorf("%s: %q is cut short", c, txt.Text)
 			}
 			for _, r := range cards {
 				in := txt.At.X > r.Min.X && txt.At.X < r.Max.X && txt.At.Y > r.Min.Y && txt.At.Y < r.Max.Y

@@ -1,6 +1,7 @@
 package service_test
 
 import (
+	"html"
 	"slices"
 	"strconv"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/turnmail/turnmail/engine/smallworld"
 	"github.com/turnmail/turnmail/service"
+	"github.com/turnmail/turnmail/templates/doc"
 )
 
 // TestRepeat_sameMailAgain: a copy of a player's last mail (a new Message-ID, the
@@ -82,6 +84,20 @@ func TestForgiving_typos(t *testing.T) {
 	if res.Status != service.StatusRejected || !strings.Contains(body, `"conquisat" non è un comando: intendevi conquista `+region+"?") || strings.Contains(res.Reason, "possible:") {
 		t.Errorf("conquisat %s: %+v\n%s", region, res, body)
 	}
+	// In the HTML part the suggestion is a tap: a reply to alice's address that sends it.
+	suggested := func(addr, replyTo, cmd string) {
+		t.Helper()
+		parts, err := service.MailParts(f.lastRawTo(addr))
+		if err != nil {
+			t.Fatal(err)
+		}
+		link := `<a href="` + html.EscapeString(doc.Mailto(replyTo, "", "")) + `?subject=`
+		at := strings.Index(parts["text/html"], link)
+		if at < 0 || !strings.Contains(parts["text/html"][at:], "body="+strings.ReplaceAll(cmd, " ", "%20")+`">`+cmd+`</a>?`) {
+			t.Errorf("no link that sends %q to %s in the HTML part:\n%s", cmd, replyTo, parts["text/html"])
+		}
+	}
+	suggested(alice, f.reply["alice"], "conquista "+region)
 	for i, long := range []string{strings.Repeat("x", 5000), "zzzzzzzzzzzzzzzzzz 1"} {
 		if res := f.receive(f.mail(alice, f.reply["alice"], long+"\n")); res.Status != service.StatusRejected || strings.Contains(res.Reason, "did you mean") {
 			t.Errorf("hostile line %d: %+v", i, res)
@@ -93,9 +109,10 @@ func TestForgiving_typos(t *testing.T) {
 	stranger := "dave@" + domain
 	typo := open[:len(open)-1] + "q" // one letter off
 	// The suggestion is the answer: no list of every command after it.
-	if res := f.receive(f.mail(stranger, svcAddr, "join "+typo+"\n")); !strings.Contains(f.lastBody(stranger), "did you mean "+open+"?") || strings.Contains(f.lastBody(stranger), "this list") {
+	if res := f.receive(f.mail(stranger, svcAddr, "join "+typo+"\n")); !strings.Contains(f.lastBody(stranger), "did you mean join "+open+"?") || strings.Contains(f.lastBody(stranger), "this list") {
 		t.Errorf("join %s: %+v\n%s", typo, res, f.lastBody(stranger))
 	}
+	suggested(stranger, svcAddr, "join "+open)
 	typo = private[:len(private)-1] + "q"
 	f.receive(f.mail(stranger, svcAddr, "join "+typo+"\n"))
 	if strings.Contains(f.lastBody(stranger), private) {

@@ -40,7 +40,7 @@ func (r *run) cmdHistory(a actor, args []string) string {
 		m := templates.Move{Seq: e.Seq, Player: e.Player, Command: r.s.tr.Command(r.l.Game.Kind, lang, cmd), Kind: e.Kind,
 			Happened: r.s.account(v, v.Events, i, viewer, a.Name, lang)}
 		if !e.At.IsZero() {
-			m.At = r.s.when(r.l, a.Name, e.At)
+			m.Day, m.Time = r.s.tmpl.DayTime(string(lang), e.At, r.l.Settings.location(a.Name), r.now)
 		}
 		moves = append(moves, m)
 	}

@@ -89,7 +89,7 @@ func (s *Service) lobbyJoin(tx *lobbyTx, l *Loaded, from string, args []string, 
 			names = append(names, q.Name)
 		}
 		names = append(names, name)
-		if err := s.tellHost(&c, l, templates.Notice{Kind: "player-joined", Game: n.Game, To: "host", Player: name, Address: from, ToAct: names}); err != nil {
+		if err := s.tellHost(&c, l, templates.Notice{Kind: "player-joined", Game: n.Game, Player: name, Address: from, ToAct: names}); err != nil {
 			return n, err
 		}
 	}

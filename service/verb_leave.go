@@ -26,7 +26,7 @@ func lobbyLeave(s *Service, _ context.Context, c lobbyCall) (templates.Notice, e
 		return lobbyError(tx.t("The host cannot leave the game they opened.")), nil
 	}
 	cm := store.Commit{GameID: id, ExpectSeq: l.LastSeq(), RemoveSeats: []int{p.Seat}}
-	if err := s.tellHost(&cm, l, templates.Notice{Kind: "player-left", Game: n.Game, To: "host", Player: p.Name, Address: from}); err != nil {
+	if err := s.tellHost(&cm, l, templates.Notice{Kind: "player-left", Game: n.Game, Player: p.Name, Address: from}); err != nil {
 		return n, err
 	}
 	tx.commit(cm)

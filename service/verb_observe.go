@@ -86,7 +86,7 @@ func (s *Service) lobbyObserve(tx *lobbyTx, l *Loaded, from string, n templates.
 		c.Outbox = append(c.Outbox, m)
 	}
 	if !told[strings.ToLower(l.Game.Host)] {
-		if err := s.tellHost(&c, l, templates.Notice{Kind: "observer-joined", Game: n.Game, To: "host", Address: from}); err != nil {
+		if err := s.tellHost(&c, l, templates.Notice{Kind: "observer-joined", Game: n.Game, Address: from}); err != nil {
 			return n, err
 		}
 	}

@@ -60,7 +60,7 @@ func (r *run) cmdReplace(a actor, args []string) string {
 		}
 	}
 	r.notify(old, templates.Notice{Kind: "replaced-old", To: p.Name, Player: p.Name, ReplyTo: r.s.address()})
-	r.notify(r.l.Game.Host, templates.Notice{Kind: "replaced-host", To: "host", Player: p.Name, Address: to, ReplyTo: r.s.address()})
+	r.notify(r.l.Game.Host, templates.Notice{Kind: "replaced-host", To: hostTo(r.l.Game.Host, r.l.Players), Player: p.Name, Address: to, ReplyTo: r.s.address()})
 	note := templates.Notice{Kind: "replaced-new", Player: p.Name, Host: r.l.Game.Host}
 	m, err := r.s.stateMail(r.view(), r.state, p, nil, reply{notes: []templates.Notice{note}})
 	if err != nil {

@@ -10,6 +10,10 @@ type Line struct {
 type LineError struct {
 	Line
 	Reason string
+	// Suggest is the command Reason suggests instead (a mistyped word's nearest
+	// command: "did you mean conquista 22?"), which the HTML part links as a reply
+	// that sends it; "" when none.
+	Suggest string
 }
 
 // Move is one accepted event, in words.
@@ -19,8 +23,10 @@ type Move struct {
 	Command string
 	// Kind is "" for a move, "undo" or "admin" (history mails).
 	Kind string
-	// At is when it happened, formatted ("" when unknown).
-	At string
+	// Day and Time are when it happened, formatted for the reader (Set.DayTime): the
+	// day with its time zone ("Fri 27 November (UTC)") and the time of day ("18:55");
+	// both "" when unknown. A history says a day once, as the heading of its events.
+	Day, Time string
 	// Happened says what the move did, in words (the account); empty when the game
 	// does not say, and the command speaks for itself.
 	Happened []Happening
@@ -241,9 +247,12 @@ type Notice struct {
 	Host string
 	// Text is a free argument: a reason, a command, a code, a list of settings.
 	Text string
-	// Brief is an error that says what to send instead ("did you mean sw-n9enj?"):
-	// it goes without the list of the service's commands.
+	// Brief is an error that says what to send instead ("did you mean join
+	// sw-n9enj?"): it goes without the list of the service's commands.
 	Brief bool
+	// Suggest is the command Text suggests sending instead, which the HTML part
+	// links as a reply to ReplyTo that sends it; "" when none.
+	Suggest string
 	// Why is what a player wrote to explain their request (an undo's reason).
 	Why string
 	// When and Due are formatted times.

@@ -35,6 +35,18 @@ func WhenIn(tr *i18n.Bundle, lang string, t time.Time, loc *time.Location) strin
 		w.tr.Sprintf(w.lang, monthKeys[t.Month()-1]), t.Format("15:04"), t.Format("MST"))
 }
 
+// DayTime is when t happened for a reader of lang in loc (nil: UTC), as a history
+// says it: the day with the zone, as the heading of its events ("Fri 27 November
+// (UTC)", "ven 27 novembre (CET)", the year when it is not now's), and the time of
+// day ("18:55").
+func (s *Set) DayTime(lang string, t time.Time, loc *time.Location, now time.Time) (day, clock string) {
+	if loc == nil {
+		loc = time.UTC
+	}
+	t = t.In(loc)
+	return s.Day(lang, t, now.In(loc)) + " (" + t.Format("MST") + ")", t.Format("15:04")
+}
+
 // Day is a calendar date (a vacation's first or last day) for a reader of lang, as
 // they write it: "Thu 24 December", "gio 24 dicembre"; the year is added when it is
 // not the year of now. The names of the day and the month from the catalogues.

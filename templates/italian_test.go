@@ -57,6 +57,11 @@ var italianFrame = []struct {
 		ToAct: []string{"ann"}, YourTurn: true, Deadline: "sab 28 nov 17:00 UTC",
 		View: map[string]any{"turn": 2.0, "players": []any{map[string]any{"name": "ann", "score": 3.0}}},
 	}},
+	{"refusal-it-typo", "refusal", Refusal{
+		Game: playGame, Player: "ann", Lang: "it",
+		Error: &LineError{Line: Line{N: 1, Text: "agiungi 3"}, Reason: `"agiungi" non è un comando: intendevi aggiungi 3?`, Suggest: "aggiungi 3"},
+		Legal: []string{"aggiungi <1-9>"}, ReplyTo: "turnmail+ta-k3p2.0.xxxx@example.org", ToAct: []string{"ann"}, YourTurn: true,
+	}},
 	{"refusal-it-waiting", "refusal", Refusal{
 		Game: playGame, Player: "ben", Lang: "it", Reason: "La partita è in pausa.", ToAct: []string{"ann"},
 	}},
@@ -124,9 +129,9 @@ var italianData = map[string]func(*Notice){
 		n.Lines = []string{"scadenza: 2 giorni dopo l'inizio del turno", "alla scadenza: pause (la partita va in pausa)"}
 	},
 	"history": func(n *Notice) {
-		n.Moves = []Move{{Seq: 1, Player: "ann", Command: "add 3", At: "dom 22 nov 12:00 UTC"},
-			{Seq: 2, Player: "ann", Command: "chiede di annullare l'ultima mossa", Kind: "admin"},
-			{Seq: 3, Command: "con il consenso di ben si annulla ann: add 3", Kind: "undo"}}
+		n.Moves = []Move{{Seq: 1, Player: "ann", Command: "add 3", Day: "dom 22 novembre (UTC)", Time: "12:00"},
+			{Seq: 2, Player: "ann", Command: "chiede di annullare l'ultima mossa", Kind: "admin", Day: "dom 22 novembre (UTC)", Time: "12:00"},
+			{Seq: 3, Command: "con il consenso di ben si annulla ann: add 3", Kind: "undo", Day: "lun 23 novembre (UTC)", Time: "09:30"}}
 	},
 	"resign-confirm": func(n *Notice) { n.Text = "abbandona la partita conferma abcdefgh" },
 	"reminder":       func(n *Notice) { n.Text = "12 ore" },
@@ -199,6 +204,8 @@ func italianSamples() []struct {
 		{Kind: "invited", Command: "invita ta-k3p2 ben@example.org", Game: noticeGame, Address: "ben@example.org"},
 		{Kind: "games", Command: "partite", Games: []GameInfo{{Game: noticeGame, Status: "open", Count: 2, Seats: 3}}},
 		{Kind: "error", Command: "inzia ta-k3p2", Text: "turnmail non conosce questo comando."},
+		{Kind: "error", Command: "unisciti ta-k3pq", Text: "Non esiste la partita ta-k3pq: intendevi unisciti ta-k3p2? (scrivi partite per l'elenco)", Brief: true,
+			Suggest: "unisciti ta-k3p2", ReplyTo: "turnmail@example.org"},
 	}}
 	for i := range lobby.Answers {
 		lobby.Answers[i].Lang, lobby.Answers[i].Service = "it", lobby.Service

@@ -169,15 +169,25 @@ func (n notice) confirm() []doc.Block {
 	return append(out, &doc.Para{Role: doc.Note, Lines: []doc.Line{doc.L(w.t("This request expires %s.", n.When))}})
 }
 
-// history lists the last events of a game.
+// history lists the last events of a game by day: the day once, as the heading of
+// its events, and the time of an event only where it differs from the one before
+// (a mail's commands are events of the same minute).
 func (n notice) history() []doc.Block {
 	w := n.w
 	if n.Count == 0 {
 		return []doc.Block{doc.P(w.rich("No event yet in game %s.", doc.C(n.Game.ID)))}
 	}
-	t := &doc.Table{Title: w.rich("The last %d events of game %s:", n.Count, doc.C(n.Game.ID)), Head: []string{"#", w.t("What"), w.t("When")},
-		Record: []string{". ", "  "}}
-	for _, m := range n.Moves {
+	out := []doc.Block{doc.P(w.rich("The last %d events of game %s:", n.Count, doc.C(n.Game.ID)))}
+	var t *doc.Table
+	clock := ""
+	for i, m := range n.Moves {
+		if i == 0 || m.Day != n.Moves[i-1].Day {
+			t, clock = &doc.Table{Record: []string{". ", "  "}}, ""
+			if m.Day != "" {
+				t.Title = doc.Line{doc.B(m.Day)}
+			}
+			out = append(out, t)
+		}
 		var what doc.Line
 		switch {
 		case len(m.Happened) > 0: // what it did, in the game's words
@@ -194,12 +204,12 @@ func (n notice) history() []doc.Block {
 			what = doc.L(m.Player + " — " + m.Command)
 		}
 		when := doc.Line(nil)
-		if m.At != "" {
-			when = doc.L("(" + m.At + ")")
+		if m.Time != "" && m.Time != clock {
+			when, clock = doc.L("("+m.Time+")"), m.Time
 		}
 		t.Rows = append(t.Rows, doc.Row{Cells: []doc.Line{doc.L(itoa(m.Seq)), what, when}})
 	}
-	return []doc.Block{t}
+	return out
 }
 
 // lobbyDoc builds the answer to a mail of lobby commands: each command quoted, then
@@ -219,7 +229,9 @@ func (s *Set) lobbyDoc(l Lobby) (*doc.Doc, error) {
 		if a.Command != "" {
 			d.Blocks = append(d.Blocks, doc.P(doc.Line{doc.T("> "), doc.C(a.Command)}))
 		}
-		d.Blocks = append(d.Blocks, def.body(s.noticeOf(a))...)
+		n := s.noticeOf(a)
+		n.reply = replySubject(subject) // a command it links replies to this mail
+		d.Blocks = append(d.Blocks, def.body(n)...)
 	}
 	d.Footer = w.rich("turnmail · %s · write help for the commands", doc.C(l.Service))
 	d.Preheader = cutRunes(subject, preheaderLen)

@@ -98,7 +98,7 @@ func init() {
 		Held: {topic: fixed("mail held back"), body: func(n notice) []doc.Block { return paras(n.Text) }},
 		Help: {topic: fixed("the commands"), body: func(n notice) []doc.Block { return n.help() }},
 		Error: {body: func(n notice) []doc.Block {
-			why := []doc.Block{&doc.Para{Role: doc.Error, Lines: []doc.Line{doc.L(n.Text)}}}
+			why := []doc.Block{&doc.Para{Role: doc.Error, Lines: []doc.Line{suggesting(n.Text, n.Suggest, n.ReplyTo, n.reply)}}}
 			if n.Brief {
 				return why
 			}
@@ -514,8 +514,8 @@ func (s *Set) noticeDoc(n Notice) (*doc.Doc, error) {
 		d.Heading = d.Title
 	}
 	switch {
-	case n.To == "host":
-		d.Blocks = append(d.Blocks, doc.P(doc.L(w.t("Hello host,"))))
+	case n.To == "host": // a host who does not play: no name the players know
+		d.Blocks = append(d.Blocks, doc.P(doc.L(w.t("Hello,"))))
 	case n.To != "":
 		d.Blocks = append(d.Blocks, doc.P(doc.L(w.t("Hello %s,", n.To))))
 	}

@@ -34,7 +34,7 @@ func (s *Set) stateDoc(st State) *doc.Doc {
 	if st.Error != nil {
 		// The account tells what the applied lines did; beside a refused line, the
 		// reader is told which lines went through.
-		add(w.refused(st.Error, len(st.Applied) > 0))
+		add(w.refused(st.Error, len(st.Applied) > 0, st.ReplyTo, subject))
 		if p := w.applied(st.Applied, st.AppliedCut); p != nil {
 			add(p)
 		}
@@ -184,8 +184,8 @@ func (w words) responding(due map[string]string) *doc.Para {
 }
 
 // refused is the paragraph of the line of the reader's mail that was refused.
-func (w words) refused(e *LineError, after bool) *doc.Para {
-	p := &doc.Para{Role: doc.Error, Lines: []doc.Line{w.rich("Not applied — line %d: %s", e.N, doc.C(e.Text)), doc.L(e.Reason)}}
+func (w words) refused(e *LineError, after bool, replyTo, subject string) *doc.Para {
+	p := &doc.Para{Role: doc.Error, Lines: []doc.Line{w.rich("Not applied — line %d: %s", e.N, doc.C(e.Text)), suggesting(e.Reason, e.Suggest, replyTo, replySubject(subject))}}
 	if after {
 		p.Lines = append(p.Lines, doc.L(w.t("(the lines before it were applied; nothing after it was read)")))
 	}
@@ -406,7 +406,7 @@ func (s *Set) refusalDoc(r Refusal) *doc.Doc {
 		add(p)
 	}
 	if r.Error != nil {
-		add(w.refused(r.Error, false))
+		add(w.refused(r.Error, false, r.ReplyTo, subject))
 	}
 	if r.Reason != "" {
 		add(&doc.Para{Role: doc.Error, Lines: []doc.Line{doc.L(r.Reason)}})

@@ -322,6 +322,19 @@ func commands(title doc.Line, legal []string, notes map[string]string, replyTo, 
 	return c
 }
 
+// suggesting is the line of text, which names the command cmd to send instead (a
+// typo's nearest command: "did you mean conquista 22?"), with cmd a reply to
+// replyTo that sends it (a mailto: link in the HTML part, as in the commands
+// block); text as it is when there is no such command or address. The command is
+// found from the end: a mistyped word quoted before it may hold it.
+func suggesting(text, cmd, replyTo, subject string) doc.Line {
+	i := strings.LastIndex(text, cmd)
+	if cmd == "" || replyTo == "" || i < 0 {
+		return doc.L(text)
+	}
+	return doc.Line{doc.T(text[:i]), doc.Reply(cmd, replyTo, subject), doc.T(text[i+len(cmd):])}
+}
+
 // replySubject is the subject of a reply to a game's mail.
 func replySubject(subject string) string { return "Re: " + subject }
 

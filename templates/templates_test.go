@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/net/html"
 
@@ -80,6 +81,12 @@ var samples = []struct {
 			}},
 		Changed: []string{"4"},
 	}},
+	{"refusal-typo", "refusal", Refusal{
+		Game: Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World", Players: []string{"alice", "bob"}}, Player: "alice",
+		Error: &LineError{Line: Line{N: 1, Text: "conqeur 4"}, Reason: `"conqeur" is not a command: did you mean conquer 4?`, Suggest: "conquer 4"},
+		Legal: []string{"conquer 4", "conquer 7"}, ReplyTo: "turnmail+sw-ab12.0.xxxx@example.org",
+		ToAct: []string{"alice"}, YourTurn: true, Deadline: "Sat 28 Nov 17:00 UTC",
+	}},
 	{"refusal-not-your-turn", "refusal", Refusal{
 		Game: Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World", Players: []string{"alice", "bob"}}, Player: "bob",
 		Reason: "The game is paused by its host.", ToAct: []string{"alice"},
@@ -123,7 +130,7 @@ var noticeSamples = map[string]Notice{
 	"settings":         {Kind: "settings", Game: noticeGame, Lines: []string{"deadline: 2d after the turn begins", "when a deadline passes: pause"}},
 	"settings-changed": {Kind: "settings-changed", Game: playGame, To: "ben", Text: "set deadline=48h expiry=pause", Lines: []string{"deadline: 2d after the turn begins", "when a deadline passes: pause"}, Due: "Wed 25 Nov 2026 09:00 UTC"},
 	"legal":            {Kind: "legal", Game: playGame, To: "ann", Legal: []string{"add <1-9>", "pass"}, ToAct: []string{"ann"}, Due: "Mon 23 Nov 13:00 CET", ReplyTo: "turnmail+ta-k3p2.0.xxxx@example.org"},
-	"history":          {Kind: "history", Game: playGame, To: "ann", Count: 3, Moves: []Move{{Seq: 1, Player: "ann", Command: "add 3", At: "Sun 22 Nov 2026 12:00 UTC"}, {Seq: 2, Player: "ann", Command: "undo request", Kind: "admin"}, {Seq: 3, Command: "agreed by ben, taking back ann: add 3", Kind: "undo"}}},
+	"history":          {Kind: "history", Game: playGame, To: "ann", Count: 3, Moves: []Move{{Seq: 1, Player: "ann", Command: "add 3", Day: "Sun 22 November (UTC)", Time: "12:00"}, {Seq: 2, Player: "ann", Command: "undo request", Kind: "admin", Day: "Sun 22 November (UTC)", Time: "12:00"}, {Seq: 3, Command: "agreed by ben, taking back ann: add 3", Kind: "undo", Day: "Mon 23 November (UTC)", Time: "09:30"}}},
 	"resign-confirm":   {Kind: "resign-confirm", Game: playGame, To: "ann", Text: "resign confirm abcdefgh"},
 	"resigned":         {Kind: "resigned", Game: playGame, To: "ben", Player: "ann"},
 	"resigned-undo":    {Kind: "resigned", Game: playGame, To: "ben", Player: "ann", Text: "cy: add 3"},
@@ -255,6 +262,8 @@ func init() {
 		{Kind: "created", Command: "new tally deadline=2d", Game: noticeGame, Player: "ann", Lines: []string{"deadline: 2d after the turn begins"}, Service: "turnmail@example.org"},
 		{Kind: "invited", Command: "invite ta-k3p2 ben@example.org", Game: noticeGame, Address: "ben@example.org", Service: "turnmail@example.org"},
 		{Kind: "error", Command: "strat ta-k3p2", Text: "This is not a command turnmail knows.", Service: "turnmail@example.org"},
+		{Kind: "error", Command: "join ta-k3pq", Text: "There is no game ta-k3pq: did you mean join ta-k3p2? (send games for the list)", Brief: true,
+			Suggest: "join ta-k3p2", ReplyTo: "turnmail@example.org", Service: "turnmail@example.org"},
 	}}})
 	samples = append(samples, struct {
 		name, kind string
@@ -478,6 +487,74 @@ func TestFamily(t *testing.T) {
 	} {
 		if got := Family(kind); got != want {
 			t.Errorf("Family(%q) = %q, want %q", kind, got, want)
+		}
+	}
+}
+
+// TestRender_historyByDay: a history says each day once, as the heading of its
+// events, in the reader's language, and an event's time only where it differs from
+// the one before (every line repeated "Fri 27 Nov 18:55 UTC", a phone's width of
+// dates); a day that comes back after another keeps its events in order.
+func TestRender_historyByDay(t *testing.T) {
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(day, hm string) time.Time {
+		v, err := time.Parse("2006-01-02 15:04", day+" "+hm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	rome, err := time.LoadLocation("Europe/Rome")
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := at("2026-11-30", "12:00")
+	times := []time.Time{at("2026-11-27", "18:55"), at("2026-11-27", "18:55"), at("2026-11-27", "21:10"), at("2026-11-28", "08:00"), at("2026-11-28", "08:00")}
+	for _, tc := range []struct {
+		lang       string
+		days       []string
+		text, html []string
+	}{
+		{"en", []string{"Fri 27 November (CET)", "Sat 28 November (CET)"},
+			[]string{"Fri 27 November (CET)\n  1. ann: add 1  (19:55)\n  2. ann: add 2\n  3. ann: add 3  (22:10)\n\nSat 28 November (CET)\n  4. ann: add 4  (09:00)\n  5. ann: add 5\n"},
+			[]string{"<strong>Fri 27 November (CET)</strong>", "<td>(19:55)</td>", "<strong>Sat 28 November (CET)</strong>"}},
+		{"it", []string{"ven 27 novembre (CET)", "sab 28 novembre (CET)"},
+			[]string{"ven 27 novembre (CET)\n  1. ann: add 1  (19:55)\n  2. ann: add 2\n  3. ann: add 3  (22:10)\n\nsab 28 novembre (CET)\n  4. ann: add 4  (09:00)\n"},
+			[]string{"<strong>ven 27 novembre (CET)</strong>", "<strong>sab 28 novembre (CET)</strong>"}},
+	} {
+		n := Notice{Kind: "history", Game: playGame, To: "ann", Lang: tc.lang, Count: len(times)}
+		for i, v := range times {
+			m := Move{Seq: i + 1, Player: "ann", Command: fmt.Sprintf("add %d", i+1)}
+			m.Day, m.Time = set.DayTime(tc.lang, v, rome, now)
+			n.Moves = append(n.Moves, m)
+		}
+		text, h, err := set.Render("notice", n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range tc.days {
+			if c := strings.Count(text, d); c != 1 {
+				t.Errorf("%s: %q %d times in the text:\n%s", tc.lang, d, c, text)
+			}
+			if c := strings.Count(h, d); c != 1 {
+				t.Errorf("%s: %q %d times in the HTML", tc.lang, d, c)
+			}
+		}
+		for _, want := range tc.text {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s: no %q in the text:\n%s", tc.lang, want, text)
+			}
+		}
+		for _, want := range tc.html {
+			if !strings.Contains(h, want) {
+				t.Errorf("%s: no %q in the HTML:\n%s", tc.lang, want, h)
+			}
+		}
+		if strings.Contains(text, "18:55") || strings.Contains(text, "2026") {
+			t.Errorf("%s: a time not in the reader's zone, or this year's date with its year:\n%s", tc.lang, text)
 		}
 	}
 }

@@ -76,14 +76,16 @@ var hrefRe = regexp.MustCompile(`<a href="([^"]*)">([^<]*)</a>`)
 // TestRender_commandLinks: in the HTML part of every state mail, refusal and notice
 // that lists commands, each command the reader may send is one link, and the links
 // parse back (RFC 6068) to exactly the commands listed — Legal and AnyTime, no
-// other — each to the reader's reply address with the game's subject.
+// other — each to the reader's reply address with the game's subject; a typo's
+// suggestion ("did you mean conquer 4?", "did you mean join ta-k3p2?") is such a
+// link too, first.
 func TestRender_commandLinks(t *testing.T) {
 	set, err := Load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	checked := 0
-	for _, s := range append(append(samples, italianSamples()...), realSamples(t)...) {
+	checked, suggested := 0, 0
+	for _, s := range slices.Concat(samples, italianSamples(), italianFrame, realSamples(t)) {
 		var commands []string
 		var replyTo string
 		switch d := s.data.(type) {
@@ -94,11 +96,27 @@ func TestRender_commandLinks(t *testing.T) {
 			commands, replyTo = append(slices.Clone(d.Legal), d.AnyTime...), d.ReplyTo
 		case Refusal:
 			commands, replyTo = d.Legal, d.ReplyTo
+			if d.Error != nil && d.Error.Suggest != "" {
+				commands = append([]string{d.Error.Suggest}, commands...) // the refused line's suggestion first
+				suggested++
+			}
 		case Notice:
-			if d.Kind != Legal && d.Kind != Reminder {
+			switch {
+			case d.Kind == Error && d.Suggest != "":
+				commands, replyTo = []string{d.Suggest}, d.ReplyTo
+				suggested++
+			case d.Kind == Legal || d.Kind == Reminder:
+				commands, replyTo = d.Legal, d.ReplyTo
+			default:
 				continue
 			}
-			commands, replyTo = d.Legal, d.ReplyTo
+		case Lobby:
+			for _, a := range d.Answers {
+				if a.Suggest != "" {
+					commands, replyTo = append(commands, a.Suggest), a.ReplyTo
+					suggested++
+				}
+			}
 		default:
 			continue
 		}
@@ -136,8 +154,8 @@ func TestRender_commandLinks(t *testing.T) {
 		}
 		checked++
 	}
-	if checked < 30 {
-		t.Errorf("only %d mails with commands checked", checked)
+	if checked < 30 || suggested < 4 {
+		t.Errorf("only %d mails with commands checked, %d with a typo's suggestion", checked, suggested)
 	}
 }
 

@@ -100,7 +100,7 @@ func (s *state) do(seat int, cmd string, rng *engine.Rand) error {
 		if err := want("build"); err != nil {
 			return err
 		}
-		return s.build(args, rng)
+		return s.build(seat, args, rng)
 	case phLayout:
 		if err := want("build"); err != nil {
 			return err
@@ -377,8 +377,8 @@ func (s *state) payFavor(seat int, id string) {
 	s.logf("%s plays %s", h.Name, engine.Term(cards.adv[id].Name.En))
 }
 
-// build places the drawn map card: build <card> at x,y rot r.
-func (s *state) build(args []string, rng *engine.Rand) error {
+// build places the drawn map card for seat: build <card> at x,y rot r.
+func (s *state) build(seat int, args []string, rng *engine.Rand) error {
 	if len(args) != 5 || args[1] != "at" || args[3] != "rot" {
 		return engine.Illegal("say build %s at <x>,<y> rot <0|90|180|270>", s.Drawn)
 	}
@@ -396,7 +396,7 @@ func (s *state) build(args []string, rng *engine.Rand) error {
 		return nil
 	}
 	s.Grid = append(s.Grid, Placed{ID: s.Drawn, X: pl.X, Y: pl.Y, Rot: pl.Rot})
-	s.logf("%s is placed at %d,%d", engine.Term(cards.mapc[s.Drawn].Name.En), pl.X, pl.Y)
+	s.logf("%s places %s at %d,%d", s.Seats[seat].Name, engine.Term(cards.mapc[s.Drawn].Name.En), pl.X, pl.Y)
 	s.Drawn = ""
 	s.Phase = phHero
 	return nil

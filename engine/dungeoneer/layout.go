@@ -134,7 +134,7 @@ func (s *state) layoutBuild(seat int, args []string, rng *engine.Rand) error {
 	}
 	h.Maps = slices.DeleteFunc(h.Maps, func(m string) bool { return m == id })
 	s.Grid = append(s.Grid, Placed{ID: id, X: pl.X, Y: pl.Y, Rot: pl.Rot})
-	s.logf("%s is placed at %d,%d", engine.Term(cards.mapc[id].Name.En), pl.X, pl.Y)
+	s.logf("%s places %s at %d,%d", h.Name, engine.Term(cards.mapc[id].Name.En), pl.X, pl.Y)
 	s.nextPlacer()
 	return nil
 }

@@ -19,7 +19,7 @@ var (
 		"%s uses %s":                          engine.HapCard,
 		"%s attaches %s to %s":                engine.HapCard,
 		"%s is spent":                         engine.HapCard,
-		"%s is placed at %d,%d":               engine.HapBuild,
+		"%s places %s at %d,%d":               engine.HapBuild,
 		"%s enters %s at %d,%d":               engine.HapMove,
 		"%s takes %d wounds, %d life left":    engine.HapLoss,
 		"%s takes %d wounds":                  engine.HapLoss,

@@ -1,6 +1,7 @@
 package dungeoneer
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -194,4 +195,42 @@ func hiddenNames(before, after *state, seat int, command string) []string {
 		}
 	}
 	return out
+}
+
+// TestNarrate_placerNamed: over whole games, with the map built as the heroes explore
+// and laid out before play (view), every map card placed is told with the player
+// who placed it, the sender of the build ("Alice places Bone Hall at 0,-1"), once;
+// the account said "Bone Hall is placed at 0,-1", whoever placed it.
+func TestNarrate_placerNamed(t *testing.T) {
+	builds := map[string]int{}
+	for _, c := range []struct {
+		name    string
+		options map[string]json.RawMessage
+	}{{"explore", nil}, {"view", inView}} {
+		for seed := int64(1); seed <= 2; seed++ {
+			a, _ := playWith(t, 2+int(seed)%3, seed, c.options, 0, botPick)
+			states, err := engine.ReplayAll(registry, a, -1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, e := range a.Events {
+				if !strings.HasPrefix(e.Command, "build ") {
+					continue
+				}
+				builds[c.name]++
+				var placed []string
+				for _, h := range engine.Narrate(states[i], e.Player, e.Command, states[i+1], "") {
+					if h.Kind == engine.HapBuild && h.Text.Key == "%s places %s at %d,%d" {
+						placed = append(placed, fmt.Sprint(h.Text.Args[0]))
+					}
+				}
+				if !slices.Equal(placed, []string{e.Player}) {
+					t.Errorf("%s seed %d event %d: %s's %q tells the placers %v", c.name, seed, i+1, e.Player, e.Command, placed)
+				}
+			}
+		}
+	}
+	if builds["explore"] == 0 || builds["view"] == 0 {
+		t.Fatalf("the games built %v map cards", builds)
+	}
 }

@@ -237,18 +237,25 @@ func (c card) texts() (abilityText, actionText engine.Text) {
 	default:
 		abilityText = text("no ability")
 	}
+	return abilityText, c.actionText(func(a action) int { return a.Count })
+}
+
+// actionText is the card's action with the amount count gives each part: the printed
+// one, or what a player gets with their bonuses ("place 4 or move 5").
+func (c card) actionText(count func(action) int) engine.Text {
+	var out engine.Text
 	for i, ac := range c.Actions {
-		part := partText(ac.Kind, ac.Count)
+		part := partText(ac.Kind, count(ac))
 		switch {
 		case i == 0:
-			actionText = part
+			out = part
 		case c.Combine == "or":
-			actionText = text("%s or %s", actionText, part)
+			out = text("%s or %s", out, part)
 		default:
-			actionText = text("%s and %s", actionText, part)
+			out = text("%s and %s", out, part)
 		}
 	}
-	return abilityText, actionText
+	return out
 }
 
 // wordCard is the term of one card of a word ("Ancient card"); wordCards of several

@@ -2,6 +2,7 @@ package empire
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -35,9 +36,7 @@ func (s *state) Narrate(player, command string, after engine.State, viewer strin
 		if err != nil || pos < 1 || pos > len(s.Row) || pos > len(s.cfg.costs) {
 			break
 		}
-		c := s.cfg.cards[s.Row[pos-1]]
-		ability, action := c.texts()
-		add(engine.HapCard, nil, "%s took %s (position %d, cost %d): %s; its action: %s", who, engine.Term(c.Name), pos, s.cfg.costs[pos-1], ability, action)
+		out = append(out, s.took(a, seat, pos))
 	case acPlace:
 		out = append(out, s.placed(a, seat))
 	case acMove:
@@ -62,7 +61,7 @@ func (s *state) Narrate(player, command string, after engine.State, viewer strin
 			}
 		}
 	case "skip":
-		add(engine.HapOther, nil, "%s skipped the rest of the action", who)
+		out = append(out, engine.Happening{Kind: engine.HapOther, Actor: who, Text: s.skipped(seat)})
 	case "pass":
 		add(engine.HapOther, nil, "%s passed", who)
 	case "settle":
@@ -92,6 +91,49 @@ func (s *state) Narrate(player, command string, after engine.State, viewer strin
 	}
 	out = append(out, s.scored(a)...)
 	return out
+}
+
+// took is the happening of seat's taking the card at pos: what it cost, its ability
+// and the action as seat carries it out, with the amounts seat's bonuses give (the
+// card's "move 4" is 5 movement points with a "+1 move" card), so that the account
+// tells the figures the moves after it spend; the Fairy Queen's extra card comes
+// without its action.
+func (s *state) took(a *state, seat, pos int) engine.Happening {
+	who := s.name(seat)
+	c := s.cfg.cards[s.Row[pos-1]]
+	ability, printed := c.texts()
+	h := engine.Happening{Kind: engine.HapCard, Actor: who}
+	switch {
+	case s.Phase == phBonus:
+		h.Text = engine.Textf("%s took %s (position %d, cost %d): %s; an extra card, without its action", who, engine.Term(c.Name), pos, s.cfg.costs[pos-1], ability)
+	case slices.ContainsFunc(c.Actions, func(ac action) bool { return a.amount(seat, ac) != ac.Count }):
+		h.Text = engine.Textf("%s took %s (position %d, cost %d): %s; its action, with %s's bonuses: %s", who, engine.Term(c.Name), pos, s.cfg.costs[pos-1], ability, who,
+			c.actionText(func(ac action) int { return a.amount(seat, ac) }))
+	default:
+		h.Text = engine.Textf("%s took %s (position %d, cost %d): %s; its action: %s", who, engine.Term(c.Name), pos, s.cfg.costs[pos-1], ability, printed)
+	}
+	return h
+}
+
+// skipped is what seat's skip forgoes: the armies left to place, the movement points
+// left, the city or the destruction, or an undecided "or" card's whole action.
+func (s *state) skipped(seat int) engine.Text {
+	who := s.name(seat)
+	p := s.Pending
+	switch {
+	case p == nil || len(p.Parts) == 0:
+	case p.Choose:
+		return engine.Textf("%s skipped the card's action", who)
+	case p.Parts[0].Kind == acPlace && p.Left > 0:
+		return engine.Textf("%s skipped the rest of the placement: %d armies not placed", who, p.Left)
+	case p.Parts[0].Kind == acMove && p.Left > 0:
+		return engine.Textf("%s skipped the rest of the move: %d movement points unused", who, p.Left)
+	case p.Parts[0].Kind == acCity:
+		return engine.Textf("%s chose not to build the city", who)
+	case p.Parts[0].Kind == acDestroy:
+		return engine.Textf("%s chose not to destroy an army", who)
+	}
+	return engine.Textf("%s skipped the rest of the action", who)
 }
 
 // placed is the happening of seat's placement: the armies each region got, the

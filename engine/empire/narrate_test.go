@@ -57,9 +57,11 @@ func TestNarrate(t *testing.T) {
 // spent (at least one) and those left of the card's move, and a placement the armies
 // left to place only while the card's placement goes on, as many as are left (a
 // move's first step of an "or" card told -1 spent, and a placement followed by
-// another part told that part's count as armies to place).
+// another part told that part's count as armies to place); a card taken tells its
+// action with the amounts the player gets (their "+1 move" cards counted: the printed
+// "move 4" beside a move of 5 read as a mistake), and a skip what it forwent.
 func TestNarrate_actionLeft(t *testing.T) {
-	moves, places := 0, 0
+	moves, places, takes, bonuses, skips, extras := 0, 0, 0, 0, 0, 0
 	for g := range 6 {
 		a := playRandom(t, g, 0)
 		setup, err := a.SetupOf()
@@ -78,6 +80,28 @@ func TestNarrate_actionLeft(t *testing.T) {
 			s, after := st.(*state), next.(*state)
 			seat := s.seat(e.Player)
 			for _, h := range engine.Narrate(st, e.Player, e.Command, next, "") {
+				where := fmt.Sprintf("game %d event %d %q: %s", g, i+1, e.Command, h.Text)
+				switch h.Text.Key {
+				case "%s took %s (position %d, cost %d): %s; its action: %s", "%s took %s (position %d, cost %d): %s; its action, with %s's bonuses: %s":
+					takes++
+					c := s.cfg.cards[after.Cards[seat][len(after.Cards[seat])-1]]
+					want := c.actionText(func(ac action) int { return after.amount(seat, ac) })
+					bonus := want.String() != c.actionText(func(ac action) int { return ac.Count }).String()
+					bonuses += map[bool]int{true: 1}[bonus]
+					if got := h.Text.Args[len(h.Text.Args)-1].(engine.Text); got.String() != want.String() || bonus != (len(h.Text.Args) == 7) {
+						t.Errorf("%s: the action is %s for %s", where, want, e.Player)
+					}
+				case "%s took %s (position %d, cost %d): %s; an extra card, without its action":
+					extras++
+					if s.Phase != phBonus {
+						t.Errorf("%s: in the %s phase", where, s.Phase)
+					}
+				case "%s skipped the rest of the placement: %d armies not placed", "%s skipped the rest of the move: %d movement points unused":
+					skips++
+					if n := h.Text.Args[1].(int); n != s.Pending.Left || n < 1 {
+						t.Errorf("%s: %d were left", where, s.Pending.Left)
+					}
+				}
 				for _, d := range h.Details {
 					where := fmt.Sprintf("game %d event %d %q: %s", g, i+1, e.Command, d)
 					switch d.Key {
@@ -103,7 +127,7 @@ func TestNarrate_actionLeft(t *testing.T) {
 			st = next
 		}
 	}
-	if moves == 0 || places == 0 {
-		t.Fatalf("the games told %d moves and %d placements with what is left", moves, places)
+	if moves == 0 || places == 0 || takes == 0 || bonuses == 0 || skips == 0 || extras == 0 {
+		t.Fatalf("the games told %d moves and %d placements with what is left, %d cards taken (%d with bonuses, %d extra cards without their action), %d skips with what they forwent", moves, places, takes, bonuses, extras, skips)
 	}
 }

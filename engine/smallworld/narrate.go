@@ -273,8 +273,9 @@ func (s *state) tellTurnStart(p int) {
 	}
 }
 
-// tellDefenders records the players who must place tokens (or pieces) lost in the
-// attacks of the turn that ended before the next one begins.
+// tellDefenders records, for the other readers, the players who must place tokens
+// (or pieces) lost in the attacks of the turn that ended before the next one begins:
+// a defender's own mail asks them that first (Asked), and says it once.
 func (s *state) tellDefenders() {
 	for _, q := range s.Pending {
 		n := 0
@@ -284,9 +285,9 @@ func (s *state) tellDefenders() {
 			}
 		}
 		if n > 0 {
-			s.tell(-1, engine.HapOther, int(q), "%s has %s lost in attacks to redeploy on their regions before the next turn begins", s.names[q], nTokens(n))
+			s.tellBut(int(q), -1, engine.HapOther, int(q), "%s has %s lost in attacks to redeploy on their regions before the next turn begins", s.names[q], nTokens(n))
 		} else {
-			s.tell(-1, engine.HapOther, int(q), "%s has pieces lost in attacks to place on their regions before the next turn begins", s.names[q])
+			s.tellBut(int(q), -1, engine.HapOther, int(q), "%s has pieces lost in attacks to place on their regions before the next turn begins", s.names[q])
 		}
 	}
 }

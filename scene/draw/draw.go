@@ -184,20 +184,41 @@ type legendEntry struct {
 
 const legendRow = 26.0
 
+// legendLine is the height of the second and later lines of a legend entry too long
+// for one (wrapped, never cut short); legendLines the most lines an entry takes, and
+// legendRunes the most characters (a text from outside, a name, is bounded).
+const (
+	legendLine  = 19.0
+	legendLines = 3
+	legendRunes = 200
+)
+
+// legend lays the entries out in rows from y, each its sample then its text; a
+// text longer than the picture's width is wrapped under itself. It returns the
+// items and the bottom.
 func legend(entries []legendEntry, y float64) ([]scene.Item, float64) {
 	var items []scene.Item
 	const margin, sampleW, gap = 10.0, 32.0, 16.0
 	x := margin
 	y += legendRow / 2
 	for _, e := range entries {
-		text := clip(e.text, 70)
+		text := clip(e.text, legendRunes)
 		w := sampleW + scene.EstimateWidth(text, sizeLegend, false) + gap
 		if x > margin && (x+w > Width-margin || e.wide || e.newRow) {
 			x, y = margin, y+legendRow
 		}
+		lines := []string{text}
+		if room := Width - margin - x - sampleW; scene.EstimateWidth(text, sizeLegend, false) > room {
+			lines = wrap(text, room, sizeLegend, legendLines)
+		}
 		items = append(items, e.sample(scene.Point{X: x + sampleW/2 - 3, Y: y})...)
-		items = append(items, &scene.Text{At: scene.Point{X: x + sampleW, Y: y}, Text: text, Size: sizeLegend, Anchor: scene.Start, Color: scene.Ink})
+		for i, l := range lines {
+			items = append(items, &scene.Text{At: scene.Point{X: x + sampleW, Y: y + float64(i)*legendLine}, Text: l, Size: sizeLegend, Anchor: scene.Start, Color: scene.Ink})
+		}
 		x += w
+		if len(lines) > 1 {
+			x, y = Width, y+float64(len(lines)-1)*legendLine // the next entry starts a row
+		}
 		if e.wide {
 			x, y = margin, y+legendRow
 		}

@@ -44,6 +44,11 @@ const (
 	// Link is a run whose text leads to its Href, a web page (http or https): the
 	// HTML part makes the text a link, the text part writes the address after it.
 	Link
+	// Send is a command the reader may send, named in a sentence ("did you mean
+	// conquista 22?"): the HTML part makes it a link to its Href, a mailto: reply
+	// that sends it (see Reply), as the Commands block does; the text part writes
+	// the command as it is.
+	Send
 )
 
 // Inline is a run of text with one style.
@@ -72,6 +77,13 @@ func S(s string) Inline { return Inline{Text: s, Style: Small} }
 
 // A is a run of text that links the web page at href.
 func A(text, href string) Inline { return Inline{Text: text, Style: Link, Href: href} }
+
+// Reply is a run of the command cmd that the reader may send: in the HTML part a
+// mailto: link to replyTo with subject and cmd as the body (see Mailto), as each
+// command of a Commands block is.
+func Reply(cmd, replyTo, subject string) Inline {
+	return Inline{Text: cmd, Style: Send, Href: Mailto(replyTo, subject, cmd)}
+}
 
 // webAddress reports whether href is an address a Link may lead to: http or https,
 // with no space or control character in it.

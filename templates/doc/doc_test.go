@@ -154,23 +154,32 @@ func TestHTML(t *testing.T) {
 // hrefRe finds the links of an HTML part.
 var hrefRe = regexp.MustCompile(`<a href="([^"]*)">([^<]*)</a>`)
 
-// TestHTML_commandLinks: every command of the block is a mailto: link whose
-// address, subject and body parse back (RFC 6068) to exactly the reply address,
-// the subject and the command, whatever they hold.
+// TestHTML_commandLinks: every command of the block, and every command a sentence
+// names to send (Reply: "did you mean conquer 4?"), is a mailto: link whose address,
+// subject and body parse back (RFC 6068) to exactly the reply address, the subject
+// and the command, whatever they hold; the text part writes the sentence's command
+// as it is.
 func TestHTML_commandLinks(t *testing.T) {
 	commands := []string{"conquer 4", "redeploy <region>=<tokens> …", "say a+b & c? #1 100% ok", "schiera 3=2 4=1", "dì ciao\r\nrighe", `"quoted" 'x' =?utf-8?`}
 	addr := "turnmail+sw-1.0.a-b_c@example.org"
 	subject := "Re: [sw-1] Small World — alice, bob & «ann»"
 	c := &Commands{ReplyTo: addr, Subject: subject}
+	var said []Block
 	for _, s := range commands {
 		c.Lines = append(c.Lines, Command{Text: s})
+		said = append(said, P(Line{T("did you mean "), Reply(s, addr, subject), T("?")}))
 	}
-	page := HTML(&Doc{Blocks: []Block{c}})
+	d := &Doc{Blocks: append([]Block{c}, said...)}
+	page := HTML(d)
 	links := hrefRe.FindAllStringSubmatch(page, -1)
-	if len(links) != len(commands) {
-		t.Fatalf("%d links for %d commands:\n%s", len(links), len(commands), page)
+	if len(links) != 2*len(commands) {
+		t.Fatalf("%d links for %d commands, each in the block and in a sentence:\n%s", len(links), len(commands), page)
+	}
+	if text := Text(d); !strings.Contains(text, "did you mean conquer 4?") || strings.Contains(text, "mailto:") {
+		t.Errorf("the text part writes a command to send as:\n%s", text)
 	}
 	for i, l := range links {
+		i %= len(commands)
 		href := html.UnescapeString(l[1])
 		gotAddr, gotSubject, gotBody, err := ParseMailto(href)
 		if err != nil {

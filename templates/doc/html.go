@@ -327,6 +327,12 @@ func inlines(b *strings.Builder, l Line) {
 			} else {
 				b.WriteString(t)
 			}
+		case Send:
+			if strings.HasPrefix(r.Href, "mailto:") {
+				fmt.Fprintf(b, `<a href="%s">%s</a>`, html.EscapeString(r.Href), t)
+			} else {
+				fmt.Fprintf(b, "<code>%s</code>", t)
+			}
 		default:
 			b.WriteString(t)
 		}
