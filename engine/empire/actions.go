@@ -27,6 +27,17 @@ func (s *state) amount(seat int, a action) int {
 	return a.Count
 }
 
+// amountTaking is amount as it will be once seat has taken card c, whose own
+// ability counts for its action ("+1 move" on a card of "move 2": 3).
+func (s *state) amountTaking(seat, c int, a action) int {
+	n := s.amount(seat, a)
+	switch k := s.cfg.cards[c].Ability.Kind; {
+	case a.Kind == acPlace && k == abExtraArmy, a.Kind == acMove && k == abExtraMove:
+		n++
+	}
+	return n
+}
+
 // begin starts the first pending part.
 func (s *state) begin() {
 	s.Pending.Left = s.amount(s.Current, s.Pending.Parts[0])

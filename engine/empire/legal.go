@@ -157,6 +157,10 @@ func (s *state) legalTake(seat int) []entry {
 		cd := s.cfg.cards[c]
 		ab, ac := cd.texts()
 		note := text("%s (cost %d): %s; %s", engine.Term(cd.Name), cost, ab, ac)
+		if own := func(a action) int { return s.amountTaking(seat, c, a) }; slices.ContainsFunc(cd.Actions, func(a action) bool { return own(a) != a.Count }) {
+			// the amounts the player's bonuses give, as the account will tell them
+			note = text("%s (cost %d): %s; with your bonuses: %s", engine.Term(cd.Name), cost, ab, cd.actionText(own))
+		}
 		if s.Phase == phBonus {
 			note = text("%s (cost %d): %s; %s: one more card, without its action", engine.Term(cd.Name), cost, ab, engine.Term(leaderNames[leaderFairyQueen]))
 		}

@@ -131,3 +131,48 @@ func TestNarrate_actionLeft(t *testing.T) {
 		t.Fatalf("the games told %d moves and %d placements with what is left, %d cards taken (%d with bonuses, %d extra cards without their action), %d skips with what they forwent", moves, places, takes, bonuses, extras, skips)
 	}
 }
+
+// TestNotes_takeGivesPlayersAmounts: the note beside "take N" gives the amounts the
+// player will get with their bonuses, the card's own ability included — those the
+// account tells once the card is taken — and says so when they are not the printed
+// ones.
+func TestNotes_takeGivesPlayersAmounts(t *testing.T) {
+	takes, bonuses := 0, 0
+	for g := range 6 {
+		a := playRandom(t, g, 0)
+		setup, err := a.SetupOf()
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, _, err := engine.Start(Game{}, setup, a.SetupOutcomes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, e := range a.Events {
+			s := st.(*state)
+			note, noted := s.Notes(e.Player)[e.Command]
+			next, _, err := engine.Step(st, setup.Seed, i+1, e.Player, e.Command, e.Outcomes)
+			if err != nil {
+				t.Fatalf("game %d event %d: %v", g, i+1, err)
+			}
+			if strings.HasPrefix(e.Command, "take ") && s.Phase != phBonus {
+				takes++
+				after, seat := next.(*state), s.seat(e.Player)
+				c := s.cfg.cards[after.Cards[seat][len(after.Cards[seat])-1]]
+				want := c.actionText(func(ac action) int { return after.amount(seat, ac) })
+				bonus := want.String() != c.actionText(func(ac action) int { return ac.Count }).String()
+				if bonus {
+					bonuses++
+				}
+				wantKey := map[bool]string{false: "%s (cost %d): %s; %s", true: "%s (cost %d): %s; with your bonuses: %s"}[bonus]
+				if !noted || note.Key != wantKey || note.Args[len(note.Args)-1].(engine.Text).String() != want.String() {
+					t.Errorf("game %d event %d %q: the note %v, want the action %s (%s)", g, i+1, e.Command, note, want, wantKey)
+				}
+			}
+			st = next
+		}
+	}
+	if takes < 50 || bonuses < 5 {
+		t.Errorf("only %d cards taken, %d with bonuses", takes, bonuses)
+	}
+}

@@ -48,8 +48,8 @@ func checkNotes(t testing.TB, where string, legal []string, notes map[string]eng
 	}
 }
 
-// TestTakeNotes checks that each "take" entry has a note saying what the card gives,
-// and the Fairy Queen's bonus card that its action is not taken.
+// TestTakeNotes checks that each "take" entry has a note saying what the card gives
+// the player, and the Fairy Queen's bonus card that its action is not taken.
 func TestTakeNotes(t *testing.T) {
 	tests := []struct {
 		scenario string
@@ -57,8 +57,11 @@ func TestTakeNotes(t *testing.T) {
 		player   string
 		want     map[string]string
 	}{
+		// «L'abilità si attiva appena prendi la carta, quindi potrebbe anche
+		// applicarsi all'azione della carta stessa»: the Forest Elf's +1 army
+		// counts for its own placement, 3 printed.
 		{"actions", 5, "alice", map[string]string{
-			"take 1": "Forest Elf (cost 0): +1 army; 3 armies to place or 2 movement points",
+			"take 1": "Forest Elf (cost 0): +1 army; with your bonuses: 4 armies to place or 2 movement points",
 		}},
 		{"fairy-queen", 62, "alice", map[string]string{
 			"take 1": "Night Village (cost 0): +1 army; Fairy Queen: one more card, without its action",
