@@ -107,3 +107,43 @@ func TestNarrate_actionLeft(t *testing.T) {
 		t.Fatalf("the games told %d moves and %d placements with what is left", moves, places)
 	}
 }
+
+// TestNarrate_ownArmy: a player who destroys one of their own armies (the rules let
+// any army go) is told so, not as "alice destroyed an army of alice".
+func TestNarrate_ownArmy(t *testing.T) {
+	own := 0
+	for g := range 12 {
+		a := playRandom(t, g, 0)
+		setup, err := a.SetupOf()
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, _, err := engine.Start(Game{}, setup, a.SetupOutcomes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, e := range a.Events {
+			next, _, err := engine.Step(st, setup.Seed, i+1, e.Player, e.Command, e.Outcomes)
+			if err != nil {
+				t.Fatalf("game %d event %d: %v", g, i+1, err)
+			}
+			verb, rest, _ := strings.Cut(e.Command, " ")
+			victim, region, _ := strings.Cut(rest, " ")
+			if verb == acDestroy && strings.EqualFold(victim, e.Player) {
+				own++
+				want := fmt.Sprintf("%s destroyed one of their own armies in region %s", e.Player, region)
+				var all []string
+				for _, h := range engine.Narrate(st, e.Player, e.Command, next, "") {
+					all = append(all, h.Text.String())
+				}
+				if !strings.Contains(strings.Join(all, "\n"), want) {
+					t.Errorf("game %d event %d %q: no %q in:\n%s", g, i+1, e.Command, want, strings.Join(all, "\n"))
+				}
+			}
+			st = next
+		}
+	}
+	if own == 0 {
+		t.Fatal("no game destroyed one of its player's own armies")
+	}
+}
