@@ -53,14 +53,11 @@ func TestNarrate(t *testing.T) {
 	}
 }
 
-// TestNarrate_actionLeft: over random games, a move tells the movement points it
-// spent (at least one) and those left of the card's move, and a placement the armies
-// left to place only while the card's placement goes on, as many as are left (a
-// move's first step of an "or" card told -1 spent, and a placement followed by
-// another part told that part's count as armies to place).
-func TestNarrate_actionLeft(t *testing.T) {
-	moves, places := 0, 0
-	for g := range 6 {
+// replayRandom replays the first games random games event by event, calling each
+// with the game's number, the event's, the event and the states before and after it.
+func replayRandom(t *testing.T, games int, each func(g, i int, e engine.Event, before, after engine.State)) {
+	t.Helper()
+	for g := range games {
 		a := playRandom(t, g, 0)
 		setup, err := a.SetupOf()
 		if err != nil {
@@ -75,34 +72,46 @@ func TestNarrate_actionLeft(t *testing.T) {
 			if err != nil {
 				t.Fatalf("game %d event %d: %v", g, i+1, err)
 			}
-			s, after := st.(*state), next.(*state)
-			seat := s.seat(e.Player)
-			for _, h := range engine.Narrate(st, e.Player, e.Command, next, "") {
-				for _, d := range h.Details {
-					where := fmt.Sprintf("game %d event %d %q: %s", g, i+1, e.Command, d)
-					switch d.Key {
-					case "%d movement points spent, %d left":
-						moves++
-						spent, left := d.Args[0].(int), d.Args[1].(int)
-						gives, _ := s.partGives(seat, acMove)
-						if spent < 1 || left < 0 || spent+left != gives {
-							t.Errorf("%s: the card's move gave %d", where, gives)
-						}
-						if now := after.partLeft(seat, acMove); now > 0 && now != left {
-							t.Errorf("%s: %d are left", where, now)
-						}
-					case "%s left to place":
-						places++
-						n := d.Args[0].(engine.Text).Args[0].(int)
-						if p := after.Pending; p == nil || p.Choose || p.Parts[0].Kind != acPlace || p.Left != n {
-							t.Errorf("%s: the card's action under way is %+v", where, p)
-						}
-					}
-				}
-			}
+			each(g, i+1, e, st, next)
 			st = next
 		}
 	}
+}
+
+// TestNarrate_actionLeft: over random games, a move tells the movement points it
+// spent (at least one) and those left of the card's move, and a placement the armies
+// left to place only while the card's placement goes on, as many as are left (a
+// move's first step of an "or" card told -1 spent, and a placement followed by
+// another part told that part's count as armies to place).
+func TestNarrate_actionLeft(t *testing.T) {
+	moves, places := 0, 0
+	replayRandom(t, 6, func(g, i int, e engine.Event, st, next engine.State) {
+		s, after := st.(*state), next.(*state)
+		seat := s.seat(e.Player)
+		for _, h := range engine.Narrate(st, e.Player, e.Command, next, "") {
+			for _, d := range h.Details {
+				where := fmt.Sprintf("game %d event %d %q: %s", g, i, e.Command, d)
+				switch d.Key {
+				case "%d movement points spent, %d left":
+					moves++
+					spent, left := d.Args[0].(int), d.Args[1].(int)
+					gives, _ := s.partGives(seat, acMove)
+					if spent < 1 || left < 0 || spent+left != gives {
+						t.Errorf("%s: the card's move gave %d", where, gives)
+					}
+					if now := after.partLeft(seat, acMove); now > 0 && now != left {
+						t.Errorf("%s: %d are left", where, now)
+					}
+				case "%s left to place":
+					places++
+					n := d.Args[0].(engine.Text).Args[0].(int)
+					if p := after.Pending; p == nil || p.Choose || p.Parts[0].Kind != acPlace || p.Left != n {
+						t.Errorf("%s: the card's action under way is %+v", where, p)
+					}
+				}
+			}
+		}
+	})
 	if moves == 0 || places == 0 {
 		t.Fatalf("the games told %d moves and %d placements with what is left", moves, places)
 	}
@@ -112,37 +121,22 @@ func TestNarrate_actionLeft(t *testing.T) {
 // any army go) is told so, not as "alice destroyed an army of alice".
 func TestNarrate_ownArmy(t *testing.T) {
 	own := 0
-	for g := range 12 {
-		a := playRandom(t, g, 0)
-		setup, err := a.SetupOf()
-		if err != nil {
-			t.Fatal(err)
+	replayRandom(t, 12, func(g, i int, e engine.Event, st, next engine.State) {
+		verb, rest, _ := strings.Cut(e.Command, " ")
+		victim, region, _ := strings.Cut(rest, " ")
+		if verb != acDestroy || !strings.EqualFold(victim, e.Player) {
+			return
 		}
-		st, _, err := engine.Start(Game{}, setup, a.SetupOutcomes)
-		if err != nil {
-			t.Fatal(err)
+		own++
+		want := fmt.Sprintf("%s destroyed one of their own armies in region %s", e.Player, region)
+		var all []string
+		for _, h := range engine.Narrate(st, e.Player, e.Command, next, "") {
+			all = append(all, h.Text.String())
 		}
-		for i, e := range a.Events {
-			next, _, err := engine.Step(st, setup.Seed, i+1, e.Player, e.Command, e.Outcomes)
-			if err != nil {
-				t.Fatalf("game %d event %d: %v", g, i+1, err)
-			}
-			verb, rest, _ := strings.Cut(e.Command, " ")
-			victim, region, _ := strings.Cut(rest, " ")
-			if verb == acDestroy && strings.EqualFold(victim, e.Player) {
-				own++
-				want := fmt.Sprintf("%s destroyed one of their own armies in region %s", e.Player, region)
-				var all []string
-				for _, h := range engine.Narrate(st, e.Player, e.Command, next, "") {
-					all = append(all, h.Text.String())
-				}
-				if !strings.Contains(strings.Join(all, "\n"), want) {
-					t.Errorf("game %d event %d %q: no %q in:\n%s", g, i+1, e.Command, want, strings.Join(all, "\n"))
-				}
-			}
-			st = next
+		if !strings.Contains(strings.Join(all, "\n"), want) {
+			t.Errorf("game %d event %d %q: no %q in:\n%s", g, i, e.Command, want, strings.Join(all, "\n"))
 		}
-	}
+	})
 	if own == 0 {
 		t.Fatal("no game destroyed one of its player's own armies")
 	}
