@@ -334,6 +334,27 @@ func TestTerms(t *testing.T) {
 	}
 }
 
+// TestItalianAsTheRulebooks: Italian texts a player met in the mails, as the Italian
+// rulebooks and a native speaker write them (Empire's "rotta marina"; Reborn empties
+// "1 o 2 delle sue regioni", not "1 o 2 sue regioni").
+func TestItalianAsTheRulebooks(t *testing.T) {
+	b := load(t)
+	for _, c := range []struct{ key, want string }{
+		{"sea route", "rotta marina"},
+	} {
+		if got := b.Sprintf(Italian, c.key); got != c.want {
+			t.Errorf("%q = %q in Italian, want %q", c.key, got, c.want)
+		}
+	}
+	for _, c := range []struct{ term, want string }{
+		{"Reborn", "all'inizio del tuo turno svuoti 1 o 2 delle sue regioni"},
+	} {
+		if got, _ := b.About(Italian, c.term); !strings.Contains(got, c.want) {
+			t.Errorf("%s: %q, want it to say %q", c.term, got, c.want)
+		}
+	}
+}
+
 func TestCanonical(t *testing.T) {
 	b := load(t)
 	for _, c := range []struct {

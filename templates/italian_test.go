@@ -122,11 +122,11 @@ var italianData = map[string]func(*Notice){
 	"done":           func(n *Notice) { n.Text = "pausa" },
 	"failed-lobby":   func(n *Notice) { n.Text = "nuova tally" }, // the writer's own words
 	"settings": func(n *Notice) {
-		n.Lines = []string{"scadenza: 2 giorni dopo l'inizio del turno", "alla scadenza: pause (la partita va in pausa)"}
+		n.Lines = []string{"scadenza: 2 giorni dopo l'inizio del turno", "alla scadenza: la partita va in pausa (expiry=pause)"}
 	},
 	"settings-changed": func(n *Notice) {
 		n.Text, n.Due = "imposta deadline=48h expiry=pause", "mer 25 nov 09:00 UTC"
-		n.Lines = []string{"scadenza: 2 giorni dopo l'inizio del turno", "alla scadenza: pause (la partita va in pausa)"}
+		n.Lines = []string{"scadenza: 2 giorni dopo l'inizio del turno", "alla scadenza: la partita va in pausa (expiry=pause)"}
 	},
 	"history": func(n *Notice) {
 		n.Moves = []Move{{Seq: 1, Player: "ann", Command: "add 3", Day: "dom 22 novembre (UTC)", Time: "12:00"},

@@ -256,9 +256,9 @@ func (smallWorld) found(w words, v map[string]any) *doc.List {
 		case f["holder"] == nil:
 			who = w.t("nobody holds it")
 		case f["declined"] == true:
-			who = w.t("held by %s %s (declined)", Str(f["holder"]), w.term(f["race"]))
+			who = w.t("held by %s (declined %s)", Str(f["holder"]), w.term(f["race"]))
 		default:
-			who = w.t("held by %s %s", Str(f["holder"]), w.term(f["race"]))
+			who = w.t("held by %s (%s)", Str(f["holder"]), w.term(f["race"]))
 		}
 		l.Items = append(l.Items, doc.Item{Line: doc.L(what + " — " + who)})
 	}

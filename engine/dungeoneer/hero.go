@@ -138,9 +138,9 @@ func (s *state) move(seat, side int, rng *engine.Rand) error {
 	d := s.Grid[i].door(side)
 	if (d.Kind == doorLocked || d.Kind == doorTrapped) && !slices.Contains(s.Opened, key) {
 		if d.Kind == doorLocked {
-			s.logf("%s tries the locked door (%d)", h.Name, d.V)
+			s.logf("%s tries the locked door (value %d)", h.Name, d.V)
 		} else {
-			s.logf("%s tries the trapped door (%d)", h.Name, d.V)
+			s.logf("%s tries the trapped door (value %d)", h.Name, d.V)
 		}
 		ok := s.test(seat, speed, d.V, 0, rng)
 		s.Opened = append(s.Opened, key)
@@ -195,13 +195,13 @@ func (s *state) enter(seat, j int, rng *engine.Rand) {
 	if o := c.Obstacle; o != nil {
 		switch o.Kind {
 		case "pit":
-			s.logf("%s meets the pit (%d)", h.Name, o.V)
+			s.logf("%s meets the pit (value %d)", h.Name, o.V)
 			if !s.test(seat, o.Stat, o.V, 0, rng) {
 				h.Prone = true
 				s.logf("%s falls into the pit", h.Name)
 			}
 		case "spikes":
-			s.logf("%s meets the spikes (%d)", h.Name, o.V)
+			s.logf("%s meets the spikes (value %d)", h.Name, o.V)
 			if !s.test(seat, o.Stat, o.V, 0, rng) {
 				s.wound(seat, 1)
 			}
@@ -430,7 +430,7 @@ func (s *state) quest(seat int, args []string, rng *engine.Rand) error {
 	s.Movement -= cost
 	s.QuestTries++
 	if q.Search != nil && !slices.Contains(s.Found, id) {
-		s.logf("%s searches for the way to %s (%d)", h.Name, engine.Term(q.Name.En), q.Search.V)
+		s.logf("%s searches for the way to %s (value %d)", h.Name, engine.Term(q.Name.En), q.Search.V)
 		if !s.test(seat, q.Search.Stat, q.Search.V, 0, rng) {
 			s.logf("%s does not find the way to %s", h.Name, engine.Term(q.Name.En))
 			return nil

@@ -52,7 +52,7 @@ func TestNarrate(t *testing.T) {
 			return toHero(t, s), "Alice", "move e", dice(1)
 		}, []string{
 			"move: Alice moves east",
-			"other: Alice tries the trapped door (3)",
+			"other: Alice tries the trapped door (value 3)",
 			"other: Alice rolls 1: speed 2 against 3, failure",
 			"loss: Alice takes 1 wounds, 5 life left [hit Alice]",
 			"move: Alice enters Crossing of Echoes at 1,-1",

@@ -50,6 +50,10 @@ func (s *state) Narrate(player, command string, after engine.State, viewer strin
 				out = append(out, engine.Happening{Kind: engine.HapLoss, Actor: who, Text: text("%s destroyed a neutral army in region %s", who, rest[i+1:])})
 				break
 			}
+			if s.seat(victim) == seat {
+				add(engine.HapLoss, nil, "%s destroyed one of their own armies in region %s", who, rest[i+1:])
+				break
+			}
 			var hit []string
 			if o := s.seat(victim); o >= 0 {
 				victim = s.name(o)

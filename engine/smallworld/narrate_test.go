@@ -97,3 +97,22 @@ func TestNarrate_scoresSumUp(t *testing.T) {
 		}
 	}
 }
+
+// TestNarrate_riverLeft: when conquests end, the tokens on a river go back to the
+// hand, told in a sentence whose count agrees with its verb in both languages.
+func TestNarrate_riverLeft(t *testing.T) {
+	s, _ := newUnderground(t, 2, nil, `{"races":["Ogres","Liches"],"powers":["Spirit","Stout"]}`)
+	s = apply(t, s, "alice: pick 1", "alice: conquer 25")
+	after := apply(t, s, "alice: done")
+	const en = "alice's conquests are over: the tokens on the river in region 25 go back to the hand (1 token)"
+	const it = "le conquiste di alice sono finite: i suoi segnalini sul fiume della regione 25 tornano in mano (1 segnalino)"
+	var all []string
+	for _, h := range engine.Narrate(s, "alice", "done", after, "bob") {
+		text, itText := english(t, h.Text), render(t, i18n.Italian, h.Text)
+		if text == en && itText == it {
+			return
+		}
+		all = append(all, text+" / "+itText)
+	}
+	t.Errorf("no happening %q / %q in:\n%s", en, it, strings.Join(all, "\n"))
+}

@@ -239,7 +239,7 @@ var undergroundRules = &ability{name: "Underground rules", kind: "rules", pack: 
 		}
 		for r := range s.Regions {
 			if s.b.ford[r] && s.owns(r, p, slot) {
-				s.tell(-1, engine.HapMove, -1, "%s's conquests are over: their %s leave the river in region %d for the hand", s.names[p], nTokens(int(s.Regions[r].Tokens)), s.b.id(r))
+				s.tell(-1, engine.HapMove, -1, "%s's conquests are over: the tokens on the river in region %d go back to the hand (%s)", s.names[p], s.b.id(r), nTokens(int(s.Regions[r].Tokens)))
 				s.vacate(r)
 				s.mark(r)
 			}
