@@ -245,10 +245,30 @@ func (w words) account(moves []Move, cut int) *doc.List {
 	if cut > 0 {
 		l.Title = doc.L(w.t("Since your last mail (the last %d of %d events; reply with history N for the last N):", len(moves), cut+len(moves)))
 	}
+	// An item that says what the one before it said is counted on it: a player
+	// who redeployed four times without changing anything is one line, "(4 times)".
+	var times []int
 	for _, m := range moves {
-		l.Items = append(l.Items, w.happened(m)...)
+		for _, it := range w.happened(m) {
+			if n := len(l.Items); n > 0 && sameItem(l.Items[n-1], it) {
+				times[n-1]++
+				continue
+			}
+			l.Items, times = append(l.Items, it), append(times, 1)
+		}
+	}
+	for i, n := range times {
+		if n > 1 {
+			l.Items[i].Line = append(slices.Clone(l.Items[i].Line), doc.T(" "+w.t("(%d times)", n)))
+		}
 	}
 	return l
+}
+
+// sameItem reports whether two items of an account say the same, with nothing
+// under them.
+func sameItem(a, b doc.Item) bool {
+	return len(a.Sub) == 0 && len(b.Sub) == 0 && a.Mark == b.Mark && a.Line.Text() == b.Line.Text()
 }
 
 // happened is the account of one event: what it did (its happenings), else what

@@ -353,3 +353,41 @@ func TestRender_refusalTurnFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestRender_accountRepeats: what a player did several times in a row without
+// changing anything is one line of the account with how many times, in both
+// languages; the same words after something else, or with lines under them, stay
+// lines of their own.
+func TestRender_accountRepeats(t *testing.T) {
+	set, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := func(text string) Move {
+		return Move{Player: "bob", Command: "redeploy", Happened: []Happening{{Text: text}}}
+	}
+	scored := Move{Player: "bob", Command: "done", Happened: []Happening{{Text: "bob scored 3 coins", Details: []string{"regions: 3"}}}}
+	moves := []Move{same("bob redeployed"), same("bob redeployed"), same("bob redeployed"), same("bob took region 4"), same("bob redeployed"), scored, scored}
+	for _, tt := range []struct {
+		lang string
+		want []string
+	}{
+		{"en", []string{"  - bob redeployed (3 times)\n  - bob took region 4\n  - bob redeployed\n  - bob scored 3 coins\n      regions: 3\n  - bob scored 3 coins\n      regions: 3\n"}},
+		{"it", []string{"  - bob redeployed (3 volte)\n"}},
+	} {
+		st := State{Game: Game{ID: "sw-ab12", Kind: "tally", Title: "tally", Players: []string{"alice", "bob"}}, Player: "alice",
+			ToAct: []string{"alice"}, YourTurn: true, Lang: tt.lang, Legal: []string{"pass"}, Moves: moves, View: map[string]any{"turn": 1.0}}
+		text, page, err := set.Render("state", st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: no %q in:\n%s", tt.lang, w, text)
+			}
+		}
+		if tt.lang == "en" && !strings.Contains(page, "<li>bob redeployed (3 times)</li>") {
+			t.Errorf("the HTML part does not count the repeats:\n%s", page)
+		}
+	}
+}
