@@ -121,16 +121,21 @@ func withoutGreeting(line string) (rest string, ok bool) {
 }
 
 // notReadNotice is the answer's note quoting the lines not read as commands (nil
-// when there is none): at most chatterShown of them, each cut to chatterEcho bytes;
-// its Count is how many more there are.
-func notReadNotice(lines []parse.Line) *templates.Notice {
+// when there is none): at most chatterShown of them, each cut to chatterEcho bytes,
+// with the command suggest says it may have meant (suggest may be nil); its Count is
+// how many more there are.
+func notReadNotice(lines []parse.Line, suggest func(text string) string) *templates.Notice {
 	if len(lines) == 0 {
 		return nil
 	}
 	shown := min(len(lines), chatterShown)
 	n := &templates.Notice{Kind: "not-read", Count: len(lines) - shown}
 	for _, l := range lines[:shown] {
-		n.Quoted = append(n.Quoted, templates.Line{N: l.N, Text: cut(l.Text, chatterEcho)})
+		q := templates.Line{N: l.N, Text: cut(l.Text, chatterEcho)}
+		if suggest != nil {
+			q.Suggest = suggest(l.Text)
+		}
+		n.Quoted = append(n.Quoted, q)
 	}
 	return n
 }

@@ -92,23 +92,25 @@ func TestChatter(t *testing.T) {
 	}
 }
 
-// TestNotReadNoticeBounded: a hostile mail of many long lines is quoted within bounds.
+// TestNotReadNoticeBounded: a hostile mail of many long lines is quoted within
+// bounds, and suggestions are looked for in the lines quoted only.
 func TestNotReadNoticeBounded(t *testing.T) {
 	long := strings.Repeat("é", 400)
 	var lines []parse.Line
 	for i := range 90 {
 		lines = append(lines, parse.Line{N: i + 1, Text: long})
 	}
-	n := notReadNotice(lines)
-	if len(n.Quoted) != chatterShown || n.Count != 90-chatterShown {
-		t.Fatalf("quoted %d, count %d", len(n.Quoted), n.Count)
+	asked := 0
+	n := notReadNotice(lines, func(string) string { asked++; return "" })
+	if len(n.Quoted) != chatterShown || n.Count != 90-chatterShown || asked != chatterShown {
+		t.Fatalf("quoted %d, count %d, %d suggestions asked", len(n.Quoted), n.Count, asked)
 	}
 	for _, q := range n.Quoted {
 		if len(q.Text) > chatterEcho+len("…") || !strings.HasSuffix(q.Text, "…") || !strings.HasPrefix(long, strings.TrimSuffix(q.Text, "…")) {
 			t.Errorf("quoted line %q not cut on a rune boundary within %d bytes", q.Text, chatterEcho)
 		}
 	}
-	if notReadNotice(nil) != nil {
+	if notReadNotice(nil, nil) != nil {
 		t.Error("a notice for no line")
 	}
 }

@@ -323,9 +323,6 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 	r.lang = s.langOf(l.Settings, player.Name)
 	lines, unread := readLines(msg.Commands, s.opts.MaxCommandLines)
 	lines, notRead := chatter(lines, s.commandWords(l.Game.Kind), s.canonicalIn(l.Game.Kind))
-	if n := notReadNotice(notRead); n != nil {
-		r.answers = append(r.answers, r.noticeTo(player.Email, *n))
-	}
 	var applied []templates.Line
 	var lineErr *templates.LineError
 	answered := map[string]bool{}
@@ -399,6 +396,11 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 			stopped = true
 			break
 		}
+	}
+	// The lines not read come first among the answers; a mistyped command word in
+	// one gets the command it may have meant, now that the lines before it are applied.
+	if n := notReadNotice(notRead, r.suggestion(player.Name)); n != nil {
+		r.answers = slices.Insert(r.answers, 0, r.noticeTo(player.Email, *n))
 	}
 	if unread != nil && !stopped {
 		r.answers = append(r.answers, r.noticeTo(player.Email, *unread))

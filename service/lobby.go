@@ -63,7 +63,7 @@ func (s *Service) lobby(ctx context.Context, from string, msg *parse.Message, cr
 	if err != nil {
 		return Result{}, store.Batch{}, err
 	}
-	if n := notReadNotice(notRead); n != nil && len(answers) < maxLobbyAnswers {
+	if n := notReadNotice(notRead, nil); n != nil && len(answers) < maxLobbyAnswers {
 		answers = append(answers, *n)
 	}
 	if unread != nil && len(answers) < maxLobbyAnswers {

@@ -126,3 +126,35 @@ func TestForgiving_typos(t *testing.T) {
 		t.Errorf("seats of %s: %v, want Davide as written", open, seats)
 	}
 }
+
+// TestForgiving_typoOnALaterLine: a mistyped command word on a line after the
+// commands (not read as a command) is quoted with the command it may have meant,
+// for the state after the lines applied, as a link in the HTML part; a line of
+// prose gets no suggestion.
+func TestForgiving_typoOnALaterLine(t *testing.T) {
+	f := newGameFixture(t, "smallworld", service.Settings{Lang: "it"}, time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
+	alice := "alice@" + domain
+	f.play("alice", alice, "prendi 1")
+	conquer := f.legalWith("alice", "conquer")
+	region := strings.TrimPrefix(conquer, "conquer ")
+	res := f.receive(f.mail(alice, f.reply["alice"], "conquista "+region+"\nconquisat 99\nGrazie a tutti, bella partita\n"))
+	if res.Status != service.StatusApplied || res.Applied != 1 {
+		t.Fatalf("conquista %s: %+v", region, res)
+	}
+	body := oneLine(f.lastMailTo(alice))
+	for _, want := range []string{"riga 2: conquisat 99 — intendevi conquista 99?", "riga 3: Grazie a tutti, bella partita"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("no %q in:\n%s", want, body)
+		}
+	}
+	if strings.Contains(body, "bella partita — intendevi") {
+		t.Errorf("a suggestion for prose:\n%s", body)
+	}
+	parts, err := service.MailParts(f.lastRawTo(alice))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(parts["text/html"], `body=conquista%2099">conquista 99</a>?`) {
+		t.Errorf("the suggestion is no link in the HTML part:\n%s", parts["text/html"])
+	}
+}

@@ -4,16 +4,17 @@ package templates
 type Line struct {
 	N    int
 	Text string
-}
-
-// LineError is the command line that was refused and why.
-type LineError struct {
-	Line
-	Reason string
-	// Suggest is the command Reason suggests instead (a mistyped word's nearest
+	// Suggest is the command the line may have meant (a mistyped word's nearest
 	// command: "did you mean conquista 22?"), which the HTML part links as a reply
 	// that sends it; "" when none.
 	Suggest string
+}
+
+// LineError is the command line that was refused and why (its Suggest, when set,
+// is named in Reason).
+type LineError struct {
+	Line
+	Reason string
 }
 
 // Move is one accepted event, in words.

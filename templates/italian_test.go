@@ -59,7 +59,7 @@ var italianFrame = []struct {
 	}},
 	{"refusal-it-typo", "refusal", Refusal{
 		Game: playGame, Player: "ann", Lang: "it",
-		Error: &LineError{Line: Line{N: 1, Text: "agiungi 3"}, Reason: `"agiungi" non è un comando: intendevi aggiungi 3?`, Suggest: "aggiungi 3"},
+		Error: &LineError{Line: Line{N: 1, Text: "agiungi 3", Suggest: "aggiungi 3"}, Reason: `"agiungi" non è un comando: intendevi aggiungi 3?`},
 		Legal: []string{"aggiungi <1-9>"}, ReplyTo: "turnmail+ta-k3p2.0.xxxx@example.org", ToAct: []string{"ann"}, YourTurn: true,
 	}},
 	{"refusal-it-waiting", "refusal", Refusal{

@@ -332,7 +332,13 @@ func init() {
 			w := n.w
 			l := &doc.List{Title: doc.L(w.t("Not read as commands (no command word starts them):"))}
 			for _, q := range n.Quoted {
-				l.Items = append(l.Items, doc.Item{Line: doc.L(w.t("line %d: %s", q.N, q.Text))})
+				line := doc.L(w.t("line %d: %s", q.N, q.Text))
+				if q.Suggest != "" && n.ReplyTo != "" {
+					// a mistyped command word: the command it may have meant, to send
+					line = append(line, doc.T(" — "))
+					line = append(line, suggesting(w.t("did you mean %s?", q.Suggest), q.Suggest, n.ReplyTo, n.reply)...)
+				}
+				l.Items = append(l.Items, doc.Item{Line: line})
 			}
 			if n.Count > 0 {
 				l.Items = append(l.Items, doc.Item{Line: doc.L(w.t("… and %d more", n.Count))})

@@ -83,7 +83,7 @@ var samples = []struct {
 	}},
 	{"refusal-typo", "refusal", Refusal{
 		Game: Game{ID: "sw-ab12", Kind: "smallworld", Title: "Small World", Players: []string{"alice", "bob"}}, Player: "alice",
-		Error: &LineError{Line: Line{N: 1, Text: "conqeur 4"}, Reason: `"conqeur" is not a command: did you mean conquer 4?`, Suggest: "conquer 4"},
+		Error: &LineError{Line: Line{N: 1, Text: "conqeur 4", Suggest: "conquer 4"}, Reason: `"conqeur" is not a command: did you mean conquer 4?`},
 		Legal: []string{"conquer 4", "conquer 7"}, ReplyTo: "turnmail+sw-ab12.0.xxxx@example.org",
 		ToAct: []string{"alice"}, YourTurn: true, Deadline: "Sat 28 Nov 17:00 UTC",
 	}},
