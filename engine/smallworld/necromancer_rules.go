@@ -271,7 +271,7 @@ func legalKeep(s *state, p int, out []string) []string {
 }
 
 // notesKeep notes each power the Necromancer may keep: its name, and that the others
-// go to his reserve (Notes keeps the notes of the entries Legal lists).
+// go to the Necromancer's reserve (Notes keeps the notes of the entries Legal lists).
 func notesKeep(s *state, p int, notes map[string]engine.Text) {
 	if n, ok := s.necro(p); ok {
 		for i, pw := range n.Spare {
@@ -301,7 +301,7 @@ func applyKeep(s *state, p int, args []string, _ *engine.Rand) error {
 	a := s.army(p, slotActive)
 	a.Power, a.abs[1] = n.Spare[i], reg.number[n.Spare[i]]
 	n.Spare = slices.Delete(slices.Clone(n.Spare), i, i+1)
-	s.tell(-1, engine.HapCombo, -1, "%s, the Necromancer, keeps the power %s; the other %d go to his reserve", s.names[p], engine.Term(a.Power), len(n.Spare))
+	s.tell(-1, engine.HapCombo, -1, "%s, the Necromancer, keeps the power %s; the other %d go to their reserve", s.names[p], engine.Term(a.Power), len(n.Spare))
 	if n.Choosing { // the setup is complete: the first player's turn begins
 		n.Choosing = false
 		s.startTurn(0)
