@@ -276,9 +276,11 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 	if len(v.Row) > 0 {
 		s.Add(&scene.Text{At: scene.Point{X: 10, Y: y + 8}, Text: w.Say("Cards on offer (take N):"), Size: sizeLegend, Bold: true, Anchor: scene.Start, Color: scene.Ink})
 		y += 20
-		const perRow, gap = 3, 6.0
+		// Two cards a row: a phone shows the picture at about 60 %, and three a row
+		// left the actions cut and too small to read.
+		const perRow, gap = 2, 6.0
 		cw := (Width - 16 - gap*(perRow-1)) / perRow
-		const ch = 62.0
+		const ch = 66.0
 		for i, c := range v.Row {
 			x0 := 8 + float64(i%perRow)*(cw+gap)
 			y0 := y + float64(i/perRow)*(ch+gap)
@@ -292,8 +294,8 @@ func eightMinute(v *empire.View, in Input) (*scene.Scene, error) {
 			if ab, ac, ok := empire.CardTexts(c.ID); ok {
 				ability, action = w.Text(ab), w.Text(ac)
 			}
-			s.Add(fitted(scene.Point{X: x0 + 8, Y: y0 + 33}, action, cw-12, false, scene.Ink),
-				fitted(scene.Point{X: x0 + 8, Y: y0 + 50}, ability, cw-12, false, scene.RGB(0x555555)))
+			s.Add(fitted(scene.Point{X: x0 + 8, Y: y0 + 35}, action, cw-12, false, scene.Ink),
+				fitted(scene.Point{X: x0 + 8, Y: y0 + 54}, ability, cw-12, false, scene.RGB(0x555555)))
 		}
 		y += float64((len(v.Row)+perRow-1)/perRow)*(ch+gap) + 4
 	}
@@ -379,15 +381,17 @@ func empirePieces(pieces []empirePiece, top scene.Point, perRow int) []scene.Ite
 	return items
 }
 
-// fitted is a card's line of text from at, in room: a size smaller where it needs,
+// fitted is a card's line of text from at, in room: up to two sizes smaller where it needs,
 // clipped where that is not enough (a name in bold, a size larger).
 func fitted(at scene.Point, text string, room float64, bold bool, col scene.Color) *scene.Text {
-	size := sizeBadge
+	size := sizeCount
 	if bold {
 		size++
 	}
-	if textWidth(text, size, bold) > room {
-		size -= 2
+	for range 2 { // at most 4 points smaller, then cut
+		if textWidth(text, size, bold) > room {
+			size -= 2
+		}
 	}
 	return &scene.Text{At: at, Text: clipTo(text, room, size, bold), Size: size, Bold: bold, Anchor: scene.Start, Color: col}
 }
