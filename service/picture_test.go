@@ -221,7 +221,8 @@ func rawKey(tr *i18n.Bundle, keys map[string]bool, text string) bool {
 // the font), and a text on an Empire card or panel within it, in English and
 // Italian, for every game and number of players, at states of self-played games (the
 // legend's longest lines, the Necromancer's, the cards' and the players' names);
-// only a text in a box (a card, a map cell) may be cut short to fit it: the legend's
+// only a text in a box (a map cell) may be cut short to fit it, never an Empire
+// card's: the legend's
 // long lines are wrapped whole (Dungeoneer's "the card's number, as the mail's map
 // lists it (m01: The Sunken Gate)" was cut to 70 characters, "… (m01: La Po…", and
 // fitted the width so).
@@ -268,6 +269,11 @@ func TestPicture_textsFit(t *testing.T) {
 				in := txt.At.X > r.Min.X && txt.At.X < r.Max.X && txt.At.Y > r.Min.Y && txt.At.Y < r.Max.Y
 				if in && (x0 < r.Min.X || x0+w > r.Max.X) {
 					t.Errorf("%s: %q runs from x %.0f to %.0f, out of its card's %.0f–%.0f", c, txt.Text, x0, x0+w, r.Min.X, r.Max.X)
+				}
+				if in && strings.HasSuffix(txt.Text, "…") {
+					// An Empire card's name, action and ability are whole (two cards a
+					// row; three left "3 armate da piazzare oppure 4 p…").
+					t.Errorf("%s: %q is cut short on its card", c, txt.Text)
 				}
 			}
 			checked++
