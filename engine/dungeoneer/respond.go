@@ -36,7 +36,8 @@ func (s *state) AnyTime(player string) []string {
 }
 
 // Notes implements engine.Noter: in the guard step, what attack alone chooses; out of
-// turn, what a special action costs and which monster it challenges.
+// turn, what a special action costs and which monster it challenges; in the hero
+// phase, where each move leads.
 func (s *state) Notes(player string) map[string]engine.Text {
 	seat := s.seat(player)
 	if seat < 0 || s.Phase == phOver {
@@ -47,7 +48,11 @@ func (s *state) Notes(player string) map[string]engine.Text {
 		form := s.bestForm(monsterOf(s.Guard.Card), s.guardHero())
 		notes["attack"] = engine.Textf("the game chooses %s, the greatest lead over the hero's score", formWord(form))
 	}
-	s.outOfTurnNotes(seat, s.Legal(player), notes)
+	legal := s.Legal(player)
+	s.outOfTurnNotes(seat, legal, notes)
+	if s.Phase == phHero && seat == s.Current {
+		s.moveNotes(seat, legal, notes)
+	}
 	if seat == s.Current && s.Phase == phLord && s.LordStep == "after" && s.fightOpen() {
 		notes["done"] = engine.Textf("ends the phase: the monsters that attacked leave")
 	}
@@ -55,4 +60,19 @@ func (s *state) Notes(player string) map[string]engine.Text {
 		return nil
 	}
 	return notes
+}
+
+// moveNotes notes where each move of legal leads the hero of seat: the direction
+// and the map card on that side (Legal lists a move only where there is a way).
+func (s *state) moveNotes(seat int, legal []string, notes map[string]engine.Text) {
+	i := s.cell(seat)
+	if i < 0 {
+		return
+	}
+	for side, name := range sideNames {
+		cmd := "move " + name
+		if j, open := passable(s.Grid, i, side); open && slices.Contains(legal, cmd) {
+			notes[cmd] = engine.Textf("%s, to %s", engine.Term(directions[name]), engine.Term(cards.mapc[s.Grid[j].ID].Name.En))
+		}
+	}
 }

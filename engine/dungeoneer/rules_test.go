@@ -303,3 +303,55 @@ func TestDiscardWithEmptyHand(t *testing.T) {
 		illegal(t, s, "Bob", "done")
 	}
 }
+
+// TestNotes_movesSayWhere: in the hero phase each move the hero may send says where
+// it leads — the direction and the map card on that side — truly: the hero that
+// makes it stands on that card, or was stopped on the way by its door ("muovi n"
+// alone told a player nothing). Whole self-played games.
+func TestNotes_movesSayWhere(t *testing.T) {
+	moves, arrived := 0, 0
+	for seed := int64(1); seed <= 4; seed++ {
+		a, _ := play(t, 2+int(seed%3), seed, 0, randomPick)
+		setup, err := a.SetupOf()
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, _, err := engine.Start(Game{}, setup, a.SetupOutcomes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, e := range a.Events {
+			if s := st.(*state); s.Phase == phHero && len(s.ToAct()) > 0 {
+				who := s.Seats[s.Current].Name
+				notes := s.Notes(who)
+				for side, name := range sideNames {
+					cmd := "move " + name
+					if !slices.Contains(s.Legal(who), cmd) {
+						continue
+					}
+					moves++
+					h := s.Seats[s.Current]
+					to := s.Grid[cellAt(s.Grid, h.X+dx[side], h.Y+dy[side])]
+					want := engine.Textf("%s, to %s", engine.Term(directions[name]), engine.Term(cards.mapc[to.ID].Name.En))
+					if note := notes[cmd]; note.String() != want.String() {
+						t.Errorf("seed %d event %d: %q noted %q, want %q", seed, i+1, cmd, note, want)
+					}
+					next, _, err := engine.Step(st, setup.Seed, i+1, who, cmd, nil)
+					if err != nil {
+						t.Errorf("seed %d event %d: %s listed and refused: %v", seed, i+1, cmd, err)
+						continue
+					}
+					if n := next.(*state).Seats[s.Current]; n.X == to.X && n.Y == to.Y {
+						arrived++
+					}
+				}
+			}
+			if st, _, err = engine.Step(st, setup.Seed, i+1, e.Player, e.Command, e.Outcomes); err != nil {
+				t.Fatalf("seed %d event %d: %v", seed, i+1, err)
+			}
+		}
+	}
+	if moves < 100 || arrived < moves/2 {
+		t.Errorf("%d moves checked, %d arrived where their note said", moves, arrived)
+	}
+}
