@@ -312,15 +312,8 @@ func TestNotes_movesSayWhere(t *testing.T) {
 	moves, arrived := 0, 0
 	for seed := int64(1); seed <= 4; seed++ {
 		a, _ := play(t, 2+int(seed%3), seed, 0, randomPick)
-		setup, err := a.SetupOf()
-		if err != nil {
-			t.Fatal(err)
-		}
-		st, _, err := engine.Start(Game{}, setup, a.SetupOutcomes)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, e := range a.Events {
+		seedOf, states := statesOf(t, a)
+		for i, st := range states[:len(states)-1] {
 			if s := st.(*state); s.Phase == phHero && len(s.ToAct()) > 0 {
 				who := s.Seats[s.Current].Name
 				notes := s.Notes(who)
@@ -336,7 +329,7 @@ func TestNotes_movesSayWhere(t *testing.T) {
 					if note := notes[cmd]; note.String() != want.String() {
 						t.Errorf("seed %d event %d: %q noted %q, want %q", seed, i+1, cmd, note, want)
 					}
-					next, _, err := engine.Step(st, setup.Seed, i+1, who, cmd, nil)
+					next, _, err := engine.Step(st, seedOf, i+1, who, cmd, nil)
 					if err != nil {
 						t.Errorf("seed %d event %d: %s listed and refused: %v", seed, i+1, cmd, err)
 						continue
@@ -346,12 +339,30 @@ func TestNotes_movesSayWhere(t *testing.T) {
 					}
 				}
 			}
-			if st, _, err = engine.Step(st, setup.Seed, i+1, e.Player, e.Command, e.Outcomes); err != nil {
-				t.Fatalf("seed %d event %d: %v", seed, i+1, err)
-			}
 		}
 	}
 	if moves < 100 || arrived < moves/2 {
 		t.Errorf("%d moves checked, %d arrived where their note said", moves, arrived)
 	}
+}
+
+// statesOf replays archive a: its seed and the state after every event (index 0 is
+// the setup's), without journals.
+func statesOf(t *testing.T, a *engine.Archive) (int64, []engine.State) {
+	t.Helper()
+	setup, err := a.SetupOf()
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, _, err := engine.Start(Game{}, setup, a.SetupOutcomes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	states := []engine.State{start}
+	f := engine.Fold{Seed: setup.Seed, Events: a.Events, Base: start, Keep: true,
+		Visit: func(_ int, s engine.State) error { states = append(states, s); return nil }}
+	if _, err := f.Run(-1); err != nil {
+		t.Fatal(err)
+	}
+	return setup.Seed, states
 }
