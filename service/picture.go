@@ -59,28 +59,31 @@ func Picture(tr *i18n.Bundle, lang i18n.Lang, game string, view any, changed []s
 
 // pictureCache keeps the latest pictures by the hash of their scene, so that readers
 // who see the same board (every player of a Small World game whose last mail was the
-// same) share one drawing. Safe for concurrent use.
+// same) share one drawing, and its encoding for the mail. Safe for concurrent use.
 type pictureCache struct {
 	mu    sync.Mutex
 	order [][32]byte
-	pngs  map[[32]byte][]byte
+	pngs  map[[32]byte]keptPicture
 }
 
-// pictureCacheSize bounds the pictures kept (about 100 KB each).
+// keptPicture is a picture drawn: the PNG and its base64 body (compose.Base64Lines).
+type keptPicture struct{ png, encoded []byte }
+
+// pictureCacheSize bounds the pictures kept (about 100 KB each, 240 with the base64).
 const pictureCacheSize = 32
 
-func (c *pictureCache) get(k [32]byte) ([]byte, bool) {
+func (c *pictureCache) get(k [32]byte) (keptPicture, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	b, ok := c.pngs[k]
-	return b, ok
+	p, ok := c.pngs[k]
+	return p, ok
 }
 
-func (c *pictureCache) put(k [32]byte, png []byte) {
+func (c *pictureCache) put(k [32]byte, p keptPicture) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.pngs == nil {
-		c.pngs = map[[32]byte][]byte{}
+		c.pngs = map[[32]byte]keptPicture{}
 	}
 	if _, ok := c.pngs[k]; ok {
 		return
@@ -90,7 +93,7 @@ func (c *pictureCache) put(k [32]byte, png []byte) {
 		c.order = c.order[1:]
 	}
 	c.order = append(c.order, k)
-	c.pngs[k] = png
+	c.pngs[k] = p
 }
 
 // picture draws the board of state for a mail to viewer (a state mail, a refusal):
@@ -109,16 +112,18 @@ func (s *Service) picture(l *Loaded, state engine.State, viewer string, changed 
 		return nil, nil
 	}
 	key := raster.Key(sc)
-	png, ok := s.pictures.get(key)
+	pic, ok := s.pictures.get(key)
 	if !ok {
-		if png, err = s.boards.PNG(sc); err != nil {
+		png, err := s.boards.PNG(sc)
+		if err != nil {
 			s.log.Warn("board picture not drawn", "game", l.Game.ID, "err", err)
 			return nil, nil
 		}
-		s.pictures.put(key, png)
+		pic = keptPicture{png, compose.Base64Lines(png)}
+		s.pictures.put(key, pic)
 	}
 	cid := strings.TrimSuffix(strings.TrimPrefix(s.newMessageID(l.Game.ID), "<"), ">")
 	cid = "board." + cid
-	return &compose.Inline{ContentID: cid, Name: "board.png", ContentType: "image/png", Data: png},
+	return &compose.Inline{ContentID: cid, Name: "board.png", ContentType: "image/png", Data: pic.png, Encoded: pic.encoded},
 		&templates.Picture{CID: cid, Width: int(math.Round(sc.Width)), Height: int(math.Round(sc.Height)), Alt: sc.Alt}
 }

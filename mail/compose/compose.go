@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"mime/quotedprintable"
 	"net/mail"
 	"slices"
 	"sort"
@@ -27,6 +28,7 @@ import (
 
 	"github.com/emersion/go-message"
 	gomail "github.com/emersion/go-message/mail"
+	"github.com/emersion/go-message/textproto"
 )
 
 // HeaderTurnmail is the header every turnmail message carries, with value "1".
@@ -89,6 +91,26 @@ type Inline struct {
 	// type ("image/png").
 	Name, ContentType string
 	Data              []byte
+	// Encoded, when set, is Data as Base64Lines encodes it: a caller that sends one
+	// picture in several mails encodes it once. Build checks only its length.
+	Encoded []byte
+}
+
+// base64Line is the length of a line of a base64 body (RFC 2045: at most 76).
+const base64Line = 76
+
+// Base64Lines returns data in base64, in lines of 76 characters joined by CRLF (no
+// line break after the last), as a base64 body of a mail part is written.
+func Base64Lines(data []byte) []byte {
+	n := base64.StdEncoding.EncodedLen(len(data))
+	enc := make([]byte, n)
+	base64.StdEncoding.Encode(enc, data)
+	out := make([]byte, 0, n+2*(n/base64Line))
+	for len(enc) > base64Line {
+		out = append(append(out, enc[:base64Line]...), '\r', '\n')
+		enc = enc[base64Line:]
+	}
+	return append(out, enc...)
 }
 
 // Attachment is a file attached to a Mail.
@@ -197,6 +219,9 @@ func Build(m Mail) ([]byte, error) {
 // multipart/mixed with the attachments, when there are any).
 func writeRelated(buf *bytes.Buffer, h gomail.Header, m Mail, text string, textParams map[string]string) error {
 	for _, in := range m.Inline {
+		if in.Encoded != nil && len(in.Encoded) != encodedLen(len(in.Data)) {
+			return fmt.Errorf("%w: inline %q: its encoded data is not its data's", ErrInvalid, in.Name)
+		}
 		if err := checkLine("inline content id", in.ContentID); err != nil {
 			return err
 		}
@@ -250,25 +275,11 @@ func writeRelated(buf *bytes.Buffer, h gomail.Header, m Mail, text string, textP
 	if err := part(alt, "text/plain", textParams, "quoted-printable", nil, []byte(text)); err != nil {
 		return err
 	}
-	relHeader := message.Header{}
-	relHeader.SetContentType("multipart/related", map[string]string{"type": "text/html"})
-	rel, err := alt.CreatePart(relHeader)
-	if err != nil {
-		return fmt.Errorf("compose: create multipart/related: %w", err)
-	}
-	if err := part(rel, "text/html", map[string]string{"charset": "utf-8"}, "quoted-printable", nil, []byte(m.HTML)); err != nil {
+	if err := writeRelatedPart(alt, m); err != nil {
 		return err
 	}
-	for _, in := range m.Inline {
-		disp := mime.FormatMediaType("inline", map[string]string{"filename": in.Name})
-		if err := part(rel, in.ContentType, nil, "base64", map[string]string{"Content-ID": "<" + in.ContentID + ">", "Content-Disposition": disp}, in.Data); err != nil {
-			return err
-		}
-	}
-	for _, w := range []*message.Writer{rel, alt} {
-		if err := w.Close(); err != nil {
-			return fmt.Errorf("compose: close multipart: %w", err)
-		}
+	if err := alt.Close(); err != nil {
+		return fmt.Errorf("compose: close multipart: %w", err)
 	}
 	if top == nil {
 		return nil
@@ -286,6 +297,75 @@ func writeRelated(buf *bytes.Buffer, h gomail.Header, m Mail, text string, textP
 		return fmt.Errorf("compose: close multipart: %w", err)
 	}
 	return nil
+}
+
+// writeRelatedPart writes the multipart/related part of alt: the HTML and the
+// pictures. Its parts are written through go-message's textproto writer rather than
+// message.Writer, so that a picture given encoded (Inline.Encoded) goes in as it is
+// instead of being encoded again for every mail.
+func writeRelatedPart(alt *message.Writer, m Mail) error {
+	boundary := textproto.NewMultipartWriter(io.Discard).Boundary() // a fresh random one
+	relHeader := message.Header{}
+	relHeader.SetContentType("multipart/related", map[string]string{"type": "text/html", "boundary": boundary})
+	rel, err := alt.CreatePart(relHeader) // written raw: no part is created through it
+	if err != nil {
+		return fmt.Errorf("compose: create multipart/related: %w", err)
+	}
+	mw := textproto.NewMultipartWriter(rel)
+	if err := mw.SetBoundary(boundary); err != nil {
+		return fmt.Errorf("compose: multipart/related boundary: %w", err)
+	}
+	part := func(typ string, params map[string]string, cte string, more [][2]string) (io.Writer, error) {
+		ph := message.Header{}
+		ph.SetContentType(typ, params)
+		ph.Set("Content-Transfer-Encoding", cte)
+		for _, kv := range more {
+			ph.Set(kv[0], kv[1])
+		}
+		w, err := mw.CreatePart(ph.Header)
+		if err != nil {
+			return nil, fmt.Errorf("compose: create %s part: %w", typ, err)
+		}
+		return w, nil
+	}
+	hw, err := part("text/html", map[string]string{"charset": "utf-8"}, "quoted-printable", nil)
+	if err != nil {
+		return err
+	}
+	qp := quotedprintable.NewWriter(hw)
+	if _, err := io.WriteString(qp, m.HTML); err != nil {
+		return fmt.Errorf("compose: write text/html part: %w", err)
+	}
+	if err := qp.Close(); err != nil {
+		return fmt.Errorf("compose: close text/html part: %w", err)
+	}
+	for _, in := range m.Inline {
+		disp := mime.FormatMediaType("inline", map[string]string{"filename": in.Name})
+		pw, err := part(in.ContentType, nil, "base64", [][2]string{{"Content-ID", "<" + in.ContentID + ">"}, {"Content-Disposition", disp}})
+		if err != nil {
+			return err
+		}
+		body := in.Encoded
+		if body == nil {
+			body = Base64Lines(in.Data)
+		}
+		if _, err := pw.Write(body); err != nil {
+			return fmt.Errorf("compose: write %s part: %w", in.ContentType, err)
+		}
+	}
+	if err := mw.Close(); err != nil {
+		return fmt.Errorf("compose: close multipart/related: %w", err)
+	}
+	return nil
+}
+
+// encodedLen is the length of Base64Lines of n bytes.
+func encodedLen(n int) int {
+	e := base64.StdEncoding.EncodedLen(n)
+	if e == 0 {
+		return 0
+	}
+	return e + 2*((e-1)/base64Line)
 }
 
 // attach writes the attachments after the text and closes the multipart/mixed writer.

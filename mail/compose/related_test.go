@@ -132,3 +132,63 @@ func TestBuild_inlineRefusesBadIDs(t *testing.T) {
 		t.Errorf("name with a line break: error %v, want ErrInvalid", err)
 	}
 }
+
+// TestBase64Lines: a body encoded by Base64Lines is what go-message's base64 writer
+// writes — lines of 76, CRLF between them, none after the last — for lengths around
+// a line's edges, and encodedLen gives its length.
+func TestBase64Lines(t *testing.T) {
+	for _, n := range []int{0, 1, 2, 3, 56, 57, 58, 114, 1000, 60_001} {
+		data := bytes.Repeat([]byte{0xfb, 0x01, 0x7f}, n/3+1)[:n]
+		var want bytes.Buffer
+		h := message.Header{}
+		h.Set("Content-Transfer-Encoding", "base64")
+		w, err := message.CreateWriter(&want, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write(data); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		_, body, _ := strings.Cut(want.String(), "\r\n\r\n")
+		got := Base64Lines(data)
+		if string(got) != body || len(got) != encodedLen(n) {
+			t.Errorf("%d bytes: %q (%d, encodedLen %d), want %q", n, got, len(got), encodedLen(n), body)
+		}
+	}
+}
+
+// TestBuild_encodedInline: a picture given encoded reads back as its data, as one
+// Build encodes; an encoding that is not its data's length is refused.
+func TestBuild_encodedInline(t *testing.T) {
+	data := bytes.Repeat([]byte("\x89PNG\r\n\x1a\n"), 1000)
+	m := Mail{From: Address{Address: "turnmail@example.org"}, To: []Address{{Address: "ann@example.org"}}, Subject: "board",
+		Text: "the board", HTML: `<p><img src="cid:board.1@example.org"></p>`,
+		Inline: []Inline{{ContentID: "board.1@example.org", Name: "board.png", ContentType: "image/png", Data: data, Encoded: Base64Lines(data)}}}
+	raw, err := Build(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := message.Read(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []byte
+	shape := tree(t, e, func(p *message.Entity) {
+		if mt, _, _ := p.Header.ContentType(); mt == "image/png" {
+			got, err = io.ReadAll(p.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	if shape != "multipart/alternative[text/plain multipart/related[text/html image/png]]" || !bytes.Equal(got, data) {
+		t.Errorf("shape %s, picture of %d bytes (want %d)", shape, len(got), len(data))
+	}
+	m.Inline[0].Encoded = m.Inline[0].Encoded[:len(m.Inline[0].Encoded)-4]
+	if _, err := Build(m); !errors.Is(err, ErrInvalid) {
+		t.Errorf("a cut encoding: %v, want ErrInvalid", err)
+	}
+}
