@@ -18,18 +18,16 @@ type empire struct{}
 // emGame is Empire's engine, whose command words its mails use.
 const emGame = "empire"
 
-// board: the turn and the action under way, the players, the row when the reader
-// may take a card, and the regions the reader holds armies or cities in or that
-// changed since their last mail.
+// board: the turn and the action under way, the players, and the regions the reader
+// holds armies or cities in or that changed since their last mail. The row is in the
+// details: when the reader may take a card, each card they can pay is told whole
+// beside its take command.
 func (e empire) board(w words, b board) []doc.Block {
 	v := b.View
 	if len(v) == 0 {
 		return nil
 	}
 	out := []doc.Block{e.turn(w, v), e.players(w, b)}
-	if hasVerb(w, emGame, b.Legal, "take") {
-		out = append(out, e.row(w, v))
-	}
 	var regions []map[string]any
 	for _, r := range objs(v["regions"]) {
 		mine := b.Player != "" && (obj(r["armies"])[b.Player] != nil || obj(r["cities"])[b.Player] != nil)
@@ -43,12 +41,18 @@ func (e empire) board(w words, b board) []doc.Block {
 	return out
 }
 
-// details: the row, in short, when the board leaves it out (the islands are on the
-// whole board).
+// details: the row, in short, unless the reader may take any card of it, each told
+// beside its take command (the islands are on the whole board).
 func (e empire) details(w words, b board) []doc.Block {
 	v := b.View
 	var out []doc.Block
-	if row := objs(v["row"]); len(row) > 0 && !hasVerb(w, emGame, b.Legal, "take") {
+	takes := 0
+	for _, c := range b.Legal {
+		if canon, _ := w.tr.Canonical(emGame, c); strings.HasPrefix(canon, "take ") {
+			takes++
+		}
+	}
+	if row := objs(v["row"]); len(row) > 0 && takes < len(row) {
 		var parts []string
 		for _, c := range row {
 			parts = append(parts, w.t("%s. %s (cost %s)", Str(c["position"]), w.term(c["name"]), Str(c["cost"])))

@@ -53,6 +53,14 @@ func empireSamples() []sample {
 		play.YourTurn, play.Applied = true, []Line{{N: 1, Text: tr.Command("empire", lang, "take 1")}}
 		bid := empireMail(tr, lang, a, states, 12, 12)
 		out = append(out, sample{"state-empire-play" + suffix, "state", play}, sample{"state-empire-bid" + suffix, "state", bid})
+		for n := 13; n < len(states); n++ { // the first state where ann may take a card
+			if slices.Contains(states[n].Legal("ann"), "take 1") {
+				take := empireMail(tr, lang, a, states, n, n)
+				take.YourTurn = true
+				out = append(out, sample{"state-empire-take" + suffix, "state", take})
+				break
+			}
+		}
 	}
 	return out
 }
@@ -125,6 +133,10 @@ func TestRender_empireItalian(t *testing.T) {
 			"  5  armate ann×4 ben×4 — terra 3, 4; mare 22", "La fila: 1. Idra notturna (costo 0); 2. Drago spaventoso (costo 1);",
 			"    salta   # rinunci al resto di questa azione", "Come leggere gli schemi qui sopra:", "  1>5, 1>2>5      da 1 a 5: per la via più economica", "ne restano 3"},
 		"state-empire-bid-it": {"Turno 1 — fase della puntata.", "Elisir  PV  Puntata\n", "  ann (blu)        12      5 (13)            0      0       0   0", "ann ha puntato 0 monete"},
+		// Every card of the row can be taken: each is told whole beside its command,
+		// and the row is not told again (neither as a table nor in the details).
+		"state-empire-take-it": {"    prendi 1   # Saggio antico (costo 0): +1 PV per ogni carta antica; 3 punti movimento\n",
+			"    prendi 6   # Borgo silvestre sugli alberi (costo 3): +1 movimento; una città da costruire\n", "Dettagli\n\nInoltre:"},
 	}
 	n := 0
 	for _, s := range empireSamples() {
@@ -134,8 +146,8 @@ func TestRender_empireItalian(t *testing.T) {
 		n++
 		checkItalian(t, set, s, nil, want[s.name])
 	}
-	if n != 2 {
-		t.Errorf("%d Italian Empire samples, want 2", n)
+	if n != 3 {
+		t.Errorf("%d Italian Empire samples, want 3", n)
 	}
 	// The whole board is the answer to map: the row with what each card gives, the
 	// islands, every region.
