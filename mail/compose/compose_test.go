@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/emersion/go-message"
 	gomail "github.com/emersion/go-message/mail"
 
 	mailparse "github.com/turnmail/turnmail/mail/parse"
@@ -352,14 +351,7 @@ func TestBuild_flowed(t *testing.T) {
 		if alternative {
 			m.HTML = "<p>It is your turn.</p>\n"
 		}
-		raw, err := Build(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		e, err := message.Read(bytes.NewReader(raw))
-		if err != nil {
-			t.Fatal(err)
-		}
+		raw, e := built(t, m)
 		h := e.Header
 		if mr := e.MultipartReader(); mr != nil {
 			p, err := mr.NextPart()

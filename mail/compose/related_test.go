@@ -167,15 +167,9 @@ func TestBuild_encodedInline(t *testing.T) {
 	m := Mail{From: Address{Address: "turnmail@example.org"}, To: []Address{{Address: "ann@example.org"}}, Subject: "board",
 		Text: "the board", HTML: `<p><img src="cid:board.1@example.org"></p>`,
 		Inline: []Inline{{ContentID: "board.1@example.org", Name: "board.png", ContentType: "image/png", Data: data, Encoded: Base64Lines(data)}}}
-	raw, err := Build(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := message.Read(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, e := built(t, m)
 	var got []byte
+	var err error
 	shape := tree(t, e, func(p *message.Entity) {
 		if mt, _, _ := p.Header.ContentType(); mt == "image/png" {
 			got, err = io.ReadAll(p.Body)
@@ -191,4 +185,18 @@ func TestBuild_encodedInline(t *testing.T) {
 	if _, err := Build(m); !errors.Is(err, ErrInvalid) {
 		t.Errorf("a cut encoding: %v, want ErrInvalid", err)
 	}
+}
+
+// built is m as Build writes it, and read back.
+func built(t *testing.T, m Mail) ([]byte, *message.Entity) {
+	t.Helper()
+	raw, err := Build(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := message.Read(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw, e
 }
