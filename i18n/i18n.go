@@ -15,7 +15,9 @@
 package i18n
 
 import (
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -325,6 +327,27 @@ func Verbs(format string) []string {
 
 // Has reports whether lang's domain has a translation of key.
 func (b *Bundle) Has(lang Lang, domain, key string) bool { return b.keys[lang][domain][key] }
+
+// textDomains are the domains whose keys the engines' texts are looked up by: what
+// an engine records in a state (a journal's happenings) is a key of one of them.
+var textDomains = []string{"accounts", "smallworld", "empire", "dungeoneer", "terms", "abilities"}
+
+// TextsDigest is a digest of the keys of the engines' texts in every language: it
+// changes when a text's key is added, removed or reworded, and only then (not when a
+// translation changes). A state kept with its texts (a snapshot's journal) is read
+// back only under the same digest, so that it never holds a key the catalogues no
+// longer know.
+func (b *Bundle) TextsDigest() string {
+	h := sha256.New()
+	for _, l := range Langs {
+		for _, d := range textDomains {
+			for _, k := range slices.Sorted(maps.Keys(b.keys[l][d])) {
+				fmt.Fprintf(h, "%s\x00%s\x00%s\n", l, d, k)
+			}
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
 
 // Forms returns the formats lang writes key with: its translation, or its plural
 // forms ("one", "other"); the key itself when lang has no translation. Tests that

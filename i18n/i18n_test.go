@@ -542,3 +542,21 @@ func TestTermOf_shared(t *testing.T) {
 		}
 	}
 }
+
+// TestTextsDigest: the digest of the engines' text keys is the same for two loads,
+// changes with a key of an engine's domain and not with one of the mails'.
+func TestTextsDigest(t *testing.T) {
+	a, b := load(t), load(t)
+	d := a.TextsDigest()
+	if len(d) != 16 || d != b.TextsDigest() {
+		t.Fatalf("digests %q and %q", d, b.TextsDigest())
+	}
+	b.keys[Italian]["templates"]["a mail's new sentence"] = true
+	if b.TextsDigest() != d {
+		t.Error("a key of the mails changes the digest")
+	}
+	b.keys[Italian]["accounts"]["%s places %s at %d,%d, reworded"] = true
+	if b.TextsDigest() == d {
+		t.Error("a new key of the accounts leaves the digest as it was")
+	}
+}

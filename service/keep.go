@@ -168,13 +168,15 @@ type snapshotExtra struct {
 	TurnStart map[string]TurnStart `json:"turn_start"`
 }
 
-// snapshotFormat is engine.SnapshotFormat of game g, worked out once.
+// snapshotFormat is engine.SnapshotFormat of game g with the digest of the texts'
+// keys (i18n.Bundle.TextsDigest: a snapshot's journal holds keys, which must be the
+// catalogues'), worked out once.
 func (s *Service) snapshotFormat(g engine.Game, initial engine.State) string {
 	s.formatsMu.Lock()
 	defer s.formatsMu.Unlock()
 	f, ok := s.formats[g.Name()]
 	if !ok {
-		f = engine.SnapshotFormat(g, initial)
+		f = engine.SnapshotFormat(g, initial) + " texts " + s.tr.TextsDigest()
 		s.formats[g.Name()] = f
 	}
 	return f

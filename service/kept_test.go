@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -267,4 +268,47 @@ func TestImport_snapshots(t *testing.T) {
 			f.checkLoaded("imported, after moves", l)
 		})
 	}
+}
+
+// TestSnapshots_textsDigest: a snapshot's format carries the digest of the texts'
+// keys, and a service whose catalogues have other keys (a text reworded since the
+// snapshot: its journal would hold a key no catalogue knows) replays the game from
+// its setup instead of using the snapshot.
+func TestSnapshots_textsDigest(t *testing.T) {
+	const every = 16
+	ctx := context.Background()
+	f := newKeptFixture(t, games.Registry())
+	a, err := selfplay.Play(f.reg["dungeoneer"], selfplay.Config{Seed: 5, Players: 2}, func(selfplay.Step) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := min(len(a.Events)-1, 4*every+3)
+	a.Events = a.Events[:n]
+	first := f.service(Options{SnapshotEvery: every})
+	id, err := first.Import(ctx, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := first.Load(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if format := l.hist.format; !strings.HasSuffix(format, " texts "+first.tr.TextsDigest()) {
+		t.Fatalf("the snapshot format %q has no texts digest", format)
+	}
+	same := f.service(Options{SnapshotEvery: every})
+	if _, err := same.Load(ctx, id); err != nil || same.replayed.Load() > every {
+		t.Fatalf("the same catalogues: %d events replayed (%v)", same.replayed.Load(), err)
+	}
+	other := f.service(Options{SnapshotEvery: every})
+	g := f.reg["dungeoneer"]
+	other.formats[g.Name()] = strings.TrimSuffix(l.hist.format, first.tr.TextsDigest()) + "0123456789abcdef"
+	l2, err := other.Load(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := other.replayed.Load(); got != int64(n) {
+		t.Errorf("other catalogues: %d events replayed, want all %d", got, n)
+	}
+	f.checkLoaded("other catalogues", l2)
 }
