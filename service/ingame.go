@@ -373,8 +373,7 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 			why = r.t(resignedReason)
 		case s.commandWords(l.Game.Kind) != nil && !r.isMove(player.Name, f[0]):
 			// A mistyped command word: the nearest command instead of the whole list.
-			typed := strings.Fields(engine.Normalize(line.Text))[0]
-			if sug := s.commandSuggestion(l.Game.Kind, r.lang, r.state, player.Name, typed, f[1:]); sug != "" {
+			if sug, typed := r.suggest(player.Name, line.Text); sug != "" {
 				why, suggest = r.t("%q is not a command: did you mean %s?", boundText(typed, maxSuggestLen), sug), sug
 			}
 		}
@@ -399,7 +398,7 @@ func (s *Service) play(ctx context.Context, l *Loaded, player store.Player, msg 
 	}
 	// The lines not read come first among the answers; a mistyped command word in
 	// one gets the command it may have meant, now that the lines before it are applied.
-	if n := notReadNotice(notRead, r.suggestion(player.Name)); n != nil {
+	if n := notReadNotice(notRead, func(text string) string { sug, _ := r.suggest(player.Name, text); return sug }); n != nil {
 		r.answers = slices.Insert(r.answers, 0, r.noticeTo(player.Email, *n))
 	}
 	if unread != nil && !stopped {

@@ -108,21 +108,23 @@ func (s *Service) commandSuggestion(kind string, lang i18n.Lang, state engine.St
 	return s.tr.Command(kind, lang, first)
 }
 
-// suggestion returns what suggests, for a line of player's mail that no command word
-// starts, the command its first word may have meant now ("" when none is near;
-// commandSuggestion).
-func (r *run) suggestion(player string) func(text string) string {
+// suggest returns, for a line of player's mail whose first word is no command, the
+// command that word may have meant now (commandSuggestion) and the word as typed;
+// "" for a line of more than maxLineSuggest bytes or a game without command words.
+func (r *run) suggest(player, text string) (sug, typed string) {
 	kind := r.l.Game.Kind
-	return func(text string) string {
-		typed := strings.Fields(engine.Normalize(text))
-		cmd, _ := r.s.tr.Canonical(kind, engine.Normalize(text))
-		f := strings.Fields(cmd)
-		if len(typed) == 0 || len(f) == 0 || len(text) > maxLineSuggest || r.s.commandWords(kind) == nil {
-			return ""
-		}
-		return r.s.commandSuggestion(kind, r.lang, r.state, player, typed[0], f[1:])
+	if len(text) > maxLineSuggest || r.s.commandWords(kind) == nil {
+		return "", ""
 	}
+	norm := engine.Normalize(text)
+	words := strings.Fields(norm)
+	cmd, _ := r.s.tr.Canonical(kind, norm)
+	f := strings.Fields(cmd)
+	if len(words) == 0 || len(f) == 0 {
+		return "", ""
+	}
+	return r.s.commandSuggestion(kind, r.lang, r.state, player, words[0], f[1:]), words[0]
 }
 
-// maxLineSuggest bounds the lines suggestion reads: a longer one is prose.
-const maxLineSuggest = 200
+// maxLineSuggest bounds the lines suggest reads (a command line is far shorter).
+const maxLineSuggest = 1000
